@@ -1,0 +1,35 @@
+rockspec_format = "3.0"
+package = "ik2d"
+version = "scm-1"
+source = {
+  url = "git+https://example.invalid/ik2d.git",
+}
+description = {
+  summary = "2D inverse kinematics (CCD, FABRIK, two-bone) with a C core, for LOVE and Lua",
+  detailed = [[
+Chains of bones with per-joint limits in parent space, weights that blend
+with the animated pose, and solvers that run in C. Works on Lua 5.1-5.4
+and LuaJIT (LOVE 11).
+]],
+  license = "MIT",
+}
+dependencies = {
+  "lua >= 5.1, < 5.5",
+}
+build = {
+  type = "builtin",
+  modules = {
+    ["ik2d.core"] = {
+      sources = {
+        "src/ik2d_chain.c",
+        "src/ik2d_solver.c",
+        "src/ik2d_ccd.c",
+        "src/ik2d_fabrik.c",
+        "src/ik2d_two_bone.c",
+        "src/ik2d_lua.c",
+      },
+      incdirs = { "src" },
+    },
+    ["ik2d"] = "lua/ik2d/init.lua",
+  },
+}

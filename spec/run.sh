@@ -1,0 +1,53 @@
+#!/bin/sh
+# Runs every test suite and sums the runners' own counts into one line,
+# `N passed, N failed`.  Exits non-zero when anything failed or a runner
+# did not report.  Logs stay in build/logs.
+logs=build/logs
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+passed=0
+failed=0
+
+# busted's summary: "N successes / N failures / N errors / N pending"
+count_busted() {
+  line=$(grep -E '[0-9]+ successes? / [0-9]+ failures? / [0-9]+ errors?' "$1" | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "run.sh: $1: busted printed no summary" >&2
+    failed=$((failed + 1))
+    return
+  fi
+  ok=$(echo "$line" | sed -E 's/^[^0-9]*([0-9]+) success.*/\1/')
+  bad=$(echo "$line" | sed -E 's/.* ([0-9]+) failures? \/ ([0-9]+) errors?.*/\1 \2/')
+  passed=$((passed + ok))
+  for n in $bad; do failed=$((failed + n)); done
+}
+
+for runtime in lua5.4 luajit; do
+  echo "== busted on $runtime"
+  busted --lua="$runtime" --cpath="build/$runtime/?.so" -o utfTerminal spec \
+    > "$logs/busted-$runtime.log" 2>&1
+  cat "$logs/busted-$runtime.log"
+  count_busted "$logs/busted-$runtime.log"
+done
+
+# the headless LOVE test, where LOVE and Xvfb are installed
+if [ -f spec/love_run.sh ]; then
+  if command -v love >/dev/null && command -v xvfb-run >/dev/null; then
+    echo "== LOVE (headless)"
+    sh spec/love_run.sh > "$logs/love.log" 2>&1
+    cat "$logs/love.log"
+    line=$(grep -E '^love: [0-9]+ passed, [0-9]+ failed' "$logs/love.log" | tail -n 1)
+    if [ -z "$line" ]; then
+      echo "run.sh: the LOVE test printed no count" >&2
+      failed=$((failed + 1))
+    else
+      passed=$((passed + $(echo "$line" | sed -E 's/^love: ([0-9]+) passed.*/\1/')))
+      failed=$((failed + $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')))
+    fi
+  else
+    echo "== LOVE test skipped: love or xvfb-run is not installed"
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

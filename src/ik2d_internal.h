@@ -1,0 +1,48 @@
+/*
+** ik2d_internal.h: shared by the core's .c files, not installed.
+*/
+#ifndef IK2D_INTERNAL_H
+#define IK2D_INTERNAL_H
+
+#include "ik2d.h"
+
+#define IK2D_PI 3.14159265358979323846
+#define IK2D_TWO_PI 6.28318530717958647692
+
+/* angle wrapped to [-pi, pi) */
+double ik2d_wrap(double angle);
+
+/* A solve works in chain space (unflipped) on unit complex rotations, so
+** its inner loops need no trig.  Lives on the stack of a solve. */
+typedef struct ik2d_work {
+  const ik2d_chain *chain;
+  int count;
+  double target_x, target_y;        /* chain space */
+  double tolerance_sq;
+  double base_cos, base_sin;
+  double rot_cos[IK2D_MAX_BONES];   /* local rotation of each bone */
+  double rot_sin[IK2D_MAX_BONES];
+  /* limited bones: the middle of the allowed arc in parent space */
+  double limit_mid_cos[IK2D_MAX_BONES];
+  double limit_mid_sin[IK2D_MAX_BONES];
+  double joint_x[IK2D_MAX_BONES + 1]; /* from the last ik2d_work_forward */
+  double joint_y[IK2D_MAX_BONES + 1];
+} ik2d_work;
+
+/* Positions of every joint from the rotations; renormalises them. */
+void ik2d_work_forward(ik2d_work *work);
+/* Squared distance from the tip of the last forward pass to the target. */
+double ik2d_work_tip_distance_sq(const ik2d_work *work);
+/* Moves rotation i into its limits; returns 1 if it had to move. */
+int ik2d_work_clamp(ik2d_work *work, int i);
+/* Points the chain straight at an out-of-reach target when the limits
+** allow it; returns 1 if it did. */
+int ik2d_work_straighten(ik2d_work *work);
+
+/* Each method turns the start rotations into an IK solution and returns
+** the iterations it used. */
+int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver);
+int ik2d_fabrik_run(ik2d_work *work, const ik2d_solver *solver);
+int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver);
+
+#endif

@@ -1,0 +1,285 @@
+/*
+** ik2d_solver.c: solver settings, the solve driver (start state, weight
+** blend, result) and the work helpers every method shares.
+*/
+#include <math.h>
+#include <stddef.h>
+
+#include "ik2d.h"
+#include "ik2d_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* settings                                                             */
+/* ------------------------------------------------------------------ */
+
+ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain) {
+  if (solver == NULL || chain == NULL) return IK2D_ERR_NULL;
+  if (chain->count < 1 || chain->count > IK2D_MAX_BONES)
+    return IK2D_ERR_BONE_COUNT;
+  solver->chain = chain;
+  solver->method = IK2D_CCD;
+  solver->iterations = 10;
+  solver->tolerance = 0.01;
+  solver->weight = 1.0;
+  solver->target_x = chain->joint_x[chain->count];
+  solver->target_y = chain->joint_y[chain->count];
+  solver->damping = 0.0;
+  solver->damping_cos = -1.0;
+  solver->damping_sin = 0.0;
+  solver->warm_start = 1;
+  solver->bend = 1;
+  solver->softness = 0.0;
+  solver->have_solution = 0;
+  solver->reached = 0;
+  solver->distance = 0.0;
+  solver->used_iterations = 0;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
+  if (solver == NULL || solver->chain == NULL) return IK2D_ERR_NULL;
+  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
+    return IK2D_ERR_METHOD;
+  if (method == IK2D_TWO_BONE && solver->chain->count != 2)
+    return IK2D_ERR_METHOD;
+  solver->method = method;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(x) || !isfinite(y)) return IK2D_ERR_POSITION;
+  solver->target_x = x;
+  solver->target_y = y;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (isnan(weight)) return IK2D_ERR_WEIGHT;
+  solver->weight = weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (iterations < 1) return IK2D_ERR_ITERATIONS;
+  solver->iterations = iterations;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(tolerance) || tolerance < 0.0) return IK2D_ERR_TOLERANCE;
+  solver->tolerance = tolerance;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(damping) || damping < 0.0) return IK2D_ERR_OPTION;
+  solver->damping = damping;
+  /* 0 or a half turn or more: no damping (cos = -1 lets every step pass) */
+  if (damping == 0.0 || damping >= IK2D_PI) {
+    solver->damping_cos = -1.0;
+    solver->damping_sin = 0.0;
+  } else {
+    solver->damping_cos = cos(damping);
+    solver->damping_sin = sin(damping);
+  }
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (bend != 1 && bend != -1) return IK2D_ERR_OPTION;
+  solver->bend = bend;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(softness) || softness < 0.0) return IK2D_ERR_OPTION;
+  solver->softness = softness;
+  return IK2D_OK;
+}
+
+void ik2d_solver_forget(ik2d_solver *solver) {
+  if (solver != NULL) solver->have_solution = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* work helpers                                                         */
+/* ------------------------------------------------------------------ */
+
+void ik2d_work_forward(ik2d_work *work) {
+  const ik2d_chain *chain = work->chain;
+  double world_cos = work->base_cos, world_sin = work->base_sin;
+  double x = chain->base_x, y = chain->base_y;
+  int i;
+  for (i = 0; i < work->count; i++) {
+    double c = work->rot_cos[i], s = work->rot_sin[i];
+    /* one Newton step back to unit length: keeps rounding from drifting */
+    double k = 1.5 - 0.5 * (c * c + s * s);
+    double next_cos;
+    c *= k;
+    s *= k;
+    work->rot_cos[i] = c;
+    work->rot_sin[i] = s;
+    next_cos = world_cos * c - world_sin * s;
+    world_sin = world_cos * s + world_sin * c;
+    world_cos = next_cos;
+    work->joint_x[i] = x;
+    work->joint_y[i] = y;
+    x += chain->length[i] * world_cos;
+    y += chain->length[i] * world_sin;
+  }
+  work->joint_x[work->count] = x;
+  work->joint_y[work->count] = y;
+}
+
+double ik2d_work_tip_distance_sq(const ik2d_work *work) {
+  double dx = work->target_x - work->joint_x[work->count];
+  double dy = work->target_y - work->joint_y[work->count];
+  return dx * dx + dy * dy;
+}
+
+int ik2d_work_clamp(ik2d_work *work, int i) {
+  const ik2d_constraint *limit = work->chain->constraint[i];
+  double mid_cos, mid_sin, c, s, rel_cos, rel_sin, side;
+  if (limit == NULL || limit->full) return 0;
+  mid_cos = work->limit_mid_cos[i];
+  mid_sin = work->limit_mid_sin[i];
+  c = work->rot_cos[i];
+  s = work->rot_sin[i];
+  /* rotation relative to the middle of the allowed arc */
+  rel_cos = c * mid_cos + s * mid_sin;
+  rel_sin = s * mid_cos - c * mid_sin;
+  if (rel_cos >= limit->half_cos) return 0;
+  side = rel_sin < 0.0 ? -limit->half_sin : limit->half_sin;
+  work->rot_cos[i] = mid_cos * limit->half_cos - mid_sin * side;
+  work->rot_sin[i] = mid_cos * side + mid_sin * limit->half_cos;
+  return 1;
+}
+
+int ik2d_work_straighten(ik2d_work *work) {
+  const ik2d_chain *chain = work->chain;
+  double dx = work->target_x - chain->base_x;
+  double dy = work->target_y - chain->base_y;
+  double distance = sqrt(dx * dx + dy * dy);
+  double saved_cos[IK2D_MAX_BONES], saved_sin[IK2D_MAX_BONES];
+  int i;
+  if (!(distance >= chain->reach) || distance == 0.0) return 0;
+  for (i = 0; i < work->count; i++) {
+    saved_cos[i] = work->rot_cos[i];
+    saved_sin[i] = work->rot_sin[i];
+  }
+  dx /= distance;
+  dy /= distance;
+  /* first bone: world direction to the target, less the base rotation */
+  work->rot_cos[0] = dx * work->base_cos + dy * work->base_sin;
+  work->rot_sin[0] = dy * work->base_cos - dx * work->base_sin;
+  for (i = 1; i < work->count; i++) {
+    work->rot_cos[i] = 1.0;
+    work->rot_sin[i] = 0.0;
+  }
+  for (i = 0; i < work->count; i++) {
+    if (ik2d_work_clamp(work, i)) {
+      /* a limit forbids the straight pose: leave it to the iterations */
+      int k;
+      for (k = 0; k < work->count; k++) {
+        work->rot_cos[k] = saved_cos[k];
+        work->rot_sin[k] = saved_sin[k];
+      }
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* solve                                                                */
+/* ------------------------------------------------------------------ */
+
+static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  int warm = solver->warm_start && solver->have_solution;
+  int i;
+  work->chain = chain;
+  work->count = chain->count;
+  work->target_x = chain->flip ? 2.0 * chain->base_x - solver->target_x
+                               : solver->target_x;
+  work->target_y = solver->target_y;
+  work->tolerance_sq = solver->tolerance * solver->tolerance;
+  work->base_cos = cos(chain->base_angle);
+  work->base_sin = sin(chain->base_angle);
+  for (i = 0; i < chain->count; i++) {
+    const ik2d_constraint *limit = chain->constraint[i];
+    if (warm) {
+      work->rot_cos[i] = solver->solution_cos[i];
+      work->rot_sin[i] = solver->solution_sin[i];
+    } else {
+      work->rot_cos[i] = cos(chain->pose[i]);
+      work->rot_sin[i] = sin(chain->pose[i]);
+    }
+    if (limit != NULL && !limit->full) {
+      work->limit_mid_cos[i] = cos(chain->rest[i] + limit->mid);
+      work->limit_mid_sin[i] = sin(chain->rest[i] + limit->mid);
+      ik2d_work_clamp(work, i);
+    }
+  }
+}
+
+/* result = pose + weight * delta, where delta runs inside the limits */
+static void solve_blend(ik2d_chain *chain, const ik2d_work *work,
+                        double weight) {
+  int i;
+  for (i = 0; i < chain->count; i++) {
+    const ik2d_constraint *limit = chain->constraint[i];
+    double ik = atan2(work->rot_sin[i], work->rot_cos[i]);
+    double pose = chain->pose[i];
+    double delta;
+    if (limit != NULL && !limit->full) {
+      double rest = chain->rest[i];
+      double ik_rel = ik2d_constraint_clamp(limit, ik - rest);
+      double pose_rel = limit->mid + ik2d_wrap(pose - rest - limit->mid);
+      delta = ik_rel - pose_rel;
+    } else {
+      delta = ik2d_wrap(ik - pose);
+    }
+    chain->angle[i] = weight == 1.0 ? pose + delta : pose + weight * delta;
+  }
+}
+
+int ik2d_solver_solve(ik2d_solver *solver) {
+  ik2d_chain *chain;
+  ik2d_work work;
+  double dx, dy;
+  int i, used = 0;
+  if (solver == NULL || solver->chain == NULL) return 0;
+  chain = solver->chain;
+  if (solver->weight > 0.0) {
+    solve_prepare(&work, solver);
+    switch (solver->method) {
+      case IK2D_FABRIK: used = ik2d_fabrik_run(&work, solver); break;
+      case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
+      default: used = ik2d_ccd_run(&work, solver); break;
+    }
+    for (i = 0; i < chain->count; i++) {
+      solver->solution_cos[i] = work.rot_cos[i];
+      solver->solution_sin[i] = work.rot_sin[i];
+    }
+    solver->have_solution = 1;
+    solve_blend(chain, &work, solver->weight);
+  } else {
+    /* weight 0: the pose exactly, and no solving work */
+    for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
+  }
+  ik2d_chain_update_joints(chain);
+  dx = solver->target_x - chain->joint_x[chain->count];
+  dy = solver->target_y - chain->joint_y[chain->count];
+  solver->distance = sqrt(dx * dx + dy * dy);
+  solver->reached = solver->distance <= solver->tolerance;
+  solver->used_iterations = used;
+  return solver->reached;
+}
