@@ -28,7 +28,7 @@ LIBFLAG ?= -shared
 
 BUILD = build/$(LUA)
 CORE_SOURCES = src/ik2d_chain.c src/ik2d_solver.c src/ik2d_ccd.c \
-               src/ik2d_fabrik.c src/ik2d_two_bone.c
+               src/ik2d_fabrik.c src/ik2d_two_bone.c src/ik2d_batch.c
 CORE_HEADERS = src/ik2d.h src/ik2d_internal.h
 BINDING_SOURCES = src/ik2d_lua.c
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)

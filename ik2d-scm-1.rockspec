@@ -26,6 +26,7 @@ build = {
         "src/ik2d_ccd.c",
         "src/ik2d_fabrik.c",
         "src/ik2d_two_bone.c",
+        "src/ik2d_batch.c",
         "src/ik2d_lua.c",
       },
       incdirs = { "src" },

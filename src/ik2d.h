@@ -8,6 +8,15 @@
 #define IK2D_H
 
 #define IK2D_VERSION "0.1.0"
+
+/* The public functions stay visible in the Lua module's .so (built with
+** -fvisibility=hidden) so that LuaJIT's FFI can call them directly. */
+#if defined(__GNUC__)
+#define IK2D_API __attribute__((visibility("default")))
+#else
+#define IK2D_API
+#endif
+
 #define IK2D_MAX_BONES 64
 
 typedef enum ik2d_status {
@@ -27,7 +36,7 @@ typedef enum ik2d_status {
 } ik2d_status;
 
 /* A short English description of a status, e.g. "length must be > 0". */
-const char *ik2d_status_message(ik2d_status status);
+IK2D_API const char *ik2d_status_message(ik2d_status status);
 
 /* ------------------------------------------------------------------ */
 /* Constraint: limits of a bone's local angle, relative to its rest    */
@@ -45,12 +54,12 @@ typedef struct ik2d_constraint {
 
 /* min <= max, both finite; a range of 2*pi or more (or an inverted empty
 ** one) allows every angle.  Fails without touching c on bad input. */
-ik2d_status ik2d_constraint_set(ik2d_constraint *c, double min, double max,
+IK2D_API ik2d_status ik2d_constraint_set(ik2d_constraint *c, double min, double max,
                                 int invert);
 
 /* The allowed local delta (angle - rest) nearest to delta, in the frame
 ** centred on the range, so wrap-around never breaks a limit. */
-double ik2d_constraint_clamp(const ik2d_constraint *c, double delta);
+IK2D_API double ik2d_constraint_clamp(const ik2d_constraint *c, double delta);
 
 /* ------------------------------------------------------------------ */
 /* Chain                                                                */
@@ -73,23 +82,23 @@ typedef struct ik2d_chain {
 
 /* count bones with the given lengths and rest angles (rest may be NULL:
 ** all zero).  Pose and result start at the rest angles, no constraints. */
-ik2d_status ik2d_chain_init(ik2d_chain *chain, int count,
+IK2D_API ik2d_status ik2d_chain_init(ik2d_chain *chain, int count,
                             const double *lengths, const double *rests);
-ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
+IK2D_API ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
                                 double angle);
-ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, int flip);
+IK2D_API ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, int flip);
 /* Writes the animated angle of bone i; the result shows the pose until
 ** the next solve. */
-ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle);
+IK2D_API ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle);
 /* Shares c (may be NULL to remove); the chain does not own it. */
-ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
+IK2D_API ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
                                       const ik2d_constraint *c);
 /* Pose and result back to the rest angles. */
-void ik2d_chain_reset(ik2d_chain *chain);
+IK2D_API void ik2d_chain_reset(ik2d_chain *chain);
 /* World direction of bone i in the result pose (mirrored when flipped). */
-double ik2d_chain_world_angle(const ik2d_chain *chain, int i);
+IK2D_API double ik2d_chain_world_angle(const ik2d_chain *chain, int i);
 /* Recomputes joint_x/joint_y from base and result angles. */
-void ik2d_chain_update_joints(ik2d_chain *chain);
+IK2D_API void ik2d_chain_update_joints(ik2d_chain *chain);
 
 /* ------------------------------------------------------------------ */
 /* Solver                                                               */
@@ -125,23 +134,28 @@ typedef struct ik2d_solver {
 } ik2d_solver;
 
 /* Defaults as above; the target starts at the chain's current tip. */
-ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain);
-ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method);
-ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
+IK2D_API ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain);
+IK2D_API ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method);
+IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
 /* Clamped to [0, 1]; NaN is an error. */
-ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight);
-ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations);
-ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance);
-ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping);
-ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend);
-ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness);
+IK2D_API ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight);
+IK2D_API ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations);
+IK2D_API ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance);
+IK2D_API ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping);
+IK2D_API ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend);
+IK2D_API ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness);
 /* Forget the warm-start state: the next solve starts from the pose. */
-void ik2d_solver_forget(ik2d_solver *solver);
+IK2D_API void ik2d_solver_forget(ik2d_solver *solver);
 
 /* Solves and writes the chain's result angles and joints:
 ** result = pose + weight * delta(ik - pose).  Returns 1 if the result
 ** tip is within tolerance of the target; distance and used_iterations
 ** are stored in the solver. */
-int ik2d_solver_solve(ik2d_solver *solver);
+IK2D_API int ik2d_solver_solve(ik2d_solver *solver);
+
+/* Solves count solvers (each as ik2d_solver_solve would, with the same
+** results) and returns how many reached their targets.  NULL entries are
+** skipped. */
+IK2D_API int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
 
 #endif

@@ -3,6 +3,7 @@
 ** conversion only: every computation is the core's (ik2d.h).
 */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -626,6 +627,96 @@ static int solver_gc(lua_State *L) {
 }
 
 /* ------------------------------------------------------------------ */
+/* groups: many solvers solved and read in one call                     */
+/* ------------------------------------------------------------------ */
+
+/* The solver pointers live in the same userdata, after the header. */
+typedef struct lua_group {
+  int count;
+  ik2d_solver **solvers;
+} lua_group;
+
+static lua_group *check_group(lua_State *L, int arg) {
+  return (lua_group *)check_udata(L, arg, GROUP_TYPE);
+}
+
+static int group_new(lua_State *L) {
+  lua_group *group;
+  int count, i;
+  check_table(L, 1);
+  count = (int)ik2d_rawlen(L, 1);
+  for (i = 1; i <= count; i++) {
+    lua_rawgeti(L, 1, i);
+    if (lua_isnil(L, -1) || lua_touserdata(L, -1) == NULL)
+      arg_error(L, 1, lua_pushfstring(L, "item %d: ik2d.Solver expected", i));
+    check_udata(L, -1, SOLVER_TYPE);
+    lua_pop(L, 1);
+  }
+  group = (lua_group *)lua_newuserdata(
+      L, sizeof(lua_group) + (size_t)count * sizeof(ik2d_solver *));
+  group->count = count;
+  group->solvers = (ik2d_solver **)(void *)(group + 1);
+  set_metatable(L, GROUP_TYPE);
+  /* uservalue: a copy of the list keeps the solvers alive */
+  lua_createtable(L, count, 0);
+  for (i = 1; i <= count; i++) {
+    lua_rawgeti(L, 1, i);
+    group->solvers[i - 1] = (ik2d_solver *)lua_touserdata(L, -1);
+    lua_rawseti(L, -2, i);
+  }
+  ik2d_setuservalue(L, -2);
+  return 1;
+}
+
+static int group_len(lua_State *L) {
+  lua_pushinteger(L, check_group(L, 1)->count);
+  return 1;
+}
+
+static int group_solver(lua_State *L) {
+  lua_group *group = check_group(L, 1);
+  int i = check_whole(L, 2, "solver index");
+  if (i < 1 || i > group->count)
+    return arg_error(L, 2, lua_pushfstring(L, "solver index out of range (1..%d)",
+                                           group->count));
+  ik2d_getuservalue(L, 1);
+  lua_rawgeti(L, -1, i);
+  return 1;
+}
+
+static int group_solve(lua_State *L) {
+  lua_group *group = check_group(L, 1);
+  lua_pushinteger(L, ik2d_solve_batch(group->solvers, group->count));
+  return 1;
+}
+
+/* Fills t with every chain's joints, x, y pairs, chain after chain. */
+static int group_joints(lua_State *L) {
+  lua_group *group = check_group(L, 1);
+  int i, next = 1;
+  if (lua_isnoneornil(L, 2)) {
+    lua_settop(L, 1);
+    lua_newtable(L);
+  } else {
+    check_table(L, 2);
+    lua_settop(L, 2);
+  }
+  for (i = 0; i < group->count; i++)
+    next = fill_joints(L, 2, group->solvers[i]->chain, next);
+  return 1;
+}
+
+static int group_tostring(lua_State *L) {
+  lua_pushfstring(L, "ik2d.Group(%d solvers)", check_group(L, 1)->count);
+  return 1;
+}
+
+static int group_gc(lua_State *L) {
+  check_group(L, 1)->count = 0;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* module                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -722,12 +813,39 @@ static const luaL_Reg solver_meta[] = {
   {NULL, NULL}
 };
 
+static const luaL_Reg group_methods[] = {
+  {"solver", group_solver},
+  {"solve", group_solve},
+  {"joints", group_joints},
+  {NULL, NULL}
+};
+
+static const luaL_Reg group_meta[] = {
+  {"__len", group_len},
+  {"__tostring", group_tostring},
+  {"__gc", group_gc},
+  {NULL, NULL}
+};
+
 static const luaL_Reg module_functions[] = {
+  {"group", group_new},
   {"chain", chain_new},
   {"constraint", constraint_new},
   {"solver", solver_new},
   {NULL, NULL}
 };
+
+static void push_methods(lua_State *L, const char *type, const char *key) {
+  luaL_getmetatable(L, type);
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, key);
+  lua_pop(L, 1);
+}
+
+static void set_layout(lua_State *L, const char *key, size_t value) {
+  lua_pushinteger(L, (lua_Integer)value);
+  lua_setfield(L, -2, key);
+}
 
 LUA_EXPORT int luaopen_ik2d_core(lua_State *L) {
   lua_newtable(L);
@@ -735,6 +853,7 @@ LUA_EXPORT int luaopen_ik2d_core(lua_State *L) {
   register_type(L, CONSTRAINT_TYPE, constraint_methods, constraint_meta);
   register_type(L, CHAIN_TYPE, chain_methods, chain_meta);
   register_type(L, SOLVER_TYPE, solver_methods, solver_meta);
+  register_type(L, GROUP_TYPE, group_methods, group_meta);
   lua_newtable(L);
   ik2d_setfuncs(L, module_functions);
   register_names(L);
@@ -742,5 +861,29 @@ LUA_EXPORT int luaopen_ik2d_core(lua_State *L) {
   lua_setfield(L, -2, "_VERSION");
   lua_pushinteger(L, IK2D_MAX_BONES);
   lua_setfield(L, -2, "MAX_BONES");
+  /* for lua/ik2d/ffi.lua: the method tables it may speed up, and the
+  ** struct layout it must agree with before it touches any memory */
+  lua_newtable(L);
+  push_methods(L, CHAIN_TYPE, "Chain");
+  push_methods(L, CONSTRAINT_TYPE, "Constraint");
+  push_methods(L, SOLVER_TYPE, "Solver");
+  push_methods(L, GROUP_TYPE, "Group");
+  lua_setfield(L, -2, "_methods");
+  lua_newtable(L);
+  set_layout(L, "chain.count", offsetof(ik2d_chain, count));
+  set_layout(L, "chain.base_x", offsetof(ik2d_chain, base_x));
+  set_layout(L, "chain.pose", offsetof(ik2d_chain, pose));
+  set_layout(L, "chain.angle", offsetof(ik2d_chain, angle));
+  set_layout(L, "chain.joint_x", offsetof(ik2d_chain, joint_x));
+  set_layout(L, "chain.joint_y", offsetof(ik2d_chain, joint_y));
+  set_layout(L, "solver.chain", offsetof(ik2d_solver, chain));
+  set_layout(L, "solver.target_x", offsetof(ik2d_solver, target_x));
+  set_layout(L, "solver.weight", offsetof(ik2d_solver, weight));
+  set_layout(L, "solver.reached", offsetof(ik2d_solver, reached));
+  set_layout(L, "solver.distance", offsetof(ik2d_solver, distance));
+  set_layout(L, "solver.used_iterations", offsetof(ik2d_solver, used_iterations));
+  set_layout(L, "group.count", offsetof(lua_group, count));
+  set_layout(L, "group.solvers", offsetof(lua_group, solvers));
+  lua_setfield(L, -2, "_layout");
   return 1;
 }

@@ -1,6 +1,7 @@
 --- ik2d: 2D inverse kinematics for games.
--- The C core (ik2d.core) does the solving; this module re-exports it and
--- adds the pure-Lua helpers.
+-- The C core (ik2d.core) does the solving; this module re-exports it,
+-- switches on the LuaJIT FFI fast path where it can, and adds the
+-- pure-Lua helpers.
 local core = require "ik2d.core"
 
 local ik2d = {
@@ -12,6 +13,26 @@ local ik2d = {
   chain = core.chain,
   constraint = core.constraint,
   solver = core.solver,
+  group = core.group,
+  ffi = false,
 }
+
+-- Under LuaJIT the hot methods go through the FFI unless IK2D_NO_FFI is set.
+local switch_ffi
+if rawget(_G, "jit") and package.searchpath then
+  local ok, fast = pcall(require, "ik2d.ffi")
+  if ok then switch_ffi = fast.install(core) end
+end
+
+--- Puts the FFI methods (true) or the classic C API methods (false) in
+-- place for every object; returns whether the FFI path is now in use.
+function ik2d.use_ffi(on)
+  if not switch_ffi then return false end
+  switch_ffi(on and true or false)
+  ik2d.ffi = on and true or false
+  return ik2d.ffi
+end
+
+ik2d.use_ffi(os.getenv("IK2D_NO_FFI") == nil)
 
 return ik2d

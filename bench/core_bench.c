@@ -1,0 +1,128 @@
+/*
+** core_bench.c: the C core alone, no Lua.  Prints ns per solve and per
+** joint update for one chain and for a batch of chains.
+**   core_bench            timing table
+**   core_bench count N    N solves of the 3-bone scene, no output: run
+**                         under callgrind twice to get instructions per
+**                         joint update from the difference
+*/
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ik2d.h"
+
+#define MAX_CHAINS 10000
+
+static ik2d_chain chains[MAX_CHAINS];
+static ik2d_solver solvers[MAX_CHAINS];
+static ik2d_solver *solver_list[MAX_CHAINS];
+
+/* small deterministic generator: the same numbers on every machine */
+static unsigned long long bench_state = 88172645463325252ULL;
+static double bench_random(void) {
+  bench_state ^= bench_state << 13;
+  bench_state ^= bench_state >> 7;
+  bench_state ^= bench_state << 17;
+  return (double)(bench_state >> 11) / 9007199254740992.0;
+}
+
+static double bench_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void bench_setup(int count, int bones) {
+  double lengths[IK2D_MAX_BONES];
+  int i, k;
+  for (k = 0; k < bones; k++) lengths[k] = 1.0;
+  for (i = 0; i < count; i++) {
+    ik2d_chain_init(&chains[i], bones, lengths, NULL);
+    ik2d_chain_set_base(&chains[i], 0.0, 0.0, 0.0);
+    ik2d_solver_init(&solvers[i], &chains[i]);
+    ik2d_solver_set_tolerance(&solvers[i], 1e-3 * bones);
+    solver_list[i] = &solvers[i];
+  }
+}
+
+/* Target of chain i at frame f: a random point in the disc (random) or a
+** point on a slow circle-and-wobble path (tracking, warm start). */
+static void bench_target(int i, int frame, int bones, int random_targets,
+                         double *x, double *y) {
+  double reach = bones;
+  if (random_targets) {
+    double r = 0.95 * reach * sqrt(bench_random());
+    double a = 6.283185307179586 * bench_random();
+    *x = r * cos(a);
+    *y = r * sin(a);
+  } else {
+    double t = 0.02 * frame + 0.7 * i;
+    *x = reach * (0.6 + 0.2 * sin(3.1 * t)) * cos(t);
+    *y = reach * (0.6 + 0.2 * sin(3.1 * t)) * sin(t);
+  }
+}
+
+typedef struct bench_result {
+  double seconds;
+  long solves, joint_updates;
+} bench_result;
+
+static bench_result bench_run(int count, int bones, int frames,
+                              int random_targets, int batch) {
+  bench_result result;
+  double x, y, start;
+  int f, i;
+  memset(&result, 0, sizeof result);
+  bench_setup(count, bones);
+  start = bench_now();
+  for (f = 0; f < frames; f++) {
+    for (i = 0; i < count; i++) {
+      bench_target(i, f, bones, random_targets, &x, &y);
+      ik2d_solver_set_target(&solvers[i], x, y);
+    }
+    if (batch) {
+      ik2d_solve_batch(solver_list, count);
+    } else {
+      for (i = 0; i < count; i++) ik2d_solver_solve(&solvers[i]);
+    }
+    for (i = 0; i < count; i++)
+      result.joint_updates += (long)solvers[i].used_iterations * bones;
+  }
+  result.seconds = bench_now() - start;
+  result.solves = (long)count * frames;
+  return result;
+}
+
+static void bench_row(const char *name, int count, int bones, int frames,
+                      int random_targets, int batch) {
+  bench_result r = bench_run(count, bones, frames, random_targets, batch);
+  printf("| %-28s | %6d | %5d | %10.1f | %12.2f | %14.1f |\n", name, count,
+         bones, 1e9 * r.seconds / (double)r.solves,
+         r.joint_updates > 0 ? 1e9 * r.seconds / (double)r.joint_updates : 0.0,
+         (double)r.joint_updates / (double)r.solves);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "count") == 0) {
+    bench_result r = bench_run(1, 3, atoi(argv[2]), 1, 0);
+    /* the joint update count goes to stderr, to divide the Ir by */
+    fprintf(stderr, "joint_updates %ld\n", r.joint_updates);
+    return 0;
+  }
+  printf("| %-28s | %6s | %5s | %10s | %12s | %14s |\n", "C core scene", "chains",
+         "bones", "ns/solve", "ns/joint upd", "joint upd/solve");
+  printf("|------------------------------|--------|-------|------------|--------------|----------------|\n");
+  bench_row("random targets, one by one", 1, 3, 200000, 1, 0);
+  bench_row("random targets, one by one", 1, 10, 50000, 1, 0);
+  bench_row("moving target, one by one", 1, 3, 200000, 0, 0);
+  bench_row("moving target, one by one", 1, 10, 50000, 0, 0);
+  bench_row("random targets, batch", 8, 3, 25000, 1, 1);
+  bench_row("random targets, batch", 8, 10, 6000, 1, 1);
+  bench_row("random targets, batch", 1000, 3, 200, 1, 1);
+  bench_row("moving target, batch", 10000, 3, 20, 0, 1);
+  return 0;
+}

@@ -1,0 +1,256 @@
+--- LuaJIT fast path: the hot methods call the C core through the FFI
+-- (JIT-compiled calls and direct reads) instead of the classic C API,
+-- whose calls stop a trace.  Same results and the same errors as the
+-- classic methods, which it can put back at any time.
+-- The struct layout comes from ik2d.core itself (core._layout), so this
+-- file declares no struct and cannot drift from ik2d.h.
+local ffi = require "ffi"
+
+local cast, floor, type, tonumber, error, getmetatable, setmetatable, format =
+  ffi.cast, math.floor, type, tonumber, error, getmetatable, setmetatable, string.format
+local huge = math.huge
+
+local M = {}
+
+if not pcall(ffi.typeof, "struct ik2d_solver") then
+  ffi.cdef [[
+    struct ik2d_chain;
+    struct ik2d_solver;
+    int ik2d_solver_solve(struct ik2d_solver *solver);
+    int ik2d_solve_batch(struct ik2d_solver *const *solvers, int count);
+  ]]
+end
+
+local char_ptr = ffi.typeof("char *")
+local double_ptr = ffi.typeof("double *")
+local int_ptr = ffi.typeof("int *")
+local void_ptr_ptr = ffi.typeof("void **")
+local solver_ptr = ffi.typeof("struct ik2d_solver *")
+local solver_ptr_ptr = ffi.typeof("struct ik2d_solver **")
+
+-- Errors worded as the binding words them (self is argument #1).  depth
+-- counts the calls between the public method and arg_error, so that the
+-- position is the method's caller, as with the classic methods.
+local function arg_error(n, name, message, depth)
+  error(format("bad argument #%d to '%s' (%s)", n, name, message), 3 + (depth or 0))
+end
+
+local function check_number(value, n, name, depth)
+  depth = (depth or 0) + 1
+  if type(value) ~= "number" then
+    local converted = type(value) == "string" and tonumber(value)
+    if not converted then
+      arg_error(n, name, "number expected, got " .. type(value), depth)
+    end
+    value = converted
+  end
+  if value ~= value then arg_error(n, name, "number must be finite, got nan", depth) end
+  if value == huge or value == -huge then
+    arg_error(n, name, "number must be finite, got inf", depth)
+  end
+  return value
+end
+
+--- Installs the FFI methods into core's method tables; returns a switch
+-- function(on) that puts the FFI or the classic methods in place.
+-- Returns nil when the library cannot be loaded through the FFI.
+function M.install(core)
+  local path = package.searchpath("ik2d.core", package.cpath)
+  if not path then return nil end
+  local ok, C = pcall(ffi.load, path)
+  if not ok then return nil end
+  local layout = core._layout
+  local methods = core._methods
+  local chain_mt = getmetatable(core.chain { { length = 1 } })
+  local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
+
+  -- per object views, made once: no garbage in a frame loop
+  local chain_views = setmetatable({}, { __mode = "k" })
+  local solver_views = setmetatable({}, { __mode = "k" })
+  local group_views = setmetatable({}, { __mode = "k" })
+
+  local function chain_view(chain, name)
+    local view = chain_views[chain]
+    if not view then
+      if getmetatable(chain) ~= chain_mt then
+        arg_error(1, name, "ik2d.Chain expected, got " .. type(chain), 1)
+      end
+      local base = cast(char_ptr, chain)
+      view = {
+        count = cast(int_ptr, base + layout["chain.count"]),
+        base = cast(double_ptr, base + layout["chain.base_x"]),
+        pose = cast(double_ptr, base + layout["chain.pose"]),
+        angle = cast(double_ptr, base + layout["chain.angle"]),
+        joint_x = cast(double_ptr, base + layout["chain.joint_x"]),
+        joint_y = cast(double_ptr, base + layout["chain.joint_y"]),
+      }
+      chain_views[chain] = view
+    end
+    if view.count[0] < 1 then arg_error(1, name, "chain was collected", 1) end
+    return view
+  end
+
+  local function solver_view(solver, name)
+    local view = solver_views[solver]
+    if not view then
+      if getmetatable(solver) ~= solver_mt then
+        arg_error(1, name, "ik2d.Solver expected, got " .. type(solver), 1)
+      end
+      local base = cast(char_ptr, solver)
+      view = {
+        pointer = cast(solver_ptr, solver),
+        chain = cast(void_ptr_ptr, base + layout["solver.chain"]),
+        chain_count = nil,
+        target = cast(double_ptr, base + layout["solver.target_x"]),
+        weight = cast(double_ptr, base + layout["solver.weight"]),
+        reached = cast(int_ptr, base + layout["solver.reached"]),
+        distance = cast(double_ptr, base + layout["solver.distance"]),
+        used = cast(int_ptr, base + layout["solver.used_iterations"]),
+      }
+      view.chain_count = cast(int_ptr, cast(char_ptr, view.chain[0]) + layout["chain.count"])
+      solver_views[solver] = view
+    end
+    if view.chain[0] == nil or view.chain_count[0] < 1 then
+      arg_error(1, name, "solver was collected", 1)
+    end
+    return view
+  end
+
+  local function check_bone(view, value, n, name, extra)
+    value = check_number(value, n, name, 1)
+    if value ~= floor(value) then arg_error(n, name, "bone index must be a whole number", 1) end
+    local last = view.count[0] + extra
+    if value < 1 or value > last then
+      arg_error(n, name, format("bone index out of range (1..%d)", last), 1)
+    end
+    return value - 1
+  end
+
+  local fast = { Chain = {}, Solver = {}, Group = {} }
+
+  function fast.Solver.set_target(solver, x, y)
+    local view = solver_view(solver, "set_target")
+    x = check_number(x, 2, "set_target")
+    y = check_number(y, 3, "set_target")
+    view.target[0], view.target[1] = x, y
+  end
+
+  function fast.Solver.target(solver)
+    local view = solver_view(solver, "target")
+    return view.target[0], view.target[1]
+  end
+
+  function fast.Solver.weight(solver)
+    return solver_view(solver, "weight").weight[0]
+  end
+
+  function fast.Solver.solve(solver)
+    local view = solver_view(solver, "solve")
+    C.ik2d_solver_solve(view.pointer)
+    return view.reached[0] ~= 0, view.distance[0], view.used[0]
+  end
+
+  function fast.Solver.result(solver)
+    local view = solver_view(solver, "result")
+    return view.reached[0] ~= 0, view.distance[0], view.used[0]
+  end
+
+  function fast.Chain.joint(chain, i)
+    local view = chain_view(chain, "joint")
+    i = check_bone(view, i, 2, "joint", 1)
+    return view.joint_x[i], view.joint_y[i]
+  end
+
+  function fast.Chain.tip(chain)
+    local view = chain_view(chain, "tip")
+    local n = view.count[0]
+    return view.joint_x[n], view.joint_y[n]
+  end
+
+  function fast.Chain.angle(chain, i)
+    local view = chain_view(chain, "angle")
+    return view.angle[check_bone(view, i, 2, "angle", 0)]
+  end
+
+  function fast.Chain.pose(chain, i)
+    local view = chain_view(chain, "pose")
+    return view.pose[check_bone(view, i, 2, "pose", 0)]
+  end
+
+  function fast.Chain.base(chain)
+    local view = chain_view(chain, "base")
+    return view.base[0], view.base[1], view.base[2]
+  end
+
+  local function fill_joints(view, t, next)
+    local joint_x, joint_y = view.joint_x, view.joint_y
+    for i = 0, view.count[0] do
+      t[next], t[next + 1] = joint_x[i], joint_y[i]
+      next = next + 2
+    end
+    return next
+  end
+
+  function fast.Chain.joints(chain, t)
+    local view = chain_view(chain, "joints")
+    if t == nil then
+      t = {}
+    elseif type(t) ~= "table" then
+      arg_error(2, "joints", "table expected, got " .. type(t))
+    end
+    fill_joints(view, t, 1)
+    return t
+  end
+
+  local group_mt = getmetatable(core.group {})
+  local function group_view(group, name)
+    local view = group_views[group]
+    if not view then
+      if getmetatable(group) ~= group_mt then
+        arg_error(1, name, "ik2d.Group expected, got " .. type(group), 1)
+      end
+      local base = cast(char_ptr, group)
+      local count = cast(int_ptr, base + layout["group.count"])
+      local solvers = cast(solver_ptr_ptr, cast(void_ptr_ptr, base + layout["group.solvers"])[0])
+      view = { count = count, solvers = solvers, members = {} }
+      for i = 1, count[0] do view.members[i] = group:solver(i):chain() end
+      group_views[group] = view
+    end
+    return view
+  end
+
+  function fast.Group.solve(group)
+    local view = group_view(group, "solve")
+    return C.ik2d_solve_batch(view.solvers, view.count[0])
+  end
+
+  function fast.Group.joints(group, t)
+    local view = group_view(group, "joints")
+    if t == nil then
+      t = {}
+    elseif type(t) ~= "table" then
+      arg_error(2, "joints", "table expected, got " .. type(t))
+    end
+    local next, members = 1, view.members
+    for i = 1, view.count[0] do
+      next = fill_joints(chain_view(members[i], "joints"), t, next)
+    end
+    return t
+  end
+
+  -- the classic methods, to put back
+  local classic = {}
+  for kind, functions in pairs(fast) do
+    classic[kind] = {}
+    for name in pairs(functions) do classic[kind][name] = methods[kind][name] end
+  end
+
+  return function(on)
+    local source = on and fast or classic
+    for kind, functions in pairs(source) do
+      for name, f in pairs(functions) do methods[kind][name] = f end
+    end
+  end
+end
+
+return M
