@@ -42,14 +42,20 @@ $(BUILD)/ik2d/core.so: $(CORE_SOURCES) $(BINDING_SOURCES) $(CORE_HEADERS) src/ik
 	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(LIBFLAG) -o $@ $(CORE_SOURCES) $(BINDING_SOURCES) $(LDFLAGS) -lm
 
 # --- dependencies: Debian packages --------------------------------------
+# love and xvfb run the headless LOVE test; clang, its runtime and valgrind
+# serve make fuzz, test-asan and test-valgrind.
 DEB_PACKAGES = lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua5.1 \
-               liblua5.1-0-dev lua-busted luarocks lua-check gcc make
-DEB_COMMANDS = lua5.4 luajit busted luarocks luacheck cc
+               liblua5.1-0-dev lua-busted luarocks lua-check gcc make \
+               love xvfb clang libclang-rt-14-dev valgrind
+DEB_COMMANDS = lua5.4 luajit busted luarocks luacheck cc love xvfb-run \
+               clang valgrind
 
 deps:
 	@missing=""; for c in $(DEB_COMMANDS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	for h in /usr/include/lua5.4/lua.h /usr/include/luajit-2.1/lua.h /usr/include/lua5.1/lua.h; do \
 	  [ -f $$h ] || missing="$$missing $$h"; done; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || \
+	  missing="$$missing libclang-rt"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	echo "deps: missing:$$missing"; \
 	if ! command -v apt-get >/dev/null; then \

@@ -68,6 +68,7 @@ typedef struct ik2d_chain {
   int count;                               /* bones, 1..IK2D_MAX_BONES */
   int flip;                                /* mirrored about x = base_x */
   double base_x, base_y, base_angle;
+  double base_cos, base_sin;               /* of base_angle, for solves */
   double reach;                            /* sum of lengths */
   double length[IK2D_MAX_BONES];
   double rest[IK2D_MAX_BONES];             /* rest local angle */

@@ -96,6 +96,8 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, int count,
   chain->count = count;
   chain->flip = 0;
   chain->base_x = chain->base_y = chain->base_angle = 0.0;
+  chain->base_cos = 1.0;
+  chain->base_sin = 0.0;
   chain->reach = reach;
   for (i = 0; i < count; i++) {
     chain->length[i] = lengths[i];
@@ -114,6 +116,8 @@ ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
   chain->base_x = x;
   chain->base_y = y;
   chain->base_angle = angle;
+  chain->base_cos = cos(angle);
+  chain->base_sin = sin(angle);
   ik2d_chain_update_joints(chain);
   return IK2D_OK;
 }

@@ -32,14 +32,15 @@ LUA_EXPORT int luaopen_ik2d_core(lua_State *L);
 
 #define NAMES_KEY "ik2d.names"
 
-/* "bad argument #arg to 'name' (message)", where name comes from the
-** table of our functions: the debug name is '?' under pcall, and Lua's
-** own numbering skips self only for calls written with a colon. */
+/* "bad argument #arg to 'name' (message)" numbered as luaL_argerror
+** numbers it (a colon call does not count self), but with the name taken
+** from the table of our functions: the debug name is '?' under pcall. */
 static int arg_error(lua_State *L, int arg, const char *message) {
   lua_Debug ar;
   const char *name = NULL;
   lua_getfield(L, LUA_REGISTRYINDEX, NAMES_KEY);
-  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "f", &ar)) {
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "nf", &ar)) {
+    if (ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0) arg--;
     lua_rawget(L, -2);
     name = lua_tostring(L, -1);
   }
@@ -476,9 +477,16 @@ static void solver_apply_options(lua_State *L, ik2d_solver *solver, int t) {
   if (field_present(L, t, "tolerance"))
     check_status(L, ik2d_solver_set_tolerance(
                         solver, field_number(L, t, "tolerance", 0.0, arg, "")), arg);
-  if (field_present(L, t, "weight"))
-    check_status(L, ik2d_solver_set_weight(
-                        solver, field_number(L, t, "weight", 0.0, arg, "")), arg);
+  if (field_present(L, t, "weight")) {
+    /* clamped like set_weight: only nan is an error */
+    lua_getfield(L, t, "weight");
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      arg_error(L, arg, lua_pushfstring(L, "weight must be a number, got %s",
+                                        luaL_typename(L, -1)));
+    if (ik2d_solver_set_weight(solver, (double)lua_tonumber(L, -1)) != IK2D_OK)
+      arg_error(L, arg, "weight must not be nan");
+    lua_pop(L, 1);
+  }
   if (field_present(L, t, "damping")) {
     if (ik2d_solver_set_damping(solver, field_number(L, t, "damping", 0.0, arg, "")))
       arg_error(L, arg, "damping must be >= 0");

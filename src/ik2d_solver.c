@@ -211,8 +211,8 @@ static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
                                : solver->target_x;
   work->target_y = solver->target_y;
   work->tolerance_sq = solver->tolerance * solver->tolerance;
-  work->base_cos = cos(chain->base_angle);
-  work->base_sin = sin(chain->base_angle);
+  work->base_cos = chain->base_cos;
+  work->base_sin = chain->base_sin;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     if (warm) {
@@ -251,6 +251,16 @@ static void solve_blend(ik2d_chain *chain, const ik2d_work *work,
   }
 }
 
+static void solve_copy_joints(ik2d_chain *chain, ik2d_work *work) {
+  int i;
+  ik2d_work_forward(work);
+  for (i = 0; i <= chain->count; i++) {
+    chain->joint_x[i] = chain->flip ? 2.0 * chain->base_x - work->joint_x[i]
+                                    : work->joint_x[i];
+    chain->joint_y[i] = work->joint_y[i];
+  }
+}
+
 int ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_chain *chain;
   ik2d_work work;
@@ -271,11 +281,17 @@ int ik2d_solver_solve(ik2d_solver *solver) {
     }
     solver->have_solution = 1;
     solve_blend(chain, &work, solver->weight);
+    if (solver->weight == 1.0) {
+      /* the result is the IK solution: its joints need no trig */
+      solve_copy_joints(chain, &work);
+    } else {
+      ik2d_chain_update_joints(chain);
+    }
   } else {
     /* weight 0: the pose exactly, and no solving work */
     for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
+    ik2d_chain_update_joints(chain);
   }
-  ik2d_chain_update_joints(chain);
   dx = solver->target_x - chain->joint_x[chain->count];
   dy = solver->target_y - chain->joint_y[chain->count];
   solver->distance = sqrt(dx * dx + dy * dy);

@@ -8,7 +8,7 @@ local ffi = require "ffi"
 
 local cast, floor, type, tonumber, error, getmetatable, setmetatable, format =
   ffi.cast, math.floor, type, tonumber, error, getmetatable, setmetatable, string.format
-local huge = math.huge
+local huge, getinfo = math.huge, debug.getinfo
 
 local M = {}
 
@@ -28,11 +28,14 @@ local void_ptr_ptr = ffi.typeof("void **")
 local solver_ptr = ffi.typeof("struct ik2d_solver *")
 local solver_ptr_ptr = ffi.typeof("struct ik2d_solver **")
 
--- Errors worded as the binding words them (self is argument #1).  depth
--- counts the calls between the public method and arg_error, so that the
--- position is the method's caller, as with the classic methods.
+-- Errors worded and numbered as the binding does it: a colon call does
+-- not count self.  depth counts the calls between the public method and
+-- arg_error, so that the position is the method's caller.
 local function arg_error(n, name, message, depth)
-  error(format("bad argument #%d to '%s' (%s)", n, name, message), 3 + (depth or 0))
+  local level = 3 + (depth or 0)
+  local info = getinfo(level - 1, "n")
+  if info and info.namewhat == "method" then n = n - 1 end
+  error(format("bad argument #%d to '%s' (%s)", n, name, message), level)
 end
 
 local function check_number(value, n, name, depth)

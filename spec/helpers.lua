@@ -1,0 +1,275 @@
+-- Shared helpers for the ik2d specs: geometry, a portable random
+-- generator, limit checks, state snapshots and error-message checks.
+-- Nothing here touches ik2d internals: every helper works through the
+-- public Lua API, so the specs test the real module.
+
+local assert = require "luassert"
+
+local helpers = {}
+
+local pi, tau = math.pi, 2 * math.pi
+local sqrt, cos, sin, abs, floor = math.sqrt, math.cos, math.sin, math.abs, math.floor
+
+helpers.nan = 0 / 0
+helpers.inf = math.huge
+
+-- "Lua 5.4" -> "5.4"; LuaJIT reports "Lua 5.1".
+helpers.lua_version = _VERSION:match("(%d+%.%d+)")
+helpers.is_luajit = type(rawget(_G, "jit")) == "table"
+
+-- ------------------------------------------------------------------
+-- Geometry
+-- ------------------------------------------------------------------
+
+function helpers.distance(x1, y1, x2, y2)
+  local dx, dy = x2 - x1, y2 - y1
+  return sqrt(dx * dx + dy * dy)
+end
+
+-- a wrapped into [-pi, pi)
+function helpers.wrap(a)
+  return (a + pi) % tau - pi
+end
+
+-- Signed difference b - a, wrapped into [-pi, pi).
+function helpers.angle_diff(a, b)
+  return helpers.wrap(b - a)
+end
+
+-- Joint positions of a chain given base and local angles, by plain
+-- forward kinematics: {x1, y1, ..., tipx, tipy}.
+function helpers.fk(bx, by, ba, lengths, angles)
+  local out = { bx, by }
+  local x, y, a = bx, by, ba
+  for i = 1, #lengths do
+    a = a + angles[i]
+    x = x + lengths[i] * cos(a)
+    y = y + lengths[i] * sin(a)
+    out[#out + 1] = x
+    out[#out + 1] = y
+  end
+  return out
+end
+
+-- The chain's result joints as {x1, y1, ..., tipx, tipy}, read one by
+-- one through arm:joint(i).
+function helpers.joints_of(arm)
+  local out = {}
+  for i = 1, #arm + 1 do
+    local x, y = arm:joint(i)
+    out[#out + 1] = x
+    out[#out + 1] = y
+  end
+  return out
+end
+
+-- Result local angles {a1, ..., an}.
+function helpers.angles_of(arm)
+  local out = {}
+  for i = 1, #arm do out[i] = arm:angle(i) end
+  return out
+end
+
+-- Animated (pose) local angles {p1, ..., pn}.
+function helpers.poses_of(arm)
+  local out = {}
+  for i = 1, #arm do out[i] = arm:pose(i) end
+  return out
+end
+
+-- Largest distance between the chain's joints and plain forward
+-- kinematics of its own result angles.
+function helpers.fk_error(arm)
+  local lengths, angles = {}, {}
+  for i = 1, #arm do
+    lengths[i] = arm:length(i)
+    angles[i] = arm:angle(i)
+  end
+  local bx, by, ba = arm:base()
+  local expected = helpers.fk(bx, by, ba, lengths, angles)
+  if arm:flip() then
+    for k = 1, #expected, 2 do expected[k] = 2 * bx - expected[k] end
+  end
+  local got = helpers.joints_of(arm)
+  local worst = 0
+  for k = 1, #expected, 2 do
+    local d = helpers.distance(expected[k], expected[k + 1], got[k], got[k + 1])
+    if d > worst then worst = d end
+  end
+  return worst
+end
+
+-- ------------------------------------------------------------------
+-- Portable random numbers
+-- ------------------------------------------------------------------
+
+-- Park-Miller minimal standard LCG.  Every intermediate value is an
+-- integer below 2^46, exact in a double and in a 5.4 integer, so the
+-- sequence is identical on Lua 5.4 and LuaJIT (math.random is not).
+function helpers.random(seed)
+  local state = floor(seed or 1) % 2147483647
+  if state == 0 then state = 1 end
+  local r = {}
+  -- uniform in [0, 1)
+  function r.next()
+    state = (state * 16807) % 2147483647
+    return (state - 1) / 2147483646
+  end
+  -- uniform in [lo, hi)
+  function r.range(lo, hi)
+    return lo + (hi - lo) * r.next()
+  end
+  return r
+end
+
+-- ------------------------------------------------------------------
+-- Joint limits
+-- ------------------------------------------------------------------
+
+-- How far a local delta (angle - rest) lies outside the limits
+-- [min, max] (or outside their complement when inverted), in radians,
+-- measured in the frame centred on the allowed range so that
+-- wrap-around never hides or invents a violation.  0 when inside.
+function helpers.limit_violation(delta, min, max, invert)
+  local mid, half = (min + max) / 2, (max - min) / 2
+  if invert then
+    mid, half = mid + pi, pi - half
+  end
+  if half >= pi then return 0 end
+  local off = abs(helpers.wrap(delta - mid))
+  return off > half and off - half or 0
+end
+
+-- Largest violation over all bones of arm that have a constraint, and
+-- the bone where it happens.  `inverted` optionally maps bone index ->
+-- true for constraints made with invert = true (the API reports only
+-- min and max).
+function helpers.max_violation(arm, inverted)
+  local worst, where = 0, nil
+  for i = 1, #arm do
+    local c = arm:constraint(i)
+    if c then
+      local min, max = c:limits()
+      local v = helpers.limit_violation(arm:angle(i) - arm:rest(i), min, max,
+                                        inverted and inverted[i])
+      if v > worst then worst, where = v, i end
+    end
+  end
+  return worst, where
+end
+
+-- ------------------------------------------------------------------
+-- Snapshots: every observable value, for "a failed call changes nothing"
+-- ------------------------------------------------------------------
+
+function helpers.chain_state(arm)
+  local bx, by, ba = arm:base()
+  local s = { n = #arm, bx = bx, by = by, ba = ba, flip = arm:flip(),
+              reach = arm:reach(), bones = {}, joints = helpers.joints_of(arm) }
+  for i = 1, #arm do
+    local c = arm:constraint(i)
+    local min, max
+    if c then min, max = c:limits() end
+    s.bones[i] = { length = arm:length(i), rest = arm:rest(i),
+                   pose = arm:pose(i), angle = arm:angle(i),
+                   constraint = c or false, min = min or false, max = max or false }
+  end
+  return s
+end
+
+function helpers.solver_state(s)
+  local tx, ty = s:target()
+  return { tx = tx, ty = ty, weight = s:weight(), iterations = s:iterations(),
+           tolerance = s:tolerance(), chain = helpers.chain_state(s:chain()) }
+end
+
+function helpers.constraint_state(c)
+  local min, max = c:limits()
+  return { min = min, max = max }
+end
+
+-- ------------------------------------------------------------------
+-- Error messages
+-- ------------------------------------------------------------------
+
+-- Calls fn(...), which must raise; returns the message as a string.
+-- Fails the spec (through luassert's assert) when fn does not raise.
+function helpers.error_of(fn, ...)
+  local ok, err = pcall(fn, ...)
+  assert(not ok, "expected an error, but the call succeeded")
+  return tostring(err)
+end
+
+-- Checks msg against a list of expectations; each entry is
+--   "text"                  msg contains text (plain, case-sensitive)
+--   { any = { "a", "b" } }  msg contains at least one (plain, any case)
+--   { pattern = "%f[%w]x" } msg matches the Lua pattern
+function helpers.check_message(msg, expectations)
+  local lower = msg:lower()
+  for _, e in ipairs(expectations) do
+    if type(e) == "string" then
+      assert(msg:find(e, 1, true),
+             ("error message %q does not contain %q"):format(msg, e))
+    elseif e.any then
+      local found = false
+      for _, alt in ipairs(e.any) do
+        if lower:find(alt:lower(), 1, true) then found = true break end
+      end
+      assert(found, ("error message %q contains none of: %s")
+                    :format(msg, table.concat(e.any, " | ")))
+    elseif e.pattern then
+      assert(msg:find(e.pattern),
+             ("error message %q does not match %q"):format(msg, e.pattern))
+    end
+  end
+  return msg
+end
+
+-- The expectations for a luaL_argerror-style message: "bad argument #n"
+-- and, on PUC Lua, the function name.  LuaJIT may name the function
+-- differently ("?" or another name), so the name is checked on PUC
+-- Lua only.
+function helpers.bad_argument(n, fname, ...)
+  local e = { "bad argument #" .. n }
+  if not helpers.is_luajit and fname then
+    e[#e + 1] = "'" .. fname .. "'"
+  end
+  for i = 1, select("#", ...) do e[#e + 1] = (select(i, ...)) end
+  return e
+end
+
+-- ------------------------------------------------------------------
+-- Shell (install spec)
+-- ------------------------------------------------------------------
+
+function helpers.shell_quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+-- Runs a shell command; returns ok, combined output, exit code.  Works
+-- the same on 5.1 and 5.4 (os.execute's results differ between them).
+function helpers.run(cmd)
+  local p = assert(io.popen(cmd .. ' 2>&1; echo "__exit=$?"', "r"))
+  local out = p:read("*a")
+  p:close()
+  local code = tonumber(out:match("__exit=(%d+)%s*$"))
+  out = out:gsub("__exit=%d+%s*$", "")
+  return code == 0, out, code
+end
+
+-- A fresh empty directory under the system temp folder.
+function helpers.tmpdir()
+  local name = os.tmpname()
+  os.remove(name)
+  local ok, out = helpers.run("mkdir -p " .. helpers.shell_quote(name))
+  assert(ok, "mkdir failed: " .. out)
+  return name
+end
+
+function helpers.rmtree(dir)
+  -- only ever remove what tmpdir made
+  assert(dir:match("^/tmp/") and not dir:find("%.%."), "refusing to remove " .. dir)
+  helpers.run("rm -rf " .. helpers.shell_quote(dir))
+end
+
+return helpers

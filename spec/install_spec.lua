@@ -1,0 +1,104 @@
+-- The rock: `luarocks make` of ik2d-scm-1.rockspec into a private tree,
+-- then a fresh interpreter that sees only that tree requires "ik2d" and
+-- solves.  Runs for the Lua version busted runs under: 5.4 with lua5.4,
+-- 5.1 with luajit.
+
+local helpers = require "spec.helpers"
+
+local q = helpers.shell_quote
+local version = helpers.lua_version                      -- "5.4" or "5.1"
+local interpreter = helpers.is_luajit and "luajit" or ("lua" .. version)
+
+-- The repository root: the folder above this spec file.
+local function repo_root()
+  local source = debug.getinfo(1, "S").source
+  local dir = source:match("^@(.*)[/\\][^/\\]*$") or "spec"
+  local ok, out = helpers.run("cd " .. q(dir .. "/..") .. " && pwd")
+  assert(ok, out)
+  return (out:gsub("%s+$", ""))
+end
+
+local function exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+describe("the rock (luarocks make, Lua " .. version .. ")", function()
+  local root, work, tree, made, make_output
+
+  setup(function()
+    root = repo_root()
+    work = helpers.tmpdir()
+    tree = work .. "/tree"
+    -- build from a copy, so luarocks writes no objects into the
+    -- checkout and nothing from build/ is picked up
+    local copy = work .. "/src"
+    local ok, out = helpers.run(
+      ("cd %s && tar --exclude=./.git --exclude=./build -cf - . | (mkdir -p %s && cd %s && tar -xf -)")
+        :format(q(root), q(copy), q(copy)))
+    assert(ok, "copying the repository failed: " .. out)
+    made, make_output = helpers.run(("cd %s && luarocks --lua-version=%s make --tree %s ik2d-scm-1.rockspec")
+                                    :format(q(copy), version, q(tree)))
+  end)
+
+  teardown(function()
+    if work then helpers.rmtree(work) end
+  end)
+
+  it("installs with luarocks make --tree", function()
+    assert(made, "luarocks make failed:\n" .. tostring(make_output))
+    assert.is_true(exists(tree .. "/lib/lua/" .. version .. "/ik2d/core.so"))
+    assert.is_true(exists(tree .. "/share/lua/" .. version .. "/ik2d/init.lua"))
+  end)
+
+  it("installs every Lua module that lua/ik2d holds", function()
+    assert(made, "luarocks make failed:\n" .. tostring(make_output))
+    local ok, listing = helpers.run("cd " .. q(root .. "/lua/ik2d") .. " && ls *.lua")
+    assert(ok, listing)
+    local missing = {}
+    for name in listing:gmatch("[^\n]+") do
+      if not exists(tree .. "/share/lua/" .. version .. "/ik2d/" .. name) then
+        missing[#missing + 1] = name
+      end
+    end
+    assert(#missing == 0, "not installed by the rockspec: lua/ik2d/" .. table.concat(missing, ", lua/ik2d/"))
+  end)
+
+  it("is loaded by require 'ik2d' in a fresh " .. interpreter .. " that sees only the tree, and solves", function()
+    assert(made, "luarocks make failed:\n" .. tostring(make_output))
+    local script = work .. "/use.lua"
+    local f = assert(io.open(script, "w"))
+    f:write([[
+local ik2d = require "ik2d"
+local arm = ik2d.chain{ { length = 60 }, { length = 50 }, { length = 20 } }
+local s = ik2d.solver(arm)
+s:set_target(80, 60)
+local reached, distance = s:solve()
+local x, y = arm:tip()
+print("version " .. tostring(ik2d._VERSION))
+print("lua " .. tostring(package.searchpath("ik2d", package.path)))
+print("core " .. tostring(package.searchpath("ik2d.core", package.cpath)))
+print(("result %s %.17g %.17g %.17g"):format(tostring(reached), distance, x, y))
+]])
+    f:close()
+    local share, lib = tree .. "/share/lua/" .. version, tree .. "/lib/lua/" .. version
+    local lpath = share .. "/?.lua;" .. share .. "/?/init.lua"
+    local cpath = lib .. "/?.so"
+    -- LUA_PATH_5_4 and friends win over LUA_PATH on 5.4: set both
+    local env = ("env -u LUA_INIT -u LUA_INIT_5_4 LUA_PATH=%s LUA_PATH_5_4=%s LUA_CPATH=%s LUA_CPATH_5_4=%s")
+                :format(q(lpath), q(lpath), q(cpath), q(cpath))
+    local ok, out = helpers.run(("cd %s && %s %s %s"):format(q(work), env, interpreter, q(script)))
+    assert(ok, interpreter .. " failed:\n" .. out)
+
+    assert.are.equal(share .. "/ik2d/init.lua", out:match("\nlua ([^\n]*)"))
+    assert.are.equal(lib .. "/ik2d/core.so", out:match("\ncore ([^\n]*)"))
+    assert.is_truthy(out:match("^version %S+"))
+
+    local reached, distance, x, y = out:match("\nresult (%S+) (%S+) (%S+) (%S+)")
+    assert.are.equal("true", reached)
+    distance, x, y = tonumber(distance), tonumber(x), tonumber(y)
+    assert.truthy(distance <= 0.01, "distance " .. tostring(distance))
+    assert.near(helpers.distance(x, y, 80, 60), distance, 1e-9)
+  end)
+end)
