@@ -65,15 +65,21 @@ static void check_table(lua_State *L, int arg) {
   if (!lua_istable(L, arg)) type_error(L, arg, "table");
 }
 
-static void *check_udata(lua_State *L, int arg, const char *type) {
-  void *p = lua_touserdata(L, arg);
+/* The userdata at index i if it is of the type, else NULL. */
+static void *test_udata(lua_State *L, int i, const char *type) {
+  void *p = lua_touserdata(L, i);
   int same = 0;
-  if (p != NULL && lua_getmetatable(L, arg)) {
+  if (p != NULL && lua_getmetatable(L, i)) {
     luaL_getmetatable(L, type);
     same = lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
   }
-  if (!same) type_error(L, arg, type);
+  return same ? p : NULL;
+}
+
+static void *check_udata(lua_State *L, int arg, const char *type) {
+  void *p = test_udata(L, arg, type);
+  if (p == NULL) type_error(L, arg, type);
   return p;
 }
 
@@ -655,9 +661,9 @@ static int group_new(lua_State *L) {
   count = (int)ik2d_rawlen(L, 1);
   for (i = 1; i <= count; i++) {
     lua_rawgeti(L, 1, i);
-    if (lua_isnil(L, -1) || lua_touserdata(L, -1) == NULL)
-      arg_error(L, 1, lua_pushfstring(L, "item %d: ik2d.Solver expected", i));
-    check_udata(L, -1, SOLVER_TYPE);
+    if (test_udata(L, -1, SOLVER_TYPE) == NULL)
+      arg_error(L, 1, lua_pushfstring(L, "item %d: ik2d.Solver expected, got %s",
+                                      i, luaL_typename(L, -1)));
     lua_pop(L, 1);
   }
   group = (lua_group *)lua_newuserdata(

@@ -1,0 +1,106 @@
+-- The LuaJIT FFI fast path gives the same answers and the same errors as
+-- the classic C API methods.  On Lua 5.4 there is no FFI: ik2d.ffi is false.
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+-- A frame loop over a limited 4-bone arm and a group, recording every
+-- number it reads, to the last bit (%.17g).
+local function record()
+  local out = {}
+  local function put(...)
+    for i = 1, select("#", ...) do out[#out + 1] = string.format("%.17g", (select(i, ...))) end
+  end
+  local arm = ik2d.chain{ x = 5, y = -3, angle = 0.3,
+    { length = 3 }, { length = 2, min = -0.5, max = 2 }, { length = 2, min = -1, max = 1 }, { length = 1 } }
+  local s = ik2d.solver(arm, { tolerance = 1e-4 })
+  local other = ik2d.solver(ik2d.chain{ { length = 2 }, { length = 2 } }, { method = "two_bone" })
+  local g = ik2d.group{ s, other }
+  local random = helpers.random(42)
+  local t = {}
+  for frame = 1, 200 do
+    s:set_target(5 + random.range(-9, 9), -3 + random.range(-9, 9))
+    other:set_target(random.range(-3, 3), random.range(-3, 3))
+    if frame % 2 == 0 then
+      local reached, distance, iterations = s:solve()
+      put(reached and 1 or 0, distance, iterations)
+    else
+      put(g:solve())
+    end
+    put(s:target())
+    put(arm:tip())
+    put(arm:joint(3))
+    put(arm:angle(2), arm:pose(2), arm:base())
+    for _, v in ipairs(arm:joints(t)) do put(v) end
+    for _, v in ipairs(g:joints(t)) do put(v) end
+    local reached, distance, iterations = other:result()
+    put(reached and 1 or 0, distance, iterations, s:weight())
+  end
+  return table.concat(out, " ")
+end
+
+local function message(f)
+  local ok, msg = pcall(f)
+  assert.is_false(ok)
+  return msg
+end
+
+describe("the FFI fast path", function()
+  if not helpers.is_luajit then
+    it("is off on Lua 5.4, which has no FFI", function()
+      assert.is_false(ik2d.ffi)
+      assert.is_false(ik2d.use_ffi(true))
+    end)
+    return
+  end
+
+  after_each(function() ik2d.use_ffi(true) end)
+
+  it("is on by default under LuaJIT", function()
+    if os.getenv("IK2D_NO_FFI") then return end
+    assert.is_true(ik2d.ffi)
+  end)
+
+  it("gives bit-identical answers to the classic methods", function()
+    assert.is_true(ik2d.use_ffi(true))
+    local fast = record()
+    assert.is_false(ik2d.use_ffi(false))
+    local classic = record()
+    assert.are.equal(classic, fast)
+  end)
+
+  it("raises the same errors as the classic methods", function()
+    local arm = ik2d.chain{ { length = 1 }, { length = 1 } }
+    local s = ik2d.solver(arm)
+    local g = ik2d.group{ s }
+    local cases = {
+      function() s:set_target(nil, 1) end,
+      function() s:set_target(1, 0 / 0) end,
+      function() s:set_target(1, math.huge) end,
+      function() s.set_target(s, "x", 1) end,
+      function() local x = arm:joint(4); return x end,
+      function() local x = arm:joint(1.5); return x end,
+      function() local x = arm:angle(0); return x end,
+      function() local x = arm:pose("a"); return x end,
+      function() arm:joints(5) end,
+      function() s.solve(arm) end,
+      function() arm.tip(s) end,
+      function() g.solve(s) end,
+      function() g:joints(true) end,
+    }
+    for i, f in ipairs(cases) do
+      ik2d.use_ffi(true)
+      local fast = message(f)
+      ik2d.use_ffi(false)
+      local classic = message(f)
+      assert.are.equal(classic, fast, "case " .. i)
+    end
+  end)
+
+  it("accepts numeric strings where the classic methods do", function()
+    local s = ik2d.solver(ik2d.chain{ { length = 1 } })
+    s:set_target("0.5", "0.25")
+    local x, y = s:target()
+    assert.are.equal(0.5, x)
+    assert.are.equal(0.25, y)
+  end)
+end)

@@ -1,0 +1,69 @@
+-- Zero garbage: a frame loop of set_target + solve + reading the pose the
+-- documented way (chain:joints(t) with a reused table, or joint(i))
+-- allocates nothing in steady state.
+local ik2d = require "ik2d"
+
+local function frame_loop(frames, use_group)
+  local solvers, chains = {}, {}
+  for k = 1, 4 do
+    chains[k] = ik2d.chain{ x = k, y = 0,
+      { length = 3 }, { length = 2, min = -0.5, max = 2 }, { length = 1 } }
+    solvers[k] = ik2d.solver(chains[k])
+  end
+  local g = ik2d.group(solvers)
+  local t = {}
+  local frame = 0
+  -- one call per frame, as love.update would make it
+  local function update()
+    frame = frame + 1
+    for k = 1, 4 do
+      solvers[k]:set_target(k + 2 * math.cos(0.01 * frame + k), 2 * math.sin(0.013 * frame))
+    end
+    if use_group then
+      g:solve()
+      g:joints(t)
+    else
+      for k = 1, 4 do
+        solvers[k]:solve()
+        chains[k]:joints(t)
+        local x, y = chains[k]:joint(2)
+        t[1] = x + y
+      end
+    end
+  end
+  return function()
+    for _ = 1, frames do update() end
+  end
+end
+
+-- Growth in bytes over the second of two runs of `frames` frames, with the
+-- collector stopped: the first run is the warm-up (the JIT compiles its
+-- traces, Lua grows its call stack and tables reach their size there).
+local function growth(run)
+  run()
+  collectgarbage()
+  collectgarbage("stop")
+  run()
+  local before = collectgarbage("count")
+  run()
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  return 1024 * (after - before)
+end
+
+describe("a steady frame loop", function()
+  for _, use_group in ipairs{ false, true } do
+    local how = use_group and "with a group" or "one solver at a time"
+    it("leaves collectgarbage('count') unchanged over 10,000 frames, " .. how, function()
+      assert.are.equal(0, growth(frame_loop(10000, use_group)))
+    end)
+  end
+
+  it("allocates nothing at all on the classic path", function()
+    local was = ik2d.ffi
+    ik2d.use_ffi(false)
+    local bytes = growth(frame_loop(10000, false))
+    ik2d.use_ffi(was)
+    assert.are.equal(0, bytes)
+  end)
+end)

@@ -1,0 +1,101 @@
+-- ik2d.group: many solvers solved and read in one call.
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+-- count chains of `bones` unit bones, based along x, each with a solver
+-- and a reachable target from a fixed-seed generator
+local function scene(count, bones, seed)
+  local random = helpers.random(seed)
+  local solvers = {}
+  for k = 1, count do
+    local spec = { x = 10 * k, y = 0, angle = 0 }
+    for i = 1, bones do spec[i] = { length = 1, angle = 0.2 } end
+    local s = ik2d.solver(ik2d.chain(spec), { tolerance = 1e-6, iterations = 30 })
+    local r, a = 0.9 * bones * random.next(), 2 * math.pi * random.next()
+    s:set_target(10 * k + r * math.cos(a), r * math.sin(a))
+    solvers[k] = s
+  end
+  return solvers
+end
+
+describe("ik2d.group", function()
+  it("solves every member exactly as solving them one by one would", function()
+    local alone, grouped = scene(12, 4, 7), scene(12, 4, 7)
+    local reached_alone = 0
+    for _, s in ipairs(alone) do
+      if s:solve() then reached_alone = reached_alone + 1 end
+    end
+    local g = ik2d.group(grouped)
+    assert.are.equal(reached_alone, g:solve())
+    for k = 1, 12 do
+      local a, b = alone[k], grouped[k]
+      assert.are.same({ a:result() }, { b:result() })
+      assert.are.same(helpers.joints_of(a:chain()), helpers.joints_of(b:chain()))
+    end
+  end)
+
+  it("returns how many members reached their targets", function()
+    local solvers = scene(3, 2, 3)
+    solvers[2]:set_target(1000, 0) -- out of reach
+    assert.are.equal(2, ik2d.group(solvers):solve())
+  end)
+
+  it("fills one flat table with every chain's joints, chain after chain", function()
+    local solvers = scene(3, 3, 11)
+    local g = ik2d.group(solvers)
+    g:solve()
+    local t = g:joints({})
+    assert.are.equal(3 * 4 * 2, #t)
+    local n = 0
+    for _, s in ipairs(solvers) do
+      for _, v in ipairs(helpers.joints_of(s:chain())) do
+        n = n + 1
+        assert.are.equal(v, t[n])
+      end
+    end
+  end)
+
+  it("reuses the table it is given", function()
+    local g = ik2d.group(scene(2, 2, 5))
+    local t = {}
+    assert.are.equal(t, g:joints(t))
+    assert.are.equal(t, g:joints(t))
+    assert.are.equal(12, #t)
+  end)
+
+  it("keeps its solvers alive when nothing else refers to them", function()
+    local g = ik2d.group(scene(4, 3, 9))
+    collectgarbage()
+    collectgarbage()
+    assert.are.equal(4, #g)
+    assert.is_true(g:solve() >= 0)
+    local x = g:joints()[1]
+    assert.are.equal(10, x)
+  end)
+
+  it("gives back its solvers by index", function()
+    local solvers = scene(2, 2, 1)
+    local g = ik2d.group(solvers)
+    assert.are.equal(solvers[2], g:solver(2))
+    local ok, msg = pcall(function() local s = g:solver(3); return s end)
+    assert.is_false(ok)
+    assert.truthy(msg:find("solver index out of range", 1, true))
+  end)
+
+  it("rejects a list that holds something other than solvers", function()
+    local s = scene(1, 2, 1)[1]
+    local ok, msg = pcall(ik2d.group, { s, s:chain() })
+    assert.is_false(ok)
+    assert.truthy(msg:find("bad argument #1 to 'group'", 1, true))
+    ok, msg = pcall(ik2d.group, 5)
+    assert.is_false(ok)
+    assert.truthy(msg:find("table expected, got number", 1, true))
+  end)
+
+  it("is empty when made from an empty list", function()
+    local g = ik2d.group({})
+    assert.are.equal(0, #g)
+    assert.are.equal(0, g:solve())
+    assert.are.same({}, g:joints({}))
+  end)
+end)
