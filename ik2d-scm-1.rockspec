@@ -32,5 +32,11 @@ build = {
       incdirs = { "src" },
     },
     ["ik2d"] = "lua/ik2d/init.lua",
+    ["ik2d.ffi"] = "lua/ik2d/ffi.lua",
+    ["ik2d.blend"] = "lua/ik2d/blend.lua",
+    ["ik2d.follow"] = "lua/ik2d/follow.lua",
+    ["ik2d.behaviour"] = "lua/ik2d/behaviour.lua",
+    ["ik2d.attach"] = "lua/ik2d/attach.lua",
+    ["ik2d.love"] = "lua/ik2d/love.lua",
   },
 }

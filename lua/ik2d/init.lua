@@ -35,4 +35,10 @@ end
 
 ik2d.use_ffi(os.getenv("IK2D_NO_FFI") == nil)
 
+-- pure-Lua helpers (ik2d.love, for LOVE only, is required on its own)
+ik2d.blend = require "ik2d.blend"
+ik2d.follow = require "ik2d.follow"
+ik2d.behaviour = require "ik2d.behaviour"
+ik2d.attach = require "ik2d.attach"
+
 return ik2d

@@ -1,0 +1,7 @@
+-- luacheck configuration: `luacheck lua spec examples` (make lint)
+std = "max"
+max_line_length = 120
+self = false            -- methods need not use their implicit self
+files["spec"] = { std = "+busted" }
+files["lua/ik2d/love.lua"] = { std = "+love" }
+files["examples/love"] = { std = "+love" }

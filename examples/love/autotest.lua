@@ -1,0 +1,365 @@
+-- The headless test: `xvfb-run -a love examples/love --test`.
+--
+-- Plays a scripted sequence (reach for the mouse, pick the item up, climb
+-- the ledge, aim and shoot, get down, drop the item) with a fixed dt in
+-- real LOVE, draws it, and checks as it goes.  Every frame it also checks
+-- that joint limits hold to 1e-9, that every joint is finite, and that no
+-- behaviour-driven target ever jumps: each frame it may move at most
+-- 1 - exp(-rate dt) of the way to its goal.  Prints one line per check, a
+-- final `love: N passed, N failed`, saves a screenshot and exits with a
+-- non-zero status on any failure.
+
+local world = require "world"
+local character = require "character"
+local feet = require "feet"
+local ikdraw = require "ik2d.love"
+
+local pi, abs, exp, sqrt = math.pi, math.abs, math.exp, math.sqrt
+
+local autotest = {}
+local T = {}
+T.__index = T
+
+local DT = 1 / 60
+local STEPS_PER_FRAME = 4      -- simulation steps per drawn frame
+local LIMIT_TOL = 1e-9
+local SCREENSHOT = "ik2d-test.png"
+
+local function dist(x1, y1, x2, y2)
+  return sqrt((x2 - x1) ^ 2 + (y2 - y1) ^ 2)
+end
+
+local function wrap(a)
+  return (a + pi) % (2 * pi) - pi
+end
+
+-- ------------------------------------------------------------------
+-- Reporting
+-- ------------------------------------------------------------------
+
+function T:check(name, ok, detail)
+  if ok then self.passed = self.passed + 1 else self.failed = self.failed + 1 end
+  print(("%s %s%s"):format(ok and "ok  " or "FAIL", name,
+    detail and ("  (" .. detail .. ")") or ""))
+  return ok
+end
+
+function T:info(text)
+  print("info " .. text)
+end
+
+-- ------------------------------------------------------------------
+-- Per-frame monitors
+-- ------------------------------------------------------------------
+
+function T:monitor_before()
+  local hero = self.game.hero
+  for name, b in pairs(hero.behaviours) do
+    local x, y = b.solver:target()
+    self.prev[name] = self.prev[name] or {}
+    self.prev[name][1], self.prev[name][2] = x, y
+  end
+end
+
+function T:monitor_after()
+  local hero = self.game.hero
+  -- limits and finiteness on every chain
+  for _, name in ipairs(hero.order) do
+    local c = hero.solvers[name]:chain()
+    for i = 1, #c do
+      local k = c:constraint(i)
+      if k then
+        local lo, hi = k:limits()
+        local off = abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
+        if off > self.worst_limit then
+          self.worst_limit, self.worst_limit_at = off, ("%s bone %d at %.2f s"):format(name, i, self.time)
+        end
+        -- the debug arc drawn for this joint contains the bone
+        local a1, a2 = ikdraw.limit_arc(c, i)
+        local from_a1 = (c:world_angle(i) - a1) % (2 * pi)
+        if not (from_a1 <= a2 - a1 + LIMIT_TOL or from_a1 >= 2 * pi - LIMIT_TOL) then
+          self.arc_misses = self.arc_misses + 1
+        end
+        if c:flip() then self.flipped_frames = self.flipped_frames + 1 end
+      end
+    end
+    for j = 1, #c + 1 do
+      local x, y = c:joint(j)
+      if x ~= x or y ~= y or abs(x) == math.huge or abs(y) == math.huge then
+        self.non_finite = self.non_finite + 1
+      end
+    end
+  end
+  -- smoothed targets: never more than 1 - exp(-rate dt) of the gap
+  for name, b in pairs(hero.behaviours) do
+    local p = self.prev[name]
+    local x, y = b.solver:target()
+    local gx, gy = b:goal()
+    local moved = dist(p[1], p[2], x, y)
+    local allowed = (1 - exp(-b.tracker:rate() * DT)) * dist(p[1], p[2], gx, gy)
+    if moved > allowed + 1e-9 then
+      self.jumps = self.jumps + 1
+      self.jump_at = ("%s at %.2f s: moved %.3f, allowed %.3f"):format(name, self.time, moved, allowed)
+    end
+    if moved > self.max_step then self.max_step = moved end
+  end
+  -- watch what the script asks about
+  local w = hero.behaviours.torso:weight()
+  if w > self.max_torso then self.max_torso = w end
+  if hero.mode == "climb" and hero.phase == "pull" then
+    local grips = world.grips
+    local fx, fy = hero.arm_front:tip()
+    local bx, by = hero.arm_back:tip()
+    local d = math.max(dist(fx, fy, grips.front[1], grips.front[2]),
+      dist(bx, by, grips.back[1], grips.back[2]))
+    if d > self.pull_grip then self.pull_grip = d end
+    local wmin = math.min(hero.solvers.arm_front:weight(), hero.solvers.arm_back:weight())
+    if wmin < self.pull_weight then self.pull_weight = wmin end
+  end
+end
+
+-- ------------------------------------------------------------------
+-- Script helpers (run inside the coroutine; one yield = one frame)
+-- ------------------------------------------------------------------
+
+function T:frame()
+  coroutine.yield()
+end
+
+function T:wait(seconds)
+  for _ = 1, math.floor(seconds / DT + 0.5) do coroutine.yield() end
+end
+
+-- Waits until fn() is true or timeout seconds pass; returns fn(), seconds waited.
+function T:wait_until(fn, timeout)
+  local t = 0
+  while not fn() and t < timeout do
+    coroutine.yield()
+    t = t + DT
+  end
+  return fn(), t
+end
+
+function T:event_seen(name, since)
+  for _, e in ipairs(self.game.hero.events) do
+    if e.name == name and e.time >= (since or 0) then return true end
+  end
+  return false
+end
+
+-- Each behaviour's weight equals its state's weight exactly, blend done.
+function T:weights_settled()
+  for name, b in pairs(self.game.hero.behaviours) do
+    local want = b.states[b:state()].weight
+    if b:blending() or b:weight() ~= want or b.solver:weight() ~= want then
+      return false, ("%s in %s: %.17g, want %g"):format(name, b:state(), b:weight(), want)
+    end
+  end
+  return true
+end
+
+-- ------------------------------------------------------------------
+-- The script
+-- ------------------------------------------------------------------
+
+local function script(self)
+  local game, ik2d = self.game, self.ik2d
+  local hero, item = game.hero, game.item
+  local b = hero.behaviours
+
+  self:check("ik2d loads in LOVE (" .. tostring(ik2d._VERSION) .. ", " ..
+    (jit and jit.version or _VERSION) .. ", FFI path " .. (ik2d.ffi and "on" or "off") .. ")",
+    type(ik2d._VERSION) == "string")
+  self:check("helpers load: blend, follow, behaviour, attach, love",
+    pcall(function()
+      for _, m in ipairs{ "blend", "follow", "behaviour", "attach", "love" } do
+        assert(type(require("ik2d." .. m)) == "table")
+      end
+    end))
+  self:frame()
+
+  -- 1. the mouse drives the front hand, smoothed
+  game:set_mouse(hero.x + 45, hero.y - 80)
+  self:wait(1.5)
+  local mx, my = hero.mouse_x, hero.mouse_y
+  local tx, ty = hero.arm_front:tip()
+  self:check("reach: the front arm follows the mouse (state reach, weight 1)",
+    b.arm_front:state() == "reach" and hero.solvers.arm_front:weight() == 1)
+  self:check("reach: the hand is on the mouse within the solver tolerance",
+    dist(tx, ty, mx, my) <= hero.solvers.arm_front:tolerance() + 1e-6,
+    ("distance %.4f"):format(dist(tx, ty, mx, my)))
+
+  -- 2. pick the item up
+  game:key("p")
+  local grabbed, took = self:wait_until(function() return item.held end, 8)
+  self:check("pickup: the hand gets the item", grabbed, ("after %.2f s"):format(took))
+  self:check("pickup: the hand reached the item within 1.5 px",
+    hero.grab_distance ~= nil and hero.grab_distance <= 1.5,
+    ("distance %.4f"):format(hero.grab_distance or -1))
+  self:check("pickup: the arm weight had blended to exactly 1",
+    hero.grab_weight == 1, ("weight %.17g"):format(hero.grab_weight or -1))
+  self:check("pickup: the torso bend reached exactly 0.8", self.max_torso == 0.8,
+    ("max %.17g"):format(self.max_torso))
+  self:wait_until(function() return hero.mode == "free" end, 3)
+  self:wait(0.5)
+  local ix, iy = hero.arm_front:tip()
+  self:check("pickup: the item follows the hand", item.held
+    and dist(ix, iy, item.grip[1], item.grip[2]) < 1e-9)
+  local settled, why = self:weights_settled()
+  self:check("pickup: weights blend back to their states' exact values", settled, why)
+
+  -- 3. climb the ledge
+  local t0 = hero.time
+  game:key("c")
+  local hung = self:wait_until(function() return self:event_seen("hang", t0) end, 6)
+  local fx, fy = hero.arm_front:tip()
+  local bx, by = hero.arm_back:tip()
+  local g = world.grips
+  self:check("climb: both hands grab the ledge within 0.5 px", hung
+    and dist(fx, fy, g.front[1], g.front[2]) <= 0.5 and dist(bx, by, g.back[1], g.back[2]) <= 0.5,
+    ("%.3f, %.3f px"):format(dist(fx, fy, g.front[1], g.front[2]), dist(bx, by, g.back[1], g.back[2])))
+  local climbed, secs = self:wait_until(function() return self:event_seen("climbed", t0) end, 6)
+  self:check("climb: the character ends on the ledge", climbed and hero.x > world.LEDGE_X
+    and abs(hero.y - (world.LEDGE_TOP - character.HIP_HEIGHT)) < 1e-9,
+    ("after %.2f s, hip %.1f, %.1f"):format(secs, hero.x, hero.y))
+  self:check("climb: the hands stay on the grips while pulling up (within 1 px)",
+    self.pull_grip <= 1, ("worst %.4f px"):format(self.pull_grip))
+  self:check("climb: arm weights stay exactly 1 while pulling up", self.pull_weight == 1,
+    ("min %.17g"):format(self.pull_weight))
+  self:wait(0.6)
+  local ok_feet, worst_foot = true, 0
+  for _, leg in ipairs{ hero.leg_front, hero.leg_back } do
+    local _, y = leg:tip()
+    local d = abs(y - (world.LEDGE_TOP - feet.ANKLE))
+    if d > worst_foot then worst_foot = d end
+    ok_feet = ok_feet and d <= 0.5
+  end
+  self:check("climb: the legs follow, both feet on the ledge (0.5 px)", ok_feet,
+    ("worst %.4f px"):format(worst_foot))
+  settled, why = self:weights_settled()
+  self:check("climb: weights blend back to their states' exact values", settled, why)
+
+  -- 4. aim at the mouse with weight 0.7, and shoot
+  game:set_mouse(world.WIDTH - 60, 150)
+  game:key("a")
+  self:wait(1.2)
+  self:check("aim: arm weights are exactly 0.7, the torso's 0.25",
+    hero.solvers.arm_front:weight() == 0.7 and hero.solvers.arm_back:weight() == 0.7
+    and hero.solvers.torso:weight() == 0.25)
+  -- far target: the full IK answer is a straight arm pointing at it, so
+  -- the result must be pose + 0.7 * (that - pose), bone by bone
+  local arm = hero.arm_front
+  local sx, sy = arm:joint(1)
+  local tgx, tgy = hero.solvers.arm_front:target()
+  local base_dir = arm:world_angle(1) - arm:angle(1)
+  local ik1 = wrap(math.atan2(tgy - sy, tgx - sx) - base_dir)
+  local want1 = arm:pose(1) + 0.7 * wrap(ik1 - arm:pose(1))
+  local want2 = arm:pose(2) + 0.7 * wrap(0 - arm:pose(2))
+  local e1, e2 = abs(wrap(arm:angle(1) - want1)), abs(wrap(arm:angle(2) - want2))
+  self:check("aim: result = pose + 0.7 * (IK - pose) for each bone (1e-6 rad)",
+    e1 < 1e-6 and e2 < 1e-6, ("errors %.3g, %.3g rad"):format(e1, e2))
+  local before = #game.sparks
+  game:key("space")
+  self:wait(0.1)
+  self:check("aim: a shot fires a spark", #game.sparks > before)
+
+  -- 5. get down and drop the item
+  game:key("a")
+  t0 = hero.time
+  game:key("c")
+  local landed = self:wait_until(function() return self:event_seen("landed", t0) end, 5)
+  self:check("down: the character drops off the ledge and lands", landed
+    and abs(hero.y - (world.GROUND - character.HIP_HEIGHT)) < 1e-9)
+  self:wait(0.3)
+  game:key("p")
+  self:wait(1.5)
+  self:check("drop: the item falls and rests on the surface under it", not item.held
+    and item.y == world.ground_at(item.x) - 5, ("item at %.1f, %.3f"):format(item.x, item.y))
+  -- final pose for the screenshot: reach toward the item again
+  game:set_mouse(hero.x + 60, hero.y - 30)
+  self:wait(1)
+
+  -- 6. what held all along
+  self:check(("limits hold on every joint, every frame (%g rad)"):format(LIMIT_TOL),
+    self.worst_limit <= LIMIT_TOL, ("worst %.3g rad%s"):format(self.worst_limit,
+      self.worst_limit_at and (", " .. self.worst_limit_at) or ""))
+  self:check("ik2d.love's limit arcs contain their bones, facing both ways",
+    self.arc_misses == 0 and self.flipped_frames > 0,
+    ("%d misses, %d flipped bone-frames"):format(self.arc_misses, self.flipped_frames))
+  self:check("every joint is finite, every frame", self.non_finite == 0)
+  self:check("targets never jump: each frame moves at most 1 - exp(-rate dt) of the gap",
+    self.jumps == 0, self.jump_at or ("largest step %.2f px"):format(self.max_step))
+  self:info(("%d frames of %.4f s simulated, update %.3f ms per frame on average")
+    :format(self.frames, DT, self.update_time / math.max(1, self.frames) * 1000))
+end
+
+-- ------------------------------------------------------------------
+-- Runner
+-- ------------------------------------------------------------------
+
+function autotest.new(game, ik2d)
+  local self = setmetatable({
+    game = game, ik2d = ik2d,
+    passed = 0, failed = 0,
+    time = 0, frames = 0, update_time = 0,
+    prev = {}, worst_limit = 0, non_finite = 0, jumps = 0, max_step = 0,
+    arc_misses = 0, flipped_frames = 0,
+    max_torso = 0, pull_grip = 0, pull_weight = 1,
+    state = "running",
+  }, T)
+  self.co = coroutine.create(function() script(self) end)
+  local major, minor, revision = love.getVersion()
+  print(("love: ik2d headless test, LOVE %d.%d.%d, dt %.4f s"):format(major, minor, revision, DT))
+  return self
+end
+
+function T:step()
+  local ok, err = coroutine.resume(self.co)
+  if not ok then
+    self:check("the test script runs to the end", false, tostring(err))
+    return false
+  end
+  if coroutine.status(self.co) == "dead" then return false end
+  self:monitor_before()
+  local c0 = os.clock()
+  self.game:update(DT, {})
+  self.update_time = self.update_time + os.clock() - c0
+  self.time, self.frames = self.time + DT, self.frames + 1
+  self:monitor_after()
+  return true
+end
+
+function T:finish(status)
+  print(("love: %d passed, %d failed"):format(self.passed, self.failed))
+  love.event.quit(status)
+end
+
+function T:update()
+  if self.state == "running" then
+    for _ = 1, STEPS_PER_FRAME do
+      if not self:step() then
+        self.state = "capture"
+        break
+      end
+    end
+    if self.frames > 60 * 120 then
+      self:check("the test finishes within 120 s of game time", false)
+      self.state = "capture"
+    end
+  elseif self.state == "capture" then
+    -- captured at the end of this frame, once drawn
+    self.state = "waiting"
+    love.graphics.captureScreenshot(function(image)
+      image:encode("png", SCREENSHOT)
+      local info = love.filesystem.getInfo(SCREENSHOT)
+      local path = love.filesystem.getSaveDirectory() .. "/" .. SCREENSHOT
+      self:check("screenshot saved: " .. path, info ~= nil and info.size > 0)
+      self.state = "done"
+    end)
+  elseif self.state == "done" then
+    self.state = "quit"
+    self:finish(self.failed == 0 and 0 or 1)
+  end
+end
+
+return autotest

@@ -1,0 +1,490 @@
+-- The character: a torso, two arms and two legs, each an ik2d chain with
+-- its solver, tied together with ik2d.attach and driven by
+-- ik2d.behaviour (arms, torso) and a small foot planner (legs).
+-- Pure logic (no love.* calls): the game, the test and the showcase
+-- all step it with their own dt.
+
+local ik2d = require "ik2d"
+local attach = require "ik2d.attach"
+local behaviour = require "ik2d.behaviour"
+local blend = require "ik2d.blend"
+local feet = require "feet"
+
+local pi, sin, cos, exp = math.pi, math.sin, math.cos, math.exp
+local abs, max, min = math.abs, math.max, math.min
+
+local character = {}
+local Character = {}
+Character.__index = Character
+
+character.HIP_HEIGHT = 76     -- hip above the ground, standing
+character.CROUCH = 34         -- how far the hip drops to pick something up
+character.WALK_SPEED = 150    -- px per second
+character.ELBOW_REST = -0.35  -- forearm rest angle (bent forward)
+
+local function smooth(u)
+  if u <= 0 then return 0 elseif u >= 1 then return 1 end
+  return u * u * (3 - 2 * u)
+end
+
+local function lerp(a, b, u) return a + (b - a) * u end
+
+local function dist(x1, y1, x2, y2)
+  return ((x2 - x1) ^ 2 + (y2 - y1) ^ 2) ^ 0.5
+end
+
+-- ------------------------------------------------------------------
+-- Rig
+-- ------------------------------------------------------------------
+
+local function new_rig(self, x, y)
+  -- angles: y points down, so -pi/2 is up; positive turns clockwise on
+  -- screen.  Facing right, "forward" is +x.
+  self.torso = ik2d.chain{ x = x, y = y, angle = -pi / 2,
+    { length = 30, angle = 0.04, min = -0.3, max = 0.95 },   -- belly
+    { length = 28, angle = 0, min = -0.25, max = 0.6 } }     -- chest, up to the shoulders
+  local function arm()
+    return ik2d.chain{
+      { length = 34, angle = 0, min = -3.0, max = 1.2 },       -- shoulder
+      { length = 32, angle = character.ELBOW_REST, min = -2.1, max = 0.35 } } -- elbow bends forward only
+  end
+  local function leg()
+    return ik2d.chain{
+      { length = 40, angle = -0.2, min = -1.7, max = 0.9 },    -- hip
+      { length = 38, angle = 0.45, min = -0.45, max = 2.1 } }  -- knee bends forward only
+  end
+  self.arm_back, self.arm_front = arm(), arm()
+  self.leg_back, self.leg_front = leg(), leg()
+
+  -- bases: arms on the shoulders (torso tip), legs on the hip (torso
+  -- base); offset pi turns "up the torso" into "down the limb".  Added
+  -- parent-first, as ik2d.attach expects.
+  self.rig = attach.new()
+    :add(self.arm_back, self.torso, 3, pi)
+    :add(self.arm_front, self.torso, 3, pi)
+    :add(self.leg_back, self.torso, 1, pi)
+    :add(self.leg_front, self.torso, 1, pi)
+
+  self.solvers = {
+    torso = ik2d.solver(self.torso, { iterations = 8, tolerance = 1, weight = 0 }),
+    -- limbs: analytic two-bone (elbows bend -1, knees +1), limits kept
+    arm_back = ik2d.solver(self.arm_back, { method = "two_bone", bend = -1,
+      iterations = 16, tolerance = 0.5, weight = 0 }),
+    arm_front = ik2d.solver(self.arm_front, { method = "two_bone", bend = -1,
+      iterations = 16, tolerance = 0.5, weight = 0 }),
+    leg_back = ik2d.solver(self.leg_back, { method = "two_bone", bend = 1,
+      softness = 2, iterations = 16, tolerance = 0.5, weight = 1 }),
+    leg_front = ik2d.solver(self.leg_front, { method = "two_bone", bend = 1,
+      softness = 2, iterations = 16, tolerance = 0.5, weight = 1 }),
+  }
+  -- solve order: torso first, then the limbs hanging from it
+  self.order = { "torso", "arm_back", "arm_front", "leg_back", "leg_front" }
+  self.stats = {}
+  for _, name in ipairs(self.order) do
+    self.stats[name] = { reached = false, distance = 0, iterations = 0 }
+  end
+end
+
+-- ------------------------------------------------------------------
+-- Behaviours: the states each solver can be in
+-- ------------------------------------------------------------------
+
+local function new_behaviours(self, world, item)
+  local mouse = function() return self.mouse_x, self.mouse_y end
+  -- the back hand supports the blaster just behind the front hand
+  local support = function()
+    local x, y = self.arm_front:tip()
+    local a = self.arm_front:world_angle(2)
+    return x - cos(a) * 13, y - sin(a) * 13 + 3
+  end
+  -- the torso leans toward what the front hand reaches for
+  local lean_item = function() return item.grip[1], item.grip[2] - 20 end
+
+  local s = self.solvers
+  self.behaviours = {
+    arm_front = behaviour.new(s.arm_front, {
+      idle = { weight = 0, blend = 0.4 },
+      reach = { weight = 1, blend = 0.25, target = mouse, rate = 14 },
+      pickup = { weight = 1, blend = 0.3, target = item.grip, rate = 16 },
+      climb = { weight = 1, blend = 0.3, target = world.grips.front, rate = 16 },
+      aim = { weight = 0.7, blend = 0.25, target = mouse, rate = 18 },
+    }),
+    arm_back = behaviour.new(s.arm_back, {
+      idle = { weight = 0, blend = 0.4 },
+      climb = { weight = 1, blend = 0.3, target = world.grips.back, rate = 16 },
+      aim = { weight = 0.7, blend = 0.25, target = support, rate = 30 },
+    }),
+    torso = behaviour.new(s.torso, {
+      idle = { weight = 0, blend = 0.4 },
+      bend = { weight = 0.8, blend = 0.35, target = lean_item, rate = 10 },
+      aim = { weight = 0.25, blend = 0.3, target = mouse, rate = 8 },
+    }),
+  }
+end
+
+-- ------------------------------------------------------------------
+-- Construction
+-- ------------------------------------------------------------------
+
+function character.new(world, item, x)
+  local self = setmetatable({}, Character)
+  self.world, self.item = world, item
+  self.x = x
+  self.y = world.ground_at(x) - character.HIP_HEIGHT
+  self.vy = 0
+  self.facing = 1              -- 1 right, -1 left
+  self.mode = "free"           -- free | pickup | climb | drop | fall
+  self.phase, self.phase_time = nil, 0
+  self.aiming = false
+  self.time = 0
+  self.mouse_x, self.mouse_y = x + 80, self.y - 40
+  self.mouse_idle = math.huge  -- seconds since the mouse last moved
+  self.recoil = 0              -- shot animation, decays
+  self.crouch = blend.new(0)   -- 0..1 of CROUCH, eased
+  self.walking = 0             -- -1, 0, 1 this frame
+  self.events = {}             -- "grab", "climbed", ... for the HUD and the test
+  new_rig(self, self.x, self.y)
+  self.feet = feet.new(self, world)
+  self.feet:reset()
+  new_behaviours(self, world, item)
+  self:solve()
+  -- the smoothed targets start at the hands, so the first reach starts there
+  for name, b in pairs(self.behaviours) do b:set_target(self[name]:tip()) end
+  self:solve()
+  return self
+end
+
+function Character:event(name)
+  self.events[#self.events + 1] = { name = name, time = self.time }
+end
+
+function Character:set_mouse(x, y)
+  if abs(x - self.mouse_x) + abs(y - self.mouse_y) > 0.5 then
+    self.mouse_idle = 0
+  end
+  self.mouse_x, self.mouse_y = x, y
+end
+
+function Character:set_phase(mode, phase)
+  self.mode, self.phase, self.phase_time = mode, phase, 0
+end
+
+-- The state the arms are in when nothing special happens.
+function Character:free_arm_state()
+  if self.aiming then return "aim" end
+  if self.mouse_idle < 3 then return "reach" end
+  return "idle"
+end
+
+function Character:set_arm_states(front, back, torso)
+  self.behaviours.arm_front:set_state(front)
+  self.behaviours.arm_back:set_state(back)
+  self.behaviours.torso:set_state(torso)
+end
+
+-- ------------------------------------------------------------------
+-- Actions (keys)
+-- ------------------------------------------------------------------
+
+function Character:busy()
+  return self.mode ~= "free"
+end
+
+-- P: pick the item up, or drop it when holding it.
+function Character:pickup()
+  local item = self.item
+  if self:busy() then return false end
+  if item.held then
+    item.held = false
+    item.vy, item.spin = -160, 6 * self.facing
+    self:event("drop")
+    return true
+  end
+  if abs(self.world.ground_at(item.x) - self.world.ground_at(self.x)) > 1 then
+    return false               -- not on our level
+  end
+  self.aiming = false
+  self:set_phase("pickup", "approach")
+  self:event("pickup")
+  return true
+end
+
+-- C: climb the ledge (or hop down from it).
+function Character:climb()
+  if self:busy() then return false end
+  self.aiming = false
+  if self.x >= self.world.LEDGE_X then
+    self:set_phase("drop", "walk")
+  else
+    self:set_phase("climb", "approach")
+  end
+  self:event("climb")
+  return true
+end
+
+-- A: toggle aiming.
+function Character:aim()
+  if self:busy() then return false end
+  self.aiming = not self.aiming
+  self:event(self.aiming and "aim" or "aim off")
+  return true
+end
+
+-- Space / click: shoot (only while aiming with the blaster in hand).
+function Character:shoot(sparks)
+  if not (self.aiming and self.item.held) then return false end
+  self.recoil = 1
+  local x, y = self.arm_front:tip()
+  local a = self.arm_front:world_angle(2)
+  self.world.spawn_spark(sparks, x + cos(a) * 22, y + sin(a) * 22, a)
+  self:event("shoot")
+  return true
+end
+
+-- ------------------------------------------------------------------
+-- Movement
+-- ------------------------------------------------------------------
+
+-- Walks toward x at walking speed; returns true once there.
+function Character:walk_to(x, dt)
+  local dx = x - self.x
+  if abs(dx) < 1 then
+    self.x = x
+    self.walking = 0
+    return true
+  end
+  local dir = dx > 0 and 1 or -1
+  self.facing = dir
+  self.walking = dir
+  self.x = self.x + dir * min(abs(dx), character.WALK_SPEED * dt)
+  return false
+end
+
+-- Free walking from input (-1, 0, 1); the ledge's wall blocks.
+function Character:walk(move, dt)
+  self.walking = move
+  if move == 0 then return end
+  local world = self.world
+  local nx = self.x + move * character.WALK_SPEED * dt
+  if self.x < world.LEDGE_X and nx > world.LEDGE_X - 18 then
+    nx = max(self.x, world.LEDGE_X - 18)
+  end
+  nx = min(max(nx, 30), world.WIDTH - 30)
+  self.x = nx
+  if not self.aiming then self.facing = move end
+end
+
+-- The hip height for standing on the ground under x, with the crouch
+-- and a small bob while stepping.
+function Character:stand_y()
+  return self.world.ground_at(self.x) - character.HIP_HEIGHT
+    + character.CROUCH * self.crouch:value() + self.feet:bob()
+end
+
+-- ------------------------------------------------------------------
+-- Modes
+-- ------------------------------------------------------------------
+
+local modes = {}
+
+function modes.free(self, dt, input)
+  self:walk(input.move or 0, dt)
+  if self.aiming then self.facing = self.mouse_x >= self.x and 1 or -1 end
+  local arm = self:free_arm_state()
+  self:set_arm_states(arm, self.aiming and "aim" or "idle", self.aiming and "aim" or "idle")
+  -- walked off the ledge: fall
+  local ground = self.world.ground_at(self.x) - character.HIP_HEIGHT
+  if self.y < ground - 2 then
+    self.vy = 0
+    self:set_phase("fall", "air")
+  else
+    self.y = self:stand_y()
+  end
+end
+
+function modes.fall(self, dt)
+  self.vy = self.vy + self.world.GRAVITY * dt
+  self.y = self.y + self.vy * dt
+  local ground = self.world.ground_at(self.x) - character.HIP_HEIGHT
+  if self.y >= ground then
+    self.y, self.vy = ground, 0
+    self.feet:reset()
+    self:event("landed")
+    self:set_phase("free")
+  end
+end
+
+function modes.drop(self, dt)
+  -- walk left off the ledge; free mode's check then makes us fall
+  if self:walk_to(self.world.LEDGE_X - 30, dt) or self.x < self.world.LEDGE_X then
+    self:set_phase("free")
+  end
+  self.y = self:stand_y()
+end
+
+function modes.pickup(self, dt)
+  local item, b = self.item, self.behaviours
+  local t = self.phase_time
+  if self.phase == "approach" then
+    local side = self.x <= item.x and -1 or 1
+    local spot = item.x + side * 24
+    if self:walk_to(spot, dt) then
+      self.facing = item.x >= self.x and 1 or -1
+      self:set_arm_states("pickup", "idle", "bend")
+      self.crouch:to(1, 0.45)
+      self.phase, self.phase_time = "reach", 0
+    end
+  elseif self.phase == "reach" then
+    local s = self.solvers.arm_front
+    local x, y = self.arm_front:tip()
+    local close = dist(x, y, item.grip[1], item.grip[2])
+    if (b.arm_front:weight() == 1 and close <= 1.5) or t > 3 then
+      if close <= 1.5 then
+        item.held = true
+        self.grab_distance = close
+        self.grab_weight = s:weight()
+        self:event("grab")
+      else
+        self:event("missed")
+      end
+      self.phase, self.phase_time = "lift", 0
+      self.crouch:to(0, 0.4)
+      self:set_arm_states(self:free_arm_state(), "idle", "idle")
+    end
+  elseif self.phase == "lift" then
+    if t >= 0.45 then self:set_phase("free") end
+  end
+  self.y = self:stand_y()
+end
+
+-- Climbing: walk to the wall, grab the edge, pull up, mantle, stand.
+local PULL, MANTLE, STAND = 0.9, 0.8, 0.45
+
+function modes.climb(self, dt)
+  local w = self.world
+  local t = self.phase_time
+  local wall, top = w.LEDGE_X, w.LEDGE_TOP
+  if self.phase == "approach" then
+    self.y = self:stand_y()
+    if self:walk_to(wall - 20, dt) then
+      self.facing = 1
+      self:set_arm_states("climb", "climb", "idle")
+      self.feet:climb(true)
+      self.phase, self.phase_time = "grab", 0
+    end
+  elseif self.phase == "grab" then
+    self.y = self:stand_y()
+    local b = self.behaviours
+    local fx, fy = self.arm_front:tip()
+    local bx, by = self.arm_back:tip()
+    local held = dist(fx, fy, w.grips.front[1], w.grips.front[2]) <= 0.5
+      and dist(bx, by, w.grips.back[1], w.grips.back[2]) <= 0.5
+    if (held and b.arm_front:weight() == 1 and b.arm_back:weight() == 1) or t > 1.5 then
+      self.hang_from_x, self.hang_from_y = self.x, self.y
+      self:event("hang")
+      self.phase, self.phase_time = "pull", 0
+    end
+  elseif self.phase == "pull" then
+    local u = smooth(t / PULL)
+    self.x = lerp(self.hang_from_x, wall - 12, u)
+    self.y = lerp(self.hang_from_y, top + 10, u)
+    if t >= PULL then self.phase, self.phase_time = "mantle", 0 end
+  elseif self.phase == "mantle" then
+    local u = smooth(t / MANTLE)
+    -- up first, then over the edge: a quarter-circle-ish path
+    self.x = lerp(wall - 12, wall + 26, smooth(t / MANTLE * 1.2 - 0.2))
+    self.y = lerp(top + 10, top - character.HIP_HEIGHT + 14, u)
+    if t >= MANTLE * 0.4 and self.behaviours.arm_front:state() == "climb" then
+      self:set_arm_states("idle", "idle", "idle")
+      self:event("release")
+    end
+    if t >= MANTLE then self.phase, self.phase_time = "stand", 0 end
+  elseif self.phase == "stand" then
+    local u = smooth(t / STAND)
+    self.x = lerp(wall + 26, wall + 40, u)
+    self.y = lerp(top - character.HIP_HEIGHT + 14, top - character.HIP_HEIGHT, u)
+    if t >= STAND then
+      self.feet:climb(false)
+      self:event("climbed")
+      self:set_phase("free")
+    end
+  end
+end
+
+-- ------------------------------------------------------------------
+-- Animation (the pose the IK blends with) and solving
+-- ------------------------------------------------------------------
+
+function Character:animate(dt)
+  local t = self.time
+  self.recoil = self.recoil * exp(-9 * dt)
+  local walking = self.walking ~= 0 or self.feet:stepping()
+  local swing = walking and 0.45 * sin(t * 9) or 0.05 * sin(t * 1.7)
+  local rest = character.ELBOW_REST
+  -- arms swing opposite each other; the shot kicks the front arm up
+  -- (negative is "up and forward" for a right-facing character)
+  self.arm_front:set_pose(1, swing - 0.9 * self.recoil)
+  self.arm_front:set_pose(2, rest - 0.15 - 0.6 * self.recoil)
+  self.arm_back:set_pose(1, -swing)
+  self.arm_back:set_pose(2, rest - 0.2)
+  -- breathing
+  self.torso:set_pose(1, 0.04 + 0.025 * sin(t * 1.7))
+  self.torso:set_pose(2, 0.015 * sin(t * 1.7 + 0.6))
+end
+
+function Character:solve()
+  local flip = self.facing < 0
+  if self.torso:flip() ~= flip then self.torso:set_flip(flip) end
+  self.torso:set_base(self.x, self.y, -pi / 2)
+  local s = self.solvers
+  local function run(name)
+    local reached, distance, iterations = s[name]:solve()
+    local st = self.stats[name]
+    st.reached, st.distance, st.iterations = reached, distance, iterations
+  end
+  run("torso")
+  self.rig:update()            -- arms and legs onto the solved torso
+  self.feet:aim_legs()
+  run("arm_back")
+  run("arm_front")
+  run("leg_back")
+  run("leg_front")
+end
+
+-- One frame.  input = { move = -1 | 0 | 1 }.
+function Character:update(dt, input)
+  self.time = self.time + dt
+  self.phase_time = self.phase_time + dt
+  self.mouse_idle = self.mouse_idle + dt
+  self.crouch:update(dt)
+  self.walking = 0
+  modes[self.mode](self, dt, input or {})
+  self.feet:update(dt)
+  -- behaviours first: their sources read chains (the back hand follows
+  -- the front hand), and set_pose shows the bare pose until the next
+  -- solve, so they must read before animate() sets this frame's poses
+  for _, name in ipairs{ "torso", "arm_back", "arm_front" } do
+    self.behaviours[name]:update(dt)
+  end
+  self:animate(dt)
+  self:solve()
+  -- the item rides in the front hand, along the forearm
+  local item = self.item
+  if item.held then
+    local x, y = self.arm_front:tip()
+    local a = self.arm_front:world_angle(2)
+    item.x, item.y, item.angle = x + cos(a) * 6, y + sin(a) * 6, a
+    item.grip[1], item.grip[2] = x, y
+  end
+end
+
+-- A short description of what the character is doing.
+function Character:describe()
+  local s = self.mode
+  if self.phase then s = s .. ": " .. self.phase end
+  if self.aiming then s = s .. " (aiming)" end
+  if self.item.held then s = s .. ", holding the blaster" end
+  return s
+end
+
+return character

@@ -1,0 +1,83 @@
+-- On-screen text: what the character does, each solver's weight and last
+-- result (reached / distance / iterations), the frame time, the keys.
+
+local g = love.graphics
+
+local hud = {}
+
+local font, small
+
+function hud.load()
+  font = g.newFont(14)
+  small = g.newFont(12)
+end
+
+local function panel(x, y, w, h)
+  g.setColor(0.06, 0.07, 0.12, 0.78)
+  g.rectangle("fill", x, y, w, h, 6, 6)
+  g.setColor(1, 1, 1, 0.12)
+  g.rectangle("line", x + 0.5, y + 0.5, w - 1, h - 1, 6, 6)
+end
+
+local METHOD = { torso = "ccd", arm_back = "2-bone", arm_front = "2-bone",
+                 leg_back = "2-bone", leg_front = "2-bone" }
+
+-- Column x positions of the solver table; numbers are right-aligned.
+local COLS = { name = 20, method = 106, state = 166, weight = 272, reached = 286,
+               dist = 376, iters = 420 }
+
+local function right(text, x, y)
+  g.print(text, x - small:getWidth(text), y)
+end
+
+-- frame = { ms = average frame time, fps = frames per second, fixed = bool }
+function hud.draw(game, frame)
+  local hero = game.hero
+  g.push("all")
+  panel(10, 10, 420, 152)
+  g.setFont(font)
+  g.setColor(1, 0.85, 0.4)
+  g.print("state: " .. hero:describe(), 20, 16)
+  g.setFont(small)
+  g.setColor(0.75, 0.8, 0.9)
+  local hy = 42
+  g.print("solver", COLS.name, hy)
+  g.print("method", COLS.method, hy)
+  g.print("state", COLS.state, hy)
+  right("weight", COLS.weight, hy)
+  g.print("reached", COLS.reached, hy)
+  right("dist", COLS.dist, hy)
+  right("iters", COLS.iters, hy)
+  for i, name in ipairs(hero.order) do
+    local s, st = hero.solvers[name], hero.stats[name]
+    local b = hero.behaviours[name]
+    local y = hy + i * 18
+    g.setColor(1, 1, 1, 0.92)
+    g.print(name, COLS.name, y)
+    g.print(METHOD[name], COLS.method, y)
+    g.print(b and b:state() or "feet", COLS.state, y)
+    right(("%.3f"):format(s:weight()), COLS.weight, y)
+    if st.reached then g.setColor(0.45, 1, 0.5) else g.setColor(1, 0.55, 0.45) end
+    g.print(st.reached and "yes" or "no", COLS.reached + 12, y)
+    g.setColor(1, 1, 1, 0.92)
+    right(("%.2f"):format(st.distance), COLS.dist, y)
+    right(tostring(st.iterations), COLS.iters, y)
+  end
+  -- frame time, top right
+  local W = game.world.WIDTH
+  panel(W - 226, 10, 216, 64)
+  g.setColor(1, 1, 1, 0.92)
+  g.print(("frame   %6.2f ms  %3d fps"):format(frame.ms, frame.fps), W - 216, 16)
+  g.print(("update  %6.3f ms  (IK + game)"):format(game.update_ms), W - 216, 34)
+  g.setColor(0.75, 0.8, 0.9)
+  g.print(frame.fixed and "scripted, fixed dt 1/60 s" or "real time", W - 216, 52)
+  -- keys, bottom
+  local H = game.world.HEIGHT
+  panel(10, H - 34, W - 20, 26)
+  g.setColor(1, 1, 1, 0.85)
+  g.print("mouse: hand   P: pick up / drop   C: climb / get down   A: aim (weight 0.7)   " ..
+    "space / click: shoot   arrows: walk   D: debug view   R: restart", 20, H - 28)
+  g.pop()
+end
+
+return hud

@@ -1,0 +1,234 @@
+-- ik2d.love: debug drawing and sprite skinning of ik2d chains in LOVE 11.
+-- Require it only inside LOVE (it draws with love.graphics).
+--
+--   local ikdraw = require "ik2d.love"
+--   function love.draw()
+--     ikdraw.draw_sprites(arm, { upper_arm, forearm })   -- skin
+--     ikdraw.draw_solver(solver)                         -- bones, joints, target, limit arcs
+--   end
+--
+-- Every function takes an optional table of options; what it leaves out
+-- comes from ikdraw.defaults (change those to restyle everything).
+-- Colours are {r, g, b, a} in 0..1.  The drawing state (colour, line
+-- width) is saved and restored, and nothing is allocated per frame.
+
+local ikdraw = {
+  _VERSION = "0.1.0",
+  _DESCRIPTION = "ik2d.love: debug drawing and sprites for ik2d chains",
+}
+
+local tau = 2 * math.pi
+local min = math.min
+
+ikdraw.defaults = {
+  bone_color = { 0.95, 0.95, 0.95, 1 },
+  joint_color = { 0.25, 0.65, 1, 1 },
+  tip_color = { 1, 0.8, 0.2, 1 },
+  target_color = { 1, 0.3, 0.3, 1 },   -- target not reached
+  reached_color = { 0.3, 1, 0.45, 1 },  -- target reached (within tolerance)
+  limit_color = { 1, 1, 1, 0.16 },      -- fill of the allowed range
+  limit_line_color = { 1, 1, 1, 0.55 }, -- its outline
+  line_width = 2,
+  joint_radius = 4,
+  tip_radius = 3,
+  target_size = 6,
+  limit_radius = 18,      -- at most 0.8 of the bone's length
+  segments = 24,          -- per arc
+  target_line = true,     -- line from the tip to a target not reached
+}
+
+local defaults = ikdraw.defaults
+
+local function opt(opts, key)
+  local v = opts and opts[key]
+  if v == nil then v = defaults[key] end
+  return v
+end
+
+local function set_color(c)
+  love.graphics.setColor(c[1], c[2], c[3], c[4] or 1)
+end
+
+-- One joints buffer per chain size, reused every frame: love.graphics.line
+-- takes the whole table, so it must hold exactly 2 * (#chain + 1) numbers.
+local buffers = {}
+local function joints_of(chain)
+  local n = #chain
+  local buf = buffers[n]
+  if not buf then
+    buf = {}
+    buffers[n] = buf
+  end
+  return chain:joints(buf)
+end
+
+-- ------------------------------------------------------------------
+-- Limits
+-- ------------------------------------------------------------------
+
+-- ikdraw.limit_arc(chain, i) --> a1, a2 (screen angles, a1 <= a2) of the
+-- range bone i may point to, or nil when bone i has no constraint.
+-- Limits are relative to the rest angle in the parent bone's space: the
+-- arc is centred on joint i, from parent + rest + min to parent + rest +
+-- max; on a flipped chain, the mirror: parent - rest - max to parent -
+-- rest - min.  An inverted constraint allows the complement, returned as
+-- max .. min + 2 pi.  A range of 2 pi or more returns 0, 2 pi.
+function ikdraw.limit_arc(chain, i)
+  local c = chain:constraint(i)
+  if not c then return nil end
+  local lo, hi = c:limits()
+  local invert = c.invert ~= nil and c:invert() or false
+  local rest = chain:rest(i)
+  local wa, a = chain:world_angle(i), chain:angle(i)
+  local a1, a2
+  if chain:flip() then
+    local parent = wa + a            -- mirrored parent direction
+    a1, a2 = parent - rest - hi, parent - rest - lo
+  else
+    local parent = wa - a
+    a1, a2 = parent + rest + lo, parent + rest + hi
+  end
+  if invert then
+    if hi - lo <= 0 then return 0, tau end
+    a1, a2 = a2, a1 + tau
+  end
+  if a2 - a1 >= tau then return 0, tau end
+  return a1, a2
+end
+
+-- ikdraw.draw_limits(chain [, opts]): each constrained joint's allowed
+-- range as a filled arc (limit_color) with an outline (limit_line_color),
+-- radius limit_radius (at most 0.8 of the bone).
+function ikdraw.draw_limits(chain, opts)
+  local g = love.graphics
+  g.push("all")
+  g.setLineWidth(opt(opts, "line_width") * 0.5)
+  local radius, segments = opt(opts, "limit_radius"), opt(opts, "segments")
+  local fill, line = opt(opts, "limit_color"), opt(opts, "limit_line_color")
+  for i = 1, #chain do
+    local a1, a2 = ikdraw.limit_arc(chain, i)
+    if a1 then
+      local x, y = chain:joint(i)
+      local r = min(radius, 0.8 * chain:length(i))
+      if a2 - a1 >= tau then
+        set_color(fill)
+        g.circle("fill", x, y, r, segments)
+        set_color(line)
+        g.circle("line", x, y, r, segments)
+      else
+        set_color(fill)
+        g.arc("fill", "pie", x, y, r, a1, a2, segments)
+        set_color(line)
+        g.arc("line", "pie", x, y, r, a1, a2, segments)
+      end
+    end
+  end
+  g.pop()
+end
+
+-- ------------------------------------------------------------------
+-- Bones, joints, target
+-- ------------------------------------------------------------------
+
+-- ikdraw.draw_chain(chain [, opts]): bones as lines (bone_color,
+-- line_width), joints as circles (joint_color, joint_radius), the tip
+-- (tip_color, tip_radius).
+function ikdraw.draw_chain(chain, opts)
+  local g = love.graphics
+  g.push("all")
+  local pts = joints_of(chain)
+  g.setLineWidth(opt(opts, "line_width"))
+  set_color(opt(opts, "bone_color"))
+  g.line(pts)
+  set_color(opt(opts, "joint_color"))
+  local jr = opt(opts, "joint_radius")
+  for k = 1, #pts - 2, 2 do
+    g.circle("fill", pts[k], pts[k + 1], jr)
+  end
+  set_color(opt(opts, "tip_color"))
+  g.circle("fill", pts[#pts - 1], pts[#pts], opt(opts, "tip_radius"))
+  g.pop()
+end
+
+-- ikdraw.draw_target(solver [, opts]): the solver's target as a cross,
+-- reached_color when the chain's tip is within tolerance, else
+-- target_color with a thin line from the tip (target_line).
+function ikdraw.draw_target(solver, opts)
+  local g = love.graphics
+  g.push("all")
+  local tx, ty = solver:target()
+  local x, y = solver:chain():tip()
+  local dx, dy = tx - x, ty - y
+  local reached = dx * dx + dy * dy <= solver:tolerance() ^ 2
+  local size = opt(opts, "target_size")
+  g.setLineWidth(opt(opts, "line_width"))
+  set_color(opt(opts, reached and "reached_color" or "target_color"))
+  g.line(tx - size, ty - size, tx + size, ty + size)
+  g.line(tx - size, ty + size, tx + size, ty - size)
+  if not reached and opt(opts, "target_line") then
+    g.setLineWidth(1)
+    g.line(x, y, tx, ty)
+  end
+  g.pop()
+end
+
+-- ikdraw.draw_solver(solver [, opts]): limits, chain and target.
+function ikdraw.draw_solver(solver, opts)
+  local chain = solver:chain()
+  ikdraw.draw_limits(chain, opts)
+  ikdraw.draw_chain(chain, opts)
+  ikdraw.draw_target(solver, opts)
+end
+
+-- ------------------------------------------------------------------
+-- Sprites
+-- ------------------------------------------------------------------
+
+-- ikdraw.draw_sprites(chain, sprites [, opts]): draws sprites[i] on bone
+-- i at the result pose: position = joint i, rotation = world_angle(i).
+-- sprites is a list (one per bone; nil or false skips a bone) or a
+-- single sprite for every bone.  A sprite is a table:
+--   image    Image or Canvas (required), drawn with the bone along +x
+--   quad     optional Quad (a region of a sprite sheet)
+--   ox, oy   origin in sprite pixels, on the joint (default 0, height / 2)
+--   sx, sy   scale (default 1, 1)
+--   stretch  true: scale x so the width spans the bone's length
+--   color    optional {r, g, b, a} tint
+-- On a flipped chain the bones already point the mirrored way; the
+-- sprite's vertical axis is mirrored too (sy = -sy), so its top side
+-- stays on the same side of the body.  opts.color tints every sprite.
+function ikdraw.draw_sprites(chain, sprites, opts)
+  local g = love.graphics
+  g.push("all")
+  local single = sprites.image ~= nil
+  local flip = chain:flip()
+  local tint = opts and opts.color
+  for i = 1, #chain do
+    local sp = single and sprites or sprites[i]
+    if sp then
+      local w, h
+      if sp.quad then
+        local _, _, qw, qh = sp.quad:getViewport()
+        w, h = qw, qh
+      else
+        w, h = sp.image:getDimensions()
+      end
+      local sx, sy = sp.sx or 1, sp.sy or 1
+      if sp.stretch then sx = sx * chain:length(i) / w end
+      if flip then sy = -sy end
+      local c = sp.color or tint
+      if c then set_color(c) else g.setColor(1, 1, 1, 1) end
+      local x, y = chain:joint(i)
+      local r = chain:world_angle(i)
+      local ox, oy = sp.ox or 0, sp.oy or h / 2
+      if sp.quad then
+        g.draw(sp.image, sp.quad, x, y, r, sx, sy, ox, oy)
+      else
+        g.draw(sp.image, x, y, r, sx, sy, ox, oy)
+      end
+    end
+  end
+  g.pop()
+end
+
+return ikdraw
