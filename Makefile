@@ -33,7 +33,7 @@ CORE_HEADERS = src/ik2d.h src/ik2d_internal.h
 BINDING_SOURCES = src/ik2d_lua.c
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
 
-.PHONY: all deps test lint install uninstall clean
+.PHONY: all deps test lint demo install uninstall clean
 
 all: $(BUILD)/ik2d/core.so
 
@@ -76,6 +76,13 @@ test: deps
 lint:
 	luacheck lua spec examples bench
 
+# The demo game; with no display it runs under Xvfb for a few seconds,
+# saves a screenshot and prints its path.
+demo:
+	@$(MAKE) --no-print-directory all LUA=luajit
+	@if [ -n "$$DISPLAY" ]; then love examples/love; \
+	else xvfb-run -a -s "-screen 0 1280x720x24" love examples/love --screenshot; fi
+
 # --- install: the same files as the rockspec ----------------------------
 install: all
 	install -d $(DESTDIR)$(LUA_LIBDIR)/ik2d $(DESTDIR)$(LUA_SHAREDIR)/ik2d
@@ -88,3 +95,84 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# --- benchmark ----------------------------------------------------------
+# `make bench` (bench/run.sh) builds both runtimes and the C core bench, runs
+# the frame loop bench on Lua 5.4 and LuaJIT, the C bench and callgrind, and
+# prints the tables and the goals of issue 4 as markdown.
+.PHONY: bench
+build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 $(WARNFLAGS) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
+
+bench:
+	@MAKE="$(MAKE)" sh bench/run.sh
+
+# --- solve quality benchmark ----------------------------------------------
+# `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and
+# FABRIK against textbook CCD (bench/quality.c, fixed seed; issue 6).
+.PHONY: bench-quality
+build/bench/quality: bench/quality.c $(CORE_SOURCES) $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 $(WARNFLAGS) $(CFLAGS) -Isrc -o $@ bench/quality.c $(CORE_SOURCES) $(LDFLAGS) -lm
+
+bench-quality: build/bench/quality
+	@./build/bench/quality
+
+# --- hardening: fuzzing, sanitizers, valgrind (issue 5) -------------------
+# `make fuzz` builds the libFuzzer target spec/fuzz/ik2d_fuzz.c over the C
+# core (clang -fsanitize=fuzzer,address,undefined) and runs it for
+# FUZZ_SECONDS: seeds from spec/fuzz/corpus and spec/fuzz/regressions, new
+# inputs to build/fuzz/corpus, a breaking input to build/fuzz/crash-* (and
+# a non-zero exit).  Add such an input to spec/fuzz/regressions/, which
+# `make test` replays (spec/fuzz/replay_spec.lua).
+# `make test-asan`: the busted suite on Lua 5.4 against the module built with
+# -fsanitize=address,undefined (build/asan), the ASan runtime preloaded into
+# the uninstrumented interpreter.  Leak checking is off there (LSan would
+# report the interpreter's and the spawned compilers' deliberate leaks at
+# exit); leaks are test-valgrind's job.
+# `make test-valgrind`: the same suite under valgrind memcheck; any error or
+# definitely lost byte fails it, in the child interpreters the specs start
+# as well (IK2D_CHILD_WRAPPER).
+# Debian packages: clang, libclang-rt-14-dev (the runtimes of the installed
+# clang version), valgrind.
+.PHONY: fuzz test-asan test-valgrind
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+SAN_CC ?= clang
+FUZZ_FLAGS = -g -O1 -std=c99 -fsanitize=fuzzer,address,undefined \
+             -fno-sanitize-recover=all
+SAN_OPTFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=all
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
+           --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+           --num-callers=30
+HARDEN_SPECS ?= spec
+
+build/fuzz/ik2d_fuzz: spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) -lm
+
+fuzz: build/fuzz/ik2d_fuzz
+	@mkdir -p build/fuzz/corpus
+	cd build/fuzz && ./ik2d_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	  -print_final_stats=1 -artifact_prefix=./ \
+	  corpus ../../spec/fuzz/corpus ../../spec/fuzz/regressions
+
+test-asan:
+	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/asan CC=$(SAN_CC) \
+	  OPTFLAGS="$(SAN_OPTFLAGS)" LDFLAGS="-fsanitize=address,undefined"
+	@runtime=$$($(SAN_CC) -print-file-name=libclang_rt.asan-$$(uname -m).so); \
+	if [ ! -f "$$runtime" ]; then \
+	  echo "test-asan: no ASan runtime ($$runtime): install libclang-rt-14-dev"; exit 1; fi; \
+	echo "== busted on lua5.4 with $$runtime preloaded"; \
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LD_PRELOAD="$$runtime" lua5.4 "$$(command -v busted)" \
+	  --cpath='build/asan/?.so' -o utfTerminal $(HARDEN_SPECS)
+
+test-valgrind:
+	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/valgrind OPTFLAGS="-O2 -g"
+	@echo "== busted on lua5.4 under valgrind memcheck"
+	@IK2D_CHILD_WRAPPER="$(VALGRIND)" $(VALGRIND) lua5.4 "$$(command -v busted)" \
+	  --cpath='build/valgrind/?.so' -o utfTerminal $(HARDEN_SPECS)

@@ -40,7 +40,7 @@ end
 -- collector stopped: the first run is the warm-up (the JIT compiles its
 -- traces, Lua grows its call stack and tables reach their size there).
 local function growth(run)
-  run()
+  for _ = 1, 3 do run() end
   collectgarbage()
   collectgarbage("stop")
   run()

@@ -72,6 +72,8 @@ typedef struct ik2d_chain {
   double reach;                            /* sum of lengths */
   double length[IK2D_MAX_BONES];
   double rest[IK2D_MAX_BONES];             /* rest local angle */
+  double rest_cos[IK2D_MAX_BONES];         /* of rest, for limits in solves */
+  double rest_sin[IK2D_MAX_BONES];
   double pose[IK2D_MAX_BONES];             /* animated (input) local angle */
   double angle[IK2D_MAX_BONES];            /* result local angle */
   const ik2d_constraint *constraint[IK2D_MAX_BONES]; /* NULL: free */
@@ -110,6 +112,11 @@ typedef enum ik2d_method {
   IK2D_TWO_BONE
 } ik2d_method;
 
+/* CCD sweep order: root to tip (default: fewer iterations from cold
+** starts, measured in bench/quality.c) or tip to root (textbook). */
+#define IK2D_SWEEP_ROOT 0
+#define IK2D_SWEEP_TIP 1
+
 typedef struct ik2d_solver {
   ik2d_chain *chain;
   ik2d_method method;
@@ -123,6 +130,11 @@ typedef struct ik2d_solver {
                               solution; 0: from the animated pose */
   int bend;                /* two-bone: +1 or -1 */
   double softness;         /* two-bone: ease-in distance before full reach */
+  int exact;               /* CCD: 1 (default): each iteration first tries
+                              the exact two-joint step (law of cosines on
+                              the best pair of joints); 0: sweeps only */
+  int sweep;               /* CCD sweep order: IK2D_SWEEP_ROOT (default)
+                              or IK2D_SWEEP_TIP (textbook CCD) */
   /* warm-start state: the last IK solution as unit complex rotations */
   int have_solution;
   double solution_cos[IK2D_MAX_BONES];

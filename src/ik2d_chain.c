@@ -42,7 +42,7 @@ double ik2d_wrap(double angle) {
 
 ik2d_status ik2d_constraint_set(ik2d_constraint *c, double min, double max,
                                 int invert) {
-  double low, high;
+  double low, high, width;
   if (c == NULL) return IK2D_ERR_NULL;
   if (!isfinite(min) || !isfinite(max)) return IK2D_ERR_ANGLE;
   if (min > max) return IK2D_ERR_LIMITS;
@@ -52,9 +52,16 @@ ik2d_status ik2d_constraint_set(ik2d_constraint *c, double min, double max,
   /* an inverted range allows the arc from max round to min + 2 pi */
   low = invert ? max : min;
   high = invert ? min + IK2D_TWO_PI : max;
-  c->full = (high - low >= IK2D_TWO_PI);
-  c->mid = 0.5 * (low + high);
-  c->half = c->full ? IK2D_PI : 0.5 * (high - low);
+  /* the width without adding 2 pi to min, which rounds it away when
+  ** |min| > 1e16 (and an inverted empty range must stay full) */
+  width = invert ? IK2D_TWO_PI - (max - min) : max - min;
+  c->full = (width >= IK2D_TWO_PI);
+  /* halves first: low + high overflows for limits near 1e308 */
+  c->mid = 0.5 * low + 0.5 * high;
+  /* an inverted range of more than 2 pi leaves no arc: pin the joint at
+  ** the point the shrinking arc closed on (continuous in min and max),
+  ** rather than a negative half-width the two clamps read differently */
+  c->half = c->full ? IK2D_PI : width > 0.0 ? 0.5 * width : 0.0;
   c->mid_cos = cos(c->mid);
   c->mid_sin = sin(c->mid);
   c->half_cos = cos(c->half);
@@ -102,6 +109,8 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, int count,
   for (i = 0; i < count; i++) {
     chain->length[i] = lengths[i];
     chain->rest[i] = rests != NULL ? rests[i] : 0.0;
+    chain->rest_cos[i] = cos(chain->rest[i]);
+    chain->rest_sin[i] = sin(chain->rest[i]);
     chain->constraint[i] = NULL;
   }
   ik2d_chain_reset(chain);

@@ -2,7 +2,9 @@
 ** ik2d_fabrik.c: FABRIK (forward and backward reaching), with the same
 ** limits as CCD: the backward pass, root to tip, turns each bone's local
 ** rotation into its allowed arc.  It is not monotone, so the best pose
-** seen is kept: a solve never ends worse than it started.
+** seen is kept: a solve never ends worse than it started.  When the
+** iterations run out short of the target, the exact two-joint step of
+** ik2d_ccd.c finishes (solver->exact, on by default).
 */
 #include <math.h>
 
@@ -84,6 +86,13 @@ int ik2d_fabrik_run(ik2d_work *work, const ik2d_solver *solver) {
   for (i = 0; i < n; i++) {
     work->rot_cos[i] = best_cos[i];
     work->rot_sin[i] = best_sin[i];
+  }
+  if (solver->exact) {
+    /* not there after the budget (or a stall): one exact two-joint step
+    ** finishes from the best pose when some pair of joints can; FABRIK
+    ** creeps toward targets near the base or near full reach */
+    ik2d_work_forward(work);
+    ik2d_work_exact_step(work, solver, &best_sq);
   }
   return iteration > solver->iterations ? solver->iterations : iteration;
 }

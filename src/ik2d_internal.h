@@ -39,6 +39,14 @@ int ik2d_work_clamp(ik2d_work *work, int i);
 ** allow it; returns 1 if it did. */
 int ik2d_work_straighten(ik2d_work *work);
 
+/* The exact two-joint step (ik2d_ccd.c): turns the best pair of joints
+** so that the tip lands on the target (law of cosines), inside limits and
+** damping, kept only if it gains.  Needs the joints of the last forward
+** pass and their squared tip distance in *distance_sq, which it updates;
+** returns 1 if it applied a pair. */
+int ik2d_work_exact_step(ik2d_work *work, const ik2d_solver *solver,
+                         double *distance_sq);
+
 /* Each method turns the start rotations into an IK solution and returns
 ** the iterations it used. */
 int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver);

@@ -45,6 +45,13 @@ static int arg_error(lua_State *L, int arg, const char *message) {
     name = lua_tostring(L, -1);
   }
   luaL_where(L, 1);
+  if (arg == 0) {
+    /* self of a colon call, worded as luaL_argerror words it (not #0) */
+    lua_pushfstring(L, "calling '%s' on bad self (%s)",
+                    name != NULL ? name : "?", message);
+    lua_concat(L, 2);
+    return lua_error(L);
+  }
   lua_pushfstring(L, "bad argument #%d to '%s' (%s)", arg,
                   name != NULL ? name : "?", message);
   lua_concat(L, 2);
@@ -199,6 +206,11 @@ static int constraint_limits(lua_State *L) {
   lua_pushnumber(L, c->max);
   lua_pushboolean(L, c->invert);
   return 3;
+}
+
+static int constraint_invert(lua_State *L) {
+  lua_pushboolean(L, check_constraint(L, 1)->invert);
+  return 1;
 }
 
 static int constraint_tostring(lua_State *L) {
@@ -507,6 +519,21 @@ static void solver_apply_options(lua_State *L, ik2d_solver *solver, int t) {
       arg_error(L, arg, "bend must be 1 or -1");
   }
   solver->warm_start = field_boolean(L, t, "warm_start", solver->warm_start);
+  /* CCD: exact two-joint step on/off, sweep order "root" or "tip" */
+  solver->exact = field_boolean(L, t, "exact", solver->exact);
+  if (field_present(L, t, "sweep")) {
+    const char *sweep;
+    lua_getfield(L, t, "sweep");
+    sweep = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    if (strcmp(sweep, "root") == 0) {
+      solver->sweep = IK2D_SWEEP_ROOT;
+    } else if (strcmp(sweep, "tip") == 0) {
+      solver->sweep = IK2D_SWEEP_TIP;
+    } else {
+      arg_error(L, arg, "sweep must be \"root\" or \"tip\"");
+    }
+    lua_pop(L, 1);
+  }
 }
 
 static int solver_new(lua_State *L) {
@@ -650,8 +677,12 @@ typedef struct lua_group {
   ik2d_solver **solvers;
 } lua_group;
 
+/* count -1 marks a finalised group (0 is a legal empty one): it raises
+** on use, as chains and solvers do, instead of acting empty. */
 static lua_group *check_group(lua_State *L, int arg) {
-  return (lua_group *)check_udata(L, arg, GROUP_TYPE);
+  lua_group *group = (lua_group *)check_udata(L, arg, GROUP_TYPE);
+  if (group->count < 0) arg_error(L, arg, "group was collected");
+  return group;
 }
 
 static int group_new(lua_State *L) {
@@ -715,18 +746,26 @@ static int group_joints(lua_State *L) {
     check_table(L, 2);
     lua_settop(L, 2);
   }
-  for (i = 0; i < group->count; i++)
-    next = fill_joints(L, 2, group->solvers[i]->chain, next);
+  for (i = 0; i < group->count; i++) {
+    /* a member finalised before the group (its __gc called by hand, or
+    ** in a finaliser at lua_close) has no chain: raise, not crash */
+    const ik2d_chain *chain = group->solvers[i]->chain;
+    if (chain == NULL || chain->count < 1)
+      return arg_error(L, 1, lua_pushfstring(L, "solver %d was collected", i + 1));
+    next = fill_joints(L, 2, chain, next);
+  }
   return 1;
 }
 
 static int group_tostring(lua_State *L) {
-  lua_pushfstring(L, "ik2d.Group(%d solvers)", check_group(L, 1)->count);
+  lua_group *group = (lua_group *)check_udata(L, 1, GROUP_TYPE);
+  if (group->count < 0) lua_pushliteral(L, "ik2d.Group(collected)");
+  else lua_pushfstring(L, "ik2d.Group(%d solvers)", group->count);
   return 1;
 }
 
 static int group_gc(lua_State *L) {
-  check_group(L, 1)->count = 0;
+  ((lua_group *)check_udata(L, 1, GROUP_TYPE))->count = -1;
   return 0;
 }
 
@@ -767,6 +806,7 @@ static void register_type(lua_State *L, const char *type,
 static const luaL_Reg constraint_methods[] = {
   {"set_limits", constraint_set_limits},
   {"limits", constraint_limits},
+  {"invert", constraint_invert},
   {NULL, NULL}
 };
 

@@ -29,6 +29,8 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain) {
   solver->warm_start = 1;
   solver->bend = 1;
   solver->softness = 0.0;
+  solver->exact = 1;
+  solver->sweep = IK2D_SWEEP_ROOT;
   solver->have_solution = 0;
   solver->reached = 0;
   solver->distance = 0.0;
@@ -155,7 +157,17 @@ int ik2d_work_clamp(ik2d_work *work, int i) {
   /* rotation relative to the middle of the allowed arc */
   rel_cos = c * mid_cos + s * mid_sin;
   rel_sin = s * mid_cos - c * mid_sin;
-  if (rel_cos >= limit->half_cos) return 0;
+  /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is
+  ** ill-conditioned near half = 0 and pi, where cos is flat: a pinned
+  ** joint let 1.5e-8 rad through.  The sine decides there instead; and
+  ** near half = pi/2, where the sine is flat (it let 1e-8 rad through),
+  ** the cosine does. */
+  if (fabs(limit->half_cos) <= 0.7071067811865476
+          ? rel_cos >= limit->half_cos
+          : limit->half_cos > 0.0
+                ? rel_cos >= 0.0 && fabs(rel_sin) <= limit->half_sin
+                : rel_cos >= 0.0 || fabs(rel_sin) >= limit->half_sin)
+    return 0;
   side = rel_sin < 0.0 ? -limit->half_sin : limit->half_sin;
   work->rot_cos[i] = mid_cos * limit->half_cos - mid_sin * side;
   work->rot_sin[i] = mid_cos * side + mid_sin * limit->half_cos;
@@ -173,6 +185,18 @@ int ik2d_work_straighten(ik2d_work *work) {
   for (i = 0; i < work->count; i++) {
     saved_cos[i] = work->rot_cos[i];
     saved_sin[i] = work->rot_sin[i];
+  }
+  if (!isfinite(distance)) {
+    /* a target beyond 1e154: the squares overflowed (dx too, across the
+    ** whole double range), and dx / inf = 0 pointed the chain along x */
+    if (!isfinite(dx) || !isfinite(dy)) {
+      dx = 0.5 * work->target_x - 0.5 * chain->base_x;
+      dy = 0.5 * work->target_y - 0.5 * chain->base_y;
+    }
+    distance = fmax(fabs(dx), fabs(dy));
+    dx /= distance;
+    dy /= distance;
+    distance = sqrt(dx * dx + dy * dy);
   }
   dx /= distance;
   dy /= distance;
@@ -223,8 +247,11 @@ static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
       work->rot_sin[i] = sin(chain->pose[i]);
     }
     if (limit != NULL && !limit->full) {
-      work->limit_mid_cos[i] = cos(chain->rest[i] + limit->mid);
-      work->limit_mid_sin[i] = sin(chain->rest[i] + limit->mid);
+      /* rest rotation times the range's middle: no trig per solve */
+      work->limit_mid_cos[i] = chain->rest_cos[i] * limit->mid_cos -
+                               chain->rest_sin[i] * limit->mid_sin;
+      work->limit_mid_sin[i] = chain->rest_cos[i] * limit->mid_sin +
+                               chain->rest_sin[i] * limit->mid_cos;
       ik2d_work_clamp(work, i);
     }
   }
@@ -261,20 +288,65 @@ static void solve_copy_joints(ik2d_chain *chain, ik2d_work *work) {
   }
 }
 
+/* A method that meets numbers doubles cannot hold (dot products of
+** 1e200 vectors overflow, of 1e-160 ones underflow into denormals) can
+** leave rotations that are NaN, zero or not quite unit: a NaN pose, or
+** bones that shrink, kept as warm start for every later solve.  Such a
+** run is dropped and the start (pose or warm start, within limits) kept
+** instead; rotations merely off unit length are put back on it (one
+** Newton step in ik2d_work_forward does not reach 1e-9 from 1e-4). */
+static int solve_sane(ik2d_work *work) {
+  int i;
+  for (i = 0; i < work->count; i++) {
+    double c = work->rot_cos[i], s = work->rot_sin[i];
+    double norm = c * c + s * s;
+    if (!(norm > 0.25 && norm < 4.0)) return 0; /* NaN fails too */
+    if (fabs(norm - 1.0) > 1e-12) {
+      norm = sqrt(norm);
+      work->rot_cos[i] = c / norm;
+      work->rot_sin[i] = s / norm;
+      /* the method's limit test saw the long rotation: test again */
+      ik2d_work_clamp(work, i);
+    }
+  }
+  return 1;
+}
+
+static void solve_save(const ik2d_work *work, double *c, double *s) {
+  int i;
+  for (i = 0; i < work->count; i++) {
+    c[i] = work->rot_cos[i];
+    s[i] = work->rot_sin[i];
+  }
+}
+
+static void solve_restore(ik2d_work *work, const double *c, const double *s) {
+  int i;
+  for (i = 0; i < work->count; i++) {
+    work->rot_cos[i] = c[i];
+    work->rot_sin[i] = s[i];
+  }
+}
+
 int ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_chain *chain;
   ik2d_work work;
+  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
   double dx, dy;
   int i, used = 0;
-  if (solver == NULL || solver->chain == NULL) return 0;
+  /* count < 1: a chain the Lua binding finalised (ik2d_solve_batch
+  ** reaches it through a group) */
+  if (solver == NULL || solver->chain == NULL || solver->chain->count < 1) return 0;
   chain = solver->chain;
   if (solver->weight > 0.0) {
     solve_prepare(&work, solver);
+    solve_save(&work, start_cos, start_sin);
     switch (solver->method) {
       case IK2D_FABRIK: used = ik2d_fabrik_run(&work, solver); break;
       case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
       default: used = ik2d_ccd_run(&work, solver); break;
     }
+    if (!solve_sane(&work)) solve_restore(&work, start_cos, start_sin);
     for (i = 0; i < chain->count; i++) {
       solver->solution_cos[i] = work.rot_cos[i];
       solver->solution_sin[i] = work.rot_sin[i];
@@ -294,7 +366,13 @@ int ik2d_solver_solve(ik2d_solver *solver) {
   }
   dx = solver->target_x - chain->joint_x[chain->count];
   dy = solver->target_y - chain->joint_y[chain->count];
-  solver->distance = sqrt(dx * dx + dy * dy);
+  /* hypot only where the squares overflow or underflow (a tip 1e155
+  ** away): it costs several times a sqrt */
+  {
+    double squared = dx * dx + dy * dy;
+    solver->distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
+                                                           : hypot(dx, dy);
+  }
   solver->reached = solver->distance <= solver->tolerance;
   solver->used_iterations = used;
   return solver->reached;

@@ -1,10 +1,19 @@
 /*
 ** ik2d_two_bone.c: the analytic two-bone solver (law of cosines), with a
 ** bend direction and a softness distance that eases the limb in before
-** full extension so it does not snap straight.  When a limit forbids the
-** exact answer, CCD iterations carry on from it inside the limits.
+** full extension so it does not snap straight.
+**
+** Limits: when a limit forbids the exact answer, the result is the
+** allowed pose whose tip is nearest the (softened) target, found in
+** closed form.  The allowed poses form a rectangle of (shoulder, elbow)
+** angles; the distance has its minimum either inside it (the tip on the
+** target, or the limb straight or folded toward it) or on an edge, where
+** one angle sits on a limit and the best value of the other is its own
+** aim clamped into its range.  A handful of candidates covers all of
+** these; the nearest wins, the asked-for bend first on a tie.
 */
 #include <math.h>
+#include <stddef.h>
 
 #include "ik2d.h"
 #include "ik2d_internal.h"
@@ -18,17 +27,81 @@ static double two_bone_soft_reach(double d, double reach, double softness) {
   return start + softness * (1.0 - exp(-(d - start) / softness));
 }
 
+typedef struct two_bone {
+  const ik2d_chain *chain;
+  double a, b;              /* bone lengths */
+  double goal_x, goal_y;    /* the softened target, chain space */
+  double shoulder, elbow;   /* best local angles so far */
+  double best;              /* their tip's distance to the goal */
+  double tie;               /* gains below this are ties (rounding) */
+} two_bone;
+
+/* The allowed local angle of bone i nearest to angle. */
+static double two_bone_allowed(const ik2d_chain *chain, int i, double angle) {
+  const ik2d_constraint *limit = chain->constraint[i];
+  if (limit == NULL || limit->full) return angle;
+  return chain->rest[i] + ik2d_constraint_clamp(limit, angle - chain->rest[i]);
+}
+
+static int two_bone_inside(const ik2d_chain *chain, int i, double angle) {
+  return fabs(ik2d_wrap(two_bone_allowed(chain, i, angle) - angle)) <= 1e-12;
+}
+
+/* Keeps (shoulder, elbow) when its tip is nearer the goal than the best. */
+static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
+  const ik2d_chain *chain = tb->chain;
+  double w1 = chain->base_angle + shoulder, w2 = w1 + elbow;
+  double x = chain->base_x + tb->a * cos(w1) + tb->b * cos(w2);
+  double y = chain->base_y + tb->a * sin(w1) + tb->b * sin(w2);
+  /* hypot: squares of 1e200 bones overflow */
+  double distance = hypot(tb->goal_x - x, tb->goal_y - y);
+  if (distance < tb->best - tb->tie) {
+    tb->best = distance;
+    tb->shoulder = shoulder;
+    tb->elbow = elbow;
+  }
+}
+
+/* Local shoulder angle that points the limb, bent by elbow, at the goal. */
+static double two_bone_aim(const two_bone *tb, double aim, double elbow) {
+  return aim - tb->chain->base_angle -
+         atan2(tb->b * sin(elbow), tb->a + tb->b * cos(elbow));
+}
+
+/* Best allowed elbow with the shoulder fixed: bone 2 aimed at the goal,
+** clamped into its range. */
+static void two_bone_from_shoulder(two_bone *tb, double shoulder) {
+  const ik2d_chain *chain = tb->chain;
+  double w1 = chain->base_angle + shoulder;
+  double jx = chain->base_x + tb->a * cos(w1);
+  double jy = chain->base_y + tb->a * sin(w1);
+  double dx = tb->goal_x - jx, dy = tb->goal_y - jy;
+  double elbow = (dx != 0.0 || dy != 0.0) ? atan2(dy, dx) - w1 : 0.0;
+  two_bone_consider(tb, shoulder, two_bone_allowed(chain, 1, elbow));
+}
+
+/* Best allowed shoulder with the elbow fixed: the limb aimed at the goal,
+** clamped into the shoulder's range. */
+static void two_bone_from_elbow(two_bone *tb, double aim, double elbow) {
+  double shoulder = two_bone_aim(tb, aim, elbow);
+  two_bone_consider(tb, two_bone_allowed(tb->chain, 0, shoulder), elbow);
+}
+
 int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
   const ik2d_chain *chain = work->chain;
-  double a = chain->length[0], b = chain->length[1];
-  double dx = work->target_x - chain->base_x;
-  double dy = work->target_y - chain->base_y;
-  double d = sqrt(dx * dx + dy * dy);
-  double reach, cos_elbow, elbow, aim, shoulder;
-  int clamped;
+  const ik2d_constraint *limit;
+  two_bone tb;
+  double dx, dy, d, reach, cos_elbow, elbow, aim, shoulder;
+  int side;
   if (work->count != 2) return ik2d_ccd_run(work, solver);
   ik2d_work_forward(work);
   if (ik2d_work_tip_distance_sq(work) <= work->tolerance_sq) return 0;
+  tb.chain = chain;
+  tb.a = chain->length[0];
+  tb.b = chain->length[1];
+  dx = work->target_x - chain->base_x;
+  dy = work->target_y - chain->base_y;
+  d = sqrt(dx * dx + dy * dy);
   if (d > 0.0) {
     aim = atan2(dy, dx);
   } else {
@@ -36,19 +109,59 @@ int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
     aim = atan2(work->joint_y[1] - chain->base_y,
                 work->joint_x[1] - chain->base_x);
   }
-  reach = two_bone_soft_reach(d, a + b, solver->softness);
-  if (reach > a + b) reach = a + b;
-  if (reach < fabs(a - b)) reach = fabs(a - b);
-  cos_elbow = (reach * reach - a * a - b * b) / (2.0 * a * b);
+  /* the goal: the target, or with softness the eased point before it
+  ** (never beyond full reach) */
+  reach = two_bone_soft_reach(d, tb.a + tb.b, solver->softness);
+  tb.goal_x = chain->base_x + reach * cos(aim);
+  tb.goal_y = chain->base_y + reach * sin(aim);
+  if (reach > tb.a + tb.b) reach = tb.a + tb.b;
+  if (reach < fabs(tb.a - tb.b)) reach = fabs(tb.a - tb.b);
+  cos_elbow = (reach * reach - tb.a * tb.a - tb.b * tb.b) / (2.0 * tb.a * tb.b);
   cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
   elbow = solver->bend * acos(cos_elbow);
-  shoulder = aim - atan2(b * sin(elbow), a + b * cos(elbow));
-  work->rot_cos[0] = cos(shoulder - chain->base_angle);
-  work->rot_sin[0] = sin(shoulder - chain->base_angle);
+  /* on the base the limb folds and any shoulder does as well: keep it.
+  ** Aiming at the upper bone's own direction turned it by the rounding
+  ** of the atan2 term (6e-16 rad) on every solve, a creep that never
+  ** settled. */
+  shoulder = d > 0.0 ? two_bone_aim(&tb, aim, elbow)
+                     : atan2(work->rot_sin[0], work->rot_cos[0]);
+  if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
+    /* a limit forbids it: the nearest allowed pose; the answer clamped
+    ** into the limits stands if no candidate measures better (as when
+    ** every distance overflows) */
+    tb.shoulder = two_bone_allowed(chain, 0, shoulder);
+    tb.elbow = two_bone_allowed(chain, 1, elbow);
+    tb.best = HUGE_VAL;
+    tb.tie = 1e-12 * (tb.a + tb.b);
+    /* the other bend, when it is allowed (reaches just as far) */
+    if (two_bone_inside(chain, 0, two_bone_aim(&tb, aim, -elbow)) &&
+        two_bone_inside(chain, 1, -elbow))
+      two_bone_consider(&tb, two_bone_aim(&tb, aim, -elbow), -elbow);
+    /* the elbow at the allowed angle nearest the answer, straight, folded
+    ** and at its limits; the shoulder at its limits */
+    two_bone_from_elbow(&tb, aim, two_bone_allowed(chain, 1, elbow));
+    two_bone_from_elbow(&tb, aim, two_bone_allowed(chain, 1, 0.0));
+    two_bone_from_elbow(&tb, aim, two_bone_allowed(chain, 1, IK2D_PI));
+    for (side = 0; side < 2; side++) {
+      limit = chain->constraint[1];
+      if (limit != NULL && !limit->full)
+        two_bone_from_elbow(&tb, aim, chain->rest[1] + limit->mid +
+                                          (side ? limit->half : -limit->half));
+      limit = chain->constraint[0];
+      if (limit != NULL && !limit->full)
+        two_bone_from_shoulder(&tb, chain->rest[0] + limit->mid +
+                                        (side ? limit->half : -limit->half));
+    }
+    shoulder = tb.shoulder;
+    elbow = tb.elbow;
+  }
+  work->rot_cos[0] = cos(shoulder);
+  work->rot_sin[0] = sin(shoulder);
   work->rot_cos[1] = cos(elbow);
   work->rot_sin[1] = sin(elbow);
-  clamped = ik2d_work_clamp(work, 0) | ik2d_work_clamp(work, 1);
-  if (!clamped) return 1;
-  /* nearest allowed pose: iterate inside the limits from here */
-  return 1 + ik2d_ccd_run(work, solver);
+  /* the limits decided in rotation space, as every method ends: the
+  ** angle-space clamp above can sit a rounding outside */
+  ik2d_work_clamp(work, 0);
+  ik2d_work_clamp(work, 1);
+  return 1;
 }

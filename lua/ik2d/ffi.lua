@@ -35,6 +35,10 @@ local function arg_error(n, name, message, depth)
   local level = 3 + (depth or 0)
   local info = getinfo(level - 1, "n")
   if info and info.namewhat == "method" then n = n - 1 end
+  if n == 0 then
+    -- self of a colon call, worded as luaL_argerror (and the binding) do
+    error(format("calling '%s' on bad self (%s)", name, message), level)
+  end
   error(format("bad argument #%d to '%s' (%s)", n, name, message), level)
 end
 
@@ -120,8 +124,12 @@ function M.install(core)
   end
 
   local function check_bone(view, value, n, name, extra)
-    value = check_number(value, n, name, 1)
-    if value ~= floor(value) then arg_error(n, name, "bone index must be a whole number", 1) end
+    -- as the binding's check_whole: nan, +-inf and beyond 2^31 are "not a
+    -- whole number" there, not "must be finite" (same errors on both paths)
+    if type(value) ~= "number" then value = check_number(value, n, name, 1) end
+    if value ~= floor(value) or value < -2147483647 or value > 2147483647 then
+      arg_error(n, name, "bone index must be a whole number", 1)
+    end
     local last = view.count[0] + extra
     if value < 1 or value > last then
       arg_error(n, name, format("bone index out of range (1..%d)", last), 1)
@@ -219,6 +227,8 @@ function M.install(core)
       for i = 1, count[0] do view.members[i] = group:solver(i):chain() end
       group_views[group] = view
     end
+    -- count -1: the group was finalised (as in the binding's check_group)
+    if view.count[0] < 0 then arg_error(1, name, "group was collected", 1) end
     return view
   end
 

@@ -1,0 +1,441 @@
+--- bench/frame_bench.lua <runtime label> [goals file]
+-- The frame loop a game runs, on one Lua runtime: for every chain set the
+-- target, solve, read every joint position.  Compares the plain-Lua CCD peer
+-- (bench/plain_ccd.lua) with ik2d one chain at a time and with ik2d.group,
+-- and under LuaJIT the FFI path and the classic C API path.
+--
+-- Prints a markdown table (header and rows) on stdout; the goals of issue 4
+-- item 6 that this runtime can answer go to the goals file (or stdout).
+-- Progress goes to stderr.  BENCH_TIME (seconds, default 0.2) sets how long
+-- the measurements run.
+--
+-- Scenes: 1, 100, 1000, 10000 chains of 3 or 10 bones of length 1, base at
+-- the origin, tolerance 0.001 per bone, 10 iterations, warm start, weight 1,
+-- CCD with sweep = "tip" and exact = false (the peer's algorithm; one more
+-- row per scene shows ik2d.group with ik2d's default CCD);
+-- targets that move along a closed path (warm start: small steps) or random
+-- reachable targets.  Every frame loop sees the same target sequence: the
+-- target of chain i at frame f is entry (f * A + i * B) % M of a table of
+-- points along the path, or of random points from a deterministic LCG (the
+-- same on every runtime).
+--
+-- One scene: a calibration run of every frame loop (also the JIT warm-up)
+-- sets one frame count F for all of them, so that they solve the same
+-- targets from the same states: the fastest loop runs about BENCH_TIME
+-- (default 0.2 s), the slowest at most 8 times that.  Then for each loop: a
+-- fresh scene, one untimed frame 0 to settle (and fill the reused tables),
+-- full GC, the GC stopped, frames 1..F timed with os.clock (CPU time), the
+-- GC restarted.  Memory is the growth of collectgarbage("count") over those
+-- F frames: what they allocated.
+-- Joint updates = used iterations x bones, from the third return of solve;
+-- ik2d.group returns no iterations, so they come from solver:result() in an
+-- untimed replay of the same frames on a fresh scene.
+local label = arg and arg[1] or (rawget(_G, "jit") and "luajit" or _VERSION)
+local goals_path = arg and arg[2]
+
+local dir = (arg and arg[0] or ""):match("^(.*[/\\])") or ""
+local plain = dofile(dir .. "plain_ccd.lua")
+local ik2d = require "ik2d"
+
+local clock, floor, sqrt, cos, sin = os.clock, math.floor, math.sqrt, math.cos, math.sin
+local format = string.format
+local is_jit = rawget(_G, "jit") ~= nil
+local target_time = tonumber(os.getenv("BENCH_TIME")) or 0.2
+local slowest_time = 8 * target_time
+local calibrate_time = math.min(0.05, target_time / 4)
+
+local function progress(...)
+  io.stderr:write(format(...))
+  io.stderr:flush()
+end
+
+-- ------------------------------------------------------------------
+-- targets
+-- ------------------------------------------------------------------
+
+local PATH_POINTS = 360 -- one lap of the path; chain i starts 37 * i points in
+local POOL_SIZE = 4099  -- random targets, a prime so chains do not line up
+
+-- Park-Miller LCG: exact in doubles and in integers, so every runtime
+-- draws the same numbers.
+local lcg_state = 20240611
+local function lcg()
+  lcg_state = (lcg_state * 16807) % 2147483647
+  return lcg_state / 2147483647
+end
+
+local function make_targets(kind, count, reach)
+  local tx, ty = {}, {}
+  if kind == "path" then
+    -- a circle with a wobble, 0.4 .. 0.8 of the reach: about 1 degree a frame
+    for j = 0, PATH_POINTS - 1 do
+      local t = 2 * math.pi * j / PATH_POINTS
+      local r = reach * (0.6 + 0.2 * sin(3 * t))
+      tx[j + 1], ty[j + 1] = r * cos(t), r * sin(t)
+    end
+    return { tx = tx, ty = ty, a = 1, b = 37, m = PATH_POINTS }
+  end
+  lcg_state = 20240611
+  for j = 1, POOL_SIZE do
+    -- uniform in the disc of 0.95 of the reach: always reachable
+    local r = 0.95 * reach * sqrt(lcg())
+    local a = 2 * math.pi * lcg()
+    tx[j], ty[j] = r * cos(a), r * sin(a)
+  end
+  return { tx = tx, ty = ty, a = count, b = 1, m = POOL_SIZE }
+end
+
+-- ------------------------------------------------------------------
+-- the frame loops
+-- ------------------------------------------------------------------
+
+local function chain_spec(bones)
+  local spec = { x = 0, y = 0, angle = 0 }
+  for k = 1, bones do spec[k] = { length = 1 } end
+  return spec
+end
+
+-- The peer implements ik2d's CCD with the textbook sweep (tip to root) and
+-- no exact two-joint step: ik2d runs with the same settings, so that both
+-- do the same work.  ik2d's defaults (root-to-tip sweep and the exact step,
+-- fewer iterations) get one informative row per scene: "default CCD".
+local function solver_options(bones, defaults)
+  if defaults then return { iterations = 10, tolerance = 1e-3 * bones } end
+  return { iterations = 10, tolerance = 1e-3 * bones, sweep = "tip", exact = false }
+end
+
+-- (a) the plain-Lua peer: the joints are left in Lua arrays (c.jx, c.jy)
+-- that the game reads directly, so reading them costs nothing extra.
+local function peer_build(scene)
+  local chains = {}
+  for i = 1, scene.count do chains[i] = plain.new(scene.spec, scene.options) end
+  return { chains = chains }
+end
+
+local function peer_frames(scene, state, first, last)
+  local chains, count = state.chains, scene.count
+  local targets = scene.targets
+  local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
+  local solve = plain.solve
+  local used = 0
+  for f = first, last do
+    local fa = f * a
+    for i = 1, count do
+      local j = (fa + i * b) % m + 1
+      local _, _, iterations = solve(chains[i], tx[j], ty[j])
+      used = used + iterations
+    end
+  end
+  return used
+end
+
+local function ik2d_build(scene, options)
+  local chains, solvers = {}, {}
+  for i = 1, scene.count do
+    chains[i] = ik2d.chain(scene.spec)
+    solvers[i] = ik2d.solver(chains[i], options or scene.options)
+  end
+  return {
+    chains = chains,
+    solvers = solvers,
+    group = ik2d.group(solvers),
+    t = {}, -- one chain's joints, reused
+    all = {}, -- every chain's joints, reused
+  }
+end
+
+-- (b) ik2d one chain at a time: set_target, solve, chain:joints(t)
+local function api_frames(scene, state, first, last)
+  local chains, solvers, t, count = state.chains, state.solvers, state.t, scene.count
+  local targets = scene.targets
+  local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
+  local used = 0
+  for f = first, last do
+    local fa = f * a
+    for i = 1, count do
+      local j = (fa + i * b) % m + 1
+      local solver = solvers[i]
+      solver:set_target(tx[j], ty[j])
+      local _, _, iterations = solver:solve()
+      used = used + iterations
+      chains[i]:joints(t)
+    end
+  end
+  return used
+end
+
+-- (c) ik2d.group: set every target, one group:solve(), one group:joints(t)
+local function group_frames(scene, state, first, last)
+  local solvers, group, all, count = state.solvers, state.group, state.all, scene.count
+  local targets = scene.targets
+  local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
+  for f = first, last do
+    local fa = f * a
+    for i = 1, count do
+      local j = (fa + i * b) % m + 1
+      solvers[i]:set_target(tx[j], ty[j])
+    end
+    group:solve()
+    group:joints(all)
+  end
+  return nil
+end
+
+-- the same frames as group_frames, counting iterations (never timed)
+local function group_count(scene, state, first, last)
+  local solvers, group, all, count = state.solvers, state.group, state.all, scene.count
+  local targets = scene.targets
+  local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
+  local used = 0
+  for f = first, last do
+    local fa = f * a
+    for i = 1, count do
+      local j = (fa + i * b) % m + 1
+      solvers[i]:set_target(tx[j], ty[j])
+    end
+    group:solve()
+    group:joints(all)
+    for i = 1, count do
+      local _, _, iterations = solvers[i]:result()
+      used = used + iterations
+    end
+  end
+  return used
+end
+
+local function set_ffi(on)
+  return function() ik2d.use_ffi(on) end
+end
+
+local function ik2d_build_defaults(scene)
+  return ik2d_build(scene, scene.default_options)
+end
+
+local modes
+if is_jit and ik2d.ffi then
+  modes = {
+    { key = "peer", name = "plain-Lua peer", build = peer_build, frames = peer_frames },
+    { key = "api_ffi", name = "ik2d one by one (FFI)", build = ik2d_build, frames = api_frames },
+    { key = "group_ffi", name = "ik2d.group (FFI)", build = ik2d_build, frames = group_frames,
+      count = group_count },
+    { key = "api_classic", name = "ik2d one by one (classic)", build = ik2d_build,
+      frames = api_frames, before = set_ffi(false), after = set_ffi(true) },
+    { key = "group_default", name = "ik2d.group (FFI), default CCD", build = ik2d_build_defaults,
+      frames = group_frames, count = group_count },
+  }
+else
+  modes = {
+    { key = "peer", name = "plain-Lua peer", build = peer_build, frames = peer_frames },
+    { key = "api", name = "ik2d one by one", build = ik2d_build, frames = api_frames },
+    { key = "group", name = "ik2d.group", build = ik2d_build, frames = group_frames,
+      count = group_count },
+    { key = "group_default", name = "ik2d.group, default CCD", build = ik2d_build_defaults,
+      frames = group_frames, count = group_count },
+  }
+end
+
+-- ------------------------------------------------------------------
+-- measuring
+-- ------------------------------------------------------------------
+
+local function full_gc()
+  collectgarbage("collect")
+  collectgarbage("collect")
+end
+
+-- Seconds per frame of mode on scene, from frames 0, 1, ... until a run
+-- of them takes calibrate_time; also the JIT warm-up.
+local function calibrate(scene, mode)
+  if mode.before then mode.before() end
+  local state = mode.build(scene)
+  local f, frames = 0, 1
+  local per_frame
+  while true do
+    local t0 = clock()
+    mode.frames(scene, state, f, f + frames - 1)
+    local dt = clock() - t0
+    f = f + frames
+    if dt >= calibrate_time then
+      per_frame = dt / frames
+      break
+    end
+    frames = frames * (dt > 0 and math.min(8, math.ceil(1.5 * calibrate_time / dt)) or 8)
+  end
+  if mode.after then mode.after() end
+  return per_frame
+end
+
+-- Frames 1..F of mode on a fresh scene (after an untimed frame 0).
+local function measure(scene, mode, F)
+  if mode.before then mode.before() end
+  full_gc()
+  local state = mode.build(scene)
+  mode.frames(scene, state, 0, 0)
+  full_gc()
+  collectgarbage("stop")
+  local m0 = collectgarbage("count")
+  local t0 = clock()
+  local used = mode.frames(scene, state, 1, F)
+  local seconds = clock() - t0
+  local m1 = collectgarbage("count")
+  collectgarbage("restart")
+
+  if mode.count then
+    state = nil -- luacheck: ignore 311
+    full_gc()
+    state = mode.build(scene)
+    mode.count(scene, state, 0, 0)
+    used = mode.count(scene, state, 1, F)
+  end
+  if mode.after then mode.after() end
+  state = nil -- luacheck: ignore 311
+  full_gc()
+
+  local solves = scene.count * F
+  local updates = used * scene.bones
+  return {
+    frames = F,
+    seconds = seconds,
+    us_per_solve = 1e6 * seconds / solves,
+    ms_per_frame = 1e3 * seconds / F,
+    updates_per_second = updates / seconds,
+    updates_per_solve = updates / solves,
+    kb = m1 - m0,
+  }
+end
+
+-- One frame count for every mode of a scene, so that they all solve the
+-- same targets from the same states: the fastest mode runs about
+-- target_time, the slowest at most slowest_time.
+local function common_frames(per_frame)
+  local fastest, slowest = math.huge, 0
+  for _, t in pairs(per_frame) do
+    fastest, slowest = math.min(fastest, t), math.max(slowest, t)
+  end
+  local F = target_time / fastest
+  if F * slowest > slowest_time then F = slowest_time / slowest end
+  return math.max(1, floor(F + 0.5))
+end
+
+-- ------------------------------------------------------------------
+-- the table
+-- ------------------------------------------------------------------
+
+local counts = { 1, 100, 1000, 10000 }
+local bone_counts = { 3, 10 }
+local kinds = { "path", "random" }
+local kind_names = { path = "moving", random = "random" }
+
+print("| runtime | chains | bones | targets | frame loop | us/solve | ms/frame | x peer "
+  .. "| M joint upd/s | upd/solve | KB grown |")
+print("|---|--:|--:|---|---|--:|--:|--:|--:|--:|--:|")
+
+local results = {} -- results[count][bones][kind][mode key]
+local started = clock()
+for _, count in ipairs(counts) do
+  results[count] = {}
+  for _, bones in ipairs(bone_counts) do
+    results[count][bones] = {}
+    for _, kind in ipairs(kinds) do
+      local scene = {
+        count = count,
+        bones = bones,
+        spec = chain_spec(bones),
+        options = solver_options(bones),
+        default_options = solver_options(bones, true),
+        targets = make_targets(kind, count, bones),
+      }
+      local row, per_frame = {}, {}
+      results[count][bones][kind] = row
+      progress("%s: %d x %d bones, %s targets:", label, count, bones, kind)
+      for _, mode in ipairs(modes) do per_frame[mode.key] = calibrate(scene, mode) end
+      local F = common_frames(per_frame)
+      progress(" %d frames\n", F)
+      for _, mode in ipairs(modes) do
+        progress("  %-28s", mode.name)
+        local r = measure(scene, mode, F)
+        row[mode.key] = r
+        progress("%8.3f us/solve %6.3f s\n", r.us_per_solve, r.seconds)
+        local peer = row.peer
+        print(format("| %s | %d | %d | %s | %s | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f |",
+          label, count, bones, kind_names[kind], mode.name, r.us_per_solve, r.ms_per_frame,
+          peer.us_per_solve / r.us_per_solve, r.updates_per_second / 1e6,
+          r.updates_per_solve, r.kb))
+        io.stdout:flush()
+      end
+    end
+  end
+end
+progress("%s: done in %.1f s of CPU\n", label, clock() - started)
+
+-- ------------------------------------------------------------------
+-- goals (issue 4, item 6) this runtime answers
+-- ------------------------------------------------------------------
+
+local out = {}
+local function say(...) out[#out + 1] = format(...) end
+
+local mode_names = {}
+for _, mode in ipairs(modes) do mode_names[mode.key] = mode.name end
+
+-- The ratio goals compare the same algorithm (the peer's): ik2d's default
+-- CCD does other work per solve, so its ratio is shown but not counted.
+local function ratio_goal(title, need, keys)
+  say("- %s: ik2d >= %gx faster per solve than the plain-Lua peer on %s, 1000 chains, "
+    .. "full frame loop, same algorithm (best ik2d path per scene)", title, need, label)
+  local met = 0
+  for _, bones in ipairs(bone_counts) do
+    for _, kind in ipairs(kinds) do
+      local row = results[1000][bones][kind]
+      local best, best_key, parts = 0, nil, {}
+      for _, key in ipairs(keys) do
+        local ratio = row.peer.us_per_solve / row[key].us_per_solve
+        parts[#parts + 1] = format("%s %.2fx", mode_names[key], ratio)
+        if ratio > best then best, best_key = ratio, key end
+      end
+      local ok = best >= need
+      if ok then met = met + 1 end
+      say("  - %d bones, %s targets: %s -> best %.2fx (%s): %s; not counted: %s %.2fx",
+        bones, kind_names[kind], table.concat(parts, ", "), best, mode_names[best_key],
+        ok and "met" or format("not met (%.0f%% of the goal)", 100 * best / need),
+        mode_names.group_default, row.peer.us_per_solve / row.group_default.us_per_solve)
+    end
+  end
+  say("  - **%s: %s** (%d of 4 scenes)", title, met == 4 and "met" or "not met", met)
+end
+
+if is_jit then
+  local keys = ik2d.ffi and { "group_ffi", "api_ffi" } or { "group", "api" }
+  ratio_goal("LuaJIT", 3, keys)
+  say("- LuaJIT: 10,000 chains of 3 bones per frame within 2 ms (measured; best ik2d path, "
+    .. "the default CCD included)")
+  keys[#keys + 1] = "group_default"
+  local met = 0
+  for _, kind in ipairs(kinds) do
+    local row = results[10000][3][kind]
+    local best, best_key, parts = math.huge, nil, {}
+    for _, key in ipairs(keys) do
+      parts[#parts + 1] = format("%s %.2f ms", mode_names[key], row[key].ms_per_frame)
+      if row[key].ms_per_frame < best then best, best_key = row[key].ms_per_frame, key end
+    end
+    local ok = best <= 2
+    if ok then met = met + 1 end
+    say("  - %s targets: %s (peer %.2f ms) -> best %.2f ms/frame (%s): %s", kind_names[kind],
+      table.concat(parts, ", "), row.peer.ms_per_frame, best, mode_names[best_key],
+      ok and "met" or format("not met (%.1fx the budget)", best / 2))
+  end
+  say("  - **10,000 chains in 2 ms: %s** (%d of 2 target kinds)", met == 2 and "met" or "not met", met)
+elseif _VERSION == "Lua 5.4" then
+  ratio_goal("Lua 5.4", 15, { "group", "api" })
+end
+
+if #out > 0 then
+  local text = table.concat(out, "\n") .. "\n"
+  if goals_path then
+    local file = assert(io.open(goals_path, "w"))
+    file:write(text)
+    file:close()
+  else
+    io.write("\n", text)
+  end
+end

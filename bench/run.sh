@@ -1,0 +1,125 @@
+#!/bin/sh
+# bench/run.sh: what `make bench` runs.  Builds ik2d for Lua 5.4 and LuaJIT
+# and the C core bench, runs the frame loop bench (bench/frame_bench.lua) on
+# both runtimes, the C bench (bench/core_bench.c) and callgrind on it, and
+# prints markdown: the frame loop table, the C table, instructions per joint
+# update, and the goals of issue 4 (item 6) with the measured figures.
+# Logs and raw outputs stay in build/bench.  BENCH_TIME (seconds, default
+# 0.2) sets how long each frame loop measurement runs.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+MAKE=${MAKE:-make}
+out=build/bench
+mkdir -p "$out"
+
+fail() {
+  echo "bench: $1" >&2
+  [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 30 "$2" >&2
+  exit 1
+}
+
+# --- builds ------------------------------------------------------------
+for runtime in lua5.4 luajit; do
+  $MAKE --no-print-directory all LUA=$runtime > "$out/build-$runtime.log" 2>&1 ||
+    fail "build for $runtime failed" "$out/build-$runtime.log"
+done
+$MAKE --no-print-directory build/core_bench > "$out/build-core_bench.log" 2>&1 ||
+  fail "build of build/core_bench failed" "$out/build-core_bench.log"
+
+# --- frame loops on each runtime ----------------------------------------
+for runtime in lua5.4 luajit; do
+  command -v $runtime > /dev/null || fail "$runtime is not installed (make deps)"
+  echo "bench: frame loops on $runtime (progress in $out/progress-$runtime.log)" >&2
+  LUA_PATH='lua/?.lua;lua/?/init.lua' LUA_CPATH="build/$runtime/?.so" \
+    $runtime bench/frame_bench.lua $runtime "$out/goals-$runtime.md" \
+    > "$out/frames-$runtime.md" 2> "$out/progress-$runtime.log" ||
+    fail "frame_bench on $runtime failed" "$out/progress-$runtime.log"
+done
+
+# --- the C core alone ---------------------------------------------------
+echo "bench: C core bench" >&2
+build/core_bench > "$out/core_bench.md" || fail "build/core_bench failed"
+
+# callgrind: the difference of two runs of the 3-bone random-target scene
+# cancels start-up; core_bench prints "joint_updates K" on stderr
+ir_per_update=""
+solver_ir_per_update=""
+if command -v valgrind > /dev/null; then
+  echo "bench: callgrind on build/core_bench count N" >&2
+  for n in 20000 60000; do
+    valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$n.out" \
+      --log-file="$out/callgrind.$n.log" build/core_bench count $n \
+      2> "$out/callgrind.$n.err" || fail "callgrind run failed" "$out/callgrind.$n.log"
+    eval "ir_$n=\$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' \"$out/callgrind.$n.log\")"
+    eval "ju_$n=\$(sed -n 's/^joint_updates \([0-9]*\).*/\1/p' \"$out/callgrind.$n.err\")"
+    # inclusive instructions of ik2d_solver_solve: the solver without the
+    # bench's own target generation
+    eval "solve_$n=\$(callgrind_annotate --inclusive=yes \"$out/callgrind.$n.out\" 2>/dev/null |
+      sed -n 's/^ *\([0-9,]*\) .*:ik2d_solver_solve .*/\1/p' | head -n 1 | tr -d ,)"
+  done
+  # shellcheck disable=SC2154
+  ir_per_update=$(awk -v a="$ir_20000" -v b="$ir_60000" -v j="$ju_20000" -v k="$ju_60000" \
+    'BEGIN { if (a == "" || b == "" || k - j <= 0) exit; printf "%.1f", (b - a) / (k - j) }')
+  # shellcheck disable=SC2154
+  solver_ir_per_update=$(awk -v a="$solve_20000" -v b="$solve_60000" -v j="$ju_20000" -v k="$ju_60000" \
+    'BEGIN { if (a == "" || b == "" || k - j <= 0) exit; printf "%.1f", (b - a) / (k - j) }')
+fi
+
+# --- report -------------------------------------------------------------
+cpu=$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+echo "## ik2d benchmark ($(date -u +%Y-%m-%d), $(uname -m), ${cpu:-unknown CPU}, $(nproc 2>/dev/null || echo '?') cores)"
+echo
+echo "### Frame loop: set target, solve, read every joint, for every chain"
+echo
+cat "$out/frames-lua5.4.md"
+tail -n +3 "$out/frames-luajit.md"
+echo
+cat <<'EOF'
+How to read it: every row of a scene solves the same targets from the same
+states (one frame count per scene).  `us/solve` is CPU time per chain per
+frame, the whole frame loop included (setting the target, the solve,
+reading the joints); `x peer` is the plain-Lua peer's time on the same
+runtime divided by the row's time (above 1: faster than the peer).
+`M joint upd/s` counts used iterations x bones, `upd/solve` the same per
+solve.  `KB grown` is what the measured frames allocated (GC stopped while
+measuring); under LuaJIT, traces compiled during the run count too.  The
+machine is shared and noisy: read the ratios, not the absolute times.
+The peer (bench/plain_ccd.lua) is ik2d's CCD with the textbook sweep (tip
+to root) and no exact two-joint step, step for step: spec/plain_ccd_spec.lua
+checks it gives the same joints and iteration counts.  ik2d runs with the
+same settings (`sweep = "tip", exact = false`) in every row but "default
+CCD", which shows ik2d's defaults (root-to-tip sweep and the exact step: a
+different algorithm with fewer joint updates per solve, not counted in the
+goals' ratios).  The peer leaves its joints in Lua arrays, so reading them
+is free; "one by one" calls set_target, solve and chain:joints(t) per chain;
+ik2d.group sets the targets, then one group:solve() and one
+group:joints(t); "classic" is LuaJIT with ik2d.use_ffi(false).
+EOF
+echo
+echo "### C core alone (bench/core_bench.c, -O2)"
+echo
+cat "$out/core_bench.md"
+echo
+echo "core_bench runs ik2d's solver with its default settings (see the \"default CCD\""
+echo "rows above): a joint update there is an iteration x bones, whatever the iteration did."
+echo
+if [ -n "$ir_per_update" ]; then
+  # shellcheck disable=SC2154
+  echo "callgrind, \`core_bench count N\` for N = 20000 and 60000 (1 chain, 3 bones," \
+    "random targets): $ir_per_update instructions per joint update over the whole" \
+    "run ($ir_20000 and $ir_60000 Ir for $ju_20000 and $ju_60000 joint updates)," \
+    "${solver_ir_per_update:-?} inside ik2d_solver_solve (the bench's target generation left out)."
+else
+  echo "callgrind: valgrind is not installed (make deps), no instruction counts."
+fi
+echo
+echo "### Goals (issue 4, item 6)"
+echo
+cat "$out/goals-lua5.4.md" "$out/goals-luajit.md"
+ns_single=$(awk -F'|' '$2 ~ /random targets, one by one/ && $4 + 0 == 3 { gsub(/ /, "", $6); print $6; exit }' "$out/core_bench.md")
+ns_batch=$(awk -F'|' '$2 ~ /batch/ && $3 + 0 == 8 && $4 + 0 == 3 { gsub(/ /, "", $6); print $6; exit }' "$out/core_bench.md")
+verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { if (v == "") print "n/a"; else if (v + 0 <= limit + 0) print "met"; else printf "not met (%.1fx the target)", v / limit }'; }
+echo "- C core (item 2, for reference): one 3-bone chain, random targets: ${ns_single:-?} ns per" \
+  "joint update (target <= 25: $(verdict "$ns_single" 25)), ${solver_ir_per_update:-?} instructions" \
+  "per joint update inside ik2d_solver_solve (target <= 80: $(verdict "$solver_ir_per_update" 80));" \
+  "batch of 8 chains of 3 bones: ${ns_batch:-?} ns per joint update (target <= 6: $(verdict "$ns_batch" 6))"

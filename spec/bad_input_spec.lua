@@ -1,0 +1,726 @@
+-- The bad-input matrix (issue 5, item 5), generated rather than written
+-- case by case: every public function and method (found by walking the
+-- method tables, so a new method without a row here fails the spec),
+-- each argument given nil, a wrong type, NaN, +inf, -inf, a negative
+-- number, zero, a huge number, a float where an integer goes and an
+-- out-of-range index; and every field of the tables that ik2d.chain,
+-- ik2d.constraint, ik2d.solver and set_options read, the same way.
+--
+-- Each cell is either a documented clamp (checked: the value it became)
+-- or a Lua error "bad argument #N to 'name' (problem)", numbered as
+-- luaL_argerror numbers it (a call written with a colon does not count
+-- self), naming the function and saying what was wrong.  After an error
+-- every object is unchanged and still solves.  On LuaJIT the matrix runs
+-- twice: through the FFI methods and through the classic C API.
+
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+local nan, inf = 0 / 0, math.huge
+local abs = math.abs
+local unpack = table.unpack or unpack
+
+-- ------------------------------------------------------------------
+-- the values
+-- ------------------------------------------------------------------
+
+-- "oor" is filled in per argument: one past the last valid index.
+local VALUES = {
+  { "nil", nil },
+  { "a table", "new table" },  -- a fresh {} for every cell
+  { "a string", "x" },
+  { "a boolean", true },
+  { "nan", nan },
+  { "+inf", inf },
+  { "-inf", -inf },
+  { "a negative number", -1 },
+  { "zero", 0 },
+  { "a huge number", 1e300 },
+  { "a float where an integer goes", 1.5 },
+  { "an out-of-range index", "oor" },
+}
+
+local function type_name(v)
+  if type(v) == "userdata" then
+    local mt = getmetatable(v)
+    return mt and mt.__name or "userdata"
+  end
+  return type(v)
+end
+
+-- ------------------------------------------------------------------
+-- argument kinds: what each value must do there
+-- ------------------------------------------------------------------
+-- kind(value, label, ctx) returns either
+--   { error = { expectations for helpers.check_message } }
+-- or
+--   { ok = true, check = function(fx, result) ... end }  (check optional)
+-- ctx.oor is the out-of-range index for index kinds.
+
+local function err(...) return { error = { ... } } end
+-- the binding reports "min > max" on min, whichever of the two is off
+local function err_on(argn, ...) return { error = { ... }, argn = argn } end
+local function ok(check) return { ok = true, check = check } end
+
+local FINITE = { any = { "finite" } }
+
+local function number_kind(opts)
+  opts = opts or {}
+  return function(v, label)
+    if v == nil then
+      if opts.optional then return ok(opts.on_nil) end
+      return err("number expected, got nil")
+    end
+    if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+    if v ~= v then return opts.on_nan and opts.on_nan(v) or err(FINITE, "nan") end
+    if v == inf or v == -inf then
+      return opts.on_inf and opts.on_inf(v) or err(FINITE, "inf")
+    end
+    if opts.check_value then return opts.check_value(v, label) end
+    return ok(opts.on_ok and function(fx, r) opts.on_ok(fx, r, v) end)
+  end
+end
+
+-- A 1-based index into count things (count(fx) + extra allowed).
+local function index_kind(what)
+  return function(v)
+    if v == nil then return err("number expected, got nil") end
+    if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+    if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
+      return err(what .. " must be a whole number")
+    end
+    return err(what .. " out of range")
+  end
+end
+
+-- set_weight: clamped into [0, 1]; NaN is an error (API.md).
+local function weight_kind(v)
+  if v == nil then return err("number expected, got nil") end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v ~= v then return err("nan") end
+  local want = v < 0 and 0 or v > 1 and 1 or v
+  return ok(function(fx) assert.are.equal(want, fx.s:weight()) end)
+end
+
+local function iterations_kind(v)
+  if v == nil then return err("number expected, got nil") end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or v > 2 ^ 31 then
+    return err("iterations must be a whole number")
+  end
+  if v < 1 then return err("iterations must be >= 1") end
+  return ok(function(fx) assert.are.equal(v, fx.s:iterations()) end)
+end
+
+local function tolerance_kind(v)
+  if v == nil then return err("number expected, got nil") end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err(FINITE) end
+  if v < 0 then return err("tolerance must be >= 0") end
+  return ok(function(fx) assert.are.equal(v, fx.s:tolerance()) end)
+end
+
+local function constraint_or_nil_kind(v)
+  if v == nil then
+    return ok(function(fx) assert.is_nil(fx.arm:constraint(1)) end)
+  end
+  return err("ik2d.Constraint expected, got " .. type_name(v))
+end
+
+local function table_or_nil_kind(v)
+  if v == nil then return ok(function(_, r) assert.are.equal("table", type(r[1])) end) end
+  if type(v) == "table" then return ok(function(_, r) assert.are.equal(v, r[1]) end) end
+  return err("table expected, got " .. type_name(v))
+end
+
+local function table_kind(v)
+  if type(v) == "table" then return ok() end
+  return err("table expected, got " .. type_name(v))
+end
+
+local function options_or_nil_kind(v)
+  if v == nil then return ok() end
+  return table_kind(v)
+end
+
+local function userdata_kind(expected)
+  return function(v)
+    return err(expected .. " expected, got " .. type_name(v))
+  end
+end
+
+-- set_flip takes any value by Lua's truth (as the constructor's flip
+-- field does); only a missing argument is an error.
+local function truth_kind(v)
+  local want = v ~= nil and v ~= false
+  return ok(function(fx) assert.are.equal(want, fx.arm:flip()) end)
+end
+
+-- ------------------------------------------------------------------
+-- fixture, snapshots, "still works"
+-- ------------------------------------------------------------------
+
+local function fixture()
+  local arm = ik2d.chain{ x = 1, y = 2, angle = 0.1,
+    { length = 60, angle = 0.2 },
+    { length = 50, angle = 0.3, min = -0.17, max = 2.27 },
+    { length = 20 } }
+  arm:set_pose(1, 0.25)
+  local s = ik2d.solver(arm, { iterations = 20 })
+  s:set_target(40, 70)
+  s:solve()
+  local arm2 = ik2d.chain{ { length = 3 }, { length = 2 } }
+  local s2 = ik2d.solver(arm2, { method = "two_bone" })
+  local fx = { arm = arm, s = s, c = arm:constraint(2), arm2 = arm2, s2 = s2,
+               other = ik2d.constraint{ min = 0, max = 1 } }
+  if ik2d.group then fx.g = ik2d.group{ s, s2 } end
+  return fx
+end
+
+local function snapshot(fx)
+  local min, max, invert = fx.c:limits()
+  local snap = {
+    arm = helpers.chain_state(fx.arm), arm2 = helpers.chain_state(fx.arm2),
+    s = helpers.solver_state(fx.s), s2 = helpers.solver_state(fx.s2),
+    s_more = { fx.s:method(), fx.s:result() }, s2_more = { fx.s2:method(), fx.s2:result() },
+    c = { min, max, invert },
+  }
+  if fx.g then snap.g = { #fx.g, fx.g:joints() } end
+  return snap
+end
+
+-- After a failed call: everything solves and keeps the invariants.
+local function still_works(fx)
+  local s, arm = fx.s, fx.arm
+  -- accepted but extreme values (a base at 1e300, a pose of 1e300 rad)
+  -- are legal; put the chain back somewhere a target is reachable
+  arm:reset()
+  arm:set_base(1, 2, 0.1)
+  s:set_iterations(100)
+  s:set_tolerance(0.01)
+  s:set_weight(1)
+  fx.c:set_limits(-0.17, 2.27)
+  s:set_target(30, 80)
+  local reached, distance = s:solve()
+  assert(reached, "solve after the error: distance " .. tostring(distance))
+  for i = 1, #arm do
+    local x, y = arm:joint(i + 1)
+    assert(x == x and y == y and abs(x) < inf and abs(y) < inf, "joint not finite")
+  end
+  assert(helpers.max_violation(arm) <= 1e-9, "limit broken after the error")
+  fx.c:set_limits(-0.5, 0.5)
+  local min, max = fx.c:limits()
+  assert.are.same({ -0.5, 0.5 }, { min, max })
+  if fx.g then assert.is_true(fx.g:solve() >= 0) end
+end
+
+-- ------------------------------------------------------------------
+-- the public API, as rows of argument kinds
+-- ------------------------------------------------------------------
+-- Each method row: { kinds of the arguments after self, valid = {...}
+-- valid values, oor = function(fx) -> out-of-range index per argument }
+
+local BONE = index_kind("bone index")
+local MEMBER = index_kind("solver index")
+
+local function bone_oor(fx) return #fx.arm + 1 end
+local function joint_oor(fx) return #fx.arm + 2 end
+
+local METHODS = {
+  Chain = {
+    set_base = { args = { number_kind(), number_kind(),
+                          number_kind{ optional = true } }, valid = { 5, 6, 0.5 } },
+    base = { args = {} },
+    set_flip = { args = { truth_kind }, valid = { true } },
+    flip = { args = {} },
+    set_pose = { args = { BONE, number_kind() }, valid = { 1, 0.5 }, oor = { bone_oor } },
+    pose = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    angle = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    world_angle = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    length = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    rest = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    reach = { args = {} },
+    joint = { args = { BONE }, valid = { 1 }, oor = { joint_oor } },
+    tip = { args = {} },
+    joints = { args = { table_or_nil_kind }, valid = { {} } },
+    reset = { args = {} },
+    set_constraint = { args = { BONE, constraint_or_nil_kind }, valid = { 1, "other" },
+                       oor = { bone_oor } },
+    constraint = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+  },
+  Constraint = {
+    set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
+    limits = { args = {} },
+    invert = { args = {} },
+  },
+  Solver = {
+    chain = { args = {} },
+    set_target = { args = { number_kind(), number_kind() }, valid = { 10, 20 } },
+    target = { args = {} },
+    set_weight = { args = { weight_kind }, valid = { 0.5 } },
+    weight = { args = {} },
+    set_iterations = { args = { iterations_kind }, valid = { 30 } },
+    iterations = { args = {} },
+    set_tolerance = { args = { tolerance_kind }, valid = { 0.1 } },
+    tolerance = { args = {} },
+    set_options = { args = { table_kind }, valid = { {} } },
+    method = { args = {} },
+    forget = { args = {} },
+    solve = { args = {} },
+    result = { args = {} },
+  },
+  Group = {
+    solver = { args = { MEMBER }, valid = { 1 }, oor = { function(fx) return #fx.g + 1 end } },
+    solve = { args = {} },
+    joints = { args = { table_or_nil_kind }, valid = { {} } },
+  },
+}
+
+-- set_limits: a second argument below the first is "min > max"; the
+-- negative, zero and huge values of the matrix land there for max.
+METHODS.Constraint.set_limits.args[2] = number_kind{
+  check_value = function(v) if v < -1 then return err_on(1, "min > max") end return ok() end }
+METHODS.Constraint.set_limits.args[1] = number_kind{
+  check_value = function(v) if v > 1 then return err_on(1, "min > max") end return ok() end }
+
+local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g" }
+local TYPE = { Chain = "ik2d.Chain", Constraint = "ik2d.Constraint",
+               Solver = "ik2d.Solver", Group = "ik2d.Group" }
+
+-- Module functions; arguments numbered from 1.
+local function bones_table_kind(v)
+  if type(v) == "table" then return err("1 to 64 bones") end -- {} has none
+  return table_kind(v)
+end
+
+local function limits_table_kind(v)
+  if type(v) == "table" then return err("min and max go together") end -- {} has neither
+  return table_kind(v)
+end
+
+local FUNCTIONS = {
+  chain = { args = { bones_table_kind }, valid = { { { length = 1 } } } },
+  constraint = { args = { limits_table_kind }, valid = { { min = 0, max = 1 } } },
+  solver = { args = { userdata_kind("ik2d.Chain"), options_or_nil_kind },
+             valid = { "arm", {} } },
+  group = { args = { table_kind }, valid = { {} } },
+}
+
+-- ------------------------------------------------------------------
+-- calls written as a user writes them
+-- ------------------------------------------------------------------
+
+local compiled = {}
+
+-- A function(o, a1, ..., an) that calls o:name(a1, ..., an) with a colon
+-- (or o.name(...) / ik2d.name(...)), not as a tail call, so the message
+-- numbers arguments as it would in a game's code.
+local function caller(style, name, n)
+  local key = style .. name .. n
+  if compiled[key] then return compiled[key] end
+  local params = {}
+  for i = 1, n do params[i] = "a" .. i end
+  local list = table.concat(params, ", ")
+  local call
+  if style == "colon" then
+    call = ("o:%s(%s)"):format(name, list)
+  elseif style == "dot" then
+    call = ("o.%s(%s)"):format(name, list)
+  else
+    call = ("ik2d.%s(%s)"):format(name, list)
+  end
+  local source = ("local ik2d, o%s = ...\nlocal r = { %s }\nreturn r")
+    :format(n > 0 and (", " .. list) or "", call)
+  if style == "dot" then
+    -- o is the method table, self the first argument: o.name(self, ...)
+    source = ("local ik2d, o, self%s = ...\nlocal r = { o.%s(self%s) }\nreturn r")
+      :format(n > 0 and (", " .. list) or "", name, n > 0 and (", " .. list) or "")
+  end
+  local f = assert((loadstring or load)(source, "=(bad input)"))
+  compiled[key] = f
+  return f
+end
+
+local function resolve(fx, v)
+  if v == "arm" or v == "other" then return fx[v] end
+  if type(v) == "table" then
+    local copy = {}
+    for k, x in pairs(v) do copy[k] = x end
+    return copy
+  end
+  return v
+end
+
+-- One cell: fx fresh, args[pos] replaced by value; checks the outcome.
+local function run_cell(style, target_name, fname, n_args, make_args, pos, expect, argn)
+  local fx = fixture()
+  local before = snapshot(fx)
+  local args = make_args(fx)
+  local o = target_name and fx[target_name] or nil
+  local result = { pcall(caller(style, fname, n_args), ik2d, o, unpack(args, 1, n_args)) }
+  if expect.error then
+    assert(not result[1], ("%s: expected an error, the call returned"):format(fname))
+    local msg = tostring(result[2])
+    assert.are.same(before, snapshot(fx))
+    still_works(fx)
+    helpers.check_message(msg, { ("bad argument #%d to '%s' ("):format(expect.argn or argn, fname) })
+    helpers.check_message(msg, expect.error)
+  else
+    assert(result[1], ("%s: expected it to work, got %s"):format(fname, tostring(result[2])))
+    if expect.check then expect.check(fx, result[2]) end
+    still_works(fx)
+  end
+end
+
+local function value_list(row, pos, fx)
+  local list = {}
+  for _, v in ipairs(VALUES) do
+    if v[2] == "oor" then
+      if row.oor and row.oor[pos] then list[#list + 1] = { v[1], row.oor[pos](fx) } end
+    else
+      list[#list + 1] = v
+    end
+  end
+  return list
+end
+
+-- The value itself: "new table" stands for a fresh empty table, so that
+-- no cell sees what another cell wrote into it.
+local function fresh(v)
+  if v == "new table" then return {} end
+  return v
+end
+
+-- ------------------------------------------------------------------
+-- table fields
+-- ------------------------------------------------------------------
+-- field(value) -> expectation, for tables read by the constructors and
+-- set_options.  Errors here are on the table's argument.
+
+local function coordinate_field(v, name)
+  if v == nil then return ok() end
+  if type(v) ~= "number" then return err(name .. " must be a number, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err(name .. " must be finite") end
+  return ok()
+end
+
+local function length_field(v)
+  if v == nil then return err("length must be > 0") end
+  if type(v) ~= "number" then return err("length must be a number, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err("length must be finite") end
+  if v <= 0 then return err("length must be > 0") end
+  return ok()
+end
+
+-- min varies against max = 1, max against min = -1.
+local function limit_field(which)
+  return function(v)
+    if v == nil then return err("min and max go together") end
+    if type(v) ~= "number" then return err(which .. " must be a number, got " .. type_name(v)) end
+    if v ~= v or v == inf or v == -inf then return err(which .. " must be finite") end
+    if which == "min" and v > 1 then return err("min > max") end
+    if which == "max" and v < -1 then return err("min > max") end
+    return ok()
+  end
+end
+
+local function truth_field() return ok() end
+
+local function options_number(name, check)
+  return function(v)
+    if v == nil then return ok() end
+    if type(v) ~= "number" then return err(name .. " must be a number, got " .. type_name(v)) end
+    if v ~= v or v == inf or v == -inf then return err(name .. " must be finite") end
+    return check(v)
+  end
+end
+
+local OPTION_FIELDS = {
+  iterations = options_number("iterations", function(v)
+    if v ~= math.floor(v) or v < 1 or v > 1e9 then
+      return err("iterations must be a whole number >= 1")
+    end
+    return ok(function(fx) assert.are.equal(v, fx.s:iterations()) end)
+  end),
+  tolerance = options_number("tolerance", function(v)
+    if v < 0 then return err("tolerance must be >= 0") end
+    return ok(function(fx) assert.are.equal(v, fx.s:tolerance()) end)
+  end),
+  -- clamped like set_weight: only nan is an error
+  weight = function(v)
+    if v == nil then return ok() end
+    if type(v) ~= "number" then return err("weight must be a number, got " .. type_name(v)) end
+    if v ~= v then return err("weight must not be nan") end
+    local want = v < 0 and 0 or v > 1 and 1 or v
+    return ok(function(fx) assert.are.equal(want, fx.s:weight()) end)
+  end,
+  damping = options_number("damping", function(v)
+    if v < 0 then return err("damping must be >= 0") end
+    return ok()
+  end),
+  softness = options_number("softness", function(v)
+    if v < 0 then return err("softness must be >= 0") end
+    return ok()
+  end),
+  bend = options_number("bend", function(v)
+    if v ~= 1 and v ~= -1 then return err("bend must be 1 or -1") end
+    return ok()
+  end),
+  method = function(v)
+    if v == nil then return ok() end
+    return err("method must be")
+  end,
+  sweep = function(v)
+    if v == nil then return ok() end
+    return err("sweep must be")
+  end,
+  warm_start = truth_field,
+  exact = truth_field,
+}
+
+local CHAIN_FIELDS = {
+  x = function(v) return coordinate_field(v, "x") end,
+  y = function(v) return coordinate_field(v, "y") end,
+  angle = function(v) return coordinate_field(v, "angle") end,
+  flip = truth_field,
+}
+
+local BONE_FIELDS = {
+  length = length_field,
+  angle = function(v) return coordinate_field(v, "angle") end,
+  min = limit_field("min"),
+  max = limit_field("max"),
+  invert = truth_field,
+}
+
+-- the same on bone 2 of a chain: errors say which bone
+local BONE_FIELDS_2 = {}
+for field, rule in pairs(BONE_FIELDS) do
+  BONE_FIELDS_2[field] = function(v, label)
+    local expect = rule(v, label)
+    if expect.error then table.insert(expect.error, 1, "bone 2: ") end
+    return expect
+  end
+end
+
+-- ------------------------------------------------------------------
+-- the matrix
+-- ------------------------------------------------------------------
+
+local function matrix()
+  -- every method in the method tables has a row
+  it("has a row for every method of every type", function()
+    local fx = fixture()
+    for kind, rows in pairs(METHODS) do
+      local o = fx[SELF[kind]]
+      if o then
+        local methods = getmetatable(o).__index
+        for name in pairs(methods) do
+          assert(rows[name], ("%s:%s has no row in the bad-input matrix"):format(kind, name))
+        end
+      end
+    end
+    for name, f in pairs(ik2d) do
+      if type(f) == "function" and name ~= "use_ffi" then
+        assert(FUNCTIONS[name], ("ik2d.%s has no row in the bad-input matrix"):format(name))
+      end
+    end
+  end)
+
+  for kind, rows in pairs(METHODS) do
+    local self_name = SELF[kind]
+    for name, row in pairs(rows) do
+      local n = #row.args
+      describe(("%s:%s"):format(kind, name), function()
+        -- self, called with a dot: #1, "ik2d.Type expected"
+        it("rejects a bad self (#1) in every form", function()
+          if kind == "Group" and not ik2d.group then return end
+          local wrong = { "nil", {}, "x", true, nan, 1, "other type" }
+          for k = 1, #wrong do
+            local fx = fixture()
+            local before = snapshot(fx)
+            local bad = wrong[k]
+            if bad == "nil" then bad = nil end
+            if bad == "other type" then bad = kind == "Solver" and fx.arm or fx.s end
+            local args = {}
+            for i = 1, n do args[i] = resolve(fx, row.valid[i]) end
+            local methods = getmetatable(fx[self_name]).__index
+            local okc, msg = pcall(caller("dot", name, n), ik2d, methods, bad, unpack(args, 1, n))
+            assert(not okc, ("%s.%s accepted %s as self"):format(kind, name, tostring(bad)))
+            msg = tostring(msg)
+            helpers.check_message(msg, { ("bad argument #1 to '%s' ("):format(name),
+                                         TYPE[kind] .. " expected" })
+            assert.are.same(before, snapshot(fx))
+            still_works(fx)
+          end
+        end)
+
+        for pos = 1, n do
+          local probe = fixture()
+          if kind ~= "Group" or probe.g then
+            for _, value in ipairs(value_list(row, pos, probe)) do
+              local label, v = value[1], value[2]
+              local expect = row.args[pos](fresh(v), label)
+              local what = expect.error and "raises" or "works"
+              it(("argument #%d given %s %s"):format(pos, label, what), function()
+                local given = fresh(v)
+                expect = row.args[pos](given, label)
+                run_cell("colon", self_name, name, n, function(fx)
+                  local args = {}
+                  for i = 1, n do args[i] = resolve(fx, row.valid[i]) end
+                  args[pos] = given
+                  return args
+                end, pos, expect, pos)
+              end)
+            end
+          end
+        end
+      end)
+    end
+  end
+
+  for name, row in pairs(FUNCTIONS) do
+    if ik2d[name] then
+      describe("ik2d." .. name, function()
+        for pos = 1, #row.args do
+          for _, value in ipairs(value_list(row, pos, nil)) do
+            local label, v = value[1], value[2]
+            local expect = row.args[pos](fresh(v), label)
+            it(("argument #%d given %s %s"):format(pos, label, expect.error and "raises" or "works"),
+               function()
+                 local given = fresh(v)
+                 expect = row.args[pos](given, label)
+                 run_cell("module", nil, name, #row.args, function(fx)
+                   local args = {}
+                   for i = 1, #row.args do args[i] = resolve(fx, row.valid[i]) end
+                   args[pos] = given
+                   return args
+                 end, pos, expect, pos)
+               end)
+          end
+        end
+      end)
+    end
+  end
+
+  -- fields of the tables
+  local function field_cells(title, fields, build, argn, fname)
+    describe(title, function()
+      for field, rule in pairs(fields) do
+        for _, value in ipairs(VALUES) do
+          local label, v = value[1], value[2]
+          if v ~= "oor" then
+            local expect = rule(fresh(v), label)
+            it(("%s given %s %s"):format(field, label, expect.error and "raises" or "works"),
+               function()
+                 local given = fresh(v)
+                 expect = rule(given, label)
+                 local fx = fixture()
+                 local before = snapshot(fx)
+                 local okc, msg = pcall(build, fx, field, given)
+                 if expect.error then
+                   assert(not okc, "expected an error, the call returned")
+                   msg = tostring(msg)
+                   assert.are.same(before, snapshot(fx))
+                   still_works(fx)
+                   helpers.check_message(msg, { ("bad argument #%d to '%s' ("):format(expect.argn or argn, fname) })
+                   helpers.check_message(msg, expect.error)
+                 else
+                   assert(okc, "expected it to work, got " .. tostring(msg))
+                   if expect.check then expect.check(fx, msg) end
+                   still_works(fx)
+                 end
+               end)
+          end
+        end
+      end
+    end)
+  end
+
+  field_cells("ik2d.chain{...} base fields", CHAIN_FIELDS, function(_, field, v)
+    local t = { { length = 1 }, { length = 2 } }
+    t[field] = v
+    return ik2d.chain(t)
+  end, 1, "chain")
+
+  field_cells("ik2d.chain{...} bone fields (bone 2)", BONE_FIELDS_2, function(_, field, v)
+    local bone = { length = 2 }
+    if field == "min" then bone.max = 1 elseif field == "max" then bone.min = -1 end
+    if field == "invert" then bone.min, bone.max = -1, 1 end
+    bone[field] = v
+    return ik2d.chain{ { length = 1 }, bone }
+  end, 1, "chain")
+
+  field_cells("ik2d.constraint{...} fields", {
+    min = limit_field("min"), max = limit_field("max"), invert = truth_field,
+  }, function(_, field, v)
+    local t = { min = -1, max = 1 }
+    t[field] = v
+    return ik2d.constraint(t)
+  end, 1, "constraint")
+
+  field_cells("ik2d.solver(chain, {...}) fields", OPTION_FIELDS, function(fx, field, v)
+    local s = ik2d.solver(fx.arm, { [field] = v })
+    fx.s = s -- the new solver is the one whose settings are checked
+    return s
+  end, 2, "solver")
+
+  field_cells("solver:set_options{...} fields", OPTION_FIELDS, function(fx, field, v)
+    local f = caller("colon", "set_options", 1)
+    local r = f(ik2d, fx.s, { [field] = v })
+    return r[1]
+  end, 1, "set_options")
+
+  describe("clamps and limits spelled out", function()
+    it("ik2d.chain takes 1 to 64 bones, not 0 or 65", function()
+      local bones = {}
+      for i = 1, 65 do bones[i] = { length = 1 } end
+      local msg = helpers.error_of(ik2d.chain, bones)
+      helpers.check_message(msg, { "bad argument #1 to 'chain' (", "64" })
+      bones[65] = nil
+      assert.are.equal(64, #ik2d.chain(bones))
+      msg = helpers.error_of(ik2d.chain, {})
+      helpers.check_message(msg, { "bad argument #1 to 'chain' (" })
+    end)
+
+    it("method = 'two_bone' needs a chain of 2 bones", function()
+      local fx = fixture()
+      local msg = helpers.error_of(ik2d.solver, fx.arm, { method = "two_bone" })
+      helpers.check_message(msg, { "bad argument #2 to 'solver' (", "2 bones" })
+      assert.are.equal("two_bone", ik2d.solver(fx.arm2, { method = "two_bone" }):method())
+    end)
+
+    it("ik2d.group names the bad member", function()
+      if not ik2d.group then return end
+      local fx = fixture()
+      local msg = helpers.error_of(ik2d.group, { fx.s, fx.arm })
+      helpers.check_message(msg, { "bad argument #1 to 'group' (", "item 2", "ik2d.Solver expected" })
+    end)
+
+    it("set_weight clamps +-inf and out-of-range weights, and solves with them", function()
+      local fx = fixture()
+      for _, case in ipairs{ { inf, 1 }, { -inf, 0 }, { 7, 1 }, { -7, 0 }, { 1e-300, 1e-300 } } do
+        fx.s:set_weight(case[1])
+        assert.are.equal(case[2], fx.s:weight())
+        fx.s:solve()
+        still_works(fx)
+      end
+    end)
+  end)
+end
+
+describe("bad input", function()
+  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
+    describe("(FFI methods)", function()
+      setup(function() ik2d.use_ffi(true) end)
+      matrix()
+    end)
+    describe("(classic C API methods)", function()
+      setup(function() ik2d.use_ffi(false) end)
+      teardown(function() ik2d.use_ffi(true) end)
+      matrix()
+    end)
+  else
+    matrix()
+  end
+end)

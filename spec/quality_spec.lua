@@ -1,0 +1,276 @@
+-- Solve quality across methods: keep-best (never worse than the start),
+-- limits for every method, CCD convergence against textbook CCD, tracking
+-- without misses or flips, and the CCD options (exact, sweep).
+-- bench/quality.c measures the same things at scale (`make bench-quality`).
+
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+local pi = math.pi
+local cos, sin, abs = math.cos, math.sin, math.abs
+local EPS = 1e-9
+
+-- Textbook CCD through the options: tip-to-root sweeps, no exact step.
+local TEXTBOOK = { exact = false, sweep = "tip" }
+
+local function with(base, extra)
+  local t = {}
+  for k, v in pairs(base or {}) do t[k] = v end
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return t
+end
+
+local function unit_chain(n)
+  local t = {}
+  for i = 1, n do t[i] = { length = 1 } end
+  return ik2d.chain(t)
+end
+
+local function tip_distance(arm, tx, ty)
+  local x, y = arm:tip()
+  return helpers.distance(x, y, tx, ty)
+end
+
+-- Every method and CCD variant, with the chain it needs.
+local variants = {
+  { label = "ccd (defaults)", options = {} },
+  { label = "ccd, textbook sweeps", options = TEXTBOOK },
+  { label = "ccd, damping 0.2", options = { damping = 0.2 } },
+  { label = "fabrik", options = { method = "fabrik" } },
+  { label = "two_bone", options = { method = "two_bone" }, two = true },
+  { label = "two_bone, bend -1", options = { method = "two_bone", bend = -1 }, two = true },
+}
+
+-- A limited chain, its (min, max) per bone and which ranges are inverted.
+local function limited_chain(two)
+  local spec = {
+    { length = 40, angle = 0.2, min = -1.2, max = 0.9 },
+    { length = 35, angle = 0.5, min = -0.17, max = 2.27 },
+    { length = 25, angle = 3.0, min = -0.6, max = 0.8 },
+    { length = 15, angle = -2.0, min = -1.5, max = 1.0 } }
+  if two then spec[3], spec[4] = nil, nil end
+  local arm = ik2d.chain(spec)
+  if not two then
+    arm:set_constraint(4, ik2d.constraint{ min = -1.5, max = 1.0, invert = true })
+  end
+  return arm, { [4] = not two or nil }
+end
+
+-- A pose inside the limits (the middle of each range plus some).
+local function random_inside(arm, rng, inverted)
+  for i = 1, #arm do
+    local c = arm:constraint(i)
+    local lo, hi = c:limits()
+    local delta
+    if inverted and inverted[i] then
+      delta = rng.range(hi, lo + 2 * pi) -- the allowed outside arc
+    else
+      delta = rng.range(lo, hi)
+    end
+    arm:set_pose(i, arm:rest(i) + delta)
+  end
+end
+
+describe("solve quality", function()
+  describe("keep best", function()
+    for _, v in ipairs(variants) do
+      it(("%s never ends farther from the target than the start pose (400 random cases, limits, 1 to 5 iterations)")
+         :format(v.label), function()
+        local rng = helpers.random(#v.label)
+        for n = 1, 400 do
+          local arm, inverted = limited_chain(v.two)
+          arm:set_base(rng.range(-20, 20), rng.range(-20, 20), rng.range(-pi, pi))
+          random_inside(arm, rng, inverted)
+          local bx, by = arm:base()
+          local r, a = rng.range(0, 1.1 * arm:reach()), rng.range(-pi, pi)
+          local tx, ty = bx + r * cos(a), by + r * sin(a)
+          local before = tip_distance(arm, tx, ty)
+          local s = ik2d.solver(arm, with(v.options, { iterations = 1 + n % 5, warm_start = false }))
+          s:set_target(tx, ty)
+          local _, distance = s:solve()
+          assert.truthy(distance <= before + 1e-12,
+                        ("case %d: %.17g after, %.17g before"):format(n, distance, before))
+        end
+      end)
+    end
+  end)
+
+  describe("limits", function()
+    for _, v in ipairs(variants) do
+      it(("hold for %s over 400 random targets, starts and bases, inverted range included"):format(v.label), function()
+        local rng = helpers.random(100 + #v.label)
+        local arm, inverted = limited_chain(v.two)
+        local s = ik2d.solver(arm, v.options)
+        for n = 1, 400 do
+          arm:set_base(rng.range(-20, 20), rng.range(-20, 20), rng.range(-pi, pi))
+          if n % 3 == 0 then
+            -- sometimes a start from an arbitrary pose, limits or not
+            for i = 1, #arm do arm:set_pose(i, rng.range(-pi, pi)) end
+            s:forget()
+          end
+          local bx, by = arm:base()
+          local r, a = rng.range(0, 1.2 * arm:reach()), rng.range(-pi, pi)
+          s:set_target(bx + r * cos(a), by + r * sin(a))
+          local reached, distance = s:solve()
+          local worst, bone = helpers.max_violation(arm, inverted)
+          assert.truthy(worst <= EPS, ("case %d: bone %s is %.3g rad past its limit")
+                                      :format(n, tostring(bone), worst))
+          assert.are.equal(distance <= s:tolerance(), reached)
+        end
+      end)
+    end
+  end)
+
+  describe("ccd convergence", function()
+    -- random start poses and targets in the disc of 0.99 x reach,
+    -- tolerance 1e-3 x reach, as bench/quality.c does
+    local function hits(n, options, cases, seed)
+      local rng = helpers.random(seed)
+      local arm = unit_chain(n)
+      local s = ik2d.solver(arm, with(options, { iterations = 10, tolerance = 1e-3 * n }))
+      local count = 0
+      for _ = 1, cases do
+        for i = 1, n do arm:set_pose(i, rng.range(-pi, pi)) end
+        s:forget()
+        local r, a = 0.99 * n * math.sqrt(rng.next()), rng.range(-pi, pi)
+        s:set_target(r * cos(a), r * sin(a))
+        if s:solve() then count = count + 1 end
+      end
+      return count
+    end
+
+    it("reaches at least twice as many random targets within 10 iterations as textbook ccd (10 bones)", function()
+      local ours, textbook = hits(10, {}, 300, 42), hits(10, TEXTBOOK, 300, 42)
+      assert.truthy(ours >= 2 * textbook, ("%d against %d"):format(ours, textbook))
+    end)
+
+    it("reaches at least 98% of random targets within 10 iterations with 3 bones (300 cases)", function()
+      local ours = hits(3, {}, 300, 43)
+      assert.truthy(ours >= 294, ("%d of 300"):format(ours))
+    end)
+
+    it("still converges with textbook sweeps when given 1000 iterations (5 bones, 100 cases)", function()
+      local rng = helpers.random(44)
+      local arm = unit_chain(5)
+      local s = ik2d.solver(arm, with(TEXTBOOK, { iterations = 1000, tolerance = 5e-3 }))
+      for n = 1, 100 do
+        local r, a = rng.range(0, 4.9), rng.range(-pi, pi)
+        s:set_target(r * cos(a), r * sin(a))
+        local reached, distance = s:solve()
+        assert.truthy(reached, ("target %d: %.3g away"):format(n, distance))
+      end
+    end)
+  end)
+
+  describe("tracking", function()
+    -- a target wandering smoothly inside 0.2 .. 0.9 x reach
+    local function path(n, speed, frames)
+      local reach, points = n, {}
+      local phase = 0
+      for f = 1, frames do
+        phase = phase + speed
+        local r = reach * (0.55 + 0.35 * sin(0.37 * phase))
+        points[f] = { r * cos(phase), r * sin(phase) }
+      end
+      return points
+    end
+
+    for _, n in ipairs{ 3, 5, 10 } do
+      it(("ccd reaches a moving target every frame with 10 iterations (%d bones, 1000 frames)"):format(n), function()
+        local arm = unit_chain(n)
+        local s = ik2d.solver(arm, { tolerance = 1e-3 * n })
+        local misses, iterations = 0, 0
+        for _, p in ipairs(path(n, 0.02, 1000)) do
+          s:set_target(p[1], p[2])
+          local reached, _, used = s:solve()
+          if not reached then misses = misses + 1 end
+          iterations = iterations + used
+        end
+        assert.are.equal(0, misses)
+        -- one exact step a frame, nearly always
+        assert.truthy(iterations <= 1100, "iterations " .. iterations)
+      end)
+
+      it(("ccd turns no joint more than 0.05 rad a frame while the target creeps (%d bones): no flips")
+         :format(n), function()
+        local arm = unit_chain(n)
+        local s = ik2d.solver(arm, { tolerance = 1e-3 * n })
+        local previous, worst = nil, 0
+        for _, p in ipairs(path(n, 0.004, 2000)) do
+          s:set_target(p[1], p[2])
+          s:solve()
+          local angles = helpers.angles_of(arm)
+          if previous then
+            for i = 1, n do
+              worst = math.max(worst, abs(helpers.angle_diff(previous[i], angles[i])))
+            end
+          end
+          previous = angles
+        end
+        assert.truthy(worst <= 0.05, "largest turn " .. worst)
+      end)
+    end
+
+    it("keeps the elbow of a 2-bone ccd chain on its side round a whole circle", function()
+      local arm = ik2d.chain{ { length = 60 }, { length = 45 } }
+      arm:set_pose(2, 0.8)
+      local s = ik2d.solver(arm)
+      for f = 0, 400 do
+        local a = 2 * pi * f / 400
+        s:set_target(70 * cos(a), 70 * sin(a))
+        assert.is_true((s:solve()))
+        assert.truthy(arm:angle(2) > 0.5, ("frame %d: elbow at %.3f"):format(f, arm:angle(2)))
+      end
+    end)
+  end)
+
+  describe("ccd options", function()
+    it("take exact and sweep from the options table", function()
+      local arm = unit_chain(4)
+      local s = ik2d.solver(arm, TEXTBOOK)
+      s:set_target(1, 2)
+      local reached = s:solve()
+      assert.is_boolean(reached)
+      s:set_options{ exact = true, sweep = "root" }
+      s:set_target(-1, 2)
+      assert.is_true((s:solve()))
+    end)
+
+    it("reject a sweep other than \"root\" or \"tip\"", function()
+      local arm = unit_chain(4)
+      local msg = helpers.error_of(ik2d.solver, arm, { sweep = "middle" })
+      helpers.check_message(msg, helpers.bad_argument(2, "solver", 'sweep must be "root" or "tip"'))
+      msg = helpers.error_of(ik2d.solver, arm, { sweep = 1 })
+      helpers.check_message(msg, { 'sweep must be "root" or "tip"' })
+    end)
+
+    it("exact = false turns every joint by at most damping per iteration", function()
+      local arm = unit_chain(5)
+      local s = ik2d.solver(arm, { damping = 0.05, iterations = 1, exact = false })
+      s:set_target(-2, 3)
+      s:solve()
+      for i = 1, 5 do assert.truthy(abs(arm:angle(i)) <= 0.05 + EPS, "bone " .. i) end
+    end)
+
+    it("with damping, the exact step turns no joint more than damping either", function()
+      local rng = helpers.random(5)
+      local arm = unit_chain(5)
+      local s = ik2d.solver(arm, { damping = 0.05, iterations = 1 })
+      for n = 1, 200 do
+        local before = {}
+        for i = 1, 5 do
+          before[i] = rng.range(-1, 1)
+          arm:set_pose(i, before[i])
+        end
+        s:forget()
+        local x, y = arm:tip()
+        s:set_target(x + rng.range(-0.1, 0.1), y + rng.range(-0.1, 0.1))
+        s:solve()
+        for i = 1, 5 do
+          local turn = abs(helpers.angle_diff(before[i], arm:angle(i)))
+          assert.truthy(turn <= 0.05 + EPS, ("case %d, bone %d turned %.4f"):format(n, i, turn))
+        end
+      end
+    end)
+  end)
+end)

@@ -1,0 +1,371 @@
+-- The two-bone solver (method "two_bone"): the law of cosines for both
+-- bend directions, softness, unreachable targets, the nearest allowed
+-- pose under limits, weight blending, and its settings.
+
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+local pi = math.pi
+local cos, sin, abs, sqrt, acos, exp = math.cos, math.sin, math.abs, math.sqrt, math.acos, math.exp
+local atan2 = math.atan2 or math.atan -- luacheck: ignore 143
+local EPS = 1e-9
+
+-- Upper arm 60, forearm 45 (reach 105, inner reach 15), base turned and
+-- moved, rest angles that are not zero.
+local A, B = 60, 45
+local BX, BY, BA = 12, -7, 0.35
+
+local function make_limb(extra)
+  local t = { x = BX, y = BY, angle = BA,
+    { length = A, angle = 0.4 }, { length = B, angle = -0.3 } }
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return ik2d.chain(t)
+end
+
+-- The law of cosines: local shoulder and elbow angles that put the tip on
+-- (tx, ty), elbow bent to the side of bend.
+local function law_of_cosines(tx, ty, bend)
+  local dx, dy = tx - BX, ty - BY
+  local d = sqrt(dx * dx + dy * dy)
+  local elbow = bend * acos((d * d - A * A - B * B) / (2 * A * B))
+  local shoulder = atan2(dy, dx) - BA - atan2(B * sin(elbow), A + B * cos(elbow))
+  return shoulder, elbow
+end
+
+local function tip_distance(arm, tx, ty)
+  local x, y = arm:tip()
+  return helpers.distance(x, y, tx, ty)
+end
+
+-- Tip of the limb for local angles (shoulder, elbow).
+local function tip_of(shoulder, elbow)
+  local w1 = BA + shoulder
+  return BX + A * cos(w1) + B * cos(w1 + elbow), BY + A * sin(w1) + B * sin(w1 + elbow)
+end
+
+describe("two_bone solver", function()
+  describe("reachable targets", function()
+    for _, bend in ipairs{ 1, -1 } do
+      it(("matches the law of cosines to 1e-9 for 200 random targets, bend %d"):format(bend), function()
+        local rng = helpers.random(bend == 1 and 11 or 12)
+        local arm = make_limb()
+        local s = ik2d.solver(arm, { method = "two_bone", bend = bend })
+        for n = 1, 200 do
+          -- strictly between inner and full reach
+          local r, a = rng.range(15.5, 104.5), rng.range(-pi, pi)
+          local tx, ty = BX + r * cos(a), BY + r * sin(a)
+          arm:set_pose(1, rng.range(-pi, pi))
+          arm:set_pose(2, rng.range(-pi, pi))
+          s:set_target(tx, ty)
+          local reached, distance, iterations = s:solve()
+          local shoulder, elbow = law_of_cosines(tx, ty, bend)
+          assert.near(0, helpers.angle_diff(shoulder, arm:angle(1)), EPS)
+          assert.near(0, helpers.angle_diff(elbow, arm:angle(2)), EPS)
+          assert.truthy(reached, "target " .. n)
+          assert.truthy(distance <= EPS, "target " .. n .. ": distance " .. distance)
+          assert.near(0, tip_distance(arm, tx, ty), EPS)
+          assert.are.equal(1, iterations)
+          assert.truthy(helpers.fk_error(arm) <= EPS)
+        end
+      end)
+    end
+
+    it("bends to opposite sides for bend 1 and -1: elbows mirrored about the shoulder-target line", function()
+      local up, down = make_limb(), make_limb()
+      local su = ik2d.solver(up, { method = "two_bone", bend = 1 })
+      local sd = ik2d.solver(down, { method = "two_bone", bend = -1 })
+      local tx, ty = BX + 70, BY + 20
+      su:set_target(tx, ty)
+      sd:set_target(tx, ty)
+      su:solve()
+      sd:solve()
+      local ex1, ey1 = up:joint(2)
+      local ex2, ey2 = down:joint(2)
+      -- signed side of each elbow relative to base -> target
+      local ux, uy = tx - BX, ty - BY
+      local side1 = ux * (ey1 - BY) - uy * (ex1 - BX)
+      local side2 = ux * (ey2 - BY) - uy * (ex2 - BX)
+      -- bend 1 turns the forearm counterclockwise, so the elbow lies on
+      -- the clockwise side of the shoulder-target line
+      assert.truthy(side1 < -1 and side2 > 1, ("sides %g, %g"):format(side1, side2))
+      assert.near(side1, -side2, 1e-9)
+      assert.near(0, helpers.angle_diff(up:angle(2), -down:angle(2)), EPS)
+    end)
+
+    it("folds the elbow fully (pi) for a target on the inner reach circle", function()
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone" })
+      s:set_target(BX + 15 * cos(1), BY + 15 * sin(1))
+      local reached = s:solve()
+      assert.is_true(reached)
+      assert.near(0, helpers.angle_diff(pi, arm:angle(2)), 1e-6) -- folded
+    end)
+  end)
+
+  describe("targets out of reach", function()
+    it("points the limb straight at a target beyond full reach; distance |t - base| - 105", function()
+      local rng = helpers.random(5)
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone", bend = -1 })
+      for _ = 1, 50 do
+        local r, a = rng.range(106, 400), rng.range(-pi, pi)
+        s:set_target(BX + r * cos(a), BY + r * sin(a))
+        local reached, distance = s:solve()
+        assert.is_false(reached)
+        assert.near(r - 105, distance, EPS)
+        assert.near(0, helpers.angle_diff(0, arm:angle(2)), EPS)
+        assert.near(0, helpers.angle_diff(a, arm:world_angle(1)), EPS)
+      end
+    end)
+
+    it("folds the limb toward a target inside the inner reach; distance 15 - |t - base|", function()
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone" })
+      local a = -2.1
+      s:set_target(BX + 5 * cos(a), BY + 5 * sin(a))
+      local reached, distance = s:solve()
+      assert.is_false(reached)
+      assert.near(10, distance, EPS)
+      assert.near(0, helpers.angle_diff(pi, arm:angle(2)), 1e-6)
+      -- the tip lies toward the target from the base
+      local x, y = arm:tip()
+      assert.near(0, helpers.angle_diff(a, atan2(y - BY, x - BX)), 1e-6)
+    end)
+  end)
+
+  describe("softness", function()
+    local SOFT = 10
+    local function soft_reach(d)
+      local start = 105 - SOFT
+      if d <= start then return d end
+      return start + SOFT * (1 - exp(-(d - start) / SOFT))
+    end
+
+    it("leaves targets closer than full reach - softness exact (law of cosines to 1e-9)", function()
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone", softness = SOFT })
+      for _, r in ipairs{ 20, 50, 80, 94.9 } do
+        local tx, ty = BX + r * cos(0.7), BY + r * sin(0.7)
+        s:set_target(tx, ty)
+        assert.is_true((s:solve()))
+        local shoulder, elbow = law_of_cosines(tx, ty, 1)
+        assert.near(0, helpers.angle_diff(shoulder, arm:angle(1)), EPS)
+        assert.near(0, helpers.angle_diff(elbow, arm:angle(2)), EPS)
+      end
+    end)
+
+    it("eases the tip in: |tip - base| = 95 + 10 (1 - exp(-(d - 95) / 10)) on the line to the target", function()
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone", softness = SOFT, tolerance = 0 })
+      local previous = 0
+      for d = 95, 160, 0.5 do
+        local tx, ty = BX + d * cos(-0.4), BY + d * sin(-0.4)
+        s:set_target(tx, ty)
+        s:solve()
+        local x, y = arm:tip()
+        local r = helpers.distance(BX, BY, x, y)
+        assert.near(soft_reach(d), r, EPS)
+        assert.near(0, helpers.angle_diff(-0.4, atan2(y - BY, x - BX)), EPS)
+        -- never snaps straight, and keeps moving out as the target does
+        assert.truthy(r < 105 and r >= previous, ("d %g: reach %.12g"):format(d, r))
+        previous = r
+      end
+    end)
+
+    it("has the slope of the target at the start of the ease: no kink", function()
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone", softness = SOFT, tolerance = 0 })
+      local function reach_at(d)
+        s:set_target(BX + d, BY)
+        s:solve()
+        local x, y = arm:tip()
+        return helpers.distance(BX, BY, x, y)
+      end
+      local h = 1e-4
+      local below = (reach_at(95) - reach_at(95 - h)) / h
+      local above = (reach_at(95 + h) - reach_at(95)) / h
+      assert.near(1, below, 1e-6)
+      assert.near(1, above, 1e-3)
+    end)
+  end)
+
+  describe("limits", function()
+    -- Nearest tip distance over a grid of allowed (shoulder, elbow).
+    local function grid_best(arm, tx, ty, steps)
+      local best = math.huge
+      local c1, c2 = arm:constraint(1), arm:constraint(2)
+      local lo1, hi1, lo2, hi2 = -pi, pi, -pi, pi
+      if c1 then lo1, hi1 = c1:limits() end
+      if c2 then lo2, hi2 = c2:limits() end
+      for i = 0, steps do
+        local shoulder = arm:rest(1) + lo1 + (hi1 - lo1) * i / steps
+        for j = 0, steps do
+          local elbow = arm:rest(2) + lo2 + (hi2 - lo2) * j / steps
+          local x, y = tip_of(shoulder, elbow)
+          local d = helpers.distance(x, y, tx, ty)
+          if d < best then best = d end
+        end
+      end
+      return best
+    end
+
+    it("fall back to the nearest allowed pose: no allowed pose on a 121 x 121 grid is nearer (300 cases)", function()
+      local rng = helpers.random(77)
+      for n = 1, 300 do
+        local arm = make_limb()
+        local lo1 = rng.range(-2, 0.5)
+        local lo2 = rng.range(-2.5, 1.5)
+        arm:set_constraint(1, ik2d.constraint{ min = lo1, max = lo1 + rng.range(0.1, 2.5) })
+        arm:set_constraint(2, ik2d.constraint{ min = lo2, max = lo2 + rng.range(0.1, 2.5) })
+        local bend = rng.next() < 0.5 and 1 or -1
+        local s = ik2d.solver(arm, { method = "two_bone", bend = bend })
+        local r, a = rng.range(0, 130), rng.range(-pi, pi)
+        local tx, ty = BX + r * cos(a), BY + r * sin(a)
+        s:set_target(tx, ty)
+        local _, distance = s:solve()
+        assert.truthy(helpers.max_violation(arm) <= EPS, "case " .. n .. ": a limit is broken")
+        local best = grid_best(arm, tx, ty, 120)
+        assert.truthy(distance <= best + 1e-9,
+                      ("case %d: two_bone %.9g, grid %.9g"):format(n, distance, best))
+        assert.near(tip_distance(arm, tx, ty), distance, EPS)
+      end
+    end)
+
+    it("fall back to the nearest allowed pose with inverted ranges and ranges across +-pi (100 cases)", function()
+      local rng = helpers.random(9)
+      for n = 1, 100 do
+        local arm = make_limb()
+        local lo1, w1 = rng.range(-4, 2), rng.range(0.1, 3)
+        local lo2, w2 = rng.range(-4, 2), rng.range(0.1, 4)
+        local inv1, inv2 = rng.next() < 0.5, rng.next() < 0.5
+        arm:set_constraint(1, ik2d.constraint{ min = lo1, max = lo1 + w1, invert = inv1 })
+        arm:set_constraint(2, ik2d.constraint{ min = lo2, max = lo2 + w2, invert = inv2 })
+        local s = ik2d.solver(arm, { method = "two_bone", bend = rng.next() < 0.5 and 1 or -1 })
+        local r, a = rng.range(0, 130), rng.range(-pi, pi)
+        local tx, ty = BX + r * cos(a), BY + r * sin(a)
+        s:set_target(tx, ty)
+        local _, distance = s:solve()
+        assert.truthy(helpers.max_violation(arm, { inv1, inv2 }) <= EPS, "case " .. n)
+        local best, steps = math.huge, 120
+        for i = 0, steps - 1 do
+          local d1 = -pi + 2 * pi * i / steps
+          if helpers.limit_violation(d1, lo1, lo1 + w1, inv1) == 0 then
+            for j = 0, steps - 1 do
+              local d2 = -pi + 2 * pi * j / steps
+              if helpers.limit_violation(d2, lo2, lo2 + w2, inv2) == 0 then
+                local x, y = tip_of(0.4 + d1, -0.3 + d2)
+                local d = helpers.distance(x, y, tx, ty)
+                if d < best then best = d end
+              end
+            end
+          end
+        end
+        assert.truthy(distance <= best + 1e-9,
+                      ("case %d: two_bone %.9g, grid %.9g"):format(n, distance, best))
+      end
+    end)
+
+    it("keep the law of cosines answer, to 1e-9, when it is inside the limits", function()
+      local arm = make_limb()
+      arm:set_constraint(2, ik2d.constraint{ min = 0, max = 2.5 }) -- elbow 0.3 less, see rest
+      local s = ik2d.solver(arm, { method = "two_bone", bend = 1 })
+      local tx, ty = BX + 80 * cos(2), BY + 80 * sin(2)
+      s:set_target(tx, ty)
+      assert.is_true((s:solve()))
+      local shoulder, elbow = law_of_cosines(tx, ty, 1)
+      assert.near(0, helpers.angle_diff(shoulder, arm:angle(1)), EPS)
+      assert.near(0, helpers.angle_diff(elbow, arm:angle(2)), EPS)
+    end)
+
+    it("take the other bend when only it is allowed, and still reach", function()
+      local arm = make_limb()
+      -- elbow may bend only to the negative side: local -0.3 + [-2.8, -0.1]
+      arm:set_constraint(2, ik2d.constraint{ min = -2.8, max = -0.1 })
+      local s = ik2d.solver(arm, { method = "two_bone", bend = 1 })
+      local tx, ty = BX + 70, BY + 30
+      s:set_target(tx, ty)
+      local reached, distance = s:solve()
+      assert.is_true(reached)
+      assert.near(0, distance, EPS)
+      local shoulder, elbow = law_of_cosines(tx, ty, -1)
+      assert.near(0, helpers.angle_diff(shoulder, arm:angle(1)), EPS)
+      assert.near(0, helpers.angle_diff(elbow, arm:angle(2)), EPS)
+    end)
+
+    it("hold the elbow on its limit and aim the limb when the target needs more bend", function()
+      local arm = make_limb()
+      -- elbow at most 0.5 rad from straight: local -0.3 + [0.3, 0.8]
+      arm:set_constraint(2, ik2d.constraint{ min = 0.3, max = 0.8 })
+      local s = ik2d.solver(arm, { method = "two_bone" })
+      local tx, ty = BX + 40 * cos(1.2), BY + 40 * sin(1.2)
+      s:set_target(tx, ty)
+      local reached = s:solve()
+      assert.is_false(reached)
+      assert.near(0.5, arm:angle(2), EPS)
+      -- the limb, rigid at that bend, points its tip straight at the target
+      local x, y = arm:tip()
+      assert.near(0, helpers.angle_diff(1.2, atan2(y - BY, x - BX)), EPS)
+    end)
+  end)
+
+  describe("weight", function()
+    it("0.5 gives pose + 0.5 * (ik - pose) per bone, ik from a weight-1 solve", function()
+      local full, half = make_limb(), make_limb()
+      for _, arm in ipairs{ full, half } do
+        arm:set_pose(1, 1.1)
+        arm:set_pose(2, -0.6)
+      end
+      local s1 = ik2d.solver(full, { method = "two_bone" })
+      local s5 = ik2d.solver(half, { method = "two_bone", weight = 0.5 })
+      s1:set_target(BX - 30, BY + 60)
+      s5:set_target(BX - 30, BY + 60)
+      assert.is_true((s1:solve()))
+      local reached, distance = s5:solve()
+      for i = 1, 2 do
+        local pose = half:pose(i)
+        local expected = pose + 0.5 * helpers.angle_diff(pose, full:angle(i))
+        assert.near(0, helpers.angle_diff(expected, half:angle(i)), EPS)
+      end
+      assert.is_false(reached)
+      assert.near(tip_distance(half, BX - 30, BY + 60), distance, EPS)
+    end)
+
+    it("0 leaves the pose exactly", function()
+      local arm = make_limb()
+      arm:set_pose(2, 0.123)
+      local s = ik2d.solver(arm, { method = "two_bone", weight = 0 })
+      s:set_target(BX + 50, BY + 50)
+      local _, _, iterations = s:solve()
+      assert.are.equal(0, iterations)
+      assert.are.equal(0.123, arm:angle(2))
+    end)
+  end)
+
+  describe("settings", function()
+    it("needs a chain of 2 bones", function()
+      local arm = ik2d.chain{ { length = 1 }, { length = 1 }, { length = 1 } }
+      local msg = helpers.error_of(ik2d.solver, arm, { method = "two_bone" })
+      helpers.check_message(msg, { "two_bone", "2 bones" })
+    end)
+
+    it("rejects a bend other than 1 or -1 and a negative softness", function()
+      local arm = make_limb()
+      helpers.check_message(helpers.error_of(ik2d.solver, arm, { method = "two_bone", bend = 0 }),
+                            { "bend must be 1 or -1" })
+      helpers.check_message(helpers.error_of(ik2d.solver, arm, { method = "two_bone", softness = -1 }),
+                            { "softness must be >= 0" })
+    end)
+
+    it("returns iterations 0 at a target it already reaches, 1 otherwise", function()
+      local arm = make_limb()
+      local s = ik2d.solver(arm, { method = "two_bone" })
+      s:set_target(BX + 30, BY + 60)
+      local _, _, first = s:solve()
+      local _, _, again = s:solve()
+      assert.are.equal(1, first)
+      assert.are.equal(0, again)
+    end)
+  end)
+end)
+
+local _ = abs
