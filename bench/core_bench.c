@@ -2,9 +2,11 @@
 ** core_bench.c: the C core alone, no Lua.  Prints ns per solve and per
 ** joint update for one chain and for a batch of chains.
 **   core_bench            timing table
-**   core_bench count N    N solves of the 3-bone scene, no output: run
-**                         under callgrind twice to get instructions per
-**                         joint update from the difference
+**   core_bench count N [moving]
+**                         N solves of the 3-bone scene (random targets,
+**                         or a moving one), the joint update count on
+**                         stderr: run under callgrind twice to get
+**                         instructions per solve from the difference
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -107,8 +109,9 @@ static void bench_row(const char *name, int count, int bones, int frames,
 }
 
 int main(int argc, char **argv) {
-  if (argc == 3 && strcmp(argv[1], "count") == 0) {
-    bench_result r = bench_run(1, 3, atoi(argv[2]), 1, 0);
+  if ((argc == 3 || argc == 4) && strcmp(argv[1], "count") == 0) {
+    int moving = argc == 4 && strcmp(argv[3], "moving") == 0;
+    bench_result r = bench_run(1, 3, atoi(argv[2]), !moving, 0);
     /* the joint update count goes to stderr, to divide the Ir by */
     fprintf(stderr, "joint_updates %ld\n", r.joint_updates);
     return 0;

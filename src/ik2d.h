@@ -139,6 +139,7 @@ typedef struct ik2d_solver {
   int have_solution;
   double solution_cos[IK2D_MAX_BONES];
   double solution_sin[IK2D_MAX_BONES];
+  double solution_angle[IK2D_MAX_BONES]; /* their angles, in [-pi, pi] */
   double damping_cos, damping_sin;
   /* outcome of the last solve */
   int reached;

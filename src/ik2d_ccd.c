@@ -260,7 +260,9 @@ int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
   int iteration, i, used = solver->iterations;
   ik2d_work_forward(work);
   distance_sq = ik2d_work_tip_distance_sq(work);
+  work->fresh = 1;
   if (distance_sq <= work->tolerance_sq) return 0;
+  work->fresh = 0;
   /* out of reach: the straight pose is the answer, in one step */
   if (ik2d_work_straighten(work)) return 1;
   start_sq = distance_sq;
@@ -273,7 +275,10 @@ int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
     /* an iteration is an exact step or, when none gains, a sweep: either
     ** way a joint turns at most once (and at most damping) per iteration */
     if (solver->exact && ik2d_work_exact_step(work, solver, &distance_sq)) {
-      if (distance_sq <= work->tolerance_sq) return iteration;
+      if (distance_sq <= work->tolerance_sq) {
+        work->fresh = 1; /* the step ends with a forward pass */
+        return iteration;
+      }
     } else {
       distance_sq = solver->sweep == IK2D_SWEEP_TIP
                         ? ccd_sweep_tip(work, solver)
@@ -297,5 +302,7 @@ int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
     }
     ik2d_work_forward(work);
   }
+  /* every way out of the loop ends with a forward pass */
+  work->fresh = 1;
   return used;
 }

@@ -30,11 +30,6 @@ const char *ik2d_status_message(ik2d_status status) {
 /* angles                                                               */
 /* ------------------------------------------------------------------ */
 
-double ik2d_wrap(double angle) {
-  /* fast path: most deltas are already in range */
-  if (angle >= -IK2D_PI && angle < IK2D_PI) return angle;
-  return angle - IK2D_TWO_PI * floor((angle + IK2D_PI) / IK2D_TWO_PI);
-}
 
 /* ------------------------------------------------------------------ */
 /* constraints                                                          */

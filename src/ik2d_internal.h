@@ -4,13 +4,19 @@
 #ifndef IK2D_INTERNAL_H
 #define IK2D_INTERNAL_H
 
+#include <math.h>
+
 #include "ik2d.h"
 
 #define IK2D_PI 3.14159265358979323846
 #define IK2D_TWO_PI 6.28318530717958647692
 
-/* angle wrapped to [-pi, pi) */
-double ik2d_wrap(double angle);
+/* angle wrapped to [-pi, pi); inline: the solve calls it per bone */
+static inline double ik2d_wrap(double angle) {
+  /* fast path: most deltas are already in range */
+  if (angle >= -IK2D_PI && angle < IK2D_PI) return angle;
+  return angle - IK2D_TWO_PI * floor((angle + IK2D_PI) / IK2D_TWO_PI);
+}
 
 /* A solve works in chain space (unflipped) on unit complex rotations, so
 ** its inner loops need no trig.  Lives on the stack of a solve. */
@@ -25,6 +31,7 @@ typedef struct ik2d_work {
   /* limited bones: the middle of the allowed arc in parent space */
   double limit_mid_cos[IK2D_MAX_BONES];
   double limit_mid_sin[IK2D_MAX_BONES];
+  int fresh;          /* 1: joint_x/y are those of the rotations now */
   double joint_x[IK2D_MAX_BONES + 1]; /* from the last ik2d_work_forward */
   double joint_y[IK2D_MAX_BONES + 1];
 } ik2d_work;

@@ -235,6 +235,7 @@ static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
                                : solver->target_x;
   work->target_y = solver->target_y;
   work->tolerance_sq = solver->tolerance * solver->tolerance;
+  work->fresh = 0;
   work->base_cos = chain->base_cos;
   work->base_sin = chain->base_sin;
   for (i = 0; i < chain->count; i++) {
@@ -257,13 +258,47 @@ static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
   }
 }
 
+/* atan(t) for |t| <= 1/8: the series to t^19, whose next term is below
+** 1e-20.  About a tenth of the instructions of libm's atan2. */
+static double solve_atan_small(double t) {
+  double t2 = t * t;
+  return t * (1.0 + t2 * (-1.0 / 3 + t2 * (1.0 / 5 + t2 * (-1.0 / 7 +
+         t2 * (1.0 / 9 + t2 * (-1.0 / 11 + t2 * (1.0 / 13 + t2 * (-1.0 / 15 +
+         t2 * (1.0 / 17 + t2 * (-1.0 / 19))))))))));
+}
+
+/* The angle of each bone's IK rotation, into solver->solution_angle.  A
+** solve that started from the previous solution usually turned each bone
+** a little: its angle is then the previous angle plus the small turn,
+** without atan2.  start_* are the rotations the solve started from. */
+static void solve_angles(ik2d_solver *solver, const ik2d_work *work,
+                         const double *start_cos, const double *start_sin,
+                         int warm) {
+  int i;
+  for (i = 0; i < work->count; i++) {
+    double c = work->rot_cos[i], s = work->rot_sin[i];
+    if (warm && start_cos[i] == solver->solution_cos[i] &&
+        start_sin[i] == solver->solution_sin[i]) {
+      /* the turn since the start: rotation times the start's inverse */
+      double turn_cos = c * start_cos[i] + s * start_sin[i];
+      double turn_sin = s * start_cos[i] - c * start_sin[i];
+      if (turn_cos > 0.0 && fabs(turn_sin) <= 0.125 * turn_cos) {
+        solver->solution_angle[i] = ik2d_wrap(
+            solver->solution_angle[i] + solve_atan_small(turn_sin / turn_cos));
+        continue;
+      }
+    }
+    solver->solution_angle[i] = atan2(s, c);
+  }
+}
+
 /* result = pose + weight * delta, where delta runs inside the limits */
-static void solve_blend(ik2d_chain *chain, const ik2d_work *work,
+static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver,
                         double weight) {
   int i;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    double ik = atan2(work->rot_sin[i], work->rot_cos[i]);
+    double ik = solver->solution_angle[i];
     double pose = chain->pose[i];
     double delta;
     if (limit != NULL && !limit->full) {
@@ -280,7 +315,7 @@ static void solve_blend(ik2d_chain *chain, const ik2d_work *work,
 
 static void solve_copy_joints(ik2d_chain *chain, ik2d_work *work) {
   int i;
-  ik2d_work_forward(work);
+  if (!work->fresh) ik2d_work_forward(work);
   for (i = 0; i <= chain->count; i++) {
     chain->joint_x[i] = chain->flip ? 2.0 * chain->base_x - work->joint_x[i]
                                     : work->joint_x[i];
@@ -303,6 +338,7 @@ static int solve_sane(ik2d_work *work) {
     if (!(norm > 0.25 && norm < 4.0)) return 0; /* NaN fails too */
     if (fabs(norm - 1.0) > 1e-12) {
       norm = sqrt(norm);
+      work->fresh = 0;
       work->rot_cos[i] = c / norm;
       work->rot_sin[i] = s / norm;
       /* the method's limit test saw the long rotation: test again */
@@ -322,6 +358,7 @@ static void solve_save(const ik2d_work *work, double *c, double *s) {
 
 static void solve_restore(ik2d_work *work, const double *c, const double *s) {
   int i;
+  work->fresh = 0;
   for (i = 0; i < work->count; i++) {
     work->rot_cos[i] = c[i];
     work->rot_sin[i] = s[i];
@@ -347,12 +384,14 @@ int ik2d_solver_solve(ik2d_solver *solver) {
       default: used = ik2d_ccd_run(&work, solver); break;
     }
     if (!solve_sane(&work)) solve_restore(&work, start_cos, start_sin);
+    solve_angles(solver, &work, start_cos, start_sin,
+                 solver->warm_start && solver->have_solution);
     for (i = 0; i < chain->count; i++) {
       solver->solution_cos[i] = work.rot_cos[i];
       solver->solution_sin[i] = work.rot_sin[i];
     }
     solver->have_solution = 1;
-    solve_blend(chain, &work, solver->weight);
+    solve_blend(chain, solver, solver->weight);
     if (solver->weight == 1.0) {
       /* the result is the IK solution: its joints need no trig */
       solve_copy_joints(chain, &work);
