@@ -38,6 +38,10 @@ static double bench_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* textbook: CCD as plain CCD runs it (tip to root, no exact step), to
+** measure the cost of one joint update; else ik2d's defaults */
+static int bench_textbook = 0;
+
 static void bench_setup(int count, int bones) {
   double lengths[IK2D_MAX_BONES];
   int i, k;
@@ -47,6 +51,10 @@ static void bench_setup(int count, int bones) {
     ik2d_chain_set_base(&chains[i], 0.0, 0.0, 0.0);
     ik2d_solver_init(&solvers[i], &chains[i]);
     ik2d_solver_set_tolerance(&solvers[i], 1e-3 * bones);
+    if (bench_textbook) {
+      solvers[i].exact = 0;
+      solvers[i].sweep = IK2D_SWEEP_TIP;
+    }
     solver_list[i] = &solvers[i];
   }
 }
@@ -91,8 +99,7 @@ static bench_result bench_run(int count, int bones, int frames,
     } else {
       for (i = 0; i < count; i++) ik2d_solver_solve(&solvers[i]);
     }
-    for (i = 0; i < count; i++)
-      result.joint_updates += (long)solvers[i].used_iterations * bones;
+    for (i = 0; i < count; i++) result.joint_updates += solvers[i].joint_updates;
   }
   result.seconds = bench_now() - start;
   result.solves = (long)count * frames;
@@ -102,30 +109,40 @@ static bench_result bench_run(int count, int bones, int frames,
 static void bench_row(const char *name, int count, int bones, int frames,
                       int random_targets, int batch) {
   bench_result r = bench_run(count, bones, frames, random_targets, batch);
-  printf("| %-28s | %6d | %5d | %10.1f | %12.2f | %14.1f |\n", name, count,
-         bones, 1e9 * r.seconds / (double)r.solves,
+  printf("| %-9s | %-26s | %6d | %5d | %10.1f | %12.2f | %9.1f |\n",
+         bench_textbook ? "textbook" : "default", name, count, bones,
+         1e9 * r.seconds / (double)r.solves,
          r.joint_updates > 0 ? 1e9 * r.seconds / (double)r.joint_updates : 0.0,
          (double)r.joint_updates / (double)r.solves);
 }
 
 int main(int argc, char **argv) {
+  int textbook;
   if ((argc == 3 || argc == 4) && strcmp(argv[1], "count") == 0) {
     int moving = argc == 4 && strcmp(argv[3], "moving") == 0;
-    bench_result r = bench_run(1, 3, atoi(argv[2]), !moving, 0);
+    bench_result r;
+    bench_textbook = argc == 4 && strcmp(argv[3], "textbook") == 0;
+    r = bench_run(1, 3, atoi(argv[2]), !moving, 0);
     /* the joint update count goes to stderr, to divide the Ir by */
     fprintf(stderr, "joint_updates %ld\n", r.joint_updates);
     return 0;
   }
-  printf("| %-28s | %6s | %5s | %10s | %12s | %14s |\n", "C core scene", "chains",
-         "bones", "ns/solve", "ns/joint upd", "joint upd/solve");
-  printf("|------------------------------|--------|-------|------------|--------------|----------------|\n");
-  bench_row("random targets, one by one", 1, 3, 200000, 1, 0);
-  bench_row("random targets, one by one", 1, 10, 50000, 1, 0);
-  bench_row("moving target, one by one", 1, 3, 200000, 0, 0);
-  bench_row("moving target, one by one", 1, 10, 50000, 0, 0);
-  bench_row("random targets, batch", 8, 3, 25000, 1, 1);
-  bench_row("random targets, batch", 8, 10, 6000, 1, 1);
-  bench_row("random targets, batch", 1000, 3, 200, 1, 1);
-  bench_row("moving target, batch", 10000, 3, 20, 0, 1);
+  printf("| %-9s | %-26s | %6s | %5s | %10s | %12s | %9s |\n", "CCD", "C core scene",
+         "chains", "bones", "ns/solve", "ns/joint upd", "upd/solve");
+  printf("|-----------|----------------------------|--------|-------|------------|--------------|-----------|\n");
+  /* textbook CCD: every iteration is a sweep of joint updates, so ns per
+  ** joint update measures the inner loop; the defaults solve in fewer
+  ** updates (exact two-joint steps), so compare them per solve */
+  for (textbook = 1; textbook >= 0; textbook--) {
+    bench_textbook = textbook;
+    bench_row("random targets, one by one", 1, 3, 100000, 1, 0);
+    bench_row("random targets, one by one", 1, 10, 25000, 1, 0);
+    bench_row("moving target, one by one", 1, 3, 100000, 0, 0);
+    bench_row("moving target, one by one", 1, 10, 25000, 0, 0);
+    bench_row("random targets, batch", 8, 3, 12500, 1, 1);
+    bench_row("random targets, batch", 8, 10, 3000, 1, 1);
+    bench_row("random targets, batch", 1000, 3, 100, 1, 1);
+    bench_row("moving target, batch", 10000, 3, 10, 0, 1);
+  }
   return 0;
 }

@@ -240,6 +240,7 @@ local METHODS = {
     length = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
     rest = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
     reach = { args = {} },
+    scale = { args = {} },
     joint = { args = { BONE }, valid = { 1 }, oor = { joint_oor } },
     tip = { args = {} },
     joints = { args = { table_or_nil_kind }, valid = { {} } },

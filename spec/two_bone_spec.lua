@@ -369,3 +369,150 @@ describe("two_bone solver", function()
 end)
 
 local _ = abs
+
+describe("two_bone stretch", function()
+  local R = A + B
+
+  -- A target at k times the reach in direction a (world).
+  local function beyond(k, a)
+    return BX + k * R * cos(a), BY + k * R * sin(a)
+  end
+
+  local function check_spacing(arm)
+    for i = 1, 2 do
+      local x0, y0 = arm:joint(i)
+      local x1, y1 = arm:joint(i + 1)
+      local expected = arm:length(i) * arm:scale()
+      assert.truthy(abs(helpers.distance(x0, y0, x1, y1) - expected) <= 1e-9 * expected,
+                    ("bone %d: spacing %.17g, length * scale %.17g"):format(
+                      i, helpers.distance(x0, y0, x1, y1), expected))
+    end
+  end
+
+  it("reaches a target at 1.2 x reach exactly, scale 1.2, both bones straight", function()
+    for _, flip in ipairs{ false, true } do
+      local arm = make_limb()
+      arm:set_flip(flip)
+      local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.5 })
+      local tx, ty = beyond(1.2, 0.7)
+      s:set_target(tx, ty)
+      local reached, distance = s:solve()
+      assert.is_true(reached)
+      assert.truthy(distance < 1e-9, "distance " .. distance)
+      assert.near(1.2, arm:scale(), 1e-12)
+      assert.near(0, helpers.angle_diff(0, arm:angle(2)), EPS)
+      assert.near(0, helpers.angle_diff(arm:world_angle(1), arm:world_angle(2)), EPS)
+      assert.near(0, helpers.angle_diff(0.7, arm:world_angle(1)), EPS)
+      assert.are.equal(R, arm:reach())
+      check_spacing(arm)
+    end
+  end)
+
+  it("stops at the largest scale: 2 x reach gives scale 1.5, distance 0.5 x reach", function()
+    local arm = make_limb()
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.5 })
+    local tx, ty = beyond(2, -2.1)
+    s:set_target(tx, ty)
+    local reached, distance = s:solve()
+    assert.is_false(reached)
+    assert.near(1.5, arm:scale(), 1e-12)
+    assert.near(2 * R - 1.5 * R, distance, 1e-9 * R)
+    assert.near(distance, tip_distance(arm, tx, ty), 1e-9)
+    check_spacing(arm)
+  end)
+
+  it("is off by default (stretch 1) and with any other method", function()
+    local rng = helpers.random(5)
+    local arm = make_limb()
+    local plain = ik2d.solver(arm, { method = "two_bone" })
+    for _ = 1, 50 do
+      local tx, ty = beyond(rng.range(0.5, 3), rng.range(-pi, pi))
+      plain:set_target(tx, ty)
+      plain:solve()
+      assert.are.equal(1, arm:scale())
+      check_spacing(arm)
+    end
+    for _, method in ipairs{ "ccd", "fabrik" } do
+      local other = make_limb()
+      local s = ik2d.solver(other, { method = method, stretch = 1.5 })
+      s:set_target(beyond(1.2, 0.3))
+      local reached = s:solve()
+      assert.is_false(reached)
+      assert.are.equal(1, other:scale())
+    end
+  end)
+
+  it("weight 0.5 gives scale 1 + 0.5 (k - 1); weight 0 gives 1", function()
+    local arm = make_limb()
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.5, weight = 0.5 })
+    s:set_target(beyond(1.2, 1.9))
+    s:solve()
+    assert.near(1 + 0.5 * (1.2 - 1), arm:scale(), 1e-12)
+    check_spacing(arm)
+    s:set_weight(0)
+    s:solve()
+    assert.are.equal(1, arm:scale())
+  end)
+
+  it("does not stretch when the limits forbid the straight pose", function()
+    local arm = make_limb()
+    -- elbow local angle in [0.2, 1.2]: never straight
+    arm:set_constraint(2, ik2d.constraint{ min = 0.5, max = 1.5 })
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.5 })
+    s:set_target(beyond(1.2, 0.4))
+    local reached = s:solve()
+    assert.is_false(reached)
+    assert.are.equal(1, arm:scale())
+    assert.truthy(helpers.max_violation(arm) <= EPS)
+    check_spacing(arm)
+  end)
+
+  it("with softness the eased goal stays within reach: no stretch", function()
+    local arm = make_limb()
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.5, softness = 5 })
+    s:set_target(beyond(1.2, 0.4))
+    s:solve()
+    assert.are.equal(1, arm:scale())
+  end)
+
+  it("keeps joints length * scale apart for random targets, weights and flips", function()
+    local rng = helpers.random(91)
+    local arm = make_limb()
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.7 })
+    for _ = 1, 200 do
+      arm:set_flip(rng.next() < 0.5)
+      s:set_weight(rng.next() < 0.3 and 1 or rng.range(0, 1))
+      s:set_target(beyond(rng.range(0.2, 2.5), rng.range(-pi, pi)))
+      s:solve()
+      assert.truthy(arm:scale() >= 1 and arm:scale() <= 1.7)
+      check_spacing(arm)
+    end
+  end)
+
+  it("set_pose and reset show the pose at scale 1; set_base keeps the result's scale", function()
+    local arm = make_limb()
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = 1.5 })
+    s:set_target(beyond(1.3, 0))
+    s:solve()
+    arm:set_base(BX + 1, BY, BA)
+    assert.near(1.3, arm:scale(), 1e-12)
+    check_spacing(arm)
+    arm:set_pose(1, 0.2)
+    assert.are.equal(1, arm:scale())
+    check_spacing(arm)
+    s:solve()
+    arm:reset()
+    assert.are.equal(1, arm:scale())
+    check_spacing(arm)
+  end)
+
+  it("rejects a stretch below 1 or not finite", function()
+    local arm = make_limb()
+    for _, bad in ipairs{ 0.99, 0, -1 } do
+      helpers.check_message(helpers.error_of(ik2d.solver, arm, { method = "two_bone", stretch = bad }),
+                            { "stretch must be >= 1" })
+    end
+    helpers.check_message(helpers.error_of(ik2d.solver, arm, { method = "two_bone", stretch = math.huge }),
+                          { "stretch" })
+  end)
+end)

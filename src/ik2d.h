@@ -69,7 +69,12 @@ typedef struct ik2d_chain {
   int flip;                                /* mirrored about x = base_x */
   double base_x, base_y, base_angle;
   double base_cos, base_sin;               /* of base_angle, for solves */
-  double reach;                            /* sum of lengths */
+  double reach;                            /* sum of lengths (at rest) */
+  double scale;                            /* result scale of every bone:
+                                              1, or > 1 when a two-bone
+                                              solve with stretch stretched
+                                              the limb; joints use
+                                              length[i] * scale */
   double length[IK2D_MAX_BONES];
   double rest[IK2D_MAX_BONES];             /* rest local angle */
   double rest_cos[IK2D_MAX_BONES];         /* of rest, for limits in solves */
@@ -96,11 +101,11 @@ IK2D_API ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle)
 /* Shares c (may be NULL to remove); the chain does not own it. */
 IK2D_API ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
                                       const ik2d_constraint *c);
-/* Pose and result back to the rest angles. */
+/* Pose and result back to the rest angles (scale 1). */
 IK2D_API void ik2d_chain_reset(ik2d_chain *chain);
 /* World direction of bone i in the result pose (mirrored when flipped). */
 IK2D_API double ik2d_chain_world_angle(const ik2d_chain *chain, int i);
-/* Recomputes joint_x/joint_y from base and result angles. */
+/* Recomputes joint_x/joint_y from base, result angles and scale. */
 IK2D_API void ik2d_chain_update_joints(ik2d_chain *chain);
 
 /* ------------------------------------------------------------------ */
@@ -130,6 +135,8 @@ typedef struct ik2d_solver {
                               solution; 0: from the animated pose */
   int bend;                /* two-bone: +1 or -1 */
   double softness;         /* two-bone: ease-in distance before full reach */
+  double stretch;          /* two-bone: largest bone scale toward a target
+                              beyond reach; 1 = no stretch (default) */
   int exact;               /* CCD: 1 (default): each iteration first tries
                               the exact two-joint step (law of cosines on
                               the best pair of joints); 0: sweeps only */
@@ -145,6 +152,7 @@ typedef struct ik2d_solver {
   int reached;
   double distance;
   int used_iterations;
+  int joint_updates;       /* CCD turns of single joints in the last solve */
 } ik2d_solver;
 
 /* Defaults as above; the target starts at the chain's current tip. */
@@ -158,11 +166,14 @@ IK2D_API ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double toler
 IK2D_API ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping);
 IK2D_API ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend);
 IK2D_API ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness);
+/* >= 1 and finite (IK2D_ERR_OPTION otherwise); only method two_bone. */
+IK2D_API ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch);
 /* Forget the warm-start state: the next solve starts from the pose. */
 IK2D_API void ik2d_solver_forget(ik2d_solver *solver);
 
 /* Solves and writes the chain's result angles and joints:
-** result = pose + weight * delta(ik - pose).  Returns 1 if the result
+** result = pose + weight * delta(ik - pose), and chain->scale =
+** 1 + weight * (k - 1) for a two-bone stretch k.  Returns 1 if the result
 ** tip is within tolerance of the target; distance and used_iterations
 ** are stored in the solver. */
 IK2D_API int ik2d_solver_solve(ik2d_solver *solver);

@@ -48,8 +48,9 @@
 /* ------------------------------------------------------------------ */
 
 /* Turns joint i, at (jx, jy), toward the target (damping and limits
-** applied) and moves the tip with it. */
-static void ccd_turn(ik2d_work *work, const ik2d_solver *solver, int i,
+** applied) and moves the tip with it.  Inline: it is the inner loop, and
+** inlined the tip stays in registers. */
+static inline void ccd_turn(ik2d_work *work, const ik2d_solver *solver, int i,
                      double jx, double jy, double *tip_x, double *tip_y) {
   double to_tip_x = *tip_x - jx, to_tip_y = *tip_y - jy;
   double to_target_x = work->target_x - jx, to_target_y = work->target_y - jy;
@@ -71,7 +72,7 @@ static void ccd_turn(ik2d_work *work, const ik2d_solver *solver, int i,
   old_sin = work->rot_sin[i];
   work->rot_cos[i] = old_cos * c - old_sin * s;
   work->rot_sin[i] = old_cos * s + old_sin * c;
-  if (ik2d_work_clamp(work, i)) {
+  if (work->chain->constraint[i] != NULL && ik2d_work_clamp(work, i)) {
     /* the turn actually made: clamped rotation times the old inverse */
     c = work->rot_cos[i] * old_cos + work->rot_sin[i] * old_sin;
     s = work->rot_sin[i] * old_cos - work->rot_cos[i] * old_sin;
@@ -100,6 +101,7 @@ static double ccd_sweep_root(ik2d_work *work, const ik2d_solver *solver) {
   for (i = 0; i < work->count; i++) {
     double jx = work->joint_x[i], jy = work->joint_y[i], next_cos;
     ccd_turn(work, solver, i, jx, jy, &tip_x, &tip_y);
+    work->joint_updates++;
     distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);
     if (distance_sq <= work->tolerance_sq) break;
     next_cos = world_cos * work->rot_cos[i] - world_sin * work->rot_sin[i];
@@ -119,6 +121,7 @@ static double ccd_sweep_tip(ik2d_work *work, const ik2d_solver *solver) {
   double distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);
   int i;
   for (i = work->count - 1; i >= 0; i--) {
+    work->joint_updates++;
     ccd_turn(work, solver, i, work->joint_x[i], work->joint_y[i], &tip_x,
              &tip_y);
     distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);

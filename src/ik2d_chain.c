@@ -139,6 +139,7 @@ ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
   if (!isfinite(angle)) return IK2D_ERR_ANGLE;
   chain->pose[i] = angle;
   chain->angle[i] = angle;
+  chain->scale = 1.0;
   ik2d_chain_update_joints(chain);
   return IK2D_OK;
 }
@@ -158,6 +159,7 @@ void ik2d_chain_reset(ik2d_chain *chain) {
     chain->pose[i] = chain->rest[i];
     chain->angle[i] = chain->rest[i];
   }
+  chain->scale = 1.0;
   ik2d_chain_update_joints(chain);
 }
 
@@ -174,8 +176,9 @@ double ik2d_chain_world_angle(const ik2d_chain *chain, int i) {
 
 void ik2d_chain_update_joints(ik2d_chain *chain) {
   int i;
-  double x, y, world;
+  double x, y, world, scale;
   if (chain == NULL) return;
+  scale = chain->scale;
   x = chain->base_x;
   y = chain->base_y;
   world = chain->base_angle;
@@ -183,8 +186,8 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
   chain->joint_y[0] = y;
   for (i = 0; i < chain->count; i++) {
     world += chain->angle[i];
-    x += chain->length[i] * cos(world);
-    y += chain->length[i] * sin(world);
+    x += chain->length[i] * scale * cos(world);
+    y += chain->length[i] * scale * sin(world);
     chain->joint_x[i + 1] = x;
     chain->joint_y[i + 1] = y;
   }

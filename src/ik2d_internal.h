@@ -31,7 +31,10 @@ typedef struct ik2d_work {
   /* limited bones: the middle of the allowed arc in parent space */
   double limit_mid_cos[IK2D_MAX_BONES];
   double limit_mid_sin[IK2D_MAX_BONES];
+  double scale;       /* bone scale of the solution: 1, or the two-bone
+                         stretch (joint_x/y are always unscaled) */
   int fresh;          /* 1: joint_x/y are those of the rotations now */
+  int joint_updates;  /* CCD turns of single joints, for benchmarks */
   double joint_x[IK2D_MAX_BONES + 1]; /* from the last ik2d_work_forward */
   double joint_y[IK2D_MAX_BONES + 1];
 } ik2d_work;

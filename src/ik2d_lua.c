@@ -368,6 +368,12 @@ static int chain_reach(lua_State *L) {
   return 1;
 }
 
+/* the result's bone scale: 1, or the two-bone stretch (scale sprites by it) */
+static int chain_scale(lua_State *L) {
+  lua_pushnumber(L, check_chain(L, 1)->scale);
+  return 1;
+}
+
 static int chain_joint(lua_State *L) {
   ik2d_chain *chain = check_chain(L, 1);
   int i = check_bone(L, 2, chain, 1);
@@ -512,6 +518,10 @@ static void solver_apply_options(lua_State *L, ik2d_solver *solver, int t) {
   if (field_present(L, t, "softness")) {
     if (ik2d_solver_set_softness(solver, field_number(L, t, "softness", 0.0, arg, "")))
       arg_error(L, arg, "softness must be >= 0");
+  }
+  if (field_present(L, t, "stretch")) {
+    if (ik2d_solver_set_stretch(solver, field_number(L, t, "stretch", 1.0, arg, "")))
+      arg_error(L, arg, "stretch must be >= 1");
   }
   if (field_present(L, t, "bend")) {
     double bend = field_number(L, t, "bend", 0.0, arg, "");
@@ -827,6 +837,7 @@ static const luaL_Reg chain_methods[] = {
   {"length", chain_length},
   {"rest", chain_rest},
   {"reach", chain_reach},
+  {"scale", chain_scale},
   {"joint", chain_joint},
   {"tip", chain_tip},
   {"joints", chain_joints},

@@ -29,12 +29,14 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain) {
   solver->warm_start = 1;
   solver->bend = 1;
   solver->softness = 0.0;
+  solver->stretch = 1.0;
   solver->exact = 1;
   solver->sweep = IK2D_SWEEP_ROOT;
   solver->have_solution = 0;
   solver->reached = 0;
   solver->distance = 0.0;
   solver->used_iterations = 0;
+  solver->joint_updates = 0;
   return IK2D_OK;
 }
 
@@ -103,6 +105,13 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (!isfinite(softness) || softness < 0.0) return IK2D_ERR_OPTION;
   solver->softness = softness;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(stretch) || !(stretch >= 1.0)) return IK2D_ERR_OPTION;
+  solver->stretch = stretch;
   return IK2D_OK;
 }
 
@@ -235,7 +244,9 @@ static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
                                : solver->target_x;
   work->target_y = solver->target_y;
   work->tolerance_sq = solver->tolerance * solver->tolerance;
+  work->scale = 1.0;
   work->fresh = 0;
+  work->joint_updates = 0;
   work->base_cos = chain->base_cos;
   work->base_sin = chain->base_sin;
   for (i = 0; i < chain->count; i++) {
@@ -359,6 +370,7 @@ static void solve_save(const ik2d_work *work, double *c, double *s) {
 static void solve_restore(ik2d_work *work, const double *c, const double *s) {
   int i;
   work->fresh = 0;
+  work->scale = 1.0;
   for (i = 0; i < work->count; i++) {
     work->rot_cos[i] = c[i];
     work->rot_sin[i] = s[i];
@@ -383,6 +395,7 @@ int ik2d_solver_solve(ik2d_solver *solver) {
       case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
       default: used = ik2d_ccd_run(&work, solver); break;
     }
+    solver->joint_updates = work.joint_updates;
     if (!solve_sane(&work)) solve_restore(&work, start_cos, start_sin);
     solve_angles(solver, &work, start_cos, start_sin,
                  solver->warm_start && solver->have_solution);
@@ -392,7 +405,10 @@ int ik2d_solver_solve(ik2d_solver *solver) {
     }
     solver->have_solution = 1;
     solve_blend(chain, solver, solver->weight);
-    if (solver->weight == 1.0) {
+    /* the stretch blends as the angles do */
+    chain->scale = solver->weight == 1.0 ? work.scale
+                                         : 1.0 + solver->weight * (work.scale - 1.0);
+    if (solver->weight == 1.0 && chain->scale == 1.0) {
       /* the result is the IK solution: its joints need no trig */
       solve_copy_joints(chain, &work);
     } else {
@@ -401,6 +417,8 @@ int ik2d_solver_solve(ik2d_solver *solver) {
   } else {
     /* weight 0: the pose exactly, and no solving work */
     for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
+    chain->scale = 1.0;
+    solver->joint_updates = 0;
     ik2d_chain_update_joints(chain);
   }
   dx = solver->target_x - chain->joint_x[chain->count];

@@ -1,7 +1,9 @@
 /*
 ** ik2d_two_bone.c: the analytic two-bone solver (law of cosines), with a
 ** bend direction and a softness distance that eases the limb in before
-** full extension so it does not snap straight.
+** full extension so it does not snap straight, and an optional stretch
+** that scales both bones (up to solver->stretch times) to meet a goal
+** beyond full reach, as Spine's IK stretch does.
 **
 ** Limits: when a limit forbids the exact answer, the result is the
 ** allowed pose whose tip is nearest the (softened) target, found in
@@ -94,14 +96,25 @@ int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
   double dx, dy, d, reach, cos_elbow, elbow, aim, shoulder;
   int side;
   if (work->count != 2) return ik2d_ccd_run(work, solver);
-  ik2d_work_forward(work);
-  if (ik2d_work_tip_distance_sq(work) <= work->tolerance_sq) return 0;
   tb.chain = chain;
   tb.a = chain->length[0];
   tb.b = chain->length[1];
   dx = work->target_x - chain->base_x;
   dy = work->target_y - chain->base_y;
   d = sqrt(dx * dx + dy * dy);
+  /* the goal distance: the target's, or with softness the eased one
+  ** (never beyond full reach) */
+  reach = two_bone_soft_reach(d, tb.a + tb.b, solver->softness);
+  /* stretch: a goal beyond full reach is met by the limb straight at it,
+  ** both bones scaled (at most by stretch), when the limits allow the
+  ** straight pose.  Before the tolerance test: a tip within tolerance of
+  ** a target just out of reach would otherwise stop short of it. */
+  if (solver->stretch > 1.0 && reach > tb.a + tb.b && ik2d_work_straighten(work)) {
+    work->scale = fmin(reach / (tb.a + tb.b), solver->stretch);
+    return 1;
+  }
+  ik2d_work_forward(work);
+  if (ik2d_work_tip_distance_sq(work) <= work->tolerance_sq) return 0;
   if (d > 0.0) {
     aim = atan2(dy, dx);
   } else {
@@ -109,9 +122,7 @@ int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
     aim = atan2(work->joint_y[1] - chain->base_y,
                 work->joint_x[1] - chain->base_x);
   }
-  /* the goal: the target, or with softness the eased point before it
-  ** (never beyond full reach) */
-  reach = two_bone_soft_reach(d, tb.a + tb.b, solver->softness);
+  /* the goal: the target, or with softness the eased point before it */
   tb.goal_x = chain->base_x + reach * cos(aim);
   tb.goal_y = chain->base_y + reach * sin(aim);
   if (reach > tb.a + tb.b) reach = tb.a + tb.b;

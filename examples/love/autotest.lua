@@ -1,6 +1,7 @@
 -- The headless test: `xvfb-run -a love examples/love --test`.
 --
--- Plays a scripted sequence (reach for the mouse, pick the item up, climb
+-- Plays a scripted sequence (reach for the mouse, switch every limb
+-- through each solver method it allows and back, pick the item up, climb
 -- the ledge, aim and shoot, get down, drop the item) with a fixed dt in
 -- real LOVE, draws it, and checks as it goes.  Every frame it also checks
 -- that joint limits hold to 1e-9, that every joint is finite, and that no
@@ -15,6 +16,7 @@ local feet = require "feet"
 local ikdraw = require "ik2d.love"
 
 local pi, abs, exp, sqrt = math.pi, math.abs, math.exp, math.sqrt
+local cos, sin = math.cos, math.sin
 
 local autotest = {}
 local T = {}
@@ -24,6 +26,7 @@ local DT = 1 / 60
 local STEPS_PER_FRAME = 4      -- simulation steps per drawn frame
 local LIMIT_TOL = 1e-9
 local SCREENSHOT = "ik2d-test.png"
+local PROBE_FRAMES = 40        -- frames each limb is driven with each method
 
 local function dist(x1, y1, x2, y2)
   return sqrt((x2 - x1) ^ 2 + (y2 - y1) ^ 2)
@@ -119,6 +122,87 @@ function T:monitor_after()
 end
 
 -- ------------------------------------------------------------------
+-- Probe: one limb driven by the test, to try each solver method
+-- ------------------------------------------------------------------
+
+-- The tip of chain c with local angles `angles`, from its base as it is.
+local function fk_tip(c, angles)
+  local bx, by, a = c:base()
+  local x, y = bx, by
+  for i = 1, #c do
+    a = a + angles[i]
+    x, y = x + c:length(i) * cos(a), y + c:length(i) * sin(a)
+  end
+  if c:flip() then x = 2 * bx - x end
+  return x, y
+end
+
+-- Local angles with each bone at a fraction of its allowed range (u[i], u
+-- repeating for longer chains), so the pose and its tip are reachable
+-- inside the limits.
+local function limit_pose(c, u)
+  local angles = {}
+  for i = 1, #c do
+    local lo, hi = -0.5, 0.5
+    local k = c:constraint(i)
+    if k then lo, hi = k:limits() end
+    angles[i] = c:rest(i) + lo + (hi - lo) * u[(i - 1) % #u + 1]
+  end
+  return angles
+end
+
+-- How far bone i of c is outside its limits (<= 0 inside).
+local function limit_off(c, i)
+  local k = c:constraint(i)
+  if not k then return -math.huge end
+  local lo, hi = k:limits()
+  return abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
+end
+
+-- After the game's frame: the probed limb's solver gets weight 1 and a
+-- target on a path of reachable points, solves, and gets back the weight
+-- and target the game gave it, so the game and the other monitors carry
+-- on; the chain shows the probe's result until the game's next solve.
+-- The path is the tips of poses inside the limits: from the limb's pose
+-- when the probe starts (no jump, like the demo's smoothed targets) to
+-- PROBE_POSE (each bone at that fraction of its range), then held there.
+local PROBE_POSE = { 0.7, 0.65 }
+
+-- Local angle of bone i of c, in the frame centred on its limit range.
+local function in_range(c, i, a)
+  local k = c:constraint(i)
+  if not k then return a end
+  local lo, hi = k:limits()
+  local mid = c:rest(i) + (lo + hi) / 2
+  return mid + wrap(a - mid)
+end
+
+function T:run_probe()
+  local p = self.probe
+  local s = self.game.hero.solvers[p.name]
+  local c = s:chain()
+  p.frames = p.frames + 1
+  if p.frames == 1 then
+    p.from, p.to = {}, limit_pose(c, PROBE_POSE)
+    for i = 1, #c do p.from[i] = in_range(c, i, c:angle(i)) end
+  end
+  local f = math.min(1, (p.frames - 1) / (PROBE_FRAMES * 0.75))
+  local u = 0.5 - 0.5 * cos(pi * f)
+  local angles = {}
+  for i = 1, #c do angles[i] = p.from[i] + (p.to[i] - p.from[i]) * u end
+  local tx, ty = fk_tip(c, angles)
+  local w0, gx, gy = s:weight(), s:target()
+  s:set_weight(1)
+  s:set_target(tx, ty)
+  s:solve()
+  s:set_weight(w0)
+  s:set_target(gx, gy)
+  local x, y = c:tip()
+  p.worst = math.max(p.worst, dist(x, y, tx, ty))
+  for i = 1, #c do p.limit = math.max(p.limit, limit_off(c, i)) end
+end
+
+-- ------------------------------------------------------------------
 -- Script helpers (run inside the coroutine; one yield = one frame)
 -- ------------------------------------------------------------------
 
@@ -186,6 +270,85 @@ local function script(self)
   self:check("reach: the front arm follows the mouse (state reach, weight 1)",
     b.arm_front:state() == "reach" and hero.solvers.arm_front:weight() == 1)
   self:check("reach: the hand is on the mouse within the solver tolerance",
+    dist(tx, ty, mx, my) <= hero.solvers.arm_front:tolerance() + 1e-6,
+    ("distance %.4f"):format(dist(tx, ty, mx, my)))
+
+  -- 1b. M cycles the selected limb's solver method (1-5 / Tab select the
+  -- limb): each limb tries each method it allows on a reachable moving
+  -- target; a full cycle comes back to the method it started with
+  local bones2 = character.next_method("fabrik", 2) == "two_bone"
+    and character.next_method("two_bone", 2) == "ccd"
+  local bones3 = character.next_method("ccd", 3) == "fabrik"
+    and character.next_method("fabrik", 3) == "ccd" and #character.methods_for(3) == 2
+  self:check("methods: M cycles ccd -> fabrik -> two_bone, skipping two_bone unless 2 bones",
+    bones2 and bones3)
+  local fk_err = 0
+  for _, name in ipairs(hero.order) do
+    local c = hero.solvers[name]:chain()
+    local angles = {}
+    for i = 1, #c do angles[i] = c:angle(i) end
+    local x, y = fk_tip(c, angles)
+    local cx, cy = c:tip()
+    fk_err = math.max(fk_err, dist(x, y, cx, cy))
+  end
+  self:check("methods: the probe's forward kinematics match the chains' tips (1e-9 px)",
+    fk_err <= 1e-9, ("error %.3g px"):format(fk_err))
+  local selected_ok = true
+  for i, name in ipairs(hero.order) do
+    game:key(tostring(i))
+    selected_ok = selected_ok and hero.selected == name
+    local s = hero.solvers[name]
+    local start = s:method()
+    local allowed = character.methods_for(#s:chain())
+    local tried = {}
+    for _ = 1, #allowed do
+      local method = s:method()
+      tried[#tried + 1] = method
+      self.probe = { name = name, frames = 0, worst = 0, limit = -math.huge }
+      for _ = 1, PROBE_FRAMES do self:frame() end
+      local p = self.probe
+      self.probe = nil
+      self:check(("methods: %s with %s reaches within %g px, limits hold (%g rad)")
+        :format(name, method, s:tolerance(), LIMIT_TOL),
+        p.worst <= s:tolerance() and p.limit <= LIMIT_TOL,
+        ("worst %.4f px over %d frames, limits %.3g rad"):format(p.worst,
+          PROBE_FRAMES, math.max(p.limit, 0)))
+      game:key("m")
+    end
+    table.sort(tried)
+    table.sort(allowed)
+    self:check(("methods: M on %s (key %d) tries %s and comes back to %s")
+      :format(name, i, table.concat(allowed, ", "), start),
+      table.concat(tried, ",") == table.concat(allowed, ",") and s:method() == start,
+      ("tried %s, now %s"):format(table.concat(tried, ", "), s:method()))
+  end
+  game:key("tab")
+  selected_ok = selected_ok and hero.selected == "torso"
+  game:key("tab")
+  selected_ok = selected_ok and hero.selected == "arm_back"
+  game:key("3")
+  self:check("methods: keys 1-5 and Tab select the limb (torso, arm_back, arm_front, leg_back, leg_front)",
+    selected_ok and hero.selected == "arm_front")
+  -- back to the defaults: switch two limbs away, then reset
+  game:key("m")
+  game:key("1")
+  game:key("m")
+  game:key("3")
+  local moved_away = hero.solvers.torso:method() == "fabrik" and hero.solvers.arm_front:method() == "ccd"
+  hero:reset_methods()
+  local defaults = true
+  for _, name in ipairs(hero.order) do
+    local want = name == "torso" and "ccd" or "two_bone"
+    defaults = defaults and hero.solvers[name]:method() == want and hero.default_methods[name] == want
+  end
+  self:check("methods: back to the defaults (torso ccd, limbs two_bone)", moved_away and defaults)
+  -- the probes took long enough for the arm to go idle: move the mouse
+  -- (to where it was) and wait as in 1.
+  game:set_mouse(mx + 1, my)
+  game:set_mouse(mx, my)
+  self:wait(1.5)
+  tx, ty = hero.arm_front:tip()
+  self:check("methods: with the defaults back, the hand is on the mouse again",
     dist(tx, ty, mx, my) <= hero.solvers.arm_front:tolerance() + 1e-6,
     ("distance %.4f"):format(dist(tx, ty, mx, my)))
 
@@ -323,6 +486,7 @@ function T:step()
   self:monitor_before()
   local c0 = os.clock()
   self.game:update(DT, {})
+  if self.probe then self:run_probe() end
   self.update_time = self.update_time + os.clock() - c0
   self.time, self.frames = self.time + DT, self.frames + 1
   self:monitor_after()

@@ -79,6 +79,12 @@ local function new_rig(self, x, y)
   }
   -- solve order: torso first, then the limbs hanging from it
   self.order = { "torso", "arm_back", "arm_front", "leg_back", "leg_front" }
+  -- the methods set above, for reset_methods; the limb that M switches
+  self.default_methods = {}
+  for _, name in ipairs(self.order) do
+    self.default_methods[name] = self.solvers[name]:method()
+  end
+  self.selected = "arm_front"
   self.stats = {}
   for _, name in ipairs(self.order) do
     self.stats[name] = { reached = false, distance = 0, iterations = 0 }
@@ -239,6 +245,80 @@ function Character:shoot(sparks)
   self.world.spawn_spark(sparks, x + cos(a) * 22, y + sin(a) * 22, a)
   self:event("shoot")
   return true
+end
+
+-- ------------------------------------------------------------------
+-- Solver methods (1-5 / Tab select a limb, M cycles its method)
+-- ------------------------------------------------------------------
+
+character.METHODS = { "ccd", "fabrik", "two_bone" }
+
+-- The method after `method` in METHODS for a chain of `bones` bones,
+-- skipping two_bone unless the chain has exactly 2 bones.
+function character.next_method(method, bones)
+  local methods, at = character.METHODS, 0
+  for i, m in ipairs(methods) do
+    if m == method then at = i end
+  end
+  for k = 1, #methods do
+    local m = methods[(at + k - 1) % #methods + 1]
+    if m ~= "two_bone" or bones == 2 then return m end
+  end
+  return method
+end
+
+-- The methods a chain of `bones` bones can use, in cycling order.
+function character.methods_for(bones)
+  local out = {}
+  for _, m in ipairs(character.METHODS) do
+    if m ~= "two_bone" or bones == 2 then out[#out + 1] = m end
+  end
+  return out
+end
+
+-- Selects a limb by name or by its index in self.order; returns true if known.
+function Character:select(which)
+  local name = self.order[which] or which
+  if not self.solvers[name] then return false end
+  self.selected = name
+  return true
+end
+
+-- Selects the next limb in solve order (Tab).
+function Character:select_next()
+  for i, name in ipairs(self.order) do
+    if name == self.selected then
+      return self:select(i % #self.order + 1)
+    end
+  end
+  return self:select(1)
+end
+
+-- Switches limb `name`'s solver to `method` in place and drops its warm
+-- start (the next solve starts from the pose).  Raises like set_options
+-- (two_bone on a chain that is not 2 bones) and then changes nothing.
+function Character:set_method(name, method)
+  local s = self.solvers[name]
+  if s:method() == method then return end
+  s:set_options{ method = method }
+  s:forget()
+end
+
+-- M: the selected limb (or `name`) to its next method; returns the method.
+function Character:cycle_method(name)
+  name = name or self.selected
+  local s = self.solvers[name]
+  local method = character.next_method(s:method(), #s:chain())
+  self:set_method(name, method)
+  self:event("method " .. name .. " " .. method)
+  return method
+end
+
+-- Every limb back to the method it was created with.
+function Character:reset_methods()
+  for _, name in ipairs(self.order) do
+    self:set_method(name, self.default_methods[name])
+  end
 end
 
 -- ------------------------------------------------------------------

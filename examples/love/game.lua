@@ -37,7 +37,15 @@ function Game:key(key)
   elseif key == "d" then
     self.debug = not self.debug
     return true
+  elseif key == "m" then
+    hero:cycle_method()
+    return true
+  elseif key == "tab" then
+    return hero:select_next()
   end
+  -- 1-5 (or the keypad's): select a limb, in hero.order
+  local digit = key:match("^kp(%d)$") or key:match("^(%d)$")
+  if digit then return hero:select(tonumber(digit)) end
   return false
 end
 

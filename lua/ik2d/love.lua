@@ -193,6 +193,7 @@ end
 --   ox, oy   origin in sprite pixels, on the joint (default 0, height / 2)
 --   sx, sy   scale (default 1, 1)
 --   stretch  true: scale x so the width spans the bone's length
+-- x is also scaled by chain:scale(), so sprites follow a two-bone stretch.
 --   color    optional {r, g, b, a} tint
 -- On a flipped chain the bones already point the mirrored way; the
 -- sprite's vertical axis is mirrored too (sy = -sy), so its top side
@@ -213,7 +214,7 @@ function ikdraw.draw_sprites(chain, sprites, opts)
       else
         w, h = sp.image:getDimensions()
       end
-      local sx, sy = sp.sx or 1, sp.sy or 1
+      local sx, sy = (sp.sx or 1) * chain:scale(), sp.sy or 1
       if sp.stretch then sx = sx * chain:length(i) / w end
       if flip then sy = -sy end
       local c = sp.color or tint

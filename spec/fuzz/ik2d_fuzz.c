@@ -14,7 +14,8 @@
 **     geometry is representable (|base| + reach well below DBL_MAX);
 **   - every limited joint is within its limits (1e-9 rad) for weight 1,
 **     and for weight < 1 whenever the pose was within them;
-**   - consecutive joints are one bone length apart (1e-9 relative);
+**   - consecutive joints are one bone length (times the chain's scale)
+**     apart (1e-9 relative);
 **   - weight 0 leaves the result equal to the pose bit for bit;
 **   - the same inputs give bit-identical outputs (a copy of the chain
 **     and solver is solved alongside and compared);
@@ -177,6 +178,11 @@ static void dump(void) {
   }
   for (i = 0; i <= c->count; i++)
     fprintf(stderr, "  joint %d: %.17g %.17g\n", i, c->joint_x[i], c->joint_y[i]);
+  if (s != NULL && s->have_solution)
+    for (i = 0; i < c->count; i++)
+      fprintf(stderr, "  warm start %d: %.17g (|r| - 1 = %.3g)\n", i,
+              atan2(s->solution_sin[i], s->solution_cos[i]),
+              hypot(s->solution_cos[i], s->solution_sin[i]) - 1.0);
   if (s != NULL)
     fprintf(stderr, "solver: method %d, iterations %d, tolerance %.17g, weight %.17g, "
             "target %.17g %.17g, damping %.17g, warm %d/%d, bend %d, softness %.17g, "
@@ -238,8 +244,9 @@ static int representable(const ik2d_chain *chain) {
   double angles = fabs(chain->base_angle);
   int i;
   for (i = 0; i < chain->count; i++) angles += fabs(chain->angle[i]);
-  return fabs(chain->base_x) * 2.0 + chain->reach < DBL_MAX / 4 &&
-         fabs(chain->base_y) + chain->reach < DBL_MAX / 4 && angles < 1e300;
+  double reach = chain->reach * chain->scale;
+  return fabs(chain->base_x) * 2.0 + reach < DBL_MAX / 4 &&
+         fabs(chain->base_y) + reach < DBL_MAX / 4 && angles < 1e300;
 }
 
 static void check_lengths(const ik2d_chain *chain) {
@@ -247,7 +254,8 @@ static void check_lengths(const ik2d_chain *chain) {
   for (i = 0; i < chain->count; i++) {
     double x0 = chain->joint_x[i], y0 = chain->joint_y[i];
     double x1 = chain->joint_x[i + 1], y1 = chain->joint_y[i + 1];
-    double d = hypot(x1 - x0, y1 - y0), length = chain->length[i];
+    /* a two-bone stretch scales every bone of the result */
+    double d = hypot(x1 - x0, y1 - y0), length = chain->length[i] * chain->scale;
     double m = max3(fabs(x0), fabs(x1), 2.0 * fabs(chain->base_x));
     double allowed;
     m = max3(m, fabs(y0), fabs(y1));
@@ -261,7 +269,8 @@ static void check_lengths(const ik2d_chain *chain) {
 ** rounding of the two ways of computing them after a solve with weight
 ** 1, which builds them from its unit rotations instead.  That rounding
 ** grows with the magnitude of the angles involved (an angle of 1e17 rad
-** is known to +-16 rad), bone by bone along the chain. */
+** is known to +-16 rad), bone by bone along the chain, plus 1e-12 of each
+** bone for its rotation's length. */
 static void check_joints_match(const ik2d_chain *chain, int exact) {
   ik2d_chain copy;
   double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0;
@@ -276,7 +285,9 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
                       fabs(chain->rest[i - 1]));
       if (c != NULL) a = max3(a, fabs(c->min), fabs(c->max));
       unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
-      drift += chain->length[i - 1] * (unsure < 2.0 ? unsure : 2.0);
+      /* and the length of each rotation, which the core puts back on 1
+      ** only when it is off by more than 1e-12 (solve_sane) */
+      drift += chain->length[i - 1] * ((unsure < 2.0 ? unsure : 2.0) + 1e-12);
     }
     m = max3(fabs(chain->joint_x[i]), fabs(chain->joint_y[i]), 2.0 * fabs(chain->base_x));
     allowed = exact ? 0.0 : drift + 8.0 * DBL_EPSILON * m + ldexp(8.0 * (i + 1), -1074);
@@ -306,6 +317,8 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
 
 static void check_chain(const ik2d_chain *chain, int exact) {
   int i;
+  REQUIRE(chain->scale >= 1.0 && isfinite(chain->scale), "bone scale below 1 or not finite",
+          -1, chain->scale, 0);
   for (i = 0; i < chain->count; i++) {
     REQUIRE(isfinite(chain->angle[i]), "result angle not finite", i,
             chain->angle[i], chain->pose[i]);
@@ -575,8 +588,22 @@ static void set_settings(world *w, reader *r) {
       REQUIRE((status == IK2D_OK) == (bend == 1 || bend == -1), "bend check", -1, bend, 0);
       break;
     }
-    case 6:
-      switch (byte_of(r) % 4) {
+    case 6: {
+      /* softness, or with the top bit of the same byte the stretch (no
+      ** extra byte: saved inputs keep their meaning) */
+      unsigned k = byte_of(r);
+      if (k & 0x80) {
+        switch (k % 4) {
+          case 0: v = 1.0; break;
+          case 1: v = 1.0 + 4.0 * unit_of(r); break;
+          case 2: v = 1e300; break;
+          default: v = raw_of(r); break;
+        }
+        status = ik2d_solver_set_stretch(s, v);
+        REQUIRE((status == IK2D_OK) == (isfinite(v) && v >= 1.0), "stretch check", -1, v, 0);
+        break;
+      }
+      switch (k % 4) {
         case 0: v = 0.0; break;
         case 1: v = unit_of(r) * w->chain.reach; break;
         case 2: v = 1e300; break;
@@ -585,6 +612,7 @@ static void set_settings(world *w, reader *r) {
       status = ik2d_solver_set_softness(s, v);
       REQUIRE((status == IK2D_OK) == (isfinite(v) && v >= 0.0), "softness check", -1, v, 0);
       break;
+    }
     default: {
       /* the switches the binding sets straight in the struct, from one
       ** byte (more bytes would shift every saved input's meaning) */
