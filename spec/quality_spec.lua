@@ -162,6 +162,41 @@ describe("solve quality", function()
     end)
   end)
 
+  describe("one-sided limits", function()
+    -- An elbow that bends one way only, starting straight: textbook CCD
+    -- stops 35.66 away (the elbow pinned at its limit, the wrist folded
+    -- back), the exact step takes the bend side the limit allows.
+    local function arm_and_target(method)
+      local arm = ik2d.chain{ x = 400, y = 300,
+        { length = 90 }, { length = 70, min = -2.4, max = 0 }, { length = 30 } }
+      local s = ik2d.solver(arm, { method = method })
+      s:set_target(450, 380)
+      return arm, s
+    end
+
+    it("a straight chain reaches a target behind its elbow's one-sided limit (ccd and fabrik)", function()
+      for _, method in ipairs{ "ccd", "fabrik" } do
+        local arm, s = arm_and_target(method)
+        local reached, distance = s:solve()
+        assert.is_true(reached, method .. ": distance " .. distance)
+        local x, y = arm:tip()
+        assert.near(450, x, 0.01)
+        assert.near(380, y, 0.01)
+        assert.truthy(arm:angle(2) >= -2.4 - 1e-9 and arm:angle(2) <= 1e-9)
+      end
+    end)
+
+    it("textbook ccd (no exact step) still stalls there, as plain CCD does", function()
+      local arm = ik2d.chain{ x = 400, y = 300,
+        { length = 90 }, { length = 70, min = -2.4, max = 0 }, { length = 30 } }
+      local s = ik2d.solver(arm, { exact = false, sweep = "tip", iterations = 100 })
+      s:set_target(450, 380)
+      local reached, distance = s:solve()
+      assert.is_false(reached)
+      assert.near(35.66, distance, 0.01)
+    end)
+  end)
+
   describe("tracking", function()
     -- a target wandering smoothly inside 0.2 .. 0.9 x reach
     local function path(n, speed, frames)

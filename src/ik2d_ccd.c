@@ -154,19 +154,77 @@ static int ccd_allowed(ik2d_work *work, int i, double c, double s) {
   return !moved;
 }
 
+/* The triangle of joints i < j, solved for one bend side: the sides, the
+** target from joint i, and the angle at j now and wanted (want_sin >= 0,
+** its sign given by the side). */
+typedef struct ccd_triangle {
+  int i, j;
+  double ux, uy, vx, vy, wx, wy;
+  double now_cos, now_sin, want_cos, want_sin;
+} ccd_triangle;
+
+/* Keeps the pair in best when the side (+1 or -1) is cheaper than what
+** best holds; returns 1 when a limit forbids the side. */
+static int ccd_pair_side(ik2d_work *work, const ik2d_solver *solver,
+                         const ccd_triangle *t, double side, ccd_pair *best) {
+  double want_sin = side * t->want_sin;
+  double j_cos = t->want_cos * t->now_cos + want_sin * t->now_sin;
+  double j_sin = want_sin * t->now_cos - t->want_cos * t->now_sin;
+  double px, py, dot, cross, norm, i_cos, i_sin, cost, c, s;
+  int i = t->i, j = t->j;
+  if (!(1.0 - j_cos < best->cost) || j_cos < solver->damping_cos) return 0;
+  /* the tip after turning j, from joint i; then turn i onto the target */
+  px = t->ux + j_cos * t->vx - j_sin * t->vy;
+  py = t->uy + j_sin * t->vx + j_cos * t->vy;
+  dot = px * t->wx + py * t->wy;
+  cross = px * t->wy - py * t->wx;
+  norm = sqrt(dot * dot + cross * cross);
+  if (!(norm > 0.0)) return 0;
+  i_cos = dot / norm;
+  i_sin = cross / norm;
+  cost = (1.0 - j_cos) + (1.0 - i_cos);
+  if (!(cost < best->cost) || i_cos < solver->damping_cos) return 0;
+  c = work->rot_cos[i] * i_cos - work->rot_sin[i] * i_sin;
+  s = work->rot_cos[i] * i_sin + work->rot_sin[i] * i_cos;
+  if (!ccd_allowed(work, i, c, s)) return 1;
+  i_cos = c;
+  i_sin = s;
+  c = work->rot_cos[j] * j_cos - work->rot_sin[j] * j_sin;
+  s = work->rot_cos[j] * j_sin + work->rot_sin[j] * j_cos;
+  if (!ccd_allowed(work, j, c, s)) return 1;
+  best->i_cos = i_cos;
+  best->i_sin = i_sin;
+  best->j_cos = c;
+  best->j_sin = s;
+  best->i = i;
+  best->j = j;
+  best->cost = cost;
+  return 0;
+}
+
 /* Solves the triangle of joints i < j and keeps it in best when it is
-** cheaper than what best holds. */
+** cheaper than what best holds.  It keeps the bend side the pair has now
+** (no elbow flips), unless a limit forbids that side: then the other side
+** is tried, which is how a chain starting straight against a one-sided
+** limit (an elbow that bends one way only) gets out of CCD's dead end. */
 static void ccd_pair_try(ik2d_work *work, const ik2d_solver *solver,
                          int i, int j, ccd_pair *best) {
   const double *x = work->joint_x, *y = work->joint_y;
   int n = work->count;
-  double ux = x[j] - x[i], uy = y[j] - y[i];             /* side a */
-  double vx = x[n] - x[j], vy = y[n] - y[j];             /* side b */
-  double wx = work->target_x - x[i], wy = work->target_y - y[i];
-  double a2 = ux * ux + uy * uy, b2 = vx * vx + vy * vy;
-  double d2 = wx * wx + wy * wy, gap = d2 - a2 - b2;
-  double ab, want_cos, want_sin, now_cos, now_sin, j_cos, j_sin;
-  double px, py, dot, cross, norm, i_cos, i_sin, cost, c, s;
+  ccd_triangle t;
+  double a2, b2, d2, gap, ab, side;
+  t.i = i;
+  t.j = j;
+  t.ux = x[j] - x[i];                                     /* side a */
+  t.uy = y[j] - y[i];
+  t.vx = x[n] - x[j];                                     /* side b */
+  t.vy = y[n] - y[j];
+  t.wx = work->target_x - x[i];
+  t.wy = work->target_y - y[i];
+  a2 = t.ux * t.ux + t.uy * t.uy;
+  b2 = t.vx * t.vx + t.vy * t.vy;
+  d2 = t.wx * t.wx + t.wy * t.wy;
+  gap = d2 - a2 - b2;
   /* sides whose squares and products doubles hold exactly enough: the
   ** step is optional, and sweeps handle the extremes (NaN fails too) */
   if (!(a2 >= 1e-140 && a2 <= 1e140 && b2 >= 1e-140 && b2 <= 1e140 &&
@@ -177,41 +235,14 @@ static void ccd_pair_try(ik2d_work *work, const ik2d_solver *solver,
   if (b2 < CCD_DEGENERATE * a2 || d2 < CCD_DEGENERATE * a2) return;
   /* the angle at joint j between side a and side b: now and wanted */
   ab = sqrt(a2 * b2);
-  want_cos = gap / (2.0 * ab);
-  want_sin = 1.0 - want_cos * want_cos;
-  want_sin = want_sin > 0.0 ? sqrt(want_sin) : 0.0;
-  now_cos = (ux * vx + uy * vy) / ab;
-  now_sin = (ux * vy - uy * vx) / ab;
-  if (now_sin < 0.0) want_sin = -want_sin; /* keep the bend side */
-  j_cos = want_cos * now_cos + want_sin * now_sin;
-  j_sin = want_sin * now_cos - want_cos * now_sin;
-  if (!(1.0 - j_cos < best->cost) || j_cos < solver->damping_cos) return;
-  /* the tip after turning j, from joint i; then turn i onto the target */
-  px = ux + j_cos * vx - j_sin * vy;
-  py = uy + j_sin * vx + j_cos * vy;
-  dot = px * wx + py * wy;
-  cross = px * wy - py * wx;
-  norm = sqrt(dot * dot + cross * cross);
-  if (!(norm > 0.0)) return;
-  i_cos = dot / norm;
-  i_sin = cross / norm;
-  cost = (1.0 - j_cos) + (1.0 - i_cos);
-  if (!(cost < best->cost) || i_cos < solver->damping_cos) return;
-  c = work->rot_cos[i] * i_cos - work->rot_sin[i] * i_sin;
-  s = work->rot_cos[i] * i_sin + work->rot_sin[i] * i_cos;
-  if (!ccd_allowed(work, i, c, s)) return;
-  i_cos = c;
-  i_sin = s;
-  c = work->rot_cos[j] * j_cos - work->rot_sin[j] * j_sin;
-  s = work->rot_cos[j] * j_sin + work->rot_sin[j] * j_cos;
-  if (!ccd_allowed(work, j, c, s)) return;
-  best->i_cos = i_cos;
-  best->i_sin = i_sin;
-  best->j_cos = c;
-  best->j_sin = s;
-  best->i = i;
-  best->j = j;
-  best->cost = cost;
+  t.want_cos = gap / (2.0 * ab);
+  t.want_sin = 1.0 - t.want_cos * t.want_cos;
+  t.want_sin = t.want_sin > 0.0 ? sqrt(t.want_sin) : 0.0;
+  t.now_cos = (t.ux * t.vx + t.uy * t.vy) / ab;
+  t.now_sin = (t.ux * t.vy - t.uy * t.vx) / ab;
+  side = t.now_sin < 0.0 ? -1.0 : 1.0; /* keep the bend side */
+  if (ccd_pair_side(work, solver, &t, side, best) && t.want_sin > 0.0)
+    ccd_pair_side(work, solver, &t, -side, best);
 }
 
 /* Needs the joints of a forward pass and *distance_sq their tip's
