@@ -202,13 +202,16 @@ function M.install(core)
     return next
   end
 
+  -- the table to fill: t, or a new one when t is nil
+  local function table_to_fill(t)
+    if t == nil then return {} end
+    if type(t) ~= "table" then arg_error(2, "joints", "table expected, got " .. type(t), 1) end
+    return t
+  end
+
   function fast.Chain.joints(chain, t)
     local view = chain_view(chain, "joints")
-    if t == nil then
-      t = {}
-    elseif type(t) ~= "table" then
-      arg_error(2, "joints", "table expected, got " .. type(t))
-    end
+    t = table_to_fill(t)
     fill_joints(view, t, 1)
     return t
   end
@@ -239,11 +242,7 @@ function M.install(core)
 
   function fast.Group.joints(group, t)
     local view = group_view(group, "joints")
-    if t == nil then
-      t = {}
-    elseif type(t) ~= "table" then
-      arg_error(2, "joints", "table expected, got " .. type(t))
-    end
+    t = table_to_fill(t)
     local next, members = 1, view.members
     for i = 1, view.count[0] do
       next = fill_joints(chain_view(members[i], "joints"), t, next)
