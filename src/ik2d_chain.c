@@ -168,8 +168,8 @@ double ik2d_chain_world_angle(const ik2d_chain *chain, int i) {
   int k;
   if (!chain_valid_index(chain, i)) return 0.0;
   world = chain->base_angle;
-  for (k = 0; k <= i; k++) world += chain->angle[k];
-  world = ik2d_wrap(world);
+  /* wrapped at each step: rest angles near 1e308 would sum to inf */
+  for (k = 0; k <= i; k++) world = ik2d_wrap(world + chain->angle[k]);
   /* mirroring about a vertical line maps a direction phi to pi - phi */
   return chain->flip ? ik2d_wrap(IK2D_PI - world) : world;
 }
@@ -185,7 +185,7 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
   chain->joint_x[0] = x;
   chain->joint_y[0] = y;
   for (i = 0; i < chain->count; i++) {
-    world += chain->angle[i];
+    world = ik2d_wrap(world + chain->angle[i]);
     x += chain->length[i] * scale * cos(world);
     y += chain->length[i] * scale * sin(world);
     chain->joint_x[i + 1] = x;

@@ -13,9 +13,14 @@
 
 /* angle wrapped to [-pi, pi); inline: the solve calls it per bone */
 static inline double ik2d_wrap(double angle) {
+  double r;
   /* fast path: most deltas are already in range */
   if (angle >= -IK2D_PI && angle < IK2D_PI) return angle;
-  return angle - IK2D_TWO_PI * floor((angle + IK2D_PI) / IK2D_TWO_PI);
+  /* fmod is exact: in range for any finite angle, even 1e308 */
+  r = fmod(angle, IK2D_TWO_PI);
+  if (r >= IK2D_PI) return r - IK2D_TWO_PI;
+  if (r < -IK2D_PI) return r + IK2D_TWO_PI;
+  return r;
 }
 
 /* A solve works in chain space (unflipped) on unit complex rotations, so
