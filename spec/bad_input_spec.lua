@@ -353,7 +353,7 @@ local function resolve(fx, v)
 end
 
 -- One cell: fx fresh, args[pos] replaced by value; checks the outcome.
-local function run_cell(style, target_name, fname, n_args, make_args, pos, expect, argn)
+local function run_cell(style, target_name, fname, n_args, make_args, _, expect, argn)
   local fx = fixture()
   local before = snapshot(fx)
   local args = make_args(fx)
@@ -461,6 +461,10 @@ local OPTION_FIELDS = {
   end),
   softness = options_number("softness", function(v)
     if v < 0 then return err("softness must be >= 0") end
+    return ok()
+  end),
+  stretch = options_number("stretch", function(v)
+    if v < 1 then return err("stretch must be >= 1") end
     return ok()
   end),
   bend = options_number("bend", function(v)

@@ -23,7 +23,8 @@ local ik2d = require "ik2d"
 local helpers = require "spec.helpers"
 
 local pi, huge = math.pi, math.huge
-local abs, max, min, cos, sin, sqrt = math.abs, math.max, math.min, math.cos, math.sin, math.sqrt
+local abs, max, cos, sin, sqrt = math.abs, math.max, math.cos, math.sin, math.sqrt
+local smaller = math.min
 local atan2 = math.atan2 or math.atan   -- 5.4 has only the two-argument atan
 local EPS = 2 ^ -52
 local FRAMES = 1000
@@ -91,13 +92,15 @@ local function check_invariants(s, limits_apply, where)
   where = where or ""
   local x0, y0 = arm:joint(1)
   assert(finite(x0) and finite(y0), where .. "base not finite")
+  local scale = arm.scale and arm:scale() or 1
+  assert(finite(scale) and scale >= 1, where .. "bone scale " .. tostring(scale))
   for i = 1, n do
     local a = arm:angle(i)
     assert(finite(a), ("%sbone %d: angle %s"):format(where, i, tostring(a)))
     local x1, y1 = arm:joint(i + 1)
     assert(finite(x1) and finite(y1),
            ("%sjoint %d: %s, %s"):format(where, i + 1, tostring(x1), tostring(y1)))
-    local length = arm:length(i)
+    local length = arm:length(i) * scale   -- a two-bone stretch scales every bone
     local d = hypot(x1 - x0, y1 - y0)
     local m = max(abs(x0), abs(y0), abs(x1), abs(y1))
     local allowed = 1e-9 * length + 4 * EPS * m + 8 * 2 ^ -1074
@@ -123,7 +126,7 @@ local function check_invariants(s, limits_apply, where)
   local x, y, a = bx, by, ba
   local unsure, drift = 16 * EPS * (1 + abs(ba)), 0
   for i = 1, n do
-    local length, angle = arm:length(i), arm:angle(i)
+    local length, angle = arm:length(i) * scale, arm:angle(i)
     a = a + angle
     x = x + length * cos(a)
     y = y + length * sin(a)
@@ -134,7 +137,7 @@ local function check_invariants(s, limits_apply, where)
       m = max(m, abs(lo), abs(hi))
     end
     unsure = unsure + 16 * EPS * m + 64 * EPS
-    drift = drift + length * (min(2, unsure) + 1e-12)  -- rotations renormalised past 1e-12
+    drift = drift + length * (smaller(2, unsure) + 1e-12)  -- rotations renormalised past 1e-12
     local jx, jy = arm:joint(i + 1)
     local ex = flip and 2 * bx - x or x
     local allowed = drift + 8 * EPS * max(abs(jx), abs(jy), 2 * abs(bx)) + 1e-320 * i
@@ -237,7 +240,8 @@ local function scenario(spec)
     local arm = make_chain(spec.bones, spec.base)
     if spec.prepare then spec.prepare(arm) end
     local options = { method = spec.method, iterations = spec.iterations or 10,
-                      tolerance = spec.tolerance or 1e-6, weight = spec.weight or 1 }
+                      tolerance = spec.tolerance or 1e-6, weight = spec.weight or 1,
+                      stretch = spec.stretch }
     local s = ik2d.solver(arm, options)
     local tx, ty = spec.target(arm)
     s:set_target(tx, ty)
@@ -257,9 +261,9 @@ end
 
 local GEOMETRIC = {}            -- 1e-6, 1e-5, ..., 1e6: 13 bones
 for k = -6, 6 do GEOMETRIC[#GEOMETRIC + 1] = 10 ^ k end
-local GEOMETRIC_REACH, GEOMETRIC_SHORT = 0, 0
+local GEOMETRIC_REACH = 0
 for _, l in ipairs(GEOMETRIC) do GEOMETRIC_REACH = GEOMETRIC_REACH + l end
-GEOMETRIC_SHORT = 1e6 - (GEOMETRIC_REACH - 1e6)   -- nearest the tip gets to the base
+local GEOMETRIC_SHORT = 1e6 - (GEOMETRIC_REACH - 1e6)   -- nearest the tip gets to the base
 
 local SIXTY_FOUR = {}
 for i = 1, 64 do SIXTY_FOUR[i] = 1 + (i % 3) end   -- reach 128 + ...
@@ -373,6 +377,10 @@ local TWO_BONE_CASES = {
     bones = { 60, 20 }, target = function() return 15, 0 end, best = 25 },
   { name = "target far (60, 20: best 500 - 80)",
     bones = { 60, 20 }, target = function() return 0, 500 end, best = 420 },
+  { name = "stretch 1.5 toward a far target (60, 20 stretch to 120: best 380)",
+    bones = { 60, 20 }, stretch = 1.5, target = function() return 0, 500 end, best = 380 },
+  { name = "stretch 1.5 toward the base (no stretch inward: best 40)",
+    bones = { 60, 20 }, stretch = 1.5, target = function() return 0, 0 end, best = 40 },
   { name = "both limits pinned",
     bones = pinned(2, 0.3), target = function() return -5, 5 end, pinned = true },
   { name = "lengths 1e-6 and 1e6",
@@ -520,6 +528,62 @@ describe("degenerate geometry", function()
         expect(case, out, s)
       end)
     end
+  end)
+
+  describe("determinism across processes and paths", function()
+    -- A fixed scene, every method, 20 frames each; the result as text
+    -- that round-trips every double (%.17g).
+    local SCENE = [[
+      local ik2d = require "ik2d"
+      local out = {}
+      for _, method in ipairs{ "ccd", "fabrik", "two_bone" } do
+        local bones = method == "two_bone" and 2 or 5
+        local t = { x = 0.5, y = -0.25, angle = 0.3 }
+        for i = 1, bones do
+          t[i] = { length = 1 + i / 7, angle = 0.1 * i, min = i % 2 == 0 and -0.8 or nil,
+                   max = i % 2 == 0 and 1.1 or nil }
+        end
+        local arm = ik2d.chain(t)
+        local s = ik2d.solver(arm, { method = method, iterations = 7 })
+        for frame = 1, 20 do
+          s:set_target(2 * math.cos(frame / 3), 1 + 2 * math.sin(frame / 5))
+          local reached, distance, used = s:solve()
+          out[#out + 1] = ("%s %.17g %d"):format(tostring(reached), distance, used)
+          for i = 1, #arm do out[#out + 1] = ("%.17g"):format(arm:angle(i)) end
+          for i = 1, #arm + 1 do
+            local x, y = arm:joint(i)
+            out[#out + 1] = ("%.17g %.17g"):format(x, y)
+          end
+        end
+      end
+      return table.concat(out, "\n")
+    ]]
+
+    local function here()
+      return assert((loadstring or load)(SCENE))()
+    end
+
+    it("gives the same bits in a fresh interpreter", function()
+      local interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
+      local file = os.tmpname()
+      local f = assert(io.open(file, "w"))
+      f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
+      f:write("io.write((function() " .. SCENE .. " end)())\n")
+      f:close()
+      local ok, out = helpers.run(interpreter .. " " .. helpers.shell_quote(file))
+      os.remove(file)
+      assert(ok, out)
+      assert.are.equal(here(), out)
+    end)
+
+    it("gives the same bits through the FFI and the classic methods (LuaJIT)", function()
+      if not (ik2d.use_ffi and ik2d.use_ffi(true)) then return end -- no FFI here
+      local fast = here()
+      ik2d.use_ffi(false)
+      local classic = here()
+      ik2d.use_ffi(true)
+      assert.are.equal(fast, classic)
+    end)
   end)
 
   describe("weights", function()

@@ -352,9 +352,12 @@ static int solve_sane(ik2d_work *work) {
       work->fresh = 0;
       work->rot_cos[i] = c / norm;
       work->rot_sin[i] = s / norm;
-      /* the method's limit test saw the long rotation: test again */
-      ik2d_work_clamp(work, i);
     }
+    /* the limits once more, on the unit rotation: the methods' tests saw
+    ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
+    ** outside through (the blend clamps the angle, but the joints come
+    ** from these rotations); a no-op for a rotation inside */
+    if (ik2d_work_clamp(work, i)) work->fresh = 0;
   }
   return 1;
 }

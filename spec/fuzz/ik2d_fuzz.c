@@ -241,10 +241,9 @@ static double angle_floor(const ik2d_chain *chain, int i, const ik2d_constraint 
 /* Joints stay finite as long as the chain fits in doubles and its world
 ** angles do not overflow. */
 static int representable(const ik2d_chain *chain) {
-  double angles = fabs(chain->base_angle);
+  double angles = fabs(chain->base_angle), reach = chain->reach * chain->scale;
   int i;
   for (i = 0; i < chain->count; i++) angles += fabs(chain->angle[i]);
-  double reach = chain->reach * chain->scale;
   return fabs(chain->base_x) * 2.0 + reach < DBL_MAX / 4 &&
          fabs(chain->base_y) + reach < DBL_MAX / 4 && angles < 1e300;
 }
