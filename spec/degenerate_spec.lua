@@ -227,10 +227,7 @@ local function make_chain(bones, base)
   return ik2d.chain(t)
 end
 
-local function tip_distance(arm, x, y)
-  local tx, ty = arm:tip()
-  return helpers.distance(tx, ty, x, y)
-end
+local tip_distance = helpers.tip_distance
 
 -- Builds, solves FRAMES frames, checks invariants, settling and
 -- determinism (a second fresh run gives the same bits); returns the

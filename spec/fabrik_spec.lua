@@ -16,10 +16,7 @@ local function chain_of(lengths, extra)
   return ik2d.chain(t)
 end
 
-local function tip_distance(arm, tx, ty)
-  local x, y = arm:tip()
-  return helpers.distance(x, y, tx, ty)
-end
+local tip_distance = helpers.tip_distance
 
 local shapes = {
   { name = "3 bones 60, 50, 20", lengths = { 60, 50, 20 } },

@@ -2,6 +2,7 @@
 -- documented way (chain:joints(t) with a reused table, or joint(i))
 -- allocates nothing in steady state.
 local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
 
 local function frame_loop(frames, use_group)
   local solvers, chains = {}, {}
@@ -36,20 +37,7 @@ local function frame_loop(frames, use_group)
   end
 end
 
--- Growth in bytes over the second of two runs of `frames` frames, with the
--- collector stopped: the first run is the warm-up (the JIT compiles its
--- traces, Lua grows its call stack and tables reach their size there).
-local function growth(run)
-  for _ = 1, 3 do run() end
-  collectgarbage()
-  collectgarbage("stop")
-  run()
-  local before = collectgarbage("count")
-  run()
-  local after = collectgarbage("count")
-  collectgarbage("restart")
-  return 1024 * (after - before)
-end
+local growth = helpers.steady_growth
 
 describe("a steady frame loop", function()
   for _, use_group in ipairs{ false, true } do

@@ -51,6 +51,27 @@ function helpers.fk(bx, by, ba, lengths, angles)
   return out
 end
 
+-- Distance from the chain's result tip to (x, y).
+function helpers.tip_distance(arm, x, y)
+  local tx, ty = arm:tip()
+  return helpers.distance(tx, ty, x, y)
+end
+
+-- Bytes that run() allocates in steady state: after warm-up runs (where
+-- LuaJIT compiles, and may recompile, its traces and tables reach their
+-- size), one more run with the collector stopped.
+function helpers.steady_growth(run)
+  for _ = 1, 3 do run() end
+  collectgarbage()
+  collectgarbage("stop")
+  run()
+  local before = collectgarbage("count")
+  run()
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  return 1024 * (after - before)
+end
+
 -- The chain's result joints as {x1, y1, ..., tipx, tipy}, read one by
 -- one through arm:joint(i).
 function helpers.joints_of(arm)

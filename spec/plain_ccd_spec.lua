@@ -188,15 +188,6 @@ describe("the plain-Lua CCD peer", function()
     local function run()
       for _, step in ipairs(steps) do plain.solve(peer, step.x, step.y) end
     end
-    -- warm-up: LuaJIT compiles (and may recompile) its traces here
-    for _ = 1, 3 do run() end
-    collectgarbage()
-    collectgarbage("stop")
-    run()
-    local before = collectgarbage("count")
-    run()
-    local after = collectgarbage("count")
-    collectgarbage("restart")
-    assert.are.equal(0, 1024 * (after - before))
+    assert.are.equal(0, helpers.steady_growth(run))
   end)
 end)

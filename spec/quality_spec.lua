@@ -26,10 +26,7 @@ local function unit_chain(n)
   return ik2d.chain(t)
 end
 
-local function tip_distance(arm, tx, ty)
-  local x, y = arm:tip()
-  return helpers.distance(x, y, tx, ty)
-end
+local tip_distance = helpers.tip_distance
 
 -- Every method and CCD variant, with the chain it needs.
 local variants = {

@@ -32,10 +32,7 @@ local function law_of_cosines(tx, ty, bend)
   return shoulder, elbow
 end
 
-local function tip_distance(arm, tx, ty)
-  local x, y = arm:tip()
-  return helpers.distance(x, y, tx, ty)
-end
+local tip_distance = helpers.tip_distance
 
 -- Tip of the limb for local angles (shoulder, elbow).
 local function tip_of(shoulder, elbow)
