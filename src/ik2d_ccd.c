@@ -291,7 +291,7 @@ int ik2d_work_exact_step(ik2d_work *work, const ik2d_solver *solver,
 int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
   double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
   double distance_sq, start_sq, before_sq;
-  int iteration, i, used = solver->iterations;
+  int iteration, used = solver->iterations;
   ik2d_work_forward(work);
   distance_sq = ik2d_work_tip_distance_sq(work);
   work->fresh = 1;
@@ -300,10 +300,7 @@ int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
   /* out of reach: the straight pose is the answer, in one step */
   if (ik2d_work_straighten(work)) return 1;
   start_sq = distance_sq;
-  for (i = 0; i < work->count; i++) {
-    start_cos[i] = work->rot_cos[i];
-    start_sin[i] = work->rot_sin[i];
-  }
+  ik2d_work_save(work, start_cos, start_sin);
   for (iteration = 1; iteration <= solver->iterations; iteration++) {
     before_sq = distance_sq;
     /* an iteration is an exact step or, when none gains, a sweep: either
@@ -330,10 +327,7 @@ int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
   ** run that gains nothing changes nothing (else a stalled pose flickers
   ** between two roundings from frame to frame, never settling) */
   if (distance_sq >= start_sq) {
-    for (i = 0; i < work->count; i++) {
-      work->rot_cos[i] = start_cos[i];
-      work->rot_sin[i] = start_sin[i];
-    }
+    ik2d_work_load(work, start_cos, start_sin);
     ik2d_work_forward(work);
   }
   /* every way out of the loop ends with a forward pass */

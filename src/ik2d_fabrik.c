@@ -59,34 +59,25 @@ static void fabrik_sweep(ik2d_work *work) {
 int ik2d_fabrik_run(ik2d_work *work, const ik2d_solver *solver) {
   double best_cos[IK2D_MAX_BONES], best_sin[IK2D_MAX_BONES];
   double best_sq, distance_sq;
-  int iteration, i, n = work->count;
+  int iteration;
   ik2d_work_forward(work);
   best_sq = ik2d_work_tip_distance_sq(work);
   if (best_sq <= work->tolerance_sq) return 0;
   if (ik2d_work_straighten(work)) return 1;
-  for (i = 0; i < n; i++) {
-    best_cos[i] = work->rot_cos[i];
-    best_sin[i] = work->rot_sin[i];
-  }
+  ik2d_work_save(work, best_cos, best_sin);
   for (iteration = 1; iteration <= solver->iterations; iteration++) {
     fabrik_sweep(work);
     ik2d_work_forward(work);
     distance_sq = ik2d_work_tip_distance_sq(work);
     if (distance_sq < best_sq) {
       best_sq = distance_sq;
-      for (i = 0; i < n; i++) {
-        best_cos[i] = work->rot_cos[i];
-        best_sin[i] = work->rot_sin[i];
-      }
+      ik2d_work_save(work, best_cos, best_sin);
       if (best_sq <= work->tolerance_sq) return iteration;
     } else {
       break; /* no gain: stalled */
     }
   }
-  for (i = 0; i < n; i++) {
-    work->rot_cos[i] = best_cos[i];
-    work->rot_sin[i] = best_sin[i];
-  }
+  ik2d_work_load(work, best_cos, best_sin);
   if (solver->exact) {
     /* not there after the budget (or a stall): one exact two-joint step
     ** finishes from the best pose when some pair of joints can; FABRIK

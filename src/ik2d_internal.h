@@ -44,6 +44,10 @@ typedef struct ik2d_work {
   double joint_y[IK2D_MAX_BONES + 1];
 } ik2d_work;
 
+/* Copies the rotations out to (c, s), or back in from them (the joints
+** are then stale until the next forward pass). */
+void ik2d_work_save(const ik2d_work *work, double *c, double *s);
+void ik2d_work_load(ik2d_work *work, const double *c, const double *s);
 /* Positions of every joint from the rotations; renormalises them. */
 void ik2d_work_forward(ik2d_work *work);
 /* Squared distance from the tip of the last forward pass to the target. */

@@ -123,6 +123,23 @@ void ik2d_solver_forget(ik2d_solver *solver) {
 /* work helpers                                                         */
 /* ------------------------------------------------------------------ */
 
+void ik2d_work_save(const ik2d_work *work, double *c, double *s) {
+  int i;
+  for (i = 0; i < work->count; i++) {
+    c[i] = work->rot_cos[i];
+    s[i] = work->rot_sin[i];
+  }
+}
+
+void ik2d_work_load(ik2d_work *work, const double *c, const double *s) {
+  int i;
+  work->fresh = 0;
+  for (i = 0; i < work->count; i++) {
+    work->rot_cos[i] = c[i];
+    work->rot_sin[i] = s[i];
+  }
+}
+
 void ik2d_work_forward(ik2d_work *work) {
   const ik2d_chain *chain = work->chain;
   double world_cos = work->base_cos, world_sin = work->base_sin;
@@ -362,23 +379,6 @@ static int solve_sane(ik2d_work *work) {
   return 1;
 }
 
-static void solve_save(const ik2d_work *work, double *c, double *s) {
-  int i;
-  for (i = 0; i < work->count; i++) {
-    c[i] = work->rot_cos[i];
-    s[i] = work->rot_sin[i];
-  }
-}
-
-static void solve_restore(ik2d_work *work, const double *c, const double *s) {
-  int i;
-  work->fresh = 0;
-  work->scale = 1.0;
-  for (i = 0; i < work->count; i++) {
-    work->rot_cos[i] = c[i];
-    work->rot_sin[i] = s[i];
-  }
-}
 
 int ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_chain *chain;
@@ -392,14 +392,18 @@ int ik2d_solver_solve(ik2d_solver *solver) {
   chain = solver->chain;
   if (solver->weight > 0.0) {
     solve_prepare(&work, solver);
-    solve_save(&work, start_cos, start_sin);
+    ik2d_work_save(&work, start_cos, start_sin);
     switch (solver->method) {
       case IK2D_FABRIK: used = ik2d_fabrik_run(&work, solver); break;
       case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
       default: used = ik2d_ccd_run(&work, solver); break;
     }
     solver->joint_updates = work.joint_updates;
-    if (!solve_sane(&work)) solve_restore(&work, start_cos, start_sin);
+    if (!solve_sane(&work)) {
+      /* a broken run is dropped: the start, unstretched */
+      ik2d_work_load(&work, start_cos, start_sin);
+      work.scale = 1.0;
+    }
     solve_angles(solver, &work, start_cos, start_sin,
                  solver->warm_start && solver->have_solution);
     for (i = 0; i < chain->count; i++) {
