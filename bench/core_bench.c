@@ -23,6 +23,10 @@ static ik2d_chain chains[MAX_CHAINS];
 static ik2d_solver solvers[MAX_CHAINS];
 static ik2d_solver *solver_list[MAX_CHAINS];
 
+/* targets of every solve of a run (chains x frames) */
+#define MAX_TARGETS 200000
+static double targets[MAX_TARGETS][2];
+
 /* small deterministic generator: the same numbers on every machine */
 static unsigned long long bench_state = 88172645463325252ULL;
 static double bench_random(void) {
@@ -84,16 +88,24 @@ typedef struct bench_result {
 static bench_result bench_run(int count, int bones, int frames,
                               int random_targets, int batch) {
   bench_result result;
-  double x, y, start;
+  double start;
+  long t = 0, total = (long)count * frames;
   int f, i;
   memset(&result, 0, sizeof result);
+  if (total > MAX_TARGETS) {
+    fprintf(stderr, "core_bench: more than %d solves in one run\n", MAX_TARGETS);
+    exit(1);
+  }
   bench_setup(count, bones);
+  /* the targets first, so that the clock sees the solver alone */
+  for (f = 0; f < frames; f++)
+    for (i = 0; i < count; i++, t++)
+      bench_target(i, f, bones, random_targets, &targets[t][0], &targets[t][1]);
+  t = 0;
   start = bench_now();
   for (f = 0; f < frames; f++) {
-    for (i = 0; i < count; i++) {
-      bench_target(i, f, bones, random_targets, &x, &y);
-      ik2d_solver_set_target(&solvers[i], x, y);
-    }
+    for (i = 0; i < count; i++, t++)
+      ik2d_solver_set_target(&solvers[i], targets[t][0], targets[t][1]);
     if (batch) {
       ik2d_solve_batch(solver_list, count);
     } else {
@@ -106,9 +118,20 @@ static bench_result bench_run(int count, int bones, int frames,
   return result;
 }
 
+/* The machine is shared and noisy: each row is the fastest of
+** BENCH_REPEATS runs (the same work each time, from a fresh setup). */
+#define BENCH_REPEATS 5
+
 static void bench_row(const char *name, int count, int bones, int frames,
                       int random_targets, int batch) {
-  bench_result r = bench_run(count, bones, frames, random_targets, batch);
+  bench_result r, best;
+  int k;
+  for (k = 0; k < BENCH_REPEATS; k++) {
+    bench_state = 88172645463325252ULL;
+    r = bench_run(count, bones, frames, random_targets, batch);
+    if (k == 0 || r.seconds < best.seconds) best = r;
+  }
+  r = best;
   printf("| %-9s | %-26s | %6d | %5d | %10.1f | %12.2f | %9.1f |\n",
          bench_textbook ? "textbook" : "default", name, count, bones,
          1e9 * r.seconds / (double)r.solves,
@@ -139,7 +162,9 @@ int main(int argc, char **argv) {
     bench_row("random targets, one by one", 1, 10, 25000, 1, 0);
     bench_row("moving target, one by one", 1, 3, 100000, 0, 0);
     bench_row("moving target, one by one", 1, 10, 25000, 0, 0);
+    bench_row("random targets, one by one", 8, 3, 12500, 1, 0);
     bench_row("random targets, batch", 8, 3, 12500, 1, 1);
+    bench_row("random targets, one by one", 8, 10, 3000, 1, 0);
     bench_row("random targets, batch", 8, 10, 3000, 1, 1);
     bench_row("random targets, batch", 1000, 3, 100, 1, 1);
     bench_row("moving target, batch", 10000, 3, 10, 0, 1);

@@ -34,6 +34,75 @@ describe("ik2d.group", function()
     end
   end)
 
+  -- Every kind of member at once: CCD solvers of different lengths, both
+  -- sweep orders, exact step on and off, limits, damping, partial and zero
+  -- weight, FABRIK and two-bone members between them, two solvers sharing
+  -- a chain, more members than one lockstep block holds (the core runs CCD
+  -- members 8 at a time, interleaved), over frames of warm starts.
+  local function mixed_scene(seed)
+    local random = helpers.random(seed)
+    local elbow = ik2d.constraint{ min = -0.4, max = 2.2 }
+    local wrist = ik2d.constraint{ min = -0.5, max = 0.5, invert = true }
+    local solvers = {}
+    for k = 1, 21 do
+      local bones = k % 7 == 3 and 2 or 1 + k % 6
+      local spec = { x = 10 * k, y = 0, angle = random.range(-1, 1) }
+      for i = 1, bones do spec[i] = { length = random.range(0.5, 1.5), angle = 0.3 } end
+      local arm = ik2d.chain(spec)
+      if k % 3 == 0 then
+        for i = 2, bones do arm:set_constraint(i, i % 2 == 0 and elbow or wrist) end
+      end
+      local options = { tolerance = 1e-5, iterations = 12,
+                        sweep = k % 2 == 0 and "tip" or "root", exact = k % 4 ~= 1 }
+      if k % 5 == 0 then options.damping = 0.2 end
+      if k % 7 == 3 then options.method = "two_bone" end
+      if k % 8 == 6 then options.method = "fabrik" end
+      local s = ik2d.solver(arm, options)
+      if k % 6 == 4 then s:set_weight(0.5) end
+      if k % 10 == 9 then s:set_weight(0) end
+      solvers[#solvers + 1] = s
+      if k == 12 then
+        -- a second solver on the same chain, later in the list: its
+        -- result is the chain's, solved one by one or in the group
+        solvers[#solvers + 1] = ik2d.solver(arm, { tolerance = 1e-5, sweep = "tip" })
+      end
+    end
+    return solvers
+  end
+
+  local function aim(solvers, frame, random)
+    for k, s in ipairs(solvers) do
+      local arm = s:chain()
+      local bx, by = arm:base()
+      local r = 1.2 * arm:reach() * random.next()
+      local a = frame % 3 == 0 and 2 * math.pi * random.next() or 0.1 * frame + k
+      s:set_target(bx + r * math.cos(a), by + r * math.sin(a))
+    end
+  end
+
+  it("solves a mixed group exactly as one by one, frame after frame", function()
+    local alone, grouped = mixed_scene(5), mixed_scene(5)
+    local g = ik2d.group(grouped)
+    local random_alone, random_grouped = helpers.random(17), helpers.random(17)
+    local compared = 0
+    for frame = 1, 40 do
+      aim(alone, frame, random_alone)
+      aim(grouped, frame, random_grouped)
+      local reached_alone = 0
+      for _, s in ipairs(alone) do
+        if s:solve() then reached_alone = reached_alone + 1 end
+      end
+      assert.are.equal(reached_alone, g:solve())
+      for k = 1, #alone do
+        assert.are.same({ alone[k]:result() }, { grouped[k]:result() })
+        assert.are.same(helpers.joints_of(alone[k]:chain()), helpers.joints_of(grouped[k]:chain()))
+        assert.are.same(helpers.angles_of(alone[k]:chain()), helpers.angles_of(grouped[k]:chain()))
+        compared = compared + 1
+      end
+    end
+    assert.are.equal(40 * 22, compared)
+  end)
+
   it("returns how many members reached their targets", function()
     local solvers = scene(3, 2, 3)
     solvers[2]:set_target(1000, 0) -- out of reach

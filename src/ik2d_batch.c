@@ -1,15 +1,71 @@
 /*
 ** ik2d_batch.c: many solvers in one call (one call per frame from Lua).
+**
+** CCD solvers run IK2D_LOCKSTEP at a time through ik2d_ccd_run_together,
+** which interleaves their sweeps: one chain's turn waits on a sqrt and a
+** division, and the other chains' turns fill that wait.  Every chain gets
+** exactly the result ik2d_solver_solve gives it; the list order is kept
+** wherever it matters (solvers sharing a chain write its result in list
+** order).
 */
 #include <stddef.h>
 
 #include "ik2d.h"
+#include "ik2d_internal.h"
+
+typedef struct batch_slot {
+  ik2d_solver *solver;
+  ik2d_work work;
+  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
+} batch_slot;
+
+static int batch_can_join(const ik2d_solver *solver) {
+  return ik2d_solver_live(solver) && solver->method == IK2D_CCD &&
+         solver->weight > 0.0;
+}
+
+/* Solves the slots' CCD together; returns how many reached. */
+static int batch_flush(batch_slot *slots, int count) {
+  /* initialised only to quiet gcc's maybe-uninitialized */
+  ik2d_work *works[IK2D_LOCKSTEP] = {NULL};
+  const ik2d_solver *solvers[IK2D_LOCKSTEP] = {NULL};
+  int used[IK2D_LOCKSTEP];
+  int k, reached = 0;
+  if (count == 0) return 0;
+  for (k = 0; k < count; k++) {
+    ik2d_solve_start(slots[k].solver, &slots[k].work, slots[k].start_cos,
+                     slots[k].start_sin);
+    works[k] = &slots[k].work;
+    solvers[k] = slots[k].solver;
+  }
+  ik2d_ccd_run_together(works, solvers, used, count);
+  for (k = 0; k < count; k++)
+    reached += ik2d_solve_finish(slots[k].solver, &slots[k].work,
+                                 slots[k].start_cos, slots[k].start_sin,
+                                 used[k]);
+  return reached;
+}
 
 int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
-  int i, reached = 0;
+  batch_slot slots[IK2D_LOCKSTEP];
+  int i, k, waiting = 0, reached = 0;
   if (solvers == NULL) return 0;
   for (i = 0; i < count; i++) {
-    if (solvers[i] != NULL) reached += ik2d_solver_solve(solvers[i]);
+    ik2d_solver *solver = solvers[i];
+    int shares_chain = 0;
+    if (!batch_can_join(solver)) {
+      reached += batch_flush(slots, waiting);
+      waiting = 0;
+      reached += ik2d_solver_solve(solver);
+      continue;
+    }
+    for (k = 0; k < waiting; k++)
+      shares_chain |= slots[k].solver->chain == solver->chain;
+    if (shares_chain || waiting == IK2D_LOCKSTEP) {
+      reached += batch_flush(slots, waiting);
+      waiting = 0;
+    }
+    slots[waiting++].solver = solver;
   }
-  return reached;
+  return reached + batch_flush(slots, waiting);
 }

@@ -47,87 +47,145 @@
 /* sweeps                                                               */
 /* ------------------------------------------------------------------ */
 
+/* What a turn reads besides the bone: copied out of the work and solver
+** into locals, so that the compiler keeps them in registers across the
+** stores to the rotations (which may alias any double). */
+typedef struct ccd_aim {
+  double target_x, target_y, tolerance_sq, damping_cos, damping_sin;
+} ccd_aim;
+
+static inline ccd_aim ccd_aim_of(const ik2d_work *work) {
+  ccd_aim aim;
+  aim.target_x = work->target_x;
+  aim.target_y = work->target_y;
+  aim.tolerance_sq = work->tolerance_sq;
+  aim.damping_cos = work->damping_cos;
+  aim.damping_sin = work->damping_sin;
+  return aim;
+}
+
 /* Turns joint i, at (jx, jy), toward the target (damping and limits
-** applied) and moves the tip with it.  Inline: it is the inner loop, and
-** inlined the tip stays in registers. */
-static inline void ccd_turn(ik2d_work *work, const ik2d_solver *solver, int i,
-                     double jx, double jy, double *tip_x, double *tip_y) {
+** applied), moves the tip with it and returns the tip's squared distance
+** to the target.  Inline: it is the inner loop, and inlined the tip stays
+** in registers. */
+IK2D_INLINE double ccd_turn(ik2d_work *work, const ccd_aim *aim, int i,
+                              double jx, double jy, double *tip_x,
+                              double *tip_y) {
   double to_tip_x = *tip_x - jx, to_tip_y = *tip_y - jy;
-  double to_target_x = work->target_x - jx, to_target_y = work->target_y - jy;
+  double to_target_x = aim->target_x - jx, to_target_y = aim->target_y - jy;
   double dot = to_tip_x * to_target_x + to_tip_y * to_target_y;
   double cross = to_tip_x * to_target_y - to_tip_y * to_target_x;
   double norm = sqrt(dot * dot + cross * cross);
-  double c, s, old_cos, old_sin;
+  double c, s, old_cos, old_sin, dx, dy;
   /* the squares underflow into denormals (or overflow) far from unit
   ** scale, and a norm from them would give a turn off unit length */
   if (!(norm > 1e-150 && norm < 1e150)) norm = hypot(dot, cross);
-  if (!(norm > 0.0)) return;
-  c = dot / norm;
-  s = cross / norm;
-  if (c < solver->damping_cos) {
-    c = solver->damping_cos;
-    s = s < 0.0 ? -solver->damping_sin : solver->damping_sin;
+  if (norm > 0.0) {
+    c = dot / norm;
+    s = cross / norm;
+    if (c < aim->damping_cos) {
+      c = aim->damping_cos;
+      s = s < 0.0 ? -aim->damping_sin : aim->damping_sin;
+    }
+    old_cos = work->rot_cos[i];
+    old_sin = work->rot_sin[i];
+    work->rot_cos[i] = old_cos * c - old_sin * s;
+    work->rot_sin[i] = old_cos * s + old_sin * c;
+    if (work->chain->constraint[i] != NULL && ik2d_work_clamp(work, i)) {
+      /* the turn actually made: clamped rotation times the old inverse */
+      c = work->rot_cos[i] * old_cos + work->rot_sin[i] * old_sin;
+      s = work->rot_sin[i] * old_cos - work->rot_cos[i] * old_sin;
+    }
+    *tip_x = jx + c * to_tip_x - s * to_tip_y;
+    *tip_y = jy + s * to_tip_x + c * to_tip_y;
   }
-  old_cos = work->rot_cos[i];
-  old_sin = work->rot_sin[i];
-  work->rot_cos[i] = old_cos * c - old_sin * s;
-  work->rot_sin[i] = old_cos * s + old_sin * c;
-  if (work->chain->constraint[i] != NULL && ik2d_work_clamp(work, i)) {
-    /* the turn actually made: clamped rotation times the old inverse */
-    c = work->rot_cos[i] * old_cos + work->rot_sin[i] * old_sin;
-    s = work->rot_sin[i] * old_cos - work->rot_cos[i] * old_sin;
-  }
-  *tip_x = jx + c * to_tip_x - s * to_tip_y;
-  *tip_y = jy + s * to_tip_x + c * to_tip_y;
-}
-
-static double ccd_tip_distance_sq(const ik2d_work *work, double tip_x,
-                                  double tip_y) {
-  double dx = work->target_x - tip_x, dy = work->target_y - tip_y;
+  dx = aim->target_x - *tip_x;
+  dy = aim->target_y - *tip_y;
   return dx * dx + dy * dy;
 }
 
 /* Root to tip.  Turning joint i moves every later joint, so the next
 ** joint is rebuilt from joint i, the bone length and the bone's world
-** direction, kept as a running product.  Stops early within tolerance;
-** returns the squared tip distance. */
-static double ccd_sweep_root(ik2d_work *work, const ik2d_solver *solver) {
-  const ik2d_chain *chain = work->chain;
-  double tip_x = work->joint_x[work->count];
-  double tip_y = work->joint_y[work->count];
-  double world_cos = work->base_cos, world_sin = work->base_sin;
-  double distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);
-  int i;
-  for (i = 0; i < work->count; i++) {
-    double jx = work->joint_x[i], jy = work->joint_y[i], next_cos;
-    ccd_turn(work, solver, i, jx, jy, &tip_x, &tip_y);
-    work->joint_updates++;
-    distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);
-    if (distance_sq <= work->tolerance_sq) break;
-    next_cos = world_cos * work->rot_cos[i] - world_sin * work->rot_sin[i];
-    world_sin = world_cos * work->rot_sin[i] + world_sin * work->rot_cos[i];
-    world_cos = next_cos;
-    work->joint_x[i + 1] = jx + chain->length[i] * world_cos;
-    work->joint_y[i + 1] = jy + chain->length[i] * world_sin;
-  }
-  return distance_sq;
+** direction, kept as a running product. */
+IK2D_INLINE void ccd_next_joint(ik2d_work *work, int i, double *world_cos,
+                                double *world_sin) {
+  double c = work->rot_cos[i], s = work->rot_sin[i];
+  double next_cos = *world_cos * c - *world_sin * s;
+  double length = work->chain->length[i];
+  *world_sin = *world_cos * s + *world_sin * c;
+  *world_cos = next_cos;
+  work->joint_x[i + 1] = work->joint_x[i] + length * *world_cos;
+  work->joint_y[i + 1] = work->joint_y[i] + length * *world_sin;
 }
 
-/* Tip to root (textbook CCD): turning joint i moves only the joints after
-** it, so only the tip needs moving. */
-static double ccd_sweep_tip(ik2d_work *work, const ik2d_solver *solver) {
-  double tip_x = work->joint_x[work->count];
-  double tip_y = work->joint_y[work->count];
-  double distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);
-  int i;
-  for (i = work->count - 1; i >= 0; i--) {
-    work->joint_updates++;
-    ccd_turn(work, solver, i, work->joint_x[i], work->joint_y[i], &tip_x,
-             &tip_y);
-    distance_sq = ccd_tip_distance_sq(work, tip_x, tip_y);
-    if (distance_sq <= work->tolerance_sq) break;
+/* One chain's sweep, root to tip or tip to root (textbook CCD: turning
+** joint i moves only the joints after it, so only the tip needs moving).
+** It stops early within tolerance. */
+typedef struct ccd_sweeper {
+  ik2d_work *work;
+  ccd_aim aim;
+  double tip_x, tip_y, world_cos, world_sin, distance_sq;
+  int step;          /* the next step; work->count once the sweep is over */
+} ccd_sweeper;
+
+IK2D_INLINE void ccd_sweeper_start(ccd_sweeper *l, ik2d_work *work) {
+  double dx, dy;
+  l->work = work;
+  l->aim = ccd_aim_of(work);
+  l->tip_x = work->joint_x[work->count];
+  l->tip_y = work->joint_y[work->count];
+  l->world_cos = work->base_cos;
+  l->world_sin = work->base_sin;
+  dx = l->aim.target_x - l->tip_x;
+  dy = l->aim.target_y - l->tip_y;
+  l->distance_sq = dx * dx + dy * dy;
+  l->step = 0;
+}
+
+/* Turns the sweep's next joint; returns 1 when that ended the sweep. */
+IK2D_INLINE int ccd_sweeper_step(ccd_sweeper *l, int sweep) {
+  ik2d_work *work = l->work;
+  int n = work->count;
+  int i = sweep == IK2D_SWEEP_TIP ? n - 1 - l->step : l->step;
+  l->distance_sq = ccd_turn(work, &l->aim, i, work->joint_x[i],
+                            work->joint_y[i], &l->tip_x, &l->tip_y);
+  l->step++;
+  if (l->distance_sq <= l->aim.tolerance_sq) {
+    work->joint_updates += l->step;
+    l->step = n;
+    return 1;
   }
-  return distance_sq;
+  if (sweep == IK2D_SWEEP_ROOT)
+    ccd_next_joint(work, i, &l->world_cos, &l->world_sin);
+  if (l->step < n) return 0;
+  work->joint_updates += n;
+  return 1;
+}
+
+/* A sweep of one chain; returns the squared tip distance. */
+IK2D_INLINE double ccd_sweep(ik2d_work *work, int sweep) {
+  ccd_sweeper l;
+  ccd_sweeper_start(&l, work);
+  while (!ccd_sweeper_step(&l, sweep)) continue;
+  return l.distance_sq;
+}
+
+/* The same sweep on several chains at once, a joint of each in turn:
+** their turns do not depend on each other, so the processor overlaps
+** their sqrt and division latencies, which a single chain waits out.
+** Each chain runs exactly the operations ccd_sweep would run on it. */
+static void ccd_sweep_together(ik2d_work *const *works, double *distance_sq,
+                               int count, int sweep) {
+  ccd_sweeper lane[IK2D_LOCKSTEP];
+  int k, running = count;
+  for (k = 0; k < count; k++) ccd_sweeper_start(&lane[k], works[k]);
+  while (running > 0) {
+    for (k = 0; k < count; k++) {
+      if (lane[k].step < lane[k].work->count)
+        running -= ccd_sweeper_step(&lane[k], sweep);
+    }
+  }
+  for (k = 0; k < count; k++) distance_sq[k] = lane[k].distance_sq;
 }
 
 /* ------------------------------------------------------------------ */
@@ -288,49 +346,138 @@ int ik2d_work_exact_step(ik2d_work *work, const ik2d_solver *solver,
 /* the solve                                                            */
 /* ------------------------------------------------------------------ */
 
-int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
-  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
+/* One chain's solve as a state machine, so that ik2d_ccd_run_together
+** can advance several chains an iteration at a time. */
+typedef struct ccd_run_state {
+  ik2d_work *work;
+  const ik2d_solver *solver;
+  int iteration, used, done;
   double distance_sq, start_sq, before_sq;
-  int iteration, used = solver->iterations;
+  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
+} ccd_run_state;
+
+static void ccd_run_begin(ccd_run_state *run, ik2d_work *work,
+                          const ik2d_solver *solver) {
+  run->work = work;
+  run->solver = solver;
+  run->done = 1;
+  run->used = 0;
   ik2d_work_forward(work);
-  distance_sq = ik2d_work_tip_distance_sq(work);
+  run->distance_sq = ik2d_work_tip_distance_sq(work);
   work->fresh = 1;
-  if (distance_sq <= work->tolerance_sq) return 0;
+  if (run->distance_sq <= work->tolerance_sq) return;
   work->fresh = 0;
   /* out of reach: the straight pose is the answer, in one step */
-  if (ik2d_work_straighten(work)) return 1;
-  start_sq = distance_sq;
-  ik2d_work_save(work, start_cos, start_sin);
-  for (iteration = 1; iteration <= solver->iterations; iteration++) {
-    before_sq = distance_sq;
-    /* an iteration is an exact step or, when none gains, a sweep: either
-    ** way a joint turns at most once (and at most damping) per iteration */
-    if (solver->exact && ik2d_work_exact_step(work, solver, &distance_sq)) {
-      if (distance_sq <= work->tolerance_sq) {
-        work->fresh = 1; /* the step ends with a forward pass */
-        return iteration;
-      }
-    } else {
-      distance_sq = solver->sweep == IK2D_SWEEP_TIP
-                        ? ccd_sweep_tip(work, solver)
-                        : ccd_sweep_root(work, solver);
-      if (distance_sq <= work->tolerance_sq) return iteration;
-      ik2d_work_forward(work);
-      distance_sq = ik2d_work_tip_distance_sq(work);
-    }
-    if (before_sq - distance_sq <= CCD_STALL_GAIN * before_sq) {
-      used = iteration;
-      break;
-    }
-  }
+  run->used = 1;
+  if (ik2d_work_straighten(work)) return;
+  run->done = 0;
+  run->iteration = 1;
+  run->used = solver->iterations;
+  run->start_sq = run->distance_sq;
+  ik2d_work_save(work, run->start_cos, run->start_sin);
+}
+
+IK2D_INLINE void ccd_run_end(ccd_run_state *run) {
+  ik2d_work *work = run->work;
+  run->done = 1;
   /* keep best: every step gains, but rounding could lose a hair; and a
   ** run that gains nothing changes nothing (else a stalled pose flickers
   ** between two roundings from frame to frame, never settling) */
-  if (distance_sq >= start_sq) {
-    ik2d_work_load(work, start_cos, start_sin);
+  if (run->distance_sq >= run->start_sq) {
+    ik2d_work_load(work, run->start_cos, run->start_sin);
     ik2d_work_forward(work);
   }
   /* every way out of the loop ends with a forward pass */
   work->fresh = 1;
-  return used;
+}
+
+/* Within tolerance after iteration: done, no keep-best needed. */
+IK2D_INLINE void ccd_run_reached(ccd_run_state *run) {
+  run->done = 1;
+  run->used = run->iteration;
+}
+
+/* After a step that did not reach: a stalled run or the last iteration
+** ends the run. */
+IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
+  if (run->before_sq - run->distance_sq <= CCD_STALL_GAIN * run->before_sq) {
+    run->used = run->iteration;
+    ccd_run_end(run);
+  } else if (++run->iteration > run->solver->iterations) {
+    ccd_run_end(run);
+  }
+}
+
+/* An iteration is an exact step or, when none gains, a sweep: either way
+** a joint turns at most once (and at most damping) per iteration.  Runs
+** the exact step; returns 0 when the iteration must be a sweep instead. */
+IK2D_INLINE int ccd_run_exact(ccd_run_state *run) {
+  run->before_sq = run->distance_sq;
+  if (!run->solver->exact ||
+      !ik2d_work_exact_step(run->work, run->solver, &run->distance_sq))
+    return 0;
+  if (run->distance_sq <= run->work->tolerance_sq) {
+    run->work->fresh = 1; /* the step ends with a forward pass */
+    ccd_run_reached(run);
+  } else {
+    ccd_run_next(run);
+  }
+  return 1;
+}
+
+/* The iteration's sweep ended distance_sq from the target. */
+IK2D_INLINE void ccd_run_swept(ccd_run_state *run, double distance_sq) {
+  run->distance_sq = distance_sq;
+  if (distance_sq <= run->work->tolerance_sq) {
+    ccd_run_reached(run);
+  } else {
+    ik2d_work_forward(run->work);
+    run->distance_sq = ik2d_work_tip_distance_sq(run->work);
+    ccd_run_next(run);
+  }
+}
+
+void ik2d_ccd_run_together(ik2d_work *const *works,
+                           const ik2d_solver *const *solvers, int *used,
+                           int count) {
+  ccd_run_state runs[IK2D_LOCKSTEP];
+  ccd_run_state *sweepers[IK2D_LOCKSTEP];
+  ik2d_work *sweeping_works[IK2D_LOCKSTEP];
+  double distance_sq[IK2D_LOCKSTEP];
+  int k, running = 0, sweep;
+  for (k = 0; k < count; k++) {
+    ccd_run_begin(&runs[k], works[k], solvers[k]);
+    running += !runs[k].done;
+  }
+  while (running > 0) {
+    /* an iteration of every running chain; those of one sweep order
+    ** that need a sweep sweep together */
+    for (sweep = IK2D_SWEEP_ROOT; sweep <= IK2D_SWEEP_TIP; sweep++) {
+      int sweeping = 0;
+      for (k = 0; k < count; k++) {
+        if (runs[k].done || runs[k].solver->sweep != sweep) continue;
+        if (ccd_run_exact(&runs[k])) continue;
+        sweepers[sweeping] = &runs[k];
+        sweeping_works[sweeping++] = runs[k].work;
+      }
+      if (sweeping == 0) continue;
+      ccd_sweep_together(sweeping_works, distance_sq, sweeping, sweep);
+      for (k = 0; k < sweeping; k++) ccd_run_swept(sweepers[k], distance_sq[k]);
+    }
+    running = 0;
+    for (k = 0; k < count; k++) running += !runs[k].done;
+  }
+  for (k = 0; k < count; k++) used[k] = runs[k].used;
+}
+
+int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver) {
+  ccd_run_state run;
+  ccd_run_begin(&run, work, solver);
+  while (!run.done) {
+    if (ccd_run_exact(&run)) continue;
+    ccd_run_swept(&run, solver->sweep == IK2D_SWEEP_TIP
+                            ? ccd_sweep(work, IK2D_SWEEP_TIP)
+                            : ccd_sweep(work, IK2D_SWEEP_ROOT));
+  }
+  return run.used;
 }

@@ -5,8 +5,17 @@
 #define IK2D_INTERNAL_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "ik2d.h"
+
+/* For the few inner-loop helpers gcc would otherwise call: a call
+** spills the tip and the loop's locals to memory. */
+#if defined(__GNUC__)
+#define IK2D_INLINE static inline __attribute__((always_inline))
+#else
+#define IK2D_INLINE static inline
+#endif
 
 #define IK2D_PI 3.14159265358979323846
 #define IK2D_TWO_PI 6.28318530717958647692
@@ -23,6 +32,12 @@ static inline double ik2d_wrap(double angle) {
   return r;
 }
 
+/* A solver that can solve: count < 1 is a chain the Lua binding
+** finalised (ik2d_solve_batch reaches it through a group). */
+static inline int ik2d_solver_live(const ik2d_solver *solver) {
+  return solver != NULL && solver->chain != NULL && solver->chain->count >= 1;
+}
+
 /* A solve works in chain space (unflipped) on unit complex rotations, so
 ** its inner loops need no trig.  Lives on the stack of a solve. */
 typedef struct ik2d_work {
@@ -30,6 +45,7 @@ typedef struct ik2d_work {
   int count;
   double target_x, target_y;        /* chain space */
   double tolerance_sq;
+  double damping_cos, damping_sin;  /* the solver's, for CCD turns */
   double base_cos, base_sin;
   double rot_cos[IK2D_MAX_BONES];   /* local rotation of each bone */
   double rot_sin[IK2D_MAX_BONES];
@@ -69,6 +85,29 @@ int ik2d_work_exact_step(ik2d_work *work, const ik2d_solver *solver,
 /* Each method turns the start rotations into an IK solution and returns
 ** the iterations it used. */
 int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver);
+
+/* Most chains ik2d_ccd_run_together solves at once: enough to hide the
+** latency of one chain's turn behind the others' (a turn waits on a sqrt
+** and a division), few enough to keep their state in L1. */
+#define IK2D_LOCKSTEP 8
+
+/* CCD on count (1..IK2D_LOCKSTEP) chains at once, each with exactly the
+** result ik2d_ccd_run gives it; used[k] gets chain k's iterations. */
+void ik2d_ccd_run_together(ik2d_work *const *works,
+                           const ik2d_solver *const *solvers, int *used,
+                           int count);
+
+/* ik2d_solver_solve in two halves around the method's run, so that a
+** batch can run CCD on several chains at once in between.
+** ik2d_solve_start: 0 when there is nothing to run (weight 0, or a dead
+** solver), else fills the work and the start rotations.
+** ik2d_solve_finish: everything after the run (or, when start returned
+** 0, instead of it); returns 1 if the target is reached. */
+int ik2d_solve_start(ik2d_solver *solver, ik2d_work *work,
+                     double *start_cos, double *start_sin);
+int ik2d_solve_finish(ik2d_solver *solver, ik2d_work *work,
+                      const double *start_cos, const double *start_sin,
+                      int used);
 int ik2d_fabrik_run(ik2d_work *work, const ik2d_solver *solver);
 int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver);
 

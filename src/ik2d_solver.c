@@ -261,6 +261,8 @@ static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
                                : solver->target_x;
   work->target_y = solver->target_y;
   work->tolerance_sq = solver->tolerance * solver->tolerance;
+  work->damping_cos = solver->damping_cos;
+  work->damping_sin = solver->damping_sin;
   work->scale = 1.0;
   work->fresh = 0;
   work->joint_updates = 0;
@@ -380,44 +382,41 @@ static int solve_sane(ik2d_work *work) {
 }
 
 
-int ik2d_solver_solve(ik2d_solver *solver) {
-  ik2d_chain *chain;
-  ik2d_work work;
-  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
-  double dx, dy;
-  int i, used = 0;
-  /* count < 1: a chain the Lua binding finalised (ik2d_solve_batch
-  ** reaches it through a group) */
-  if (solver == NULL || solver->chain == NULL || solver->chain->count < 1) return 0;
-  chain = solver->chain;
+int ik2d_solve_start(ik2d_solver *solver, ik2d_work *work,
+                     double *start_cos, double *start_sin) {
+  if (!(solver->weight > 0.0)) return 0;
+  solve_prepare(work, solver);
+  ik2d_work_save(work, start_cos, start_sin);
+  return 1;
+}
+
+int ik2d_solve_finish(ik2d_solver *solver, ik2d_work *work,
+                      const double *start_cos, const double *start_sin,
+                      int used) {
+  ik2d_chain *chain = solver->chain;
+  double dx, dy, squared;
+  int i;
   if (solver->weight > 0.0) {
-    solve_prepare(&work, solver);
-    ik2d_work_save(&work, start_cos, start_sin);
-    switch (solver->method) {
-      case IK2D_FABRIK: used = ik2d_fabrik_run(&work, solver); break;
-      case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
-      default: used = ik2d_ccd_run(&work, solver); break;
-    }
-    solver->joint_updates = work.joint_updates;
-    if (!solve_sane(&work)) {
+    solver->joint_updates = work->joint_updates;
+    if (!solve_sane(work)) {
       /* a broken run is dropped: the start, unstretched */
-      ik2d_work_load(&work, start_cos, start_sin);
-      work.scale = 1.0;
+      ik2d_work_load(work, start_cos, start_sin);
+      work->scale = 1.0;
     }
-    solve_angles(solver, &work, start_cos, start_sin,
+    solve_angles(solver, work, start_cos, start_sin,
                  solver->warm_start && solver->have_solution);
     for (i = 0; i < chain->count; i++) {
-      solver->solution_cos[i] = work.rot_cos[i];
-      solver->solution_sin[i] = work.rot_sin[i];
+      solver->solution_cos[i] = work->rot_cos[i];
+      solver->solution_sin[i] = work->rot_sin[i];
     }
     solver->have_solution = 1;
     solve_blend(chain, solver, solver->weight);
     /* the stretch blends as the angles do */
-    chain->scale = solver->weight == 1.0 ? work.scale
-                                         : 1.0 + solver->weight * (work.scale - 1.0);
+    chain->scale = solver->weight == 1.0 ? work->scale
+                                         : 1.0 + solver->weight * (work->scale - 1.0);
     if (solver->weight == 1.0 && chain->scale == 1.0) {
       /* the result is the IK solution: its joints need no trig */
-      solve_copy_joints(chain, &work);
+      solve_copy_joints(chain, work);
     } else {
       ik2d_chain_update_joints(chain);
     }
@@ -432,12 +431,25 @@ int ik2d_solver_solve(ik2d_solver *solver) {
   dy = solver->target_y - chain->joint_y[chain->count];
   /* hypot only where the squares overflow or underflow (a tip 1e155
   ** away): it costs several times a sqrt */
-  {
-    double squared = dx * dx + dy * dy;
-    solver->distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
-                                                           : hypot(dx, dy);
-  }
+  squared = dx * dx + dy * dy;
+  solver->distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
+                                                         : hypot(dx, dy);
   solver->reached = solver->distance <= solver->tolerance;
   solver->used_iterations = used;
   return solver->reached;
+}
+
+int ik2d_solver_solve(ik2d_solver *solver) {
+  ik2d_work work;
+  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
+  int used = 0;
+  if (!ik2d_solver_live(solver)) return 0;
+  if (ik2d_solve_start(solver, &work, start_cos, start_sin)) {
+    switch (solver->method) {
+      case IK2D_FABRIK: used = ik2d_fabrik_run(&work, solver); break;
+      case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
+      default: used = ik2d_ccd_run(&work, solver); break;
+    }
+  }
+  return ik2d_solve_finish(solver, &work, start_cos, start_sin, used);
 }

@@ -396,23 +396,44 @@ typedef struct world {
   int pool_set[POOL];
 } world;
 
-/* The same solve on a bitwise copy must give the same bits. */
-static int solve_twice(world *w) {
-  static world twin;
-  int reached, twin_reached, i;
-  memcpy(&twin, w, sizeof twin);
-  twin.solver.chain = &twin.chain;
+/* A bitwise copy of w in copy, its pointers moved to copy's own parts. */
+static void copy_world(world *copy, const world *w) {
+  int i;
+  memcpy(copy, w, sizeof *copy);
+  copy->solver.chain = &copy->chain;
   for (i = 0; i < w->chain.count; i++) {
     const ik2d_constraint *c = w->chain.constraint[i];
-    if (c != NULL) twin.chain.constraint[i] = &twin.pool[c - w->pool];
+    if (c != NULL) copy->chain.constraint[i] = &copy->pool[c - w->pool];
   }
+}
+
+/* The same solve on a bitwise copy must give the same bits. */
+static int solve_twice(world *w) {
+  static world twin, decoys[2];
+  int reached, twin_reached;
+  copy_world(&twin, w);
+  /* two more chains in the twin's batch, aiming elsewhere, so that the
+  ** batch interleaves chains that take different steps and stop at
+  ** different times */
+  copy_world(&decoys[0], w);
+  copy_world(&decoys[1], w);
+  decoys[0].solver.target_x = w->chain.base_x - (w->solver.target_y - w->chain.base_y);
+  decoys[0].solver.target_y = w->chain.base_y + (w->solver.target_x - w->chain.base_x);
+  decoys[1].solver.target_x = 0.5 * (w->chain.base_x + w->solver.target_x);
+  decoys[1].solver.sweep = !w->solver.sweep;
+  if (!isfinite(decoys[0].solver.target_x) || !isfinite(decoys[0].solver.target_y))
+    decoys[0].solver.target_x = decoys[0].solver.target_y = 0.0;
+  if (!isfinite(decoys[1].solver.target_x)) decoys[1].solver.target_x = 0.0;
   reached = ik2d_solver_solve(&w->solver);
   /* the twin goes through the batch entry point, which promises the
   ** same results as ik2d_solver_solve */
   {
-    ik2d_solver *list[1];
-    list[0] = &twin.solver;
-    twin_reached = ik2d_solve_batch(list, 1);
+    ik2d_solver *list[3];
+    list[0] = &decoys[0].solver;
+    list[1] = &twin.solver;
+    list[2] = &decoys[1].solver;
+    twin_reached = ik2d_solve_batch(list, 3) - decoys[0].solver.reached -
+                   decoys[1].solver.reached;
   }
   REQUIRE(reached == twin_reached &&
               memcmp(w->chain.angle, twin.chain.angle, sizeof w->chain.angle) == 0 &&
