@@ -38,7 +38,7 @@ describe("ik2d.group", function()
   -- sweep orders, exact step on and off, limits, damping, partial and zero
   -- weight, FABRIK and two-bone members between them, two solvers sharing
   -- a chain, more members than one lockstep block holds (the core runs CCD
-  -- members 8 at a time, interleaved), over frames of warm starts.
+  -- members 4 at a time, interleaved), over frames of warm starts.
   local function mixed_scene(seed)
     local random = helpers.random(seed)
     local elbow = ik2d.constraint{ min = -0.4, max = 2.2 }

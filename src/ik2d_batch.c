@@ -1,7 +1,7 @@
 /*
 ** ik2d_batch.c: many solvers in one call (one call per frame from Lua).
 **
-** CCD solvers run IK2D_LOCKSTEP at a time through ik2d_ccd_run_together,
+** CCD solvers run IK2D_LOCKSTEP (4) at a time through ik2d_ccd_run_together,
 ** which interleaves their sweeps: one chain's turn waits on a sqrt and a
 ** division, and the other chains' turns fill that wait.  Every chain gets
 ** exactly the result ik2d_solver_solve gives it; the list order is kept

@@ -88,8 +88,10 @@ int ik2d_ccd_run(ik2d_work *work, const ik2d_solver *solver);
 
 /* Most chains ik2d_ccd_run_together solves at once: enough to hide the
 ** latency of one chain's turn behind the others' (a turn waits on a sqrt
-** and a division), few enough to keep their state in L1. */
-#define IK2D_LOCKSTEP 8
+** and a division).  Measured with bench/core_bench.c, textbook CCD, 3 and
+** 10 bones: 2 chains 30 ns per joint update, 4 chains 25, 8 chains 26,
+** 16 chains 26 (and more stack). */
+#define IK2D_LOCKSTEP 4
 
 /* CCD on count (1..IK2D_LOCKSTEP) chains at once, each with exactly the
 ** result ik2d_ccd_run gives it; used[k] gets chain k's iterations. */
