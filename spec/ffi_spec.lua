@@ -96,6 +96,30 @@ describe("the FFI fast path", function()
     end
   end)
 
+  it("reports a group member finalised before the group as the classic path does", function()
+    -- __gc called by hand (as at lua_close): on the chain of one member,
+    -- on the solver of another; the group's view made before and after
+    for _, view_first in ipairs{ true, false } do
+      local arm, arm2 = ik2d.chain{ { length = 1 } }, ik2d.chain{ { length = 1 }, { length = 2 } }
+      local s, s2 = ik2d.solver(arm), ik2d.solver(arm2)
+      local g = ik2d.group{ s2, s }
+      if view_first then
+        ik2d.use_ffi(true)
+        g:joints({})
+      end
+      local messages = {}
+      for _, victim in ipairs{ arm, s2 } do
+        getmetatable(victim).__gc(victim)
+        for _, on in ipairs{ true, false } do
+          ik2d.use_ffi(on)
+          messages[on] = message(function() g:joints({}) end)
+        end
+        assert.are.equal(messages[false], messages[true])
+        assert.truthy(messages[true]:find("was collected", 1, true))
+      end
+    end
+  end)
+
   it("accepts numeric strings where the classic methods do", function()
     local s = ik2d.solver(ik2d.chain{ { length = 1 } })
     s:set_target("0.5", "0.25")

@@ -76,21 +76,25 @@ function M.install(core)
   local solver_views = setmetatable({}, { __mode = "k" })
   local group_views = setmetatable({}, { __mode = "k" })
 
+  -- pointers into the ik2d_chain at base (a char pointer)
+  local function chain_fields(base)
+    return {
+      count = cast(int_ptr, base + layout["chain.count"]),
+      base = cast(double_ptr, base + layout["chain.base_x"]),
+      pose = cast(double_ptr, base + layout["chain.pose"]),
+      angle = cast(double_ptr, base + layout["chain.angle"]),
+      joint_x = cast(double_ptr, base + layout["chain.joint_x"]),
+      joint_y = cast(double_ptr, base + layout["chain.joint_y"]),
+    }
+  end
+
   local function chain_view(chain, name)
     local view = chain_views[chain]
     if not view then
       if getmetatable(chain) ~= chain_mt then
         arg_error(1, name, "ik2d.Chain expected, got " .. type(chain), 1)
       end
-      local base = cast(char_ptr, chain)
-      view = {
-        count = cast(int_ptr, base + layout["chain.count"]),
-        base = cast(double_ptr, base + layout["chain.base_x"]),
-        pose = cast(double_ptr, base + layout["chain.pose"]),
-        angle = cast(double_ptr, base + layout["chain.angle"]),
-        joint_x = cast(double_ptr, base + layout["chain.joint_x"]),
-        joint_y = cast(double_ptr, base + layout["chain.joint_y"]),
-      }
+      view = chain_fields(cast(char_ptr, chain))
       chain_views[chain] = view
     end
     if view.count[0] < 1 then arg_error(1, name, "chain was collected", 1) end
@@ -226,8 +230,16 @@ function M.install(core)
       local base = cast(char_ptr, group)
       local count = cast(int_ptr, base + layout["group.count"])
       local solvers = cast(solver_ptr_ptr, cast(void_ptr_ptr, base + layout["group.solvers"])[0])
-      view = { count = count, solvers = solvers, members = {} }
-      for i = 1, count[0] do view.members[i] = group:solver(i):chain() end
+      -- per member, made once (the group keeps its solvers and their
+      -- chains alive): its solver's chain pointer (NULL once the solver
+      -- is finalised) and the fields of that chain
+      view = { count = count, solvers = solvers, member_chains = {}, member_views = {} }
+      for i = 1, count[0] do
+        local chain_ref = cast(void_ptr_ptr,
+                               cast(char_ptr, solvers[i - 1]) + layout["solver.chain"])
+        view.member_chains[i] = chain_ref
+        view.member_views[i] = chain_ref[0] ~= nil and chain_fields(cast(char_ptr, chain_ref[0]))
+      end
       group_views[group] = view
     end
     -- count -1: the group was finalised (as in the binding's check_group)
@@ -243,9 +255,14 @@ function M.install(core)
   function fast.Group.joints(group, t)
     local view = group_view(group, "joints")
     t = table_to_fill(t)
-    local next, members = 1, view.members
+    local next, member_views, member_chains = 1, view.member_views, view.member_chains
     for i = 1, view.count[0] do
-      next = fill_joints(chain_view(members[i], "joints"), t, next)
+      local member = member_views[i]
+      -- as the binding: a member finalised before the group raises
+      if not member or member_chains[i][0] == nil or member.count[0] < 1 then
+        arg_error(1, "joints", format("solver %d was collected", i))
+      end
+      next = fill_joints(member, t, next)
     end
     return t
   end
