@@ -9,8 +9,8 @@
 --
 --   * a solve starts from the previous IK solution (warm start) or from the
 --     animated pose, as unit complex rotations (cos, sin) per bone;
---   * one forward pass per sweep (it also renormalises the rotations), then
---     the sweep turns each joint, tip to root, moving only the tip: O(n);
+--   * one forward pass per sweep, then the sweep turns each joint, tip to
+--     root, moving only the tip: O(n);
 --   * a joint update builds its turn from the dot and cross of joint->tip and
 --     joint->target with one sqrt and no trig; optional damping caps it;
 --   * limits are clamped in the parent bone's space around the middle of the
@@ -235,13 +235,10 @@ function M.solve(c, tx, ty)
 
     for i = 1, n do start_c[i], start_s[i] = rc[i], rs[i] end
 
-    -- forward pass (renormalises the rotations)
+    -- forward pass
     local wc, ws, x, y = bc, bs, bx, by
     for i = 1, n do
       local co, si = rc[i], rs[i]
-      local k = 1.5 - 0.5 * (co * co + si * si)
-      co, si = co * k, si * k
-      rc[i], rs[i] = co, si
       wc, ws = wc * co - ws * si, wc * si + ws * co
       jx[i], jy[i] = x, y
       local l = len[i]
@@ -316,9 +313,6 @@ function M.solve(c, tx, ty)
           wc, ws, x, y = bc, bs, bx, by
           for i = 1, n do
             local co, si = rc[i], rs[i]
-            local k = 1.5 - 0.5 * (co * co + si * si)
-            co, si = co * k, si * k
-            rc[i], rs[i] = co, si
             wc, ws = wc * co - ws * si, wc * si + ws * co
             jx[i], jy[i] = x, y
             local l = len[i]
@@ -337,8 +331,6 @@ function M.solve(c, tx, ty)
           wc, ws, x, y = bc, bs, bx, by
           for i = 1, n do
             local co, si = run_c[i], run_s[i]
-            local k = 1.5 - 0.5 * (co * co + si * si)
-            co, si = co * k, si * k
             rc[i], rs[i] = co, si
             wc, ws = wc * co - ws * si, wc * si + ws * co
             jx[i], jy[i] = x, y
@@ -389,8 +381,6 @@ function M.solve(c, tx, ty)
       wc, ws, x, y = bc, bs, bx, by
       for i = 1, n do
         local co, si = rc[i], rs[i]
-        local k = 1.5 - 0.5 * (co * co + si * si)
-        co, si = co * k, si * k
         wc, ws = wc * co - ws * si, wc * si + ws * co
         jx[i], jy[i] = x, y
         local l = len[i]

@@ -5,7 +5,8 @@
 # prints markdown: the frame loop table, the C table, instructions per joint
 # update, and the goals of issue 4 (item 6) with the measured figures.
 # Logs and raw outputs stay in build/bench.  BENCH_TIME (seconds, default
-# 0.2) sets how long each frame loop measurement runs.
+# 0.2) sets how long each frame loop measurement runs, BENCH_REPEATS
+# (default 3) how many rounds of them each row keeps the fastest of.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 MAKE=${MAKE:-make}

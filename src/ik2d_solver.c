@@ -147,14 +147,7 @@ void ik2d_work_forward(ik2d_work *work) {
   int i;
   for (i = 0; i < work->count; i++) {
     double c = work->rot_cos[i], s = work->rot_sin[i];
-    /* one Newton step back to unit length: keeps rounding from drifting */
-    double k = 1.5 - 0.5 * (c * c + s * s);
-    double next_cos;
-    c *= k;
-    s *= k;
-    work->rot_cos[i] = c;
-    work->rot_sin[i] = s;
-    next_cos = world_cos * c - world_sin * s;
+    double next_cos = world_cos * c - world_sin * s;
     world_sin = world_cos * s + world_sin * c;
     world_cos = next_cos;
     work->joint_x[i] = x;
