@@ -20,7 +20,9 @@
 **   - the same inputs give bit-identical outputs (a copy of the chain
 **     and solver is solved alongside and compared);
 **   - distance and reached agree with the result; a call that fails
-**     leaves its object untouched.
+**     leaves its object untouched;
+**   - the core's own atan2 (ik2d_atan2) is within 2 ulps of libm's on
+**     the solution's rotations and on the target's offset from the base.
 **
 ** The two precision floors below are those of doubles, not slack for
 ** the solver: a joint position is stored to half an ulp of its
@@ -40,6 +42,7 @@
 #include <string.h>
 
 #include "ik2d.h"
+#include "ik2d_internal.h" /* ik2d_atan2 */
 
 #define PI 3.14159265358979323846
 #define TWO_PI 6.28318530717958647692
@@ -333,6 +336,18 @@ static void check_chain(const ik2d_chain *chain, int exact) {
   if (exact || representable(chain)) check_joints_match(chain, exact);
 }
 
+/* ik2d_atan2 agrees with libm's atan2 to 2 ulps (NaN with NaN). */
+static void check_atan2(double y, double x) {
+  double mine = ik2d_atan2(y, x), libm = atan2(y, x), ulp;
+  if (isnan(libm)) {
+    REQUIRE(isnan(mine), "ik2d_atan2 not nan where atan2 is", -1, y, x);
+    return;
+  }
+  ulp = nextafter(fabs(libm), INFINITY) - fabs(libm);
+  REQUIRE(fabs(mine - libm) <= 2.0 * ulp, "ik2d_atan2 off libm's by more than 2 ulps", -1,
+          mine, libm);
+}
+
 /* Every invariant of one solve.  pose_ok[i]: the pose of bone i was
 ** within its limits before the solve. */
 static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
@@ -371,6 +386,9 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
   }
   REQUIRE(s->used_iterations >= 0 && s->used_iterations <= s->iterations + 1,
           "iterations used out of range", -1, s->used_iterations, s->iterations);
+  for (i = 0; i < chain->count && s->have_solution; i++)
+    check_atan2(s->solution_sin[i], s->solution_cos[i]);
+  check_atan2(s->target_y - chain->base_y, s->target_x - chain->base_x);
 }
 
 /* The constraint's own clamp agrees with its limits. */
