@@ -352,7 +352,7 @@ function M.solve(c, tx, ty)
         break
       end
       local off = norm - 1
-      if off > 1e-12 or off < -1e-12 then
+      if off > 1e-14 or off < -1e-14 then
         norm = sqrt(norm)
         rc[i], rs[i] = co / norm, si / norm
       end

@@ -71,7 +71,7 @@ void ik2d_work_save(const ik2d_work *work, double *c, double *s);
 void ik2d_work_load(ik2d_work *work, const double *c, const double *s);
 /* Positions of every joint from the rotations.  Every rotation is a
 ** product of unit ones, off unit length by a few ulps a turn; the solve
-** puts them back on it at the end when that grows past 1e-12
+** puts them back on it at the end when that grows past 1e-14
 ** (solve_sane), not here on every pass. */
 void ik2d_work_forward(ik2d_work *work);
 /* Squared distance from the tip of the last forward pass to the target. */

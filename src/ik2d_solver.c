@@ -380,15 +380,20 @@ static void solve_copy_joints(ik2d_chain *chain, ik2d_work *work) {
 ** leave rotations that are NaN, zero or not quite unit: a NaN pose, or
 ** bones that shrink, kept as warm start for every later solve.  Such a
 ** run is dropped and the start (pose or warm start, within limits) kept
-** instead; rotations merely off unit length are put back on it (one
-** Newton step in ik2d_work_forward does not reach 1e-9 from 1e-4). */
+** instead.  Rotations merely off unit length are put back on it: a turn
+** leaves a rotation a few ulps off, and forward passes do not renormalise,
+** so this is where it happens once the length is off by more than 1e-14
+** (for a unit-scale chain, a few solves of drift; a rotation built from
+** denormal dot products can be off by 1e-4).  The threshold is that low
+** because the rotations' errors compound along the chain into the world
+** directions the joints come from. */
 static int solve_sane(ik2d_work *work) {
   int i;
   for (i = 0; i < work->count; i++) {
     double c = work->rot_cos[i], s = work->rot_sin[i];
     double norm = c * c + s * s;
     if (!(norm > 0.25 && norm < 4.0)) return 0; /* NaN fails too */
-    if (fabs(norm - 1.0) > 1e-12) {
+    if (fabs(norm - 1.0) > 1e-14) {
       norm = sqrt(norm);
       work->fresh = 0;
       work->rot_cos[i] = c / norm;

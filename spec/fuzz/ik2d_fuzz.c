@@ -271,7 +271,7 @@ static void check_lengths(const ik2d_chain *chain) {
 ** rounding of the two ways of computing them after a solve with weight
 ** 1, which builds them from its unit rotations instead.  That rounding
 ** grows with the magnitude of the angles involved (an angle of 1e17 rad
-** is known to +-16 rad), bone by bone along the chain, plus 1e-12 of each
+** is known to +-16 rad), bone by bone along the chain, plus 1e-14 of each
 ** bone for its rotation's length. */
 static void check_joints_match(const ik2d_chain *chain, int exact) {
   ik2d_chain copy;
@@ -288,8 +288,10 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
       if (c != NULL) a = max3(a, fabs(c->min), fabs(c->max));
       unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
       /* and the length of each rotation, which the core puts back on 1
-      ** only when it is off by more than 1e-12 (solve_sane) */
-      drift += chain->length[i - 1] * ((unsure < 2.0 ? unsure : 2.0) + 1e-12);
+      ** only when it is off by more than 1e-14 (solve_sane); the world
+      ** direction of bone i compounds those of bones 0..i, which unsure,
+      ** growing bone by bone, covers */
+      drift += chain->length[i - 1] * ((unsure < 2.0 ? unsure : 2.0) + 1e-14);
     }
     m = max3(fabs(chain->joint_x[i]), fabs(chain->joint_y[i]), 2.0 * fabs(chain->base_x));
     allowed = exact ? 0.0 : drift + 8.0 * DBL_EPSILON * m + ldexp(8.0 * (i + 1), -1074);
