@@ -145,6 +145,7 @@ local function ik2d_build(scene, options)
     group = ik2d.group(solvers),
     t = {}, -- one chain's joints, reused
     all = {}, -- every chain's joints, reused
+    flat = {}, -- every chain's target, reused
   }
 end
 
@@ -168,17 +169,19 @@ local function api_frames(scene, state, first, last)
   return used
 end
 
--- (c) ik2d.group: set every target, one group:solve(), one group:joints(t)
+-- (c) ik2d.group: every target into one reused flat table, then one
+-- group:set_targets(t), one group:solve(), one group:joints(t)
 local function group_frames(scene, state, first, last)
-  local solvers, group, all, count = state.solvers, state.group, state.all, scene.count
+  local group, all, flat, count = state.group, state.all, state.flat, scene.count
   local targets = scene.targets
   local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
   for f = first, last do
     local fa = f * a
     for i = 1, count do
       local j = (fa + i * b) % m + 1
-      solvers[i]:set_target(tx[j], ty[j])
+      flat[2 * i - 1], flat[2 * i] = tx[j], ty[j]
     end
+    group:set_targets(flat)
     group:solve()
     group:joints(all)
   end
@@ -187,7 +190,8 @@ end
 
 -- the same frames as group_frames, counting iterations (never timed)
 local function group_count(scene, state, first, last)
-  local solvers, group, all, count = state.solvers, state.group, state.all, scene.count
+  local solvers, group, all, flat, count = state.solvers, state.group, state.all, state.flat,
+    scene.count
   local targets = scene.targets
   local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
   local used = 0
@@ -195,8 +199,9 @@ local function group_count(scene, state, first, last)
     local fa = f * a
     for i = 1, count do
       local j = (fa + i * b) % m + 1
-      solvers[i]:set_target(tx[j], ty[j])
+      flat[2 * i - 1], flat[2 * i] = tx[j], ty[j]
     end
+    group:set_targets(flat)
     group:solve()
     group:joints(all)
     for i = 1, count do

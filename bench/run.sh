@@ -94,8 +94,9 @@ CCD", which shows ik2d's defaults (root-to-tip sweep and the exact step: a
 different algorithm with fewer joint updates per solve, not counted in the
 goals' ratios).  The peer leaves its joints in Lua arrays, so reading them
 is free; "one by one" calls set_target, solve and chain:joints(t) per chain;
-ik2d.group sets the targets, then one group:solve() and one
-group:joints(t); "classic" is LuaJIT with ik2d.use_ffi(false).
+ik2d.group fills one reused flat table with the targets, then calls
+group:set_targets(t), group:solve() and group:joints(t) once a frame;
+"classic" is LuaJIT with ik2d.use_ffi(false).
 EOF
 echo
 echo "### C core alone (bench/core_bench.c, -O2)"

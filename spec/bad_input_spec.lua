@@ -138,6 +138,13 @@ local function table_kind(v)
   return err("table expected, got " .. type_name(v))
 end
 
+-- a group's targets, x and y of every member: an empty table lacks item 1
+-- (the items themselves: spec/group_spec.lua)
+local function targets_kind(v)
+  if type(v) == "table" and v[1] == nil then return err("item 1: number expected, got nil") end
+  return table_kind(v)
+end
+
 local function options_or_nil_kind(v)
   if v == nil then return ok() end
   return table_kind(v)
@@ -274,6 +281,7 @@ local METHODS = {
     solver = { args = { MEMBER }, valid = { 1 }, oor = { function(fx) return #fx.g + 1 end } },
     solve = { args = {} },
     joints = { args = { table_or_nil_kind }, valid = { {} } },
+    set_targets = { args = { targets_kind }, valid = { { 1, 2, 3, 4 } } },
   },
 }
 

@@ -86,6 +86,10 @@ describe("the FFI fast path", function()
       function() arm.tip(s) end,
       function() g.solve(s) end,
       function() g:joints(true) end,
+      function() g:set_targets(5) end,
+      function() g:set_targets{ 1 } end,
+      function() g:set_targets{ 0 / 0, 1 } end,
+      function() g.set_targets(s, { 1, 2 }) end,
     }
     for i, f in ipairs(cases) do
       ik2d.use_ffi(true)

@@ -139,6 +139,11 @@ local RECIPES = {
   Group = {
     solver = function(c) eq(c.s, c.g:solver(1)) end,
     solve = function(c) assert(c.g:solve() >= 0) assert_sane(c.arm) end,
+    set_targets = function(c)
+      c.g:set_targets{ 40, 20, "3", 1 }
+      eq(40, (c.s:target()))
+      eq(3, (c.s2:target()))
+    end,
     joints = function(c) eq(16, #c.g:joints(c.scratch)) end,
   },
 }

@@ -103,6 +103,47 @@ describe("ik2d.group", function()
     assert.are.equal(40 * 22, compared)
   end)
 
+  describe("set_targets", function()
+    it("sets every member's target from one flat table, as set_target one by one", function()
+      local one, all = scene(3, 2, 13), scene(3, 2, 13)
+      local targets = { 1.5, -0.5, 12, 0.25, "31", 1 }
+      for k, s in ipairs(one) do s:set_target(targets[2 * k - 1], targets[2 * k]) end
+      local g = ik2d.group(all)
+      assert.is_nil(g:set_targets(targets))
+      for k = 1, 3 do
+        assert.are.same({ one[k]:target() }, { all[k]:target() })
+      end
+      assert.are.equal(31, (all[3]:target()))
+      assert.are.equal(g:solve(), ik2d.group(one):solve())
+      assert.are.same(helpers.joints_of(one[2]:chain()), helpers.joints_of(all[2]:chain()))
+    end)
+
+    it("names a bad item and changes no target when one is bad", function()
+      local solvers = scene(2, 2, 3)
+      local g = ik2d.group(solvers)
+      local before = { { solvers[1]:target() }, { solvers[2]:target() } }
+      local cases = {
+        { { 1, 2, 3 }, "item 4: number expected, got nil" },
+        { { 1, 2, 3, 0 / 0 }, "item 4: number must be finite, got nan" },
+        { { 1, -math.huge, 3, 4 }, "item 2: number must be finite, got inf" },
+        { { 1, 2, {}, 4 }, "item 3: number expected, got table" },
+        { { "x", 2, 3, 4 }, "item 1: number expected, got string" },
+      }
+      for _, case in ipairs(cases) do
+        local ok, msg = pcall(function() g:set_targets(case[1]) end)
+        assert.is_false(ok)
+        helpers.check_message(msg, { "bad argument #1 to 'set_targets' (", case[2] })
+        assert.are.same(before, { { solvers[1]:target() }, { solvers[2]:target() } })
+      end
+    end)
+
+    it("ignores items past the members'", function()
+      local solvers = scene(1, 2, 3)
+      ik2d.group(solvers):set_targets{ 0.5, 0.25, "not read", 0 / 0 }
+      assert.are.same({ 0.5, 0.25 }, { solvers[1]:target() })
+    end)
+  end)
+
   it("returns how many members reached their targets", function()
     local solvers = scene(3, 2, 3)
     solvers[2]:set_target(1000, 0) -- out of reach

@@ -745,6 +745,38 @@ static int group_solve(lua_State *L) {
   return 1;
 }
 
+/* The number at t[i] (t at index arg), a finite one, or an error naming
+** the item; leaves the stack as it was. */
+static double group_item(lua_State *L, int arg, int i) {
+  double value;
+  lua_rawgeti(L, arg, i);
+  if (!lua_isnumber(L, -1))
+    arg_error(L, arg, lua_pushfstring(L, "item %d: number expected, got %s", i,
+                                      luaL_typename(L, -1)));
+  value = (double)lua_tonumber(L, -1);
+  if (!isfinite(value))
+    arg_error(L, arg, lua_pushfstring(L, "item %d: number must be finite, got %s", i,
+                                      value != value ? "nan" : "inf"));
+  lua_pop(L, 1);
+  return value;
+}
+
+/* Every member's target from t = { x1, y1, x2, y2, ... }, member after
+** member: one call a frame instead of one per solver.  Every item is
+** checked before any target is written, so a failed call changes
+** nothing. */
+static int group_set_targets(lua_State *L) {
+  lua_group *group = check_group(L, 1);
+  int i;
+  check_table(L, 2);
+  for (i = 1; i <= 2 * group->count; i++) group_item(L, 2, i);
+  for (i = 0; i < group->count; i++) {
+    double x = group_item(L, 2, 2 * i + 1), y = group_item(L, 2, 2 * i + 2);
+    ik2d_solver_set_target(group->solvers[i], x, y);
+  }
+  return 0;
+}
+
 /* Fills t with every chain's joints, x, y pairs, chain after chain. */
 static int group_joints(lua_State *L) {
   lua_group *group = check_group(L, 1);
@@ -881,6 +913,7 @@ static const luaL_Reg solver_meta[] = {
 static const luaL_Reg group_methods[] = {
   {"solver", group_solver},
   {"solve", group_solve},
+  {"set_targets", group_set_targets},
   {"joints", group_joints},
   {NULL, NULL}
 };

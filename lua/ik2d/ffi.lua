@@ -233,12 +233,14 @@ function M.install(core)
       -- per member, made once (the group keeps its solvers and their
       -- chains alive): its solver's chain pointer (NULL once the solver
       -- is finalised) and the fields of that chain
-      view = { count = count, solvers = solvers, member_chains = {}, member_views = {} }
+      view = { count = count, solvers = solvers, member_chains = {}, member_views = {},
+               member_targets = {} }
       for i = 1, count[0] do
-        local chain_ref = cast(void_ptr_ptr,
-                               cast(char_ptr, solvers[i - 1]) + layout["solver.chain"])
+        local solver_base = cast(char_ptr, solvers[i - 1])
+        local chain_ref = cast(void_ptr_ptr, solver_base + layout["solver.chain"])
         view.member_chains[i] = chain_ref
         view.member_views[i] = chain_ref[0] ~= nil and chain_fields(cast(char_ptr, chain_ref[0]))
+        view.member_targets[i] = cast(double_ptr, solver_base + layout["solver.target_x"])
       end
       group_views[group] = view
     end
@@ -250,6 +252,37 @@ function M.install(core)
   function fast.Group.solve(group)
     local view = group_view(group, "solve")
     return C.ik2d_solve_batch(view.solvers, view.count[0])
+  end
+
+  -- t[i] as a finite number, or the binding's error naming the item
+  local function group_item(t, i)
+    local value = rawget(t, i)
+    if type(value) ~= "number" then
+      local converted = type(value) == "string" and tonumber(value)
+      if not converted then
+        arg_error(2, "set_targets", format("item %d: number expected, got %s", i, type(value)), 1)
+      end
+      value = converted
+    end
+    if value ~= value or value == huge or value == -huge then
+      arg_error(2, "set_targets", format("item %d: number must be finite, got %s", i,
+                                         value ~= value and "nan" or "inf"), 1)
+    end
+    return value
+  end
+
+  function fast.Group.set_targets(group, t)
+    local view = group_view(group, "set_targets")
+    if type(t) ~= "table" then
+      arg_error(2, "set_targets", "table expected, got " .. type(t))
+    end
+    local count, targets = view.count[0], view.member_targets
+    -- every item checked before any target is written, as the binding does
+    for i = 1, 2 * count do group_item(t, i) end
+    for k = 1, count do
+      local target = targets[k]
+      target[0], target[1] = group_item(t, 2 * k - 1), group_item(t, 2 * k)
+    end
   end
 
   function fast.Group.joints(group, t)
