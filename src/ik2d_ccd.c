@@ -26,6 +26,11 @@
 ** turn of its joint inside its limits; the exact step is kept only when
 ** it gains), and a final check returns the start if rounding made the
 ** end worse: a solve never ends farther from the target than it began.
+**
+** A solve is a small state machine (ccd_run_state), so that a batch can
+** run several chains an iteration at a time and sweep them together,
+** their joint updates interleaved (ik2d_ccd_run_together): each chain
+** runs exactly the operations it would run alone.
 */
 #include <math.h>
 #include <stddef.h>
