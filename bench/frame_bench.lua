@@ -190,21 +190,10 @@ end
 
 -- the same frames as group_frames, counting iterations (never timed)
 local function group_count(scene, state, first, last)
-  local solvers, group, all, flat, count = state.solvers, state.group, state.all, state.flat,
-    scene.count
-  local targets = scene.targets
-  local tx, ty, a, b, m = targets.tx, targets.ty, targets.a, targets.b, targets.m
-  local used = 0
+  local solvers, used = state.solvers, 0
   for f = first, last do
-    local fa = f * a
-    for i = 1, count do
-      local j = (fa + i * b) % m + 1
-      flat[2 * i - 1], flat[2 * i] = tx[j], ty[j]
-    end
-    group:set_targets(flat)
-    group:solve()
-    group:joints(all)
-    for i = 1, count do
+    group_frames(scene, state, f, f)
+    for i = 1, scene.count do
       local _, _, iterations = solvers[i]:result()
       used = used + iterations
     end

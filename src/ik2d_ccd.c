@@ -52,9 +52,9 @@
 /* sweeps                                                               */
 /* ------------------------------------------------------------------ */
 
-/* What a turn reads besides the bone: copied out of the work and solver
-** into locals, so that the compiler keeps them in registers across the
-** stores to the rotations (which may alias any double). */
+/* What a turn reads besides the bone: copied out of the work into
+** locals, so that the compiler keeps them in registers across the stores
+** to the rotations (which may alias any double). */
 typedef struct ccd_aim {
   double target_x, target_y, tolerance_sq, damping_cos, damping_sin;
 } ccd_aim;
@@ -74,8 +74,8 @@ static inline ccd_aim ccd_aim_of(const ik2d_work *work) {
 ** to the target.  Inline: it is the inner loop, and inlined the tip stays
 ** in registers. */
 IK2D_INLINE double ccd_turn(ik2d_work *work, const ccd_aim *aim, int i,
-                              double jx, double jy, double *tip_x,
-                              double *tip_y) {
+                            double jx, double jy, double *tip_x,
+                            double *tip_y) {
   double to_tip_x = *tip_x - jx, to_tip_y = *tip_y - jy;
   double to_target_x = aim->target_x - jx, to_target_y = aim->target_y - jy;
   double dot = to_tip_x * to_target_x + to_tip_y * to_target_y;
@@ -133,17 +133,14 @@ typedef struct ccd_sweeper {
   int step;          /* the next step; work->count once the sweep is over */
 } ccd_sweeper;
 
+/* distance_sq is set by the first step (a chain has a bone at least). */
 IK2D_INLINE void ccd_sweeper_start(ccd_sweeper *l, ik2d_work *work) {
-  double dx, dy;
   l->work = work;
   l->aim = ccd_aim_of(work);
   l->tip_x = work->joint_x[work->count];
   l->tip_y = work->joint_y[work->count];
   l->world_cos = work->base_cos;
   l->world_sin = work->base_sin;
-  dx = l->aim.target_x - l->tip_x;
-  dy = l->aim.target_y - l->tip_y;
-  l->distance_sq = dx * dx + dy * dy;
   l->step = 0;
 }
 
@@ -228,14 +225,14 @@ typedef struct ccd_triangle {
 
 /* Keeps the pair in best when the side (+1 or -1) is cheaper than what
 ** best holds; returns 1 when a limit forbids the side. */
-static int ccd_pair_side(ik2d_work *work, const ik2d_solver *solver,
-                         const ccd_triangle *t, double side, ccd_pair *best) {
+static int ccd_pair_side(ik2d_work *work, const ccd_triangle *t, double side,
+                         ccd_pair *best) {
   double want_sin = side * t->want_sin;
   double j_cos = t->want_cos * t->now_cos + want_sin * t->now_sin;
   double j_sin = want_sin * t->now_cos - t->want_cos * t->now_sin;
   double px, py, dot, cross, norm, i_cos, i_sin, cost, c, s;
   int i = t->i, j = t->j;
-  if (!(1.0 - j_cos < best->cost) || j_cos < solver->damping_cos) return 0;
+  if (!(1.0 - j_cos < best->cost) || j_cos < work->damping_cos) return 0;
   /* the tip after turning j, from joint i; then turn i onto the target */
   px = t->ux + j_cos * t->vx - j_sin * t->vy;
   py = t->uy + j_sin * t->vx + j_cos * t->vy;
@@ -246,7 +243,7 @@ static int ccd_pair_side(ik2d_work *work, const ik2d_solver *solver,
   i_cos = dot / norm;
   i_sin = cross / norm;
   cost = (1.0 - j_cos) + (1.0 - i_cos);
-  if (!(cost < best->cost) || i_cos < solver->damping_cos) return 0;
+  if (!(cost < best->cost) || i_cos < work->damping_cos) return 0;
   c = work->rot_cos[i] * i_cos - work->rot_sin[i] * i_sin;
   s = work->rot_cos[i] * i_sin + work->rot_sin[i] * i_cos;
   if (!ccd_allowed(work, i, c, s)) return 1;
@@ -270,8 +267,7 @@ static int ccd_pair_side(ik2d_work *work, const ik2d_solver *solver,
 ** (no elbow flips), unless a limit forbids that side: then the other side
 ** is tried, which is how a chain starting straight against a one-sided
 ** limit (an elbow that bends one way only) gets out of CCD's dead end. */
-static void ccd_pair_try(ik2d_work *work, const ik2d_solver *solver,
-                         int i, int j, ccd_pair *best) {
+static void ccd_pair_try(ik2d_work *work, int i, int j, ccd_pair *best) {
   const double *x = work->joint_x, *y = work->joint_y;
   int n = work->count;
   ccd_triangle t;
@@ -304,25 +300,24 @@ static void ccd_pair_try(ik2d_work *work, const ik2d_solver *solver,
   t.now_cos = (t.ux * t.vx + t.uy * t.vy) / ab;
   t.now_sin = (t.ux * t.vy - t.uy * t.vx) / ab;
   side = t.now_sin < 0.0 ? -1.0 : 1.0; /* keep the bend side */
-  if (ccd_pair_side(work, solver, &t, side, best) && t.want_sin > 0.0)
-    ccd_pair_side(work, solver, &t, -side, best);
+  if (ccd_pair_side(work, &t, side, best) && t.want_sin > 0.0)
+    ccd_pair_side(work, &t, -side, best);
 }
 
 /* Needs the joints of a forward pass and *distance_sq their tip's
 ** distance.  Applies the best pair when it gains; then the joints are
 ** those of the new pose.  Returns 1 if it applied one.  FABRIK uses it
 ** too, as a finishing step. */
-int ik2d_work_exact_step(ik2d_work *work, const ik2d_solver *solver,
-                         double *distance_sq) {
+int ik2d_work_exact_step(ik2d_work *work, double *distance_sq) {
   int n = work->count, k;
   ccd_pair best;
   double old_i_cos, old_i_sin, old_j_cos, old_j_sin, after_sq;
   if (n < 2) return 0;
   best.i = -1;
   best.cost = 5.0; /* above any real cost (at most 4) */
-  for (k = 0; k + 1 < n; k++) ccd_pair_try(work, solver, k, k + 1, &best);
-  for (k = 2; k < n; k++) ccd_pair_try(work, solver, 0, k, &best);
-  for (k = 1; k + 2 < n; k++) ccd_pair_try(work, solver, k, n - 1, &best);
+  for (k = 0; k + 1 < n; k++) ccd_pair_try(work, k, k + 1, &best);
+  for (k = 2; k < n; k++) ccd_pair_try(work, 0, k, &best);
+  for (k = 1; k + 2 < n; k++) ccd_pair_try(work, k, n - 1, &best);
   if (best.i < 0) return 0;
   old_i_cos = work->rot_cos[best.i];
   old_i_sin = work->rot_sin[best.i];
@@ -419,7 +414,7 @@ IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
 IK2D_INLINE int ccd_run_exact(ccd_run_state *run) {
   run->before_sq = run->distance_sq;
   if (!run->solver->exact ||
-      !ik2d_work_exact_step(run->work, run->solver, &run->distance_sq))
+      !ik2d_work_exact_step(run->work, &run->distance_sq))
     return 0;
   if (run->distance_sq <= run->work->tolerance_sq) {
     run->work->fresh = 1; /* the step ends with a forward pass */

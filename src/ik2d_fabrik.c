@@ -83,7 +83,7 @@ int ik2d_fabrik_run(ik2d_work *work, const ik2d_solver *solver) {
     ** finishes from the best pose when some pair of joints can; FABRIK
     ** creeps toward targets near the base or near full reach */
     ik2d_work_forward(work);
-    ik2d_work_exact_step(work, solver, &best_sq);
+    ik2d_work_exact_step(work, &best_sq);
   }
   return iteration > solver->iterations ? solver->iterations : iteration;
 }

@@ -50,7 +50,7 @@ typedef struct ik2d_work {
   int count;
   double target_x, target_y;        /* chain space */
   double tolerance_sq;
-  double damping_cos, damping_sin;  /* the solver's, for CCD turns */
+  double damping_cos, damping_sin;  /* the solver's largest CCD turn */
   double base_cos, base_sin;
   double rot_cos[IK2D_MAX_BONES];   /* local rotation of each bone */
   double rot_sin[IK2D_MAX_BONES];
@@ -87,8 +87,7 @@ int ik2d_work_straighten(ik2d_work *work);
 ** damping, kept only if it gains.  Needs the joints of the last forward
 ** pass and their squared tip distance in *distance_sq, which it updates;
 ** returns 1 if it applied a pair. */
-int ik2d_work_exact_step(ik2d_work *work, const ik2d_solver *solver,
-                         double *distance_sq);
+int ik2d_work_exact_step(ik2d_work *work, double *distance_sq);
 
 /* Each method turns the start rotations into an IK solution and returns
 ** the iterations it used. */
@@ -109,8 +108,9 @@ void ik2d_ccd_run_together(ik2d_work *const *works,
 
 /* ik2d_solver_solve in two halves around the method's run, so that a
 ** batch can run CCD on several chains at once in between.
-** ik2d_solve_start: 0 when there is nothing to run (weight 0, or a dead
-** solver), else fills the work and the start rotations.
+** ik2d_solve_start: 0 when there is nothing to run (weight 0), else
+** fills the work and the start rotations.  Both need a live solver
+** (ik2d_solver_live).
 ** ik2d_solve_finish: everything after the run (or, when start returned
 ** 0, instead of it); returns 1 if the target is reached. */
 int ik2d_solve_start(ik2d_solver *solver, ik2d_work *work,

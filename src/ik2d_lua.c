@@ -63,9 +63,32 @@ static int type_error(lua_State *L, int arg, const char *expected) {
                                            luaL_typename(L, arg)));
 }
 
+/* message, or "item N: message" for item N > 0 of a table argument */
+static const char *item_message(lua_State *L, int item, const char *message) {
+  return item > 0 ? lua_pushfstring(L, "item %d: %s", item, message) : message;
+}
+
+/* The number at index, checked as (part of) argument arg; item > 0 names
+** the table item it was read from. */
+static double number_at(lua_State *L, int index, int arg, int item) {
+  if (!lua_isnumber(L, index))
+    arg_error(L, arg, item_message(L, item, lua_pushfstring(L, "number expected, got %s",
+                                                            luaL_typename(L, index))));
+  return (double)lua_tonumber(L, index);
+}
+
+/* The same, and finite. */
+static double finite_at(lua_State *L, int index, int arg, int item) {
+  double value = number_at(L, index, arg, item);
+  if (!isfinite(value)) {
+    arg_error(L, arg, item_message(L, item, value != value ? "number must be finite, got nan"
+                                                           : "number must be finite, got inf"));
+  }
+  return value;
+}
+
 static double check_number(lua_State *L, int arg) {
-  if (!lua_isnumber(L, arg)) type_error(L, arg, "number");
-  return (double)lua_tonumber(L, arg);
+  return number_at(L, arg, arg, 0);
 }
 
 static void check_table(lua_State *L, int arg) {
@@ -91,12 +114,7 @@ static void *check_udata(lua_State *L, int arg, const char *type) {
 }
 
 static double check_finite(lua_State *L, int arg) {
-  double value = check_number(L, arg);
-  if (!isfinite(value)) {
-    arg_error(L, arg, value != value ? "number must be finite, got nan"
-                                          : "number must be finite, got inf");
-  }
-  return value;
+  return finite_at(L, arg, arg, 0);
 }
 
 static double opt_finite(lua_State *L, int arg, double fallback) {
@@ -745,18 +763,11 @@ static int group_solve(lua_State *L) {
   return 1;
 }
 
-/* The number at t[i] (t at index arg), a finite one, or an error naming
-** the item; leaves the stack as it was. */
+/* t[i] (t at index arg), a finite number, or an error naming the item. */
 static double group_item(lua_State *L, int arg, int i) {
   double value;
   lua_rawgeti(L, arg, i);
-  if (!lua_isnumber(L, -1))
-    arg_error(L, arg, lua_pushfstring(L, "item %d: number expected, got %s", i,
-                                      luaL_typename(L, -1)));
-  value = (double)lua_tonumber(L, -1);
-  if (!isfinite(value))
-    arg_error(L, arg, lua_pushfstring(L, "item %d: number must be finite, got %s", i,
-                                      value != value ? "nan" : "inf"));
+  value = finite_at(L, -1, arg, i);
   lua_pop(L, 1);
   return value;
 }
@@ -771,8 +782,11 @@ static int group_set_targets(lua_State *L) {
   check_table(L, 2);
   for (i = 1; i <= 2 * group->count; i++) group_item(L, 2, i);
   for (i = 0; i < group->count; i++) {
-    double x = group_item(L, 2, 2 * i + 1), y = group_item(L, 2, 2 * i + 2);
-    ik2d_solver_set_target(group->solvers[i], x, y);
+    lua_rawgeti(L, 2, 2 * i + 1);
+    lua_rawgeti(L, 2, 2 * i + 2);
+    ik2d_solver_set_target(group->solvers[i], (double)lua_tonumber(L, -2),
+                           (double)lua_tonumber(L, -1));
+    lua_pop(L, 2);
   }
   return 0;
 }

@@ -42,18 +42,26 @@ local function arg_error(n, name, message, depth)
   error(format("bad argument #%d to '%s' (%s)", n, name, message), level)
 end
 
-local function check_number(value, n, name, depth)
+-- arg_error for a number; item, when given, names the table item the
+-- number was read from (worded only on error: no garbage)
+local function number_error(n, name, message, depth, item)
+  if item then message = format("item %d: %s", item, message) end
+  arg_error(n, name, message, depth + 1)
+end
+
+-- A finite number from value, or the binding's error for argument n.
+local function check_number(value, n, name, depth, item)
   depth = (depth or 0) + 1
   if type(value) ~= "number" then
     local converted = type(value) == "string" and tonumber(value)
     if not converted then
-      arg_error(n, name, "number expected, got " .. type(value), depth)
+      number_error(n, name, "number expected, got " .. type(value), depth, item)
     end
     value = converted
   end
-  if value ~= value then arg_error(n, name, "number must be finite, got nan", depth) end
+  if value ~= value then number_error(n, name, "number must be finite, got nan", depth, item) end
   if value == huge or value == -huge then
-    arg_error(n, name, "number must be finite, got inf", depth)
+    number_error(n, name, "number must be finite, got inf", depth, item)
   end
   return value
 end
@@ -254,23 +262,6 @@ function M.install(core)
     return C.ik2d_solve_batch(view.solvers, view.count[0])
   end
 
-  -- t[i] as a finite number, or the binding's error naming the item
-  local function group_item(t, i)
-    local value = rawget(t, i)
-    if type(value) ~= "number" then
-      local converted = type(value) == "string" and tonumber(value)
-      if not converted then
-        arg_error(2, "set_targets", format("item %d: number expected, got %s", i, type(value)), 1)
-      end
-      value = converted
-    end
-    if value ~= value or value == huge or value == -huge then
-      arg_error(2, "set_targets", format("item %d: number must be finite, got %s", i,
-                                         value ~= value and "nan" or "inf"), 1)
-    end
-    return value
-  end
-
   function fast.Group.set_targets(group, t)
     local view = group_view(group, "set_targets")
     if type(t) ~= "table" then
@@ -278,10 +269,10 @@ function M.install(core)
     end
     local count, targets = view.count[0], view.member_targets
     -- every item checked before any target is written, as the binding does
-    for i = 1, 2 * count do group_item(t, i) end
+    for i = 1, 2 * count do check_number(rawget(t, i), 2, "set_targets", 0, i) end
     for k = 1, count do
       local target = targets[k]
-      target[0], target[1] = group_item(t, 2 * k - 1), group_item(t, 2 * k)
+      target[0], target[1] = tonumber(rawget(t, 2 * k - 1)), tonumber(rawget(t, 2 * k))
     end
   end
 
