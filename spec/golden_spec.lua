@@ -38,7 +38,10 @@ describe("golden hash", function()
     built, build_output = helpers.run(("%s -std=c99 -O2 -ffp-contract=off -I%s -o %s %s %s -lm")
       :format(os.getenv("CC") or "cc", q(root .. "/src"), q(program),
               q(root .. "/spec/golden/golden.c"), table.concat(sources, " ")))
-    if built then _, output = helpers.run(q(program)) end
+    if built then
+      local _
+      _, output = helpers.run(q(program))
+    end
   end)
 
   teardown(function() os.remove(program) end)
