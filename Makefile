@@ -23,21 +23,29 @@ CC ?= cc
 OPTFLAGS ?= -O2
 WARNFLAGS = -std=c99 -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow \
             -Wstrict-prototypes -Wpointer-arith
-CFLAGS_ALL = $(OPTFLAGS) $(WARNFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
+# The same bits on every path: no contraction of a * b + c into an FMA.
+FPFLAGS = -ffp-contract=off
+CFLAGS_ALL = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBFLAG ?= -shared
 
 BUILD = build/$(LUA)
-CORE_SOURCES = src/ik2d_chain.c src/ik2d_solver.c src/ik2d_ccd.c \
-               src/ik2d_fabrik.c src/ik2d_two_bone.c src/ik2d_batch.c
-CORE_HEADERS = src/ik2d.h src/ik2d_internal.h
-BINDING_SOURCES = src/ik2d_lua.c
+# The core, layer by layer (README, "Architecture"), and apart from it the
+# Lua binding.
+CORE_SOURCES = src/ik2d_status.c src/ik2d_math.c src/ik2d_constraint.c \
+               src/ik2d_chain.c src/ik2d_pose.c src/ik2d_ccd.c \
+               src/ik2d_fabrik.c src/ik2d_two_bone.c src/ik2d_solver.c \
+               src/ik2d_batch.c
+CORE_HEADERS = $(wildcard src/ik2d*.h)
+BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
+                  src/lua/luaik_solver.c src/lua/luaik_group.c
+BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
 
 .PHONY: all deps test lint demo install uninstall clean
 
 all: $(BUILD)/ik2d/core.so
 
-$(BUILD)/ik2d/core.so: $(CORE_SOURCES) $(BINDING_SOURCES) $(CORE_HEADERS) src/ik2d_compat.h
+$(BUILD)/ik2d/core.so: $(CORE_SOURCES) $(BINDING_SOURCES) $(CORE_HEADERS) $(BINDING_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(LIBFLAG) -o $@ $(CORE_SOURCES) $(BINDING_SOURCES) $(LDFLAGS) -lm
 

@@ -16,12 +16,13 @@
 #include <time.h>
 
 #include "ik2d.h"
+#include "ik2d_solver.h" /* ik2d_solver_joint_updates */
 
 #define MAX_CHAINS 10000
 
-static ik2d_chain chains[MAX_CHAINS];
-static ik2d_solver solvers[MAX_CHAINS];
-static ik2d_solver *solver_list[MAX_CHAINS];
+/* each chain and solver allocated as a game would, sized to the chain */
+static ik2d_chain *chains[MAX_CHAINS];
+static ik2d_solver *solvers[MAX_CHAINS];
 
 /* targets of every solve of a run (chains x frames) */
 #define MAX_TARGETS 200000
@@ -47,19 +48,38 @@ static double bench_now(void) {
 static int bench_textbook = 0;
 
 static void bench_setup(int count, int bones) {
-  double lengths[IK2D_MAX_BONES];
+  ik2d_bone_def bone_defs[IK2D_MAX_BONES];
+  ik2d_chain_def def = ik2d_default_chain_def();
+  ik2d_solver_def settings = ik2d_default_solver_def();
+  size_t chain_size = ik2d_chain_size(bones), solver_size = ik2d_solver_size(bones);
   int i, k;
-  for (k = 0; k < bones; k++) lengths[k] = 1.0;
+  for (k = 0; k < bones; k++) {
+    bone_defs[k].length = 1.0;
+    bone_defs[k].rest = 0.0;
+    bone_defs[k].constraint = NULL;
+  }
+  def.bone_count = bones;
+  def.bones = bone_defs;
+  settings.tolerance = 1e-3 * bones;
+  if (bench_textbook) {
+    settings.exact = false;
+    settings.sweep = IK2D_SWEEP_TIP;
+  }
+  for (i = 0; i < MAX_CHAINS; i++) {
+    free(solvers[i]);
+    free(chains[i]);
+    solvers[i] = NULL;
+    chains[i] = NULL;
+  }
   for (i = 0; i < count; i++) {
-    ik2d_chain_init(&chains[i], bones, lengths, NULL);
-    ik2d_chain_set_base(&chains[i], 0.0, 0.0, 0.0);
-    ik2d_solver_init(&solvers[i], &chains[i]);
-    ik2d_solver_set_tolerance(&solvers[i], 1e-3 * bones);
-    if (bench_textbook) {
-      solvers[i].exact = 0;
-      solvers[i].sweep = IK2D_SWEEP_TIP;
+    chains[i] = malloc(chain_size);
+    solvers[i] = malloc(solver_size);
+    if (chains[i] == NULL || solvers[i] == NULL ||
+        ik2d_chain_init(chains[i], chain_size, &def) != IK2D_OK ||
+        ik2d_solver_init(solvers[i], solver_size, chains[i], &settings) != IK2D_OK) {
+      fprintf(stderr, "core_bench: set-up failed\n");
+      exit(1);
     }
-    solver_list[i] = &solvers[i];
   }
 }
 
@@ -105,13 +125,13 @@ static bench_result bench_run(int count, int bones, int frames,
   start = bench_now();
   for (f = 0; f < frames; f++) {
     for (i = 0; i < count; i++, t++)
-      ik2d_solver_set_target(&solvers[i], targets[t][0], targets[t][1]);
+      ik2d_solver_set_target(solvers[i], targets[t][0], targets[t][1]);
     if (batch) {
-      ik2d_solve_batch(solver_list, count);
+      ik2d_solve_batch(solvers, count);
     } else {
-      for (i = 0; i < count; i++) ik2d_solver_solve(&solvers[i]);
+      for (i = 0; i < count; i++) ik2d_solver_solve(solvers[i]);
     }
-    for (i = 0; i < count; i++) result.joint_updates += solvers[i].joint_updates;
+    for (i = 0; i < count; i++) result.joint_updates += ik2d_solver_joint_updates(solvers[i]);
   }
   result.seconds = bench_now() - start;
   result.solves = (long)count * frames;

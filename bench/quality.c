@@ -126,22 +126,42 @@ static const char *const q_names[Q_METHODS] = {"plain", "ccd", "fabrik"};
 typedef struct q_runner {
   int method, n;
   q_plain plain;
-  ik2d_chain chain;
-  ik2d_solver solver;
+  ik2d_chain *chain;
+  ik2d_solver *solver;
 } q_runner;
 
 static void q_runner_init(q_runner *r, int method, int n) {
-  double lengths[IK2D_MAX_BONES];
+  ik2d_bone_def bones[IK2D_MAX_BONES];
+  ik2d_chain_def def = ik2d_default_chain_def();
+  ik2d_solver_def settings = ik2d_default_solver_def();
+  size_t chain_size = ik2d_chain_size(n), solver_size = ik2d_solver_size(n);
   int i;
-  for (i = 0; i < n; i++) lengths[i] = 1.0;
+  for (i = 0; i < n; i++) {
+    bones[i].length = 1.0;
+    bones[i].rest = 0.0;
+    bones[i].constraint = NULL;
+  }
   memset(r, 0, sizeof *r);
   r->method = method;
   r->n = n;
   r->plain.n = n;
-  ik2d_chain_init(&r->chain, n, lengths, NULL);
-  ik2d_solver_init(&r->solver, &r->chain);
-  ik2d_solver_set_tolerance(&r->solver, Q_TOLERANCE * n);
-  if (method == Q_FABRIK) ik2d_solver_set_method(&r->solver, IK2D_FABRIK);
+  def.bone_count = n;
+  def.bones = bones;
+  settings.tolerance = Q_TOLERANCE * n;
+  if (method == Q_FABRIK) settings.method = IK2D_FABRIK;
+  r->chain = malloc(chain_size);
+  r->solver = malloc(solver_size);
+  if (r->chain == NULL || r->solver == NULL ||
+      ik2d_chain_init(r->chain, chain_size, &def) != IK2D_OK ||
+      ik2d_solver_init(r->solver, solver_size, r->chain, &settings) != IK2D_OK) {
+    fprintf(stderr, "quality: set-up failed\n");
+    exit(1);
+  }
+}
+
+static void q_runner_free(q_runner *r) {
+  free(r->solver);
+  free(r->chain);
 }
 
 /* Start pose for a cold start: the next solve begins from it. */
@@ -149,9 +169,9 @@ static void q_runner_pose(q_runner *r, const double *angles) {
   int i;
   for (i = 0; i < r->n; i++) {
     r->plain.angle[i] = angles[i];
-    ik2d_chain_set_pose(&r->chain, i, angles[i]);
+    ik2d_chain_set_pose(r->chain, i, angles[i]);
   }
-  ik2d_solver_forget(&r->solver);
+  ik2d_solver_forget(r->solver);
 }
 
 /* Solves (warm: from the last result) with at most max iterations;
@@ -160,13 +180,13 @@ static void q_runner_pose(q_runner *r, const double *angles) {
 static int q_runner_solve(q_runner *r, double tx, double ty, int max) {
   if (r->method == Q_PLAIN)
     return q_plain_solve(&r->plain, tx, ty, Q_TOLERANCE * r->n, max);
-  ik2d_solver_set_iterations(&r->solver, max);
-  ik2d_solver_set_target(&r->solver, tx, ty);
-  return ik2d_solver_solve(&r->solver) ? r->solver.used_iterations : -1;
+  ik2d_solver_set_iterations(r->solver, max);
+  ik2d_solver_set_target(r->solver, tx, ty);
+  return ik2d_solver_solve(r->solver) ? ik2d_solver_result(r->solver)->iterations : -1;
 }
 
 static double q_runner_angle(const q_runner *r, int i) {
-  return r->method == Q_PLAIN ? r->plain.angle[i] : r->chain.angle[i];
+  return r->method == Q_PLAIN ? r->plain.angle[i] : ik2d_chain_angles(r->chain)[i];
 }
 
 /* ------------------------------------------------------------------ */
@@ -216,6 +236,7 @@ static void q_cold(int method, int n, q_row *row) {
   row->ok100 = (double)hits[2] / Q_CASES;
   row->ok_cap = (double)converged / Q_CASES;
   row->mean = converged > 0 ? total / converged : 0.0;
+  q_runner_free(&r);
 }
 
 /* A smooth random path in the disc: the heading wanders (a random walk
@@ -297,6 +318,7 @@ static double q_follow(int method, int n, double step, int frames,
     }
   }
   *outer = (double)path.outer / (double)path.frames;
+  q_runner_free(&r);
   return (double)misses / frames;
 }
 

@@ -72,9 +72,9 @@ local function number_kind(opts)
       return err("number expected, got nil")
     end
     if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
-    if v ~= v then return opts.on_nan and opts.on_nan(v) or err(FINITE, "nan") end
+    if v ~= v then return opts.on_nan and opts.on_nan(v) or err(FINITE) end
     if v == inf or v == -inf then
-      return opts.on_inf and opts.on_inf(v) or err(FINITE, "inf")
+      return opts.on_inf and opts.on_inf(v) or err(FINITE)
     end
     if opts.check_value then return opts.check_value(v, label) end
     return ok(opts.on_ok and function(fx, r) opts.on_ok(fx, r, v) end)
@@ -95,16 +95,16 @@ end
 
 -- set_weight: clamped into [0, 1]; NaN is an error (API.md).
 local function weight_kind(v)
-  if v == nil then return err("number expected, got nil") end
-  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v == nil then return err("weight: number expected, got nil") end
+  if type(v) ~= "number" then return err("weight: number expected, got " .. type_name(v)) end
   if v ~= v then return err("nan") end
   local want = v < 0 and 0 or v > 1 and 1 or v
   return ok(function(fx) assert.are.equal(want, fx.s:weight()) end)
 end
 
 local function iterations_kind(v)
-  if v == nil then return err("number expected, got nil") end
-  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v == nil then return err("iterations: number expected, got nil") end
+  if type(v) ~= "number" then return err("iterations: number expected, got " .. type_name(v)) end
   if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or v > 2 ^ 31 then
     return err("iterations must be a whole number")
   end
@@ -113,8 +113,8 @@ local function iterations_kind(v)
 end
 
 local function tolerance_kind(v)
-  if v == nil then return err("number expected, got nil") end
-  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v == nil then return err("tolerance: number expected, got nil") end
+  if type(v) ~= "number" then return err("tolerance: number expected, got " .. type_name(v)) end
   if v ~= v or v == inf or v == -inf then return err(FINITE) end
   if v < 0 then return err("tolerance must be >= 0") end
   return ok(function(fx) assert.are.equal(v, fx.s:tolerance()) end)
@@ -138,10 +138,10 @@ local function table_kind(v)
   return err("table expected, got " .. type_name(v))
 end
 
--- a group's targets, x and y of every member: an empty table lacks item 1
+-- a group's targets, x and y of every member: an empty table has too few
 -- (the items themselves: spec/group_spec.lua)
 local function targets_kind(v)
-  if type(v) == "table" and v[1] == nil then return err("item 1: number expected, got nil") end
+  if type(v) == "table" and v[1] == nil then return err("4 numbers expected") end
   return table_kind(v)
 end
 
@@ -156,11 +156,13 @@ local function userdata_kind(expected)
   end
 end
 
--- set_flip takes any value by Lua's truth (as the constructor's flip
--- field does); only a missing argument is an error.
-local function truth_kind(v)
-  local want = v ~= nil and v ~= false
-  return ok(function(fx) assert.are.equal(want, fx.arm:flip()) end)
+-- set_flip takes true or false (as the constructor's flip field does):
+-- 0 is true in Lua, and a flip that silently turns on is a trap.
+local function boolean_kind(v)
+  if type(v) ~= "boolean" then
+    return err("flip must be true or false, got " .. type_name(v))
+  end
+  return ok(function(fx) assert.are.equal(v, fx.arm:flip()) end)
 end
 
 -- ------------------------------------------------------------------
@@ -238,7 +240,7 @@ local METHODS = {
     set_base = { args = { number_kind(), number_kind(),
                           number_kind{ optional = true } }, valid = { 5, 6, 0.5 } },
     base = { args = {} },
-    set_flip = { args = { truth_kind }, valid = { true } },
+    set_flip = { args = { boolean_kind }, valid = { true } },
     flip = { args = {} },
     set_pose = { args = { BONE, number_kind() }, valid = { 1, 0.5 }, oor = { bone_oor } },
     pose = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
@@ -248,7 +250,7 @@ local METHODS = {
     rest = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
     reach = { args = {} },
     scale = { args = {} },
-    joint = { args = { BONE }, valid = { 1 }, oor = { joint_oor } },
+    joint = { args = { index_kind("joint index") }, valid = { 1 }, oor = { joint_oor } },
     tip = { args = {} },
     joints = { args = { table_or_nil_kind }, valid = { {} } },
     reset = { args = {} },
@@ -260,6 +262,7 @@ local METHODS = {
     set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
     limits = { args = {} },
     invert = { args = {} },
+    arc = { args = {} },
   },
   Solver = {
     chain = { args = {} },
@@ -272,6 +275,7 @@ local METHODS = {
     set_tolerance = { args = { tolerance_kind }, valid = { 0.1 } },
     tolerance = { args = {} },
     set_options = { args = { table_kind }, valid = { {} } },
+    options = { args = { table_or_nil_kind }, valid = { {} } },
     method = { args = {} },
     forget = { args = {} },
     solve = { args = {} },
@@ -285,12 +289,18 @@ local METHODS = {
   },
 }
 
--- set_limits: a second argument below the first is "min > max"; the
--- negative, zero and huge values of the matrix land there for max.
+-- set_limits: a second argument below the first is "min > max"; limits
+-- beyond 2 pi look like degrees and are refused (ik2d uses radians).
+local function limit_value(which, v)
+  if abs(v) > 2 * math.pi then return err(which .. " must be within", "radians", "math.rad") end
+  if which == "max" and v < -1 then return err_on(1, "min > max") end
+  if which == "min" and v > 1 then return err_on(1, "min > max") end
+  return ok()
+end
 METHODS.Constraint.set_limits.args[2] = number_kind{
-  check_value = function(v) if v < -1 then return err_on(1, "min > max") end return ok() end }
+  check_value = function(v) return limit_value("max", v) end }
 METHODS.Constraint.set_limits.args[1] = number_kind{
-  check_value = function(v) if v > 1 then return err_on(1, "min > max") end return ok() end }
+  check_value = function(v) return limit_value("min", v) end }
 
 local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g" }
 local TYPE = { Chain = "ik2d.Chain", Constraint = "ik2d.Constraint",
@@ -406,17 +416,18 @@ end
 -- field(value) -> expectation, for tables read by the constructors and
 -- set_options.  Errors here are on the table's argument.
 
-local function coordinate_field(v, name)
+-- finite_name: how the core names the value when it is not finite
+local function coordinate_field(v, name, finite_name)
   if v == nil then return ok() end
-  if type(v) ~= "number" then return err(name .. " must be a number, got " .. type_name(v)) end
-  if v ~= v or v == inf or v == -inf then return err(name .. " must be finite") end
+  if type(v) ~= "number" then return err(name .. ": number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err(finite_name .. " must be finite") end
   return ok()
 end
 
 local function length_field(v)
-  if v == nil then return err("length must be > 0") end
-  if type(v) ~= "number" then return err("length must be a number, got " .. type_name(v)) end
-  if v ~= v or v == inf or v == -inf then return err("length must be finite") end
+  if v == nil then return err("length: number expected, got nil") end
+  if type(v) ~= "number" then return err("length: number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err("length must be > 0 and finite") end
   if v <= 0 then return err("length must be > 0") end
   return ok()
 end
@@ -425,57 +436,71 @@ end
 local function limit_field(which)
   return function(v)
     if v == nil then return err("min and max go together") end
-    if type(v) ~= "number" then return err(which .. " must be a number, got " .. type_name(v)) end
+    if type(v) ~= "number" then return err(which .. ": number expected, got " .. type_name(v)) end
     if v ~= v or v == inf or v == -inf then return err(which .. " must be finite") end
-    if which == "min" and v > 1 then return err("min > max") end
-    if which == "max" and v < -1 then return err("min > max") end
-    return ok()
+    return limit_value(which, v)
   end
 end
 
-local function truth_field() return ok() end
+-- flags are true or false (nil: the default)
+local function boolean_field(name)
+  return function(v)
+    if v == nil or type(v) == "boolean" then return ok() end
+    return err(name .. " must be true or false, got " .. type_name(v))
+  end
+end
 
+-- numbers in options: numeric strings as luaL_checknumber takes them
 local function options_number(name, check)
   return function(v)
     if v == nil then return ok() end
-    if type(v) ~= "number" then return err(name .. " must be a number, got " .. type_name(v)) end
-    if v ~= v or v == inf or v == -inf then return err(name .. " must be finite") end
+    if type(v) ~= "number" then return err(name .. ": number expected, got " .. type_name(v)) end
+    return check(v)
+  end
+end
+
+local function finite(name, check)
+  return function(v)
+    if v ~= v or v == inf or v == -inf then return err(name .. " must be", "finite") end
     return check(v)
   end
 end
 
 local OPTION_FIELDS = {
   iterations = options_number("iterations", function(v)
-    if v ~= math.floor(v) or v < 1 or v > 1e9 then
-      return err("iterations must be a whole number >= 1")
+    if v ~= v or v == inf or v == -inf or v ~= math.floor(v) then
+      return err("iterations must be a whole number")
     end
+    if abs(v) > 2 ^ 31 - 1 then return err("iterations must be a whole number within") end
+    if v < 1 then return err("iterations must be >= 1") end
     return ok(function(fx) assert.are.equal(v, fx.s:iterations()) end)
   end),
-  tolerance = options_number("tolerance", function(v)
+  tolerance = options_number("tolerance", finite("tolerance", function(v)
     if v < 0 then return err("tolerance must be >= 0") end
     return ok(function(fx) assert.are.equal(v, fx.s:tolerance()) end)
-  end),
+  end)),
   -- clamped like set_weight: only nan is an error
-  weight = function(v)
-    if v == nil then return ok() end
-    if type(v) ~= "number" then return err("weight must be a number, got " .. type_name(v)) end
+  weight = options_number("weight", function(v)
     if v ~= v then return err("weight must not be nan") end
     local want = v < 0 and 0 or v > 1 and 1 or v
     return ok(function(fx) assert.are.equal(want, fx.s:weight()) end)
-  end,
-  damping = options_number("damping", function(v)
+  end),
+  damping = options_number("damping", finite("damping", function(v)
     if v < 0 then return err("damping must be >= 0") end
     return ok()
-  end),
-  softness = options_number("softness", function(v)
+  end)),
+  softness = options_number("softness", finite("softness", function(v)
     if v < 0 then return err("softness must be >= 0") end
     return ok()
-  end),
-  stretch = options_number("stretch", function(v)
+  end)),
+  stretch = options_number("stretch", finite("stretch", function(v)
     if v < 1 then return err("stretch must be >= 1") end
     return ok()
-  end),
+  end)),
   bend = options_number("bend", function(v)
+    if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
+      return err("bend must be a whole number")
+    end
     if v ~= 1 and v ~= -1 then return err("bend must be 1 or -1") end
     return ok()
   end),
@@ -487,23 +512,23 @@ local OPTION_FIELDS = {
     if v == nil then return ok() end
     return err("sweep must be")
   end,
-  warm_start = truth_field,
-  exact = truth_field,
+  warm_start = boolean_field("warm_start"),
+  exact = boolean_field("exact"),
 }
 
 local CHAIN_FIELDS = {
-  x = function(v) return coordinate_field(v, "x") end,
-  y = function(v) return coordinate_field(v, "y") end,
-  angle = function(v) return coordinate_field(v, "angle") end,
-  flip = truth_field,
+  x = function(v) return coordinate_field(v, "x", "base x") end,
+  y = function(v) return coordinate_field(v, "y", "base y") end,
+  angle = function(v) return coordinate_field(v, "angle", "base angle") end,
+  flip = boolean_field("flip"),
 }
 
 local BONE_FIELDS = {
   length = length_field,
-  angle = function(v) return coordinate_field(v, "angle") end,
+  angle = function(v) return coordinate_field(v, "angle", "rest angle") end,
   min = limit_field("min"),
   max = limit_field("max"),
-  invert = truth_field,
+  invert = boolean_field("invert"),
 }
 
 -- the same on bone 2 of a chain: errors say which bone
@@ -665,7 +690,7 @@ local function matrix()
   end, 1, "chain")
 
   field_cells("ik2d.constraint{...} fields", {
-    min = limit_field("min"), max = limit_field("max"), invert = truth_field,
+    min = limit_field("min"), max = limit_field("max"), invert = boolean_field("invert"),
   }, function(_, field, v)
     local t = { min = -1, max = 1 }
     t[field] = v

@@ -116,6 +116,7 @@ local RECIPES = {
     set_limits = function(c) c.c:set_limits(-1, 1) eq(-1, (c.c:limits())) end,
     limits = function(c) assert(finite((c.c:limits()))) end,
     invert = function(c) eq(false, c.c:invert()) end,
+    arc = function(c) assert(finite((c.c:arc()))) end,
   },
   Solver = {
     chain = function(c) eq(c.arm, c.s:chain()) end,
@@ -132,6 +133,7 @@ local RECIPES = {
       eq("fabrik", c.s:method())
     end,
     method = function(c) eq("string", type(c.s:method())) end,
+    options = function(c) eq(c.s:iterations(), c.s:options(c.scratch).iterations) end,
     forget = function(c) c.s:forget() end,
     solve = function(c) assert(finite(select(2, c.s:solve()))) assert_sane(c.arm) end,
     result = function(c) assert(finite(select(2, c.s:result()))) end,

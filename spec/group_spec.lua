@@ -123,11 +123,13 @@ describe("ik2d.group", function()
       local g = ik2d.group(solvers)
       local before = { { solvers[1]:target() }, { solvers[2]:target() } }
       local cases = {
-        { { 1, 2, 3 }, "item 4: number expected, got nil" },
-        { { 1, 2, 3, 0 / 0 }, "item 4: number must be finite, got nan" },
-        { { 1, -math.huge, 3, 4 }, "item 2: number must be finite, got inf" },
+        { { 1, 2, 3 }, "4 numbers expected (x, y for each of 2 solvers), got 3" },
+        { { 1, 2, 3, 0 / 0 }, "item 4: target y must be finite" },
+        { { 1, -math.huge, 3, 4 }, "item 2: target y must be finite" },
+        { { 1, 2, math.huge, 4 }, "item 3: target x must be finite" },
         { { 1, 2, {}, 4 }, "item 3: number expected, got table" },
         { { "x", 2, 3, 4 }, "item 1: number expected, got string" },
+        { { 1, 2, 3, 4, 5, 6 }, "4 numbers expected (x, y for each of 2 solvers), got 6" },
       }
       for _, case in ipairs(cases) do
         local ok, msg = pcall(function() g:set_targets(case[1]) end)
@@ -137,9 +139,18 @@ describe("ik2d.group", function()
       end
     end)
 
-    it("ignores items past the members'", function()
+    it("refuses a table longer than the members' targets (a one-member group given 3 numbers)", function()
       local solvers = scene(1, 2, 3)
-      ik2d.group(solvers):set_targets{ 0.5, 0.25, "not read", 0 / 0 }
+      solvers[1]:set_target(0.5, 0.25)
+      local ok, msg = pcall(function() ik2d.group(solvers):set_targets{ 1, 2, 3 } end)
+      assert.is_false(ok)
+      helpers.check_message(msg, { "2 numbers expected (x, y for each of 1 solvers), got 3" })
+      assert.are.same({ 0.5, 0.25 }, { solvers[1]:target() })
+    end)
+
+    it("takes numeric strings, as set_target does", function()
+      local solvers = scene(1, 2, 3)
+      ik2d.group(solvers):set_targets{ "0.5", "0.25" }
       assert.are.same({ 0.5, 0.25 }, { solvers[1]:target() })
     end)
   end)

@@ -1,186 +1,300 @@
 /*
 ** ik2d: 2D inverse kinematics (CCD, FABRIK, two-bone) for games.
-** The core has no Lua dependency, no global state and allocates nothing:
-** the caller owns every struct.  Angles are radians; bone indices are
-** 0-based here (the Lua binding is 1-based).
+**
+** The whole public C API.  The core has no Lua dependency, no global
+** state and allocates nothing: the caller asks how many bytes an object
+** of n bones takes, provides them (malloc, a pool, a Lua userdata) and
+** initialises the object there from a def struct, as Box2D v3's defs go:
+**
+**   ik2d_bone_def bones[2] = { { 60, 0, NULL }, { 50, 0, NULL } };
+**   ik2d_chain_def def = ik2d_default_chain_def();
+**   def.bone_count = 2;
+**   def.bones = bones;
+**   size_t size = ik2d_chain_size(2);
+**   ik2d_chain *arm = malloc(size);
+**   if (ik2d_chain_init(arm, size, &def) != IK2D_OK) ...
+**
+** Objects are opaque: read them with the getters.  They hold pointers
+** into their own memory, so they are not copied or moved bytewise.
+** Every function checks its input and either does what it documents or
+** returns a status naming the problem (ik2d_status_message words it); a
+** call that fails changes nothing.  Angles are radians, positive from +x
+** toward +y; bone indices are 0-based here (the Lua API is 1-based).
 */
 #ifndef IK2D_H
 #define IK2D_H
 
-#define IK2D_VERSION "0.1.0"
+#include <stdbool.h>
+#include <stddef.h>
 
-/* The public functions stay visible in the Lua module's .so (built with
-** -fvisibility=hidden) so that LuaJIT's FFI can call them directly. */
-#if defined(__GNUC__)
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IK2D_VERSION "0.2.0"
+#define IK2D_MAX_BONES 64
+
+/* IK2D_API marks the public functions.  A Windows DLL build defines
+** IK2D_BUILD_DLL, and programs using that DLL define IK2D_DLL; elsewhere
+** they stay visible in a shared object built with -fvisibility=hidden
+** (LuaJIT's FFI calls them there). */
+#if defined(_WIN32) && defined(IK2D_BUILD_DLL)
+#define IK2D_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(IK2D_DLL)
+#define IK2D_API __declspec(dllimport)
+#elif defined(__GNUC__)
 #define IK2D_API __attribute__((visibility("default")))
 #else
 #define IK2D_API
 #endif
 
-#define IK2D_MAX_BONES 64
-
 typedef enum ik2d_status {
   IK2D_OK = 0,
-  IK2D_ERR_NULL,        /* a pointer argument is NULL */
-  IK2D_ERR_BONE_COUNT,  /* bone count outside 1..IK2D_MAX_BONES */
-  IK2D_ERR_LENGTH,      /* bone length not finite or <= 0 */
-  IK2D_ERR_ANGLE,       /* angle not finite */
-  IK2D_ERR_POSITION,    /* coordinate not finite */
-  IK2D_ERR_LIMITS,      /* min > max (a limit that is not finite: ANGLE) */
-  IK2D_ERR_INDEX,       /* bone index out of range */
-  IK2D_ERR_ITERATIONS,  /* iterations < 1 */
-  IK2D_ERR_TOLERANCE,   /* tolerance negative or not finite */
-  IK2D_ERR_WEIGHT,      /* weight is NaN */
-  IK2D_ERR_METHOD,      /* unknown method, or two_bone on a chain that is not 2 bones */
-  IK2D_ERR_OPTION       /* damping / softness / bend out of range */
+  IK2D_ERR_NULL,          /* a pointer argument is NULL */
+  IK2D_ERR_SIZE,          /* the memory given is smaller than *_size() */
+  IK2D_ERR_ALIGNMENT,     /* the memory is not aligned for a double */
+  IK2D_ERR_BONE_COUNT,    /* bone count outside 1..IK2D_MAX_BONES */
+  IK2D_ERR_LENGTH,        /* a bone length not finite or <= 0 */
+  IK2D_ERR_REACH,         /* the lengths are finite but their sum is not */
+  IK2D_ERR_REST,          /* a rest angle not finite */
+  IK2D_ERR_BASE_X,        /* the base's x not finite */
+  IK2D_ERR_BASE_Y,        /* the base's y not finite */
+  IK2D_ERR_BASE_ANGLE,    /* the base's angle not finite */
+  IK2D_ERR_POSE,          /* a pose angle not finite */
+  IK2D_ERR_TARGET_X,      /* a target's x not finite */
+  IK2D_ERR_TARGET_Y,      /* a target's y not finite */
+  IK2D_ERR_MIN,           /* a limit's min not finite */
+  IK2D_ERR_MAX,           /* a limit's max not finite */
+  IK2D_ERR_MIN_DEGREES,   /* |min| > 2 pi: degrees, not radians */
+  IK2D_ERR_MAX_DEGREES,   /* |max| > 2 pi: degrees, not radians */
+  IK2D_ERR_LIMIT_ORDER,   /* min > max */
+  IK2D_ERR_INDEX,         /* bone index out of range */
+  IK2D_ERR_METHOD,        /* not an ik2d_method */
+  IK2D_ERR_TWO_BONE,      /* method two_bone on a chain that is not 2 bones */
+  IK2D_ERR_ITERATIONS,    /* iterations < 1 */
+  IK2D_ERR_TOLERANCE,     /* tolerance negative or not finite */
+  IK2D_ERR_WEIGHT,        /* weight is NaN */
+  IK2D_ERR_DAMPING,       /* damping negative or not finite */
+  IK2D_ERR_BEND,          /* bend not 1 or -1 */
+  IK2D_ERR_SOFTNESS,      /* softness negative or not finite */
+  IK2D_ERR_STRETCH,       /* stretch below 1 or not finite */
+  IK2D_ERR_SWEEP          /* not an ik2d_sweep */
 } ik2d_status;
 
-/* A short English description of a status, e.g. "length must be > 0". */
+/* A short English description of a status, naming the setting, e.g.
+** "iterations must be >= 1".  Never NULL. */
 IK2D_API const char *ik2d_status_message(ik2d_status status);
 
 /* ------------------------------------------------------------------ */
-/* Constraint: limits of a bone's local angle, relative to its rest    */
-/* angle, measured in the parent bone's space (so they follow parents). */
-/* One constraint may be shared by many bones and chains.               */
+/* Constraint: the limits of a bone's local angle, relative to its rest */
+/* angle, in the parent bone's space (so they follow the parents).  One */
+/* constraint may be shared by many bones and chains; a change is seen  */
+/* by each at its next solve.                                           */
 /* ------------------------------------------------------------------ */
-typedef struct ik2d_constraint {
-  double min, max;   /* as given, radians relative to the rest angle */
-  int invert;        /* 1: the allowed range is outside [min, max] */
-  /* derived by ik2d_constraint_set: the allowed arc as mid +- half */
-  int full;          /* the arc covers the whole circle: no limit */
-  double mid, half;
-  double mid_cos, mid_sin, half_cos, half_sin;
-} ik2d_constraint;
+typedef struct ik2d_constraint ik2d_constraint;
 
-/* min <= max, both finite; a range of 2*pi or more (or an inverted empty
-** one) allows every angle.  Fails without touching c on bad input. */
-IK2D_API ik2d_status ik2d_constraint_set(ik2d_constraint *c, double min, double max,
-                                int invert);
+typedef struct ik2d_constraint_def {
+  double min, max;  /* radians from the rest angle, min <= max, each
+                       within [-2 pi, 2 pi] (larger ones are degrees by
+                       mistake); a range of 2 pi or more allows every
+                       angle */
+  bool invert;      /* the allowed range is outside [min, max] */
+} ik2d_constraint_def;
 
-/* The allowed local delta (angle - rest) nearest to delta, in the frame
-** centred on the range, so wrap-around never breaks a limit. */
-IK2D_API double ik2d_constraint_clamp(const ik2d_constraint *c, double delta);
+/* min = -pi, max = pi, not inverted: every angle allowed. */
+IK2D_API ik2d_constraint_def ik2d_default_constraint_def(void);
+IK2D_API size_t ik2d_constraint_size(void);
+IK2D_API ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
+                                          const ik2d_constraint_def *def);
+/* New limits for every bone sharing the constraint. */
+IK2D_API ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
+                                         const ik2d_constraint_def *def);
+/* The def as last set (a zeroed def for NULL). */
+IK2D_API ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint);
+/* The allowed local delta (angle - rest) nearest to delta, found in the
+** frame centred on the range, so wrap-around never breaks a limit. */
+IK2D_API double ik2d_constraint_clamp(const ik2d_constraint *constraint, double delta);
+/* The allowed arc of deltas as [*from, *to], from <= to (an inverted
+** range is given from max round to min + 2 pi); false, with nothing
+** written, when every delta is allowed.  Draw limits from this. */
+IK2D_API bool ik2d_constraint_arc(const ik2d_constraint *constraint, double *from,
+                                  double *to);
 
 /* ------------------------------------------------------------------ */
-/* Chain                                                                */
+/* Chain: bones end to end from a base.  It keeps two poses: the pose   */
+/* (the animated input, set_pose) and the result (what a solve wrote,   */
+/* what is drawn: angles and joints).                                    */
 /* ------------------------------------------------------------------ */
-typedef struct ik2d_chain {
-  int count;                               /* bones, 1..IK2D_MAX_BONES */
-  int flip;                                /* mirrored about x = base_x */
-  double base_x, base_y, base_angle;
-  double base_cos, base_sin;               /* of base_angle, for solves */
-  double reach;                            /* sum of lengths (at rest) */
-  double scale;                            /* result scale of every bone:
-                                              1, or > 1 when a two-bone
-                                              solve with stretch stretched
-                                              the limb; joints use
-                                              length[i] * scale */
-  double length[IK2D_MAX_BONES];
-  double rest[IK2D_MAX_BONES];             /* rest local angle */
-  double rest_cos[IK2D_MAX_BONES];         /* of rest, for limits in solves */
-  double rest_sin[IK2D_MAX_BONES];
-  double pose[IK2D_MAX_BONES];             /* animated (input) local angle */
-  double angle[IK2D_MAX_BONES];            /* result local angle */
-  const ik2d_constraint *constraint[IK2D_MAX_BONES]; /* NULL: free */
-  /* result joint positions in world space, 0 = base, count = tip;
-  ** kept up to date by every call that changes the result */
-  double joint_x[IK2D_MAX_BONES + 1];
-  double joint_y[IK2D_MAX_BONES + 1];
-} ik2d_chain;
+typedef struct ik2d_chain ik2d_chain;
 
-/* count bones with the given lengths and rest angles (rest may be NULL:
-** all zero).  Pose and result start at the rest angles, no constraints. */
-IK2D_API ik2d_status ik2d_chain_init(ik2d_chain *chain, int count,
-                            const double *lengths, const double *rests);
+typedef struct ik2d_bone_def {
+  double length;                      /* > 0 and finite */
+  double rest;                        /* rest local angle */
+  const ik2d_constraint *constraint;  /* NULL: free; not owned */
+} ik2d_bone_def;
+
+typedef struct ik2d_chain_def {
+  int bone_count;                     /* 1..IK2D_MAX_BONES */
+  const ik2d_bone_def *bones;         /* bone_count of them, base first */
+  double x, y, angle;                 /* the base in world space */
+  bool flip;                          /* mirrored about x = base x */
+} ik2d_chain_def;
+
+/* No bones, base at the origin, angle 0, not flipped. */
+IK2D_API ik2d_chain_def ik2d_default_chain_def(void);
+/* The check ik2d_chain_init makes of each bone (length, rest), for a
+** caller that reports which bone is wrong. */
+IK2D_API ik2d_status ik2d_bone_def_check(const ik2d_bone_def *bone);
+/* Bytes for a chain of bone_count bones; 0 outside 1..IK2D_MAX_BONES. */
+IK2D_API size_t ik2d_chain_size(int bone_count);
+/* Pose and result start at the rest angles. */
+IK2D_API ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
+                                     const ik2d_chain_def *def);
+
+IK2D_API int ik2d_chain_bone_count(const ik2d_chain *chain);
+/* The base's angle is kept wrapped to (-pi, pi]. */
 IK2D_API ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
-                                double angle);
-IK2D_API ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, int flip);
-/* Writes the animated angle of bone i; the result shows the pose until
-** the next solve. */
+                                         double angle);
+IK2D_API void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y,
+                              double *angle);
+IK2D_API ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip);
+IK2D_API bool ik2d_chain_flip(const ik2d_chain *chain);
+/* The animated angle of bone i; the result shows the pose until the
+** next solve. */
 IK2D_API ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle);
-/* Shares c (may be NULL to remove); the chain does not own it. */
+/* Shares constraint (NULL removes it); the chain does not own it. */
 IK2D_API ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
-                                      const ik2d_constraint *c);
+                                               const ik2d_constraint *constraint);
 /* Pose and result back to the rest angles (scale 1). */
 IK2D_API void ik2d_chain_reset(ik2d_chain *chain);
-/* World direction of bone i in the result pose (mirrored when flipped). */
-IK2D_API double ik2d_chain_world_angle(const ik2d_chain *chain, int i);
-/* Recomputes joint_x/joint_y from base, result angles and scale. */
-IK2D_API void ik2d_chain_update_joints(ik2d_chain *chain);
+
+/* Per-bone reads; IK2D_ERR_INDEX (nothing written) outside 0..count-1. */
+IK2D_API ik2d_status ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
+/* The result's local angle. */
+IK2D_API ik2d_status ik2d_chain_angle(const ik2d_chain *chain, int i, double *angle);
+/* The result's world direction (mirrored when flipped): draw with it. */
+IK2D_API ik2d_status ik2d_chain_world_angle(const ik2d_chain *chain, int i,
+                                            double *angle);
+IK2D_API ik2d_status ik2d_chain_length(const ik2d_chain *chain, int i, double *length);
+IK2D_API ik2d_status ik2d_chain_rest(const ik2d_chain *chain, int i, double *angle);
+IK2D_API ik2d_status ik2d_chain_constraint(const ik2d_chain *chain, int i,
+                                           const ik2d_constraint **constraint);
+/* Joint i of the result, 0 = base, count = tip: IK2D_ERR_INDEX outside
+** 0..count. */
+IK2D_API ik2d_status ik2d_chain_joint(const ik2d_chain *chain, int i, double *x,
+                                      double *y);
+/* Every joint of the result as x, y pairs (2 * (count + 1) doubles),
+** kept up to date by every call that changes the result; the same
+** pointer for the chain's life. */
+IK2D_API const double *ik2d_chain_joints(const ik2d_chain *chain);
+/* Every result local angle (count doubles), likewise. */
+IK2D_API const double *ik2d_chain_angles(const ik2d_chain *chain);
+/* Sum of the bone lengths. */
+IK2D_API double ik2d_chain_reach(const ik2d_chain *chain);
+/* The result's bone scale: 1, or above when a two-bone stretch
+** stretched the limb; joints are length * scale apart. */
+IK2D_API double ik2d_chain_scale(const ik2d_chain *chain);
 
 /* ------------------------------------------------------------------ */
-/* Solver                                                               */
+/* Solver: moves a chain's tip to a target.                             */
 /* ------------------------------------------------------------------ */
+typedef struct ik2d_solver ik2d_solver;
+
 typedef enum ik2d_method {
-  IK2D_CCD = 0,
-  IK2D_FABRIK,
-  IK2D_TWO_BONE
+  IK2D_CCD = 0,   /* cyclic coordinate descent, with an exact two-joint step */
+  IK2D_FABRIK,    /* forward and backward reaching */
+  IK2D_TWO_BONE   /* closed form, chains of 2 bones */
 } ik2d_method;
 
-/* CCD sweep order: root to tip (default: fewer iterations from cold
-** starts, measured in bench/quality.c) or tip to root (textbook). */
-#define IK2D_SWEEP_ROOT 0
-#define IK2D_SWEEP_TIP 1
+/* CCD's sweep order: root to tip (fewer iterations from cold starts,
+** measured by bench/quality.c) or tip to root (textbook CCD). */
+typedef enum ik2d_sweep {
+  IK2D_SWEEP_ROOT = 0,
+  IK2D_SWEEP_TIP
+} ik2d_sweep;
 
-typedef struct ik2d_solver {
-  ik2d_chain *chain;
-  ik2d_method method;
-  int iterations;          /* >= 1, default 10 */
-  double tolerance;        /* >= 0, default 0.01 */
-  double weight;           /* [0, 1], default 1 */
-  double target_x, target_y;
-  double damping;          /* CCD: largest turn per joint update, radians;
-                              0 = none (default) */
-  int warm_start;          /* 1 (default): start from the previous IK
-                              solution; 0: from the animated pose */
-  int bend;                /* two-bone: +1 or -1 */
-  double softness;         /* two-bone: ease-in distance before full reach */
-  double stretch;          /* two-bone: largest bone scale toward a target
-                              beyond reach; 1 = no stretch (default) */
-  int exact;               /* CCD: 1 (default): each iteration first tries
-                              the exact two-joint step (law of cosines on
-                              the best pair of joints); 0: sweeps only */
-  int sweep;               /* CCD sweep order: IK2D_SWEEP_ROOT (default)
-                              or IK2D_SWEEP_TIP (textbook CCD) */
-  /* warm-start state: the last IK solution as unit complex rotations */
-  int have_solution;
-  double solution_cos[IK2D_MAX_BONES];
-  double solution_sin[IK2D_MAX_BONES];
-  double solution_angle[IK2D_MAX_BONES]; /* their angles, in [-pi, pi] */
-  double damping_cos, damping_sin;
-  /* outcome of the last solve */
-  int reached;
-  double distance;
-  int used_iterations;
-  int joint_updates;       /* CCD turns of single joints in the last solve */
-} ik2d_solver;
+typedef struct ik2d_solver_def {
+  ik2d_method method;   /* IK2D_CCD */
+  int iterations;       /* >= 1; 10 */
+  double tolerance;     /* >= 0: the tip is there within it; 0.01 */
+  double weight;        /* clamped to [0, 1], NaN refused; 1 */
+  double damping;       /* CCD: largest turn of a joint update, radians,
+                           0 = none; 0 */
+  bool warm_start;      /* start from the last IK solution (true) or
+                           from the pose; true */
+  bool exact;           /* CCD: each iteration first tries the exact
+                           two-joint step; FABRIK finishes with one; true */
+  ik2d_sweep sweep;     /* CCD: IK2D_SWEEP_ROOT */
+  int bend;             /* two-bone: +1 or -1 (the sign of the elbow's
+                           local angle); 1 */
+  double softness;      /* two-bone: distance before full reach over which
+                           the limb eases in, >= 0; 0 */
+  double stretch;       /* two-bone: largest bone scale toward a target
+                           beyond reach, >= 1 (1 = none); 1 */
+} ik2d_solver_def;
 
-/* Defaults as above; the target starts at the chain's current tip. */
-IK2D_API ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain);
+/* The outcome of the last solve. */
+typedef struct ik2d_result {
+  bool reached;         /* the result tip is within tolerance */
+  int iterations;       /* used; 0 when the tip already was there */
+  double distance;      /* from the result tip to the target */
+} ik2d_result;
+
+/* Every setting at the default given above. */
+IK2D_API ik2d_solver_def ik2d_default_solver_def(void);
+/* Bytes for a solver of a chain of bone_count bones; 0 outside
+** 1..IK2D_MAX_BONES. */
+IK2D_API size_t ik2d_solver_size(int bone_count);
+/* A solver for chain (which must outlive it); the target follows the
+** chain's tip until the first ik2d_solver_set_target. */
+IK2D_API ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size,
+                                      ik2d_chain *chain, const ik2d_solver_def *def);
+IK2D_API ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver);
+/* Every setting at once, all checked before any is kept. */
+IK2D_API ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_def *def);
+/* The settings now (a default def for NULL). */
+IK2D_API ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver);
+/* One setting each, checked as ik2d_solver_set_def checks it. */
 IK2D_API ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method);
-IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
-/* Clamped to [0, 1]; NaN is an error. */
-IK2D_API ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight);
 IK2D_API ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations);
 IK2D_API ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance);
+IK2D_API ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight);
 IK2D_API ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping);
+IK2D_API ik2d_status ik2d_solver_set_warm_start(ik2d_solver *solver, bool warm_start);
+IK2D_API ik2d_status ik2d_solver_set_exact(ik2d_solver *solver, bool exact);
+IK2D_API ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep);
 IK2D_API ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend);
 IK2D_API ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness);
-/* >= 1 and finite (IK2D_ERR_OPTION otherwise); only method two_bone. */
 IK2D_API ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch);
-/* Forget the warm-start state: the next solve starts from the pose. */
+
+/* World space. */
+IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
+/* The target: the chain's result tip until the first set_target. */
+IK2D_API void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
+/* Forget the warm start: the next solve starts from the pose. */
 IK2D_API void ik2d_solver_forget(ik2d_solver *solver);
 
-/* Solves and writes the chain's result angles and joints:
-** result = pose + weight * delta(ik - pose), and chain->scale =
-** 1 + weight * (k - 1) for a two-bone stretch k.  Returns 1 if the result
-** tip is within tolerance of the target; distance and used_iterations
-** are stored in the solver. */
-IK2D_API int ik2d_solver_solve(ik2d_solver *solver);
+/* Solves and writes the chain's result: per bone
+**   result = pose + weight * delta(ik - pose)
+** (delta the turn inside the bone's limits), the scale 1 + weight *
+** (stretch - 1); returns whether the result tip is within tolerance of
+** the target (false for NULL). */
+IK2D_API bool ik2d_solver_solve(ik2d_solver *solver);
+/* The last solve's outcome; the same pointer for the solver's life. */
+IK2D_API const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
 
-/* Solves count solvers (each as ik2d_solver_solve would, with the same
-** results) and returns how many reached their targets.  NULL entries are
-** skipped. */
+/* Solves count solvers with exactly the results ik2d_solver_solve gives
+** each, in list order wherever it matters (solvers sharing a chain);
+** NULL entries are skipped.  Returns how many reached. */
 IK2D_API int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
+/* Every solver's target from xy (x, y pairs, solver after solver), all
+** checked before any is written; for a bad one, *bad (if not NULL) gets
+** its index.  NULL entries are skipped. */
+IK2D_API ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
+                                      const double *xy, int *bad);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

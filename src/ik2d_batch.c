@@ -1,7 +1,7 @@
 /*
 ** ik2d_batch.c: many solvers in one call (one call per frame from Lua).
 **
-** CCD solvers run IK2D_LOCKSTEP (4) at a time through ik2d_ccd_run_together,
+** CCD solvers run IK2D_LOCKSTEP at a time through ik2d_ccd_run_together,
 ** which interleaves their sweeps: one chain's turn waits on a sqrt and a
 ** division, and the other chains' turns fill that wait.  Every chain gets
 ** exactly the result ik2d_solver_solve gives it; the list order is kept
@@ -11,37 +11,34 @@
 #include <stddef.h>
 
 #include "ik2d.h"
-#include "ik2d_internal.h"
+#include "ik2d_ccd.h"
+#include "ik2d_pose.h"
+#include "ik2d_solver.h"
 
 typedef struct batch_slot {
   ik2d_solver *solver;
-  ik2d_work work;
-  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
+  ik2d_pose pose;
+  ik2d_rot start[IK2D_MAX_BONES];
 } batch_slot;
 
-static int batch_can_join(const ik2d_solver *solver) {
-  return ik2d_solver_live(solver) && solver->method == IK2D_CCD &&
-         solver->weight > 0.0;
+static bool batch_can_join(const ik2d_solver *solver) {
+  return solver->settings.method == IK2D_CCD && solver->settings.weight > 0.0;
 }
 
 /* Solves the slots' CCD together; returns how many reached. */
 static int batch_flush(batch_slot *slots, int count) {
   /* initialised only to quiet gcc's maybe-uninitialized */
-  ik2d_work *works[IK2D_LOCKSTEP] = {NULL};
-  const ik2d_solver *solvers[IK2D_LOCKSTEP] = {NULL};
+  ik2d_pose *poses[IK2D_LOCKSTEP] = {NULL};
   int used[IK2D_LOCKSTEP];
   int k, reached = 0;
   if (count == 0) return 0;
   for (k = 0; k < count; k++) {
-    ik2d_solve_start(slots[k].solver, &slots[k].work, slots[k].start_cos,
-                     slots[k].start_sin);
-    works[k] = &slots[k].work;
-    solvers[k] = slots[k].solver;
+    ik2d_solve_start(slots[k].solver, &slots[k].pose, slots[k].start);
+    poses[k] = &slots[k].pose;
   }
-  ik2d_ccd_run_together(works, solvers, used, count);
+  ik2d_ccd_run_together(poses, used, count);
   for (k = 0; k < count; k++)
-    reached += ik2d_solve_finish(slots[k].solver, &slots[k].work,
-                                 slots[k].start_cos, slots[k].start_sin,
+    reached += ik2d_solve_finish(slots[k].solver, &slots[k].pose, slots[k].start,
                                  used[k]);
   return reached;
 }
@@ -52,7 +49,8 @@ int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
   if (solvers == NULL) return 0;
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
-    int shares_chain = 0;
+    bool shares_chain = false;
+    if (solver == NULL || solver->chain == NULL) continue;
     if (!batch_can_join(solver)) {
       reached += batch_flush(slots, waiting);
       waiting = 0;
@@ -60,7 +58,7 @@ int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
       continue;
     }
     for (k = 0; k < waiting; k++)
-      shares_chain |= slots[k].solver->chain == solver->chain;
+      shares_chain = shares_chain || slots[k].solver->chain == solver->chain;
     if (shares_chain || waiting == IK2D_LOCKSTEP) {
       reached += batch_flush(slots, waiting);
       waiting = 0;
@@ -68,4 +66,20 @@ int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
     slots[waiting++].solver = solver;
   }
   return reached + batch_flush(slots, waiting);
+}
+
+ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
+                             const double *xy, int *bad) {
+  int i;
+  if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < count; i++) {
+    ik2d_status status = ik2d_solver_check_target(xy[2 * i], xy[2 * i + 1]);
+    if (solvers[i] != NULL && status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+  }
+  for (i = 0; i < count; i++)
+    if (solvers[i] != NULL) ik2d_solver_set_target(solvers[i], xy[2 * i], xy[2 * i + 1]);
+  return IK2D_OK;
 }

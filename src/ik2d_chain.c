@@ -1,142 +1,179 @@
 /*
-** ik2d_chain.c: chains, constraints and forward kinematics.
+** ik2d_chain.c: chains, their storage and forward kinematics.
 */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ik2d.h"
-#include "ik2d_internal.h"
+#include "ik2d_chain.h"
+#include "ik2d_math.h"
 
-const char *ik2d_status_message(ik2d_status status) {
-  switch (status) {
-    case IK2D_OK: return "ok";
-    case IK2D_ERR_NULL: return "missing object";
-    case IK2D_ERR_BONE_COUNT: return "a chain needs 1 to 64 bones";
-    case IK2D_ERR_LENGTH: return "length must be > 0 and finite";
-    case IK2D_ERR_ANGLE: return "angle must be finite";
-    case IK2D_ERR_POSITION: return "position must be finite";
-    case IK2D_ERR_LIMITS: return "min > max";
-    case IK2D_ERR_INDEX: return "bone index out of range";
-    case IK2D_ERR_ITERATIONS: return "iterations must be >= 1";
-    case IK2D_ERR_TOLERANCE: return "tolerance must be >= 0 and finite";
-    case IK2D_ERR_WEIGHT: return "weight must be a number";
-    case IK2D_ERR_METHOD: return "unknown method for this chain";
-    case IK2D_ERR_OPTION: return "option out of range";
-  }
-  return "unknown status";
+/* ------------------------------------------------------------------ */
+/* storage                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Every array of a chain of n bones, laid out after the header; all of
+** 8-byte entries, so each stays aligned for a double. */
+typedef struct chain_layout {
+  size_t length, rest, rest_rot, pose, angle, constraint, joints, size;
+} chain_layout;
+
+static chain_layout chain_layout_of(int n) {
+  chain_layout l;
+  size_t at = sizeof(ik2d_chain), doubles = (size_t)n * sizeof(double);
+  l.length = at;
+  l.rest = l.length + doubles;
+  l.rest_rot = l.rest + doubles;
+  l.pose = l.rest_rot + (size_t)n * sizeof(ik2d_rot);
+  l.angle = l.pose + doubles;
+  l.constraint = l.angle + doubles;
+  l.joints = l.constraint + (size_t)n * sizeof(const ik2d_constraint *);
+  l.size = l.joints + 2 * (size_t)(n + 1) * sizeof(double);
+  return l;
+}
+
+size_t ik2d_chain_size(int bone_count) {
+  if (bone_count < 1 || bone_count > IK2D_MAX_BONES) return 0;
+  return chain_layout_of(bone_count).size;
+}
+
+/* A base angle as kept: (-pi, pi], the range it reads best in. */
+static double chain_base_angle(double angle) {
+  double wrapped = ik2d_wrap(angle);
+  return wrapped == -IK2D_PI ? IK2D_PI : wrapped;
+}
+
+static void chain_keep_base(ik2d_chain *chain, double x, double y, double angle) {
+  chain->base_x = x;
+  chain->base_y = y;
+  chain->base_angle = chain_base_angle(angle);
+  chain->base_rot = ik2d_rot_of(cos(chain->base_angle), sin(chain->base_angle));
 }
 
 /* ------------------------------------------------------------------ */
-/* angles                                                               */
+/* set-up                                                               */
 /* ------------------------------------------------------------------ */
 
+ik2d_chain_def ik2d_default_chain_def(void) {
+  ik2d_chain_def def;
+  def.bone_count = 0;
+  def.bones = NULL;
+  def.x = def.y = def.angle = 0.0;
+  def.flip = false;
+  return def;
+}
 
-/* ------------------------------------------------------------------ */
-/* constraints                                                          */
-/* ------------------------------------------------------------------ */
-
-ik2d_status ik2d_constraint_set(ik2d_constraint *c, double min, double max,
-                                int invert) {
-  double low, high, width;
-  if (c == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(min) || !isfinite(max)) return IK2D_ERR_ANGLE;
-  if (min > max) return IK2D_ERR_LIMITS;
-  c->min = min;
-  c->max = max;
-  c->invert = invert ? 1 : 0;
-  /* an inverted range allows the arc from max round to min + 2 pi */
-  low = invert ? max : min;
-  high = invert ? min + IK2D_TWO_PI : max;
-  /* the width without adding 2 pi to min, which rounds it away when
-  ** |min| > 1e16 (and an inverted empty range must stay full) */
-  width = invert ? IK2D_TWO_PI - (max - min) : max - min;
-  c->full = (width >= IK2D_TWO_PI);
-  /* halves first: low + high overflows for limits near 1e308 */
-  c->mid = 0.5 * low + 0.5 * high;
-  /* an inverted range of more than 2 pi leaves no arc: pin the joint at
-  ** the point the shrinking arc closed on (continuous in min and max),
-  ** rather than a negative half-width the two clamps read differently */
-  c->half = c->full ? IK2D_PI : width > 0.0 ? 0.5 * width : 0.0;
-  c->mid_cos = cos(c->mid);
-  c->mid_sin = sin(c->mid);
-  c->half_cos = cos(c->half);
-  c->half_sin = sin(c->half);
+static ik2d_status chain_check_base(double x, double y, double angle) {
+  if (!isfinite(x)) return IK2D_ERR_BASE_X;
+  if (!isfinite(y)) return IK2D_ERR_BASE_Y;
+  if (!isfinite(angle)) return IK2D_ERR_BASE_ANGLE;
   return IK2D_OK;
 }
 
-double ik2d_constraint_clamp(const ik2d_constraint *c, double delta) {
-  double centred;
-  if (c == NULL || c->full) return delta;
-  /* express delta in the frame centred on the range: wrap-safe */
-  centred = c->mid + ik2d_wrap(delta - c->mid);
-  if (centred > c->mid + c->half) return c->mid + c->half;
-  if (centred < c->mid - c->half) return c->mid - c->half;
-  return centred;
+ik2d_status ik2d_bone_def_check(const ik2d_bone_def *bone) {
+  if (bone == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(bone->length) || !(bone->length > 0.0)) return IK2D_ERR_LENGTH;
+  if (!isfinite(bone->rest)) return IK2D_ERR_REST;
+  return IK2D_OK;
 }
 
-/* ------------------------------------------------------------------ */
-/* chains                                                               */
-/* ------------------------------------------------------------------ */
-
-static int chain_valid_index(const ik2d_chain *chain, int i) {
-  return chain != NULL && i >= 0 && i < chain->count;
-}
-
-ik2d_status ik2d_chain_init(ik2d_chain *chain, int count,
-                            const double *lengths, const double *rests) {
-  int i;
+static ik2d_status chain_check_def(const ik2d_chain_def *def) {
   double reach = 0.0;
-  if (chain == NULL || lengths == NULL) return IK2D_ERR_NULL;
-  if (count < 1 || count > IK2D_MAX_BONES) return IK2D_ERR_BONE_COUNT;
-  /* validate everything before writing anything */
-  for (i = 0; i < count; i++) {
-    if (!isfinite(lengths[i]) || !(lengths[i] > 0.0)) return IK2D_ERR_LENGTH;
-    if (rests != NULL && !isfinite(rests[i])) return IK2D_ERR_ANGLE;
-    reach += lengths[i];
+  int i;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if (def->bone_count < 1 || def->bone_count > IK2D_MAX_BONES)
+    return IK2D_ERR_BONE_COUNT;
+  if (def->bones == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < def->bone_count; i++) {
+    ik2d_status status = ik2d_bone_def_check(&def->bones[i]);
+    if (status != IK2D_OK) return status;
+    reach += def->bones[i].length;
   }
-  if (!isfinite(reach)) return IK2D_ERR_LENGTH;
-  chain->count = count;
-  chain->flip = 0;
-  chain->base_x = chain->base_y = chain->base_angle = 0.0;
-  chain->base_cos = 1.0;
-  chain->base_sin = 0.0;
-  chain->reach = reach;
-  for (i = 0; i < count; i++) {
-    chain->length[i] = lengths[i];
-    chain->rest[i] = rests != NULL ? rests[i] : 0.0;
-    chain->rest_cos[i] = cos(chain->rest[i]);
-    chain->rest_sin[i] = sin(chain->rest[i]);
-    chain->constraint[i] = NULL;
+  if (!isfinite(reach)) return IK2D_ERR_REACH;
+  return chain_check_base(def->x, def->y, def->angle);
+}
+
+ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
+                            const ik2d_chain_def *def) {
+  chain_layout l;
+  char *memory = (char *)chain;
+  ik2d_status status;
+  int i;
+  if (chain == NULL) return IK2D_ERR_NULL;
+  if ((uintptr_t)chain % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  status = chain_check_def(def);
+  if (status != IK2D_OK) return status;
+  l = chain_layout_of(def->bone_count);
+  if (size < l.size) return IK2D_ERR_SIZE;
+  chain->count = def->bone_count;
+  chain->length = (double *)(void *)(memory + l.length);
+  chain->rest = (double *)(void *)(memory + l.rest);
+  chain->rest_rot = (ik2d_rot *)(void *)(memory + l.rest_rot);
+  chain->pose = (double *)(void *)(memory + l.pose);
+  chain->angle = (double *)(void *)(memory + l.angle);
+  chain->constraint = (const ik2d_constraint **)(void *)(memory + l.constraint);
+  chain->joints = (double *)(void *)(memory + l.joints);
+  chain->reach = 0.0;
+  for (i = 0; i < chain->count; i++) {
+    const ik2d_bone_def *bone = &def->bones[i];
+    chain->length[i] = bone->length;
+    chain->rest[i] = bone->rest;
+    chain->rest_rot[i] = ik2d_rot_of(cos(bone->rest), sin(bone->rest));
+    chain->constraint[i] = bone->constraint;
+    chain->reach += bone->length;
   }
+  chain->flip = def->flip;
+  chain_keep_base(chain, def->x, def->y, def->angle);
   ik2d_chain_reset(chain);
   return IK2D_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* edits                                                                */
+/* ------------------------------------------------------------------ */
+
+static bool chain_has_bone(const ik2d_chain *chain, int i) {
+  return chain != NULL && i >= 0 && i < chain->count;
+}
+
+int ik2d_chain_bone_count(const ik2d_chain *chain) {
+  return chain != NULL ? chain->count : 0;
+}
+
 ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
                                 double angle) {
+  ik2d_status status;
   if (chain == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(x) || !isfinite(y)) return IK2D_ERR_POSITION;
-  if (!isfinite(angle)) return IK2D_ERR_ANGLE;
-  chain->base_x = x;
-  chain->base_y = y;
-  chain->base_angle = angle;
-  chain->base_cos = cos(angle);
-  chain->base_sin = sin(angle);
+  status = chain_check_base(x, y, angle);
+  if (status != IK2D_OK) return status;
+  chain_keep_base(chain, x, y, angle);
   ik2d_chain_update_joints(chain);
   return IK2D_OK;
 }
 
-ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, int flip) {
+void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y,
+                     double *angle) {
+  if (x != NULL) *x = chain != NULL ? chain->base_x : 0.0;
+  if (y != NULL) *y = chain != NULL ? chain->base_y : 0.0;
+  if (angle != NULL) *angle = chain != NULL ? chain->base_angle : 0.0;
+}
+
+ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip) {
   if (chain == NULL) return IK2D_ERR_NULL;
-  chain->flip = flip ? 1 : 0;
+  chain->flip = flip;
   ik2d_chain_update_joints(chain);
   return IK2D_OK;
+}
+
+bool ik2d_chain_flip(const ik2d_chain *chain) {
+  return chain != NULL && chain->flip;
 }
 
 ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
   if (chain == NULL) return IK2D_ERR_NULL;
-  if (!chain_valid_index(chain, i)) return IK2D_ERR_INDEX;
-  if (!isfinite(angle)) return IK2D_ERR_ANGLE;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
+  if (!isfinite(angle)) return IK2D_ERR_POSE;
   chain->pose[i] = angle;
   chain->angle[i] = angle;
   chain->scale = 1.0;
@@ -145,10 +182,10 @@ ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
 }
 
 ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
-                                      const ik2d_constraint *c) {
+                                      const ik2d_constraint *constraint) {
   if (chain == NULL) return IK2D_ERR_NULL;
-  if (!chain_valid_index(chain, i)) return IK2D_ERR_INDEX;
-  chain->constraint[i] = c;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
+  chain->constraint[i] = constraint;
   return IK2D_OK;
 }
 
@@ -163,36 +200,102 @@ void ik2d_chain_reset(ik2d_chain *chain) {
   ik2d_chain_update_joints(chain);
 }
 
-double ik2d_chain_world_angle(const ik2d_chain *chain, int i) {
-  double world;
-  int k;
-  if (!chain_valid_index(chain, i)) return 0.0;
-  world = chain->base_angle;
-  /* wrapped at each step: rest angles near 1e308 would sum to inf */
-  for (k = 0; k <= i; k++) world = ik2d_wrap(world + chain->angle[k]);
-  /* mirroring about a vertical line maps a direction phi to pi - phi */
-  return chain->flip ? ik2d_wrap(IK2D_PI - world) : world;
+/* ------------------------------------------------------------------ */
+/* reads                                                                */
+/* ------------------------------------------------------------------ */
+
+/* One per-bone double: IK2D_ERR_INDEX outside the chain. */
+static ik2d_status chain_read(const ik2d_chain *chain, int i,
+                              const double *array_of_chain, double *out) {
+  if (chain == NULL || out == NULL) return IK2D_ERR_NULL;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
+  *out = array_of_chain[i];
+  return IK2D_OK;
 }
 
-void ik2d_chain_update_joints(ik2d_chain *chain) {
-  int i;
-  double x, y, world, scale;
-  if (chain == NULL) return;
-  scale = chain->scale;
-  x = chain->base_x;
-  y = chain->base_y;
+ik2d_status ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle) {
+  return chain_read(chain, i, chain != NULL ? chain->pose : NULL, angle);
+}
+
+ik2d_status ik2d_chain_angle(const ik2d_chain *chain, int i, double *angle) {
+  return chain_read(chain, i, chain != NULL ? chain->angle : NULL, angle);
+}
+
+ik2d_status ik2d_chain_length(const ik2d_chain *chain, int i, double *length) {
+  return chain_read(chain, i, chain != NULL ? chain->length : NULL, length);
+}
+
+ik2d_status ik2d_chain_rest(const ik2d_chain *chain, int i, double *angle) {
+  return chain_read(chain, i, chain != NULL ? chain->rest : NULL, angle);
+}
+
+ik2d_status ik2d_chain_world_angle(const ik2d_chain *chain, int i,
+                                   double *angle) {
+  double world;
+  int k;
+  if (chain == NULL || angle == NULL) return IK2D_ERR_NULL;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   world = chain->base_angle;
-  chain->joint_x[0] = x;
-  chain->joint_y[0] = y;
+  /* wrapped at each step, as the joints are */
+  for (k = 0; k <= i; k++) world = ik2d_wrap(world + chain->angle[k]);
+  /* mirroring about a vertical line maps a direction phi to pi - phi */
+  *angle = chain->flip ? ik2d_wrap(IK2D_PI - world) : world;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_chain_constraint(const ik2d_chain *chain, int i,
+                                  const ik2d_constraint **constraint) {
+  if (chain == NULL || constraint == NULL) return IK2D_ERR_NULL;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
+  *constraint = chain->constraint[i];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_chain_joint(const ik2d_chain *chain, int i, double *x,
+                             double *y) {
+  if (chain == NULL || x == NULL || y == NULL) return IK2D_ERR_NULL;
+  if (i < 0 || i > chain->count) return IK2D_ERR_INDEX;
+  *x = chain->joints[2 * i];
+  *y = chain->joints[2 * i + 1];
+  return IK2D_OK;
+}
+
+const double *ik2d_chain_joints(const ik2d_chain *chain) {
+  return chain != NULL ? chain->joints : NULL;
+}
+
+const double *ik2d_chain_angles(const ik2d_chain *chain) {
+  return chain != NULL ? chain->angle : NULL;
+}
+
+double ik2d_chain_reach(const ik2d_chain *chain) {
+  return chain != NULL ? chain->reach : 0.0;
+}
+
+double ik2d_chain_scale(const ik2d_chain *chain) {
+  return chain != NULL ? chain->scale : 1.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* forward kinematics                                                   */
+/* ------------------------------------------------------------------ */
+
+void ik2d_chain_update_joints(ik2d_chain *chain) {
+  double x = chain->base_x, y = chain->base_y, world = chain->base_angle;
+  double scale = chain->scale, *joints = chain->joints;
+  int i;
+  joints[0] = x;
+  joints[1] = y;
   for (i = 0; i < chain->count; i++) {
+    /* wrapped at each step: rest angles near 1e308 would sum to inf */
     world = ik2d_wrap(world + chain->angle[i]);
     x += chain->length[i] * scale * cos(world);
     y += chain->length[i] * scale * sin(world);
-    chain->joint_x[i + 1] = x;
-    chain->joint_y[i + 1] = y;
+    joints[2 * i + 2] = x;
+    joints[2 * i + 3] = y;
   }
   if (chain->flip) {
     for (i = 1; i <= chain->count; i++)
-      chain->joint_x[i] = 2.0 * chain->base_x - chain->joint_x[i];
+      joints[2 * i] = 2.0 * chain->base_x - joints[2 * i];
   }
 }

@@ -3,13 +3,13 @@
 ** limits as CCD: the backward pass, root to tip, turns each bone's local
 ** rotation into its allowed arc.  It is not monotone, so the best pose
 ** seen is kept: a solve never ends worse than it started.  When the
-** iterations run out short of the target, the exact two-joint step of
-** ik2d_ccd.c finishes (solver->exact, on by default).
+** iterations run out short of the target, the exact two-joint step
+** finishes (settings->exact, on by default).
 */
 #include <math.h>
 
-#include "ik2d.h"
-#include "ik2d_internal.h"
+#include "ik2d_fabrik.h"
+#include "ik2d_pose.h"
 
 /* Direction from (x0, y0) to (x1, y1); keeps *dir when they coincide. */
 static void fabrik_direction(double x0, double y0, double x1, double y1,
@@ -22,14 +22,14 @@ static void fabrik_direction(double x0, double y0, double x1, double y1,
   }
 }
 
-static void fabrik_sweep(ik2d_work *work) {
-  const ik2d_chain *chain = work->chain;
-  int n = work->count, i;
-  double *x = work->joint_x, *y = work->joint_y;
-  double world_cos = work->base_cos, world_sin = work->base_sin;
+static void fabrik_sweep(ik2d_pose *pose) {
+  const ik2d_chain *chain = pose->chain;
+  int n = pose->count, i;
+  double *x = pose->joint_x, *y = pose->joint_y;
+  ik2d_rot world = pose->base;
   /* forward reaching: tip onto the target, then each joint toward it */
-  x[n] = work->target_x;
-  y[n] = work->target_y;
+  x[n] = pose->target_x;
+  y[n] = pose->target_y;
   for (i = n - 1; i >= 0; i--) {
     /* default: the bone's present direction, reversed */
     double dir_x = x[i] - x[i + 1], dir_y = y[i] - y[i + 1];
@@ -43,47 +43,44 @@ static void fabrik_sweep(ik2d_work *work) {
   x[0] = chain->base_x;
   y[0] = chain->base_y;
   for (i = 0; i < n; i++) {
-    double dir_x = world_cos, dir_y = world_sin, next_cos;
+    double dir_x = world.c, dir_y = world.s;
     fabrik_direction(x[i], y[i], x[i + 1], y[i + 1], &dir_x, &dir_y);
-    work->rot_cos[i] = dir_x * world_cos + dir_y * world_sin;
-    work->rot_sin[i] = dir_y * world_cos - dir_x * world_sin;
-    ik2d_work_clamp(work, i);
-    next_cos = world_cos * work->rot_cos[i] - world_sin * work->rot_sin[i];
-    world_sin = world_cos * work->rot_sin[i] + world_sin * work->rot_cos[i];
-    world_cos = next_cos;
-    x[i + 1] = x[i] + chain->length[i] * world_cos;
-    y[i + 1] = y[i] + chain->length[i] * world_sin;
+    pose->rot[i] = ik2d_rot_inv_mul(world, ik2d_rot_of(dir_x, dir_y));
+    ik2d_pose_clamp(pose, i);
+    world = ik2d_rot_mul(world, pose->rot[i]);
+    x[i + 1] = x[i] + chain->length[i] * world.c;
+    y[i + 1] = y[i] + chain->length[i] * world.s;
   }
 }
 
-int ik2d_fabrik_run(ik2d_work *work, const ik2d_solver *solver) {
-  double best_cos[IK2D_MAX_BONES], best_sin[IK2D_MAX_BONES];
+int ik2d_fabrik_run(ik2d_pose *pose) {
+  ik2d_rot best[IK2D_MAX_BONES];
   double best_sq, distance_sq;
-  int iteration;
-  ik2d_work_forward(work);
-  best_sq = ik2d_work_tip_distance_sq(work);
-  if (best_sq <= work->tolerance_sq) return 0;
-  if (ik2d_work_straighten(work)) return 1;
-  ik2d_work_save(work, best_cos, best_sin);
-  for (iteration = 1; iteration <= solver->iterations; iteration++) {
-    fabrik_sweep(work);
-    ik2d_work_forward(work);
-    distance_sq = ik2d_work_tip_distance_sq(work);
+  int iteration, iterations = pose->settings->iterations;
+  ik2d_pose_forward(pose);
+  best_sq = ik2d_pose_tip_distance_sq(pose);
+  if (best_sq <= pose->tolerance_sq) return 0;
+  if (ik2d_pose_straighten(pose)) return 1;
+  ik2d_pose_save(pose, best);
+  for (iteration = 1; iteration <= iterations; iteration++) {
+    fabrik_sweep(pose);
+    ik2d_pose_forward(pose);
+    distance_sq = ik2d_pose_tip_distance_sq(pose);
     if (distance_sq < best_sq) {
       best_sq = distance_sq;
-      ik2d_work_save(work, best_cos, best_sin);
-      if (best_sq <= work->tolerance_sq) return iteration;
+      ik2d_pose_save(pose, best);
+      if (best_sq <= pose->tolerance_sq) return iteration;
     } else {
       break; /* no gain: stalled */
     }
   }
-  ik2d_work_load(work, best_cos, best_sin);
-  if (solver->exact) {
+  ik2d_pose_load(pose, best);
+  if (pose->settings->exact) {
     /* not there after the budget (or a stall): one exact two-joint step
     ** finishes from the best pose when some pair of joints can; FABRIK
     ** creeps toward targets near the base or near full reach */
-    ik2d_work_forward(work);
-    ik2d_work_exact_step(work, &best_sq);
+    ik2d_pose_forward(pose);
+    ik2d_pose_exact_step(pose, &best_sq);
   }
-  return iteration > solver->iterations ? solver->iterations : iteration;
+  return iteration > iterations ? iterations : iteration;
 }

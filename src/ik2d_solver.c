@@ -1,346 +1,351 @@
 /*
-** ik2d_solver.c: solver settings, the solve driver (start state, weight
-** blend, result) and the work helpers every method shares.
+** ik2d_solver.c: solver settings, the solve driver (start pose, method,
+** weight blend, result) and the choice of method.
 */
-#include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ik2d.h"
-#include "ik2d_internal.h"
+#include "ik2d_ccd.h"
+#include "ik2d_chain.h"
+#include "ik2d_fabrik.h"
+#include "ik2d_math.h"
+#include "ik2d_pose.h"
+#include "ik2d_solver.h"
+#include "ik2d_two_bone.h"
 
 /* ------------------------------------------------------------------ */
-/* settings                                                             */
+/* storage                                                              */
 /* ------------------------------------------------------------------ */
 
-ik2d_status ik2d_solver_init(ik2d_solver *solver, ik2d_chain *chain) {
+typedef struct solver_layout {
+  size_t solution, solution_angle, size;
+} solver_layout;
+
+static solver_layout solver_layout_of(int n) {
+  solver_layout l;
+  l.solution = sizeof(ik2d_solver);
+  l.solution_angle = l.solution + (size_t)n * sizeof(ik2d_rot);
+  l.size = l.solution_angle + (size_t)n * sizeof(double);
+  return l;
+}
+
+size_t ik2d_solver_size(int bone_count) {
+  if (bone_count < 1 || bone_count > IK2D_MAX_BONES) return 0;
+  return solver_layout_of(bone_count).size;
+}
+
+/* ------------------------------------------------------------------ */
+/* settings: one check each, used by the setters and by set_def         */
+/* ------------------------------------------------------------------ */
+
+ik2d_solver_def ik2d_default_solver_def(void) {
+  ik2d_solver_def def;
+  def.method = IK2D_CCD;
+  def.iterations = 10;
+  def.tolerance = 0.01;
+  def.weight = 1.0;
+  def.damping = 0.0;
+  def.warm_start = true;
+  def.exact = true;
+  def.sweep = IK2D_SWEEP_ROOT;
+  def.bend = 1;
+  def.softness = 0.0;
+  def.stretch = 1.0;
+  return def;
+}
+
+static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
+  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
+    return IK2D_ERR_METHOD;
+  if (method == IK2D_TWO_BONE && chain->count != 2) return IK2D_ERR_TWO_BONE;
+  return IK2D_OK;
+}
+
+static ik2d_status check_iterations(int iterations) {
+  return iterations >= 1 ? IK2D_OK : IK2D_ERR_ITERATIONS;
+}
+
+static ik2d_status check_tolerance(double tolerance) {
+  return isfinite(tolerance) && tolerance >= 0.0 ? IK2D_OK : IK2D_ERR_TOLERANCE;
+}
+
+/* any number but NaN: it is clamped into [0, 1] */
+static ik2d_status check_weight(double weight) {
+  return isnan(weight) ? IK2D_ERR_WEIGHT : IK2D_OK;
+}
+
+static ik2d_status check_damping(double damping) {
+  return isfinite(damping) && damping >= 0.0 ? IK2D_OK : IK2D_ERR_DAMPING;
+}
+
+static ik2d_status check_sweep(ik2d_sweep sweep) {
+  return sweep == IK2D_SWEEP_ROOT || sweep == IK2D_SWEEP_TIP ? IK2D_OK
+                                                             : IK2D_ERR_SWEEP;
+}
+
+static ik2d_status check_bend(int bend) {
+  return bend == 1 || bend == -1 ? IK2D_OK : IK2D_ERR_BEND;
+}
+
+static ik2d_status check_softness(double softness) {
+  return isfinite(softness) && softness >= 0.0 ? IK2D_OK : IK2D_ERR_SOFTNESS;
+}
+
+static ik2d_status check_stretch(double stretch) {
+  return isfinite(stretch) && stretch >= 1.0 ? IK2D_OK : IK2D_ERR_STRETCH;
+}
+
+/* Every setting, in the order the def declares them. */
+static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
+  ik2d_status status;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if ((status = check_method(chain, def->method)) != IK2D_OK) return status;
+  if ((status = check_iterations(def->iterations)) != IK2D_OK) return status;
+  if ((status = check_tolerance(def->tolerance)) != IK2D_OK) return status;
+  if ((status = check_weight(def->weight)) != IK2D_OK) return status;
+  if ((status = check_damping(def->damping)) != IK2D_OK) return status;
+  if ((status = check_sweep(def->sweep)) != IK2D_OK) return status;
+  if ((status = check_bend(def->bend)) != IK2D_OK) return status;
+  if ((status = check_softness(def->softness)) != IK2D_OK) return status;
+  return check_stretch(def->stretch);
+}
+
+static double clamp_weight(double weight) {
+  return weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
+}
+
+/* The largest turn as a rotation: 0 or a half turn or more is none
+** (cos = -1 lets every turn pass). */
+static ik2d_rot damping_rot(double damping) {
+  if (damping == 0.0 || damping >= IK2D_PI) return ik2d_rot_of(-1.0, 0.0);
+  return ik2d_rot_of(cos(damping), sin(damping));
+}
+
+/* Keeps a checked def. */
+static void keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
+  solver->settings = *def;
+  solver->settings.weight = clamp_weight(def->weight);
+  solver->damping = damping_rot(def->damping);
+}
+
+ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
+                             const ik2d_solver_def *def) {
+  solver_layout l;
+  char *memory = (char *)solver;
+  ik2d_status status;
   if (solver == NULL || chain == NULL) return IK2D_ERR_NULL;
-  if (chain->count < 1 || chain->count > IK2D_MAX_BONES)
-    return IK2D_ERR_BONE_COUNT;
+  if ((uintptr_t)solver % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  if (chain->count < 1 || chain->count > IK2D_MAX_BONES) return IK2D_ERR_BONE_COUNT;
+  l = solver_layout_of(chain->count);
+  if (size < l.size) return IK2D_ERR_SIZE;
+  status = check_def(chain, def);
+  if (status != IK2D_OK) return status;
   solver->chain = chain;
-  solver->method = IK2D_CCD;
-  solver->iterations = 10;
-  solver->tolerance = 0.01;
-  solver->weight = 1.0;
-  solver->target_x = chain->joint_x[chain->count];
-  solver->target_y = chain->joint_y[chain->count];
-  solver->damping = 0.0;
-  solver->damping_cos = -1.0;
-  solver->damping_sin = 0.0;
-  solver->warm_start = 1;
-  solver->bend = 1;
-  solver->softness = 0.0;
-  solver->stretch = 1.0;
-  solver->exact = 1;
-  solver->sweep = IK2D_SWEEP_ROOT;
-  solver->have_solution = 0;
-  solver->reached = 0;
-  solver->distance = 0.0;
-  solver->used_iterations = 0;
+  solver->solution = (ik2d_rot *)(void *)(memory + l.solution);
+  solver->solution_angle = (double *)(void *)(memory + l.solution_angle);
+  keep_def(solver, def);
+  solver->target_x = solver->target_y = 0.0;
+  solver->has_target = false;
+  solver->have_solution = false;
+  solver->result.reached = false;
+  solver->result.iterations = 0;
+  solver->result.distance = 0.0;
   solver->joint_updates = 0;
   return IK2D_OK;
 }
 
+ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
+  return solver != NULL ? solver->chain : NULL;
+}
+
+ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_def *def) {
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  status = check_def(solver->chain, def);
+  if (status == IK2D_OK) keep_def(solver, def);
+  return status;
+}
+
+ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver) {
+  return solver != NULL ? solver->settings : ik2d_default_solver_def();
+}
+
 ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
-  if (solver == NULL || solver->chain == NULL) return IK2D_ERR_NULL;
-  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
-    return IK2D_ERR_METHOD;
-  if (method == IK2D_TWO_BONE && solver->chain->count != 2)
-    return IK2D_ERR_METHOD;
-  solver->method = method;
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(x) || !isfinite(y)) return IK2D_ERR_POSITION;
-  solver->target_x = x;
-  solver->target_y = y;
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
-  if (solver == NULL) return IK2D_ERR_NULL;
-  if (isnan(weight)) return IK2D_ERR_WEIGHT;
-  solver->weight = weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
-  return IK2D_OK;
+  status = check_method(solver->chain, method);
+  if (status == IK2D_OK) solver->settings.method = method;
+  return status;
 }
 
 ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (iterations < 1) return IK2D_ERR_ITERATIONS;
-  solver->iterations = iterations;
+  if (check_iterations(iterations) != IK2D_OK) return IK2D_ERR_ITERATIONS;
+  solver->settings.iterations = iterations;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(tolerance) || tolerance < 0.0) return IK2D_ERR_TOLERANCE;
-  solver->tolerance = tolerance;
+  if (check_tolerance(tolerance) != IK2D_OK) return IK2D_ERR_TOLERANCE;
+  solver->settings.tolerance = tolerance;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_weight(weight) != IK2D_OK) return IK2D_ERR_WEIGHT;
+  solver->settings.weight = clamp_weight(weight);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(damping) || damping < 0.0) return IK2D_ERR_OPTION;
-  solver->damping = damping;
-  /* 0 or a half turn or more: no damping (cos = -1 lets every step pass) */
-  if (damping == 0.0 || damping >= IK2D_PI) {
-    solver->damping_cos = -1.0;
-    solver->damping_sin = 0.0;
-  } else {
-    solver->damping_cos = cos(damping);
-    solver->damping_sin = sin(damping);
-  }
+  if (check_damping(damping) != IK2D_OK) return IK2D_ERR_DAMPING;
+  solver->settings.damping = damping;
+  solver->damping = damping_rot(damping);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_warm_start(ik2d_solver *solver, bool warm_start) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  solver->settings.warm_start = warm_start;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_exact(ik2d_solver *solver, bool exact) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  solver->settings.exact = exact;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_sweep(sweep) != IK2D_OK) return IK2D_ERR_SWEEP;
+  solver->settings.sweep = sweep;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (bend != 1 && bend != -1) return IK2D_ERR_OPTION;
-  solver->bend = bend;
+  if (check_bend(bend) != IK2D_OK) return IK2D_ERR_BEND;
+  solver->settings.bend = bend;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(softness) || softness < 0.0) return IK2D_ERR_OPTION;
-  solver->softness = softness;
+  if (check_softness(softness) != IK2D_OK) return IK2D_ERR_SOFTNESS;
+  solver->settings.softness = softness;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(stretch) || !(stretch >= 1.0)) return IK2D_ERR_OPTION;
-  solver->stretch = stretch;
+  if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
+  solver->settings.stretch = stretch;
   return IK2D_OK;
 }
 
+ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  status = ik2d_solver_check_target(x, y);
+  if (status != IK2D_OK) return status;
+  solver->target_x = x;
+  solver->target_y = y;
+  solver->has_target = true;
+  return IK2D_OK;
+}
+
+/* The target; until the first set_target, the chain's result tip, so
+** that a target never starts somewhere the chain has left. */
+static void solver_target(const ik2d_solver *solver, double *x, double *y) {
+  if (solver->has_target) {
+    *x = solver->target_x;
+    *y = solver->target_y;
+  } else {
+    const ik2d_chain *chain = solver->chain;
+    *x = chain->joints[2 * chain->count];
+    *y = chain->joints[2 * chain->count + 1];
+  }
+}
+
+void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
+  double tx = 0.0, ty = 0.0;
+  if (solver != NULL) solver_target(solver, &tx, &ty);
+  if (x != NULL) *x = tx;
+  if (y != NULL) *y = ty;
+}
+
 void ik2d_solver_forget(ik2d_solver *solver) {
-  if (solver != NULL) solver->have_solution = 0;
+  if (solver != NULL) solver->have_solution = false;
+}
+
+const ik2d_result *ik2d_solver_result(const ik2d_solver *solver) {
+  static const ik2d_result none = {false, 0, 0.0};
+  return solver != NULL ? &solver->result : &none;
+}
+
+int ik2d_solver_joint_updates(const ik2d_solver *solver) {
+  return solver != NULL ? solver->joint_updates : 0;
 }
 
 /* ------------------------------------------------------------------ */
-/* work helpers                                                         */
+/* the solve                                                            */
 /* ------------------------------------------------------------------ */
 
-void ik2d_work_save(const ik2d_work *work, double *c, double *s) {
-  int i;
-  for (i = 0; i < work->count; i++) {
-    c[i] = work->rot_cos[i];
-    s[i] = work->rot_sin[i];
-  }
-}
-
-void ik2d_work_load(ik2d_work *work, const double *c, const double *s) {
-  int i;
-  work->fresh = 0;
-  for (i = 0; i < work->count; i++) {
-    work->rot_cos[i] = c[i];
-    work->rot_sin[i] = s[i];
-  }
-}
-
-void ik2d_work_forward(ik2d_work *work) {
-  const ik2d_chain *chain = work->chain;
-  double world_cos = work->base_cos, world_sin = work->base_sin;
-  double x = chain->base_x, y = chain->base_y;
-  int i;
-  for (i = 0; i < work->count; i++) {
-    double c = work->rot_cos[i], s = work->rot_sin[i];
-    double next_cos = world_cos * c - world_sin * s;
-    world_sin = world_cos * s + world_sin * c;
-    world_cos = next_cos;
-    work->joint_x[i] = x;
-    work->joint_y[i] = y;
-    x += chain->length[i] * world_cos;
-    y += chain->length[i] * world_sin;
-  }
-  work->joint_x[work->count] = x;
-  work->joint_y[work->count] = y;
-}
-
-double ik2d_work_tip_distance_sq(const ik2d_work *work) {
-  double dx = work->target_x - work->joint_x[work->count];
-  double dy = work->target_y - work->joint_y[work->count];
-  return dx * dx + dy * dy;
-}
-
-int ik2d_work_clamp(ik2d_work *work, int i) {
-  const ik2d_constraint *limit = work->chain->constraint[i];
-  double mid_cos, mid_sin, c, s, rel_cos, rel_sin, side;
-  if (limit == NULL || limit->full) return 0;
-  mid_cos = work->limit_mid_cos[i];
-  mid_sin = work->limit_mid_sin[i];
-  c = work->rot_cos[i];
-  s = work->rot_sin[i];
-  /* rotation relative to the middle of the allowed arc */
-  rel_cos = c * mid_cos + s * mid_sin;
-  rel_sin = s * mid_cos - c * mid_sin;
-  /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is
-  ** ill-conditioned near half = 0 and pi, where cos is flat: a pinned
-  ** joint let 1.5e-8 rad through.  The sine decides there instead; and
-  ** near half = pi/2, where the sine is flat (it let 1e-8 rad through),
-  ** the cosine does. */
-  if (fabs(limit->half_cos) <= 0.7071067811865476
-          ? rel_cos >= limit->half_cos
-          : limit->half_cos > 0.0
-                ? rel_cos >= 0.0 && fabs(rel_sin) <= limit->half_sin
-                : rel_cos >= 0.0 || fabs(rel_sin) >= limit->half_sin)
-    return 0;
-  side = rel_sin < 0.0 ? -limit->half_sin : limit->half_sin;
-  work->rot_cos[i] = mid_cos * limit->half_cos - mid_sin * side;
-  work->rot_sin[i] = mid_cos * side + mid_sin * limit->half_cos;
-  return 1;
-}
-
-int ik2d_work_straighten(ik2d_work *work) {
-  const ik2d_chain *chain = work->chain;
-  double dx = work->target_x - chain->base_x;
-  double dy = work->target_y - chain->base_y;
-  double distance = sqrt(dx * dx + dy * dy);
-  double saved_cos[IK2D_MAX_BONES], saved_sin[IK2D_MAX_BONES];
-  int i;
-  if (!(distance >= chain->reach) || distance == 0.0) return 0;
-  for (i = 0; i < work->count; i++) {
-    saved_cos[i] = work->rot_cos[i];
-    saved_sin[i] = work->rot_sin[i];
-  }
-  if (!isfinite(distance)) {
-    /* a target beyond 1e154: the squares overflowed (dx too, across the
-    ** whole double range), and dx / inf = 0 pointed the chain along x */
-    if (!isfinite(dx) || !isfinite(dy)) {
-      dx = 0.5 * work->target_x - 0.5 * chain->base_x;
-      dy = 0.5 * work->target_y - 0.5 * chain->base_y;
-    }
-    distance = fmax(fabs(dx), fabs(dy));
-    dx /= distance;
-    dy /= distance;
-    distance = sqrt(dx * dx + dy * dy);
-  }
-  dx /= distance;
-  dy /= distance;
-  /* first bone: world direction to the target, less the base rotation */
-  work->rot_cos[0] = dx * work->base_cos + dy * work->base_sin;
-  work->rot_sin[0] = dy * work->base_cos - dx * work->base_sin;
-  for (i = 1; i < work->count; i++) {
-    work->rot_cos[i] = 1.0;
-    work->rot_sin[i] = 0.0;
-  }
-  for (i = 0; i < work->count; i++) {
-    if (ik2d_work_clamp(work, i)) {
-      /* a limit forbids the straight pose: leave it to the iterations */
-      int k;
-      for (k = 0; k < work->count; k++) {
-        work->rot_cos[k] = saved_cos[k];
-        work->rot_sin[k] = saved_sin[k];
-      }
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* solve                                                                */
-/* ------------------------------------------------------------------ */
-
-static void solve_prepare(ik2d_work *work, const ik2d_solver *solver) {
+static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
-  int warm = solver->warm_start && solver->have_solution;
+  bool warm = solver->settings.warm_start && solver->have_solution;
+  double target_x, target_y;
   int i;
-  work->chain = chain;
-  work->count = chain->count;
-  work->target_x = chain->flip ? 2.0 * chain->base_x - solver->target_x
-                               : solver->target_x;
-  work->target_y = solver->target_y;
-  work->tolerance_sq = solver->tolerance * solver->tolerance;
-  work->damping_cos = solver->damping_cos;
-  work->damping_sin = solver->damping_sin;
-  work->scale = 1.0;
-  work->fresh = 0;
-  work->joint_updates = 0;
-  work->base_cos = chain->base_cos;
-  work->base_sin = chain->base_sin;
+  solver_target(solver, &target_x, &target_y);
+  pose->chain = chain;
+  pose->settings = &solver->settings;
+  pose->count = chain->count;
+  pose->target_x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
+  pose->target_y = target_y;
+  pose->tolerance_sq = solver->settings.tolerance * solver->settings.tolerance;
+  pose->damping = solver->damping;
+  pose->scale = 1.0;
+  pose->fresh = false;
+  pose->joint_updates = 0;
+  pose->base = chain->base_rot;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    if (warm) {
-      work->rot_cos[i] = solver->solution_cos[i];
-      work->rot_sin[i] = solver->solution_sin[i];
-    } else {
-      work->rot_cos[i] = cos(chain->pose[i]);
-      work->rot_sin[i] = sin(chain->pose[i]);
-    }
+    pose->rot[i] = warm ? solver->solution[i]
+                        : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
     if (limit != NULL && !limit->full) {
       /* rest rotation times the range's middle: no trig per solve */
-      work->limit_mid_cos[i] = chain->rest_cos[i] * limit->mid_cos -
-                               chain->rest_sin[i] * limit->mid_sin;
-      work->limit_mid_sin[i] = chain->rest_cos[i] * limit->mid_sin +
-                               chain->rest_sin[i] * limit->mid_cos;
-      ik2d_work_clamp(work, i);
+      pose->limit_mid[i] = ik2d_rot_mul(chain->rest_rot[i], limit->mid_rot);
+      ik2d_pose_clamp(pose, i);
     }
   }
-}
-
-/* atan(t) for |t| <= 1/8: the series to t^19, whose next term is below
-** 1e-20.  About a tenth of the instructions of libm's atan2. */
-static double solve_atan_small(double t) {
-  double t2 = t * t;
-  return t * (1.0 + t2 * (-1.0 / 3 + t2 * (1.0 / 5 + t2 * (-1.0 / 7 +
-         t2 * (1.0 / 9 + t2 * (-1.0 / 11 + t2 * (1.0 / 13 + t2 * (-1.0 / 15 +
-         t2 * (1.0 / 17 + t2 * (-1.0 / 19))))))))));
-}
-
-/* atan(k / 8), k = 0..8, rounded to nearest */
-static const double solve_atan_eighths[9] = {
-  0.0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225,
-  0.4636476090008061, 0.5585993153435624, 0.6435011087932844,
-  0.7188299996216245, 0.7853981633974483
-};
-
-/* atan2 at a fifth of libm's instructions (see ik2d_internal.h): the
-** octant by symmetry, then atan(t) = atan(k/8) + atan(u) with
-** u = (t - k/8) / (1 + t k/8), 0 <= u < 1/8, by the series above.  pi/2
-** and pi are added as two parts each so that their rounding does not
-** count.  Zeros, infinities and NaN go to libm. */
-double ik2d_atan2(double y, double x) {
-  const double half_pi_hi = 1.5707963267948966, half_pi_lo = 6.123233995736766e-17;
-  const double pi_hi = 3.141592653589793, pi_lo = 1.2246467991473532e-16;
-  double ax = fabs(x), ay = fabs(y), t, c, angle;
-  int k, steep;
-  if (!(ax > 0.0 && ay > 0.0 && ax <= DBL_MAX && ay <= DBL_MAX)) return atan2(y, x);
-  steep = ay > ax;
-  t = steep ? ax / ay : ay / ax;
-  k = (int)(8.0 * t); /* rounded down: both parts >= 0, nothing cancels */
-  c = 0.125 * k;
-  angle = solve_atan_eighths[k] + solve_atan_small((t - c) / (1.0 + t * c));
-  if (steep) angle = (half_pi_hi - angle) + half_pi_lo;
-  if (x < 0.0) angle = (pi_hi - angle) + pi_lo;
-  return y < 0.0 ? -angle : angle;
 }
 
 /* The angle of each bone's IK rotation, into solver->solution_angle.  A
 ** solve that started from the previous solution usually turned each bone
 ** a little: its angle is then the previous angle plus the small turn,
-** without atan2.  start_* are the rotations the solve started from. */
-static void solve_angles(ik2d_solver *solver, const ik2d_work *work,
-                         const double *start_cos, const double *start_sin,
-                         int warm) {
+** without atan2.  start holds the rotations the solve started from. */
+static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose,
+                         const ik2d_rot *start, bool warm) {
   int i;
-  for (i = 0; i < work->count; i++) {
-    double c = work->rot_cos[i], s = work->rot_sin[i];
-    if (warm && start_cos[i] == solver->solution_cos[i] &&
-        start_sin[i] == solver->solution_sin[i]) {
-      /* the turn since the start: rotation times the start's inverse */
-      double turn_cos = c * start_cos[i] + s * start_sin[i];
-      double turn_sin = s * start_cos[i] - c * start_sin[i];
-      if (turn_cos > 0.0 && fabs(turn_sin) <= 0.125 * turn_cos) {
+  for (i = 0; i < pose->count; i++) {
+    ik2d_rot r = pose->rot[i];
+    if (warm && start[i].c == solver->solution[i].c &&
+        start[i].s == solver->solution[i].s) {
+      /* the turn since the start */
+      ik2d_rot turn = ik2d_rot_inv_mul(start[i], r);
+      if (turn.c > 0.0 && fabs(turn.s) <= 0.125 * turn.c) {
         solver->solution_angle[i] = ik2d_wrap(
-            solver->solution_angle[i] + solve_atan_small(turn_sin / turn_cos));
+            solver->solution_angle[i] + ik2d_atan_small(turn.s / turn.c));
         continue;
       }
     }
-    solver->solution_angle[i] = ik2d_atan2(s, c);
+    solver->solution_angle[i] = ik2d_atan2(r.s, r.c);
   }
 }
 
@@ -365,13 +370,13 @@ static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver,
   }
 }
 
-static void solve_copy_joints(ik2d_chain *chain, ik2d_work *work) {
+static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
   int i;
-  if (!work->fresh) ik2d_work_forward(work);
+  if (!pose->fresh) ik2d_pose_forward(pose);
   for (i = 0; i <= chain->count; i++) {
-    chain->joint_x[i] = chain->flip ? 2.0 * chain->base_x - work->joint_x[i]
-                                    : work->joint_x[i];
-    chain->joint_y[i] = work->joint_y[i];
+    chain->joints[2 * i] = chain->flip ? 2.0 * chain->base_x - pose->joint_x[i]
+                                       : pose->joint_x[i];
+    chain->joints[2 * i + 1] = pose->joint_y[i];
   }
 }
 
@@ -387,63 +392,55 @@ static void solve_copy_joints(ik2d_chain *chain, ik2d_work *work) {
 ** denormal dot products can be off by 1e-4).  The threshold is that low
 ** because the rotations' errors compound along the chain into the world
 ** directions the joints come from. */
-static int solve_sane(ik2d_work *work) {
+static bool solve_sane(ik2d_pose *pose) {
   int i;
-  for (i = 0; i < work->count; i++) {
-    double c = work->rot_cos[i], s = work->rot_sin[i];
+  for (i = 0; i < pose->count; i++) {
+    double c = pose->rot[i].c, s = pose->rot[i].s;
     double norm = c * c + s * s;
-    if (!(norm > 0.25 && norm < 4.0)) return 0; /* NaN fails too */
+    if (!(norm > 0.25 && norm < 4.0)) return false; /* NaN fails too */
     if (fabs(norm - 1.0) > 1e-14) {
       norm = sqrt(norm);
-      work->fresh = 0;
-      work->rot_cos[i] = c / norm;
-      work->rot_sin[i] = s / norm;
+      pose->fresh = false;
+      pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
     }
     /* the limits once more, on the unit rotation: the methods' tests saw
     ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
     ** outside through (the blend clamps the angle, but the joints come
     ** from these rotations); a no-op for a rotation inside */
-    if (ik2d_work_clamp(work, i)) work->fresh = 0;
+    if (ik2d_pose_clamp(pose, i)) pose->fresh = false;
   }
-  return 1;
+  return true;
 }
 
-
-int ik2d_solve_start(ik2d_solver *solver, ik2d_work *work,
-                     double *start_cos, double *start_sin) {
-  if (!(solver->weight > 0.0)) return 0;
-  solve_prepare(work, solver);
-  ik2d_work_save(work, start_cos, start_sin);
-  return 1;
+bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
+  if (!(solver->settings.weight > 0.0)) return false;
+  solve_prepare(pose, solver);
+  ik2d_pose_save(pose, start);
+  return true;
 }
 
-int ik2d_solve_finish(ik2d_solver *solver, ik2d_work *work,
-                      const double *start_cos, const double *start_sin,
-                      int used) {
+bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
+                       const ik2d_rot *start, int used) {
   ik2d_chain *chain = solver->chain;
-  double dx, dy, squared;
+  double weight = solver->settings.weight, dx, dy, squared, target_x, target_y;
   int i;
-  if (solver->weight > 0.0) {
-    solver->joint_updates = work->joint_updates;
-    if (!solve_sane(work)) {
+  if (weight > 0.0) {
+    solver->joint_updates = pose->joint_updates;
+    if (!solve_sane(pose)) {
       /* a broken run is dropped: the start, unstretched */
-      ik2d_work_load(work, start_cos, start_sin);
-      work->scale = 1.0;
+      ik2d_pose_load(pose, start);
+      pose->scale = 1.0;
     }
-    solve_angles(solver, work, start_cos, start_sin,
-                 solver->warm_start && solver->have_solution);
-    for (i = 0; i < chain->count; i++) {
-      solver->solution_cos[i] = work->rot_cos[i];
-      solver->solution_sin[i] = work->rot_sin[i];
-    }
-    solver->have_solution = 1;
-    solve_blend(chain, solver, solver->weight);
+    solve_angles(solver, pose, start,
+                 solver->settings.warm_start && solver->have_solution);
+    for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
+    solver->have_solution = true;
+    solve_blend(chain, solver, weight);
     /* the stretch blends as the angles do */
-    chain->scale = solver->weight == 1.0 ? work->scale
-                                         : 1.0 + solver->weight * (work->scale - 1.0);
-    if (solver->weight == 1.0 && chain->scale == 1.0) {
+    chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
+    if (weight == 1.0 && chain->scale == 1.0) {
       /* the result is the IK solution: its joints need no trig */
-      solve_copy_joints(chain, work);
+      solve_copy_joints(chain, pose);
     } else {
       ik2d_chain_update_joints(chain);
     }
@@ -454,29 +451,36 @@ int ik2d_solve_finish(ik2d_solver *solver, ik2d_work *work,
     solver->joint_updates = 0;
     ik2d_chain_update_joints(chain);
   }
-  dx = solver->target_x - chain->joint_x[chain->count];
-  dy = solver->target_y - chain->joint_y[chain->count];
+  solver_target(solver, &target_x, &target_y);
+  dx = target_x - chain->joints[2 * chain->count];
+  dy = target_y - chain->joints[2 * chain->count + 1];
   /* hypot only where the squares overflow or underflow (a tip 1e155
   ** away): it costs several times a sqrt */
   squared = dx * dx + dy * dy;
-  solver->distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
-                                                         : hypot(dx, dy);
-  solver->reached = solver->distance <= solver->tolerance;
-  solver->used_iterations = used;
-  return solver->reached;
+  solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
+                                                                : hypot(dx, dy);
+  solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+  solver->result.iterations = used;
+  return solver->result.reached;
 }
 
-int ik2d_solver_solve(ik2d_solver *solver) {
-  ik2d_work work;
-  double start_cos[IK2D_MAX_BONES], start_sin[IK2D_MAX_BONES];
-  int used = 0;
-  if (!ik2d_solver_live(solver)) return 0;
-  if (ik2d_solve_start(solver, &work, start_cos, start_sin)) {
-    switch (solver->method) {
-      case IK2D_FABRIK: used = ik2d_fabrik_run(&work, solver); break;
-      case IK2D_TWO_BONE: used = ik2d_two_bone_run(&work, solver); break;
-      default: used = ik2d_ccd_run(&work, solver); break;
-    }
+/* The method that runs: two_bone needs 2 bones (set_method checks, and a
+** chain keeps its bone count). */
+static int solve_run(ik2d_pose *pose) {
+  switch (pose->settings->method) {
+    case IK2D_FABRIK: return ik2d_fabrik_run(pose);
+    case IK2D_TWO_BONE:
+      if (pose->count == 2) return ik2d_two_bone_run(pose);
+      return ik2d_ccd_run(pose);
+    default: return ik2d_ccd_run(pose);
   }
-  return ik2d_solve_finish(solver, &work, start_cos, start_sin, used);
+}
+
+bool ik2d_solver_solve(ik2d_solver *solver) {
+  ik2d_pose pose;
+  ik2d_rot start[IK2D_MAX_BONES];
+  int used = 0;
+  if (solver == NULL || solver->chain == NULL) return false;
+  if (ik2d_solve_start(solver, &pose, start)) used = solve_run(&pose);
+  return ik2d_solve_finish(solver, &pose, start, used);
 }

@@ -2,7 +2,7 @@
 ** ik2d_two_bone.c: the analytic two-bone solver (law of cosines), with a
 ** bend direction and a softness distance that eases the limb in before
 ** full extension so it does not snap straight, and an optional stretch
-** that scales both bones (up to solver->stretch times) to meet a goal
+** that scales both bones (up to the stretch setting times) to meet a goal
 ** beyond full reach, as Spine's IK stretch does.
 **
 ** Limits: when a limit forbids the exact answer, the result is the
@@ -17,8 +17,8 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "ik2d.h"
-#include "ik2d_internal.h"
+#include "ik2d_pose.h"
+#include "ik2d_two_bone.h"
 
 /* Distance the limb actually reaches toward a target at distance d:
 ** d itself, except within softness of full reach, where it approaches
@@ -89,38 +89,38 @@ static void two_bone_from_elbow(two_bone *tb, double aim, double elbow) {
   two_bone_consider(tb, two_bone_allowed(tb->chain, 0, shoulder), elbow);
 }
 
-int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
-  const ik2d_chain *chain = work->chain;
+int ik2d_two_bone_run(ik2d_pose *pose) {
+  const ik2d_chain *chain = pose->chain;
+  const ik2d_solver_def *settings = pose->settings;
   const ik2d_constraint *limit;
   two_bone tb;
   double dx, dy, d, reach, cos_elbow, elbow, aim, shoulder;
   int side;
-  if (work->count != 2) return ik2d_ccd_run(work, solver);
   tb.chain = chain;
   tb.a = chain->length[0];
   tb.b = chain->length[1];
-  dx = work->target_x - chain->base_x;
-  dy = work->target_y - chain->base_y;
+  dx = pose->target_x - chain->base_x;
+  dy = pose->target_y - chain->base_y;
   d = sqrt(dx * dx + dy * dy);
   /* the goal distance: the target's, or with softness the eased one
   ** (never beyond full reach) */
-  reach = two_bone_soft_reach(d, tb.a + tb.b, solver->softness);
+  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->softness);
   /* stretch: a goal beyond full reach is met by the limb straight at it,
   ** both bones scaled (at most by stretch), when the limits allow the
   ** straight pose.  Before the tolerance test: a tip within tolerance of
   ** a target just out of reach would otherwise stop short of it. */
-  if (solver->stretch > 1.0 && reach > tb.a + tb.b && ik2d_work_straighten(work)) {
-    work->scale = fmin(reach / (tb.a + tb.b), solver->stretch);
+  if (settings->stretch > 1.0 && reach > tb.a + tb.b && ik2d_pose_straighten(pose)) {
+    pose->scale = fmin(reach / (tb.a + tb.b), settings->stretch);
     return 1;
   }
-  ik2d_work_forward(work);
-  if (ik2d_work_tip_distance_sq(work) <= work->tolerance_sq) return 0;
+  ik2d_pose_forward(pose);
+  if (ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq) return 0;
   if (d > 0.0) {
     aim = atan2(dy, dx);
   } else {
     /* target on the base: keep the upper bone where it points */
-    aim = atan2(work->joint_y[1] - chain->base_y,
-                work->joint_x[1] - chain->base_x);
+    aim = atan2(pose->joint_y[1] - chain->base_y,
+                pose->joint_x[1] - chain->base_x);
   }
   /* the goal: the target, or with softness the eased point before it */
   tb.goal_x = chain->base_x + reach * cos(aim);
@@ -129,13 +129,13 @@ int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
   if (reach < fabs(tb.a - tb.b)) reach = fabs(tb.a - tb.b);
   cos_elbow = (reach * reach - tb.a * tb.a - tb.b * tb.b) / (2.0 * tb.a * tb.b);
   cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
-  elbow = solver->bend * acos(cos_elbow);
+  elbow = settings->bend * acos(cos_elbow);
   /* on the base the limb folds and any shoulder does as well: keep it.
   ** Aiming at the upper bone's own direction turned it by the rounding
   ** of the atan2 term (6e-16 rad) on every solve, a creep that never
   ** settled. */
   shoulder = d > 0.0 ? two_bone_aim(&tb, aim, elbow)
-                     : atan2(work->rot_sin[0], work->rot_cos[0]);
+                     : atan2(pose->rot[0].s, pose->rot[0].c);
   if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
     /* a limit forbids it: the nearest allowed pose; the answer clamped
     ** into the limits stands if no candidate measures better (as when
@@ -166,13 +166,11 @@ int ik2d_two_bone_run(ik2d_work *work, const ik2d_solver *solver) {
     shoulder = tb.shoulder;
     elbow = tb.elbow;
   }
-  work->rot_cos[0] = cos(shoulder);
-  work->rot_sin[0] = sin(shoulder);
-  work->rot_cos[1] = cos(elbow);
-  work->rot_sin[1] = sin(elbow);
+  pose->rot[0] = ik2d_rot_of(cos(shoulder), sin(shoulder));
+  pose->rot[1] = ik2d_rot_of(cos(elbow), sin(elbow));
   /* the limits decided in rotation space, as every method ends: the
   ** angle-space clamp above can sit a rounding outside */
-  ik2d_work_clamp(work, 0);
-  ik2d_work_clamp(work, 1);
+  ik2d_pose_clamp(pose, 0);
+  ik2d_pose_clamp(pose, 1);
   return 1;
 }

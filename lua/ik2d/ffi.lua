@@ -1,70 +1,49 @@
 --- LuaJIT fast path: the hot methods call the C core through the FFI
 -- (JIT-compiled calls and direct reads) instead of the classic C API,
--- whose calls stop a trace.  Same results and the same errors as the
--- classic methods, which it can put back at any time.
--- The struct layout comes from ik2d.core itself (core._layout), so this
--- file declares no struct and cannot drift from ik2d.h.
+-- whose calls stop a trace.
+--
+-- Each method here does only the valid case and hands anything else to
+-- the classic method with a tail call: the classic method then runs as
+-- if the caller had called it, so errors and their argument numbers are
+-- the same on both paths by construction, and no check is written twice.
+-- Everything it reads comes through the core's C API (src/ik2d.h) and
+-- two functions of the binding (src/lua/luaik_group.c).
 local ffi = require "ffi"
 
-local cast, floor, type, tonumber, error, getmetatable, setmetatable, format =
-  ffi.cast, math.floor, type, tonumber, error, getmetatable, setmetatable, string.format
-local huge, getinfo = math.huge, debug.getinfo
+local cast, type, getmetatable, setmetatable, rawget, rawset =
+  ffi.cast, type, getmetatable, setmetatable, rawget, rawset
 
 local M = {}
 
-if not pcall(ffi.typeof, "struct ik2d_solver") then
+if not pcall(ffi.typeof, "ik2d_result") then
   ffi.cdef [[
-    struct ik2d_chain;
-    struct ik2d_solver;
-    int ik2d_solver_solve(struct ik2d_solver *solver);
-    int ik2d_solve_batch(struct ik2d_solver *const *solvers, int count);
+    typedef struct ik2d_chain ik2d_chain;
+    typedef struct ik2d_solver ik2d_solver;
+    typedef struct ik2d_result { bool reached; int iterations; double distance; } ik2d_result;
+    int ik2d_chain_bone_count(const ik2d_chain *chain);
+    const double *ik2d_chain_joints(const ik2d_chain *chain);
+    const double *ik2d_chain_angles(const ik2d_chain *chain);
+    int ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
+    void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y, double *angle);
+    ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver);
+    int ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
+    void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
+    bool ik2d_solver_solve(ik2d_solver *solver);
+    const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
+    int ik2d_set_targets(ik2d_solver *const *solvers, int count, const double *xy, int *bad);
+    int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
+    ik2d_solver *const *luaik_group_members(void *box, int *count, double **targets);
+    bool luaik_group_live(void *box);
   ]]
 end
 
 local char_ptr = ffi.typeof("char *")
-local double_ptr = ffi.typeof("double *")
 local int_ptr = ffi.typeof("int *")
-local void_ptr_ptr = ffi.typeof("void **")
-local solver_ptr = ffi.typeof("struct ik2d_solver *")
-local solver_ptr_ptr = ffi.typeof("struct ik2d_solver **")
-
--- Errors worded and numbered as the binding does it: a colon call does
--- not count self.  depth counts the calls between the public method and
--- arg_error, so that the position is the method's caller.
-local function arg_error(n, name, message, depth)
-  local level = 3 + (depth or 0)
-  local info = getinfo(level - 1, "n")
-  if info and info.namewhat == "method" then n = n - 1 end
-  if n == 0 then
-    -- self of a colon call, worded as luaL_argerror (and the binding) do
-    error(format("calling '%s' on bad self (%s)", name, message), level)
-  end
-  error(format("bad argument #%d to '%s' (%s)", n, name, message), level)
-end
-
--- arg_error for a number; item, when given, names the table item the
--- number was read from (worded only on error: no garbage)
-local function number_error(n, name, message, depth, item)
-  if item then message = format("item %d: %s", item, message) end
-  arg_error(n, name, message, depth + 1)
-end
-
--- A finite number from value, or the binding's error for argument n.
-local function check_number(value, n, name, depth, item)
-  depth = (depth or 0) + 1
-  if type(value) ~= "number" then
-    local converted = type(value) == "string" and tonumber(value)
-    if not converted then
-      number_error(n, name, "number expected, got " .. type(value), depth, item)
-    end
-    value = converted
-  end
-  if value ~= value then number_error(n, name, "number must be finite, got nan", depth, item) end
-  if value == huge or value == -huge then
-    number_error(n, name, "number must be finite, got inf", depth, item)
-  end
-  return value
-end
+local chain_ptr = ffi.typeof("ik2d_chain *")
+local solver_ptr = ffi.typeof("ik2d_solver *")
+local doubles = ffi.typeof("double[?]")
+local int_out = ffi.typeof("int[1]")
+local double_ptr_out = ffi.typeof("double *[1]")
 
 --- Installs the FFI methods into core's method tables; returns a switch
 -- function(on) that puts the FFI or the classic methods in place.
@@ -74,234 +53,240 @@ function M.install(core)
   if not path then return nil end
   local ok, C = pcall(ffi.load, path)
   if not ok then return nil end
-  local layout = core._layout
-  local methods = core._methods
+  local header, methods = core._header, core._methods
+  local classic = {}
+  for kind, list in pairs(methods) do
+    classic[kind] = {}
+    for name, f in pairs(list) do classic[kind][name] = f end
+  end
   local chain_mt = getmetatable(core.chain { { length = 1 } })
   local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
+  local group_mt = getmetatable(core.group {})
 
-  -- per object views, made once: no garbage in a frame loop
+  -- Per object views, made once (no garbage in a frame loop): the box's
+  -- "collected" flag and the core object.  The weak keys let objects go.
+  local function box_of(object)
+    local base = cast(char_ptr, object)
+    return cast(int_ptr, base), base + header
+  end
+
   local chain_views = setmetatable({}, { __mode = "k" })
-  local solver_views = setmetatable({}, { __mode = "k" })
-  local group_views = setmetatable({}, { __mode = "k" })
-
-  -- pointers into the ik2d_chain at base (a char pointer)
-  local function chain_fields(base)
-    return {
-      count = cast(int_ptr, base + layout["chain.count"]),
-      base = cast(double_ptr, base + layout["chain.base_x"]),
-      pose = cast(double_ptr, base + layout["chain.pose"]),
-      angle = cast(double_ptr, base + layout["chain.angle"]),
-      joint_x = cast(double_ptr, base + layout["chain.joint_x"]),
-      joint_y = cast(double_ptr, base + layout["chain.joint_y"]),
-    }
-  end
-
-  local function chain_view(chain, name)
+  local function chain_view(chain)
     local view = chain_views[chain]
-    if not view then
-      if getmetatable(chain) ~= chain_mt then
-        arg_error(1, name, "ik2d.Chain expected, got " .. type(chain), 1)
-      end
-      view = chain_fields(cast(char_ptr, chain))
-      chain_views[chain] = view
+    if view or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
+      return view
     end
-    if view.count[0] < 1 then arg_error(1, name, "chain was collected", 1) end
+    local collected, object = box_of(chain)
+    local pointer = cast(chain_ptr, object)
+    view = { collected = collected, pointer = pointer, out = doubles(3),
+             count = C.ik2d_chain_bone_count(pointer),
+             joints = C.ik2d_chain_joints(pointer), angles = C.ik2d_chain_angles(pointer) }
+    chain_views[chain] = view
     return view
   end
 
-  local function solver_view(solver, name)
+  local solver_views = setmetatable({}, { __mode = "k" })
+  local function solver_view(solver)
     local view = solver_views[solver]
-    if not view then
-      if getmetatable(solver) ~= solver_mt then
-        arg_error(1, name, "ik2d.Solver expected, got " .. type(solver), 1)
-      end
-      local base = cast(char_ptr, solver)
-      view = {
-        pointer = cast(solver_ptr, solver),
-        chain = cast(void_ptr_ptr, base + layout["solver.chain"]),
-        chain_count = nil,
-        target = cast(double_ptr, base + layout["solver.target_x"]),
-        weight = cast(double_ptr, base + layout["solver.weight"]),
-        reached = cast(int_ptr, base + layout["solver.reached"]),
-        distance = cast(double_ptr, base + layout["solver.distance"]),
-        used = cast(int_ptr, base + layout["solver.used_iterations"]),
-      }
-      view.chain_count = cast(int_ptr, cast(char_ptr, view.chain[0]) + layout["chain.count"])
-      solver_views[solver] = view
+    if view or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
+      return view
     end
-    if view.chain[0] == nil or view.chain_count[0] < 1 then
-      arg_error(1, name, "solver was collected", 1)
-    end
+    local collected, object = box_of(solver)
+    local pointer = cast(solver_ptr, object)
+    view = { collected = collected, pointer = pointer, out = doubles(2),
+             chain_collected = cast(int_ptr, cast(char_ptr, C.ik2d_solver_chain(pointer)) - header),
+             result = C.ik2d_solver_result(pointer) }
+    solver_views[solver] = view
     return view
   end
 
-  local function check_bone(view, value, n, name, extra)
-    -- as the binding's check_whole: nan, +-inf and beyond 2^31 are "not a
-    -- whole number" there, not "must be finite" (same errors on both paths)
-    if type(value) ~= "number" then value = check_number(value, n, name, 1) end
-    if value ~= floor(value) or value < -2147483647 or value > 2147483647 then
-      arg_error(n, name, "bone index must be a whole number", 1)
-    end
-    local last = view.count[0] + extra
-    if value < 1 or value > last then
-      arg_error(n, name, format("bone index out of range (1..%d)", last), 1)
-    end
-    return value - 1
+  local function live_solver(view)
+    return view and view.collected[0] == 0 and view.chain_collected[0] == 0
+  end
+
+  local function bone_in(view, i, extra)
+    return type(i) == "number" and i >= 1 and i <= view.count + extra and i % 1 == 0
   end
 
   local fast = { Chain = {}, Solver = {}, Group = {} }
 
+  -- solvers ---------------------------------------------------------------
+
+  local set_target = classic.Solver.set_target
   function fast.Solver.set_target(solver, x, y)
-    local view = solver_view(solver, "set_target")
-    x = check_number(x, 2, "set_target")
-    y = check_number(y, 3, "set_target")
-    view.target[0], view.target[1] = x, y
+    local view = solver_view(solver)
+    if live_solver(view) and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_set_target(view.pointer, x, y) == 0 then
+      return
+    end
+    return set_target(solver, x, y)
   end
 
+  local target = classic.Solver.target
   function fast.Solver.target(solver)
-    local view = solver_view(solver, "target")
-    return view.target[0], view.target[1]
+    local view = solver_view(solver)
+    if not live_solver(view) then return target(solver) end
+    local out = view.out
+    C.ik2d_solver_target(view.pointer, out, out + 1)
+    return out[0], out[1]
   end
 
-  function fast.Solver.weight(solver)
-    return solver_view(solver, "weight").weight[0]
-  end
-
+  local solve = classic.Solver.solve
   function fast.Solver.solve(solver)
-    local view = solver_view(solver, "solve")
+    local view = solver_view(solver)
+    if not live_solver(view) then return solve(solver) end
     C.ik2d_solver_solve(view.pointer)
-    return view.reached[0] ~= 0, view.distance[0], view.used[0]
+    local result = view.result
+    return result.reached, result.distance, result.iterations
   end
 
+  local result_of = classic.Solver.result
   function fast.Solver.result(solver)
-    local view = solver_view(solver, "result")
-    return view.reached[0] ~= 0, view.distance[0], view.used[0]
+    local view = solver_view(solver)
+    if not live_solver(view) then return result_of(solver) end
+    local result = view.result
+    return result.reached, result.distance, result.iterations
   end
 
+  -- chains ----------------------------------------------------------------
+
+  local joint = classic.Chain.joint
   function fast.Chain.joint(chain, i)
-    local view = chain_view(chain, "joint")
-    i = check_bone(view, i, 2, "joint", 1)
-    return view.joint_x[i], view.joint_y[i]
+    local view = chain_view(chain)
+    if view and view.collected[0] == 0 and bone_in(view, i, 1) then
+      return view.joints[2 * i - 2], view.joints[2 * i - 1]
+    end
+    return joint(chain, i)
   end
 
+  local tip = classic.Chain.tip
   function fast.Chain.tip(chain)
-    local view = chain_view(chain, "tip")
-    local n = view.count[0]
-    return view.joint_x[n], view.joint_y[n]
+    local view = chain_view(chain)
+    if not (view and view.collected[0] == 0) then return tip(chain) end
+    local n = view.count
+    return view.joints[2 * n], view.joints[2 * n + 1]
   end
 
+  local angle = classic.Chain.angle
   function fast.Chain.angle(chain, i)
-    local view = chain_view(chain, "angle")
-    return view.angle[check_bone(view, i, 2, "angle", 0)]
+    local view = chain_view(chain)
+    if view and view.collected[0] == 0 and bone_in(view, i, 0) then
+      return view.angles[i - 1]
+    end
+    return angle(chain, i)
   end
 
+  local pose = classic.Chain.pose
   function fast.Chain.pose(chain, i)
-    local view = chain_view(chain, "pose")
-    return view.pose[check_bone(view, i, 2, "pose", 0)]
+    local view = chain_view(chain)
+    if view and view.collected[0] == 0 and bone_in(view, i, 0) and
+       C.ik2d_chain_pose(view.pointer, i - 1, view.out) == 0 then
+      return view.out[0]
+    end
+    return pose(chain, i)
   end
 
+  local base = classic.Chain.base
   function fast.Chain.base(chain)
-    local view = chain_view(chain, "base")
-    return view.base[0], view.base[1], view.base[2]
+    local view = chain_view(chain)
+    if not (view and view.collected[0] == 0) then return base(chain) end
+    local out = view.out
+    C.ik2d_chain_base(view.pointer, out, out + 1, out + 2)
+    return out[0], out[1], out[2]
   end
 
-  local function fill_joints(view, t, next)
-    local joint_x, joint_y = view.joint_x, view.joint_y
-    for i = 0, view.count[0] do
-      t[next], t[next + 1] = joint_x[i], joint_y[i]
-      next = next + 2
+  -- values written raw from first, then the rest of t cleared up to its
+  -- first nil, as the binding's luaik_fill and luaik_trim do
+  local function fill(t, first, values, count)
+    for k = 0, count - 1 do rawset(t, first + k, values[k]) end
+    return first + count
+  end
+
+  local function trim(t, first)
+    while rawget(t, first) ~= nil do
+      rawset(t, first, nil)
+      first = first + 1
     end
-    return next
   end
 
-  -- the table to fill: t, or a new one when t is nil
-  local function table_to_fill(t)
-    if t == nil then return {} end
-    if type(t) ~= "table" then arg_error(2, "joints", "table expected, got " .. type(t), 1) end
-    return t
-  end
-
+  local joints = classic.Chain.joints
   function fast.Chain.joints(chain, t)
-    local view = chain_view(chain, "joints")
-    t = table_to_fill(t)
-    fill_joints(view, t, 1)
+    local view = chain_view(chain)
+    if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
+      return joints(chain, t)
+    end
+    t = t or {}
+    trim(t, fill(t, 1, view.joints, 2 * (view.count + 1)))
     return t
   end
 
-  local group_mt = getmetatable(core.group {})
-  local function group_view(group, name)
+  -- groups ----------------------------------------------------------------
+
+  local group_views = setmetatable({}, { __mode = "k" })
+  local function group_view(group)
     local view = group_views[group]
-    if not view then
-      if getmetatable(group) ~= group_mt then
-        arg_error(1, name, "ik2d.Group expected, got " .. type(group), 1)
-      end
-      local base = cast(char_ptr, group)
-      local count = cast(int_ptr, base + layout["group.count"])
-      local solvers = cast(solver_ptr_ptr, cast(void_ptr_ptr, base + layout["group.solvers"])[0])
-      -- per member, made once (the group keeps its solvers and their
-      -- chains alive): its solver's chain pointer (NULL once the solver
-      -- is finalised) and the fields of that chain
-      view = { count = count, solvers = solvers, member_chains = {}, member_views = {},
-               member_targets = {} }
-      for i = 1, count[0] do
-        local solver_base = cast(char_ptr, solvers[i - 1])
-        local chain_ref = cast(void_ptr_ptr, solver_base + layout["solver.chain"])
-        view.member_chains[i] = chain_ref
-        view.member_views[i] = chain_ref[0] ~= nil and chain_fields(cast(char_ptr, chain_ref[0]))
-        view.member_targets[i] = cast(double_ptr, solver_base + layout["solver.target_x"])
-      end
-      group_views[group] = view
+    if view or type(group) ~= "userdata" or getmetatable(group) ~= group_mt then
+      return view
     end
-    -- count -1: the group was finalised (as in the binding's check_group)
-    if view.count[0] < 0 then arg_error(1, name, "group was collected", 1) end
+    local box = cast(char_ptr, group)
+    local count, targets = int_out(), double_ptr_out()
+    local solvers = C.luaik_group_members(box, count, targets)
+    -- each member's joints, read once: the group keeps its members
+    local members, sizes = {}, {}
+    for i = 1, count[0] do
+      local chain = C.ik2d_solver_chain(solvers[i - 1])
+      members[i] = C.ik2d_chain_joints(chain)
+      sizes[i] = 2 * (C.ik2d_chain_bone_count(chain) + 1)
+    end
+    view = { box = box, solvers = solvers, count = count[0], targets = targets[0],
+             members = members, sizes = sizes }
+    group_views[group] = view
     return view
   end
 
+  local group_solve = classic.Group.solve
   function fast.Group.solve(group)
-    local view = group_view(group, "solve")
-    return C.ik2d_solve_batch(view.solvers, view.count[0])
+    local view = group_view(group)
+    if not (view and C.luaik_group_live(view.box)) then return group_solve(group) end
+    return C.ik2d_solve_batch(view.solvers, view.count)
   end
 
+  local set_targets = classic.Group.set_targets
   function fast.Group.set_targets(group, t)
-    local view = group_view(group, "set_targets")
-    if type(t) ~= "table" then
-      arg_error(2, "set_targets", "table expected, got " .. type(t))
-    end
-    local count, targets = view.count[0], view.member_targets
-    -- every item checked before any target is written, as the binding does
-    for i = 1, 2 * count do check_number(rawget(t, i), 2, "set_targets", 0, i) end
-    for k = 1, count do
-      local target = targets[k]
-      target[0], target[1] = tonumber(rawget(t, 2 * k - 1)), tonumber(rawget(t, 2 * k))
-    end
-  end
-
-  function fast.Group.joints(group, t)
-    local view = group_view(group, "joints")
-    t = table_to_fill(t)
-    local next, member_views, member_chains = 1, view.member_views, view.member_chains
-    for i = 1, view.count[0] do
-      local member = member_views[i]
-      -- as the binding: a member finalised before the group raises
-      if not member or member_chains[i][0] == nil or member.count[0] < 1 then
-        arg_error(1, "joints", format("solver %d was collected", i))
+    local view = group_view(group)
+    if view and type(t) == "table" and #t == 2 * view.count and C.luaik_group_live(view.box) then
+      local targets = view.targets
+      local i, n = 1, 2 * view.count
+      while i <= n do
+        local v = rawget(t, i)
+        if type(v) ~= "number" then break end
+        targets[i - 1] = v
+        i = i + 1
       end
-      next = fill_joints(member, t, next)
+      if i > n and C.ik2d_set_targets(view.solvers, view.count, targets, nil) == 0 then
+        return
+      end
     end
-    return t
+    return set_targets(group, t)
   end
 
-  -- the classic methods, to put back
-  local classic = {}
-  for kind, functions in pairs(fast) do
-    classic[kind] = {}
-    for name in pairs(functions) do classic[kind][name] = methods[kind][name] end
+  local group_joints = classic.Group.joints
+  function fast.Group.joints(group, t)
+    local view = group_view(group)
+    if not (view and C.luaik_group_live(view.box)) or (t ~= nil and type(t) ~= "table") then
+      return group_joints(group, t)
+    end
+    t = t or {}
+    local next, members, sizes = 1, view.members, view.sizes
+    for i = 1, view.count do next = fill(t, next, members[i], sizes[i]) end
+    trim(t, next)
+    return t
   end
 
   return function(on)
     local source = on and fast or classic
-    for kind, functions in pairs(source) do
-      for name, f in pairs(functions) do methods[kind][name] = f end
+    for kind, functions in pairs(fast) do
+      for name in pairs(functions) do methods[kind][name] = source[kind][name] end
     end
   end
 end

@@ -41,8 +41,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* white-box: the invariants read the core's own structs */
 #include "ik2d.h"
-#include "ik2d_internal.h" /* ik2d_atan2 */
+#include "ik2d_chain.h"
+#include "ik2d_constraint.h"
+#include "ik2d_math.h" /* ik2d_atan2 */
+#include "ik2d_solver.h"
 
 #define PI 3.14159265358979323846
 #define TWO_PI 6.28318530717958647692
@@ -157,6 +161,52 @@ static double coordinate_of(reader *r) {
 }
 
 /* ------------------------------------------------------------------ */
+/* storage: objects in static memory, and bitwise copies of them        */
+/* ------------------------------------------------------------------ */
+
+/* Doubles enough for a chain or a solver of 64 bones. */
+#define CHAIN_DOUBLES 1024
+#define SOLVER_DOUBLES 512
+
+/* A pointer of an object relocated from src to dst: same offset. */
+#define RELOCATE(dst, src, field) \
+  ((dst)->field = (void *)((char *)(dst) + ((const char *)(src)->field - (const char *)(src))))
+
+/* A bitwise copy of chain in memory (its arrays point into memory). */
+static ik2d_chain *copy_chain(double *memory, const ik2d_chain *chain) {
+  ik2d_chain *copy = (ik2d_chain *)(void *)memory;
+  memcpy(memory, chain, ik2d_chain_size(chain->count));
+  RELOCATE(copy, chain, length);
+  RELOCATE(copy, chain, rest);
+  RELOCATE(copy, chain, rest_rot);
+  RELOCATE(copy, chain, pose);
+  RELOCATE(copy, chain, angle);
+  RELOCATE(copy, chain, constraint);
+  RELOCATE(copy, chain, joints);
+  return copy;
+}
+
+/* A bitwise copy of solver in memory, for chain. */
+static ik2d_solver *copy_solver(double *memory, const ik2d_solver *solver,
+                                ik2d_chain *chain) {
+  ik2d_solver *copy = (ik2d_solver *)(void *)memory;
+  memcpy(memory, solver, ik2d_solver_size(solver->chain->count));
+  copy->chain = chain;
+  RELOCATE(copy, solver, solution);
+  RELOCATE(copy, solver, solution_angle);
+  return copy;
+}
+
+/* Is the object's memory unchanged (a refused call)? */
+static int same_chain(const ik2d_chain *chain, const double *before) {
+  return memcmp(chain, before, ik2d_chain_size(chain->count)) == 0;
+}
+
+static int same_solver(const ik2d_solver *solver, const double *before) {
+  return memcmp(solver, before, ik2d_solver_size(solver->chain->count)) == 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* checks                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -170,28 +220,31 @@ static void dump(void) {
   int i;
   if (c == NULL) return;
   fprintf(stderr, "chain: %d bones, base %.17g %.17g %.17g, flip %d, reach %.17g\n",
-          c->count, c->base_x, c->base_y, c->base_angle, c->flip, c->reach);
+          c->count, c->base_x, c->base_y, c->base_angle, (int)c->flip, c->reach);
   for (i = 0; i < c->count; i++) {
     const ik2d_constraint *k = c->constraint[i];
     fprintf(stderr, "  bone %d: length %.17g rest %.17g pose %.17g angle %.17g",
             i, c->length[i], c->rest[i], c->pose[i], c->angle[i]);
     if (k != NULL)
-      fprintf(stderr, " limits [%.17g, %.17g]%s", k->min, k->max, k->invert ? " inverted" : "");
+      fprintf(stderr, " limits [%.17g, %.17g]%s", k->def.min, k->def.max,
+              k->def.invert ? " inverted" : "");
     fprintf(stderr, "\n");
   }
   for (i = 0; i <= c->count; i++)
-    fprintf(stderr, "  joint %d: %.17g %.17g\n", i, c->joint_x[i], c->joint_y[i]);
+    fprintf(stderr, "  joint %d: %.17g %.17g\n", i, c->joints[2 * i], c->joints[2 * i + 1]);
   if (s != NULL && s->have_solution)
     for (i = 0; i < c->count; i++)
       fprintf(stderr, "  warm start %d: %.17g (|r| - 1 = %.3g)\n", i,
-              atan2(s->solution_sin[i], s->solution_cos[i]),
-              hypot(s->solution_cos[i], s->solution_sin[i]) - 1.0);
+              atan2(s->solution[i].s, s->solution[i].c),
+              hypot(s->solution[i].c, s->solution[i].s) - 1.0);
   if (s != NULL)
     fprintf(stderr, "solver: method %d, iterations %d, tolerance %.17g, weight %.17g, "
-            "target %.17g %.17g, damping %.17g, warm %d/%d, bend %d, softness %.17g, "
-            "distance %.17g, used %d\n", (int)s->method, s->iterations, s->tolerance,
-            s->weight, s->target_x, s->target_y, s->damping, s->warm_start,
-            s->have_solution, s->bend, s->softness, s->distance, s->used_iterations);
+            "target %.17g %.17g (%d), damping %.17g, warm %d/%d, bend %d, softness %.17g, "
+            "distance %.17g, used %d\n", (int)s->settings.method, s->settings.iterations,
+            s->settings.tolerance, s->settings.weight, s->target_x, s->target_y,
+            (int)s->has_target, s->settings.damping, (int)s->settings.warm_start,
+            (int)s->have_solution, s->settings.bend, s->settings.softness,
+            s->result.distance, s->result.iterations);
 }
 
 static void breach(const char *what, int bone, double a, double b) {
@@ -221,9 +274,9 @@ static double max3(double a, double b, double c) {
 ** fields the core uses); 0 inside.  An inverted range wider than 2 pi
 ** leaves only the point opposite its middle (ik2d.h). */
 static double violation(const ik2d_constraint *c, double delta) {
-  double mid = 0.5 * (c->min + c->max), half = 0.5 * (c->max - c->min);
+  double mid = 0.5 * (c->def.min + c->def.max), half = 0.5 * (c->def.max - c->def.min);
   double off;
-  if (c->invert) {
+  if (c->def.invert) {
     mid += PI;
     half = PI - half;
   }
@@ -237,7 +290,7 @@ static double violation(const ik2d_constraint *c, double delta) {
 ** magnitude that went into the values compared. */
 static double angle_floor(const ik2d_chain *chain, int i, const ik2d_constraint *c) {
   double m = max3(fabs(chain->angle[i]), fabs(chain->pose[i]), fabs(chain->rest[i]));
-  m = max3(m, fabs(c->min), fabs(c->max));
+  m = max3(m, fabs(c->def.min), fabs(c->def.max));
   return LIMIT_EPS + 16.0 * DBL_EPSILON * (m > TWO_PI ? m : TWO_PI);
 }
 
@@ -254,8 +307,8 @@ static int representable(const ik2d_chain *chain) {
 static void check_lengths(const ik2d_chain *chain) {
   int i;
   for (i = 0; i < chain->count; i++) {
-    double x0 = chain->joint_x[i], y0 = chain->joint_y[i];
-    double x1 = chain->joint_x[i + 1], y1 = chain->joint_y[i + 1];
+    double x0 = chain->joints[2 * i], y0 = chain->joints[2 * i + 1];
+    double x1 = chain->joints[2 * i + 2], y1 = chain->joints[2 * i + 3];
     /* a two-bone stretch scales every bone of the result */
     double d = hypot(x1 - x0, y1 - y0), length = chain->length[i] * chain->scale;
     double m = max3(fabs(x0), fabs(x1), 2.0 * fabs(chain->base_x));
@@ -274,18 +327,19 @@ static void check_lengths(const ik2d_chain *chain) {
 ** is known to +-16 rad), bone by bone along the chain, plus 1e-14 of each
 ** bone for its rotation's length. */
 static void check_joints_match(const ik2d_chain *chain, int exact) {
-  ik2d_chain copy;
+  static double memory[CHAIN_DOUBLES];
+  ik2d_chain *copy = copy_chain(memory, chain);
+  const double *joints = chain->joints, *fk = copy->joints;
   double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0;
   int i;
-  memcpy(&copy, chain, sizeof copy);
-  ik2d_chain_update_joints(&copy);
+  ik2d_chain_update_joints(copy);
   for (i = 0; i <= chain->count; i++) {
     double m, allowed;
     if (i > 0) {
       const ik2d_constraint *c = chain->constraint[i - 1];
       double a = max3(fabs(chain->angle[i - 1]), fabs(chain->pose[i - 1]),
                       fabs(chain->rest[i - 1]));
-      if (c != NULL) a = max3(a, fabs(c->min), fabs(c->max));
+      if (c != NULL) a = max3(a, fabs(c->def.min), fabs(c->def.max));
       unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
       /* and the length of each rotation, which the core puts back on 1
       ** only when it is off by more than 1e-14 (solve_sane); the world
@@ -293,28 +347,24 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
       ** growing bone by bone, covers */
       drift += chain->length[i - 1] * ((unsure < 2.0 ? unsure : 2.0) + 1e-14);
     }
-    m = max3(fabs(chain->joint_x[i]), fabs(chain->joint_y[i]), 2.0 * fabs(chain->base_x));
+    m = max3(fabs(joints[2 * i]), fabs(joints[2 * i + 1]), 2.0 * fabs(chain->base_x));
     allowed = exact ? 0.0 : drift + 8.0 * DBL_EPSILON * m + ldexp(8.0 * (i + 1), -1074);
     if (!isfinite(allowed)) {
       /* angles so large that their trig says nothing: finite is all */
-      REQUIRE(isfinite(copy.joint_x[i]) == isfinite(chain->joint_x[i]) &&
-                  isfinite(copy.joint_y[i]) == isfinite(chain->joint_y[i]),
-              "joint finite in one computation only", i, chain->joint_x[i],
-              copy.joint_x[i]);
+      REQUIRE(isfinite(fk[2 * i]) == isfinite(joints[2 * i]) &&
+                  isfinite(fk[2 * i + 1]) == isfinite(joints[2 * i + 1]),
+              "joint finite in one computation only", i, joints[2 * i], fk[2 * i]);
     } else if (exact) {
-      REQUIRE(memcmp(&copy.joint_x[i], &chain->joint_x[i], sizeof(double)) == 0,
-              "joint x is not the forward kinematics of the result", i,
-              chain->joint_x[i], copy.joint_x[i]);
-      REQUIRE(memcmp(&copy.joint_y[i], &chain->joint_y[i], sizeof(double)) == 0,
-              "joint y is not the forward kinematics of the result", i,
-              chain->joint_y[i], copy.joint_y[i]);
+      REQUIRE(memcmp(&fk[2 * i], &joints[2 * i], 2 * sizeof(double)) == 0,
+              "joint is not the forward kinematics of the result", i, joints[2 * i],
+              fk[2 * i]);
     } else {
-      REQUIRE(fabs(copy.joint_x[i] - chain->joint_x[i]) <= allowed,
-              "joint x is not the forward kinematics of the result", i,
-              chain->joint_x[i], copy.joint_x[i]);
-      REQUIRE(fabs(copy.joint_y[i] - chain->joint_y[i]) <= allowed,
+      REQUIRE(fabs(fk[2 * i] - joints[2 * i]) <= allowed,
+              "joint x is not the forward kinematics of the result", i, joints[2 * i],
+              fk[2 * i]);
+      REQUIRE(fabs(fk[2 * i + 1] - joints[2 * i + 1]) <= allowed,
               "joint y is not the forward kinematics of the result", i,
-              chain->joint_y[i], copy.joint_y[i]);
+              joints[2 * i + 1], fk[2 * i + 1]);
     }
   }
 }
@@ -324,15 +374,16 @@ static void check_chain(const ik2d_chain *chain, int exact) {
   REQUIRE(chain->scale >= 1.0 && isfinite(chain->scale), "bone scale below 1 or not finite",
           -1, chain->scale, 0);
   for (i = 0; i < chain->count; i++) {
+    double world = 0.0;
     REQUIRE(isfinite(chain->angle[i]), "result angle not finite", i,
             chain->angle[i], chain->pose[i]);
-    REQUIRE(isfinite(ik2d_chain_world_angle(chain, i)), "world angle not finite",
-            i, ik2d_chain_world_angle(chain, i), 0);
+    ik2d_chain_world_angle(chain, i, &world);
+    REQUIRE(isfinite(world), "world angle not finite", i, world, 0);
   }
   if (representable(chain)) {
     for (i = 0; i <= chain->count; i++)
-      REQUIRE(isfinite(chain->joint_x[i]) && isfinite(chain->joint_y[i]),
-              "joint not finite", i, chain->joint_x[i], chain->joint_y[i]);
+      REQUIRE(isfinite(chain->joints[2 * i]) && isfinite(chain->joints[2 * i + 1]),
+              "joint not finite", i, chain->joints[2 * i], chain->joints[2 * i + 1]);
     check_lengths(chain);
   }
   if (exact || representable(chain)) check_joints_match(chain, exact);
@@ -354,10 +405,11 @@ static void check_atan2(double y, double x) {
 ** within its limits before the solve. */
 static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
   const ik2d_chain *chain = s->chain;
-  double dx, dy;
+  double dx, dy, target_x, target_y, weight = s->settings.weight;
   int i;
-  check_chain(chain, s->weight != 1.0);
-  if (s->weight == 0.0) {
+  ik2d_solver_target(s, &target_x, &target_y);
+  check_chain(chain, weight != 1.0);
+  if (weight == 0.0) {
     REQUIRE(memcmp(chain->angle, chain->pose, chain->count * sizeof(double)) == 0,
             "weight 0 changed the pose", -1, 0, 0);
   }
@@ -366,31 +418,32 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
     double v;
     if (c == NULL) continue;
     v = violation(c, chain->angle[i] - chain->rest[i]);
-    if (s->weight == 1.0 || pose_ok[i])
+    if (weight == 1.0 || pose_ok[i])
       REQUIRE(v <= angle_floor(chain, i, c), "limit broken", i,
               chain->angle[i] - chain->rest[i], v);
   }
-  if (representable(chain) && isfinite(s->target_x) && isfinite(s->target_y))
-    REQUIRE(!isnan(s->distance) && s->distance >= 0.0, "distance is nan", -1,
-            s->distance, 0);
-  REQUIRE(reached == s->reached, "solve's return differs from reached", -1,
-          reached, s->reached);
-  REQUIRE(s->reached == (s->distance <= s->tolerance), "reached disagrees with distance",
-          -1, s->distance, s->tolerance);
-  dx = s->target_x - chain->joint_x[chain->count];
-  dy = s->target_y - chain->joint_y[chain->count];
+  if (representable(chain) && isfinite(target_x) && isfinite(target_y))
+    REQUIRE(!isnan(s->result.distance) && s->result.distance >= 0.0, "distance is nan", -1,
+            s->result.distance, 0);
+  REQUIRE(reached == s->result.reached, "solve's return differs from reached", -1,
+          reached, s->result.reached);
+  REQUIRE(s->result.reached == (s->result.distance <= s->settings.tolerance),
+          "reached disagrees with distance", -1, s->result.distance, s->settings.tolerance);
+  dx = target_x - chain->joints[2 * chain->count];
+  dy = target_y - chain->joints[2 * chain->count + 1];
   if (isfinite(dx) && isfinite(dy)) {
     double d = hypot(dx, dy);
-    REQUIRE(isfinite(s->distance) || !isfinite(d), "distance overflowed", -1, s->distance, d);
-    REQUIRE(isfinite(d) ? fabs(d - s->distance) <= 1e-12 * d + ldexp(4.0, -1074)
-                        : s->distance == d,
-            "distance is not |tip - target|", -1, d, s->distance);
+    REQUIRE(isfinite(s->result.distance) || !isfinite(d), "distance overflowed", -1,
+            s->result.distance, d);
+    REQUIRE(isfinite(d) ? fabs(d - s->result.distance) <= 1e-12 * d + ldexp(4.0, -1074)
+                        : s->result.distance == d,
+            "distance is not |tip - target|", -1, d, s->result.distance);
   }
-  REQUIRE(s->used_iterations >= 0 && s->used_iterations <= s->iterations + 1,
-          "iterations used out of range", -1, s->used_iterations, s->iterations);
+  REQUIRE(s->result.iterations >= 0 && s->result.iterations <= s->settings.iterations + 1,
+          "iterations used out of range", -1, s->result.iterations, s->settings.iterations);
   for (i = 0; i < chain->count && s->have_solution; i++)
-    check_atan2(s->solution_sin[i], s->solution_cos[i]);
-  check_atan2(s->target_y - chain->base_y, s->target_x - chain->base_x);
+    check_atan2(s->solution[i].s, s->solution[i].c);
+  check_atan2(target_y - chain->base_y, target_x - chain->base_x);
 }
 
 /* The constraint's own clamp agrees with its limits. */
@@ -399,7 +452,7 @@ static void check_constraint(const ik2d_constraint *c, double delta) {
   REQUIRE(!isnan(clamped), "constraint clamp gave nan", -1, delta, clamped);
   v = violation(c, clamped);
   {
-    double m = max3(fabs(c->min), fabs(c->max), fabs(delta));
+    double m = max3(fabs(c->def.min), fabs(c->def.max), fabs(delta));
     REQUIRE(v <= LIMIT_EPS + 16.0 * DBL_EPSILON * (m > TWO_PI ? m : TWO_PI),
             "constraint clamp outside the limits", -1, delta, clamped);
   }
@@ -410,8 +463,9 @@ static void check_constraint(const ik2d_constraint *c, double delta) {
 /* ------------------------------------------------------------------ */
 
 typedef struct world {
-  ik2d_chain chain;
-  ik2d_solver solver;
+  double chain_memory[CHAIN_DOUBLES], solver_memory[SOLVER_DOUBLES];
+  ik2d_chain *chain;
+  ik2d_solver *solver;
   ik2d_constraint pool[POOL];
   int pool_set[POOL];
 } world;
@@ -419,75 +473,85 @@ typedef struct world {
 /* A bitwise copy of w in copy, its pointers moved to copy's own parts. */
 static void copy_world(world *copy, const world *w) {
   int i;
-  memcpy(copy, w, sizeof *copy);
-  copy->solver.chain = &copy->chain;
-  for (i = 0; i < w->chain.count; i++) {
-    const ik2d_constraint *c = w->chain.constraint[i];
-    if (c != NULL) copy->chain.constraint[i] = &copy->pool[c - w->pool];
+  memcpy(copy->pool, w->pool, sizeof copy->pool);
+  memcpy(copy->pool_set, w->pool_set, sizeof copy->pool_set);
+  copy->chain = copy_chain(copy->chain_memory, w->chain);
+  copy->solver = copy_solver(copy->solver_memory, w->solver, copy->chain);
+  for (i = 0; i < w->chain->count; i++) {
+    const ik2d_constraint *c = w->chain->constraint[i];
+    if (c != NULL) copy->chain->constraint[i] = &copy->pool[c - w->pool];
   }
 }
 
 /* The same solve on a bitwise copy must give the same bits. */
 static int solve_twice(world *w) {
   static world twin, decoys[2];
-  int reached, twin_reached;
+  const ik2d_chain *chain = w->chain;
+  const ik2d_solver *solver = w->solver;
+  int reached, twin_reached, n = chain->count;
+  double tx, ty;
   copy_world(&twin, w);
   /* two more chains in the twin's batch, aiming elsewhere, so that the
   ** batch interleaves chains that take different steps and stop at
   ** different times */
   copy_world(&decoys[0], w);
   copy_world(&decoys[1], w);
-  decoys[0].solver.target_x = w->chain.base_x - (w->solver.target_y - w->chain.base_y);
-  decoys[0].solver.target_y = w->chain.base_y + (w->solver.target_x - w->chain.base_x);
-  decoys[1].solver.target_x = 0.5 * (w->chain.base_x + w->solver.target_x);
-  decoys[1].solver.sweep = !w->solver.sweep;
-  if (!isfinite(decoys[0].solver.target_x) || !isfinite(decoys[0].solver.target_y))
-    decoys[0].solver.target_x = decoys[0].solver.target_y = 0.0;
-  if (!isfinite(decoys[1].solver.target_x)) decoys[1].solver.target_x = 0.0;
-  reached = ik2d_solver_solve(&w->solver);
+  ik2d_solver_target(solver, &tx, &ty);
+  if (ik2d_solver_set_target(decoys[0].solver, chain->base_x - (ty - chain->base_y),
+                             chain->base_y + (tx - chain->base_x)) != IK2D_OK)
+    ik2d_solver_set_target(decoys[0].solver, 0.0, 0.0);
+  if (ik2d_solver_set_target(decoys[1].solver, 0.5 * (chain->base_x + tx), ty) != IK2D_OK)
+    ik2d_solver_set_target(decoys[1].solver, 0.0, ty);
+  ik2d_solver_set_sweep(decoys[1].solver, solver->settings.sweep == IK2D_SWEEP_ROOT
+                                              ? IK2D_SWEEP_TIP
+                                              : IK2D_SWEEP_ROOT);
+  reached = ik2d_solver_solve(w->solver);
   /* the twin goes through the batch entry point, which promises the
   ** same results as ik2d_solver_solve */
   {
     ik2d_solver *list[3];
-    list[0] = &decoys[0].solver;
-    list[1] = &twin.solver;
-    list[2] = &decoys[1].solver;
-    twin_reached = ik2d_solve_batch(list, 3) - decoys[0].solver.reached -
-                   decoys[1].solver.reached;
+    list[0] = decoys[0].solver;
+    list[1] = twin.solver;
+    list[2] = decoys[1].solver;
+    twin_reached = ik2d_solve_batch(list, 3) - decoys[0].solver->result.reached -
+                   decoys[1].solver->result.reached;
   }
   REQUIRE(reached == twin_reached &&
-              memcmp(w->chain.angle, twin.chain.angle, sizeof w->chain.angle) == 0 &&
-              memcmp(w->chain.joint_x, twin.chain.joint_x, sizeof w->chain.joint_x) == 0 &&
-              memcmp(w->chain.joint_y, twin.chain.joint_y, sizeof w->chain.joint_y) == 0 &&
-              memcmp(&w->solver.distance, &twin.solver.distance, sizeof(double)) == 0 &&
-              w->solver.used_iterations == twin.solver.used_iterations &&
-              memcmp(w->solver.solution_cos, twin.solver.solution_cos,
-                     sizeof w->solver.solution_cos) == 0 &&
-              memcmp(w->solver.solution_sin, twin.solver.solution_sin,
-                     sizeof w->solver.solution_sin) == 0,
-          "same inputs, different outputs", -1, w->solver.distance,
-          twin.solver.distance);
+              memcmp(chain->angle, twin.chain->angle, n * sizeof(double)) == 0 &&
+              memcmp(chain->joints, twin.chain->joints, 2 * (n + 1) * sizeof(double)) == 0 &&
+              memcmp(&solver->result.distance, &twin.solver->result.distance,
+                     sizeof(double)) == 0 &&
+              solver->result.iterations == twin.solver->result.iterations &&
+              memcmp(solver->solution, twin.solver->solution, n * sizeof(ik2d_rot)) == 0 &&
+              memcmp(solver->solution_angle, twin.solver->solution_angle,
+                     n * sizeof(double)) == 0,
+          "same inputs, different outputs", -1, solver->result.distance,
+          twin.solver->result.distance);
   return reached;
 }
 
 static void do_solve(world *w) {
   int pose_ok[IK2D_MAX_BONES], i, reached;
-  ik2d_chain *chain = &w->chain;
+  ik2d_chain *chain = w->chain;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *c = chain->constraint[i];
     pose_ok[i] = c == NULL || violation(c, chain->pose[i] - chain->rest[i]) == 0.0;
   }
   reached = solve_twice(w);
-  check_solve(&w->solver, reached, pose_ok);
+  check_solve(w->solver, reached, pose_ok);
 }
 
-/* Sets constraint k from the input; a refused call must leave it as it was. */
+/* Sets constraint k from the input; a refused call must leave it as it
+** was.  Good limits: finite, min <= max, both within [-2 pi, 2 pi]
+** (larger ones are degrees by mistake). */
 static void set_limits(world *w, reader *r) {
   int k = byte_of(r) % POOL;
   ik2d_constraint *c = &w->pool[k], before;
-  double a = angle_of(r), width, min, max;
-  int invert = byte_of(r) & 1;
+  ik2d_constraint_def def;
+  double a = angle_of(r), width;
+  int good;
   ik2d_status status;
+  def.invert = byte_of(r) & 1;
   memcpy(&before, c, sizeof before);
   switch (byte_of(r) % 8) {
     case 0: width = 0.0; break;                          /* pinned */
@@ -498,39 +562,47 @@ static void set_limits(world *w, reader *r) {
     case 5: width = finite_or(raw_of(r), 1.0); break;
     default: width = TWO_PI * unit_of(r); break;
   }
-  min = a;
-  max = a + width;
-  if (byte_of(r) % 16 == 0) min = raw_of(r); /* maybe nan or inf */
-  status = ik2d_constraint_set(c, min, max, invert);
+  /* mostly inside the range a limit may take */
+  if (fabs(a) > TWO_PI && byte_of(r) % 4 != 0) a = fmod(a, TWO_PI);
+  def.min = a;
+  def.max = a + width;
+  if (fabs(def.max) > TWO_PI && width > 0.0 && byte_of(r) % 4 != 0) {
+    def.max = def.max > 0.0 ? TWO_PI : -TWO_PI;
+    def.min = def.max - width < -TWO_PI ? -TWO_PI : def.max - width;
+  }
+  if (byte_of(r) % 16 == 0) def.min = raw_of(r); /* maybe nan or inf */
+  good = isfinite(def.min) && isfinite(def.max) && def.min <= def.max &&
+         fabs(def.min) <= TWO_PI && fabs(def.max) <= TWO_PI;
+  status = ik2d_constraint_init(c, sizeof *c, &def);
   if (status != IK2D_OK) {
     REQUIRE(memcmp(c, &before, sizeof before) == 0, "refused limits changed the constraint",
-            k, min, max);
-    REQUIRE(!(isfinite(min) && isfinite(max) && min <= max),
-            "good limits refused", k, min, max);
+            k, def.min, def.max);
+    REQUIRE(!good, "good limits refused", k, def.min, def.max);
     return;
   }
-  REQUIRE(isfinite(min) && isfinite(max) && min <= max, "bad limits accepted", k, min, max);
+  REQUIRE(good, "bad limits accepted", k, def.min, def.max);
   w->pool_set[k] = 1;
   check_constraint(c, angle_of(r));
-  check_constraint(c, min);
-  check_constraint(c, max);
+  check_constraint(c, def.min);
+  check_constraint(c, def.max);
 }
 
 /* A target chosen to hurt: the base, a joint, the tip, far, tiny. */
 static void set_target(world *w, reader *r) {
-  ik2d_chain *chain = &w->chain;
-  ik2d_solver *s = &w->solver;
-  ik2d_solver before;
+  ik2d_chain *chain = w->chain;
+  ik2d_solver *s = w->solver;
+  static double before[SOLVER_DOUBLES];
+  const double *joints = chain->joints;
   double x, y;
   int j = byte_of(r) % (chain->count + 1);
   ik2d_status status;
-  memcpy(&before, s, sizeof before);
+  memcpy(before, s, ik2d_solver_size(chain->count));
   switch (byte_of(r) % 10) {
     case 0: x = chain->base_x; y = chain->base_y; break;
-    case 1: x = chain->joint_x[j]; y = chain->joint_y[j]; break;
+    case 1: x = joints[2 * j]; y = joints[2 * j + 1]; break;
     case 2:
-      x = chain->joint_x[j] + denormal_of(r);
-      y = chain->joint_y[j] - denormal_of(r);
+      x = joints[2 * j] + denormal_of(r);
+      y = joints[2 * j + 1] - denormal_of(r);
       break;
     case 3: x = coordinate_of(r); y = coordinate_of(r); break;
     case 4: x = denormal_of(r); y = -denormal_of(r); break;
@@ -540,8 +612,8 @@ static void set_target(world *w, reader *r) {
       y = chain->base_y;
       break;
     case 7: /* mirror image of the base under flip */
-      x = 2.0 * chain->base_x - chain->joint_x[j];
-      y = chain->joint_y[j];
+      x = 2.0 * chain->base_x - joints[2 * j];
+      y = joints[2 * j + 1];
       break;
     default: {
       double radius = chain->reach * 1.5 * unit_of(r), turn = TWO_PI * unit_of(r);
@@ -552,19 +624,21 @@ static void set_target(world *w, reader *r) {
   }
   status = ik2d_solver_set_target(s, x, y);
   if (isfinite(x) && isfinite(y)) {
-    REQUIRE(status == IK2D_OK && s->target_x == x && s->target_y == y,
+    REQUIRE(status == IK2D_OK && s->target_x == x && s->target_y == y && s->has_target,
             "finite target refused", -1, x, y);
   } else {
-    REQUIRE(status == IK2D_ERR_POSITION && memcmp(s, &before, sizeof before) == 0,
+    REQUIRE(status == (isfinite(x) ? IK2D_ERR_TARGET_Y : IK2D_ERR_TARGET_X) &&
+                same_solver(s, before),
             "bad target accepted or solver changed", -1, x, y);
   }
 }
 
 static void set_settings(world *w, reader *r) {
-  ik2d_solver *s = &w->solver, before;
+  ik2d_solver *s = w->solver;
+  static double before[SOLVER_DOUBLES];
   ik2d_status status;
   double v;
-  memcpy(&before, s, sizeof before);
+  memcpy(before, s, ik2d_solver_size(w->chain->count));
   switch (byte_of(r) % 8) {
     case 0: {
       static const double weights[] = {0.0, 1.0, 0.5, -1.0, 2.0, 1e-300,
@@ -575,12 +649,12 @@ static void set_settings(world *w, reader *r) {
       if (k == 7) v = denormal_of(r);
       status = ik2d_solver_set_weight(s, v);
       if (isnan(v)) {
-        REQUIRE(status == IK2D_ERR_WEIGHT && memcmp(s, &before, sizeof before) == 0,
+        REQUIRE(status == IK2D_ERR_WEIGHT && same_solver(s, before),
                 "nan weight accepted", -1, v, 0);
       } else {
-        REQUIRE(status == IK2D_OK && s->weight >= 0.0 && s->weight <= 1.0 &&
-                    (v < 0.0 || v > 1.0 || s->weight == v),
-                "weight not clamped to [0, 1]", -1, v, s->weight);
+        REQUIRE(status == IK2D_OK && s->settings.weight >= 0.0 && s->settings.weight <= 1.0 &&
+                    (v < 0.0 || v > 1.0 || s->settings.weight == v),
+                "weight not clamped to [0, 1]", -1, v, s->settings.weight);
       }
       break;
     }
@@ -595,7 +669,7 @@ static void set_settings(world *w, reader *r) {
         case 0: v = 0.0; break;
         case 1: v = 1e-12; break;
         case 2: v = 0.01; break;
-        case 3: v = unit_of(r) * w->chain.reach; break;
+        case 3: v = unit_of(r) * w->chain->reach; break;
         case 4: v = 1e300; break;
         default: v = raw_of(r); break;
       }
@@ -618,8 +692,8 @@ static void set_settings(world *w, reader *r) {
       int method = byte_of(r) % 4;
       status = ik2d_solver_set_method(s, (ik2d_method)method);
       REQUIRE((status == IK2D_OK) ==
-                  (method < 2 || (method == IK2D_TWO_BONE && w->chain.count == 2)),
-              "method check", -1, method, w->chain.count);
+                  (method < 2 || (method == IK2D_TWO_BONE && w->chain->count == 2)),
+              "method check", -1, method, w->chain->count);
       break;
     }
     case 5: {
@@ -645,7 +719,7 @@ static void set_settings(world *w, reader *r) {
       }
       switch (k % 4) {
         case 0: v = 0.0; break;
-        case 1: v = unit_of(r) * w->chain.reach; break;
+        case 1: v = unit_of(r) * w->chain->reach; break;
         case 2: v = 1e300; break;
         default: v = raw_of(r); break;
       }
@@ -654,30 +728,33 @@ static void set_settings(world *w, reader *r) {
       break;
     }
     default: {
-      /* the switches the binding sets straight in the struct, from one
-      ** byte (more bytes would shift every saved input's meaning) */
+      /* the switches, from one byte (more bytes would shift every saved
+      ** input's meaning); an out-of-range sweep is refused */
       unsigned bits = byte_of(r);
-      s->warm_start = bits & 1;
-      s->exact = !((bits >> 1) & 1);
-      s->sweep = (bits >> 2) & 1 ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+      ik2d_solver_set_warm_start(s, bits & 1);
+      ik2d_solver_set_exact(s, !((bits >> 1) & 1));
+      ik2d_solver_set_sweep(s, (bits >> 2) & 1 ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT);
       if (byte_of(r) & 1) ik2d_solver_forget(s);
-      return;
+      memcpy(before, s, ik2d_solver_size(w->chain->count));
+      status = ik2d_solver_set_sweep(s, (ik2d_sweep)(2 + (bits >> 3)));
+      REQUIRE(status == IK2D_ERR_SWEEP, "bad sweep accepted", -1, bits, status);
+      break;
     }
   }
   if (status != IK2D_OK)
-    REQUIRE(memcmp(s, &before, sizeof before) == 0, "refused setting changed the solver",
-            -1, 0, 0);
+    REQUIRE(same_solver(s, before), "refused setting changed the solver", -1, 0, 0);
 }
 
 static void set_pose(world *w, reader *r) {
-  ik2d_chain *chain = &w->chain, before;
+  ik2d_chain *chain = w->chain;
+  static double before[CHAIN_DOUBLES];
   int i = (int)(byte_of(r) % (chain->count + 2)) - 1; /* -1 and count too */
   double a = byte_of(r) % 16 == 0 ? raw_of(r) : angle_of(r);
   ik2d_status status;
-  memcpy(&before, chain, sizeof before);
+  memcpy(before, chain, ik2d_chain_size(chain->count));
   status = ik2d_chain_set_pose(chain, i, a);
   if (i < 0 || i >= chain->count || !isfinite(a)) {
-    REQUIRE(status != IK2D_OK && memcmp(chain, &before, sizeof before) == 0,
+    REQUIRE(status != IK2D_OK && same_chain(chain, before),
             "bad pose accepted or chain changed", i, a, status);
   } else {
     REQUIRE(status == IK2D_OK && chain->pose[i] == a && chain->angle[i] == a,
@@ -687,72 +764,88 @@ static void set_pose(world *w, reader *r) {
 }
 
 static void set_base(world *w, reader *r) {
-  ik2d_chain *chain = &w->chain, before;
+  ik2d_chain *chain = w->chain;
+  static double before[CHAIN_DOUBLES];
   double x = coordinate_of(r), y = coordinate_of(r), a = angle_of(r);
   ik2d_status status;
   if (byte_of(r) % 16 == 0) x = raw_of(r);
   if (byte_of(r) % 16 == 0) a = raw_of(r);
-  memcpy(&before, chain, sizeof before);
+  memcpy(before, chain, ik2d_chain_size(chain->count));
   status = ik2d_chain_set_base(chain, x, y, a);
   if (!isfinite(x) || !isfinite(y) || !isfinite(a)) {
-    REQUIRE(status != IK2D_OK && memcmp(chain, &before, sizeof before) == 0,
+    REQUIRE(status != IK2D_OK && same_chain(chain, before),
             "bad base accepted or chain changed", -1, x, a);
   } else {
+    double kept;
     REQUIRE(status == IK2D_OK, "good base refused", -1, x, a);
+    ik2d_chain_base(chain, NULL, NULL, &kept);
+    REQUIRE(kept > -PI && kept <= PI, "base angle not kept in (-pi, pi]", -1, a, kept);
+    /* the same direction, where the reference wrap can tell */
+    REQUIRE(fabs(a) > 1e6 || fabs(wrap(kept - a)) <= 64.0 * DBL_EPSILON * fmax(fabs(a), PI),
+            "base angle kept is another direction", -1, a, kept);
     check_chain(chain, 1);
   }
 }
 
 static void set_constraint(world *w, reader *r) {
-  ik2d_chain *chain = &w->chain, before;
+  ik2d_chain *chain = w->chain;
+  static double before[CHAIN_DOUBLES];
   int i = (int)(byte_of(r) % (chain->count + 2)) - 1;
   int k = byte_of(r) % (POOL + 1);
   const ik2d_constraint *c = k < POOL && w->pool_set[k] ? &w->pool[k] : NULL;
   ik2d_status status;
-  memcpy(&before, chain, sizeof before);
+  memcpy(before, chain, ik2d_chain_size(chain->count));
   status = ik2d_chain_set_constraint(chain, i, c);
   if (i < 0 || i >= chain->count)
-    REQUIRE(status == IK2D_ERR_INDEX && memcmp(chain, &before, sizeof before) == 0,
+    REQUIRE(status == IK2D_ERR_INDEX && same_chain(chain, before),
             "bad constraint index accepted", i, k, status);
   else
     REQUIRE(status == IK2D_OK && chain->constraint[i] == c, "constraint not set", i, k, 0);
 }
 
 static int build(world *w, reader *r) {
-  double lengths[IK2D_MAX_BONES + 1], rests[IK2D_MAX_BONES + 1];
+  ik2d_bone_def bones[IK2D_MAX_BONES + 1];
+  ik2d_chain_def def = ik2d_default_chain_def();
+  ik2d_solver_def settings = ik2d_default_solver_def();
   unsigned head = byte_of(r);
   /* mostly short chains; 64 and the invalid 0 and 65 now and then */
   int count = head < 16 ? 64 : head < 20 ? (int)(head % 2) * 65 : 1 + (int)(head % 12);
   int i, bad = 0, with_rests;
-  ik2d_chain before;
   ik2d_status status;
   if (head >= 20 && head < 40) count = 2;
   if (count > 64) count = 65;
   for (i = 0; i < count && i < IK2D_MAX_BONES + 1; i++) {
-    lengths[i] = length_of(r);
-    rests[i] = angle_of(r);
+    bones[i].length = length_of(r);
+    bones[i].rest = angle_of(r);
+    bones[i].constraint = NULL;
   }
   with_rests = byte_of(r) % 8 != 7;
+  if (!with_rests)
+    for (i = 0; i < count && i < IK2D_MAX_BONES + 1; i++) bones[i].rest = 0.0;
   if (count >= 1 && byte_of(r) % 32 == 31) {
     /* a bad bone: zero, negative, nan or inf length, or nan rest */
     static const double lengths_bad[] = {0.0, -1.0, NAN, HUGE_VAL};
     int k = byte_of(r) % count;
     if (byte_of(r) & 1) {
-      lengths[k] = lengths_bad[byte_of(r) % 4];
+      bones[k].length = lengths_bad[byte_of(r) % 4];
       bad = 1;
     } else {
-      rests[k] = byte_of(r) & 1 ? NAN : -HUGE_VAL;
-      bad = with_rests;
+      bones[k].rest = byte_of(r) & 1 ? NAN : -HUGE_VAL;
+      bad = 1;
     }
   }
-  memset(&w->chain, 0xA5, sizeof w->chain);
-  memcpy(&before, &w->chain, sizeof before);
-  status = ik2d_chain_init(&w->chain, count, lengths, with_rests ? rests : NULL);
+  def.bone_count = count;
+  def.bones = bones;
+  memset(w->chain_memory, 0xA5, sizeof w->chain_memory);
+  w->chain = (ik2d_chain *)(void *)w->chain_memory;
+  status = ik2d_chain_init(w->chain, sizeof w->chain_memory, &def);
   if (status != IK2D_OK) {
     double reach = 0.0;
-    for (i = 0; i < count && count <= IK2D_MAX_BONES; i++) reach += lengths[i];
-    REQUIRE(memcmp(&w->chain, &before, sizeof before) == 0, "refused chain was written",
-            count, status, 0);
+    int k;
+    for (i = 0; i < count && count <= IK2D_MAX_BONES; i++) reach += bones[i].length;
+    for (k = 0; k < CHAIN_DOUBLES; k++)
+      REQUIRE(memcmp(&w->chain_memory[k], "\xA5\xA5\xA5\xA5\xA5\xA5\xA5\xA5", 8) == 0,
+              "refused chain was written", count, status, k);
     REQUIRE(bad || count < 1 || count > IK2D_MAX_BONES || !isfinite(reach),
             "good chain refused", count, status, reach);
     return 0;
@@ -762,15 +855,17 @@ static int build(world *w, reader *r) {
   for (i = 0; i < POOL; i++) set_limits(w, r);
   for (i = 0; i < count; i++) {
     unsigned k = byte_of(r) % (POOL + 3);
-    if (k < POOL && w->pool_set[k]) ik2d_chain_set_constraint(&w->chain, i, &w->pool[k]);
+    if (k < POOL && w->pool_set[k]) ik2d_chain_set_constraint(w->chain, i, &w->pool[k]);
   }
   set_base(w, r);
-  ik2d_chain_set_flip(&w->chain, byte_of(r) & 1);
+  ik2d_chain_set_flip(w->chain, byte_of(r) & 1);
   for (i = 0; i < count; i++)
-    if (byte_of(r) & 1) ik2d_chain_set_pose(&w->chain, i, angle_of(r));
-  check_chain(&w->chain, 1);
-  REQUIRE(ik2d_solver_init(&w->solver, &w->chain) == IK2D_OK, "solver init", -1, 0, 0);
-  current_solver = &w->solver;
+    if (byte_of(r) & 1) ik2d_chain_set_pose(w->chain, i, angle_of(r));
+  check_chain(w->chain, 1);
+  w->solver = (ik2d_solver *)(void *)w->solver_memory;
+  REQUIRE(ik2d_solver_init(w->solver, sizeof w->solver_memory, w->chain, &settings) == IK2D_OK,
+          "solver init", -1, 0, 0);
+  current_solver = w->solver;
   return 1;
 }
 
@@ -780,7 +875,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int ops = 0;
   r.p = data;
   r.n = size;
-  current_chain = &w.chain;
+  current_chain = (const ik2d_chain *)(const void *)w.chain_memory;
   current_solver = NULL;
   if (!build(&w, &r)) return 0;
   set_target(&w, &r);
@@ -791,11 +886,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       case 4: set_target(&w, &r); break;
       case 5: set_pose(&w, &r); break;
       case 6: set_base(&w, &r); break;
-      case 7: ik2d_chain_set_flip(&w.chain, byte_of(&r) & 1); check_chain(&w.chain, 1); break;
+      case 7: ik2d_chain_set_flip(w.chain, byte_of(&r) & 1); check_chain(w.chain, 1); break;
       case 8: set_limits(&w, &r); break;     /* limits edited between solves */
       case 9: set_constraint(&w, &r); break; /* added, moved or removed */
       case 10: case 11: set_settings(&w, &r); break;
-      case 12: ik2d_chain_reset(&w.chain); check_chain(&w.chain, 1); break;
+      case 12: ik2d_chain_reset(w.chain); check_chain(w.chain, 1); break;
       default: {
         /* a fixed target solved again and again must settle */
         int k, n = 2 + byte_of(&r) % 6;

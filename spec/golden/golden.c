@@ -33,12 +33,12 @@
 #define G_MAX_BONES 64
 
 typedef struct g_chain {
-  ik2d_chain chain;
-  ik2d_constraint limits[G_MAX_BONES];
+  ik2d_chain *chain;
+  ik2d_constraint *limits[G_MAX_BONES];
 } g_chain;
 
 typedef struct g_solver {
-  ik2d_solver solver;
+  ik2d_solver *solver;
 } g_solver;
 
 enum { G_CCD, G_FABRIK, G_TWO_BONE };
@@ -48,78 +48,119 @@ typedef struct g_options {
   double tolerance, weight, damping, softness, stretch;
 } g_options;
 
+static void g_check(ik2d_status status) {
+  if (status != IK2D_OK) {
+    fprintf(stderr, "golden: %s\n", ik2d_status_message(status));
+    abort();
+  }
+}
+
+/* the objects of a scene are made again for every scene: their memory
+** is freed first (every object is allocated, as a C game would) */
 static void g_chain_init(g_chain *c, int n, const double *lengths,
                          const double *rests) {
-  if (ik2d_chain_init(&c->chain, n, lengths, rests) != IK2D_OK) abort();
+  ik2d_bone_def bones[G_MAX_BONES];
+  ik2d_chain_def def = ik2d_default_chain_def();
+  size_t size = ik2d_chain_size(n);
+  int i;
+  for (i = 0; i < G_MAX_BONES; i++) {
+    free(c->limits[i]);
+    c->limits[i] = NULL;
+  }
+  for (i = 0; i < n; i++) {
+    bones[i].length = lengths[i];
+    bones[i].rest = rests[i];
+    bones[i].constraint = NULL;
+  }
+  def.bone_count = n;
+  def.bones = bones;
+  free(c->chain);
+  c->chain = malloc(size);
+  g_check(ik2d_chain_init(c->chain, size, &def));
 }
 
 static void g_chain_limit(g_chain *c, int i, double min, double max,
                           int invert) {
-  if (ik2d_constraint_set(&c->limits[i], min, max, invert) != IK2D_OK) abort();
-  ik2d_chain_set_constraint(&c->chain, i, &c->limits[i]);
+  ik2d_constraint_def def;
+  size_t size = ik2d_constraint_size();
+  def.min = min;
+  def.max = max;
+  def.invert = invert != 0;
+  c->limits[i] = malloc(size);
+  g_check(ik2d_constraint_init(c->limits[i], size, &def));
+  g_check(ik2d_chain_set_constraint(c->chain, i, c->limits[i]));
 }
 
 static void g_chain_base(g_chain *c, double x, double y, double angle) {
-  ik2d_chain_set_base(&c->chain, x, y, angle);
+  g_check(ik2d_chain_set_base(c->chain, x, y, angle));
 }
 
 static void g_chain_flip(g_chain *c, int flip) {
-  ik2d_chain_set_flip(&c->chain, flip);
+  g_check(ik2d_chain_set_flip(c->chain, flip != 0));
 }
 
 static void g_chain_pose(g_chain *c, int i, double angle) {
-  ik2d_chain_set_pose(&c->chain, i, angle);
+  g_check(ik2d_chain_set_pose(c->chain, i, angle));
 }
 
 static void g_solver_init(g_solver *s, g_chain *c, const g_options *o) {
-  ik2d_solver *solver = &s->solver;
-  if (ik2d_solver_init(solver, &c->chain) != IK2D_OK) abort();
-  ik2d_solver_set_method(solver, o->method == G_FABRIK ? IK2D_FABRIK
-                                 : o->method == G_TWO_BONE ? IK2D_TWO_BONE
-                                                          : IK2D_CCD);
-  ik2d_solver_set_iterations(solver, o->iterations);
-  ik2d_solver_set_tolerance(solver, o->tolerance);
-  ik2d_solver_set_weight(solver, o->weight);
-  ik2d_solver_set_damping(solver, o->damping);
-  ik2d_solver_set_bend(solver, o->bend);
-  ik2d_solver_set_softness(solver, o->softness);
-  ik2d_solver_set_stretch(solver, o->stretch);
-  solver->warm_start = o->warm_start;
-  solver->exact = o->exact;
-  solver->sweep = o->sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+  ik2d_solver_def def = ik2d_default_solver_def();
+  size_t size = ik2d_solver_size(ik2d_chain_bone_count(c->chain));
+  def.method = o->method == G_FABRIK ? IK2D_FABRIK
+             : o->method == G_TWO_BONE ? IK2D_TWO_BONE
+                                       : IK2D_CCD;
+  def.iterations = o->iterations;
+  def.tolerance = o->tolerance;
+  def.weight = o->weight;
+  def.damping = o->damping;
+  def.bend = o->bend;
+  def.softness = o->softness;
+  def.stretch = o->stretch;
+  def.warm_start = o->warm_start != 0;
+  def.exact = o->exact != 0;
+  def.sweep = o->sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+  free(s->solver);
+  s->solver = malloc(size);
+  g_check(ik2d_solver_init(s->solver, size, c->chain, &def));
 }
 
 static void g_solver_target(g_solver *s, double x, double y) {
-  ik2d_solver_set_target(&s->solver, x, y);
+  g_check(ik2d_solver_set_target(s->solver, x, y));
 }
 
 static void g_solver_weight(g_solver *s, double w) {
-  ik2d_solver_set_weight(&s->solver, w);
+  g_check(ik2d_solver_set_weight(s->solver, w));
 }
 
-static void g_solver_forget(g_solver *s) { ik2d_solver_forget(&s->solver); }
+static void g_solver_forget(g_solver *s) { ik2d_solver_forget(s->solver); }
 
-static int g_solve(g_solver *s) { return ik2d_solver_solve(&s->solver); }
+static int g_solve(g_solver *s) { return ik2d_solver_solve(s->solver); }
 
 static int g_solve_batch(g_solver **s, int count) {
   ik2d_solver *list[256];
   int i;
-  for (i = 0; i < count; i++) list[i] = &s[i]->solver;
+  for (i = 0; i < count; i++) list[i] = s[i]->solver;
   return ik2d_solve_batch(list, count);
 }
 
 /* outputs */
-static int g_count(const g_chain *c) { return c->chain.count; }
-static double g_angle(const g_chain *c, int i) { return c->chain.angle[i]; }
-static double g_world_angle(const g_chain *c, int i) {
-  return ik2d_chain_world_angle(&c->chain, i);
+static int g_count(const g_chain *c) { return ik2d_chain_bone_count(c->chain); }
+static double g_angle(const g_chain *c, int i) {
+  double a;
+  g_check(ik2d_chain_angle(c->chain, i, &a));
+  return a;
 }
-static double g_joint_x(const g_chain *c, int i) { return c->chain.joint_x[i]; }
-static double g_joint_y(const g_chain *c, int i) { return c->chain.joint_y[i]; }
-static double g_scale(const g_chain *c) { return c->chain.scale; }
-static int g_reached(const g_solver *s) { return s->solver.reached; }
-static double g_distance(const g_solver *s) { return s->solver.distance; }
-static int g_iterations(const g_solver *s) { return s->solver.used_iterations; }
+static double g_world_angle(const g_chain *c, int i) {
+  double a;
+  g_check(ik2d_chain_world_angle(c->chain, i, &a));
+  return a;
+}
+static double g_joint_x(const g_chain *c, int i) { return ik2d_chain_joints(c->chain)[2 * i]; }
+static double g_joint_y(const g_chain *c, int i) { return ik2d_chain_joints(c->chain)[2 * i + 1]; }
+static double g_scale(const g_chain *c) { return ik2d_chain_scale(c->chain); }
+static int g_reached(const g_solver *s) { return ik2d_solver_result(s->solver)->reached; }
+static double g_distance(const g_solver *s) { return ik2d_solver_result(s->solver)->distance; }
+static int g_iterations(const g_solver *s) { return ik2d_solver_result(s->solver)->iterations; }
 
 /* ------------------------------------------------------------------ */
 /* hashing                                                              */

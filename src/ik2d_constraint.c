@@ -1,0 +1,115 @@
+/*
+** ik2d_constraint.c: joint limits, wrap-safe.
+*/
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ik2d.h"
+#include "ik2d_constraint.h"
+#include "ik2d_math.h"
+
+ik2d_constraint_def ik2d_default_constraint_def(void) {
+  ik2d_constraint_def def;
+  def.min = -IK2D_PI;
+  def.max = IK2D_PI;
+  def.invert = false;
+  return def;
+}
+
+size_t ik2d_constraint_size(void) { return sizeof(ik2d_constraint); }
+
+static ik2d_status constraint_check(const ik2d_constraint_def *def) {
+  if (def == NULL) return IK2D_ERR_NULL;
+  if (!isfinite(def->min)) return IK2D_ERR_MIN;
+  if (!isfinite(def->max)) return IK2D_ERR_MAX;
+  if (fabs(def->min) > IK2D_TWO_PI) return IK2D_ERR_MIN_DEGREES;
+  if (fabs(def->max) > IK2D_TWO_PI) return IK2D_ERR_MAX_DEGREES;
+  if (def->min > def->max) return IK2D_ERR_LIMIT_ORDER;
+  return IK2D_OK;
+}
+
+/* The arc from a checked def. */
+static void constraint_derive(ik2d_constraint *c, const ik2d_constraint_def *def) {
+  double min = def->min, max = def->max, low, high, width;
+  c->def = *def;
+  /* an inverted range allows the arc from max round to min + 2 pi */
+  low = def->invert ? max : min;
+  high = def->invert ? min + IK2D_TWO_PI : max;
+  width = def->invert ? IK2D_TWO_PI - (max - min) : max - min;
+  c->full = (width >= IK2D_TWO_PI);
+  c->mid = 0.5 * low + 0.5 * high;
+  /* an inverted range of more than 2 pi leaves no arc: pin the joint at
+  ** the point the shrinking arc closed on (continuous in min and max),
+  ** rather than a negative half-width the two clamps read differently */
+  c->half = c->full ? IK2D_PI : width > 0.0 ? 0.5 * width : 0.0;
+  c->mid_rot = ik2d_rot_of(cos(c->mid), sin(c->mid));
+  c->half_rot = ik2d_rot_of(cos(c->half), sin(c->half));
+}
+
+ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
+                                 const ik2d_constraint_def *def) {
+  ik2d_status status;
+  if (constraint == NULL) return IK2D_ERR_NULL;
+  if (size < sizeof *constraint) return IK2D_ERR_SIZE;
+  if ((uintptr_t)constraint % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  status = constraint_check(def);
+  if (status == IK2D_OK) constraint_derive(constraint, def);
+  return status;
+}
+
+ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
+                                const ik2d_constraint_def *def) {
+  ik2d_status status;
+  if (constraint == NULL) return IK2D_ERR_NULL;
+  status = constraint_check(def);
+  if (status == IK2D_OK) constraint_derive(constraint, def);
+  return status;
+}
+
+ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
+  ik2d_constraint_def def;
+  if (constraint != NULL) return constraint->def;
+  def.min = def.max = 0.0;
+  def.invert = false;
+  return def;
+}
+
+double ik2d_constraint_clamp(const ik2d_constraint *c, double delta) {
+  double centred;
+  if (c == NULL || c->full) return delta;
+  /* express delta in the frame centred on the range: wrap-safe */
+  centred = c->mid + ik2d_wrap(delta - c->mid);
+  if (centred > c->mid + c->half) return c->mid + c->half;
+  if (centred < c->mid - c->half) return c->mid - c->half;
+  return centred;
+}
+
+bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
+  if (c == NULL || c->full || from == NULL || to == NULL) return false;
+  *from = c->mid - c->half;
+  *to = c->mid + c->half;
+  return true;
+}
+
+bool ik2d_constraint_clamp_rot(const ik2d_constraint *c, ik2d_rot mid,
+                               ik2d_rot *r) {
+  ik2d_rot rel;
+  double side, half_cos = c->half_rot.c, half_sin = c->half_rot.s;
+  if (c == NULL || c->full) return false;
+  /* the rotation relative to the middle of the allowed arc */
+  rel = ik2d_rot_inv_mul(mid, *r);
+  /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is
+  ** ill-conditioned near half = 0 and pi, where cos is flat: a pinned
+  ** joint let 1.5e-8 rad through.  The sine decides there instead; and
+  ** near half = pi/2, where the sine is flat (it let 1e-8 rad through),
+  ** the cosine does. */
+  if (fabs(half_cos) <= 0.7071067811865476
+          ? rel.c >= half_cos
+          : half_cos > 0.0 ? rel.c >= 0.0 && fabs(rel.s) <= half_sin
+                           : rel.c >= 0.0 || fabs(rel.s) >= half_sin)
+    return false;
+  side = rel.s < 0.0 ? -half_sin : half_sin;
+  *r = ik2d_rot_mul(mid, ik2d_rot_of(half_cos, side));
+  return true;
+}

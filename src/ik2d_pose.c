@@ -1,0 +1,219 @@
+/*
+** ik2d_pose.c: what every method does to a pose: forward passes, the
+** straight pose toward a far target, and the exact two-joint step.
+**
+** The exact step: with every other joint held, joints i < j and the tip
+** form a triangle with fixed sides a = |J_j - J_i| and b = |tip - J_j|,
+** so turning j then i puts the tip on the target exactly whenever
+** |a - b| <= |target - J_i| <= a + b (law of cosines, without trig).  The
+** candidates are every adjacent pair, the root with every joint and every
+** joint with the last: about 3n pairs, O(n).  The pair needing the least
+** turning wins, on the bend side it has now (so no elbow flips), and only
+** if both joints stay inside their limits (and damping).  CCD tries it
+** first in every iteration; FABRIK finishes with it.
+*/
+#include <math.h>
+#include <stddef.h>
+
+#include "ik2d_pose.h"
+
+/* The exact step skips a pair whose triangle is degenerate: the tip or
+** the target closer to a joint than a tenth of the pair's first side.
+** Its turns would be ill-defined there (a folded limb turning half round
+** for a hair's motion of the target).  Squared. */
+#define POSE_DEGENERATE 0.01
+
+/* ------------------------------------------------------------------ */
+/* rotations and joints                                                 */
+/* ------------------------------------------------------------------ */
+
+void ik2d_pose_save(const ik2d_pose *pose, ik2d_rot *rot) {
+  int i;
+  for (i = 0; i < pose->count; i++) rot[i] = pose->rot[i];
+}
+
+void ik2d_pose_load(ik2d_pose *pose, const ik2d_rot *rot) {
+  int i;
+  pose->fresh = false;
+  for (i = 0; i < pose->count; i++) pose->rot[i] = rot[i];
+}
+
+void ik2d_pose_forward(ik2d_pose *pose) {
+  const double *length = pose->chain->length;
+  ik2d_rot world = pose->base;
+  double x = pose->chain->base_x, y = pose->chain->base_y;
+  int i;
+  for (i = 0; i < pose->count; i++) {
+    world = ik2d_rot_mul(world, pose->rot[i]);
+    pose->joint_x[i] = x;
+    pose->joint_y[i] = y;
+    x += length[i] * world.c;
+    y += length[i] * world.s;
+  }
+  pose->joint_x[pose->count] = x;
+  pose->joint_y[pose->count] = y;
+}
+
+bool ik2d_pose_straighten(ik2d_pose *pose) {
+  const ik2d_chain *chain = pose->chain;
+  double dx = pose->target_x - chain->base_x;
+  double dy = pose->target_y - chain->base_y;
+  double distance = sqrt(dx * dx + dy * dy);
+  ik2d_rot saved[IK2D_MAX_BONES];
+  int i;
+  if (!(distance >= chain->reach) || distance == 0.0) return false;
+  ik2d_pose_save(pose, saved);
+  if (!isfinite(distance)) {
+    /* a target beyond 1e154: the squares overflowed (dx too, across the
+    ** whole double range), and dx / inf = 0 pointed the chain along x */
+    if (!isfinite(dx) || !isfinite(dy)) {
+      dx = 0.5 * pose->target_x - 0.5 * chain->base_x;
+      dy = 0.5 * pose->target_y - 0.5 * chain->base_y;
+    }
+    distance = fmax(fabs(dx), fabs(dy));
+    dx /= distance;
+    dy /= distance;
+    distance = sqrt(dx * dx + dy * dy);
+  }
+  dx /= distance;
+  dy /= distance;
+  /* first bone: world direction to the target, less the base rotation */
+  pose->rot[0] = ik2d_rot_inv_mul(pose->base, ik2d_rot_of(dx, dy));
+  for (i = 1; i < pose->count; i++) pose->rot[i] = ik2d_rot_of(1.0, 0.0);
+  for (i = 0; i < pose->count; i++) {
+    if (ik2d_pose_clamp(pose, i)) {
+      /* a limit forbids the straight pose: leave it to the iterations */
+      ik2d_pose_load(pose, saved);
+      return false;
+    }
+  }
+  pose->fresh = false;
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* the exact two-joint step                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct pose_pair {
+  int i, j;
+  double cost;          /* (1 - cos turn_i) + (1 - cos turn_j) */
+  ik2d_rot i_rot, j_rot; /* new rotations of bones i and j */
+} pose_pair;
+
+/* Is rotation r of bone i inside its limits?  Asks the clamp itself, so
+** the exact step and the sweeps can never disagree. */
+static bool pose_allowed(const ik2d_pose *pose, int i, ik2d_rot r) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  return limit == NULL || !ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &r);
+}
+
+/* The triangle of joints i < j, solved for one bend side: the sides, the
+** target from joint i, and the angle at j now and wanted (want.s >= 0,
+** its sign given by the side). */
+typedef struct pose_triangle {
+  int i, j;
+  double ux, uy, vx, vy, wx, wy;
+  ik2d_rot now, want;
+} pose_triangle;
+
+/* Keeps the pair in best when the side (+1 or -1) is cheaper than what
+** best holds; returns true when a limit forbids the side. */
+static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
+                           double side, pose_pair *best) {
+  ik2d_rot j_turn = ik2d_rot_inv_mul(t->now, ik2d_rot_of(t->want.c, side * t->want.s));
+  ik2d_rot i_turn, i_rot, j_rot;
+  double px, py, dot, cross, norm, cost;
+  if (!(1.0 - j_turn.c < best->cost) || j_turn.c < pose->damping.c) return false;
+  /* the tip after turning j, from joint i; then turn i onto the target */
+  px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
+  py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
+  dot = px * t->wx + py * t->wy;
+  cross = px * t->wy - py * t->wx;
+  norm = sqrt(dot * dot + cross * cross);
+  if (!(norm > 0.0)) return false;
+  i_turn = ik2d_rot_of(dot / norm, cross / norm);
+  cost = (1.0 - j_turn.c) + (1.0 - i_turn.c);
+  if (!(cost < best->cost) || i_turn.c < pose->damping.c) return false;
+  i_rot = ik2d_rot_mul(pose->rot[t->i], i_turn);
+  if (!pose_allowed(pose, t->i, i_rot)) return true;
+  j_rot = ik2d_rot_mul(pose->rot[t->j], j_turn);
+  if (!pose_allowed(pose, t->j, j_rot)) return true;
+  best->i_rot = i_rot;
+  best->j_rot = j_rot;
+  best->i = t->i;
+  best->j = t->j;
+  best->cost = cost;
+  return false;
+}
+
+/* Solves the triangle of joints i < j and keeps it in best when it is
+** cheaper than what best holds.  It keeps the bend side the pair has now
+** (no elbow flips), unless a limit forbids that side: then the other side
+** is tried, which is how a chain starting straight against a one-sided
+** limit (an elbow that bends one way only) gets out of CCD's dead end. */
+static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) {
+  const double *x = pose->joint_x, *y = pose->joint_y;
+  int n = pose->count;
+  pose_triangle t;
+  double a2, b2, d2, gap, ab, want_sin;
+  t.i = i;
+  t.j = j;
+  t.ux = x[j] - x[i];                                     /* side a */
+  t.uy = y[j] - y[i];
+  t.vx = x[n] - x[j];                                     /* side b */
+  t.vy = y[n] - y[j];
+  t.wx = pose->target_x - x[i];
+  t.wy = pose->target_y - y[i];
+  a2 = t.ux * t.ux + t.uy * t.uy;
+  b2 = t.vx * t.vx + t.vy * t.vy;
+  d2 = t.wx * t.wx + t.wy * t.wy;
+  gap = d2 - a2 - b2;
+  /* sides whose squares and products doubles hold exactly enough: the
+  ** step is optional, and sweeps handle the extremes (NaN fails too) */
+  if (!(a2 >= 1e-140 && a2 <= 1e140 && b2 >= 1e-140 && b2 <= 1e140 &&
+        d2 >= 1e-140 && d2 <= 1e140))
+    return;
+  /* out of this pair's reach, or degenerate */
+  if (gap * gap > 4.0 * a2 * b2) return;
+  if (b2 < POSE_DEGENERATE * a2 || d2 < POSE_DEGENERATE * a2) return;
+  /* the angle at joint j between side a and side b: now and wanted */
+  ab = sqrt(a2 * b2);
+  t.want.c = gap / (2.0 * ab);
+  want_sin = 1.0 - t.want.c * t.want.c;
+  t.want.s = want_sin > 0.0 ? sqrt(want_sin) : 0.0;
+  t.now = ik2d_rot_of((t.ux * t.vx + t.uy * t.vy) / ab,
+                      (t.ux * t.vy - t.uy * t.vx) / ab);
+  /* keep the bend side */
+  if (pose_pair_side(pose, &t, t.now.s < 0.0 ? -1.0 : 1.0, best) && t.want.s > 0.0)
+    pose_pair_side(pose, &t, t.now.s < 0.0 ? 1.0 : -1.0, best);
+}
+
+bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
+  int n = pose->count, k;
+  pose_pair best;
+  ik2d_rot old_i, old_j;
+  double after_sq;
+  if (n < 2) return false;
+  best.i = best.j = -1;
+  best.cost = 5.0; /* above any real cost (at most 4) */
+  for (k = 0; k + 1 < n; k++) pose_pair_try(pose, k, k + 1, &best);
+  for (k = 2; k < n; k++) pose_pair_try(pose, 0, k, &best);
+  for (k = 1; k + 2 < n; k++) pose_pair_try(pose, k, n - 1, &best);
+  if (best.i < 0) return false;
+  old_i = pose->rot[best.i];
+  old_j = pose->rot[best.j];
+  pose->rot[best.i] = best.i_rot;
+  pose->rot[best.j] = best.j_rot;
+  ik2d_pose_forward(pose);
+  after_sq = ik2d_pose_tip_distance_sq(pose);
+  if (after_sq < *distance_sq) {
+    *distance_sq = after_sq;
+    return true;
+  }
+  /* no gain (the tip already sat on the target up to rounding) */
+  pose->rot[best.i] = old_i;
+  pose->rot[best.j] = old_j;
+  ik2d_pose_forward(pose);
+  return false;
+}

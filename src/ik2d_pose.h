@@ -1,0 +1,73 @@
+/*
+** ik2d_pose.h: the pose a solve works on (not installed).
+**
+** A solve works in chain space (the chain unflipped) on unit complex
+** rotations, so its inner loops need no trig.  The pose lives on the
+** stack of a solve; every method (ccd, fabrik, two_bone) turns its start
+** rotations into an IK solution with the helpers here.
+*/
+#ifndef IK2D_POSE_H
+#define IK2D_POSE_H
+
+#include "ik2d.h"
+#include "ik2d_chain.h"
+#include "ik2d_math.h"
+
+typedef struct ik2d_pose {
+  const ik2d_chain *chain;
+  const ik2d_solver_def *settings;  /* the solve's iterations, exact,
+                                       sweep, bend, softness, stretch */
+  int count;
+  double target_x, target_y;        /* chain space */
+  double tolerance_sq;
+  ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets
+                                       every turn pass */
+  ik2d_rot base;
+  ik2d_rot rot[IK2D_MAX_BONES];     /* local rotation of each bone */
+  /* limited bones: the middle of the allowed arc in parent space */
+  ik2d_rot limit_mid[IK2D_MAX_BONES];
+  double scale;       /* bone scale of the solution: 1, or the two-bone
+                         stretch (joint_x/y are always unscaled) */
+  bool fresh;         /* joint_x/y are those of the rotations now */
+  int joint_updates;  /* CCD turns of single joints, for benchmarks */
+  double joint_x[IK2D_MAX_BONES + 1]; /* from the last ik2d_pose_forward */
+  double joint_y[IK2D_MAX_BONES + 1];
+} ik2d_pose;
+
+/* Copies the rotations out, or back in (the joints are then stale until
+** the next forward pass). */
+void ik2d_pose_save(const ik2d_pose *pose, ik2d_rot *rot);
+void ik2d_pose_load(ik2d_pose *pose, const ik2d_rot *rot);
+
+/* Positions of every joint from the rotations.  Every rotation is a
+** product of unit ones, off unit length by a few ulps a turn; the solve
+** puts them back on it at the end when that grows past 1e-14, not here
+** on every pass. */
+void ik2d_pose_forward(ik2d_pose *pose);
+
+/* Squared distance from the tip of the last forward pass to the target. */
+static inline double ik2d_pose_tip_distance_sq(const ik2d_pose *pose) {
+  double dx = pose->target_x - pose->joint_x[pose->count];
+  double dy = pose->target_y - pose->joint_y[pose->count];
+  return dx * dx + dy * dy;
+}
+
+/* Moves rotation i into its limits; returns true if it had to. */
+static inline bool ik2d_pose_clamp(ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  return limit != NULL &&
+         ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
+}
+
+/* Points the chain straight at an out-of-reach target when the limits
+** allow it; returns true if it did. */
+bool ik2d_pose_straighten(ik2d_pose *pose);
+
+/* The exact two-joint step: turns the best pair of joints so that the
+** tip lands on the target (law of cosines), inside limits and damping,
+** kept only if it gains.  Needs the joints of the last forward pass and
+** their squared tip distance in *distance_sq, which it updates; returns
+** true if it applied a pair (the joints are then those of the new pose). */
+bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+** ik2d_status.c: the words for every status the core returns.
+*/
+#include "ik2d.h"
+
+const char *ik2d_status_message(ik2d_status status) {
+  switch (status) {
+    case IK2D_OK: return "ok";
+    case IK2D_ERR_NULL: return "missing object";
+    case IK2D_ERR_SIZE: return "memory smaller than the object's size";
+    case IK2D_ERR_ALIGNMENT: return "memory not aligned for a double";
+    case IK2D_ERR_BONE_COUNT: return "a chain needs 1 to 64 bones";
+    case IK2D_ERR_LENGTH: return "length must be > 0 and finite";
+    case IK2D_ERR_REACH: return "the bone lengths add up beyond the largest number";
+    case IK2D_ERR_REST: return "rest angle must be finite";
+    case IK2D_ERR_BASE_X: return "base x must be finite";
+    case IK2D_ERR_BASE_Y: return "base y must be finite";
+    case IK2D_ERR_BASE_ANGLE: return "base angle must be finite";
+    case IK2D_ERR_POSE: return "pose angle must be finite";
+    case IK2D_ERR_TARGET_X: return "target x must be finite";
+    case IK2D_ERR_TARGET_Y: return "target y must be finite";
+    case IK2D_ERR_MIN: return "min must be finite";
+    case IK2D_ERR_MAX: return "max must be finite";
+    case IK2D_ERR_MIN_DEGREES:
+      return "min must be within [-2 pi, 2 pi]: limits are radians, not degrees";
+    case IK2D_ERR_MAX_DEGREES:
+      return "max must be within [-2 pi, 2 pi]: limits are radians, not degrees";
+    case IK2D_ERR_LIMIT_ORDER: return "min > max";
+    case IK2D_ERR_INDEX: return "index out of range";
+    case IK2D_ERR_METHOD: return "method must be ccd, fabrik or two_bone";
+    case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones";
+    case IK2D_ERR_ITERATIONS: return "iterations must be >= 1";
+    case IK2D_ERR_TOLERANCE: return "tolerance must be >= 0 and finite";
+    case IK2D_ERR_WEIGHT: return "weight must not be nan";
+    case IK2D_ERR_DAMPING: return "damping must be >= 0 and finite";
+    case IK2D_ERR_BEND: return "bend must be 1 or -1";
+    case IK2D_ERR_SOFTNESS: return "softness must be >= 0 and finite";
+    case IK2D_ERR_STRETCH: return "stretch must be >= 1 and finite";
+    case IK2D_ERR_SWEEP: return "sweep must be root or tip";
+  }
+  return "unknown status";
+}

@@ -1,0 +1,152 @@
+/*
+** luaik.h: the Lua binding's shared parts (module ik2d.core).
+**
+** The binding converts Lua values to C ones, calls the core (../ik2d.h)
+** and turns a status into a Lua error: every check of a value's meaning
+** is the core's.  It owns what the core knows nothing of: the lifetime
+** of each object (a finalised object raises on use, as Lua's liolib does
+** for a closed file) and the references between objects (a solver keeps
+** its chain alive, a chain its constraints, a group its solvers), held
+** in a weak-keyed registry table rather than in user values that the
+** debug library could replace.
+*/
+#ifndef LUAIK_H
+#define LUAIK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "../ik2d.h"
+#include "luaik_compat.h"
+
+#define LUAIK_CHAIN "ik2d.Chain"
+#define LUAIK_CONSTRAINT "ik2d.Constraint"
+#define LUAIK_SOLVER "ik2d.Solver"
+#define LUAIK_GROUP "ik2d.Group"
+
+/* Functions LuaJIT's FFI (lua/ik2d/ffi.lua) calls besides the core's. */
+#if defined(_WIN32)
+#define LUAIK_EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define LUAIK_EXPORT __attribute__((visibility("default")))
+#else
+#define LUAIK_EXPORT
+#endif
+
+/* ------------------------------------------------------------------ */
+/* objects: a box header, then the core object                          */
+/* ------------------------------------------------------------------ */
+
+typedef struct luaik_box {
+  int collected;   /* set by __gc: every method raises from then on */
+} luaik_box;
+
+/* The header's size: the core object after it stays aligned for a
+** double (and for 16-byte vectors). */
+#define LUAIK_HEADER 16
+
+/* Pushes a new userdata of type holding size bytes of object; returns
+** the object, zeroed. */
+void *luaik_new_object(lua_State *L, size_t size, const char *type);
+static inline luaik_box *luaik_box_of(const void *object) {
+  return (luaik_box *)((uintptr_t)object - LUAIK_HEADER);
+}
+/* The object at index if it is a userdata of type (collected or not),
+** else NULL. */
+void *luaik_test_object(lua_State *L, int index, const char *type);
+/* The object at argument arg, or an error: "<type> expected, got <what
+** it is>", or "<name> was collected". */
+void *luaik_check_object(lua_State *L, int arg, const char *type, const char *name);
+/* The __gc of every type: marks the box (idempotent) and counts it in
+** luaik_finalised. */
+int luaik_gc(lua_State *L);
+/* How many ik2d objects this Lua state has finalised: a group re-checks
+** its members only when it has changed.  The counter lives as long as
+** the state (the registry holds it). */
+unsigned long *luaik_finalised(lua_State *L);
+/* The type name of the value at index: its metatable's __name (so an
+** ik2d.Chain is named so), else Lua's type name. */
+const char *luaik_typename(lua_State *L, int index);
+
+/* anchors[owner] = value (owner and value stack indices): the value
+** lives as long as the owner; luaik_anchored pushes it (nil if none). */
+void luaik_anchor(lua_State *L, int owner, int value);
+void luaik_anchored(lua_State *L, int owner);
+
+/* ------------------------------------------------------------------ */
+/* errors                                                               */
+/* ------------------------------------------------------------------ */
+
+/* "bad argument #arg to 'name' (message)", at the caller's line, with
+** the name of the running ik2d function and the argument numbered as
+** Lua numbers it (a colon call does not count self). */
+int luaik_arg_error(lua_State *L, int arg, const char *message);
+/* The same with a pushed formatted message. */
+int luaik_arg_errorf(lua_State *L, int arg, const char *format, ...);
+int luaik_type_error(lua_State *L, int arg, const char *expected);
+/* A core status as an error on argument arg; nothing when IK2D_OK. */
+void luaik_check_status(lua_State *L, int arg, ik2d_status status);
+/* The core's words for a status, with a hint for Lua where one helps. */
+const char *luaik_status_message(lua_State *L, ik2d_status status);
+/* An IK2D_ERR_INDEX as "<what> index out of range (1..last)". */
+int luaik_index_error(lua_State *L, int arg, const char *what, int last);
+
+/* ------------------------------------------------------------------ */
+/* conversions: Lua value -> C value, or an error naming the argument   */
+/* ------------------------------------------------------------------ */
+
+/* A number, or a string Lua converts to one (luaL_checknumber's rule). */
+double luaik_check_number(lua_State *L, int arg);
+double luaik_opt_number(lua_State *L, int arg, double fallback);
+/* A whole number that fits an int; what names it in the error. */
+int luaik_check_whole(lua_State *L, int arg, const char *what);
+void luaik_check_table(lua_State *L, int arg);
+
+/* The value at index, as (part of) argument arg, named by what (an
+** option or field name): each raises "<what>: number expected, got
+** <type>", "<what> must be a whole number", "<what> must be true or
+** false", "<what> must be \"a\" or \"b\"". */
+double luaik_number_at(lua_State *L, int index, int arg, const char *what);
+int luaik_whole_at(lua_State *L, int index, int arg, const char *what);
+bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what);
+/* The index in choices (NULL-terminated) of the string at index. */
+int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
+                    const char *const *choices);
+
+/* Raises "unknown <kind> '<key>'" for the first key of the table at t
+** that is not in names (NULL-terminated); integer keys 1..skip are
+** allowed (a chain's bones). */
+void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
+                      const char *const *names, int skip);
+
+/* Fills the table at t (a fresh one when t is none or nil) from index
+** first with count doubles, clears what follows up to the first nil,
+** and leaves it on top; returns the next free index. */
+void luaik_push_table_arg(lua_State *L, int arg);
+int luaik_fill(lua_State *L, int t, int first, const double *values, int count);
+void luaik_trim(lua_State *L, int t, int first);
+
+/* ------------------------------------------------------------------ */
+/* the types                                                            */
+/* ------------------------------------------------------------------ */
+
+ik2d_chain *luaik_check_chain(lua_State *L, int arg);
+ik2d_constraint *luaik_check_constraint(lua_State *L, int arg);
+ik2d_solver *luaik_check_solver(lua_State *L, int arg);
+
+/* Each file's functions, for registration and for error names. */
+extern const luaL_Reg luaik_chain_methods[], luaik_chain_meta[];
+extern const luaL_Reg luaik_constraint_methods[], luaik_constraint_meta[];
+extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];
+extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
+/* The module's functions: ik2d.chain, ik2d.constraint, ... */
+int luaik_chain_new(lua_State *L);
+int luaik_constraint_new(lua_State *L);
+int luaik_solver_new(lua_State *L);
+int luaik_group_new(lua_State *L);
+
+#endif

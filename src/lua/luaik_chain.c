@@ -1,0 +1,413 @@
+/*
+** luaik_chain.c: ik2d.constraint and ik2d.chain.
+*/
+#include <string.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "luaik.h"
+
+/* ------------------------------------------------------------------ */
+/* constraints                                                          */
+/* ------------------------------------------------------------------ */
+
+ik2d_constraint *luaik_check_constraint(lua_State *L, int arg) {
+  return (ik2d_constraint *)luaik_check_object(L, arg, LUAIK_CONSTRAINT,
+                                               "constraint");
+}
+
+static const char *const limit_fields[] = {"min", "max", "invert", NULL};
+
+/* Reads a constraint def from the limit fields of the table at t, named
+** by owner ("" or "bone 2: ") in errors; returns false when the table
+** has neither min nor max.  Leaves the stack as it found it. */
+static bool read_limits(lua_State *L, int t, int arg, const char *owner,
+                        ik2d_constraint_def *def) {
+  int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3;
+  lua_getfield(L, t, "min");
+  lua_getfield(L, t, "max");
+  lua_getfield(L, t, "invert");
+  if (lua_isnil(L, min) && lua_isnil(L, max)) {
+    if (!lua_isnil(L, invert)) luaik_arg_errorf(L, arg, "%sinvert needs min and max", owner);
+    lua_settop(L, top);
+    return false;
+  }
+  if (lua_isnil(L, min) || lua_isnil(L, max))
+    luaik_arg_errorf(L, arg, "%smin and max go together", owner);
+  def->min = luaik_number_at(L, min, arg, lua_pushfstring(L, "%smin", owner));
+  def->max = luaik_number_at(L, max, arg, lua_pushfstring(L, "%smax", owner));
+  def->invert = !lua_isnil(L, invert) &&
+                luaik_boolean_at(L, invert, arg, lua_pushfstring(L, "%sinvert", owner));
+  lua_settop(L, top);
+  return true;
+}
+
+/* Pushes a new constraint from def, or raises naming owner. */
+static ik2d_constraint *push_constraint(lua_State *L, int arg, const char *owner,
+                                        const ik2d_constraint_def *def) {
+  size_t size = ik2d_constraint_size();
+  ik2d_constraint *c = (ik2d_constraint *)luaik_new_object(L, size, LUAIK_CONSTRAINT);
+  ik2d_status status = ik2d_constraint_init(c, size, def);
+  if (status != IK2D_OK)
+    luaik_arg_errorf(L, arg, "%s%s", owner, luaik_status_message(L, status));
+  return c;
+}
+
+int luaik_constraint_new(lua_State *L) {
+  ik2d_constraint_def def = ik2d_default_constraint_def();
+  luaik_check_table(L, 1);
+  luaik_check_keys(L, 1, 1, "field", limit_fields, 0);
+  if (!read_limits(L, 1, 1, "", &def)) luaik_arg_error(L, 1, "min and max go together");
+  push_constraint(L, 1, "", &def);
+  return 1;
+}
+
+static int constraint_set_limits(lua_State *L) {
+  ik2d_constraint *c = luaik_check_constraint(L, 1);
+  ik2d_constraint_def def = ik2d_constraint_get(c);
+  def.min = luaik_check_number(L, 2);
+  def.max = luaik_check_number(L, 3);
+  ik2d_status status;
+  if (!lua_isnoneornil(L, 4)) def.invert = luaik_boolean_at(L, 4, 4, "invert");
+  status = ik2d_constraint_set(c, &def);
+  luaik_check_status(L, status == IK2D_ERR_MAX || status == IK2D_ERR_MAX_DEGREES ? 3 : 2,
+                     status);
+  return 0;
+}
+
+static int constraint_limits(lua_State *L) {
+  ik2d_constraint_def def = ik2d_constraint_get(luaik_check_constraint(L, 1));
+  lua_pushnumber(L, def.min);
+  lua_pushnumber(L, def.max);
+  lua_pushboolean(L, def.invert);
+  return 3;
+}
+
+static int constraint_invert(lua_State *L) {
+  lua_pushboolean(L, ik2d_constraint_get(luaik_check_constraint(L, 1)).invert);
+  return 1;
+}
+
+/* from, to: the allowed deltas from the rest angle; nil: no limit */
+static int constraint_arc(lua_State *L) {
+  double from, to;
+  if (!ik2d_constraint_arc(luaik_check_constraint(L, 1), &from, &to)) return 0;
+  lua_pushnumber(L, from);
+  lua_pushnumber(L, to);
+  return 2;
+}
+
+static int constraint_tostring(lua_State *L) {
+  ik2d_constraint *c = (ik2d_constraint *)luaik_test_object(L, 1, LUAIK_CONSTRAINT);
+  if (c == NULL || luaik_box_of(c)->collected) {
+    lua_pushliteral(L, "ik2d.Constraint(collected)");
+  } else {
+    ik2d_constraint_def def = ik2d_constraint_get(c);
+    lua_pushfstring(L, "ik2d.Constraint(%f, %f%s)", def.min, def.max,
+                    def.invert ? ", inverted" : "");
+  }
+  return 1;
+}
+
+const luaL_Reg luaik_constraint_methods[] = {
+  {"set_limits", constraint_set_limits},
+  {"limits", constraint_limits},
+  {"invert", constraint_invert},
+  {"arc", constraint_arc},
+  {NULL, NULL}
+};
+
+const luaL_Reg luaik_constraint_meta[] = {
+  {"__tostring", constraint_tostring},
+  {"__gc", luaik_gc},
+  {NULL, NULL}
+};
+
+/* ------------------------------------------------------------------ */
+/* chains                                                               */
+/* ------------------------------------------------------------------ */
+
+ik2d_chain *luaik_check_chain(lua_State *L, int arg) {
+  return (ik2d_chain *)luaik_check_object(L, arg, LUAIK_CHAIN, "chain");
+}
+
+static const char *const chain_fields[] = {"x", "y", "angle", "flip", NULL};
+static const char *const bone_fields[] = {"length", "angle", "min", "max",
+                                          "invert", NULL};
+
+/* The optional number field key of the table at t (fallback if nil). */
+static double number_field(lua_State *L, int t, int arg, const char *key,
+                           const char *what, double fallback) {
+  double value = fallback;
+  lua_getfield(L, t, key);
+  if (!lua_isnil(L, -1)) value = luaik_number_at(L, -1, arg, what);
+  lua_pop(L, 1);
+  return value;
+}
+
+/* Reads bone i of the chain table at index 1 into bone; pushes its
+** constraint (or nil). */
+static void read_bone(lua_State *L, int i, ik2d_bone_def *bone) {
+  int top = lua_gettop(L), t = top + 1, owner_index = top + 2;
+  const char *owner;
+  ik2d_constraint_def limits;
+  ik2d_status status;
+  lua_rawgeti(L, 1, i + 1);
+  owner = lua_pushfstring(L, "bone %d: ", i + 1);
+  if (!lua_istable(L, t))
+    luaik_arg_errorf(L, 1, "%stable expected, got %s", owner, luaik_typename(L, t));
+  luaik_check_keys(L, t, 1, lua_pushfstring(L, "%sfield", owner), bone_fields, 0);
+  lua_getfield(L, t, "length");
+  bone->length = luaik_number_at(L, owner_index + 2, 1,
+                                 lua_pushfstring(L, "%slength", owner));
+  bone->rest = number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
+  bone->constraint = NULL;
+  status = ik2d_bone_def_check(bone);
+  if (status != IK2D_OK) luaik_arg_errorf(L, 1, "%s%s", owner, luaik_status_message(L, status));
+  lua_settop(L, owner_index);
+  if (read_limits(L, t, 1, owner, &limits)) {
+    bone->constraint = push_constraint(L, 1, owner, &limits);
+  } else {
+    lua_pushnil(L);
+  }
+  /* leave only the constraint (or nil) */
+  lua_replace(L, t);
+  lua_settop(L, t);
+}
+
+int luaik_chain_new(lua_State *L) {
+  ik2d_bone_def bones[IK2D_MAX_BONES];
+  ik2d_chain_def def = ik2d_default_chain_def();
+  ik2d_chain *chain;
+  bool limited = false;
+  size_t size;
+  int count, i, first;
+  luaik_check_table(L, 1);
+  lua_settop(L, 1);
+  count = (int)luaik_rawlen(L, 1);
+  if (count < 1 || count > IK2D_MAX_BONES)
+    luaik_check_status(L, 1, IK2D_ERR_BONE_COUNT);
+  luaik_check_keys(L, 1, 1, "field", chain_fields, count);
+  /* the bones' constraints go on the stack from index 2 */
+  first = lua_gettop(L) + 1;
+  for (i = 0; i < count; i++) {
+    read_bone(L, i, &bones[i]);
+    limited = limited || bones[i].constraint != NULL;
+  }
+  def.bone_count = count;
+  def.bones = bones;
+  def.x = number_field(L, 1, 1, "x", "x", 0.0);
+  def.y = number_field(L, 1, 1, "y", "y", 0.0);
+  def.angle = number_field(L, 1, 1, "angle", "angle", 0.0);
+  lua_getfield(L, 1, "flip");
+  def.flip = !lua_isnil(L, -1) && luaik_boolean_at(L, -1, 1, "flip");
+  lua_pop(L, 1);
+  size = ik2d_chain_size(count);
+  chain = (ik2d_chain *)luaik_new_object(L, size, LUAIK_CHAIN);
+  luaik_check_status(L, 1, ik2d_chain_init(chain, size, &def));
+  if (limited) {
+    /* anchors[chain] = { [bone] = constraint } keeps them alive */
+    lua_createtable(L, count, 0);
+    for (i = 0; i < count; i++) {
+      lua_pushvalue(L, first + i);
+      lua_rawseti(L, -2, i + 1);
+    }
+    luaik_anchor(L, -2, -1);
+    lua_pop(L, 1);
+  }
+  return 1;
+}
+
+/* 0-based bone index i at arg checked by the core: raises naming what
+** ("bone" or "joint") and the range. */
+static void check_index(lua_State *L, int arg, const ik2d_chain *chain,
+                        ik2d_status status, const char *what, int extra) {
+  if (status == IK2D_ERR_INDEX)
+    luaik_index_error(L, arg, what, ik2d_chain_bone_count(chain) + extra);
+  luaik_check_status(L, arg, status);
+}
+
+static int bone_arg(lua_State *L, int arg) {
+  return luaik_check_whole(L, arg, "bone index") - 1;
+}
+
+static int chain_len(lua_State *L) {
+  lua_pushinteger(L, ik2d_chain_bone_count(luaik_check_chain(L, 1)));
+  return 1;
+}
+
+static int chain_set_base(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3), angle;
+  ik2d_chain_base(chain, NULL, NULL, &angle);
+  ik2d_status status;
+  angle = luaik_opt_number(L, 4, angle);
+  status = ik2d_chain_set_base(chain, x, y, angle);
+  luaik_check_status(L, status == IK2D_ERR_BASE_X ? 2 : status == IK2D_ERR_BASE_Y ? 3 : 4,
+                     status);
+  return 0;
+}
+
+static int chain_base(lua_State *L) {
+  double x, y, angle;
+  ik2d_chain_base(luaik_check_chain(L, 1), &x, &y, &angle);
+  lua_pushnumber(L, x);
+  lua_pushnumber(L, y);
+  lua_pushnumber(L, angle);
+  return 3;
+}
+
+static int chain_set_flip(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  luaik_check_status(L, 2, ik2d_chain_set_flip(chain, luaik_boolean_at(L, 2, 2, "flip")));
+  return 0;
+}
+
+static int chain_flip(lua_State *L) {
+  lua_pushboolean(L, ik2d_chain_flip(luaik_check_chain(L, 1)));
+  return 1;
+}
+
+static int chain_set_pose(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  int i = bone_arg(L, 2);
+  double angle = luaik_check_number(L, 3);
+  ik2d_status status = ik2d_chain_set_pose(chain, i, angle);
+  check_index(L, status == IK2D_ERR_INDEX ? 2 : 3, chain, status, "bone", 0);
+  return 0;
+}
+
+/* chain:f(i) for a per-bone read of the core */
+typedef ik2d_status (*bone_read)(const ik2d_chain *, int, double *);
+
+static int push_bone_value(lua_State *L, bone_read read) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  double value;
+  check_index(L, 2, chain, read(chain, bone_arg(L, 2), &value), "bone", 0);
+  lua_pushnumber(L, value);
+  return 1;
+}
+
+static int chain_pose(lua_State *L) { return push_bone_value(L, ik2d_chain_pose); }
+static int chain_angle(lua_State *L) { return push_bone_value(L, ik2d_chain_angle); }
+static int chain_world_angle(lua_State *L) {
+  return push_bone_value(L, ik2d_chain_world_angle);
+}
+static int chain_length(lua_State *L) { return push_bone_value(L, ik2d_chain_length); }
+static int chain_rest(lua_State *L) { return push_bone_value(L, ik2d_chain_rest); }
+
+static int chain_reach(lua_State *L) {
+  lua_pushnumber(L, ik2d_chain_reach(luaik_check_chain(L, 1)));
+  return 1;
+}
+
+static int chain_scale(lua_State *L) {
+  lua_pushnumber(L, ik2d_chain_scale(luaik_check_chain(L, 1)));
+  return 1;
+}
+
+static int chain_joint(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  double x, y;
+  int i = luaik_check_whole(L, 2, "joint index") - 1;
+  check_index(L, 2, chain, ik2d_chain_joint(chain, i, &x, &y), "joint", 1);
+  lua_pushnumber(L, x);
+  lua_pushnumber(L, y);
+  return 2;
+}
+
+static int chain_tip(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  const double *joints = ik2d_chain_joints(chain);
+  int n = ik2d_chain_bone_count(chain);
+  lua_pushnumber(L, joints[2 * n]);
+  lua_pushnumber(L, joints[2 * n + 1]);
+  return 2;
+}
+
+static int chain_joints(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  int n = ik2d_chain_bone_count(chain);
+  luaik_push_table_arg(L, 2);
+  luaik_trim(L, 2, luaik_fill(L, 2, 1, ik2d_chain_joints(chain), 2 * (n + 1)));
+  return 1;
+}
+
+static int chain_reset(lua_State *L) {
+  ik2d_chain_reset(luaik_check_chain(L, 1));
+  return 0;
+}
+
+static int chain_set_constraint(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  int i = bone_arg(L, 2);
+  const ik2d_constraint *old, *c = NULL;
+  if (!lua_isnoneornil(L, 3)) c = luaik_check_constraint(L, 3);
+  check_index(L, 2, chain, ik2d_chain_constraint(chain, i, &old), "bone", 0);
+  lua_settop(L, 3);
+  /* anchors[chain][i + 1] = c, before the core holds its pointer */
+  luaik_anchored(L, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    luaik_anchor(L, 1, -1);
+  }
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, i + 1);
+  ik2d_chain_set_constraint(chain, i, c);
+  return 0;
+}
+
+static int chain_constraint(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  const ik2d_constraint *c;
+  int i = bone_arg(L, 2);
+  check_index(L, 2, chain, ik2d_chain_constraint(chain, i, &c), "bone", 0);
+  if (c == NULL) return 0;
+  luaik_anchored(L, 1);
+  lua_rawgeti(L, -1, i + 1);
+  return 1;
+}
+
+static int chain_tostring(lua_State *L) {
+  ik2d_chain *chain = (ik2d_chain *)luaik_test_object(L, 1, LUAIK_CHAIN);
+  if (chain == NULL || luaik_box_of(chain)->collected) {
+    lua_pushliteral(L, "ik2d.Chain(collected)");
+  } else {
+    const double *joints = ik2d_chain_joints(chain);
+    int n = ik2d_chain_bone_count(chain);
+    lua_pushfstring(L, "ik2d.Chain(%d bones, base %f, %f, tip %f, %f)", n,
+                    joints[0], joints[1], joints[2 * n], joints[2 * n + 1]);
+  }
+  return 1;
+}
+
+const luaL_Reg luaik_chain_methods[] = {
+  {"set_base", chain_set_base},
+  {"base", chain_base},
+  {"set_flip", chain_set_flip},
+  {"flip", chain_flip},
+  {"set_pose", chain_set_pose},
+  {"pose", chain_pose},
+  {"angle", chain_angle},
+  {"world_angle", chain_world_angle},
+  {"length", chain_length},
+  {"rest", chain_rest},
+  {"reach", chain_reach},
+  {"scale", chain_scale},
+  {"joint", chain_joint},
+  {"tip", chain_tip},
+  {"joints", chain_joints},
+  {"reset", chain_reset},
+  {"set_constraint", chain_set_constraint},
+  {"constraint", chain_constraint},
+  {NULL, NULL}
+};
+
+const luaL_Reg luaik_chain_meta[] = {
+  {"__len", chain_len},
+  {"__tostring", chain_tostring},
+  {"__gc", luaik_gc},
+  {NULL, NULL}
+};

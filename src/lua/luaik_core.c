@@ -1,0 +1,416 @@
+/*
+** luaik_core.c: the binding's shared parts (objects, references, errors,
+** conversions) and the module ik2d.core itself.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "luaik.h"
+
+#define ANCHORS_KEY "ik2d.anchors"
+#define FINALISED_KEY "ik2d.finalised"
+
+/* ------------------------------------------------------------------ */
+/* objects                                                              */
+/* ------------------------------------------------------------------ */
+
+void *luaik_new_object(lua_State *L, size_t size, const char *type) {
+  char *memory = (char *)luaik_newuserdata(L, LUAIK_HEADER + size);
+  memset(memory, 0, LUAIK_HEADER + size);
+  luaL_getmetatable(L, type);
+  lua_setmetatable(L, -2);
+  return memory + LUAIK_HEADER;
+}
+
+void *luaik_test_object(lua_State *L, int index, const char *type) {
+  char *memory = (char *)lua_touserdata(L, index);
+  int same = 0;
+  if (memory != NULL && lua_type(L, index) == LUA_TUSERDATA &&
+      lua_getmetatable(L, index)) {
+    luaL_getmetatable(L, type);
+    same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+  }
+  return same ? memory + LUAIK_HEADER : NULL;
+}
+
+void *luaik_check_object(lua_State *L, int arg, const char *type,
+                         const char *name) {
+  void *object = luaik_test_object(L, arg, type);
+  if (object == NULL) luaik_type_error(L, arg, type);
+  if (luaik_box_of(object)->collected)
+    luaik_arg_errorf(L, arg, "%s was collected", name);
+  return object;
+}
+
+int luaik_gc(lua_State *L) {
+  luaik_box *box = (luaik_box *)lua_touserdata(L, 1);
+  if (box != NULL && lua_type(L, 1) == LUA_TUSERDATA && !box->collected) {
+    box->collected = 1;
+    ++*luaik_finalised(L);
+    /* what it kept alive may go in the next cycle, as it would from a
+    ** user value (LuaJIT's weak keys would keep it one cycle longer) */
+    lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    lua_rawset(L, -3);
+  }
+  return 0;
+}
+
+unsigned long *luaik_finalised(lua_State *L) {
+  unsigned long *count;
+  lua_getfield(L, LUA_REGISTRYINDEX, FINALISED_KEY);
+  count = (unsigned long *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return count;
+}
+
+const char *luaik_typename(lua_State *L, int index) {
+  const char *name = luaL_typename(L, index);
+  if (lua_type(L, index) == LUA_TUSERDATA && luaL_getmetafield(L, index, "__name")) {
+    if (lua_type(L, -1) == LUA_TSTRING) name = lua_tostring(L, -1);
+    lua_pop(L, 1); /* the string stays alive in the metatable */
+  }
+  return name;
+}
+
+/* ------------------------------------------------------------------ */
+/* references                                                           */
+/* ------------------------------------------------------------------ */
+
+static void push_anchors(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
+}
+
+void luaik_anchor(lua_State *L, int owner, int value) {
+  owner = owner < 0 ? lua_gettop(L) + owner + 1 : owner;
+  value = value < 0 ? lua_gettop(L) + value + 1 : value;
+  push_anchors(L);
+  lua_pushvalue(L, owner);
+  lua_pushvalue(L, value);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+void luaik_anchored(lua_State *L, int owner) {
+  owner = owner < 0 ? lua_gettop(L) + owner + 1 : owner;
+  push_anchors(L);
+  lua_pushvalue(L, owner);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+}
+
+/* ------------------------------------------------------------------ */
+/* errors                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Every function of the module, to name the one running in an error:
+** by its C pointer, which stays the same whatever Lua did with the
+** function object (pcall, the FFI path's tail call, a reload). */
+static const luaL_Reg module_functions[] = {
+  {"chain", luaik_chain_new},
+  {"constraint", luaik_constraint_new},
+  {"solver", luaik_solver_new},
+  {"group", luaik_group_new},
+  {NULL, NULL}
+};
+
+static const luaL_Reg *const function_lists[] = {
+  module_functions, luaik_chain_methods, luaik_chain_meta,
+  luaik_constraint_methods, luaik_constraint_meta, luaik_solver_methods,
+  luaik_solver_meta, luaik_group_methods, luaik_group_meta, NULL
+};
+
+/* The lists of methods among them (the others are module functions and
+** metamethods). */
+static bool is_method_list(const luaL_Reg *list) {
+  return list == luaik_chain_methods || list == luaik_constraint_methods ||
+         list == luaik_solver_methods || list == luaik_group_methods;
+}
+
+/* The name of f, and whether it is a method. */
+static const char *function_name(lua_CFunction f, bool *method) {
+  int list, k;
+  *method = false;
+  if (f == NULL) return NULL;
+  for (list = 0; function_lists[list] != NULL; list++) {
+    for (k = 0; function_lists[list][k].name != NULL; k++) {
+      if (function_lists[list][k].func == f) {
+        *method = is_method_list(function_lists[list]);
+        return function_lists[list][k].name;
+      }
+    }
+  }
+  return NULL;
+}
+
+/* Was the running function called as a method (obj:f())?  Lua knows from
+** the call site.  LuaJIT has no call site for a function reached by a
+** tail call (return obj:f()): it reports the call site of a frame
+** further out, which names another function.  A method so reached counts
+** as called with a colon, as ik2d's methods are written (and as Lua 5.4
+** sees that tail call); a module function does not. */
+static bool called_as_method(const lua_Debug *ar, const char *name, bool method) {
+  if (ar->namewhat != NULL && strcmp(ar->namewhat, "method") == 0) return true;
+#if LUA_VERSION_NUM < 502
+  if (method && ar->namewhat != NULL && ar->namewhat[0] != '\0' && ar->name != NULL &&
+      name != NULL && strcmp(ar->name, name) != 0)
+    return true;
+#else
+  (void)name;
+  (void)method;
+#endif
+  return false;
+}
+
+int luaik_arg_error(lua_State *L, int arg, const char *message) {
+  lua_Debug ar;
+  const char *name = NULL;
+  bool method;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "nf", &ar)) {
+    name = function_name(lua_tocfunction(L, -1), &method);
+    lua_pop(L, 1);
+    if (called_as_method(&ar, name, method)) arg--;
+  }
+  if (name == NULL) name = "?";
+  luaL_where(L, 1);
+  if (arg == 0) {
+    /* self of a colon call, worded as luaL_argerror words it (not #0) */
+    lua_pushfstring(L, "calling '%s' on bad self (%s)", name, message);
+  } else {
+    lua_pushfstring(L, "bad argument #%d to '%s' (%s)", arg, name, message);
+  }
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int luaik_arg_errorf(lua_State *L, int arg, const char *format, ...) {
+  const char *message;
+  va_list args;
+  va_start(args, format);
+  message = lua_pushvfstring(L, format, args);
+  va_end(args);
+  return luaik_arg_error(L, arg, message);
+}
+
+int luaik_type_error(lua_State *L, int arg, const char *expected) {
+  return luaik_arg_errorf(L, arg, "%s expected, got %s", expected,
+                          luaik_typename(L, arg));
+}
+
+const char *luaik_status_message(lua_State *L, ik2d_status status) {
+  if (status == IK2D_ERR_MIN_DEGREES || status == IK2D_ERR_MAX_DEGREES)
+    return lua_pushfstring(L, "%s (math.rad converts degrees)",
+                           ik2d_status_message(status));
+  return ik2d_status_message(status);
+}
+
+void luaik_check_status(lua_State *L, int arg, ik2d_status status) {
+  if (status != IK2D_OK) luaik_arg_error(L, arg, luaik_status_message(L, status));
+}
+
+int luaik_index_error(lua_State *L, int arg, const char *what, int last) {
+  /* the core words IK2D_ERR_INDEX for bones; joints and solvers are
+  ** numbered too */
+  return luaik_arg_errorf(L, arg, "%s index out of range (1..%d)", what, last);
+}
+
+/* ------------------------------------------------------------------ */
+/* conversions                                                          */
+/* ------------------------------------------------------------------ */
+
+/* "<what>: <message>" for a named value, or the message alone. */
+static int value_error(lua_State *L, int arg, const char *what, const char *message) {
+  if (what == NULL) return luaik_arg_error(L, arg, message);
+  return luaik_arg_errorf(L, arg, "%s: %s", what, message);
+}
+
+double luaik_number_at(lua_State *L, int index, int arg, const char *what) {
+  if (!lua_isnumber(L, index))
+    value_error(L, arg, what, lua_pushfstring(L, "number expected, got %s",
+                                              luaik_typename(L, index)));
+  return (double)lua_tonumber(L, index);
+}
+
+int luaik_whole_at(lua_State *L, int index, int arg, const char *what) {
+  double value = luaik_number_at(L, index, arg, what);
+  if (!isfinite(value) || value != floor(value))
+    luaik_arg_errorf(L, arg, "%s must be a whole number", what);
+  if (fabs(value) > 2147483647.0)
+    luaik_arg_errorf(L, arg, "%s must be a whole number within +-2147483647", what);
+  return (int)value;
+}
+
+bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what) {
+  if (!lua_isboolean(L, index))
+    luaik_arg_errorf(L, arg, "%s must be true or false, got %s", what,
+                     luaik_typename(L, index));
+  return lua_toboolean(L, index) != 0;
+}
+
+int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
+                    const char *const *choices) {
+  luaL_Buffer b;
+  int k;
+  if (lua_type(L, index) == LUA_TSTRING) {
+    size_t length;
+    const char *s = lua_tolstring(L, index, &length);
+    /* the whole string: "fabrik\0junk" is not "fabrik" */
+    for (k = 0; choices[k] != NULL; k++)
+      if (strlen(choices[k]) == length && memcmp(choices[k], s, length) == 0) return k;
+  }
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, what);
+  luaL_addstring(&b, " must be ");
+  for (k = 0; choices[k] != NULL; k++) {
+    if (k > 0) luaL_addstring(&b, choices[k + 1] == NULL ? " or " : ", ");
+    luaL_addchar(&b, '"');
+    luaL_addstring(&b, choices[k]);
+    luaL_addchar(&b, '"');
+  }
+  luaL_pushresult(&b);
+  return luaik_arg_error(L, arg, lua_tostring(L, -1));
+}
+
+double luaik_check_number(lua_State *L, int arg) {
+  return luaik_number_at(L, arg, arg, NULL);
+}
+
+double luaik_opt_number(lua_State *L, int arg, double fallback) {
+  return lua_isnoneornil(L, arg) ? fallback : luaik_check_number(L, arg);
+}
+
+int luaik_check_whole(lua_State *L, int arg, const char *what) {
+  return luaik_whole_at(L, arg, arg, what);
+}
+
+void luaik_check_table(lua_State *L, int arg) {
+  if (!lua_istable(L, arg)) luaik_type_error(L, arg, "table");
+}
+
+void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
+                      const char *const *names, int skip) {
+  lua_pushnil(L);
+  while (lua_next(L, t) != 0) {
+    bool known = false;
+    int k;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      const char *key = lua_tostring(L, -1);
+      for (k = 0; names[k] != NULL && !known; k++) known = strcmp(names[k], key) == 0;
+      if (!known) luaik_arg_errorf(L, arg, "unknown %s '%s'", kind, key);
+    } else if (lua_type(L, -1) == LUA_TNUMBER) {
+      double i = (double)lua_tonumber(L, -1);
+      if (!(i >= 1.0 && i <= skip && i == floor(i)))
+        luaik_arg_errorf(L, arg, "unknown %s [%s]", kind, lua_tostring(L, -1));
+    } else {
+      luaik_arg_errorf(L, arg, "unknown %s of type %s", kind, luaik_typename(L, -1));
+    }
+  }
+}
+
+void luaik_push_table_arg(lua_State *L, int arg) {
+  if (lua_isnoneornil(L, arg)) {
+    lua_settop(L, arg - 1);
+    lua_newtable(L);
+  } else {
+    luaik_check_table(L, arg);
+    lua_settop(L, arg);
+  }
+}
+
+int luaik_fill(lua_State *L, int t, int first, const double *values, int count) {
+  int k;
+  for (k = 0; k < count; k++) {
+    lua_pushnumber(L, values[k]);
+    lua_rawseti(L, t, first + k);
+  }
+  return first + count;
+}
+
+void luaik_trim(lua_State *L, int t, int first) {
+  for (;; first++) {
+    bool empty;
+    lua_rawgeti(L, t, first);
+    empty = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (empty) return;
+    lua_pushnil(L);
+    lua_rawseti(L, t, first);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* module                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Creates or (after a reload of the module) refills the metatable. */
+static void register_type(lua_State *L, const char *type,
+                          const luaL_Reg *methods, const luaL_Reg *meta) {
+  luaL_newmetatable(L, type);
+  luaik_setfuncs(L, meta);
+  lua_newtable(L);
+  luaik_setfuncs(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushstring(L, type);
+  lua_setfield(L, -2, "__name");
+  lua_pop(L, 1);
+}
+
+static void push_methods(lua_State *L, const char *type, const char *key) {
+  luaL_getmetatable(L, type);
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, key);
+  lua_pop(L, 1);
+}
+
+LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L);
+
+LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
+  /* one anchors table per Lua state, kept across reloads: weak keys, so
+  ** an owner's entry goes with it (in 5.2+ an ephemeron) */
+  lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
+  if (!lua_istable(L, -1)) {
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, FINALISED_KEY);
+  if (lua_type(L, -1) != LUA_TUSERDATA) {
+    unsigned long *count = (unsigned long *)luaik_newuserdata(L, sizeof *count);
+    *count = 0;
+    lua_setfield(L, LUA_REGISTRYINDEX, FINALISED_KEY);
+  }
+  lua_pop(L, 1);
+  register_type(L, LUAIK_CONSTRAINT, luaik_constraint_methods, luaik_constraint_meta);
+  register_type(L, LUAIK_CHAIN, luaik_chain_methods, luaik_chain_meta);
+  register_type(L, LUAIK_SOLVER, luaik_solver_methods, luaik_solver_meta);
+  register_type(L, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
+  lua_newtable(L);
+  luaik_setfuncs(L, module_functions);
+  lua_pushliteral(L, IK2D_VERSION);
+  lua_setfield(L, -2, "_VERSION");
+  lua_pushinteger(L, IK2D_MAX_BONES);
+  lua_setfield(L, -2, "MAX_BONES");
+  /* for lua/ik2d/ffi.lua: the method tables it may speed up and where a
+  ** box's object starts */
+  lua_newtable(L);
+  push_methods(L, LUAIK_CHAIN, "Chain");
+  push_methods(L, LUAIK_CONSTRAINT, "Constraint");
+  push_methods(L, LUAIK_SOLVER, "Solver");
+  push_methods(L, LUAIK_GROUP, "Group");
+  lua_setfield(L, -2, "_methods");
+  lua_pushinteger(L, LUAIK_HEADER);
+  lua_setfield(L, -2, "_header");
+  return 1;
+}
