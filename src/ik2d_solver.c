@@ -326,27 +326,15 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   }
 }
 
-/* The angle of each bone's IK rotation, into solver->solution_angle.  A
-** solve that started from the previous solution usually turned each bone
-** a little: its angle is then the previous angle plus the small turn,
-** without atan2.  start holds the rotations the solve started from. */
-static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose,
-                         const ik2d_rot *start, bool warm) {
+/* The angle of each bone's IK rotation, into solver->solution_angle:
+** always derived from the rotation, never the last angle plus the small
+** turn since, so that no rounding accumulates over frames (a bone turning
+** 2.5e-16 rad a frame would drift from its drawn direction by 1e-9 rad
+** in 1e7 frames). */
+static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
   int i;
-  for (i = 0; i < pose->count; i++) {
-    ik2d_rot r = pose->rot[i];
-    if (warm && start[i].c == solver->solution[i].c &&
-        start[i].s == solver->solution[i].s) {
-      /* the turn since the start */
-      ik2d_rot turn = ik2d_rot_inv_mul(start[i], r);
-      if (turn.c > 0.0 && fabs(turn.s) <= 0.125 * turn.c) {
-        solver->solution_angle[i] = ik2d_wrap(
-            solver->solution_angle[i] + ik2d_atan_small(turn.s / turn.c));
-        continue;
-      }
-    }
-    solver->solution_angle[i] = ik2d_atan2(r.s, r.c);
-  }
+  for (i = 0; i < pose->count; i++)
+    solver->solution_angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
 }
 
 /* result = pose + weight * delta, where delta runs inside the limits */
@@ -431,8 +419,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
       ik2d_pose_load(pose, start);
       pose->scale = 1.0;
     }
-    solve_angles(solver, pose, start,
-                 solver->settings.warm_start && solver->have_solution);
+    solve_angles(solver, pose);
     for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
     solver->have_solution = true;
     solve_blend(chain, solver, weight);

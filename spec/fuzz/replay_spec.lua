@@ -8,15 +8,6 @@ local helpers = require "spec.helpers"
 
 local q = helpers.shell_quote
 
--- The repository root: two folders above this file.
-local function repo_root()
-  local source = debug.getinfo(1, "S").source
-  local dir = source:match("^@(.*)[/\\][^/\\]*$") or "spec/fuzz"
-  local ok, out = helpers.run("cd " .. q(dir .. "/../..") .. " && pwd")
-  assert(ok, out)
-  return (out:gsub("%s+$", ""))
-end
-
 local function list(cmd)
   local ok, out = helpers.run(cmd)
   assert(ok, out)
@@ -27,24 +18,19 @@ local function list(cmd)
 end
 
 describe("fuzz regressions", function()
-  local root = repo_root()
-  local runner = os.tmpname()
+  local root = helpers.repo_root()
+  local runner
   local regressions = list("ls -1 " .. q(root .. "/spec/fuzz/regressions") ..
                            " | grep -v '^README'")
   local built, build_output
 
   setup(function()
-    -- the core's sources: every src/ik2d_*.c but the Lua binding
-    local sources = {}
-    for _, f in ipairs(list("ls -1 " .. q(root .. "/src") .. " | grep '^ik2d_.*\\.c$'")) do
-      if f ~= "ik2d_lua.c" then sources[#sources + 1] = q(root .. "/src/" .. f) end
-    end
-    built, build_output = helpers.run(("%s -std=c99 -O1 -g -DIK2D_FUZZ_REPLAY -I%s -o %s %s %s -lm")
-      :format(os.getenv("CC") or "cc", q(root .. "/src"), q(runner),
-              q(root .. "/spec/fuzz/ik2d_fuzz.c"), table.concat(sources, " ")))
+    built, build_output = helpers.build_core_program({ "spec/fuzz/ik2d_fuzz.c" },
+                                                     "-O1 -g -DIK2D_FUZZ_REPLAY")
+    if built then runner = build_output end
   end)
 
-  teardown(function() os.remove(runner) end)
+  teardown(function() if runner then os.remove(runner) end end)
 
   it("builds the replay program", function()
     assert(built, build_output)

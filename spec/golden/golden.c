@@ -179,8 +179,19 @@ static void hash_bytes(uint64_t *h, const void *data, size_t n) {
   }
 }
 
-static void hash_double(uint64_t *h, double v) { hash_bytes(h, &v, sizeof v); }
-static void hash_int(uint64_t *h, int v) { hash_bytes(h, &v, sizeof v); }
+/* `golden dump` prints every value hashed, to measure how far a change
+** that alters bits on purpose moves them (diff two dumps). */
+static FILE *dump_to = NULL;
+
+static void hash_double(uint64_t *h, double v) {
+  hash_bytes(h, &v, sizeof v);
+  if (dump_to != NULL) fprintf(dump_to, "%.17g\n", v);
+}
+
+static void hash_int(uint64_t *h, int v) {
+  hash_bytes(h, &v, sizeof v);
+  if (dump_to != NULL) fprintf(dump_to, "%d\n", v);
+}
 
 static void hash_outcome(g_hash *h, const g_chain *c, const g_solver *s,
                          int returned) {
@@ -370,10 +381,11 @@ static void scene_batch(g_hash *h, int n) {
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   g_hash h;
   uint64_t total;
   int k, limits, round;
+  if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
   h.joints = h.angles = 14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
