@@ -14,8 +14,8 @@ local common = {}
 
 local huge, type = math.huge, type
 
--- How a message shows a value: numbers by value (nan, inf, -inf), strings
--- quoted (cut to 40 characters), anything else by its type.
+-- How a message shows a value: numbers and booleans by value (nan, inf,
+-- -inf), strings quoted (cut to 40 characters), anything else by its type.
 function common.show(v)
   local t = type(v)
   if t == "number" then
@@ -25,6 +25,8 @@ function common.show(v)
   elseif t == "string" then
     if #v > 40 then v = v:sub(1, 37) .. "..." end
     return ("%q"):format(v)
+  elseif t == "boolean" then
+    return v and "true" or "false"
   end
   return t
 end
