@@ -38,10 +38,12 @@ local function raise(level, who, what, v)
   error(who .. ": " .. what .. ", got " .. show(v), level + 2)
 end
 
--- common.fail(level, who, what, v): the same for helper code that checks
--- by itself (level counted from fail's caller).
-function common.fail(level, who, what, v)
-  error(who .. ": " .. what .. ", got " .. show(v), level + 1)
+-- common.fail(level, who, what [, v]): the same for helper code that
+-- checks by itself (level counted from fail's caller); without v, the
+-- message has no "got" part.
+function common.fail(level, who, what, ...)
+  if select("#", ...) == 0 then error(who .. ": " .. what, level + 1) end
+  error(who .. ": " .. what .. ", got " .. show((...)), level + 1)
 end
 
 function common.is_finite(v)
