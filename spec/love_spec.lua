@@ -148,6 +148,21 @@ describe("ik2d.love", function()
       assert.are.same({ 1, 0, 0, 1 }, { unpack(colors[1], 1, 4) })
     end)
 
+    it("draw_solver skips the target of a weight-0 solver unless zero_weight_targets is set", function()
+      local c = limb(false)
+      local s = ik2d.solver(c, { weight = 0 })
+      s:set_target(-300, 400)              -- far away: a line to it would cross the screen
+      ikdraw.draw_solver(s)
+      assert.are.equal(1, #find("line"))  -- the bones only
+      fake.graphics = recorder().graphics
+      ikdraw.draw_solver(s, { zero_weight_targets = true })
+      assert.are.equal(4, #find("line"))  -- bones, the cross's two strokes, the line from the tip
+      fake.graphics = recorder().graphics
+      s:set_weight(0.25)
+      ikdraw.draw_solver(s)
+      assert.are.equal(4, #find("line"))
+    end)
+
     it("draw_sprites puts each sprite on its joint, rotated to the bone, mirrored when flipped", function()
       local image = { getDimensions = function() return 50, 10 end }
       for _, flip in ipairs{ false, true } do

@@ -35,6 +35,7 @@ ikdraw.defaults = {
   limit_radius = 18,      -- at most 0.8 of the bone's length
   segments = 24,          -- per arc
   target_line = true,     -- line from the tip to a target not reached
+  zero_weight_targets = false, -- draw_solver: also the target of a weight-0 solver
 }
 
 local defaults = ikdraw.defaults
@@ -172,12 +173,16 @@ function ikdraw.draw_target(solver, opts)
   g.pop()
 end
 
--- ikdraw.draw_solver(solver [, opts]): limits, chain and target.
+-- ikdraw.draw_solver(solver [, opts]): limits, chain and target.  The
+-- target of a solver with weight 0 (IK off: its target is often stale,
+-- far from the chain) is left out unless opts.zero_weight_targets.
 function ikdraw.draw_solver(solver, opts)
   local chain = solver:chain()
   ikdraw.draw_limits(chain, opts)
   ikdraw.draw_chain(chain, opts)
-  ikdraw.draw_target(solver, opts)
+  if solver:weight() > 0 or opt(opts, "zero_weight_targets") then
+    ikdraw.draw_target(solver, opts)
+  end
 end
 
 -- ------------------------------------------------------------------
