@@ -152,6 +152,7 @@ end
 
 -- :count() --> number of links
 function Attach:count()
+  check_self(self, "ik2d.attach: count")
   return #self.links
 end
 

@@ -346,36 +346,43 @@ end
 
 -- :state() --> name of the current state (nil before the first one)
 function Behaviour:state()
+  check_self(self, "ik2d.behaviour: state")
   return self.current or nil
 end
 
 -- :previous() --> name of the state before the current one
 function Behaviour:previous()
+  check_self(self, "ik2d.behaviour: previous")
   return self.last or nil
 end
 
 -- :time() --> seconds spent in the current state
 function Behaviour:time()
+  check_self(self, "ik2d.behaviour: time")
   return self.elapsed
 end
 
 -- :weight() --> the blended weight (the solver's)
 function Behaviour:weight()
+  check_self(self, "ik2d.behaviour: weight")
   return self.weights:value()
 end
 
 -- :blending() --> true while the weight is still moving
 function Behaviour:blending()
+  check_self(self, "ik2d.behaviour: blending")
   return not self.weights:done()
 end
 
 -- :target() --> the smoothed target given to the solver
 function Behaviour:target()
+  check_self(self, "ik2d.behaviour: target")
   return self.tracker:position()
 end
 
 -- :goal() --> where the smoothed target is heading
 function Behaviour:goal()
+  check_self(self, "ik2d.behaviour: goal")
   return self.tracker:goal()
 end
 

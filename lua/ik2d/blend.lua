@@ -211,16 +211,19 @@ end
 
 -- :target(): the end weight of the running (or last) blend.
 function Blend:target()
+  check_self(self, "ik2d.blend: target")
   return self.goal
 end
 
 -- :done(): true once the end weight is reached (at once after a jump).
 function Blend:done()
+  check_self(self, "ik2d.blend: done")
   return not self.running
 end
 
 -- :progress(): 0..1 through the running blend (1 when done).
 function Blend:progress()
+  check_self(self, "ik2d.blend: progress")
   if not self.running then return 1 end
   return self.elapsed / self.duration
 end

@@ -51,14 +51,12 @@ local function approach(p, g, a)
   elseif r > p then r = p elseif r < g then r = g end
   return r
 end
-follow.approach = approach
 
 -- The fraction of the gap covered in dt seconds at rate.
 local function fraction(rate, dt)
   if dt <= 0 then return 0 end
   return 1 - exp(-rate * dt)     -- rate * dt may be inf: exp(-inf) = 0
 end
-follow.fraction = fraction
 
 local KNOWN = { x = true, y = true, rate = true }
 
@@ -84,6 +82,7 @@ end
 
 -- :goal() --> x, y
 function Follow:goal()
+  check_self(self, "ik2d.follow: goal")
   return self.gx, self.gy
 end
 
@@ -101,6 +100,7 @@ end
 
 -- :position() --> x, y
 function Follow:position()
+  check_self(self, "ik2d.follow: position")
   return self.x, self.y
 end
 
@@ -146,6 +146,7 @@ function Follow:set_rate(rate)
 end
 
 function Follow:rate()
+  check_self(self, "ik2d.follow: rate")
   return self.k
 end
 
