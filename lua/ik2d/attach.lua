@@ -71,17 +71,7 @@ local function find(self, child)
   end
 end
 
--- A chain is a table or userdata with the methods a link uses.
-local function check_chain(c, level, who, name, methods)
-  local t = type(c)
-  local ok = t == "table" or t == "userdata"
-  if ok then
-    for _, m in ipairs(methods) do
-      if c[m] == nil then ok = false end
-    end
-  end
-  if not ok then fail(level, who, name .. " must be an ik2d chain", c) end
-end
+-- the methods a link uses of a child and of a parent
 local CHILD_METHODS = { "set_base", "base", "flip", "set_flip" }
 local PARENT_METHODS = { "joint", "world_angle", "angle", "flip" }
 
@@ -106,8 +96,8 @@ end
 function Attach:add(child, parent, joint, angle_offset, opts)
   local who = "ik2d.attach: add"
   check_self(self, who)
-  check_chain(child, 3, who, "child", CHILD_METHODS)
-  check_chain(parent, 3, who, "parent", PARENT_METHODS)
+  common.object(child, CHILD_METHODS, 2, who, "child", "an ik2d chain")
+  common.object(parent, PARENT_METHODS, 2, who, "parent", "an ik2d chain")
   if child == parent then fail(2, who, "a chain cannot be attached to itself") end
   if joint == nil then joint = #parent + 1 end
   common.whole(joint, 1, #parent + 1, 2, who, "joint")
@@ -144,7 +134,7 @@ end
 function Attach:remove(child)
   local who = "ik2d.attach: remove"
   check_self(self, who)
-  check_chain(child, 3, who, "child", CHILD_METHODS)
+  common.object(child, CHILD_METHODS, 2, who, "child", "an ik2d chain")
   local i = find(self, child)
   if i then table.remove(self.links, i) end
   return i ~= nil

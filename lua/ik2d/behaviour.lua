@@ -60,6 +60,11 @@ local STATE_FIELDS = { weight = true, blend = true, rate = true, target = true,
 local OPTIONS = { initial = true, rate = true, solve = true }
 local SOLVER_METHODS = { "target", "set_target", "weight", "set_weight", "result",
                          "tolerance", "chain" }
+local SOLVING_METHODS = { "solve" }           -- with opts.solve
+for i, m in ipairs(SOLVER_METHODS) do SOLVING_METHODS[i + 1] = m end
+local SOLVER_KIND = "an ik2d solver (" .. table.concat(SOLVER_METHODS, ", ") .. ")"
+local SOLVING_KIND = "an ik2d solver (" .. table.concat(SOLVER_METHODS, ", ") .. ", solve)"
+local CHAIN_METHODS = { "joint" }
 
 local function check_self(self, who)
   common.self(self, Behaviour, 3, who, "a behaviour")
@@ -79,15 +84,10 @@ end
 -- `level` in these functions counts from the function itself: 1 is the
 -- function, 2 its caller...  They never tail-call a raiser.
 
-local function is_object(v)
-  local t = type(v)
-  return t == "table" or t == "userdata"
-end
-
 -- Checks a chain source (joint in 1..#chain + 1, whole; finite offsets).
 local function check_chain_source(name, src, level, who)
   local c = src.chain
-  if not is_object(c) or c.joint == nil then
+  if not common.has_methods(c, CHAIN_METHODS) then
     fail(level, who, ("state '%s': target chain must be an ik2d chain"):format(name), c)
   end
   local n = #c + 1
@@ -170,19 +170,6 @@ local function check_state(name, st, level, who)
   return { weight = w, blend = secs, rate = st.rate or false, target = src or false,
            on_enter = st.on_enter or false, on_exit = st.on_exit or false,
            on_reached = st.on_reached or false }
-end
-
-local function check_solver(solver, needs_solve, level, who)
-  local ok = is_object(solver)
-  if ok then
-    for _, m in ipairs(SOLVER_METHODS) do
-      if solver[m] == nil then ok = false end
-    end
-  end
-  if not ok or (needs_solve and solver.solve == nil) then
-    fail(level, who, "solver must be an ik2d solver (" .. table.concat(SOLVER_METHODS, ", ")
-      .. (needs_solve and ", solve" or "") .. ")", solver)
-  end
 end
 
 -- ------------------------------------------------------------------
@@ -283,7 +270,11 @@ function behaviour.new(solver, states, opts)
   if opts.solve ~= nil and type(opts.solve) ~= "boolean" then
     fail(2, who, "opts.solve must be a boolean or nil", opts.solve)
   end
-  check_solver(solver, opts.solve, 3, who)
+  if opts.solve then
+    common.object(solver, SOLVING_METHODS, 2, who, "solver", SOLVING_KIND)
+  else
+    common.object(solver, SOLVER_METHODS, 2, who, "solver", SOLVER_KIND)
+  end
   if type(states) ~= "table" then fail(2, who, "states must be a table of named states", states) end
   local checked = {}
   for name, st in pairs(states) do checked[name] = check_state(name, st, 3, who) end

@@ -81,6 +81,23 @@ function common.whole(v, lo, hi, level, who, name)
   return v
 end
 
+-- Is v a table or userdata with every method named in the list `methods`?
+local function has_methods(v, methods)
+  local t = type(v)
+  if t ~= "table" and t ~= "userdata" then return false end
+  for i = 1, #methods do
+    if v[methods[i]] == nil then return false end
+  end
+  return true
+end
+common.has_methods = has_methods
+
+-- Such an object ("solver must be an ik2d solver, got nil").
+function common.object(v, methods, level, who, name, what)
+  if not has_methods(v, methods) then raise(level, who, name .. " must be " .. what, v) end
+  return v
+end
+
 -- nil or a function.
 function common.callback(v, level, who, name)
   if v ~= nil and type(v) ~= "function" then
