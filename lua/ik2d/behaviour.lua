@@ -227,7 +227,7 @@ local function enter(self, name, gx, gy, instant, snap)
   local st = self.states[name]
   local old, was_entered = self.current, self.entered
   self.weights:to(st.weight, instant and 0 or st.blend)
-  self.tracker:set_rate(st.rate or self.rate)
+  self.tracker:set_rate(st.rate or self.default_rate)
   self.tracker:set_goal(gx, gy)
   if snap then
     self.tracker:snap()
@@ -292,7 +292,7 @@ function behaviour.new(solver, states, opts)
   local self = setmetatable({
     solver = solver,
     states = checked,
-    rate = rate,
+    default_rate = rate,
     solve = opts.solve or false,
     weights = blend.new(solver),
     tracker = follow.new{ x = tx, y = ty, rate = rate },
@@ -369,6 +369,12 @@ end
 function Behaviour:target()
   check_self(self, "ik2d.behaviour: target")
   return self.tracker:position()
+end
+
+-- :rate() --> the smoothing rate in use (the state's, or the default)
+function Behaviour:rate()
+  check_self(self, "ik2d.behaviour: rate")
+  return self.tracker:rate()
 end
 
 -- :goal() --> where the smoothed target is heading
