@@ -163,8 +163,8 @@ describe("ik2d.attach", function()
       assert.is_false(rig:remove(arm))
       assert.are.equal(1, rig:count())
     end)
-
   end)
+
   describe("cycles", function()
     it("refuses a -> b, b -> a and longer loops, naming the helper, at the caller's line", function()
       local a, b, c = body()

@@ -48,7 +48,6 @@ describe("ik2d.behaviour", function()
       assert.are.equal(1, s:weight())
       assert.is_nil(b:previous())
     end)
-
   end)
 
   describe("switching state", function()
@@ -215,6 +214,7 @@ describe("ik2d.behaviour", function()
       assert.near(0.4, arm:angle(2), 0)
     end)
   end)
+
   describe("states without a target", function()
     it("hold the chain's tip where the state began, not the solver's stale target", function()
       local arm, s = rig()

@@ -33,7 +33,6 @@ describe("ik2d.blend", function()
     it("is callable as blend(target)", function()
       assert.near(0.75, blend(0.75):value(), 0)
     end)
-
   end)
 
   describe("to and update", function()
@@ -112,7 +111,6 @@ describe("ik2d.blend", function()
       b:to(-1, 0)
       assert.are.equal(0, b:value())
     end)
-
   end)
 
   describe("interruption", function()
@@ -180,6 +178,7 @@ describe("ik2d.blend", function()
       assert.near(-0.2, c:angle(2), 0)
     end)
   end)
+
   describe("the subject's weight", function()
     it("each blend starts from the subject's weight, whoever set it", function()
       local s = ik2d.solver(arm(), { weight = 1 })

@@ -130,8 +130,8 @@ describe("ik2d.follow", function()
       assert.near(3, x, 0)
       assert.near(4, y, 0)
     end)
-
   end)
+
   describe("finite inputs keep it finite", function()
     local function finite(v) return v == v and v > -math.huge and v < math.huge end
 
