@@ -208,8 +208,8 @@ local function finish(self, snap, ok, err)
     copy_fields(snap.own, self)
     copy_fields(snap.weights, self.weights)
     copy_fields(snap.tracker, self.tracker)
-    -- the solver refused nothing but what raised; put back what changed
-    -- (if it raises again, nothing more can be done)
+    -- put the solver's target and weight back where they changed (if
+    -- the solver raises again, nothing more can be done)
     pcall(put_back_solver, self.solver, snap)
   end
   self.spare = snap
@@ -223,13 +223,13 @@ end
 -- The switch itself, inside the snapshot: weight blend, smoothing, then
 -- on_exit of the state left (if it was entered) and on_enter of the new
 -- one (if a callback has not switched elsewhere meanwhile).
-local function enter(self, name, gx, gy, instant, snap)
+local function enter(self, name, gx, gy, instant, jump_target)
   local st = self.states[name]
   local old, was_entered = self.current, self.entered
   self.weights:to(st.weight, instant and 0 or st.blend)
   self.tracker:set_rate(st.rate or self.default_rate)
   self.tracker:set_goal(gx, gy)
-  if snap then
+  if jump_target then
     self.tracker:snap()
     self.solver:set_target(gx, gy)
   end
@@ -245,8 +245,9 @@ local function enter(self, name, gx, gy, instant, snap)
   end
 end
 
--- set_state's work for set_state and new (`level` counts from here).
-local function switch(self, name, instant, snap, level, who)
+-- set_state's work for set_state and new (which also jumps the target
+-- to the state's; `level` counts from here).
+local function switch(self, name, instant, jump_target, level, who)
   local st = self.states[name]
   local gx, gy
   if st.target then
@@ -255,7 +256,7 @@ local function switch(self, name, instant, snap, level, who)
     gx, gy = tip(self, level + 1, who)
   end
   local saved = take(self)
-  finish(self, saved, pcall(enter, self, name, gx, gy, instant, snap))
+  finish(self, saved, pcall(enter, self, name, gx, gy, instant, jump_target))
 end
 
 -- behaviour.new(solver, states [, opts]): opts.initial names the first
