@@ -238,6 +238,17 @@ describe("ik2d.follow", function()
       end)
     end
 
+    it("refuses dt = math.huge with rate = 0 (inf * 0 would be NaN) and leaves the follower usable", function()
+      local f = follow.new{ x = 1, y = 2, rate = 0 }
+      f:set_goal(5, 6)
+      assert.are.equal("ik2d.follow: update: dt must be a finite number >= 0, got inf",
+        helpers.caller_error(function() f:update(math.huge) end))
+      f:set_rate(math.huge)
+      local x, y = f:update(0.1)
+      assert.are.equal(5, x)
+      assert.are.equal(6, y)
+    end)
+
     it("refuses bad options to new at the caller's line", function()
       local err = helpers.caller_error
       assert.are.equal("ik2d.follow: new: x must be a finite number, got inf",
