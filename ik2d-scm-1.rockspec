@@ -45,5 +45,6 @@ build = {
     ["ik2d.behaviour"] = "lua/ik2d/behaviour.lua",
     ["ik2d.attach"] = "lua/ik2d/attach.lua",
     ["ik2d.love"] = "lua/ik2d/love.lua",
+    ["ik2d.common"] = "lua/ik2d/common.lua",
   },
 }

@@ -1,5 +1,6 @@
 local ik2d = require "ik2d"
 local attach = require "ik2d.attach"
+local helpers = require "spec.helpers"
 
 local pi = math.pi
 local EPS = 1e-12
@@ -162,18 +163,141 @@ describe("ik2d.attach", function()
       assert.is_false(rig:remove(arm))
       assert.are.equal(1, rig:count())
     end)
+  end)
 
-    it("raises on self attachment, a second parent and a bad joint", function()
+  describe("cycles", function()
+    it("refuses a -> b, b -> a and longer loops, naming the helper, at the caller's line", function()
+      local a, b, c = body()
+      local rig = attach.new():add(b, a)
+      assert.are.equal("ik2d.attach: add: parent hangs from child through the links: "
+        .. "attaching would make a cycle",
+        helpers.caller_error(function() rig:add(a, b) end))
+      rig:add(c, b)
+      assert.are.equal("ik2d.attach: add: parent hangs from child through the links: "
+        .. "attaching would make a cycle",
+        helpers.caller_error(function() rig:add(a, c) end))
+      assert.are.equal("ik2d.attach: add: a chain cannot be attached to itself",
+        helpers.caller_error(function() rig:add(a, a) end))
+      assert.are.equal(2, rig:count())
+      rig:update()                         -- still a tree: a -> b -> c
+      local bx, by = b:base()
+      local ax, ay = a:tip()
+      assert.near(ax, bx, EPS)
+      assert.near(ay, by, EPS)
+    end)
+  end)
+
+  describe("inherit = \"position\"", function()
+    it("puts the child's base on the joint and keeps its own base angle, whatever the parent turns", function()
+      local torso, arm = body()
+      arm:set_base(0, 0, 0.7)
+      local rig = attach.new():add(arm, torso, 3, 0, { inherit = "position" })
+      for _, a in ipairs{ -pi / 2, 0.3, 2.5 } do
+        torso:set_base(100, 200, a)
+        rig:update()
+        local bx, by, ba = arm:base()
+        local tx, ty = torso:tip()
+        assert.near(tx, bx, EPS)
+        assert.near(ty, by, EPS)
+        assert.near(0, wrap(ba - 0.7), EPS)
+      end
+    end)
+
+    it("still takes the parent's flip; the angle stays as authored (the chain mirrors it)", function()
+      local torso, arm = body()
+      arm:set_base(0, 0, 0.7)
+      local rig = attach.new():add(arm, torso, 2, nil, { inherit = "position" })
+      torso:set_flip(true)
+      rig:update()
+      assert.is_true(arm:flip())
+      local bx, by, ba = arm:base()
+      local jx, jy = torso:joint(2)
+      assert.near(jx, bx, EPS)
+      assert.near(jy, by, EPS)
+      assert.near(0, wrap(ba - 0.7), EPS)
+    end)
+
+    it("refuses an offset, which it would ignore, and unknown inherit values", function()
+      local torso, arm = body()
+      local rig = attach.new()
+      assert.are.equal("ik2d.attach: add: angle_offset must be 0 with inherit = \"position\" "
+        .. "(the child keeps its own base angle), got 0.4",
+        helpers.caller_error(function() rig:add(arm, torso, 3, 0.4, { inherit = "position" }) end))
+      assert.are.equal("ik2d.attach: add: opts.inherit must be \"rotation\" or \"position\", got \"all\"",
+        helpers.caller_error(function() rig:add(arm, torso, 3, 0, { inherit = "all" }) end))
+      assert.are.equal(0, rig:count())
+    end)
+  end)
+
+  describe("all or nothing", function()
+    -- A real chain behind a proxy whose set_base raises when told to.
+    local function fragile(c)
+      local p = { fail = false }
+      setmetatable(p, { __len = function() return #c end, __index = function(_, m)
+        return function(self, ...)
+          if m == "set_base" and self.fail then error("set_base refuses", 0) end
+          return c[m](c, ...)
+        end
+      end })
+      return p, c
+    end
+
+    it("an update whose child raises puts back the links already applied", function()
+      local torso, arm, hand = body()
+      local leg = ik2d.chain{ { length = 9 } }
+      local p = fragile(leg)
+      local rig = attach.new():add(arm, torso, 3):add(hand, arm):add(p, torso, 1, pi)
+      rig:update()
+      torso:set_base(300, 50, 0.2)
+      torso:set_flip(true)
+      local function bases()
+        local t = {}
+        for _, c in ipairs{ arm, hand, leg } do
+          local x, y, a = c:base()
+          t[#t + 1] = { x, y, a, c:flip() }
+        end
+        return t
+      end
+      local before = bases()
+      p.fail = true
+      assert.has_error(function() rig:update() end, "set_base refuses")
+      assert.are.same(before, bases())
+      p.fail = false
+      rig:update()
+      local lx, ly = leg:base()
+      assert.near(300, lx, EPS)
+      assert.near(50, ly, EPS)
+    end)
+  end)
+
+  describe("refused calls", function()
+    it("refuses bad arguments at the caller's line, naming the function and the argument", function()
       local torso, arm = body()
       local rig = attach.new():add(arm, torso)
-      assert.has_error(function() rig:add(torso, torso) end,
-        "bad argument #2 to 'add' (a chain cannot be attached to itself)")
-      assert.has_error(function() rig:add(arm, torso, 1) end,
-        "bad argument #1 to 'add' (chain is already attached)")
-      assert.has_error(function() attach.new():add(arm, torso, 4) end,
-        "bad argument #3 to 'add' (joint must be an integer in 1..3)")
-      assert.has_error(function() attach.new():add(arm, torso, 1.5) end,
-        "bad argument #3 to 'add' (joint must be an integer in 1..3)")
+      local err = helpers.caller_error
+      assert.are.equal("ik2d.attach: add: child must be an ik2d chain, got nil",
+        err(function() rig:add(nil, torso) end))
+      assert.are.equal("ik2d.attach: add: parent must be an ik2d chain, got 5",
+        err(function() attach.new():add(arm, 5) end))
+      assert.are.equal("ik2d.attach: add: child is already attached (remove it first)",
+        err(function() rig:add(arm, torso, 1) end))
+      assert.are.equal("ik2d.attach: add: joint must be a whole number in 1..3, got 4",
+        err(function() attach.new():add(arm, torso, 4) end))
+      assert.are.equal("ik2d.attach: add: joint must be a whole number in 1..3, got 1.5",
+        err(function() attach.new():add(arm, torso, 1.5) end))
+      assert.are.equal("ik2d.attach: add: angle_offset must be a finite number, got nan",
+        err(function() attach.new():add(arm, torso, 2, 0 / 0) end))
+      assert.are.equal("ik2d.attach: add: opts.flip must be a boolean or nil, got 1",
+        err(function() attach.new():add(arm, torso, 2, 0, { flip = 1 }) end))
+      assert.are.equal("ik2d.attach: add: opts has an unknown field (known: flip, inherit), got \"flipped\"",
+        err(function() attach.new():add(arm, torso, 2, 0, { flipped = true }) end))
+      assert.are.equal("ik2d.attach: remove: child must be an ik2d chain, got nil",
+        err(function() rig:remove(nil) end))
+      assert.are.equal("ik2d.attach: apply: i must be a whole number in 1..1, got 2",
+        err(function() rig:apply(2) end))
+      assert.are.equal("ik2d.attach: update: self must be an attach (call it with a colon), got nil",
+        err(function() rig.update() end))
+      assert.are.equal(1, rig:count())
     end)
   end)
 end)

@@ -1,5 +1,6 @@
 local ik2d = require "ik2d"
 local behaviour = require "ik2d.behaviour"
+local helpers = require "spec.helpers"
 
 local DT = 1 / 60
 
@@ -47,20 +48,6 @@ describe("ik2d.behaviour", function()
       assert.are.equal(1, s:weight())
       assert.is_nil(b:previous())
     end)
-
-    it("raises on unknown initial states and bad state tables", function()
-      local _, s = rig()
-      assert.has_error(function() behaviour.new(s, states{ 1, 2 }, { initial = "run" }) end,
-        "bad argument #3 to 'new' (unknown initial state 'run')")
-      assert.has_error(function() behaviour.new(s, { a = { weight = 2 } }) end,
-        "state 'a': weight must be a number in [0, 1]")
-      assert.has_error(function() behaviour.new(s, { a = { blend = -1 } }) end,
-        "state 'a': blend must be seconds >= 0")
-      assert.has_error(function() behaviour.new(s, { a = { target = { "x" } } }) end,
-        "state 'a': target point needs numbers {x, y} or {x =, y =}")
-      assert.has_error(function() behaviour.new(nil, {}) end,
-        "bad argument #1 to 'new' (solver expected, got nil)")
-    end)
   end)
 
   describe("switching state", function()
@@ -103,6 +90,14 @@ describe("ik2d.behaviour", function()
       assert.near(-60, y, 1e-3)
     end)
 
+    it("rate() is the current state's smoothing rate, or the default", function()
+      local _, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 }, { rate = 7 })
+      assert.are.equal(7, b:rate())
+      b:set_state("pickup")
+      assert.are.equal(15, b:rate())
+    end)
+
     it("uses the state's own smoothing rate when it has one", function()
       local _, s = rig()
       local b = behaviour.new(s, states{ 60, 30 }, { initial = "aim" })
@@ -112,15 +107,6 @@ describe("ik2d.behaviour", function()
       assert.near(40 + 20 * (1 - math.exp(-15 * DT)), x, 1e-12)
     end)
 
-    it("a state without a target keeps the last goal", function()
-      local _, s = rig()
-      local b = behaviour.new(s, states{ 60, 30 }, { initial = "pickup" })
-      b:set_state("idle")
-      for _ = 1, 60 do b:update(DT) end
-      local gx, gy = b:goal()
-      assert.near(60, gx, 0)
-      assert.near(30, gy, 0)
-    end)
 
     it("setting the current state again does nothing and keeps the blend running", function()
       local _, s = rig()
@@ -143,27 +129,7 @@ describe("ik2d.behaviour", function()
       assert.near(0, b:time(), 0)
     end)
 
-    it("set_target places the smoothed target at once, keeping the goal", function()
-      local _, s = rig()
-      local b = behaviour.new(s, states{ 60, 30 }, { initial = "pickup" })
-      b:set_target(-10, 5)
-      local x, y = s:target()
-      assert.near(-10, x, 0)
-      assert.near(5, y, 0)
-      local gx, gy = b:goal()
-      assert.near(60, gx, 0)
-      assert.near(30, gy, 0)
-      b:update(DT)                        -- and smooths on from there
-      x = s:target()
-      assert.near(-10 + 70 * (1 - math.exp(-15 * DT)), x, 1e-12)
-    end)
 
-    it("raises on an unknown state", function()
-      local _, s = rig()
-      local b = behaviour.new(s, states{ 60, 30 })
-      assert.has_error(function() b:set_state("jump") end,
-        "bad argument #1 to 'set_state' (unknown state 'jump')")
-    end)
 
     it("an interrupted blend continues from the current weight", function()
       local _, s = rig()
@@ -246,6 +212,443 @@ describe("ik2d.behaviour", function()
       assert.are.equal(0, s:weight())
       assert.near(0.3, arm:angle(1), 0)
       assert.near(0.4, arm:angle(2), 0)
+    end)
+  end)
+
+  describe("states without a target", function()
+    it("hold the chain's tip where the state began, not the solver's stale target", function()
+      local arm, s = rig()
+      arm:set_base(200, 100)              -- the chain moved after its solver was made (attach does this)
+      s:solve()                           -- weight 0: the result is the pose, at the new base
+      local tx, ty = arm:tip()
+      local b = behaviour.new(s, states{ 60, 30 })
+      local gx, gy = b:goal()
+      assert.near(tx, gx, 0)
+      assert.near(ty, gy, 0)
+      local x, y = s:target()
+      assert.near(tx, x, 0)
+      assert.near(ty, y, 0)
+      b:set_state("aim")                  -- and the hand leaves from there, not from (84, 0)
+      b:update(DT)
+      x, y = s:target()
+      local k = 1 - math.exp(-12 * DT)
+      assert.near(tx + (40 - tx) * k, x, 1e-9)
+      assert.near(ty + (-60 - ty) * k, y, 1e-9)
+    end)
+
+    it("switching to one holds the tip at the switch, whatever the chain does next", function()
+      local arm, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 }, { initial = "pickup" })
+      step(b, s, 60)
+      arm:set_base(200, 0)                -- (60, 30) is now out of reach
+      s:solve()
+      local tx, ty = arm:tip()
+      assert.is_true(dist(tx, ty, 60, 30) > 40)
+      b:set_state("idle")
+      for _ = 1, 30 do
+        arm:set_base(-50, 0)
+        b:update(DT)
+        s:solve()
+      end
+      local gx, gy = b:goal()
+      assert.near(tx, gx, 0)
+      assert.near(ty, gy, 0)
+    end)
+  end)
+
+  describe("set_target", function()
+    it("moves the target and the goal: a state without a target stays there", function()
+      local _, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 })
+      b:set_target(-10, 5)
+      for _ = 1, 30 do b:update(DT) end
+      local x, y = s:target()
+      assert.near(-10, x, 0)
+      assert.near(5, y, 0)
+      local gx, gy = b:goal()
+      assert.near(-10, gx, 0)
+      assert.near(5, gy, 0)
+    end)
+
+    it("in a state with a target, the next update reads the source again and smooths from there", function()
+      local _, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 }, { initial = "pickup" })
+      b:set_target(-10, 5)
+      local x, y = s:target()
+      assert.near(-10, x, 0)
+      assert.near(5, y, 0)
+      b:update(DT)
+      x = s:target()
+      assert.near(-10 + 70 * (1 - math.exp(-15 * DT)), x, 1e-12)
+      local gx, gy = b:goal()
+      assert.near(60, gx, 0)
+      assert.near(30, gy, 0)
+    end)
+  end)
+
+  describe("finite targets", function()
+    it("recovers from a source swinging between 1e308 and -1e308 with rate = math.huge", function()
+      local _, s = rig(1)
+      local v = 1e308
+      local b = behaviour.new(s, { wild = { target = function() return v, 0 end, rate = math.huge } },
+        { initial = "wild" })
+      for i = 1, 30 do
+        v = i % 2 == 0 and 1e308 or -1e308
+        b:update(DT)
+        s:solve()
+      end
+      v = 40
+      b:update(DT)
+      local x, y = s:target()
+      assert.are.equal(40, x)
+      assert.are.equal(0, y)
+    end)
+
+    it("a target giving NaN is an error naming the behaviour and the state, at the caller's line", function()
+      local _, s = rig()
+      local bad = { x = 1, y = 2 }
+      local b = behaviour.new(s, { idle = {}, aim = { target = function() return 0 / 0, 1 end },
+        carry = { target = bad } })
+      assert.are.equal("ik2d.behaviour: set_state: state 'aim': target must give finite numbers x, y, got nan",
+        helpers.caller_error(function() b:set_state("aim") end))
+      assert.are.equal("idle", b:state())
+      b:set_state("carry")
+      bad.y = math.huge
+      assert.are.equal("ik2d.behaviour: update: state 'carry': target must give finite numbers x, y, got inf",
+        helpers.caller_error(function() b:update(DT) end))
+      assert.are.equal("ik2d.behaviour: new: state 'aim': target must give finite numbers x, y, got nan",
+        helpers.caller_error(function() behaviour.new(s, { aim = { target = function() return 0 / 0, 1 end } },
+          { initial = "aim" }) end))
+    end)
+  end)
+
+  describe("chain sources", function()
+    it("are checked at new and at set_state, naming the state and the field", function()
+      local arm, s = rig()
+      local err = helpers.caller_error
+      assert.are.equal("ik2d.behaviour: new: state 'climb': target joint must be a whole number in 1..3, got 9",
+        err(function() behaviour.new(s, { climb = { target = { chain = arm, joint = 9 } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'climb': target joint must be a whole number in 1..3, got 1.5",
+        err(function() behaviour.new(s, { climb = { target = { chain = arm, joint = 1.5 } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'climb': target dx must be a finite number, got nan",
+        err(function() behaviour.new(s, { climb = { target = { chain = arm, dx = 0 / 0 } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'climb': target chain must be an ik2d chain, got table",
+        err(function() behaviour.new(s, { climb = { target = { chain = {} } } }) end))
+      local src = { chain = arm, joint = 2 }
+      local b = behaviour.new(s, { idle = {}, climb = { target = src } })
+      src.joint = 0
+      assert.are.equal("ik2d.behaviour: set_state: state 'climb': target joint must be a whole number in 1..3, got 0",
+        err(function() b:set_state("climb") end))
+      assert.are.equal("idle", b:state())
+    end)
+  end)
+
+  describe("all or nothing", function()
+    local function observe(b, s)
+      local x, y = b:target()
+      local gx, gy = b:goal()
+      local tx, ty = s:target()
+      return { b:state(), b:previous(), b:time(), b:weight(), b:blending(), x, y, gx, gy, tx, ty, s:weight() }
+    end
+
+    -- A real solver behind a proxy whose methods raise when told to.
+    local function fragile(s)
+      local p = { fail = {} }
+      for _, m in ipairs{ "target", "set_target", "weight", "set_weight", "result", "tolerance", "chain", "solve" } do
+        p[m] = function(self, ...)
+          if self.fail[m] then error(m .. " refuses", 0) end
+          return s[m](s, ...)
+        end
+      end
+      return p
+    end
+
+    local fail
+    local function source()
+      if fail then error("source down", 0) end
+      return 40, -60
+    end
+    local function aim_states(extra)
+      local t = { idle = { weight = 0 }, aim = { weight = 0.7, blend = 0.2, target = source } }
+      for k, v in pairs(extra or {}) do t.aim[k] = v end
+      return t
+    end
+
+    it("an update whose source raises leaves time, state, goal, weight and target as they were", function()
+      fail = false
+      local _, s = rig()
+      local b = behaviour.new(s, aim_states())
+      b:set_state("aim")
+      step(b, s, 3)                        -- mid-blend, target moving
+      local before = observe(b, s)
+      fail = true
+      assert.has_error(function() b:update(DT) end, "source down")
+      assert.are.same(before, observe(b, s))
+      fail = false
+      b:update(DT)
+      assert.near(before[3] + DT, b:time(), 1e-15)
+    end)
+
+    it("an update whose solver raises in set_weight puts the target back", function()
+      fail = false
+      local _, real = rig()
+      local s = fragile(real)
+      local b = behaviour.new(s, aim_states())
+      b:set_state("aim")
+      b:update(DT)
+      local before = observe(b, s)
+      s.fail.set_weight = true
+      assert.has_error(function() b:update(DT) end, "set_weight refuses")
+      s.fail.set_weight = false
+      assert.are.same(before, observe(b, s))
+    end)
+
+    it("a set_state whose source raises does not switch", function()
+      fail = true
+      local _, s = rig()
+      local b = behaviour.new(s, aim_states())
+      local before = observe(b, s)
+      assert.has_error(function() b:set_state("aim") end, "source down")
+      assert.are.same(before, observe(b, s))
+      fail = false
+      assert.is_true(b:set_state("aim"))
+    end)
+
+    for _, which in ipairs{ "on_enter", "on_exit" } do
+      it("a raising " .. which .. " undoes the switch, the instant weight included", function()
+        fail = false
+        local _, s = rig()
+        local raise = true
+        local st = aim_states()
+        local cb = function() if raise then error(which .. " fails", 0) end end
+        if which == "on_enter" then st.aim.on_enter = cb else st.idle.on_exit = cb end
+        local b = behaviour.new(s, st)
+        local before = observe(b, s)
+        assert.has_error(function() b:set_state("aim", true) end, which .. " fails")
+        assert.are.same(before, observe(b, s))
+        raise = false
+        assert.is_true(b:set_state("aim", true))
+        assert.are.equal(0.7, s:weight())
+      end)
+    end
+  end)
+
+  describe("callbacks", function()
+    it("on_exit(h, next) then on_enter(h, previous), in the new state; the first state's on_enter at new", function()
+      local _, s = rig()
+      local log = {}
+      local function rec(tag)
+        return function(h, other) log[#log + 1] = { tag, h:state(), other or "-" } end
+      end
+      local b = behaviour.new(s, {
+        idle = { weight = 0, on_enter = rec("enter idle"), on_exit = rec("exit idle") },
+        aim = { target = { 1, 2 }, on_enter = rec("enter aim"), on_exit = rec("exit aim") },
+      })
+      assert.are.same({ { "enter idle", "idle", "-" } }, log)
+      b:set_state("aim")
+      b:set_state("aim")                   -- no change, no callbacks
+      b:set_state("idle")
+      assert.are.same({ { "enter idle", "idle", "-" },
+        { "exit idle", "aim", "aim" }, { "enter aim", "aim", "idle" },
+        { "exit aim", "idle", "idle" }, { "enter idle", "idle", "aim" } }, log)
+    end)
+
+    it("a switch made from on_enter runs its own callbacks, nested", function()
+      local _, s = rig()
+      local log = {}
+      local b = behaviour.new(s, {
+        idle = { on_exit = function(_, nxt) log[#log + 1] = "exit idle -> " .. nxt end },
+        hop = { on_enter = function(h) log[#log + 1] = "enter hop"; h:set_state("land") end,
+                on_exit = function(_, nxt) log[#log + 1] = "exit hop -> " .. nxt end },
+        land = { on_enter = function(_, prev) log[#log + 1] = "enter land from " .. prev end },
+      })
+      b:set_state("hop")
+      assert.are.equal("land", b:state())
+      assert.are.equal("hop", b:previous())
+      assert.are.same({ "exit idle -> hop", "enter hop", "exit hop -> land", "enter land from hop" }, log)
+    end)
+
+    -- Has the state arrived, by the definition on_reached uses: weight
+    -- blend done, the solver's target within its tolerance of the goal,
+    -- and the solver reporting reached.
+    local function arrived(b, s)
+      local tx, ty = s:target()
+      local gx, gy = b:goal()
+      return not b:blending() and dist(tx, ty, gx, gy) <= s:tolerance() and (s:result())
+    end
+
+    local function reach_rig(solve, item)
+      local arm, s = rig()
+      local fired = {}
+      local st = states(item)
+      st.pickup.on_reached = function(h)
+        local x, y = arm:tip()
+        fired[#fired + 1] = { state = h:state(), weight = s:weight(), tip = dist(x, y, item[1], item[2]),
+                              frame = h.frame }
+      end
+      local b = behaviour.new(s, st, { solve = solve })
+      b:set_state("pickup")
+      return b, s, fired
+    end
+
+    it("on_reached runs once when the state arrives, from update when it solves (solve = true)", function()
+      local item = { 60, 30 }
+      local b, s, fired = reach_rig(true, item)
+      local first
+      for frame = 1, 120 do
+        b.frame = frame
+        b:update(DT)
+        if not first and arrived(b, s) then first = frame end
+      end
+      assert.are.equal(1, #fired)
+      assert.are.equal(first, fired[1].frame)
+      assert.are.equal("pickup", fired[1].state)
+      assert.are.equal(1, fired[1].weight)
+      assert.is_true(fired[1].tip <= 2 * s:tolerance())
+    end)
+
+    it("with solve = false it reads your solve after the previous update: one update later", function()
+      local item = { 60, 30 }
+      local b, s, fired = reach_rig(false, item)
+      local first
+      for frame = 1, 120 do
+        b.frame = frame
+        b:update(DT)
+        s:solve()
+        if not first and arrived(b, s) then first = frame end
+      end
+      assert.are.equal(1, #fired)
+      assert.are.equal(first + 1, fired[1].frame)
+    end)
+
+    it("runs again after the state has lost its goal and arrived again", function()
+      local item = { 60, 30 }
+      local b, _, fired = reach_rig(true, item)
+      for _ = 1, 120 do b:update(DT) end
+      item[1], item[2] = 300, 0           -- out of reach: not reached
+      for _ = 1, 60 do b:update(DT) end
+      assert.are.equal(1, #fired)
+      item[1], item[2] = 60, 30
+      for _ = 1, 120 do b:update(DT) end
+      assert.are.equal(2, #fired)
+    end)
+
+    it("never counts a solve made for the previous state", function()
+      local _, s = rig()
+      local n = 0
+      local b = behaviour.new(s, {
+        idle = { weight = 0 },
+        a = { target = { 60, 30 } },
+        b = { target = { 60, 30 }, on_reached = function() n = n + 1 end },
+      })
+      b:set_state("a")
+      step(b, s, 120)
+      assert.is_true((s:result()))
+      b:set_state("b")
+      b:update(DT)                         -- reads the solve made in state a
+      assert.are.equal(0, n)
+      s:solve()
+      b:update(DT)
+      assert.are.equal(1, n)
+    end)
+
+    it("a raising on_reached leaves everything as before; the next update runs it again", function()
+      local _, s = rig()
+      local n, raise = 0, true
+      local b = behaviour.new(s, {
+        idle = { weight = 0 },
+        b = { target = { 60, 30 }, on_reached = function() n = n + 1; if raise then error("nope", 0) end end },
+      })
+      b:set_state("b")
+      local before
+      for _ = 1, 120 do
+        local x, y = b:target()
+        local tx, ty = s:target()
+        before = { b:time(), b:weight(), x, y, tx, ty }
+        local ok = pcall(b.update, b, DT)
+        if not ok then break end
+        s:solve()
+      end
+      assert.are.equal(1, n)
+      local x, y = b:target()
+      local tx, ty = s:target()
+      assert.are.same(before, { b:time(), b:weight(), x, y, tx, ty })
+      raise = false
+      b:update(DT)
+      assert.are.equal(2, n)
+    end)
+  end)
+
+  describe("solve option", function()
+    it("solve = true: update also solves", function()
+      local arm, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 }, { solve = true, initial = "pickup" })
+      for _ = 1, 90 do b:update(DT) end
+      local x, y = arm:tip()
+      assert.near(0, dist(x, y, 60, 30), 0.01 + 1e-6)
+    end)
+
+    it("by default update does not solve: the chain stays put", function()
+      local arm, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 }, { initial = "pickup" })
+      local x0, y0 = arm:tip()
+      for _ = 1, 10 do b:update(DT) end
+      local x, y = arm:tip()
+      assert.are.equal(x0, x)
+      assert.are.equal(y0, y)
+      assert.is_false((s:result()))
+    end)
+  end)
+
+  describe("refused calls", function()
+    local err = helpers.caller_error
+
+    it("refuses bad arguments at the caller's line, naming the function and the argument", function()
+      local _, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 })
+      assert.are.equal("ik2d.behaviour: update: dt must be a finite number >= 0, got nil",
+        err(function() b:update() end))
+      assert.are.equal("ik2d.behaviour: update: dt must be a finite number >= 0, got inf",
+        err(function() b:update(math.huge) end))
+      assert.are.equal("ik2d.behaviour: set_state: name must be one of the states (aim, idle, pickup), got \"jump\"",
+        err(function() b:set_state("jump") end))
+      assert.are.equal("ik2d.behaviour: set_state: instant must be a boolean or nil, got 1",
+        err(function() b:set_state("aim", 1) end))
+      assert.are.equal("ik2d.behaviour: set_target: y must be a finite number, got nan",
+        err(function() b:set_target(1, 0 / 0) end))
+      assert.are.equal("ik2d.behaviour: update: self must be a behaviour (call it with a colon), got 0.1",
+        err(function() b.update(0.1) end))
+    end)
+
+    it("refuses bad solvers, states and options to new", function()
+      local _, s = rig()
+      assert.are.equal("ik2d.behaviour: new: solver must be an ik2d solver (target, set_target, weight, "
+        .. "set_weight, result, tolerance, chain), got nil",
+        err(function() behaviour.new(nil, {}) end))
+      assert.are.equal("ik2d.behaviour: new: states must be a table of named states, got 5",
+        err(function() behaviour.new(s, 5) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a': weight must be a number in [0, 1], got 2",
+        err(function() behaviour.new(s, { a = { weight = 2 } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a': blend must be a finite number >= 0, got -1",
+        err(function() behaviour.new(s, { a = { blend = -1 } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a': rate must be a number >= 0 (math.huge: at once), got nan",
+        err(function() behaviour.new(s, { a = { rate = 0 / 0 } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a': target must give finite numbers x, y, got \"x\"",
+        err(function() behaviour.new(s, { a = { target = { "x" } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a': target must be a point table, a function "
+        .. "or { chain = c }, got 7",
+        err(function() behaviour.new(s, { a = { target = 7 } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a': on_reached must be a function or nil, got true",
+        err(function() behaviour.new(s, { a = { on_reached = true } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'a' has an unknown field (known: blend, on_enter, on_exit, "
+        .. "on_reached, rate, target, weight), got \"wieght\"",
+        err(function() behaviour.new(s, { a = { wieght = 1 } }) end))
+      assert.are.equal("ik2d.behaviour: new: opts.initial must be one of the states (a), got \"run\"",
+        err(function() behaviour.new(s, { a = {} }, { initial = "run" }) end))
+      assert.are.equal("ik2d.behaviour: new: opts.solve must be a boolean or nil, got \"yes\"",
+        err(function() behaviour.new(s, { a = {} }, { solve = "yes" }) end))
+      assert.are.equal("ik2d.behaviour: new: opts has an unknown field (known: initial, rate, solve), got \"inital\"",
+        err(function() behaviour.new(s, { a = {} }, { inital = "a" }) end))
     end)
   end)
 end)

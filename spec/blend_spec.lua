@@ -1,5 +1,6 @@
 local ik2d = require "ik2d"
 local blend = require "ik2d.blend"
+local helpers = require "spec.helpers"
 
 -- Frame times that are exact in binary, so sums of dt hit the blend
 -- length exactly and the expected values are exact.
@@ -31,11 +32,6 @@ describe("ik2d.blend", function()
 
     it("is callable as blend(target)", function()
       assert.near(0.75, blend(0.75):value(), 0)
-    end)
-
-    it("rejects a target without weight/set_weight", function()
-      assert.has_error(function() blend.new({}) end,
-        "bad argument #1 to 'new' (object with weight/set_weight, number or nil expected, got table)")
     end)
   end)
 
@@ -115,14 +111,6 @@ describe("ik2d.blend", function()
       b:to(-1, 0)
       assert.are.equal(0, b:value())
     end)
-
-    it("raises on NaN weights and negative seconds", function()
-      local b = blend.new(0)
-      assert.has_error(function() b:to(0 / 0, 1) end,
-        "bad argument #1 to 'to' (number expected, got nan)")
-      assert.has_error(function() b:to(1, -1) end,
-        "bad argument #2 to 'to' (seconds must be a number >= 0)")
-    end)
   end)
 
   describe("interruption", function()
@@ -188,6 +176,235 @@ describe("ik2d.blend", function()
       assert.are.equal(0, s:weight())
       assert.near(0.3, c:angle(1), 0)
       assert.near(-0.2, c:angle(2), 0)
+    end)
+  end)
+
+  describe("the subject's weight", function()
+    it("each blend starts from the subject's weight, whoever set it", function()
+      local s = ik2d.solver(arm(), { weight = 1 })
+      local b = blend.new(s)
+      s:set_weight(0)                     -- "start with IK off, blend it in"
+      b:to(1, 1)
+      b:update(0.5)
+      assert.near(0.5, s:weight(), 1e-15) -- smoothstep(0.5) of the way from 0
+      assert.are.equal(s:weight(), b:value())
+      b:update(0.5)
+      assert.are.equal(1, s:weight())
+    end)
+
+    it("value() reads the subject, so it always matches the solver", function()
+      local s = ik2d.solver(arm(), { weight = 1 })
+      local b = blend.new(s)
+      s:set_weight(0.3)
+      assert.near(0.3, b:value(), 0)
+    end)
+
+    it("an interrupting to() starts from the subject's weight", function()
+      local s = ik2d.solver(arm(), { weight = 0 })
+      local b = blend.new(s)
+      b:to(1, 1)
+      b:update(0.5)                        -- 0.5
+      s:set_weight(0.25)                   -- someone else moves it
+      b:to(0, 1, "linear")
+      b:update(0.5)
+      assert.near(0.125, s:weight(), 1e-15)
+    end)
+  end)
+
+  describe("easings", function()
+    local at = {                           -- value at t = 0.25 and 0.75
+      linear = { 0.25, 0.75 }, smoothstep = { 0.15625, 0.84375 },
+      quadin = { 0.0625, 0.5625 }, quadout = { 0.4375, 0.9375 },
+      quadinout = { 0.125, 0.875 }, cubicin = { 0.015625, 0.421875 },
+      cubicout = { 0.578125, 0.984375 }, cubicinout = { 0.0625, 0.9375 },
+    }
+    for name, want in pairs(at) do
+      it(name .. " eases 0 -> 1 through " .. want[1] .. " and " .. want[2] .. ", ending exactly", function()
+        local b = blend.new(0)
+        b:to(1, 1, name)
+        assert.near(want[1], b:update(0.25), 1e-15)
+        b:update(0.25)
+        assert.near(want[2], b:update(0.25), 1e-15)
+        assert.are.equal(1, b:update(0.25))
+        assert.are.equal(0, blend.easings[name](0))
+        assert.are.equal(1, blend.easings[name](1))
+      end)
+    end
+
+    it("smoothstep is the default", function()
+      local b = blend.new(1)
+      b:to(0, 1)
+      assert.near(1 - 0.15625, b:update(0.25), 1e-15)
+    end)
+
+    it("takes a function of t in [0, 1]", function()
+      local seen = {}
+      local b = blend.new(0.5)
+      b:to(0, 2, function(t) seen[#seen + 1] = t; return t ^ 0.5 end)
+      assert.near(0.25, b:update(0.5), 1e-15)   -- 0.5 - 0.5 * sqrt(0.25)
+      assert.are.same({ 0.25 }, seen)
+    end)
+
+    it("clamps an easing that overshoots to [0, 1], as the solver clamps", function()
+      local b = blend.new(0.5)
+      b:to(1, 1, function(t) return 3 * t end)
+      assert.are.equal(1, b:update(0.5))
+    end)
+  end)
+
+  describe("on_done", function()
+    it("runs once, from the update that ends the blend, with the blend", function()
+      local b = blend.new(0)
+      local calls = {}
+      b:to(1, 0.5):on_done(function(self) calls[#calls + 1] = { self, self:value() } end)
+      for _ = 1, 3 do b:update(DT) end
+      assert.are.equal(0, #calls)
+      b:update(DT)
+      assert.are.equal(1, #calls)
+      assert.are.equal(b, calls[1][1])
+      assert.are.equal(1, calls[1][2])     -- the end value is in place
+      b:update(DT)
+      assert.are.equal(1, #calls)
+    end)
+
+    it("after a jump (seconds = 0) runs at the next update", function()
+      local b = blend.new(0)
+      local n = 0
+      b:to(1, 0):on_done(function() n = n + 1 end)
+      assert.are.equal(0, n)
+      b:update(0)
+      assert.are.equal(1, n)
+    end)
+
+    it("belongs to one blend: a new to() drops it, a repeated same to() keeps it", function()
+      local b = blend.new(0)
+      local n = 0
+      b:to(1, 0.5):on_done(function() n = n + 1 end)
+      b:update(DT)
+      b:to(1, 0.5)                         -- the same end value: the blend goes on
+      run(b, 0.5, DT)
+      assert.are.equal(1, n)
+      b:to(0, 0.5):on_done(function() n = n + 10 end)
+      b:update(DT)
+      b:to(0.5, 0.5)                       -- a new blend: the old callback is dropped
+      run(b, 0.5, DT)
+      assert.are.equal(1, n)
+    end)
+
+    it("on_done(nil) removes the callback", function()
+      local b = blend.new(0)
+      local n = 0
+      b:to(1, 0.25):on_done(function() n = n + 1 end):on_done(nil)
+      run(b, 0.5, DT)
+      assert.are.equal(0, n)
+    end)
+  end)
+
+  describe("all or nothing", function()
+    local function state(b, subject)
+      return { b:value(), b:target(), b:done(), b:progress(), subject and subject:weight() }
+    end
+
+    -- A subject whose set_weight raises when told to, changing nothing.
+    local function fragile(w)
+      local subject = { w = w, fail = false }
+      function subject.weight(self) return self.w end
+      function subject.set_weight(self, v)
+        if self.fail then error("subject refuses", 0) end
+        self.w = v
+      end
+      return subject
+    end
+
+    it("a jump whose set_weight raises leaves the blend matching the subject", function()
+      local subject = fragile(0.2)
+      local b = blend.new(subject)
+      local before = state(b, subject)
+      subject.fail = true
+      assert.has_error(function() b:to(0.9) end, "subject refuses")
+      assert.are.same(before, state(b, subject))
+    end)
+
+    it("an update whose set_weight raises advances nothing; the next one goes on from there", function()
+      local subject = fragile(0)
+      local b = blend.new(subject)
+      b:to(1, 1)
+      b:update(0.25)
+      local before = state(b, subject)
+      subject.fail = true
+      assert.has_error(function() b:update(0.25) end, "subject refuses")
+      assert.are.same(before, state(b, subject))
+      subject.fail = false
+      b:update(0.25)
+      assert.near(0.5, subject.w, 1e-15)
+    end)
+
+    it("a raising on_done puts back the weight, the blend and the callback", function()
+      local subject = fragile(0)
+      local b = blend.new(subject)
+      local fail, n = true, 0
+      b:to(1, 0.5):on_done(function() n = n + 1; if fail then error("callback fails", 0) end end)
+      run(b, 0.375, DT)
+      local before = state(b, subject)
+      assert.has_error(function() b:update(DT) end, "callback fails")
+      assert.are.same(before, state(b, subject))
+      fail = false
+      b:update(DT)                         -- the same step again, callback included
+      assert.are.equal(1, subject.w)
+      assert.are.equal(2, n)
+    end)
+
+    it("an easing that returns NaN is an error and changes nothing", function()
+      local b = blend.new(0)
+      b:to(1, 1, function() return 0 / 0 end)
+      local before = state(b)
+      assert.are.equal("ik2d.blend: update: the easing must return a finite number, got nan",
+        helpers.caller_error(function() b:update(0.5) end))
+      assert.are.same(before, state(b))
+    end)
+  end)
+
+  describe("refused calls", function()
+    local cases = {
+      { "a NaN weight", function(b) b:to(0 / 0, 1) end,
+        "ik2d.blend: to: weight must be a finite number, got nan" },
+      { "an infinite weight", function(b) b:to(math.huge, 1) end,
+        "ik2d.blend: to: weight must be a finite number, got inf" },
+      { "negative seconds", function(b) b:to(1, -1) end,
+        "ik2d.blend: to: seconds must be a finite number >= 0, got -1" },
+      { "infinite seconds", function(b) b:to(1, math.huge) end,
+        "ik2d.blend: to: seconds must be a finite number >= 0, got inf" },
+      { "an unknown easing", function(b) b:to(1, 1, "bounce") end,
+        "ik2d.blend: to: easing must be a function or one of cubicin, cubicinout, cubicout, "
+        .. "linear, quadin, quadinout, quadout, smoothstep, got \"bounce\"" },
+      { "update without dt", function(b) b:update() end,
+        "ik2d.blend: update: dt must be a finite number >= 0, got nil" },
+      { "update with dt = -inf", function(b) b:update(-math.huge) end,
+        "ik2d.blend: update: dt must be a finite number >= 0, got -inf" },
+      { "a callback that is not a function", function(b) b:on_done(5) end,
+        "ik2d.blend: on_done: f must be a function or nil, got 5" },
+      { "update called with a dot", function(b) b.update(0.5) end,
+        "ik2d.blend: update: self must be a blend (call it with a colon), got 0.5" },
+    }
+    for _, case in ipairs(cases) do
+      it("refuses " .. case[1] .. " at the caller's line and changes nothing", function()
+        local s = ik2d.solver(arm(), { weight = 0.25 })
+        local b = blend.new(s)
+        b:to(1, 1)
+        b:update(DT)
+        local before = { b:value(), b:target(), b:done(), b:progress(), s:weight() }
+        assert.are.equal(case[3], helpers.caller_error(case[2], b))
+        assert.are.same(before, { b:value(), b:target(), b:done(), b:progress(), s:weight() })
+      end)
+    end
+
+    it("refuses a subject without weight/set_weight and a NaN start", function()
+      assert.are.equal("ik2d.blend: new: subject must be an object with weight and set_weight "
+        .. "(an ik2d solver), a number or nil, got table",
+        helpers.caller_error(function() blend.new({}) end))
+      assert.are.equal("ik2d.blend: new: subject must be an object with weight and set_weight "
+        .. "(an ik2d solver), a number or nil, got nan",
+        helpers.caller_error(function() blend(0 / 0) end))
     end)
   end)
 end)

@@ -1,4 +1,7 @@
 local follow = require "ik2d.follow"
+local helpers = require "spec.helpers"
+
+local MAX = 1.7976931348623157e308   -- the largest double
 
 -- Exponential smoothing is exact up to rounding at any frame rate:
 -- (e^(-r dt))^n = e^(-r n dt).  Only floating-point error separates two
@@ -127,15 +130,137 @@ describe("ik2d.follow", function()
       assert.near(3, x, 0)
       assert.near(4, y, 0)
     end)
+  end)
 
-    it("raises on bad numbers with the argument named", function()
-      local f = follow.new()
-      assert.has_error(function() f:set_goal(1, nil) end,
-        "bad argument #2 to 'set_goal' (number expected, got nil)")
-      assert.has_error(function() f:set_goal(0 / 0, 1) end,
-        "bad argument #1 to 'set_goal' (number expected, got nan)")
-      assert.has_error(function() follow.new{ rate = -1 } end,
-        "bad argument #1 to 'new' (rate must be >= 0)")
+  describe("finite inputs keep it finite", function()
+    local function finite(v) return v == v and v > -math.huge and v < math.huge end
+
+    it("survives goals of 1e308 then -1e308 then 0 (the gap overflows) and ends on the closed form", function()
+      local f = follow.new{ rate = 10 }
+      local k = 1 - math.exp(-5)
+      f:set_goal(1e308, 0); f:update(0.5)
+      f:set_goal(-1e308, 0); f:update(0.5)
+      f:set_goal(0, 0); f:update(0.5)
+      local x, y = f:position()
+      assert.is_true(finite(x))
+      -- each step is the convex mix p (1 - k) + g k
+      local x1 = 1e308 * k
+      local x2 = x1 * (1 - k) - 1e308 * k
+      local x3 = x2 * (1 - k)
+      assert.near(x3, x, 1e-12 * math.abs(x3))
+      assert.near(0, y, 0)
+    end)
+
+    it("covers 1 - exp(-rate dt) of a gap wider than the largest double", function()
+      local f = follow.new{ x = -1e308, y = MAX, rate = math.log(2) }
+      f:set_goal(1e308, -MAX)
+      f:update(1)                               -- half way: the middle
+      local x, y = f:position()
+      assert.near(0, x, 1e-12 * 1e308)
+      assert.near(0, y, 1e-12 * MAX)
+    end)
+
+    it("never leaves the span between position and goal, even at the largest double", function()
+      local f = follow.new{ x = MAX, y = -MAX, rate = 3 }
+      f:set_goal(MAX, -MAX)
+      for _, dt in ipairs{ 0.01, 0.3, 7 } do
+        local x, y = f:update(dt)
+        assert.are.equal(MAX, x)
+        assert.are.equal(-MAX, y)
+      end
+      f:set_goal(MAX * 0.999999, -MAX * 0.999999)
+      for _ = 1, 50 do
+        local x, y = f:update(0.1)
+        assert.is_true(x <= MAX and x >= MAX * 0.999999)
+        assert.is_true(y >= -MAX and y <= -MAX * 0.999999)
+      end
+    end)
+
+    it("rate = math.huge with dt = 0 leaves the position alone (inf * 0 is no NaN)", function()
+      local f = follow.new{ x = 1, y = 2, rate = math.huge }
+      f:set_goal(5, 6)
+      local x, y = f:update(0)
+      assert.are.equal(1, x)
+      assert.are.equal(2, y)
+    end)
+
+    it("measures distances beyond the square root of the largest double", function()
+      local f = follow.new{ x = 0, y = 0 }
+      f:set_goal(1e308, 1e308)
+      assert.near(math.sqrt(2) * 1e308, f:distance(), 1e-12 * 1e308)
+      f:set_goal(3e-300, 4e-300)               -- and below it
+      assert.near(5e-300, f:distance(), 1e-12 * 5e-300)
+    end)
+  end)
+
+  describe("refused calls", function()
+    local function state(f)
+      local x, y = f:position()
+      local gx, gy = f:goal()
+      return { x, y, gx, gy, f:rate() }
+    end
+
+    -- { name, call, message }: each call is written on one line, so the
+    -- error must name that line.
+    local cases = {
+      { "a goal of inf", function(f) f:set_goal(math.huge, 0) end,
+        "ik2d.follow: set_goal: x must be a finite number, got inf" },
+      { "a NaN y goal (x stays too)", function(f) f:set_goal(9, 0 / 0) end,
+        "ik2d.follow: set_goal: y must be a finite number, got nan" },
+      { "a missing goal", function(f) f:set_goal() end,
+        "ik2d.follow: set_goal: x must be a finite number, got nil" },
+      { "a string position", function(f) f:set_position("1", 0) end,
+        "ik2d.follow: set_position: x must be a finite number, got \"1\"" },
+      { "a position of -inf", function(f) f:set_position(0, -math.huge) end,
+        "ik2d.follow: set_position: y must be a finite number, got -inf" },
+      { "update without dt", function(f) f:update() end,
+        "ik2d.follow: update: dt must be a finite number >= 0, got nil" },
+      { "update with dt = inf", function(f) f:update(math.huge) end,
+        "ik2d.follow: update: dt must be a finite number >= 0, got inf" },
+      { "update with a negative dt", function(f) f:update(-0.5) end,
+        "ik2d.follow: update: dt must be a finite number >= 0, got -0.5" },
+      { "update with a NaN dt", function(f) f:update(0 / 0) end,
+        "ik2d.follow: update: dt must be a finite number >= 0, got nan" },
+      { "a NaN rate", function(f) f:set_rate(0 / 0) end,
+        "ik2d.follow: set_rate: rate must be a number >= 0 (math.huge: at once), got nan" },
+      { "a negative rate", function(f) f:set_rate(-1) end,
+        "ik2d.follow: set_rate: rate must be a number >= 0 (math.huge: at once), got -1" },
+      { "update called with a dot", function(f) f.update(0.1) end,
+        "ik2d.follow: update: self must be a follow (call it with a colon), got 0.1" },
+    }
+    for _, case in ipairs(cases) do
+      it("refuses " .. case[1] .. " at the caller's line and changes nothing", function()
+        local f = follow.new{ x = 1, y = 2, rate = 4 }
+        f:set_goal(3, 4)
+        local before = state(f)
+        assert.are.equal(case[3], helpers.caller_error(case[2], f))
+        assert.are.same(before, state(f))
+      end)
+    end
+
+    it("refuses dt = math.huge with rate = 0 (inf * 0 would be NaN) and leaves the follower usable", function()
+      local f = follow.new{ x = 1, y = 2, rate = 0 }
+      f:set_goal(5, 6)
+      assert.are.equal("ik2d.follow: update: dt must be a finite number >= 0, got inf",
+        helpers.caller_error(function() f:update(math.huge) end))
+      f:set_rate(math.huge)
+      local x, y = f:update(0.1)
+      assert.are.equal(5, x)
+      assert.are.equal(6, y)
+    end)
+
+    it("refuses bad options to new at the caller's line", function()
+      local err = helpers.caller_error
+      assert.are.equal("ik2d.follow: new: x must be a finite number, got inf",
+        err(function() follow.new{ x = math.huge } end))
+      assert.are.equal("ik2d.follow: new: rate must be a number >= 0 (math.huge: at once), got -1",
+        err(function() follow.new{ rate = -1 } end))
+      assert.are.equal("ik2d.follow: new: opts must be a table or nil, got 5",
+        err(function() follow.new(5) end))
+      assert.are.equal("ik2d.follow: new: opts has an unknown field (known: rate, x, y), got \"rat\"",
+        err(function() follow.new{ rat = 3 } end))
+      assert.are.equal("ik2d.follow: new: y must be a finite number, got nan",
+        err(function() follow{ y = 0 / 0 } end))
     end)
   end)
 end)

@@ -254,6 +254,20 @@ function helpers.check_message(msg, expectations)
   return msg
 end
 
+-- Calls fn, a one-line function whose call must raise; checks that the
+-- message starts with fn's own file:line (the error was raised at the
+-- caller's level, not inside the library) and returns the rest.
+function helpers.caller_error(fn, ...)
+  local info = debug.getinfo(fn, "S")
+  local ok, err = pcall(fn, ...)
+  assert(not ok, "expected an error, but the call succeeded")
+  err = tostring(err)
+  local where = info.short_src .. ":" .. info.linedefined .. ": "
+  assert(err:sub(1, #where) == where,
+         ("error %q is not raised at the caller's line %s"):format(err, where))
+  return err:sub(#where + 1)
+end
+
 -- The expectations for a luaL_argerror-style message: "bad argument #n"
 -- and, on PUC Lua, the function name.  LuaJIT may name the function
 -- differently ("?" or another name), so the name is checked on PUC

@@ -148,6 +148,43 @@ describe("ik2d.love", function()
       assert.are.same({ 1, 0, 0, 1 }, { unpack(colors[1], 1, 4) })
     end)
 
+    it("draw_solver skips the target of a weight-0 solver unless zero_weight_targets is set", function()
+      local c = limb(false)
+      local s = ik2d.solver(c, { weight = 0 })
+      s:set_target(-300, 400)              -- far away: a line to it would cross the screen
+      ikdraw.draw_solver(s)
+      assert.are.equal(1, #find("line"))  -- the bones only
+      fake.graphics = recorder().graphics
+      ikdraw.draw_solver(s, { zero_weight_targets = true })
+      assert.are.equal(4, #find("line"))  -- bones, the cross's two strokes, the line from the tip
+      fake.graphics = recorder().graphics
+      s:set_weight(0.25)
+      ikdraw.draw_solver(s)
+      assert.are.equal(4, #find("line"))
+    end)
+
+    it("refuses bad arguments at the caller's line, naming the function and the argument", function()
+      local helpers = require "spec.helpers"
+      local err = helpers.caller_error
+      local c = limb(false)
+      local s = ik2d.solver(c)
+      assert.are.equal("ik2d.love: draw_chain: chain must be an ik2d chain, got nil",
+        err(function() ikdraw.draw_chain(nil) end))
+      assert.are.equal("ik2d.love: draw_solver: solver must be an ik2d solver, got userdata",
+        err(function() ikdraw.draw_solver(c) end))
+      assert.are.equal("ik2d.love: draw_solver: opts has an unknown field (known: bone_color, color, joint_color, "
+        .. "joint_radius, limit_color, limit_line_color, limit_radius, line_width, reached_color, segments, "
+        .. "target_color, target_line, target_size, tip_color, tip_radius, zero_weight_targets), got \"bone_colour\"",
+        err(function() ikdraw.draw_solver(s, { bone_colour = { 1, 0, 0 } }) end))
+      assert.are.equal("ik2d.love: limit_arc: i must be a whole number in 1..3, got 4",
+        err(function() ikdraw.limit_arc(c, 4) end))
+      assert.are.equal("ik2d.love: draw_sprites: sprites must be a sprite table or a list of them, got nil",
+        err(function() ikdraw.draw_sprites(c, nil) end))
+      assert.are.equal("ik2d.love: draw_target: opts must be a table or nil, got 3",
+        err(function() ikdraw.draw_target(s, 3) end))
+      assert.are.equal(0, #calls)          -- nothing drawn
+    end)
+
     it("draw_sprites puts each sprite on its joint, rotated to the bone, mirrored when flipped", function()
       local image = { getDimensions = function() return 50, 10 end }
       for _, flip in ipairs{ false, true } do

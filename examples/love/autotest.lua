@@ -58,9 +58,11 @@ end
 function T:monitor_before()
   local hero = self.game.hero
   for name, b in pairs(hero.behaviours) do
-    local x, y = b.solver:target()
-    self.prev[name] = self.prev[name] or {}
-    self.prev[name][1], self.prev[name][2] = x, y
+    local p = self.prev[name] or {}
+    self.prev[name] = p
+    p[1], p[2] = hero.solvers[name]:target()
+    p[3], p[4] = b:goal()
+    p[5] = b:rate()
   end
 end
 
@@ -93,13 +95,20 @@ function T:monitor_after()
       end
     end
   end
-  -- smoothed targets: never more than 1 - exp(-rate dt) of the gap
+  -- smoothed targets: never more than 1 - exp(-rate dt) of the gap, with
+  -- the goal and rate of the state that made the step: the state now,
+  -- or, when a callback switched state after the step (its time is 0),
+  -- the one before (its goal has not moved within the frame)
   for name, b in pairs(hero.behaviours) do
     local p = self.prev[name]
-    local x, y = b.solver:target()
-    local gx, gy = b:goal()
+    local x, y = hero.solvers[name]:target()
+    local gx, gy, rate = p[3], p[4], p[5]
+    if b:time() > 0 then
+      gx, gy = b:goal()
+      rate = b:rate()
+    end
     local moved = dist(p[1], p[2], x, y)
-    local allowed = (1 - exp(-b.tracker:rate() * DT)) * dist(p[1], p[2], gx, gy)
+    local allowed = (1 - exp(-rate * DT)) * dist(p[1], p[2], gx, gy)
     if moved > allowed + 1e-9 then
       self.jumps = self.jumps + 1
       self.jump_at = ("%s at %.2f s: moved %.3f, allowed %.3f"):format(name, self.time, moved, allowed)
@@ -233,9 +242,10 @@ end
 
 -- Each behaviour's weight equals its state's weight exactly, blend done.
 function T:weights_settled()
-  for name, b in pairs(self.game.hero.behaviours) do
-    local want = b.states[b:state()].weight
-    if b:blending() or b:weight() ~= want or b.solver:weight() ~= want then
+  local hero = self.game.hero
+  for name, b in pairs(hero.behaviours) do
+    local want = hero.states[name][b:state()].weight
+    if b:blending() or b:weight() ~= want or hero.solvers[name]:weight() ~= want then
       return false, ("%s in %s: %.17g, want %g"):format(name, b:state(), b:weight(), want)
     end
   end

@@ -18,7 +18,7 @@ local Character = {}
 Character.__index = Character
 
 character.HIP_HEIGHT = 76     -- hip above the ground, standing
-character.CROUCH = 34         -- how far the hip drops to pick something up
+character.CROUCH = 38         -- how far the hip drops to pick something up
 character.WALK_SPEED = 150    -- px per second
 character.ELBOW_REST = -0.35  -- forearm rest angle (bent forward)
 
@@ -106,26 +106,33 @@ local function new_behaviours(self, world, item)
   -- the torso leans toward what the front hand reaches for
   local lean_item = function() return item.grip[1], item.grip[2] - 20 end
 
-  local s = self.solvers
-  self.behaviours = {
-    arm_front = behaviour.new(s.arm_front, {
-      idle = { weight = 0, blend = 0.4 },
+  -- idle (weight 0) keeps each target on its own animated hand, so the
+  -- next state's target leaves from the hand, wherever the body went
+  self.states = {
+    arm_front = {
+      idle = { weight = 0, blend = 0.4, target = { chain = self.arm_front } },
       reach = { weight = 1, blend = 0.25, target = mouse, rate = 14 },
-      pickup = { weight = 1, blend = 0.3, target = item.grip, rate = 16 },
+      -- the hand is on the item, weight 1: take it
+      pickup = { weight = 1, blend = 0.3, target = item.grip, rate = 16,
+                 on_reached = function() self:grab() end },
       climb = { weight = 1, blend = 0.3, target = world.grips.front, rate = 16 },
       aim = { weight = 0.7, blend = 0.25, target = mouse, rate = 18 },
-    }),
-    arm_back = behaviour.new(s.arm_back, {
-      idle = { weight = 0, blend = 0.4 },
+    },
+    arm_back = {
+      idle = { weight = 0, blend = 0.4, target = { chain = self.arm_back } },
       climb = { weight = 1, blend = 0.3, target = world.grips.back, rate = 16 },
       aim = { weight = 0.7, blend = 0.25, target = support, rate = 30 },
-    }),
-    torso = behaviour.new(s.torso, {
-      idle = { weight = 0, blend = 0.4 },
+    },
+    torso = {
+      idle = { weight = 0, blend = 0.4, target = { chain = self.torso } },
       bend = { weight = 0.8, blend = 0.35, target = lean_item, rate = 10 },
       aim = { weight = 0.25, blend = 0.3, target = mouse, rate = 8 },
-    }),
+    },
   }
+  self.behaviours = {}
+  for name, states in pairs(self.states) do
+    self.behaviours[name] = behaviour.new(self.solvers[name], states)
+  end
 end
 
 -- ------------------------------------------------------------------
@@ -152,11 +159,8 @@ function character.new(world, item, x)
   new_rig(self, self.x, self.y)
   self.feet = feet.new(self, world)
   self.feet:reset()
+  self:solve()                 -- limbs onto the torso: the behaviours start at the hands
   new_behaviours(self, world, item)
-  self:solve()
-  -- the smoothed targets start at the hands, so the first reach starts there
-  for name, b in pairs(self.behaviours) do b:set_target(self[name]:tip()) end
-  self:solve()
   return self
 end
 
@@ -403,7 +407,7 @@ function modes.drop(self, dt)
 end
 
 function modes.pickup(self, dt)
-  local item, b = self.item, self.behaviours
+  local item = self.item
   local t = self.phase_time
   if self.phase == "approach" then
     local side = self.x <= item.x and -1 or 1
@@ -414,27 +418,33 @@ function modes.pickup(self, dt)
       self.crouch:to(1, 0.45)
       self.phase, self.phase_time = "reach", 0
     end
-  elseif self.phase == "reach" then
-    local s = self.solvers.arm_front
-    local x, y = self.arm_front:tip()
-    local close = dist(x, y, item.grip[1], item.grip[2])
-    if (b.arm_front:weight() == 1 and close <= 1.5) or t > 3 then
-      if close <= 1.5 then
-        item.held = true
-        self.grab_distance = close
-        self.grab_weight = s:weight()
-        self:event("grab")
-      else
-        self:event("missed")
-      end
-      self.phase, self.phase_time = "lift", 0
-      self.crouch:to(0, 0.4)
-      self:set_arm_states(self:free_arm_state(), "idle", "idle")
-    end
-  elseif self.phase == "lift" then
-    if t >= 0.45 then self:set_phase("free") end
+  elseif self.phase == "reach" and t > 3 then
+    -- the pickup state's on_reached (Character:grab) never came
+    self:event("missed")
+    self:lift()
   end
   self.y = self:stand_y()
+end
+
+-- Stand up from the pickup and free the arms; the crouch blend's end
+-- ends the pickup.
+function Character:lift()
+  self.phase, self.phase_time = "lift", 0
+  self.crouch:to(0, 0.4):on_done(function() self:set_phase("free") end)
+  self:set_arm_states(self:free_arm_state(), "idle", "idle")
+end
+
+-- The front hand has arrived at the item (the pickup state's on_reached:
+-- weight 1, the hand within the solver's tolerance of a target within
+-- that of the grip): take it.
+function Character:grab()
+  local item = self.item
+  local x, y = self.arm_front:tip()
+  item.held = true
+  self.grab_distance = dist(x, y, item.grip[1], item.grip[2])
+  self.grab_weight = self.solvers.arm_front:weight()
+  self:event("grab")
+  self:lift()
 end
 
 -- Climbing: walk to the wall, grab the edge, pull up, mantle, stand.

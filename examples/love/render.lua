@@ -274,11 +274,8 @@ function render.draw(game)
   draw_sparks(game.sparks)
   if game.debug then
     for _, name in ipairs(hero.order) do
-      local s = hero.solvers[name]
-      ikdraw.draw_limits(s:chain(), DEBUG_STYLE)
-      ikdraw.draw_chain(s:chain(), DEBUG_STYLE)
-      -- a target only matters while the solver has a say
-      if s:weight() > 0 then ikdraw.draw_target(s, DEBUG_STYLE) end
+      -- (draw_solver leaves out the target of a weight-0 solver)
+      ikdraw.draw_solver(hero.solvers[name], DEBUG_STYLE)
     end
   end
   g.pop()

@@ -1,129 +1,234 @@
--- ik2d.blend: frame-driven weight blending with smoothstep easing.
+-- ik2d.blend: frame-driven weight blending with easings and a callback.
 --
 --   local blend = require "ik2d.blend"
 --   local b = blend.new(solver)      -- anything with :weight() and :set_weight(w)
---   b:to(1, 0.3)                     -- blend to weight 1 over 0.3 s
+--   b:to(1, 0.3):on_done(function() print("IK fully on") end)
 --   function love.update(dt) b:update(dt); solver:solve() end
 --
--- Pure Lua, no LOVE dependency.  The weight eases with smoothstep
--- (3u^2 - 2u^3), lands exactly on the end value, and a new :to() issued
--- mid-way starts from the current weight, so an interrupted blend never
--- jumps.  Weights are clamped to [0, 1], as the solver clamps them.
+-- Pure Lua, no LOVE dependency.  The blend keeps no copy of the weight:
+-- each :to() starts from the subject's weight as it is then (whoever set
+-- it last), and :value() reads it back.  The weight eases with the chosen
+-- easing (smoothstep, 3u^2 - 2u^3, by default), lands exactly on the end
+-- value, and a new :to() issued mid-way starts from the current weight,
+-- so an interrupted blend never jumps.  Weights are clamped to [0, 1], as
+-- the solver clamps them.
+--
+-- All or nothing: when the subject's set_weight, an easing or the
+-- on_done callback raises, the blend and the subject's weight are as they
+-- were before the call, and the error goes on to the caller.
+
+local common = require "ik2d.common"
 
 local blend = {
   _VERSION = "0.1.0",
   _DESCRIPTION = "ik2d.blend: frame-driven weight blending",
 }
 
+local is_finite = common.is_finite
+
 local Blend = {}
 Blend.__index = Blend
 
-local function smoothstep(u)
-  return u * u * (3 - 2 * u)
+-- Easings: functions of t in [0, 1], 0 at 0 and 1 at 1.
+local easings = {
+  linear = function(t) return t end,
+  smoothstep = function(t) return t * t * (3 - 2 * t) end,
+  quadin = function(t) return t * t end,
+  quadout = function(t) return t * (2 - t) end,
+  quadinout = function(t)
+    if t < 0.5 then return 2 * t * t end
+    local u = 1 - t
+    return 1 - 2 * u * u
+  end,
+  cubicin = function(t) return t * t * t end,
+  cubicout = function(t)
+    local u = 1 - t
+    return 1 - u * u * u
+  end,
+  cubicinout = function(t)
+    if t < 0.5 then return 4 * t * t * t end
+    local u = 1 - t
+    return 1 - 4 * u * u * u
+  end,
+}
+blend.easings = easings
+blend.smoothstep = easings.smoothstep
+
+local EASING_NAMES
+do
+  local names = {}
+  for name in pairs(easings) do names[#names + 1] = name end
+  table.sort(names)
+  EASING_NAMES = table.concat(names, ", ")
 end
 
-local function check_weight(w, fname, argn)
-  if type(w) ~= "number" or w ~= w then
-    error(("bad argument #%d to '%s' (number expected, got %s)")
-      :format(argn, fname, w ~= w and "nan" or type(w)), 3)
-  end
+local function clamp(w)
   if w < 0 then return 0 elseif w > 1 then return 1 end
   return w
 end
 
--- blend.new([target]): target is an object with :weight() and
--- :set_weight(w) (an ik2d solver, or your own table), a number (a
--- standalone value that starts there), or nil (standalone, starts at 0).
-function blend.new(target)
-  local value = 0
-  local t = type(target)
-  if t == "number" then
-    value = check_weight(target, "new", 1)
-    target = nil
-  elseif target ~= nil then
-    if (t ~= "table" and t ~= "userdata") or target.weight == nil
-        or target.set_weight == nil then
-      error("bad argument #1 to 'new' (object with weight/set_weight, " ..
-        "number or nil expected, got " .. t .. ")", 2)
-    end
-    value = check_weight(target:weight(), "new", 1)
+local function check_self(self, who)
+  common.self(self, Blend, 3, who, "a blend")
+end
+
+-- The weight now: the subject's, or the blend's own when standalone.
+-- A subject answering something other than a finite number is an error
+-- at the level of the caller of the function that asks (level 3 here).
+local function weight_of(self, who)
+  local subject = self.subject
+  if not subject then return self.own end
+  local w = subject:weight()
+  if not is_finite(w) then
+    common.fail(3, who, "the subject's weight() must return a finite number", w)
   end
-  return setmetatable({
-    subject = target,  -- receives the weight on every change
-    from = value,      -- weight when the running blend started
-    goal = value,      -- end weight
-    duration = 0,      -- seconds of the running blend
-    elapsed = 0,       -- seconds since it started
-    current = value,
-  }, Blend)
+  return clamp(w)
 end
 
 local function apply(self, w)
-  self.current = w
-  if self.subject then self.subject:set_weight(w) end
+  if self.subject then self.subject:set_weight(w) else self.own = w end
 end
 
--- :to(weight, seconds): start a blend from the current weight.
--- seconds = 0 (or omitted) jumps at once, also applying the weight to
--- the target immediately.  A :to() with the same end value as the running
--- blend keeps that blend (so calling it every frame is harmless).
-function Blend:to(weight, seconds)
-  weight = check_weight(weight, "to", 1)
-  seconds = seconds or 0
-  if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 then
-    error("bad argument #2 to 'to' (seconds must be a number >= 0)", 2)
+local SUBJECT = "subject must be an object with weight and set_weight (an ik2d solver), a number or nil"
+
+-- blend.new([subject]): subject is an object with :weight() and
+-- :set_weight(w) (an ik2d solver, or your own table), a number (a
+-- standalone value that starts there), or nil (standalone, starts at 0).
+function blend.new(subject)
+  local own = 0
+  local t = type(subject)
+  if t == "number" then
+    if not is_finite(subject) then common.fail(2, "ik2d.blend: new", SUBJECT, subject) end
+    own, subject = clamp(subject), false
+  elseif subject == nil then
+    subject = false
+  elseif (t ~= "table" and t ~= "userdata") or subject.weight == nil
+      or subject.set_weight == nil then
+    common.fail(2, "ik2d.blend: new", SUBJECT, subject)
   end
-  if weight == self.goal and (seconds > 0 or self.current == weight) then
-    return self
-  end
-  self.from, self.goal = self.current, weight
-  self.elapsed, self.duration = 0, seconds
-  if seconds == 0 or self.current == weight then
-    self.duration = 0
-    apply(self, weight)
+  local self = setmetatable({
+    subject = subject,   -- receives the weight on every change (or false)
+    own = own,           -- the weight when standalone
+    from = own,          -- weight when the running blend started
+    goal = own,          -- end weight
+    duration = 0,        -- seconds of the running blend
+    elapsed = 0,         -- seconds since it started
+    running = false,
+    ease = easings.smoothstep,
+    done_cb = false,     -- the running (or just ended) blend's on_done
+  }, Blend)
+  if subject then
+    local w = weight_of(self, "ik2d.blend: new")
+    self.from, self.goal = w, w
   end
   return self
 end
 
--- :update(dt): advance the blend by dt seconds; returns the weight.
-function Blend:update(dt)
-  if self.duration > 0 and dt > 0 then
-    self.elapsed = self.elapsed + dt
-    if self.elapsed >= self.duration then
-      self.duration, self.elapsed = 0, 0
-      apply(self, self.goal)
-    else
-      local s = smoothstep(self.elapsed / self.duration)
-      apply(self, self.from + (self.goal - self.from) * s)
+-- :to(weight [, seconds [, easing]]): start a blend from the current
+-- weight (the subject's, read now).  seconds = 0 (or omitted) jumps at
+-- once, applying the weight to the subject immediately.  easing is the
+-- name of one of blend.easings (default "smoothstep") or a function of t
+-- in [0, 1].  A :to() with the same end value as the running blend keeps
+-- that blend, its easing and its callback (so calling it every frame is
+-- harmless).  Any other :to() drops the previous blend's callback.
+function Blend:to(weight, seconds, easing)
+  check_self(self, "ik2d.blend: to")
+  weight = clamp(common.finite(weight, 2, "ik2d.blend: to", "weight"))
+  if seconds == nil then seconds = 0 end
+  common.nonnegative(seconds, 2, "ik2d.blend: to", "seconds")
+  local ease = easing
+  if ease == nil then
+    ease = easings.smoothstep
+  elseif type(ease) ~= "function" then
+    ease = easings[ease]
+    if not ease then
+      common.fail(2, "ik2d.blend: to",
+        "easing must be a function or one of " .. EASING_NAMES, easing)
     end
   end
-  return self.current
+  if self.running and weight == self.goal then return self end
+  local start = weight_of(self, "ik2d.blend: to")
+  local running = seconds > 0 and start ~= weight
+  if not running and start ~= weight then apply(self, weight) end  -- may raise: nothing changed yet
+  self.from, self.goal, self.ease, self.done_cb = start, weight, ease, false
+  self.duration, self.elapsed, self.running = running and seconds or 0, 0, running
+  return self
 end
 
--- :value(): the current weight.
+-- :on_done(f): f(blend) runs once when the blend started by the last
+-- :to() has reached its end value: from the :update() that ends it, or
+-- from the next :update() when it already has (a jump).  nil removes it.
+function Blend:on_done(f)
+  check_self(self, "ik2d.blend: on_done")
+  self.done_cb = common.callback(f, 2, "ik2d.blend: on_done", "f") or false
+  return self
+end
+
+-- Runs the pending callback; when it raises, puts back what update
+-- changed (elapsed, running, the weight, the callback) and re-raises.
+local function run_callback(self, cb, elapsed, running, w)
+  self.done_cb = false
+  local ok, err = pcall(cb, self)
+  if not ok then
+    self.elapsed, self.running, self.done_cb = elapsed, running, cb
+    if w ~= nil then pcall(apply, self, w) end
+    error(err, 0)
+  end
+end
+
+-- :update(dt): advance the blend by dt seconds; returns the weight.
+function Blend:update(dt)
+  check_self(self, "ik2d.blend: update")
+  common.nonnegative(dt, 2, "ik2d.blend: update", "dt")
+  local elapsed, running = self.elapsed, self.running
+  local before                    -- the weight to put back if the callback raises
+  if running and dt > 0 then
+    local e, w, still = elapsed + dt, self.goal, false
+    if e < self.duration then
+      local u = self.ease(e / self.duration)
+      if not is_finite(u) then
+        common.fail(2, "ik2d.blend: update", "the easing must return a finite number", u)
+      end
+      w, still = clamp(self.from + (self.goal - self.from) * u), true
+    else
+      e = 0
+    end
+    if not still and self.done_cb then before = weight_of(self, "ik2d.blend: update") end
+    apply(self, w)                -- may raise: nothing changed yet
+    self.elapsed, self.running = e, still
+  end
+  local cb = self.done_cb
+  if cb and not self.running then run_callback(self, cb, elapsed, running, before) end
+  local w = weight_of(self, "ik2d.blend: update")   -- not a tail call: keeps the level
+  return w
+end
+
+-- :value(): the current weight (the subject's when there is one).
 function Blend:value()
-  return self.current
+  check_self(self, "ik2d.blend: value")
+  local w = weight_of(self, "ik2d.blend: value")
+  return w
 end
 
 -- :target(): the end weight of the running (or last) blend.
 function Blend:target()
+  check_self(self, "ik2d.blend: target")
   return self.goal
 end
 
 -- :done(): true once the end weight is reached (at once after a jump).
 function Blend:done()
-  return self.duration == 0
+  check_self(self, "ik2d.blend: done")
+  return not self.running
 end
 
 -- :progress(): 0..1 through the running blend (1 when done).
 function Blend:progress()
-  if self.duration == 0 then return 1 end
+  check_self(self, "ik2d.blend: progress")
+  if not self.running then return 1 end
   return self.elapsed / self.duration
 end
 
-blend.smoothstep = smoothstep
-
 return setmetatable(blend, {
-  -- blend(target) is blend.new(target)
+  -- blend(subject) is blend.new(subject)
   __call = function(_, ...) return blend.new(...) end,
 })

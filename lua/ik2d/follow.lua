@@ -11,102 +11,142 @@
 -- whatever the frame rate (lerp(a, b, dt * speed) is not: it depends on
 -- the frame rate and overshoots when dt * speed > 1).  rate is per second:
 -- after 1 / rate seconds 63% of the way is done, after 3 / rate 95%.
--- Pure Lua, no LOVE dependency.
+--
+-- Position and goal are always finite: non-finite arguments are refused,
+-- and the step never forms a gap that overflows (goal 1e308, position
+-- -1e308): it then works in halves, and it never leaves the span between
+-- position and goal.  Pure Lua, no LOVE dependency.
+
+local common = require "ik2d.common"
 
 local follow = {
   _VERSION = "0.1.0",
   _DESCRIPTION = "ik2d.follow: frame-rate independent target smoothing",
 }
 
-local exp = math.exp
+local exp, abs, sqrt = math.exp, math.abs, math.sqrt
+local finite, rate_of, nonnegative = common.finite, common.rate, common.nonnegative
 
 local Follow = {}
 Follow.__index = Follow
 
-local function check_number(v, fname, argn, what)
-  if type(v) ~= "number" or v ~= v then
-    error(("bad argument #%d to '%s' (%s expected, got %s)")
-      :format(argn, fname, what or "number", v ~= v and "nan" or type(v)), 3)
-  end
-  return v
+local function check_self(self, who)
+  common.self(self, Follow, 3, who, "a follow")
 end
 
-local function check_rate(rate, fname, argn)
-  check_number(rate, fname, argn, "rate")
-  if rate < 0 then
-    error(("bad argument #%d to '%s' (rate must be >= 0)"):format(argn, fname), 3)
+-- p moved toward g by the fraction a in [0, 1], inside [p, g].
+local function approach(p, g, a)
+  if a >= 1 then return g end
+  local d = g - p
+  local r
+  if d - d == 0 then
+    r = p + d * a
+  else
+    -- the gap overflows: the same step on halves, which cannot
+    r = 2 * (0.5 * p + (0.5 * g - 0.5 * p) * a)
   end
-  return rate
+  -- rounding may land a hair outside the span (or on inf at its ends)
+  if p <= g then
+    if r < p then r = p elseif r > g then r = g end
+  elseif r > p then r = p elseif r < g then r = g end
+  return r
 end
+
+-- The fraction of the gap covered in dt seconds at rate.
+local function fraction(rate, dt)
+  if dt <= 0 then return 0 end
+  return 1 - exp(-rate * dt)     -- rate * dt may be inf: exp(-inf) = 0
+end
+
+local KNOWN = { x = true, y = true, rate = true }
 
 -- follow.new{ x =, y =, rate = }: starts at (x, y) (default 0, 0) with the
 -- goal at the same place; rate per second (default 10; 0 = never moves,
 -- math.huge = jumps to the goal on every update).
 function follow.new(opts)
-  opts = opts or {}
-  if type(opts) ~= "table" then
-    error("bad argument #1 to 'new' (table expected, got " .. type(opts) .. ")", 2)
-  end
-  local x = check_number(opts.x or 0, "new", 1, "x")
-  local y = check_number(opts.y or 0, "new", 1, "y")
-  local rate = check_rate(opts.rate or 10, "new", 1)
+  opts = common.options(opts, KNOWN, 2, "ik2d.follow: new", "opts")
+  local x = finite(opts.x or 0, 2, "ik2d.follow: new", "x")
+  local y = finite(opts.y or 0, 2, "ik2d.follow: new", "y")
+  local rate = rate_of(opts.rate or 10, 2, "ik2d.follow: new", "rate")
   return setmetatable({ x = x, y = y, gx = x, gy = y, k = rate }, Follow)
 end
 
 -- :set_goal(x, y): where to go; the position moves there on updates.
 function Follow:set_goal(x, y)
-  self.gx = check_number(x, "set_goal", 1)
-  self.gy = check_number(y, "set_goal", 2)
+  check_self(self, "ik2d.follow: set_goal")
+  finite(x, 2, "ik2d.follow: set_goal", "x")
+  finite(y, 2, "ik2d.follow: set_goal", "y")
+  self.gx, self.gy = x, y
   return self
 end
 
 -- :goal() --> x, y
 function Follow:goal()
+  check_self(self, "ik2d.follow: goal")
   return self.gx, self.gy
 end
 
 -- :update(dt) --> x, y: moves toward the goal by 1 - exp(-rate * dt) of
--- the distance left (dt <= 0 changes nothing).
+-- the distance left (dt = 0 changes nothing).
 function Follow:update(dt)
-  if dt > 0 then
-    local k = 1 - exp(-self.k * dt)
-    self.x = self.x + (self.gx - self.x) * k
-    self.y = self.y + (self.gy - self.y) * k
+  check_self(self, "ik2d.follow: update")
+  nonnegative(dt, 2, "ik2d.follow: update", "dt")
+  local a = fraction(self.k, dt)
+  if a > 0 then
+    self.x, self.y = approach(self.x, self.gx, a), approach(self.y, self.gy, a)
   end
   return self.x, self.y
 end
 
 -- :position() --> x, y
 function Follow:position()
+  check_self(self, "ik2d.follow: position")
   return self.x, self.y
 end
 
 -- :set_position(x, y): teleport (the goal stays).
 function Follow:set_position(x, y)
-  self.x = check_number(x, "set_position", 1)
-  self.y = check_number(y, "set_position", 2)
+  check_self(self, "ik2d.follow: set_position")
+  finite(x, 2, "ik2d.follow: set_position", "x")
+  finite(y, 2, "ik2d.follow: set_position", "y")
+  self.x, self.y = x, y
   return self
 end
 
 -- :snap(): jump to the goal.
 function Follow:snap()
+  check_self(self, "ik2d.follow: snap")
   self.x, self.y = self.gx, self.gy
   return self
 end
 
--- :distance() --> distance left to the goal
+-- :distance() --> distance left to the goal (scaled, so it neither
+-- overflows nor underflows on the way; math.huge only when it is beyond
+-- the largest double).
 function Follow:distance()
+  check_self(self, "ik2d.follow: distance")
   local dx, dy = self.gx - self.x, self.gy - self.y
-  return (dx * dx + dy * dy) ^ 0.5
+  local scale = 1
+  if dx - dx ~= 0 or dy - dy ~= 0 then
+    dx, dy = 0.5 * self.gx - 0.5 * self.x, 0.5 * self.gy - 0.5 * self.y
+    scale = 2
+  end
+  dx, dy = abs(dx), abs(dy)
+  local m = dx > dy and dx or dy
+  if m == 0 then return 0 end
+  dx, dy = dx / m, dy / m
+  return scale * m * sqrt(dx * dx + dy * dy)
 end
 
 -- :set_rate(rate), :rate(): smoothing rate per second.
 function Follow:set_rate(rate)
-  self.k = check_rate(rate, "set_rate", 1)
+  check_self(self, "ik2d.follow: set_rate")
+  self.k = rate_of(rate, 2, "ik2d.follow: set_rate", "rate")
   return self
 end
 
 function Follow:rate()
+  check_self(self, "ik2d.follow: rate")
   return self.k
 end
 

@@ -12,6 +12,8 @@
 -- Colours are {r, g, b, a} in 0..1.  The drawing state (colour, line
 -- width) is saved and restored, and nothing is allocated per frame.
 
+local common = require "ik2d.common"
+
 local ikdraw = {
   _VERSION = "0.1.0",
   _DESCRIPTION = "ik2d.love: debug drawing and sprites for ik2d chains",
@@ -35,9 +37,27 @@ ikdraw.defaults = {
   limit_radius = 18,      -- at most 0.8 of the bone's length
   segments = 24,          -- per arc
   target_line = true,     -- line from the tip to a target not reached
+  zero_weight_targets = false, -- draw_solver: also the target of a weight-0 solver
 }
 
 local defaults = ikdraw.defaults
+
+-- Argument checks: errors at the caller's line, "ik2d.love: draw_chain:
+-- chain must be an ik2d chain, got nil".  An opts field that is not a
+-- default's name (or draw_sprites' color) is a typo, not a no-op.
+local KNOWN = { color = true }
+for key in pairs(defaults) do KNOWN[key] = true end
+local CHAIN, SOLVER = { "joint", "joints" }, { "chain", "target", "weight" }
+
+local function check_chain(chain, opts, who)
+  common.object(chain, CHAIN, 3, who, "chain", "an ik2d chain")
+  common.options(opts, KNOWN, 3, who, "opts")
+end
+
+local function check_solver(solver, opts, who)
+  common.object(solver, SOLVER, 3, who, "solver", "an ik2d solver")
+  common.options(opts, KNOWN, 3, who, "opts")
+end
 
 local function opt(opts, key)
   local v = opts and opts[key]
@@ -74,6 +94,8 @@ end
 -- rest - min.  An inverted constraint allows the complement, returned as
 -- max .. min + 2 pi.  A range of 2 pi or more returns 0, 2 pi.
 function ikdraw.limit_arc(chain, i)
+  common.object(chain, CHAIN, 2, "ik2d.love: limit_arc", "chain", "an ik2d chain")
+  common.whole(i, 1, #chain, 2, "ik2d.love: limit_arc", "i")
   local c = chain:constraint(i)
   if not c then return nil end
   local lo, hi = c:limits()
@@ -100,6 +122,7 @@ end
 -- range as a filled arc (limit_color) with an outline (limit_line_color),
 -- radius limit_radius (at most 0.8 of the bone).
 function ikdraw.draw_limits(chain, opts)
+  check_chain(chain, opts, "ik2d.love: draw_limits")
   local g = love.graphics
   g.push("all")
   g.setLineWidth(opt(opts, "line_width") * 0.5)
@@ -134,6 +157,7 @@ end
 -- line_width), joints as circles (joint_color, joint_radius), the tip
 -- (tip_color, tip_radius).
 function ikdraw.draw_chain(chain, opts)
+  check_chain(chain, opts, "ik2d.love: draw_chain")
   local g = love.graphics
   g.push("all")
   local pts = joints_of(chain)
@@ -154,6 +178,7 @@ end
 -- reached_color when the chain's tip is within tolerance, else
 -- target_color with a thin line from the tip (target_line).
 function ikdraw.draw_target(solver, opts)
+  check_solver(solver, opts, "ik2d.love: draw_target")
   local g = love.graphics
   g.push("all")
   local tx, ty = solver:target()
@@ -172,12 +197,17 @@ function ikdraw.draw_target(solver, opts)
   g.pop()
 end
 
--- ikdraw.draw_solver(solver [, opts]): limits, chain and target.
+-- ikdraw.draw_solver(solver [, opts]): limits, chain and target.  The
+-- target of a solver with weight 0 (IK off: its target is often stale,
+-- far from the chain) is left out unless opts.zero_weight_targets.
 function ikdraw.draw_solver(solver, opts)
+  check_solver(solver, opts, "ik2d.love: draw_solver")
   local chain = solver:chain()
   ikdraw.draw_limits(chain, opts)
   ikdraw.draw_chain(chain, opts)
-  ikdraw.draw_target(solver, opts)
+  if solver:weight() > 0 or opt(opts, "zero_weight_targets") then
+    ikdraw.draw_target(solver, opts)
+  end
 end
 
 -- ------------------------------------------------------------------
@@ -199,6 +229,10 @@ end
 -- sprite's vertical axis is mirrored too (sy = -sy), so its top side
 -- stays on the same side of the body.  opts.color tints every sprite.
 function ikdraw.draw_sprites(chain, sprites, opts)
+  check_chain(chain, opts, "ik2d.love: draw_sprites")
+  if type(sprites) ~= "table" then
+    common.fail(2, "ik2d.love: draw_sprites", "sprites must be a sprite table or a list of them", sprites)
+  end
   local g = love.graphics
   g.push("all")
   local single = sprites.image ~= nil

@@ -1,0 +1,86 @@
+-- Zero garbage in the helpers' frame loop: blend, follow, behaviour and
+-- attach updates allocate nothing in steady state (the all-or-nothing
+-- snapshots and checks included).  Measured as spec/garbage_spec.lua
+-- measures the core: helpers.steady_growth.
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+local DT = 1 / 60
+local growth = helpers.steady_growth
+
+local function arm(x)
+  return ik2d.chain{ x = x or 0, y = 0,
+    { length = 40 }, { length = 30, min = -2, max = 0.2 }, { length = 10 } }
+end
+
+local function frames(n, frame)
+  return function()
+    for i = 1, n do frame(i) end
+  end
+end
+
+describe("the helpers in a steady frame loop", function()
+  it("blend:update allocates nothing, with a solver and standalone", function()
+    local s = ik2d.solver(arm())
+    local b, lone = ik2d.blend.new(s), ik2d.blend.new(0)
+    b:to(0, 1e9, "cubicinout")
+    lone:to(1, 1e9, function(t) return t end)
+    assert.are.equal(0, growth(frames(5000, function()
+      b:update(DT)
+      lone:update(DT)
+    end)))
+  end)
+
+  it("follow:set_goal + update allocates nothing", function()
+    local f = ik2d.follow.new{ rate = 8 }
+    assert.are.equal(0, growth(frames(5000, function(i)
+      f:set_goal(100 * math.cos(i * 0.01), 50)
+      f:update(DT)
+    end)))
+  end)
+
+  for _, solve in ipairs{ false, true } do
+    it("behaviour:update allocates nothing, with every kind of source (solve = " .. tostring(solve) .. ")",
+      function()
+        local ledge = arm(100)
+        local point = { 30, 20 }
+        local behaviours, solvers = {}, {}
+        local reached = 0
+        local sources = {
+          none = false,
+          point = point,
+          named = { x = 20, y = -10 },
+          fn = function() return 25 + math.sin(reached), 15 end,
+          chain = { chain = ledge, joint = 3, dx = 1, dy = -1 },
+        }
+        for _, src in pairs(sources) do
+          local s = ik2d.solver(arm(), { weight = 0 })
+          solvers[#solvers + 1] = s
+          behaviours[#behaviours + 1] = ik2d.behaviour.new(s, {
+            idle = { weight = 0 },
+            go = { weight = 0.8, blend = 1e9, target = src or nil, rate = 6,
+                   on_reached = function() reached = reached + 1 end },
+          }, { solve = solve })
+          behaviours[#behaviours]:set_state("go")
+        end
+        assert.are.equal(0, growth(frames(2000, function(i)
+          point[1] = 30 + math.cos(i * 0.02)
+          for k = 1, #behaviours do
+            behaviours[k]:update(DT)
+            if not solve then solvers[k]:solve() end
+          end
+        end)))
+      end)
+  end
+
+  it("attach:update allocates nothing", function()
+    local torso, a, b = arm(), arm(), arm()
+    local rig = ik2d.attach.new():add(a, torso, 3, 0.2):add(b, torso, 1, 0, { inherit = "position" })
+    local s = ik2d.solver(torso)
+    assert.are.equal(0, growth(frames(3000, function(i)
+      s:set_target(40 + 10 * math.cos(i * 0.01), 30)
+      s:solve()
+      rig:update()
+    end)))
+  end)
+end)
