@@ -37,6 +37,7 @@ static int batch_flush(batch_slot *slots, int count) {
     poses[k] = &slots[k].pose;
   }
   ik2d_ccd_run_together(poses, used, count);
+  for (k = 0; k < count; k++) used[k] = ik2d_solve_ccd_fallback(poses[k], used[k]);
   for (k = 0; k < count; k++)
     reached += ik2d_solve_finish(slots[k].solver, &slots[k].pose, slots[k].start,
                                  used[k]);

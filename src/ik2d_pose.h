@@ -18,6 +18,7 @@ typedef struct ik2d_pose {
   const ik2d_solver_def *settings;  /* the solve's iterations, exact,
                                        sweep, bend, softness, stretch */
   int count;
+  int iterations;                   /* this run's budget */
   double target_x, target_y;        /* chain space */
   double tolerance_sq;
   ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets

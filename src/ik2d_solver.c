@@ -306,6 +306,7 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
+  pose->iterations = solver->settings.iterations;
   pose->target_x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
   pose->target_y = target_y;
   pose->tolerance_sq = solver->settings.tolerance * solver->settings.tolerance;
@@ -451,6 +452,21 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   return solver->result.reached;
 }
 
+int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
+  double dx = pose->target_x - pose->chain->base_x;
+  double dy = pose->target_y - pose->chain->base_y;
+  if (!pose->settings->exact) return used;
+  if (!pose->fresh) ik2d_pose_forward(pose);
+  if (!(ik2d_pose_tip_distance_sq(pose) > pose->tolerance_sq)) return used;
+  /* only a target the chain can reach: beyond, the straight pose (or
+  ** the limits) is the answer already */
+  if (!(sqrt(dx * dx + dy * dy) < pose->chain->reach)) return used;
+  pose->fresh = false;
+  pose->iterations = pose->settings->iterations - used;
+  if (pose->iterations < 1) return used;
+  return used + ik2d_fabrik_run(pose);
+}
+
 /* The method that runs: two_bone needs 2 bones (set_method checks, and a
 ** chain keeps its bone count). */
 static int solve_run(ik2d_pose *pose) {
@@ -458,8 +474,8 @@ static int solve_run(ik2d_pose *pose) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
     case IK2D_TWO_BONE:
       if (pose->count == 2) return ik2d_two_bone_run(pose);
-      return ik2d_ccd_run(pose);
-    default: return ik2d_ccd_run(pose);
+      return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
+    default: return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
   }
 }
 
