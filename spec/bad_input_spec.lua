@@ -250,6 +250,7 @@ local METHODS = {
     rest = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
     reach = { args = {} },
     scale = { args = {} },
+    uniform = { args = {} },
     joint = { args = { index_kind("joint index") }, valid = { 1 }, oor = { joint_oor } },
     tip = { args = {} },
     joints = { args = { table_or_nil_kind }, valid = { {} } },
@@ -277,6 +278,18 @@ local METHODS = {
     set_options = { args = { table_kind }, valid = { {} } },
     options = { args = { table_or_nil_kind }, valid = { {} } },
     method = { args = {} },
+    set_tip_angle = { args = { number_kind(), number_kind{ optional = true,
+      on_nan = function() return err("tip weight must be within [0, 1]") end,
+      on_inf = function() return err("tip weight must be within [0, 1]") end,
+      check_value = function(v)
+        if v < 0 or v > 1 then return err("tip weight must be within [0, 1]") end
+        return ok(function(fx) assert.are.equal(v, select(2, fx.s:tip_angle())) end)
+      end } }, valid = { 0.5, 1 } },
+    tip_angle = { args = {} },
+    clear_tip_angle = { args = {} },
+    set_pole = { args = { number_kind(), number_kind() }, valid = { 10, 20 } },
+    pole = { args = {} },
+    clear_pole = { args = {} },
     forget = { args = {} },
     solve = { args = {} },
     result = { args = {} },
@@ -493,10 +506,11 @@ local OPTION_FIELDS = {
     if v < 0 then return err("softness must be >= 0") end
     return ok()
   end)),
-  stretch = options_number("stretch", finite("stretch", function(v)
-    if v < 1 then return err("stretch must be >= 1") end
+  -- math.huge: no bound
+  stretch = options_number("stretch", function(v)
+    if not (v >= 1) then return err("stretch must be >= 1") end
     return ok()
-  end)),
+  end),
   bend = options_number("bend", function(v)
     if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
       return err("bend must be a whole number")
@@ -514,6 +528,32 @@ local OPTION_FIELDS = {
   end,
   warm_start = boolean_field("warm_start"),
   exact = boolean_field("exact"),
+  uniform = boolean_field("uniform"),
+  softness_curve = function(v)
+    if v == nil then return ok() end
+    return err("softness_curve must be")
+  end,
+  compress = options_number("compress", function(v)
+    if not (v >= 0 and v <= 1) then return err("compress must be within [0, 1]") end
+    return ok()
+  end),
+  tip_weight = options_number("tip_weight", function(v)
+    if not (v >= 0 and v <= 1) then return err("tip weight must be within [0, 1]") end
+    return ok()
+  end),
+  -- a number, or false for none
+  tip_angle = function(v)
+    if v == nil or v == false then return ok() end
+    if type(v) ~= "number" then return err("tip_angle: number expected, got " .. type_name(v)) end
+    if v ~= v or v == inf or v == -inf then return err("tip angle must be finite") end
+    return ok(function(fx) assert.are.equal(v, (fx.s:tip_angle())) end)
+  end,
+  -- {x, y}, or false for none
+  pole = function(v)
+    if v == nil or v == false then return ok() end
+    if type(v) ~= "table" then return err("pole: {x, y} or false expected, got " .. type_name(v)) end
+    return err("pole x: number expected, got nil") -- the matrix's tables are empty
+  end,
 }
 
 local CHAIN_FIELDS = {

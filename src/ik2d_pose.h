@@ -17,9 +17,15 @@ typedef struct ik2d_pose {
   const ik2d_chain *chain;
   const ik2d_solver_def *settings;  /* the solve's iterations, exact,
                                        sweep, bend, softness, stretch */
-  int count;
+  int count;                        /* bones solved (a tip angle
+                                       leaves the last one out) */
   int iterations;                   /* this run's budget */
+  double reach;                     /* of the bones solved */
   double target_x, target_y;        /* chain space */
+  bool pole;                        /* bend toward the pole */
+  double pole_x, pole_y;            /* chain space */
+  bool limited;                     /* a limit forbade the bend side or
+                                       the pole asked for */
   double tolerance_sq;
   ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets
                                        every turn pass */
@@ -63,6 +69,20 @@ static inline bool ik2d_pose_clamp(ik2d_pose *pose, int i) {
 /* Points the chain straight at an out-of-reach target when the limits
 ** allow it; returns true if it did. */
 bool ik2d_pose_straighten(ik2d_pose *pose);
+
+/* The world rotation of bone i (the base's times every local one up to
+** i); i = -1 gives the base's. */
+ik2d_rot ik2d_pose_world(const ik2d_pose *pose, int i);
+
+/* Turns the chain's middle joints toward the pole, the base and tip kept:
+** the whole chain mirrored across the base-tip line when most of it
+** bends away from the pole, then each middle joint mirrored across the
+** line through its neighbours when that brings it nearer.  A mirror a
+** limit forbids is not made, and pose->limited says so. */
+void ik2d_pose_toward_pole(ik2d_pose *pose);
+
+/* Whether a limited bone ends on the edge of its allowed arc. */
+bool ik2d_pose_on_limit(const ik2d_pose *pose);
 
 /* The exact two-joint step: turns the best pair of joints so that the
 ** tip lands on the target (law of cosines), inside limits and damping,

@@ -52,4 +52,9 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
 ** the iterations used in all. */
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used);
 
+/* A solve that is CCD and nothing else (no tip angle, pole or one-bone
+** scale), with something to solve (weight > 0): what a batch runs in
+** lockstep. */
+bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver);
+
 #endif

@@ -19,7 +19,7 @@ if not pcall(ffi.typeof, "ik2d_result") then
   ffi.cdef [[
     typedef struct ik2d_chain ik2d_chain;
     typedef struct ik2d_solver ik2d_solver;
-    typedef struct ik2d_result { bool reached; int iterations; double distance; } ik2d_result;
+    typedef struct ik2d_result { bool reached; bool limited; int iterations; double distance; } ik2d_result;
     int ik2d_chain_bone_count(const ik2d_chain *chain);
     const double *ik2d_chain_joints(const ik2d_chain *chain);
     const double *ik2d_chain_angles(const ik2d_chain *chain);
@@ -137,7 +137,7 @@ function M.install(core)
     if not live_solver(view) then return solve(solver) end
     C.ik2d_solver_solve(view.pointer)
     local result = view.result
-    return result.reached, result.distance, result.iterations
+    return result.reached, result.distance, result.iterations, result.limited
   end
 
   local result_of = classic.Solver.result
@@ -145,7 +145,7 @@ function M.install(core)
     local view = solver_view(solver)
     if not live_solver(view) then return result_of(solver) end
     local result = view.result
-    return result.reached, result.distance, result.iterations
+    return result.reached, result.distance, result.iterations, result.limited
   end
 
   -- chains ----------------------------------------------------------------

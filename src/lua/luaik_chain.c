@@ -307,6 +307,12 @@ static int chain_scale(lua_State *L) {
   return 1;
 }
 
+/* whether sprites take the scale on both axes (the solver's uniform) */
+static int chain_uniform(lua_State *L) {
+  lua_pushboolean(L, ik2d_chain_uniform(luaik_check_chain(L, 1)));
+  return 1;
+}
+
 static int chain_joint(lua_State *L) {
   ik2d_chain *chain = luaik_check_chain(L, 1);
   double x, y;
@@ -396,6 +402,7 @@ const luaL_Reg luaik_chain_methods[] = {
   {"rest", chain_rest},
   {"reach", chain_reach},
   {"scale", chain_scale},
+  {"uniform", chain_uniform},
   {"joint", chain_joint},
   {"tip", chain_tip},
   {"joints", chain_joints},
