@@ -263,6 +263,7 @@ local METHODS = {
     set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
     limits = { args = {} },
     invert = { args = {} },
+    space = { args = {} },
     arc = { args = {} },
   },
   Solver = {
@@ -563,7 +564,14 @@ local CHAIN_FIELDS = {
   flip = boolean_field("flip"),
 }
 
+-- "parent" or "world" (with min and max)
+local function space_field(v)
+  if v == nil or v == "parent" or v == "world" then return ok() end
+  return err("space must be \"parent\" or \"world\"")
+end
+
 local BONE_FIELDS = {
+  space = space_field,
   length = length_field,
   angle = function(v) return coordinate_field(v, "angle", "rest angle") end,
   min = limit_field("min"),
@@ -724,13 +732,14 @@ local function matrix()
   field_cells("ik2d.chain{...} bone fields (bone 2)", BONE_FIELDS_2, function(_, field, v)
     local bone = { length = 2 }
     if field == "min" then bone.max = 1 elseif field == "max" then bone.min = -1 end
-    if field == "invert" then bone.min, bone.max = -1, 1 end
+    if field == "invert" or field == "space" then bone.min, bone.max = -1, 1 end
     bone[field] = v
     return ik2d.chain{ { length = 1 }, bone }
   end, 1, "chain")
 
   field_cells("ik2d.constraint{...} fields", {
     min = limit_field("min"), max = limit_field("max"), invert = boolean_field("invert"),
+    space = space_field,
   }, function(_, field, v)
     local t = { min = -1, max = 1 }
     t[field] = v

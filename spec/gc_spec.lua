@@ -118,6 +118,7 @@ local RECIPES = {
     limits = function(c) assert(finite((c.c:limits()))) end,
     invert = function(c) eq(false, c.c:invert()) end,
     arc = function(c) assert(finite((c.c:arc()))) end,
+    space = function(c) eq("parent", c.c:space()) end,
   },
   Solver = {
     chain = function(c) eq(c.arm, c.s:chain()) end,

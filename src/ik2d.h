@@ -68,6 +68,7 @@ typedef enum ik2d_status {
   IK2D_ERR_MIN_DEGREES,   /* |min| > 2 pi: degrees, not radians */
   IK2D_ERR_MAX_DEGREES,   /* |max| > 2 pi: degrees, not radians */
   IK2D_ERR_LIMIT_ORDER,   /* min > max */
+  IK2D_ERR_SPACE,         /* not an ik2d_space */
   IK2D_ERR_INDEX,         /* bone index out of range */
   IK2D_ERR_METHOD,        /* not an ik2d_method */
   IK2D_ERR_TWO_BONE,      /* method two_bone on a chain that is not 2 bones */
@@ -99,15 +100,27 @@ IK2D_API const char *ik2d_status_message(ik2d_status status);
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_constraint ik2d_constraint;
 
+/* What a limit's angles are measured against. */
+typedef enum ik2d_space {
+  IK2D_SPACE_PARENT = 0,  /* the bone's local angle: the limit follows the
+                             parents (an elbow) */
+  IK2D_SPACE_WORLD        /* the bone's world direction, whatever the
+                             parents do (a head that never looks past the
+                             vertical); mirrored when the chain is flipped */
+} ik2d_space;
+
 typedef struct ik2d_constraint_def {
   double min, max;  /* radians from the rest angle, min <= max, each
                        within [-2 pi, 2 pi] (larger ones are degrees by
                        mistake); a range of 2 pi or more allows every
-                       angle */
+                       angle.  In world space the rest angle is read as
+                       a world direction */
   bool invert;      /* the allowed range is outside [min, max] */
+  ik2d_space space; /* IK2D_SPACE_PARENT */
 } ik2d_constraint_def;
 
-/* min = -pi, max = pi, not inverted: every angle allowed. */
+/* min = -pi, max = pi, not inverted, parent space: every angle
+** allowed. */
 IK2D_API ik2d_constraint_def ik2d_default_constraint_def(void);
 IK2D_API size_t ik2d_constraint_size(void);
 IK2D_API ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,

@@ -88,6 +88,13 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_aim *aim, int i,
     if (ik2d_pose_clamp(pose, i)) turn = ik2d_rot_inv_mul(old, pose->rot[i]);
     *tip_x = jx + turn.c * to_tip_x - turn.s * to_tip_y;
     *tip_y = jy + turn.s * to_tip_x + turn.c * to_tip_y;
+    /* a world-space limit below turned with this joint: back into its
+    ** limit, and the tip where the chain now ends */
+    if (pose->world_limits > i + 1 && ik2d_pose_settle_world(pose, i + 1)) {
+      ik2d_pose_forward(pose);
+      *tip_x = pose->joint_x[pose->count];
+      *tip_y = pose->joint_y[pose->count];
+    }
   }
   dx = aim->target_x - *tip_x;
   dy = aim->target_y - *tip_y;

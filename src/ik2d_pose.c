@@ -98,13 +98,39 @@ ik2d_rot ik2d_pose_world(const ik2d_pose *pose, int i) {
   return world;
 }
 
+ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  ik2d_rot mid;
+  double norm;
+  if (limit == NULL || limit->def.space != IK2D_SPACE_WORLD) return pose->limit_mid[i];
+  mid = ik2d_rot_inv_mul(ik2d_pose_world(pose, i - 1), pose->limit_mid[i]);
+  /* the parent's world rotation is a product of up to 63 rotations, each
+  ** up to 1e-14 off unit length: a clamp onto that middle would pass the
+  ** error on to this bone, after the solve put rotations back on unit
+  ** length */
+  norm = sqrt(mid.c * mid.c + mid.s * mid.s);
+  return norm > 0.0 ? ik2d_rot_of(mid.c / norm, mid.s / norm) : pose->limit_mid[i];
+}
+
+bool ik2d_pose_settle_world(ik2d_pose *pose, int first) {
+  bool moved = false;
+  int i;
+  for (i = first; i < pose->world_limits && i < pose->count; i++) {
+    const ik2d_constraint *limit = pose->chain->constraint[i];
+    if (limit != NULL && limit->def.space == IK2D_SPACE_WORLD && ik2d_pose_clamp(pose, i))
+      moved = true;
+  }
+  if (moved) pose->fresh = false;
+  return moved;
+}
+
 bool ik2d_pose_on_limit(const ik2d_pose *pose) {
   int i;
   for (i = 0; i < pose->count; i++) {
     const ik2d_constraint *limit = pose->chain->constraint[i];
     ik2d_rot rel;
     if (limit == NULL || limit->full) continue;
-    rel = ik2d_rot_inv_mul(pose->limit_mid[i], pose->rot[i]);
+    rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
     if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - 1e-9) return true;
   }
   return false;
@@ -208,7 +234,8 @@ typedef struct pose_pair {
 ** the exact step and the sweeps can never disagree. */
 static bool pose_allowed(const ik2d_pose *pose, int i, ik2d_rot r) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
-  return limit == NULL || !ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &r);
+  return limit == NULL ||
+         !ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &r);
 }
 
 /* The triangle of joints i < j, solved for one bend side: the sides, the
@@ -295,7 +322,7 @@ static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) 
 bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
   int n = pose->count, k;
   pose_pair best;
-  ik2d_rot old_i, old_j;
+  ik2d_rot saved[IK2D_MAX_BONES];
   double after_sq;
   if (n < 2) return false;
   best.i = best.j = -1;
@@ -304,10 +331,11 @@ bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
   for (k = 2; k < n; k++) pose_pair_try(pose, 0, k, &best);
   for (k = 1; k + 2 < n; k++) pose_pair_try(pose, k, n - 1, &best);
   if (best.i < 0) return false;
-  old_i = pose->rot[best.i];
-  old_j = pose->rot[best.j];
+  ik2d_pose_save(pose, saved);
   pose->rot[best.i] = best.i_rot;
   pose->rot[best.j] = best.j_rot;
+  /* world-space limits below the pair turned with it */
+  if (pose->world_limits > best.i + 1) ik2d_pose_settle_world(pose, best.i + 1);
   ik2d_pose_forward(pose);
   after_sq = ik2d_pose_tip_distance_sq(pose);
   if (after_sq < *distance_sq) {
@@ -315,8 +343,7 @@ bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
     return true;
   }
   /* no gain (the tip already sat on the target up to rounding) */
-  pose->rot[best.i] = old_i;
-  pose->rot[best.j] = old_j;
+  ik2d_pose_load(pose, saved);
   ik2d_pose_forward(pose);
   return false;
 }

@@ -26,12 +26,15 @@ typedef struct ik2d_pose {
   double pole_x, pole_y;            /* chain space */
   bool limited;                     /* a limit forbade the bend side or
                                        the pole asked for */
+  int world_limits;                 /* 1 + the last bone with a world-
+                                       space limit; 0: none */
   double tolerance_sq;
   ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets
                                        every turn pass */
   ik2d_rot base;
   ik2d_rot rot[IK2D_MAX_BONES];     /* local rotation of each bone */
-  /* limited bones: the middle of the allowed arc in parent space */
+  /* limited bones: the middle of the allowed arc, in parent space (or
+  ** in world space for a world-space limit) */
   ik2d_rot limit_mid[IK2D_MAX_BONES];
   double scale;       /* bone scale of the solution: 1, or the two-bone
                          stretch (joint_x/y are always unscaled) */
@@ -59,12 +62,23 @@ static inline double ik2d_pose_tip_distance_sq(const ik2d_pose *pose) {
   return dx * dx + dy * dy;
 }
 
+/* The middle of bone i's allowed arc as a local rotation: for a world-
+** space limit, the world middle seen from the parent's world rotation. */
+ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i);
+
 /* Moves rotation i into its limits; returns true if it had to. */
 static inline bool ik2d_pose_clamp(ik2d_pose *pose, int i) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
-  return limit != NULL &&
-         ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
+  if (limit == NULL) return false;
+  if (limit->def.space == IK2D_SPACE_WORLD)
+    return ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
+  return ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
 }
+
+/* After turns of the bones before first: each world-space limited bone
+** from first on (their world directions turned with their parents) back
+** into its limits; returns true if one moved (the joints are then stale). */
+bool ik2d_pose_settle_world(ik2d_pose *pose, int first);
 
 /* Points the chain straight at an out-of-reach target when the limits
 ** allow it; returns true if it did. */

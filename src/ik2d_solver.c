@@ -399,6 +399,7 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
                              : solver->settings.pole_x;
   pose->pole_y = solver->settings.pole_y;
   pose->limited = false;
+  pose->world_limits = 0;
   pose->tolerance_sq = solver->settings.tolerance * solver->settings.tolerance;
   pose->damping = solver->damping;
   pose->scale = 1.0;
@@ -410,8 +411,10 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
     pose->rot[i] = warm ? solver->solution[i]
                         : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
     if (limit != NULL && !limit->full) {
-      /* rest rotation times the range's middle: no trig per solve */
+      /* rest rotation times the range's middle: no trig per solve (a
+      ** world-space limit reads it as a world direction) */
       pose->limit_mid[i] = ik2d_rot_mul(chain->rest_rot[i], limit->mid_rot);
+      if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
       ik2d_pose_clamp(pose, i);
     }
   }
@@ -437,7 +440,7 @@ static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver,
     double ik = solver->solution_angle[i];
     double pose = chain->pose[i];
     double delta;
-    if (limit != NULL && !limit->full) {
+    if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_PARENT) {
       double rest = chain->rest[i];
       double ik_rel = ik2d_constraint_clamp(limit, ik - rest);
       double pose_rel = limit->mid + ik2d_wrap(pose - rest - limit->mid);
@@ -566,7 +569,10 @@ static int solve_method(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
     case IK2D_TWO_BONE:
-      if (pose->count == 2) return ik2d_two_bone_run(pose);
+      /* its closed-form limit search works in parent space: with a
+      ** world-space limit, CCD (whose exact step is the same law of
+      ** cosines) solves the limb */
+      if (pose->count == 2 && pose->world_limits == 0) return ik2d_two_bone_run(pose);
       return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
     default: return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
   }
@@ -576,10 +582,16 @@ static int solve_method(ik2d_pose *pose) {
 ** itself). */
 static int solve_bent(ik2d_pose *pose) {
   int used = solve_method(pose);
-  if (pose->pole && !(pose->settings->method == IK2D_TWO_BONE && pose->count == 2))
+  if (pose->pole && !(pose->settings->method == IK2D_TWO_BONE && pose->count == 2 &&
+                      pose->world_limits == 0))
     ik2d_pose_toward_pole(pose);
   return used;
 }
+
+/* How many times the others solve again for a last bone whose limit
+** forbade the direction asked for: each round starts from the last, so
+** a few settle it. */
+#define SOLVE_ORIENT_ROUNDS 3
 
 /* The last bone along dir (chain space), the others solving for the
 ** joint that puts the tip on the target: the target less the last bone.
@@ -587,10 +599,10 @@ static int solve_bent(ik2d_pose *pose) {
 ** direction, and the others solve again for it while iterations last. */
 static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
   const ik2d_chain *chain = pose->chain;
-  int n = pose->count, used = 0, budget = pose->iterations;
+  int n = pose->count, used = 0, budget = pose->iterations, round;
   double length = chain->length[n - 1], target_x = pose->target_x;
   double target_y = pose->target_y, reach = pose->reach;
-  for (;;) {
+  for (round = 1;; round++) {
     ik2d_rot parent = pose->base;
     bool clamped;
     if (n > 1) {
@@ -611,7 +623,8 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
     clamped = ik2d_pose_clamp(pose, n - 1);
     pose->limited = pose->limited || clamped;
     pose->fresh = false;
-    if (!clamped || n == 1 || used >= budget) return used > 0 ? used : 1;
+    if (!clamped || n == 1 || used >= budget || round == SOLVE_ORIENT_ROUNDS)
+      return used > 0 ? used : 1;
     dir = ik2d_rot_mul(parent, pose->rot[n - 1]);
   }
 }

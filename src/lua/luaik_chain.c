@@ -17,19 +17,22 @@ ik2d_constraint *luaik_check_constraint(lua_State *L, int arg) {
                                                "constraint");
 }
 
-static const char *const limit_fields[] = {"min", "max", "invert", NULL};
+static const char *const limit_fields[] = {"min", "max", "invert", "space", NULL};
+static const char *const space_names[] = {"parent", "world", NULL};
 
 /* Reads a constraint def from the limit fields of the table at t, named
 ** by owner ("" or "bone 2: ") in errors; returns false when the table
 ** has neither min nor max.  Leaves the stack as it found it. */
 static bool read_limits(lua_State *L, int t, int arg, const char *owner,
                         ik2d_constraint_def *def) {
-  int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3;
+  int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3, space = top + 4;
   lua_getfield(L, t, "min");
   lua_getfield(L, t, "max");
   lua_getfield(L, t, "invert");
+  lua_getfield(L, t, "space");
   if (lua_isnil(L, min) && lua_isnil(L, max)) {
     if (!lua_isnil(L, invert)) luaik_arg_errorf(L, arg, "%sinvert needs min and max", owner);
+    if (!lua_isnil(L, space)) luaik_arg_errorf(L, arg, "%sspace needs min and max", owner);
     lua_settop(L, top);
     return false;
   }
@@ -39,6 +42,11 @@ static bool read_limits(lua_State *L, int t, int arg, const char *owner,
   def->max = luaik_number_at(L, max, arg, lua_pushfstring(L, "%smax", owner));
   def->invert = !lua_isnil(L, invert) &&
                 luaik_boolean_at(L, invert, arg, lua_pushfstring(L, "%sinvert", owner));
+  def->space = lua_isnil(L, space)
+                   ? IK2D_SPACE_PARENT
+                   : (ik2d_space)luaik_choice_at(L, space, arg,
+                                                 lua_pushfstring(L, "%sspace", owner),
+                                                 space_names);
   lua_settop(L, top);
   return true;
 }
@@ -89,6 +97,11 @@ static int constraint_invert(lua_State *L) {
   return 1;
 }
 
+static int constraint_space(lua_State *L) {
+  lua_pushstring(L, space_names[ik2d_constraint_get(luaik_check_constraint(L, 1)).space]);
+  return 1;
+}
+
 /* from, to: the allowed deltas from the rest angle; nil: no limit */
 static int constraint_arc(lua_State *L) {
   double from, to;
@@ -104,8 +117,9 @@ static int constraint_tostring(lua_State *L) {
     lua_pushliteral(L, "ik2d.Constraint(collected)");
   } else {
     ik2d_constraint_def def = ik2d_constraint_get(c);
-    lua_pushfstring(L, "ik2d.Constraint(%f, %f%s)", def.min, def.max,
-                    def.invert ? ", inverted" : "");
+    lua_pushfstring(L, "ik2d.Constraint(%f, %f%s%s)", def.min, def.max,
+                    def.invert ? ", inverted" : "",
+                    def.space == IK2D_SPACE_WORLD ? ", world space" : "");
   }
   return 1;
 }
@@ -114,6 +128,7 @@ const luaL_Reg luaik_constraint_methods[] = {
   {"set_limits", constraint_set_limits},
   {"limits", constraint_limits},
   {"invert", constraint_invert},
+  {"space", constraint_space},
   {"arc", constraint_arc},
   {NULL, NULL}
 };
@@ -134,7 +149,7 @@ ik2d_chain *luaik_check_chain(lua_State *L, int arg) {
 
 static const char *const chain_fields[] = {"x", "y", "angle", "flip", NULL};
 static const char *const bone_fields[] = {"length", "angle", "min", "max",
-                                          "invert", NULL};
+                                          "invert", "space", NULL};
 
 /* The optional number field key of the table at t (fallback if nil). */
 static double number_field(lua_State *L, int t, int arg, const char *key,
