@@ -294,8 +294,8 @@ void luaik_check_table(lua_State *L, int arg) {
   if (!lua_istable(L, arg)) luaik_type_error(L, arg, "table");
 }
 
-void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
-                      const char *const *names, int skip) {
+void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
+                      const char *kind, const char *const *names, int skip) {
   lua_pushnil(L);
   while (lua_next(L, t) != 0) {
     bool known = false;
@@ -304,13 +304,13 @@ void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
     if (lua_type(L, -1) == LUA_TSTRING) {
       const char *key = lua_tostring(L, -1);
       for (k = 0; names[k] != NULL && !known; k++) known = strcmp(names[k], key) == 0;
-      if (!known) luaik_arg_errorf(L, arg, "unknown %s '%s'", kind, key);
+      if (!known) luaik_arg_errorf(L, arg, "%sunknown %s '%s'", owner, kind, key);
     } else if (lua_type(L, -1) == LUA_TNUMBER) {
       double i = (double)lua_tonumber(L, -1);
       if (!(i >= 1.0 && i <= skip && i == floor(i)))
-        luaik_arg_errorf(L, arg, "unknown %s [%s]", kind, lua_tostring(L, -1));
+        luaik_arg_errorf(L, arg, "%sunknown %s [%s]", owner, kind, lua_tostring(L, -1));
     } else {
-      luaik_arg_errorf(L, arg, "unknown %s of type %s", kind, luaik_typename(L, -1));
+      luaik_arg_errorf(L, arg, "%sunknown %s of type %s", owner, kind, luaik_typename(L, -1));
     }
   }
 }
