@@ -2,6 +2,9 @@
 ** luaik_core.c: the binding's shared parts (objects, references, errors,
 ** conversions) and the module ik2d.core itself.
 */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* dladdr (glibc) */
+#endif
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +14,12 @@
 #include "lauxlib.h"
 
 #include "luaik.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#elif defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#endif
 
 #define ANCHORS_KEY "ik2d.anchors"
 #define FINALISED_KEY "ik2d.finalised"
@@ -350,6 +359,28 @@ void luaik_trim(lua_State *L, int t, int first) {
 /* module                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Lua 5.1 and LuaJIT unload a C module (dlclose, from the finaliser of
+** its loader's handle, and of the FFI's ffi.load handle) while lua_close
+** still runs other finalisers: one that calls an ik2d method after that
+** (a game object letting go of its chain at exit) jumps into unmapped
+** code.  Lua 5.2+ finalise the handles last.  So the library pins itself
+** in memory for the life of the process, with one more reference of its
+** own that is never released. */
+static const char pinned_here = 0;
+
+static void pin_library(void) {
+#if defined(_WIN32)
+  HMODULE module;
+  (void)GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                               GET_MODULE_HANDLE_EX_FLAG_PIN,
+                           &pinned_here, &module);
+#elif defined(__unix__) || defined(__APPLE__)
+  Dl_info info;
+  if (dladdr(&pinned_here, &info) != 0 && info.dli_fname != NULL)
+    (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_NODELETE);
+#endif
+}
+
 /* Creates or (after a reload of the module) refills the metatable. */
 static void register_type(lua_State *L, const char *type,
                           const luaL_Reg *methods, const luaL_Reg *meta) {
@@ -373,6 +404,7 @@ static void push_methods(lua_State *L, const char *type, const char *key) {
 LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L);
 
 LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
+  pin_library();
   /* one anchors table per Lua state, kept across reloads: weak keys, so
   ** an owner's entry goes with it (in 5.2+ an ephemeron) */
   lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
