@@ -210,18 +210,11 @@ end
 
 local run_child = helpers.run_lua
 
--- A finaliser that runs fn(), in Lua 5.4 (a table) and 5.1/LuaJIT (a
--- userdata from newproxy); the child script's prelude.
+-- The child script's prelude: finaliser(fn) (helpers.FINALISER_SOURCE),
+-- poke and objects.
 local PRELUDE = [[
 local ik2d = require "ik2d"
-local function finaliser(fn)
-  if newproxy then
-    local p = newproxy(true)
-    getmetatable(p).__gc = function() fn() end
-    return p
-  end
-  return setmetatable({}, { __gc = function() fn() end })
-end
+]] .. helpers.FINALISER_SOURCE .. [[
 -- every method of every object, with pcall: after __gc each must raise
 -- (or work), never crash
 local function poke(objects)

@@ -340,6 +340,23 @@ function helpers.build_core_program(sources, extra_flags)
   return true, program
 end
 
+-- Lua source defining a local function finaliser(fn): an object whose
+-- __gc calls fn(), a table on Lua 5.4 and a newproxy userdata on 5.1 and
+-- LuaJIT (which run no __gc of a table).  For child scripts, which
+-- include it; helpers.finaliser is the same function here.
+helpers.FINALISER_SOURCE = [[
+local function finaliser(fn)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = function() fn() end
+    return p
+  end
+  return setmetatable({}, { __gc = function() fn() end })
+end
+]]
+helpers.finaliser = assert((loadstring or load)(helpers.FINALISER_SOURCE .. "return finaliser",
+                                                "=finaliser"))()
+
 -- The interpreter running the specs ("luajit", "lua5.4").
 helpers.interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
 

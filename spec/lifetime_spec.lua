@@ -139,6 +139,14 @@ local function check_all(dead, results, prefix)
   return raised
 end
 
+-- f(o) on fresh objects, through each path.
+local function on_each_path(f)
+  for _, on in ipairs(PATHS) do
+    ik2d.use_ffi(on)
+    f(shared.build())
+  end
+end
+
 local function results_of(o)
   local out = {}
   for _, name in ipairs(ORDER) do out[name] = shared.call_all(o[name], KIND[name], call) end
@@ -161,11 +169,9 @@ describe("lifetime", function()
   end)
 
   it("every method works on live objects (the recipes are valid)", function()
-    for _, on in ipairs(PATHS) do
-      ik2d.use_ffi(on)
-      local o = shared.build()
+    on_each_path(function(o)
       assert.are.equal(0, check_all(finalised(o), results_of(o), WHERE))
-    end
+    end)
   end)
 
   describe("after __gc called by hand", function()
@@ -197,9 +203,7 @@ describe("lifetime", function()
     end
 
     it("gives the same words from a colon call, with Lua's self wording", function()
-      for _, on in ipairs(PATHS) do
-        ik2d.use_ffi(on)
-        local o = shared.build()
+      on_each_path(function(o)
         getmetatable(o.arm).__gc(o.arm)
         getmetatable(o.g).__gc(o.g)
         local msg = helpers.error_of(function() local x = o.arm:tip() return x end)
@@ -211,32 +215,21 @@ describe("lifetime", function()
         assert.are.equal("ik2d.Chain(collected)", tostring(o.arm))
         msg = helpers.error_of(function() return #o.arm end)
         assert.truthy(msg:find("bad argument #1 to '__len' (chain was collected)", 1, true), msg)
-      end
+      end)
     end)
 
     it("group:solve() with a finalised member raises instead of returning 0", function()
-      for _, on in ipairs(PATHS) do
-        ik2d.use_ffi(on)
-        local o = shared.build()
+      on_each_path(function(o)
         assert.are.equal("number", type(o.g:solve()))
         getmetatable(o.s2).__gc(o.s2)
         local ok, msg = pcall(call, o.g, "solve")
         assert.is_false(ok)
         assert.are.equal(WHERE .. "bad argument #1 to 'solve' (solver 2 was collected)", msg)
-      end
+      end)
     end)
   end)
 
-  -- A finaliser fn in Lua 5.4 (a table) and LuaJIT (a userdata: 5.1 has
-  -- no __gc on tables).
-  local function finaliser(fn)
-    if rawget(_G, "newproxy") then
-      local p = newproxy(true)
-      getmetatable(p).__gc = function() fn() end
-      return p
-    end
-    return setmetatable({}, { __gc = function() fn() end })
-  end
+  local finaliser = helpers.finaliser
 
   describe("resurrected by a finaliser made before the objects", function()
     for _, on in ipairs(PATHS) do
@@ -291,14 +284,7 @@ local shared = assert((loadstring or load)(%q, "=lifetime shared"))()
 local ik2d = require "ik2d"
 ik2d.use_ffi(%s)
 local function call(o, name, ...) local a = o[name](o, ...) return a end
-local function finaliser(fn)
-  if newproxy then
-    local p = newproxy(true)
-    getmetatable(p).__gc = function() fn() end
-    return p
-  end
-  return setmetatable({}, { __gc = function() fn() end })
-end
+%s
 local seen = {}
 keep_guard = finaliser(function()
   KEPT = {}
@@ -316,7 +302,8 @@ io.write("closing\n")
 ]]
     for _, on in ipairs(PATHS) do
       it("every method of every object raises '<type> was collected'" .. path_name(on), function()
-        local ok, out, code = helpers.run_lua(script:format(SHARED, tostring(on)))
+        local ok, out, code = helpers.run_lua(script:format(SHARED, tostring(on),
+                                                            helpers.FINALISER_SOURCE))
         assert(ok, ("the child exited with %s:\n%s"):format(tostring(code), out))
         assert.truthy(out:find("finaliser done", 1, true), out)
         local objects, results = 0, 0
