@@ -216,36 +216,13 @@ end
 -- child interpreters for lua_close
 -- ------------------------------------------------------------------
 
-local interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
-local q = helpers.shell_quote
+local run_child = helpers.run_lua
 
--- Runs source in a fresh interpreter with this package.path/cpath; under
--- `make test-valgrind` IK2D_CHILD_WRAPPER puts the child under valgrind
--- too.  Returns ok, output, exit code.
-local function run_child(source, env)
-  local file = os.tmpname()
-  local f = assert(io.open(file, "w"))
-  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
-  f:write(source)
-  f:close()
-  local wrapper = os.getenv("IK2D_CHILD_WRAPPER") or ""
-  local ok, out, code = helpers.run(("%s %s %s %s"):format(env or "", wrapper, interpreter, q(file)))
-  os.remove(file)
-  return ok, out, code
-end
-
--- A finaliser that runs fn(), in Lua 5.4 (a table) and 5.1/LuaJIT (a
--- userdata from newproxy); the child script's prelude.
+-- The child script's prelude: finaliser(fn) (helpers.FINALISER_SOURCE),
+-- poke and objects.
 local PRELUDE = [[
 local ik2d = require "ik2d"
-local function finaliser(fn)
-  if newproxy then
-    local p = newproxy(true)
-    getmetatable(p).__gc = function() fn() end
-    return p
-  end
-  return setmetatable({}, { __gc = function() fn() end })
-end
+]] .. helpers.FINALISER_SOURCE .. [[
 -- every method of every object, with pcall: after __gc each must raise
 -- (or work), never crash
 local function poke(objects)

@@ -174,6 +174,7 @@ IK2D_API int ik2d_chain_bone_count(const ik2d_chain *chain);
 /* The base's angle is kept wrapped to (-pi, pi]. */
 IK2D_API ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
                                          double angle);
+/* Any output may be NULL (not written). */
 IK2D_API void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y,
                               double *angle);
 IK2D_API ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip);
@@ -334,7 +335,8 @@ IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
 
 /* World space. */
 IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
-/* The target: the chain's result tip until the first set_target. */
+/* The target: the chain's result tip until the first set_target.  Any
+** output may be NULL. */
 IK2D_API void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
 /* Forget the warm start: the next solve starts from the pose. */
 IK2D_API void ik2d_solver_forget(ik2d_solver *solver);

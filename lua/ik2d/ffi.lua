@@ -6,6 +6,9 @@
 -- the classic method with a tail call: the classic method then runs as
 -- if the caller had called it, so errors and their argument numbers are
 -- the same on both paths by construction, and no check is written twice.
+-- Each takes its arguments as `...` and hands on `...`, not its named
+-- parameters: a missing argument stays missing ("got no value", as the
+-- classic method says), where a parameter would turn it into nil.
 -- Everything it reads comes through the core's C API (src/ik2d.h) and
 -- two functions of the binding (src/lua/luaik_group.c).
 local ffi = require "ffi"
@@ -113,37 +116,41 @@ function M.install(core)
   -- solvers ---------------------------------------------------------------
 
   local set_target = classic.Solver.set_target
-  function fast.Solver.set_target(solver, x, y)
+  function fast.Solver.set_target(...)
+    local solver, x, y = ...
     local view = solver_view(solver)
     if live_solver(view) and type(x) == "number" and type(y) == "number" and
        C.ik2d_solver_set_target(view.pointer, x, y) == 0 then
       return
     end
-    return set_target(solver, x, y)
+    return set_target(...)
   end
 
   local target = classic.Solver.target
-  function fast.Solver.target(solver)
+  function fast.Solver.target(...)
+    local solver = ...
     local view = solver_view(solver)
-    if not live_solver(view) then return target(solver) end
+    if not live_solver(view) then return target(...) end
     local out = view.out
     C.ik2d_solver_target(view.pointer, out, out + 1)
     return out[0], out[1]
   end
 
   local solve = classic.Solver.solve
-  function fast.Solver.solve(solver)
+  function fast.Solver.solve(...)
+    local solver = ...
     local view = solver_view(solver)
-    if not live_solver(view) then return solve(solver) end
+    if not live_solver(view) then return solve(...) end
     C.ik2d_solver_solve(view.pointer)
     local result = view.result
     return result.reached, result.distance, result.iterations, result.limited
   end
 
   local result_of = classic.Solver.result
-  function fast.Solver.result(solver)
+  function fast.Solver.result(...)
+    local solver = ...
     local view = solver_view(solver)
-    if not live_solver(view) then return result_of(solver) end
+    if not live_solver(view) then return result_of(...) end
     local result = view.result
     return result.reached, result.distance, result.iterations, result.limited
   end
@@ -151,45 +158,50 @@ function M.install(core)
   -- chains ----------------------------------------------------------------
 
   local joint = classic.Chain.joint
-  function fast.Chain.joint(chain, i)
+  function fast.Chain.joint(...)
+    local chain, i = ...
     local view = chain_view(chain)
     if view and view.collected[0] == 0 and bone_in(view, i, 1) then
       return view.joints[2 * i - 2], view.joints[2 * i - 1]
     end
-    return joint(chain, i)
+    return joint(...)
   end
 
   local tip = classic.Chain.tip
-  function fast.Chain.tip(chain)
+  function fast.Chain.tip(...)
+    local chain = ...
     local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) then return tip(chain) end
+    if not (view and view.collected[0] == 0) then return tip(...) end
     local n = view.count
     return view.joints[2 * n], view.joints[2 * n + 1]
   end
 
   local angle = classic.Chain.angle
-  function fast.Chain.angle(chain, i)
+  function fast.Chain.angle(...)
+    local chain, i = ...
     local view = chain_view(chain)
     if view and view.collected[0] == 0 and bone_in(view, i, 0) then
       return view.angles[i - 1]
     end
-    return angle(chain, i)
+    return angle(...)
   end
 
   local pose = classic.Chain.pose
-  function fast.Chain.pose(chain, i)
+  function fast.Chain.pose(...)
+    local chain, i = ...
     local view = chain_view(chain)
     if view and view.collected[0] == 0 and bone_in(view, i, 0) and
        C.ik2d_chain_pose(view.pointer, i - 1, view.out) == 0 then
       return view.out[0]
     end
-    return pose(chain, i)
+    return pose(...)
   end
 
   local base = classic.Chain.base
-  function fast.Chain.base(chain)
+  function fast.Chain.base(...)
+    local chain = ...
     local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) then return base(chain) end
+    if not (view and view.collected[0] == 0) then return base(...) end
     local out = view.out
     C.ik2d_chain_base(view.pointer, out, out + 1, out + 2)
     return out[0], out[1], out[2]
@@ -210,10 +222,11 @@ function M.install(core)
   end
 
   local joints = classic.Chain.joints
-  function fast.Chain.joints(chain, t)
+  function fast.Chain.joints(...)
+    local chain, t = ...
     local view = chain_view(chain)
     if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
-      return joints(chain, t)
+      return joints(...)
     end
     t = t or {}
     trim(t, fill(t, 1, view.joints, 2 * (view.count + 1)))
@@ -245,14 +258,16 @@ function M.install(core)
   end
 
   local group_solve = classic.Group.solve
-  function fast.Group.solve(group)
+  function fast.Group.solve(...)
+    local group = ...
     local view = group_view(group)
-    if not (view and C.luaik_group_live(view.box)) then return group_solve(group) end
+    if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
     return C.ik2d_solve_batch(view.solvers, view.count)
   end
 
   local set_targets = classic.Group.set_targets
-  function fast.Group.set_targets(group, t)
+  function fast.Group.set_targets(...)
+    local group, t = ...
     local view = group_view(group)
     if view and type(t) == "table" and #t == 2 * view.count and C.luaik_group_live(view.box) then
       local targets = view.targets
@@ -267,14 +282,15 @@ function M.install(core)
         return
       end
     end
-    return set_targets(group, t)
+    return set_targets(...)
   end
 
   local group_joints = classic.Group.joints
-  function fast.Group.joints(group, t)
+  function fast.Group.joints(...)
+    local group, t = ...
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) or (t ~= nil and type(t) ~= "table") then
-      return group_joints(group, t)
+      return group_joints(...)
     end
     t = t or {}
     local next, members, sizes = 1, view.members, view.sizes

@@ -65,7 +65,7 @@ static ik2d_constraint *push_constraint(lua_State *L, int arg, const char *owner
 int luaik_constraint_new(lua_State *L) {
   ik2d_constraint_def def = ik2d_default_constraint_def();
   luaik_check_table(L, 1);
-  luaik_check_keys(L, 1, 1, "field", limit_fields, 0);
+  luaik_check_keys(L, 1, 1, "", "field", limit_fields, 0);
   if (!read_limits(L, 1, 1, "", &def)) luaik_arg_error(L, 1, "min and max go together");
   push_constraint(L, 1, "", &def);
   return 1;
@@ -172,9 +172,9 @@ static void read_bone(lua_State *L, int i, ik2d_bone_def *bone) {
   owner = lua_pushfstring(L, "bone %d: ", i + 1);
   if (!lua_istable(L, t))
     luaik_arg_errorf(L, 1, "%stable expected, got %s", owner, luaik_typename(L, t));
-  luaik_check_keys(L, t, 1, lua_pushfstring(L, "%sfield", owner), bone_fields, 0);
+  luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
   lua_getfield(L, t, "length");
-  bone->length = luaik_number_at(L, owner_index + 2, 1,
+  bone->length = luaik_number_at(L, owner_index + 1, 1,
                                  lua_pushfstring(L, "%slength", owner));
   bone->rest = number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
   bone->constraint = NULL;
@@ -203,7 +203,7 @@ int luaik_chain_new(lua_State *L) {
   count = (int)luaik_rawlen(L, 1);
   if (count < 1 || count > IK2D_MAX_BONES)
     luaik_check_status(L, 1, IK2D_ERR_BONE_COUNT);
-  luaik_check_keys(L, 1, 1, "field", chain_fields, count);
+  luaik_check_keys(L, 1, 1, "", "field", chain_fields, count);
   /* the bones' constraints go on the stack from index 2 */
   first = lua_gettop(L) + 1;
   for (i = 0; i < count; i++) {
