@@ -509,7 +509,7 @@ local OPTION_FIELDS = {
   end)),
   -- math.huge: no bound
   stretch = options_number("stretch", function(v)
-    if not (v >= 1) then return err("stretch must be >= 1") end
+    if v ~= v or v < 1 then return err("stretch must be >= 1") end
     return ok()
   end),
   bend = options_number("bend", function(v)

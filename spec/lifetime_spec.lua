@@ -41,12 +41,15 @@ shared.KIND = { c = "Constraint", arm = "Chain", arm2 = "Chain", s = "Solver", s
 shared.RECIPES = {
   Chain = { set_base = { 1, 2, 0.5 }, base = {}, set_flip = { true }, flip = {},
     set_pose = { 1, 0.5 }, pose = { 1 }, angle = { 1 }, world_angle = { 1 }, length = { 1 },
-    rest = { 1 }, reach = {}, scale = {}, joint = { 1 }, tip = {}, joints = { "t" }, reset = {},
+    rest = { 1 }, reach = {}, scale = {}, uniform = {}, joint = { 1 }, tip = {}, joints = { "t" },
+    reset = {},
     set_constraint = { 1, "c" }, constraint = { 2 } },
-  Constraint = { set_limits = { -1, 1 }, limits = {}, invert = {}, arc = {} },
+  Constraint = { set_limits = { -1, 1 }, limits = {}, invert = {}, space = {}, arc = {} },
   Solver = { chain = {}, set_target = { 1, 2 }, target = {}, set_weight = { 0.5 }, weight = {},
     set_iterations = { 5 }, iterations = {}, set_tolerance = { 0.1 }, tolerance = {},
-    set_options = { "opts" }, options = {}, method = {}, forget = {}, solve = {}, result = {} },
+    set_options = { "opts" }, options = {}, method = {}, forget = {}, solve = {}, result = {},
+    set_tip_angle = { 0.5 }, tip_angle = {}, clear_tip_angle = {}, set_pole = { 1, 2 },
+    pole = {}, clear_pole = {} },
   Group = { solver = { 1 }, solve = {}, set_targets = { "xy" }, joints = { "t" } },
 }
 function shared.build()

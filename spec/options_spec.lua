@@ -11,7 +11,8 @@ local nan, inf = 0 / 0, math.huge
 local unpack = table.unpack or unpack
 
 local OPTIONS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
-                  "exact", "sweep", "bend", "softness", "stretch" }
+                  "exact", "sweep", "bend", "softness", "stretch", "softness_curve", "compress",
+                  "uniform", "tip_angle", "tip_weight", "pole" }
 
 local function two_bones()
   return ik2d.chain{ { length = 2 }, { length = 1 } }
@@ -210,13 +211,16 @@ describe("solver options", function()
     it("gives the defaults of a new solver", function()
       assert.are.same({ method = "ccd", iterations = 10, tolerance = 0.01, weight = 1, damping = 0,
                         warm_start = true, exact = true, sweep = "root", bend = 1, softness = 0,
-                        stretch = 1 }, ik2d.solver(two_bones()):options())
+                        softness_curve = "smooth", stretch = 1, compress = 1, uniform = false,
+                        tip_angle = false, tip_weight = 1, pole = false },
+                      ik2d.solver(two_bones()):options())
     end)
 
     it("gives back what was set, and set_options takes it back unchanged", function()
       local set = { method = "two_bone", iterations = 37, tolerance = 0.125, weight = 0.25,
                     damping = 0.5, warm_start = false, exact = false, sweep = "tip", bend = -1,
-                    softness = 0.75, stretch = 1.5 }
+                    softness = 0.75, softness_curve = "spine", stretch = 1.5, compress = 0.5,
+                    uniform = true, tip_angle = 0.25, tip_weight = 0.5, pole = { 3, 4 } }
       local s = ik2d.solver(two_bones(), set)
       assert.are.same(set, s:options())
       local other = ik2d.solver(two_bones())
