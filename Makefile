@@ -37,7 +37,7 @@ CORE_SOURCES = src/ik2d_status.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_batch.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
-                  src/lua/luaik_solver.c src/lua/luaik_group.c
+                  src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
 

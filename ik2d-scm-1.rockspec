@@ -35,6 +35,7 @@ build = {
         "src/lua/luaik_chain.c",
         "src/lua/luaik_solver.c",
         "src/lua/luaik_group.c",
+        "src/lua/luaik_ffi.c",
       },
       incdirs = { "src" },
     },

@@ -62,18 +62,15 @@ describe("memory per 3-bone chain and solver", function()
       assert(made >= 576, ("%.1f bytes per pair"):format(made))
     end)
 
-    if ffi_on then
-      -- The FFI path keeps a view per object it has seen (a table of
-      -- cdata pointers, in weak-keyed tables), made at the first call:
-      -- measured 1616 bytes per pair after one frame, over the goal.
-      pending("after one frame through the FFI path: at most 1 KB per pair (its per-object views "
-              .. "take about 870 bytes a pair)")
-    else
+    do
       it(("after one frame: still at most 1 KB per pair%s"):format(path), function()
         local made, used = measure(ffi_on, false)
         assert(used <= GOAL, ("%.1f bytes per pair"):format(used))
-        -- a frame allocates nothing that stays
-        assert(used - made <= 1, ("%.1f then %.1f bytes per pair"):format(made, used))
+        -- a frame allocates nothing that stays, but for the FFI path's
+        -- cached pointers (made at an object's first call: a chain's two,
+        -- a solver's one, in weak-keyed tables)
+        assert(used - made <= (ffi_on and 300 or 1),
+               ("%.1f then %.1f bytes per pair"):format(made, used))
       end)
     end
   end

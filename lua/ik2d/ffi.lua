@@ -18,30 +18,30 @@ local cast, type, getmetatable, setmetatable, rawget, rawset =
 
 local M = {}
 
-if not pcall(ffi.typeof, "ik2d_result") then
+if not pcall(ffi.typeof, "ik2d_chain") then
   ffi.cdef [[
     typedef struct ik2d_chain ik2d_chain;
     typedef struct ik2d_solver ik2d_solver;
-    typedef struct ik2d_result { bool reached; bool limited; int iterations; double distance; } ik2d_result;
     int ik2d_chain_bone_count(const ik2d_chain *chain);
     const double *ik2d_chain_joints(const ik2d_chain *chain);
-    const double *ik2d_chain_angles(const ik2d_chain *chain);
     int ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
+    int ik2d_chain_angle(const ik2d_chain *chain, int i, double *angle);
     void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y, double *angle);
     ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver);
     int ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
     void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
     bool ik2d_solver_solve(ik2d_solver *solver);
-    const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
     int ik2d_set_targets(ik2d_solver *const *solvers, int count, const double *xy, int *bad);
     int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **targets);
     bool luaik_group_live(void *box);
-  ]]
+    bool luaik_chain_live(const ik2d_chain *chain);
+    bool luaik_solver_live(const ik2d_solver *solver);
+    void luaik_result(const ik2d_solver *solver, double *out);
+]]
 end
 
 local char_ptr = ffi.typeof("char *")
-local int_ptr = ffi.typeof("int *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
 local doubles = ffi.typeof("double[?]")
@@ -66,50 +66,53 @@ function M.install(core)
   local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
   local group_mt = getmetatable(core.group {})
 
-  -- Per object views, made once (no garbage in a frame loop): the box's
-  -- "collected" flag and the core object.  The weak keys let objects go.
-  local function box_of(object)
-    local base = cast(char_ptr, object)
-    return cast(int_ptr, base), base + header
-  end
-
-  local chain_views = setmetatable({}, { __mode = "k" })
-  local function chain_view(chain)
-    local view = chain_views[chain]
-    if view or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
-      return view
+  -- Per object, the pointers a method reads, cast once and kept (weak
+  -- keys let the objects go): a chain's core object and joints, a
+  -- solver's core object.  Methods touch no other pointer: a fresh one
+  -- is an allocation whenever LuaJIT interprets the code, or carries the
+  -- pointer into another trace (a loop's).  Liveness and a solve's
+  -- outcome come from the binding as plain values.
+  local chain_pointers = setmetatable({}, { __mode = "k" })
+  local chain_joints = setmetatable({}, { __mode = "k" })
+  local function chain_of(chain)
+    local pointer = chain_pointers[chain]
+    if pointer or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
+      return pointer
     end
-    local collected, object = box_of(chain)
-    local pointer = cast(chain_ptr, object)
-    view = { collected = collected, pointer = pointer, out = doubles(3),
-             count = C.ik2d_chain_bone_count(pointer),
-             joints = C.ik2d_chain_joints(pointer), angles = C.ik2d_chain_angles(pointer) }
-    chain_views[chain] = view
-    return view
+    pointer = cast(chain_ptr, cast(char_ptr, chain) + header)
+    chain_pointers[chain] = pointer
+    chain_joints[chain] = C.ik2d_chain_joints(pointer)
+    return pointer
   end
 
-  local solver_views = setmetatable({}, { __mode = "k" })
-  local function solver_view(solver)
-    local view = solver_views[solver]
-    if view or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
-      return view
+  local solver_cache = setmetatable({}, { __mode = "k" })
+  local function solver_of(solver)
+    local pointer = solver_cache[solver]
+    if pointer or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
+      return pointer
     end
-    local collected, object = box_of(solver)
-    local pointer = cast(solver_ptr, object)
-    view = { collected = collected, pointer = pointer, out = doubles(2),
-             chain_collected = cast(int_ptr, cast(char_ptr, C.ik2d_solver_chain(pointer)) - header),
-             result = C.ik2d_solver_result(pointer) }
-    solver_views[solver] = view
-    return view
+    pointer = cast(solver_ptr, cast(char_ptr, solver) + header)
+    solver_cache[solver] = pointer
+    return pointer
   end
 
-  local function live_solver(view)
-    return view and view.collected[0] == 0 and view.chain_collected[0] == 0
+  local function live_chain(chain)
+    local pointer = chain_of(chain)
+    return pointer and C.luaik_chain_live(pointer) and pointer
   end
 
-  local function bone_in(view, i, extra)
-    return type(i) == "number" and i >= 1 and i <= view.count + extra and i % 1 == 0
+  local function live_solver(solver)
+    local pointer = solver_of(solver)
+    return pointer and C.luaik_solver_live(pointer) and pointer
   end
+
+  local function index_in(i, last)
+    return type(i) == "number" and i >= 1 and i <= last and i % 1 == 0
+  end
+
+  -- where the reading methods get what the core writes out: one buffer
+  -- for all (Lua runs one call at a time)
+  local out = doubles(4)
 
   local fast = { Chain = {}, Solver = {}, Group = {} }
 
@@ -118,9 +121,9 @@ function M.install(core)
   local set_target = classic.Solver.set_target
   function fast.Solver.set_target(...)
     local solver, x, y = ...
-    local view = solver_view(solver)
-    if live_solver(view) and type(x) == "number" and type(y) == "number" and
-       C.ik2d_solver_set_target(view.pointer, x, y) == 0 then
+    local pointer = live_solver(solver)
+    if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_set_target(pointer, x, y) == 0 then
       return
     end
     return set_target(...)
@@ -128,31 +131,30 @@ function M.install(core)
 
   local target = classic.Solver.target
   function fast.Solver.target(...)
-    local solver = ...
-    local view = solver_view(solver)
-    if not live_solver(view) then return target(...) end
-    local out = view.out
-    C.ik2d_solver_target(view.pointer, out, out + 1)
+    local pointer = live_solver((...))
+    if not pointer then return target(...) end
+    C.ik2d_solver_target(pointer, out, out + 1)
     return out[0], out[1]
+  end
+
+  local function outcome(pointer)
+    C.luaik_result(pointer, out)
+    return out[0] ~= 0, out[1], out[2], out[3] ~= 0
   end
 
   local solve = classic.Solver.solve
   function fast.Solver.solve(...)
-    local solver = ...
-    local view = solver_view(solver)
-    if not live_solver(view) then return solve(...) end
-    C.ik2d_solver_solve(view.pointer)
-    local result = view.result
-    return result.reached, result.distance, result.iterations, result.limited
+    local pointer = live_solver((...))
+    if not pointer then return solve(...) end
+    C.ik2d_solver_solve(pointer)
+    return outcome(pointer)
   end
 
   local result_of = classic.Solver.result
   function fast.Solver.result(...)
-    local solver = ...
-    local view = solver_view(solver)
-    if not live_solver(view) then return result_of(...) end
-    local result = view.result
-    return result.reached, result.distance, result.iterations, result.limited
+    local pointer = live_solver((...))
+    if not pointer then return result_of(...) end
+    return outcome(pointer)
   end
 
   -- chains ----------------------------------------------------------------
@@ -160,9 +162,10 @@ function M.install(core)
   local joint = classic.Chain.joint
   function fast.Chain.joint(...)
     local chain, i = ...
-    local view = chain_view(chain)
-    if view and view.collected[0] == 0 and bone_in(view, i, 1) then
-      return view.joints[2 * i - 2], view.joints[2 * i - 1]
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer) + 1) then
+      local joints = chain_joints[chain]
+      return joints[2 * i - 2], joints[2 * i - 1]
     end
     return joint(...)
   end
@@ -170,18 +173,19 @@ function M.install(core)
   local tip = classic.Chain.tip
   function fast.Chain.tip(...)
     local chain = ...
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) then return tip(...) end
-    local n = view.count
-    return view.joints[2 * n], view.joints[2 * n + 1]
+    local pointer = live_chain(chain)
+    if not pointer then return tip(...) end
+    local n, joints = C.ik2d_chain_bone_count(pointer), chain_joints[chain]
+    return joints[2 * n], joints[2 * n + 1]
   end
 
   local angle = classic.Chain.angle
   function fast.Chain.angle(...)
     local chain, i = ...
-    local view = chain_view(chain)
-    if view and view.collected[0] == 0 and bone_in(view, i, 0) then
-      return view.angles[i - 1]
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
+       C.ik2d_chain_angle(pointer, i - 1, out) == 0 then
+      return out[0]
     end
     return angle(...)
   end
@@ -189,21 +193,19 @@ function M.install(core)
   local pose = classic.Chain.pose
   function fast.Chain.pose(...)
     local chain, i = ...
-    local view = chain_view(chain)
-    if view and view.collected[0] == 0 and bone_in(view, i, 0) and
-       C.ik2d_chain_pose(view.pointer, i - 1, view.out) == 0 then
-      return view.out[0]
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
+       C.ik2d_chain_pose(pointer, i - 1, out) == 0 then
+      return out[0]
     end
     return pose(...)
   end
 
   local base = classic.Chain.base
   function fast.Chain.base(...)
-    local chain = ...
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) then return base(...) end
-    local out = view.out
-    C.ik2d_chain_base(view.pointer, out, out + 1, out + 2)
+    local pointer = live_chain((...))
+    if not pointer then return base(...) end
+    C.ik2d_chain_base(pointer, out, out + 1, out + 2)
     return out[0], out[1], out[2]
   end
 
@@ -224,12 +226,10 @@ function M.install(core)
   local joints = classic.Chain.joints
   function fast.Chain.joints(...)
     local chain, t = ...
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
-      return joints(...)
-    end
+    local pointer = live_chain(chain)
+    if not pointer or (t ~= nil and type(t) ~= "table") then return joints(...) end
     t = t or {}
-    trim(t, fill(t, 1, view.joints, 2 * (view.count + 1)))
+    trim(t, fill(t, 1, chain_joints[chain], 2 * (C.ik2d_chain_bone_count(pointer) + 1)))
     return t
   end
 
