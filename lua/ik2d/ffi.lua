@@ -216,11 +216,14 @@ function M.install(core)
     return first + count
   end
 
+  -- (the common case, nothing after, enters no loop: a loop that runs
+  -- inside another one's trace makes LuaJIT give up on the outer trace)
   local function trim(t, first)
-    while rawget(t, first) ~= nil do
+    if rawget(t, first) == nil then return end
+    repeat
       rawset(t, first, nil)
       first = first + 1
-    end
+    until rawget(t, first) == nil
   end
 
   local joints = classic.Chain.joints
@@ -270,15 +273,12 @@ function M.install(core)
     local group, t = ...
     local view = group_view(group)
     if view and type(t) == "table" and #t == 2 * view.count and C.luaik_group_live(view.box) then
-      local targets = view.targets
-      local i, n = 1, 2 * view.count
-      while i <= n do
+      local targets, numbers = view.targets, true
+      for i = 1, 2 * view.count do
         local v = rawget(t, i)
-        if type(v) ~= "number" then break end
-        targets[i - 1] = v
-        i = i + 1
+        if type(v) == "number" then targets[i - 1] = v else numbers = false end
       end
-      if i > n and C.ik2d_set_targets(view.solvers, view.count, targets, nil) == 0 then
+      if numbers and C.ik2d_set_targets(view.solvers, view.count, targets, nil) == 0 then
         return
       end
     end
