@@ -7,7 +7,7 @@
 #include "ik2d_math.h"
 
 /* atan(k / 8), k = 0..8, rounded to nearest */
-static const double atan_eighths[9] = {
+const double ik2d_atan_eighths[9] = {
   0.0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225,
   0.4636476090008061, 0.5585993153435624, 0.6435011087932844,
   0.7188299996216245, 0.7853981633974483
@@ -27,7 +27,7 @@ double ik2d_atan2(double y, double x) {
   t = steep ? ax / ay : ay / ax;
   k = (int)(8.0 * t); /* rounded down: both parts >= 0, nothing cancels */
   c = 0.125 * k;
-  angle = atan_eighths[k] + ik2d_atan_small((t - c) / (1.0 + t * c));
+  angle = ik2d_atan_eighths[k] + ik2d_atan_small((t - c) / (1.0 + t * c));
   if (steep) angle = (half_pi_hi - angle) + half_pi_lo;
   if (x < 0.0) angle = (pi_hi - angle) + pi_lo;
   return y < 0.0 ? -angle : angle;

@@ -68,5 +68,7 @@ static inline double ik2d_atan_small(double t) {
 ** every solve) at a fifth of its instructions: the solve turns each
 ** bone's rotation into an angle with it. */
 double ik2d_atan2(double y, double x);
+/* its table, for the lane kernels' copy of it */
+extern const double ik2d_atan_eighths[9];
 
 #endif

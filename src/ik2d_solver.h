@@ -45,6 +45,28 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start);
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used);
 
+/* The pieces of ik2d_solve_start and ik2d_solve_finish a batch's lanes
+** call around their own arithmetic.
+** ik2d_solve_prepare: the pose a solve starts from (chain space, warm
+** start or pose, within limits); ik2d_solve_prepare_fields only what is
+** not per bone (no world-space limit: world_limits 0).
+** ik2d_solve_sane: false for a run that broke (NaN or far off unit
+** rotations); else rotations back on unit length and within limits
+** (pose->fresh false if one moved).
+** ik2d_solve_commit: with solver->solution_angle already the angles of
+** pose->rot (weight > 0), writes the solution, the chain's result and
+** the outcome; returns whether the target is reached. */
+void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver);
+void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver);
+bool ik2d_solve_sane(ik2d_pose *pose);
+bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used);
+/* Pieces of ik2d_solve_commit.  The result angle of bone i: its pose plus
+** weight x the turn to the IK angle ik (inside the bone's limits). */
+double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight);
+/* The outcome, from the chain's result joints: distance to the target,
+** reached, iterations (used); returns reached. */
+bool ik2d_solve_result(ik2d_solver *solver, int used);
+
 /* After a CCD run that stopped short of a target the chain can reach
 ** (it stalled or crawled in a fold a far target needs undone), FABRIK
 ** from where CCD stopped for the rest of the iterations, keeping the best
