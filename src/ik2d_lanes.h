@@ -113,47 +113,61 @@ static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
 /* a solver into a lane                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Lane l takes the pose ik2d_solve_prepare makes for the solver. */
+/* Lane l takes the solver: the pose ik2d_solve_prepare would make,
+** straight into the lane. */
 static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
-  ik2d_pose pose;
   const ik2d_chain *chain = solver->chain;
+  const ik2d_solver_def *settings = &solver->settings;
+  bool warm = ik2d_solve_warm(solver);
+  double target_x, target_y;
   int i;
-  ik2d_solve_prepare(&pose, solver);
   k->solver[l] = solver;
   for (i = 0; i < k->n; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
+    ik2d_rot r = ik2d_solve_start_rot(solver, warm, i);
     bool on = limit != NULL && !limit->full;
-    double half_c = on ? limit->half_rot.c : -1.0;
-    k->rot[i].c.d[l] = pose.rot[i].c;
-    k->rot[i].s.d[l] = pose.rot[i].s;
     k->length[i].d[l] = chain->length[i];
-    /* no limit here, none before: nothing to change */
-    if (!on && !((k->limited_bits[i] >> l) & 1u)) continue;
-    k->mid[i].c.d[l] = on ? pose.limit_mid[i].c : 1.0;
-    k->mid[i].s.d[l] = on ? pose.limit_mid[i].s : 0.0;
-    k->half[i].c.d[l] = half_c;
-    k->half[i].s.d[l] = on ? limit->half_rot.s : 0.0;
-    lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, on);
-    lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, on && fabs(half_c) <= 0.7071067811865476);
-    lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l,
-                  on && !(fabs(half_c) <= 0.7071067811865476) && half_c > 0.0);
+    if (on) {
+      ik2d_rot mid = ik2d_solve_limit_mid(chain, i);
+      double half_c = limit->half_rot.c;
+      bool cosine = fabs(half_c) <= 0.7071067811865476;
+      ik2d_constraint_clamp_rot(limit, mid, &r);
+      k->mid[i].c.d[l] = mid.c;
+      k->mid[i].s.d[l] = mid.s;
+      k->half[i].c.d[l] = half_c;
+      k->half[i].s.d[l] = limit->half_rot.s;
+      lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, true);
+      lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, cosine);
+      lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, !cosine && half_c > 0.0);
+    } else if ((k->limited_bits[i] >> l) & 1u) {
+      k->mid[i].c.d[l] = 1.0;
+      k->mid[i].s.d[l] = 0.0;
+      k->half[i].c.d[l] = -1.0;
+      k->half[i].s.d[l] = 0.0;
+      lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, false);
+      lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, false);
+      lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, false);
+    }
+    k->rot[i].c.d[l] = r.c;
+    k->rot[i].s.d[l] = r.s;
   }
-  k->base.c.d[l] = pose.base.c;
-  k->base.s.d[l] = pose.base.s;
-  k->damping.c.d[l] = pose.damping.c;
-  k->damping.s.d[l] = pose.damping.s;
+  ik2d_solve_aim(solver, &target_x, &target_y);
+  k->target_x.d[l] = target_x;
+  k->target_y.d[l] = target_y;
+  k->base.c.d[l] = chain->base_rot.c;
+  k->base.s.d[l] = chain->base_rot.s;
+  k->damping.c.d[l] = solver->damping.c;
+  k->damping.s.d[l] = solver->damping.s;
   k->base_x.d[l] = chain->base_x;
   k->base_y.d[l] = chain->base_y;
-  k->target_x.d[l] = pose.target_x;
-  k->target_y.d[l] = pose.target_y;
-  k->tolerance_sq.d[l] = pose.tolerance_sq;
-  k->reach.d[l] = pose.reach;
-  k->iterations.d[l] = pose.iterations;
+  k->tolerance_sq.d[l] = settings->tolerance * settings->tolerance;
+  k->reach.d[l] = chain->reach;
+  k->iterations.d[l] = settings->iterations;
   k->updates.d[l] = 0.0;
-  lanes_set_bit(&k->exact_bits, NULL, l, pose.settings->exact);
-  lanes_set_bit(&k->tip_bits, NULL, l, pose.settings->sweep == IK2D_SWEEP_TIP);
+  lanes_set_bit(&k->exact_bits, NULL, l, settings->exact);
+  lanes_set_bit(&k->tip_bits, NULL, l, settings->sweep == IK2D_SWEEP_TIP);
   /* a damping of cos -1 lets every turn through: no lane work */
-  lanes_set_bit(&k->damped_bits, NULL, l, pose.damping.c > -1.0);
+  lanes_set_bit(&k->damped_bits, NULL, l, solver->damping.c > -1.0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -596,8 +610,8 @@ static void lanes_iterate(lanes *k) {
 /* the finish of a lane                                                 */
 /* ------------------------------------------------------------------ */
 
-/* ik2d_atan2 on the lanes; *special gets the lanes it leaves to it
-** (zeros, infinities, NaN: libm's cases). */
+/* ik2d_atan2 on the lanes, its axes included; *special gets the lanes
+** it leaves to it (infinities, NaN, both zero: libm's cases). */
 static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
   const double half_pi_hi = 1.5707963267948966, half_pi_lo = 6.123233995736766e-17;
   const double pi_hi = 3.141592653589793, pi_lo = 1.2246467991473532e-16;
@@ -606,7 +620,10 @@ static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
   vm ok = m_and(m_and(v_gt(ax, zero), v_gt(ay, zero)), m_and(v_le(ax, top), v_le(ay, top)));
   vm steep = v_gt(ay, ax);
   int index[V_LANES];
-  *special = ~m_bits(ok) & V_ALL;
+  vm finite = m_and(v_le(ax, top), v_le(ay, top));
+  vm on_x = m_and(finite, m_and(v_eq(ay, zero), v_gt(ax, zero)));
+  vm on_y = m_and(finite, m_and(v_eq(ax, zero), v_gt(ay, zero)));
+  *special = ~(m_bits(ok) | m_bits(on_x) | m_bits(on_y)) & V_ALL;
   t = v_div(v_select(steep, ax, ay), v_select(steep, ay, ax));
   t = v_select(ok, t, zero); /* a table index for every lane */
   c = v_mul(v_set1(0.125), v_trunc(v_mul(v_set1(8.0), t), index));
@@ -625,7 +642,13 @@ static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
   angle = v_add(v_from_table(ik2d_atan_eighths, index), v_mul(u, poly));
   angle = v_select(steep, v_add(v_sub(v_set1(half_pi_hi), angle), v_set1(half_pi_lo)), angle);
   angle = v_select(v_lt(x, zero), v_add(v_sub(v_set1(pi_hi), angle), v_set1(pi_lo)), angle);
-  return v_select(v_lt(y, zero), v_neg(angle), angle);
+  angle = v_select(v_lt(y, zero), v_neg(angle), angle);
+  /* the axes: y itself (its zero's sign) or +-pi, and +-pi/2 */
+  if (m_any(m_or(on_x, on_y))) {
+    angle = v_select(on_x, v_select(v_gt(x, zero), y, v_copysign(v_set1(pi_hi), y)), angle);
+    angle = v_select(on_y, v_copysign(v_set1(half_pi_hi), y), angle);
+  }
+  return angle;
 }
 
 /* ik2d_solve_finish for the lanes f, whose runs have ended (every other

@@ -16,13 +16,19 @@ const double ik2d_atan_eighths[9] = {
 /* The octant by symmetry, then atan(t) = atan(k/8) + atan(u) with
 ** u = (t - k/8) / (1 + t k/8), 0 <= u < 1/8, by the series.  pi/2 and pi
 ** are added as two parts each so that their rounding does not count.
-** Zeros, infinities and NaN go to libm. */
+** On an axis the exact answers C99's Annex F gives (a bone's rotation is
+** (1, 0) whenever it lines up with its parent); infinities and NaN go to
+** libm. */
 double ik2d_atan2(double y, double x) {
   const double half_pi_hi = 1.5707963267948966, half_pi_lo = 6.123233995736766e-17;
   const double pi_hi = 3.141592653589793, pi_lo = 1.2246467991473532e-16;
   double ax = fabs(x), ay = fabs(y), t, c, angle;
   int k, steep;
-  if (!(ax > 0.0 && ay > 0.0 && ax <= DBL_MAX && ay <= DBL_MAX)) return atan2(y, x);
+  if (!(ax > 0.0 && ay > 0.0 && ax <= DBL_MAX && ay <= DBL_MAX)) {
+    if (ay == 0.0 && ax > 0.0 && ax <= DBL_MAX) return x > 0.0 ? y : copysign(pi_hi, y);
+    if (ax == 0.0 && ay > 0.0 && ay <= DBL_MAX) return copysign(half_pi_hi, y);
+    return atan2(y, x);
+  }
   steep = ay > ax;
   t = steep ? ax / ay : ay / ax;
   k = (int)(8.0 * t); /* rounded down: both parts >= 0, nothing cancels */

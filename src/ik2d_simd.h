@@ -9,6 +9,7 @@
 **   m_and m_or m_andnot m_not m_any m_all m_bits m_lane m_none
 **   v_select(m, a, b)             a where m, b elsewhere
 **   v_lane(a, l), v_set_lane(a, l, x)
+**   v_copysign(a, b)              |a| with b's sign bit
 **   v_trunc(a, index)             (int)a per lane, into index and back
 **   v_from_table(table, index)    table[index[l]] per lane
 **
@@ -72,6 +73,11 @@ static inline vd v_neg(vd a) {
   return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(v_sign_bits()),
                                               _mm512_castpd_si512(a)));
 }
+static inline vd v_copysign(vd a, vd b) {
+  __m512i sign = _mm512_castpd_si512(v_sign_bits());
+  return _mm512_castsi512_pd(_mm512_or_si512(_mm512_andnot_si512(sign, _mm512_castpd_si512(a)),
+                                             _mm512_and_si512(sign, _mm512_castpd_si512(b))));
+}
 static inline vd v_trunc(vd a, int *index) {
   __m256i i = _mm512_cvttpd_epi32(a);
   _mm256_storeu_si256((__m256i *)(void *)index, i);
@@ -119,6 +125,10 @@ static inline vm m_from_bits(unsigned bits) {
 static inline vd v_select(vm m, vd a, vd b) { return _mm256_blendv_pd(b, a, m); }
 static inline vd v_abs(vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
 static inline vd v_neg(vd a) { return _mm256_xor_pd(_mm256_set1_pd(-0.0), a); }
+static inline vd v_copysign(vd a, vd b) {
+  vd sign = _mm256_set1_pd(-0.0);
+  return _mm256_or_pd(_mm256_andnot_pd(sign, a), _mm256_and_pd(sign, b));
+}
 static inline vd v_trunc(vd a, int *index) {
   __m128i i = _mm256_cvttpd_epi32(a);
   _mm_storeu_si128((__m128i *)(void *)index, i);
@@ -160,6 +170,10 @@ static inline vd v_select(vm m, vd a, vd b) {
 }
 static inline vd v_abs(vd a) { return _mm_andnot_pd(_mm_set1_pd(-0.0), a); }
 static inline vd v_neg(vd a) { return _mm_xor_pd(_mm_set1_pd(-0.0), a); }
+static inline vd v_copysign(vd a, vd b) {
+  vd sign = _mm_set1_pd(-0.0);
+  return _mm_or_pd(_mm_andnot_pd(sign, a), _mm_and_pd(sign, b));
+}
 static inline vd v_trunc(vd a, int *index) {
   __m128i i = _mm_cvttpd_epi32(a);
   _mm_storel_epi64((__m128i *)(void *)index, i);
@@ -196,6 +210,7 @@ static inline vm m_from_bits(unsigned bits) { return bits & 1; }
 static inline vd v_select(vm m, vd a, vd b) { return m ? a : b; }
 static inline vd v_abs(vd a) { return fabs(a); }
 static inline vd v_neg(vd a) { return -a; }
+static inline vd v_copysign(vd a, vd b) { return copysign(a, b); }
 static inline vd v_trunc(vd a, int *index) {
   *index = (int)a;
   return (double)*index;

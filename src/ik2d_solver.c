@@ -344,22 +344,9 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   return IK2D_OK;
 }
 
-/* The target; until the first set_target, the chain's result tip, so
-** that a target never starts somewhere the chain has left. */
-static void solver_target(const ik2d_solver *solver, double *x, double *y) {
-  if (solver->has_target) {
-    *x = solver->target_x;
-    *y = solver->target_y;
-  } else {
-    const ik2d_chain *chain = solver->chain;
-    *x = chain->joints[2 * chain->count];
-    *y = chain->joints[2 * chain->count + 1];
-  }
-}
-
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
   double tx = 0.0, ty = 0.0;
-  if (solver != NULL) solver_target(solver, &tx, &ty);
+  if (solver != NULL) ik2d_solve_target_of(solver, &tx, &ty);
   if (x != NULL) *x = tx;
   if (y != NULL) *y = ty;
 }
@@ -383,15 +370,12 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 
 void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
-  double target_x, target_y;
-  solver_target(solver, &target_x, &target_y);
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
   pose->iterations = solver->settings.iterations;
   pose->reach = chain->reach;
-  pose->target_x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
-  pose->target_y = target_y;
+  ik2d_solve_aim(solver, &pose->target_x, &pose->target_y);
   pose->pole = solver->settings.pole;
   pose->pole_x = chain->flip ? 2.0 * chain->base_x - solver->settings.pole_x
                              : solver->settings.pole_x;
@@ -408,17 +392,14 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
 
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
-  bool warm = solver->settings.warm_start && solver->have_solution;
+  bool warm = ik2d_solve_warm(solver);
   int i;
   ik2d_solve_prepare_fields(pose, solver);
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    pose->rot[i] = warm ? solver->solution[i]
-                        : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+    pose->rot[i] = ik2d_solve_start_rot(solver, warm, i);
     if (limit != NULL && !limit->full) {
-      /* rest rotation times the range's middle: no trig per solve (a
-      ** world-space limit reads it as a world direction) */
-      pose->limit_mid[i] = ik2d_rot_mul(chain->rest_rot[i], limit->mid_rot);
+      pose->limit_mid[i] = ik2d_solve_limit_mid(chain, i);
       if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
       ik2d_pose_clamp(pose, i);
     }
@@ -508,7 +489,7 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
 bool ik2d_solve_result(ik2d_solver *solver, int used) {
   const ik2d_chain *chain = solver->chain;
   double dx, dy, squared, target_x, target_y;
-  solver_target(solver, &target_x, &target_y);
+  ik2d_solve_target_of(solver, &target_x, &target_y);
   dx = target_x - chain->joints[2 * chain->count];
   dy = target_y - chain->joints[2 * chain->count + 1];
   /* hypot only where the squares overflow or underflow (a tip 1e155

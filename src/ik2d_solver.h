@@ -32,6 +32,46 @@ static inline ik2d_status ik2d_solver_check_target(double x, double y) {
   return IK2D_OK;
 }
 
+/* The target; until the first set_target, the chain's result tip, so
+** that a target never starts somewhere the chain has left. */
+static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, double *y) {
+  if (solver->has_target) {
+    *x = solver->target_x;
+    *y = solver->target_y;
+  } else {
+    const ik2d_chain *chain = solver->chain;
+    *x = chain->joints[2 * chain->count];
+    *y = chain->joints[2 * chain->count + 1];
+  }
+}
+
+/* Where a solve aims: the target in chain space (mirrored about x =
+** base_x when the chain is flipped). */
+static inline void ik2d_solve_aim(const ik2d_solver *solver, double *x, double *y) {
+  const ik2d_chain *chain = solver->chain;
+  double target_x;
+  ik2d_solve_target_of(solver, &target_x, y);
+  *x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
+}
+
+/* Whether a solve starts from the last solution (else from the pose). */
+static inline bool ik2d_solve_warm(const ik2d_solver *solver) {
+  return solver->settings.warm_start && solver->have_solution;
+}
+
+/* Bone i's rotation a solve starts from (before its limit). */
+static inline ik2d_rot ik2d_solve_start_rot(const ik2d_solver *solver, bool warm, int i) {
+  const ik2d_chain *chain = solver->chain;
+  return warm ? solver->solution[i] : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+}
+
+/* The middle of limited bone i's arc: the rest rotation times the range's
+** middle, no trig per solve (a world-space limit reads it as a world
+** direction). */
+static inline ik2d_rot ik2d_solve_limit_mid(const ik2d_chain *chain, int i) {
+  return ik2d_rot_mul(chain->rest_rot[i], chain->constraint[i]->mid_rot);
+}
+
 /* Turns of single joints in the last solve (benchmarks count them). */
 int ik2d_solver_joint_updates(const ik2d_solver *solver);
 
