@@ -286,6 +286,10 @@ static int group_no_ffi(lua_State *L) {
   return luaik_call_error(L, "needs LuaJIT's FFI, which " LUA_VERSION " does not have");
 }
 
+/* two functions, so that each error names its own method */
+static int group_target_array(lua_State *L) { return group_no_ffi(L); }
+static int group_joint_array(lua_State *L) { return group_no_ffi(L); }
+
 /* Fills t with every member's joints, x, y pairs, member after member. */
 static int group_joints(lua_State *L) {
   luaik_group *group = check_live_group(L, 1);
@@ -316,8 +320,8 @@ const luaL_Reg luaik_group_methods[] = {
   {"set_targets", group_set_targets},
   {"joints", group_joints},
   {"joint_offset", group_joint_offset},
-  {"target_array", group_no_ffi},
-  {"joint_array", group_no_ffi},
+  {"target_array", group_target_array},
+  {"joint_array", group_joint_array},
   {NULL, NULL}
 };
 
