@@ -170,6 +170,41 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   lanes_set_bit(&k->damped_bits, NULL, l, solver->damping.c > -1.0);
 }
 
+/* Lane to holds what lane from holds (a lane without a solver computes
+** along with real numbers, never read back). */
+static void lanes_copy(lanes *k, int to, int from) {
+  int i;
+  k->solver[to] = k->solver[from];
+  for (i = 0; i < k->n; i++) {
+    bool on = (k->limited_bits[i] >> from) & 1u;
+    k->rot[i].c.d[to] = k->rot[i].c.d[from];
+    k->rot[i].s.d[to] = k->rot[i].s.d[from];
+    k->length[i].d[to] = k->length[i].d[from];
+    k->mid[i].c.d[to] = k->mid[i].c.d[from];
+    k->mid[i].s.d[to] = k->mid[i].s.d[from];
+    k->half[i].c.d[to] = k->half[i].c.d[from];
+    k->half[i].s.d[to] = k->half[i].s.d[from];
+    lanes_set_bit(&k->limited_bits[i], &k->limited[i], to, on);
+    lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], to, (k->mode1_bits[i] >> from) & 1u);
+    lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], to, (k->mode2_bits[i] >> from) & 1u);
+  }
+  k->target_x.d[to] = k->target_x.d[from];
+  k->target_y.d[to] = k->target_y.d[from];
+  k->base.c.d[to] = k->base.c.d[from];
+  k->base.s.d[to] = k->base.s.d[from];
+  k->damping.c.d[to] = k->damping.c.d[from];
+  k->damping.s.d[to] = k->damping.s.d[from];
+  k->base_x.d[to] = k->base_x.d[from];
+  k->base_y.d[to] = k->base_y.d[from];
+  k->tolerance_sq.d[to] = k->tolerance_sq.d[from];
+  k->reach.d[to] = k->reach.d[from];
+  k->iterations.d[to] = k->iterations.d[from];
+  k->updates.d[to] = 0.0;
+  lanes_set_bit(&k->exact_bits, NULL, to, (k->exact_bits >> from) & 1u);
+  lanes_set_bit(&k->tip_bits, NULL, to, (k->tip_bits >> from) & 1u);
+  lanes_set_bit(&k->damped_bits, NULL, to, (k->damped_bits >> from) & 1u);
+}
+
 /* ------------------------------------------------------------------ */
 /* the pose's helpers, for lanes (ik2d_pose.c)                          */
 /* ------------------------------------------------------------------ */
@@ -804,10 +839,11 @@ int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
     k.half[i].c.v = v_set1(-1.0);
     k.half[i].s.v = v_set1(0.0);
   }
-  /* every lane holds a real pose, lanes beyond count the last one again
+  /* every lane holds a real pose, lanes beyond count the first one again
   ** (not live: they compute along and are never read) */
-  for (l = 0; l < V_LANES; l++) lanes_load(&k, l, solvers[l < count ? l : count - 1]);
   next = count < V_LANES ? count : V_LANES;
+  for (l = 0; l < next; l++) lanes_load(&k, l, solvers[l]);
+  for (; l < V_LANES; l++) lanes_copy(&k, l, 0);
   k.live = (1u << next) - 1u;
   for (l = 0; l < V_LANES; l++) {
     k.distance_sq.d[l] = k.start_sq.d[l] = k.before_sq.d[l] = 0.0;
