@@ -355,7 +355,7 @@ IK2D_API const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
 typedef enum ik2d_isa {
   IK2D_ISA_AUTO = -1,  /* the widest this machine runs */
   IK2D_ISA_SCALAR = 0, /* one chain at a time (4 interleaved): any machine */
-  IK2D_ISA_SSE2,       /* 2 chains side by side (every x86-64) */
+  IK2D_ISA_SSE2,       /* 4 chains side by side, two vectors of 2 (every x86-64) */
   IK2D_ISA_AVX2,       /* 8 (two vectors of 4) */
   IK2D_ISA_AVX512      /* 8 */
 } ik2d_isa;
