@@ -31,6 +31,8 @@ build = {
         "src/ik2d_two_bone.c",
         "src/ik2d_solver.c",
         "src/ik2d_batch.c",
+        "src/ik2d_skeleton.c",
+        "src/ik2d_skeleton_solve.c",
         "src/lua/luaik_core.c",
         "src/lua/luaik_chain.c",
         "src/lua/luaik_solver.c",

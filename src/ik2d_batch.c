@@ -21,8 +21,10 @@ typedef struct batch_slot {
   ik2d_rot start[IK2D_MAX_BONES];
 } batch_slot;
 
+/* Skeleton chains solve one by one: a solve moves the chains below. */
 static bool batch_can_join(const ik2d_solver *solver) {
-  return solver->settings.method == IK2D_CCD && solver->settings.weight > 0.0;
+  return solver->settings.method == IK2D_CCD && solver->settings.weight > 0.0 &&
+         solver->chain->link == NULL;
 }
 
 /* Solves the slots' CCD together; returns how many reached. */

@@ -53,6 +53,8 @@ ik2d_solver_def ik2d_default_solver_def(void) {
   def.bend = 1;
   def.softness = 0.0;
   def.stretch = 1.0;
+  def.priority = 1.0;
+  def.together = true;
   return def;
 }
 
@@ -60,6 +62,9 @@ static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
   if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
     return IK2D_ERR_METHOD;
   if (method == IK2D_TWO_BONE && chain->count != 2) return IK2D_ERR_TWO_BONE;
+  /* a skeleton chain's pivot: the triangle has a side of 0 */
+  if (method == IK2D_TWO_BONE && !(chain->length[0] > 0.0 && chain->length[1] > 0.0))
+    return IK2D_ERR_TWO_BONE;
   return IK2D_OK;
 }
 
@@ -97,6 +102,15 @@ static ik2d_status check_stretch(double stretch) {
   return isfinite(stretch) && stretch >= 1.0 ? IK2D_OK : IK2D_ERR_STRETCH;
 }
 
+/* a skeleton's bones keep their lengths: no stretch there */
+static ik2d_status check_linked_stretch(const ik2d_chain *chain, double stretch) {
+  return stretch > 1.0 && chain->link != NULL ? IK2D_ERR_LINKED_STRETCH : IK2D_OK;
+}
+
+static ik2d_status check_priority(double priority) {
+  return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
+}
+
 /* Every setting, in the order the def declares them. */
 static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
   ik2d_status status;
@@ -109,7 +123,9 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   if ((status = check_sweep(def->sweep)) != IK2D_OK) return status;
   if ((status = check_bend(def->bend)) != IK2D_OK) return status;
   if ((status = check_softness(def->softness)) != IK2D_OK) return status;
-  return check_stretch(def->stretch);
+  if ((status = check_stretch(def->stretch)) != IK2D_OK) return status;
+  if ((status = check_linked_stretch(chain, def->stretch)) != IK2D_OK) return status;
+  return check_priority(def->priority);
 }
 
 static double clamp_weight(double weight) {
@@ -153,7 +169,13 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
   solver->joint_updates = 0;
+  /* on a skeleton chain: into the skeleton's solvers */
+  if (!ik2d_skeleton_link_solver(chain, &solver->node)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
+}
+
+void ik2d_solver_release(ik2d_solver *solver) {
+  if (solver != NULL) ik2d_skeleton_unlink_solver(&solver->node);
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
@@ -245,7 +267,22 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
 ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
+  if (check_linked_stretch(solver->chain, stretch) != IK2D_OK)
+    return IK2D_ERR_LINKED_STRETCH;
   solver->settings.stretch = stretch;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_priority(priority) != IK2D_OK) return IK2D_ERR_PRIORITY;
+  solver->settings.priority = priority;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  solver->settings.together = together;
   return IK2D_OK;
 }
 
@@ -407,10 +444,25 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
   return true;
 }
 
+bool ik2d_solver_measure(ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  double dx, dy, squared, target_x, target_y;
+  solver_target(solver, &target_x, &target_y);
+  dx = target_x - chain->joints[2 * chain->count];
+  dy = target_y - chain->joints[2 * chain->count + 1];
+  /* hypot only where the squares overflow or underflow (a tip 1e155
+  ** away): it costs several times a sqrt */
+  squared = dx * dx + dy * dy;
+  solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
+                                                                : hypot(dx, dy);
+  solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+  return solver->result.reached;
+}
+
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used) {
   ik2d_chain *chain = solver->chain;
-  double weight = solver->settings.weight, dx, dy, squared, target_x, target_y;
+  double weight = solver->settings.weight;
   int i;
   if (weight > 0.0) {
     solver->joint_updates = pose->joint_updates;
@@ -438,16 +490,10 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
     solver->joint_updates = 0;
     ik2d_chain_update_joints(chain);
   }
-  solver_target(solver, &target_x, &target_y);
-  dx = target_x - chain->joints[2 * chain->count];
-  dy = target_y - chain->joints[2 * chain->count + 1];
-  /* hypot only where the squares overflow or underflow (a tip 1e155
-  ** away): it costs several times a sqrt */
-  squared = dx * dx + dy * dy;
-  solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
-                                                                : hypot(dx, dy);
-  solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+  ik2d_solver_measure(solver);
   solver->result.iterations = used;
+  /* a skeleton chain writes its bones back, and the skeleton follows */
+  if (chain->link != NULL) ik2d_skeleton_chain_push(chain, true);
   return solver->result.reached;
 }
 
@@ -457,7 +503,9 @@ static int solve_run(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
     case IK2D_TWO_BONE:
-      if (pose->count == 2) return ik2d_two_bone_run(pose);
+      /* a skeleton bone set to length 0 after the method was chosen */
+      if (pose->count == 2 && pose->chain->length[0] > 0.0 && pose->chain->length[1] > 0.0)
+        return ik2d_two_bone_run(pose);
       return ik2d_ccd_run(pose);
     default: return ik2d_ccd_run(pose);
   }

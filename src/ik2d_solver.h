@@ -8,6 +8,7 @@
 #include "ik2d_chain.h"
 #include "ik2d_math.h"
 #include "ik2d_pose.h"
+#include "ik2d_skeleton.h"
 
 /* The header of a solver; its warm-start arrays follow it in the same
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
@@ -23,6 +24,8 @@ struct ik2d_solver {
                                 solve, for benchmarks */
   ik2d_rot *solution;        /* the last IK solution's rotations */
   double *solution_angle;    /* and their angles, in [-pi, pi] */
+  ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain
+                                on a skeleton */
 };
 
 /* The check ik2d_solver_set_target makes of a target. */
@@ -44,5 +47,7 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver);
 bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start);
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used);
+/* The result's reached and distance, from the chain's tip now. */
+bool ik2d_solver_measure(ik2d_solver *solver);
 
 #endif
