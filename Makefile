@@ -38,7 +38,8 @@ CORE_SOURCES = src/ik2d_status.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_skeleton.c src/ik2d_skeleton_solve.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
-                  src/lua/luaik_solver.c src/lua/luaik_group.c
+                  src/lua/luaik_solver.c src/lua/luaik_group.c \
+                  src/lua/luaik_skeleton.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
 

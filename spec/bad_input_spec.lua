@@ -257,6 +257,19 @@ local METHODS = {
     set_constraint = { args = { BONE, constraint_or_nil_kind }, valid = { 1, "other" },
                        oor = { bone_oor } },
     constraint = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    -- the edit is checked, then undone: still_works solves the arm as made
+    set_length = { args = { BONE, number_kind{ check_value = function(v)
+      if v <= 0 then return err("length must be > 0") end
+      return ok(function(fx)
+        assert.are.equal(v, fx.arm:length(1))
+        assert.are.equal(v + 70, fx.arm:reach())
+        fx.arm:set_length(1, 60)
+      end)
+    end } }, valid = { 1, 5 }, oor = { bone_oor } },
+    set_rest = { args = { BONE, number_kind{ on_ok = function(fx, _, v)
+      assert.are.equal(v, fx.arm:rest(1))
+      fx.arm:set_rest(1, 0.2)
+    end } }, valid = { 1, 0.5 }, oor = { bone_oor } },
   },
   Constraint = {
     set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
@@ -323,6 +336,10 @@ local FUNCTIONS = {
   solver = { args = { userdata_kind("ik2d.Chain"), options_or_nil_kind },
              valid = { "arm", {} } },
   group = { args = { table_kind }, valid = { {} } },
+  skeleton = { args = { function(v)
+    if type(v) == "table" then return err("1 to 256 bones") end -- {} has none
+    return table_kind(v)
+  end }, valid = { { { name = "a", length = 1 } } } },
 }
 
 -- ------------------------------------------------------------------
@@ -514,6 +531,11 @@ local OPTION_FIELDS = {
   end,
   warm_start = boolean_field("warm_start"),
   exact = boolean_field("exact"),
+  together = boolean_field("together"),
+  priority = options_number("priority", finite("priority", function(v)
+    if v < 0 then return err("priority must be >= 0") end
+    return ok()
+  end)),
 }
 
 local CHAIN_FIELDS = {

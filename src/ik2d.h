@@ -452,6 +452,8 @@ IK2D_API ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
 ** (nothing written) for a standalone or released chain. */
 IK2D_API ik2d_skeleton *ik2d_chain_skeleton(const ik2d_chain *chain, int *from,
                                             int *to);
+/* The skeleton bone of a skeleton chain's bone i. */
+IK2D_API ik2d_status ik2d_skeleton_chain_bone(const ik2d_chain *chain, int i, int *bone);
 /* Unlinks a skeleton chain, and every solver on it, from the skeleton
 ** (no-op for others): call before their memory goes.  Such a chain or
 ** solver is not to be used afterwards. */
@@ -465,6 +467,10 @@ IK2D_API void ik2d_solver_release(ik2d_solver *solver);
 ** each keeps its own result; a solver with together = false runs after
 ** the joint solve of the bones it shares.  Returns how many reached. */
 IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+/* The solvers on the skeleton's chains in the order they were made: up
+** to max of them into solvers; returns how many there are. */
+IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
+                                   ik2d_solver **solvers, int max);
 
 #ifdef __cplusplus
 }

@@ -475,7 +475,8 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
 }
 
 void ik2d_skeleton_release(ik2d_skeleton *sk) {
-  if (sk == NULL) return;
+  /* (zeroed memory, as a refused init leaves a Lua object's, has no lists) */
+  if (sk == NULL || sk->chains.next == NULL) return;
   while (sk->chains.next != &sk->chains) node_unlink(sk->chains.next);
   while (sk->solvers.next != &sk->solvers) ik2d_skeleton_unlink_solver(sk->solvers.next);
 }
@@ -805,6 +806,13 @@ ik2d_skeleton *ik2d_chain_skeleton(const ik2d_chain *chain, int *from, int *to) 
   if (from != NULL) *from = link->from;
   if (to != NULL) *to = link->to;
   return link->node.skeleton;
+}
+
+ik2d_status ik2d_skeleton_chain_bone(const ik2d_chain *chain, int i, int *bone) {
+  if (chain == NULL || bone == NULL || chain->link == NULL) return IK2D_ERR_NULL;
+  if (i < 0 || i >= chain->count) return IK2D_ERR_INDEX;
+  *bone = chain->link->bones[i];
+  return IK2D_OK;
 }
 
 void ik2d_chain_release(ik2d_chain *chain) {

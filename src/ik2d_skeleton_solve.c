@@ -51,6 +51,7 @@
 */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ik2d.h"
@@ -67,8 +68,8 @@
 ** its objective by a tenth. */
 #define JOINT_STALL 3
 
-static ik2d_solver *solver_of(ik2d_skeleton_node *node) {
-  return (ik2d_solver *)(void *)((char *)node - offsetof(ik2d_solver, node));
+static ik2d_solver *solver_of(const ik2d_skeleton_node *node) {
+  return (ik2d_solver *)(uintptr_t)((const char *)node - offsetof(ik2d_solver, node));
 }
 
 /* ------------------------------------------------------------------ */
@@ -153,6 +154,7 @@ static bool precedes(const ik2d_skeleton *sk, const plan *p, int i, int j) {
 static void plan_make(ik2d_skeleton *sk, plan *p) {
   ik2d_skeleton_node *node;
   bool done[MAX_SOLVERS];
+  int root[MAX_SOLVERS], number[MAX_SOLVERS];
   int i, j, k, n = 0;
   for (node = sk->solvers.next; node != &sk->solvers; node = node->next)
     p->solver[n++] = solver_of(node);
@@ -162,24 +164,24 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
   for (i = 0; i < n; i++) {
     if (!p->solver[i]->settings.together) continue;
     for (j = 0; j < i; j++) {
-      if (p->solver[j]->settings.together && shares(sk, link_of(p, i), link_of(p, j)))
-        p->unit_of[find(p, i)] = find(p, j);
+      if (p->solver[j]->settings.together && shares(sk, link_of(p, i), link_of(p, j))) {
+        /* the root is the group's earliest solver */
+        int a = find(p, i), b = find(p, j);
+        p->unit_of[a > b ? a : b] = a < b ? a : b;
+      }
     }
   }
-  /* units numbered by their first solver; unit_of becomes the number */
+  /* units numbered in the order of their first solver; unit_of becomes
+  ** that number (a root comes first in its group: it is the earliest) */
+  for (i = 0; i < n; i++) root[i] = find(p, i);
   p->units = 0;
   for (i = 0; i < n; i++) {
-    int root = find(p, i);
-    if (root == i) {
+    if (root[i] == i) {
       p->unit_first[p->units] = i;
       p->unit_group[p->units] = p->solver[i]->settings.together;
-      p->unit_of[i] = -1 - p->units++;
+      number[i] = p->units++;
     }
-  }
-  for (i = 0; i < n; i++) {
-    int root = p->unit_of[i];
-    while (root >= 0) root = p->unit_of[root];
-    p->unit_of[i] = -1 - root;
+    p->unit_of[i] = number[root[i]];
   }
   memset(p->before, 0, sizeof p->before);
   for (i = 0; i < n; i++)
@@ -752,6 +754,17 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
 /* ------------------------------------------------------------------ */
 /* the whole skeleton                                                   */
 /* ------------------------------------------------------------------ */
+
+int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int max) {
+  const ik2d_skeleton_node *node;
+  int n = 0;
+  if (sk == NULL) return 0;
+  for (node = sk->solvers.next; node != &sk->solvers; node = node->next) {
+    if (n < max && solvers != NULL) solvers[n] = solver_of(node);
+    n++;
+  }
+  return n;
+}
 
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;

@@ -37,6 +37,15 @@ if not pcall(ffi.typeof, "ik2d_result") then
   ]]
 end
 
+if not pcall(ffi.typeof, "ik2d_skeleton") then
+  ffi.cdef [[
+    typedef struct ik2d_skeleton ik2d_skeleton;
+    int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
+    const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
+    int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+  ]]
+end
+
 local char_ptr = ffi.typeof("char *")
 local int_ptr = ffi.typeof("int *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
@@ -281,6 +290,52 @@ function M.install(core)
     for i = 1, view.count do next = fill(t, next, members[i], sizes[i]) end
     trim(t, next)
     return t
+  end
+
+  -- skeletons -------------------------------------------------------------
+
+  fast.Skeleton = {}
+  local skeleton_ptr = ffi.typeof("ik2d_skeleton *")
+  local skeleton_mt = getmetatable(core.skeleton { { name = "bone", length = 1 } })
+  local skeleton_views = setmetatable({}, { __mode = "k" })
+  local function skeleton_view(sk)
+    local view = skeleton_views[sk]
+    if view or type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return view end
+    local collected, object = box_of(sk)
+    local pointer = cast(skeleton_ptr, object)
+    view = { collected = collected, pointer = pointer,
+             count = C.ik2d_skeleton_bone_count(pointer),
+             transforms = C.ik2d_skeleton_transforms(pointer) }
+    skeleton_views[sk] = view
+    return view
+  end
+
+  local skeleton_solve = classic.Skeleton.solve
+  function fast.Skeleton.solve(sk)
+    local view = skeleton_view(sk)
+    if not (view and view.collected[0] == 0) then return skeleton_solve(sk) end
+    return C.ik2d_skeleton_solve(view.pointer)
+  end
+
+  local transforms = classic.Skeleton.transforms
+  function fast.Skeleton.transforms(sk, t)
+    local view = skeleton_view(sk)
+    if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
+      return transforms(sk, t)
+    end
+    t = t or {}
+    trim(t, fill(t, 1, view.transforms, 5 * view.count))
+    return t
+  end
+
+  -- Not a fast path but what only the FFI can give, so on whichever way
+  -- use_ffi switches: the core's own array of transforms, valid while the
+  -- skeleton lives (keep the skeleton, not just the pointer).
+  local transform_array = classic.Skeleton.transform_array
+  methods.Skeleton.transform_array = function(sk)
+    local view = skeleton_view(sk)
+    if not (view and view.collected[0] == 0) then return transform_array(sk) end
+    return view.transforms
   end
 
   return function(on)

@@ -59,6 +59,8 @@ static const solver_option options[] = {
   OPTION(bend, OPTION_WHOLE, NULL),
   OPTION(softness, OPTION_NUMBER, NULL),
   OPTION(stretch, OPTION_NUMBER, NULL),
+  OPTION(priority, OPTION_NUMBER, NULL),
+  OPTION(together, OPTION_BOOLEAN, NULL),
   {NULL, OPTION_NUMBER, 0, NULL}
 };
 
@@ -160,6 +162,7 @@ int luaik_solver_new(lua_State *L) {
   luaik_check_status(L, 2, ik2d_solver_init(solver, size, chain, &def));
   /* the solver keeps its chain alive */
   luaik_anchor(L, 2, 1);
+  luaik_skeleton_solver_made(L, chain);
   return 1;
 }
 
@@ -245,6 +248,12 @@ static int solver_result(lua_State *L) {
   return push_result(L, luaik_check_solver(L, 1));
 }
 
+int luaik_solver_gc(lua_State *L) {
+  ik2d_solver *solver = (ik2d_solver *)luaik_test_object(L, 1, LUAIK_SOLVER);
+  if (solver != NULL && !luaik_box_of(solver)->collected) ik2d_solver_release(solver);
+  return luaik_gc(L);
+}
+
 static int solver_tostring(lua_State *L) {
   ik2d_solver *solver = (ik2d_solver *)luaik_test_object(L, 1, LUAIK_SOLVER);
   if (solver == NULL || luaik_box_of(solver)->collected) {
@@ -280,6 +289,6 @@ const luaL_Reg luaik_solver_methods[] = {
 
 const luaL_Reg luaik_solver_meta[] = {
   {"__tostring", solver_tostring},
-  {"__gc", luaik_gc},
+  {"__gc", luaik_solver_gc},
   {NULL, NULL}
 };
