@@ -118,6 +118,17 @@ build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 bench:
 	@MAKE="$(MAKE)" sh bench/run.sh
 
+# --- skeleton bench (issue 12) -------------------------------------------
+# `make bench-skeleton`: 100 characters of 20 bones with 5 solvers each,
+# sk:solve() for all of them a frame, on LuaJIT (FFI and classic) and Lua 5.4.
+.PHONY: bench-skeleton
+bench-skeleton:
+	@$(MAKE) --no-print-directory all LUA=luajit
+	@$(MAKE) --no-print-directory all LUA=lua5.4
+	@luajit bench/skeleton_bench.lua
+	@IK2D_NO_FFI=1 luajit bench/skeleton_bench.lua
+	@lua5.4 bench/skeleton_bench.lua
+
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and
 # FABRIK against textbook CCD (bench/quality.c, fixed seed; issue 6).

@@ -183,7 +183,7 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
     }
     p->unit_of[i] = number[root[i]];
   }
-  memset(p->before, 0, sizeof p->before);
+  for (i = 0; i < p->units; i++) memset(p->before[i], 0, (size_t)(p->units + 7) / 8);
   for (i = 0; i < n; i++)
     for (j = 0; j < n; j++)
       if (p->unit_of[i] != p->unit_of[j] && precedes(sk, p, i, j))
