@@ -446,21 +446,31 @@ static int skeleton_chain(lua_State *L) {
   size = ik2d_skeleton_chain_size(count);
   chain = (ik2d_chain *)luaik_new_object(L, size, LUAIK_CHAIN);
   luaik_check_status(L, 3, ik2d_skeleton_chain_init(chain, size, sk, from, to, NULL));
-  /* the chain keeps its skeleton alive (and not the other way) */
-  luaik_anchor(L, 4, 1);
+  /* the chain keeps its skeleton alive (and not the other way):
+  ** anchors[chain] = { skeleton = sk }, a table as a chain's anchor is */
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "skeleton");
+  luaik_anchor(L, 4, 5);
+  lua_pop(L, 1);
   return 1;
 }
 
 void luaik_push_path_constraint(lua_State *L, int chain, int i) {
   const ik2d_chain *c = luaik_check_chain(L, chain);
-  int bone = 0;
+  int bone = 0, top = lua_gettop(L);
   ik2d_skeleton_chain_bone(c, i, &bone);
-  luaik_anchored(L, chain);       /* the skeleton */
-  luaik_anchored(L, -1);          /* its info */
-  lua_getfield(L, -1, "constraints");
-  lua_rawgeti(L, -1, bone + 1);
-  lua_replace(L, -4);
-  lua_pop(L, 2);
+  luaik_anchored(L, chain);
+  lua_getfield(L, -1, "skeleton");
+  luaik_anchored(L, -1);          /* its info (nil once it was collected) */
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "constraints");
+    lua_rawgeti(L, -1, bone + 1);
+  } else {
+    lua_pushnil(L);
+  }
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
 }
 
 /* Remembers a solver made on a skeleton chain (luaik_solver_new). */
