@@ -141,9 +141,9 @@ bench-quality: build/bench/quality
 	@./build/bench/quality
 
 # --- hardening: fuzzing, sanitizers, valgrind (issue 5) -------------------
-# `make fuzz` builds the libFuzzer target spec/fuzz/ik2d_fuzz.c over the C
-# core (clang -fsanitize=fuzzer,address,undefined) and runs it for
-# FUZZ_SECONDS: seeds from spec/fuzz/corpus and spec/fuzz/regressions, new
+# `make fuzz` builds the libFuzzer targets spec/fuzz/ik2d_fuzz.c and
+# skeleton_fuzz.c over the C core (clang -fsanitize=fuzzer,address,undefined)
+# and runs each for FUZZ_SECONDS: seeds from spec/fuzz/corpus and spec/fuzz/regressions, new
 # inputs to build/fuzz/corpus, a breaking input to build/fuzz/crash-* (and
 # a non-zero exit).  Add such an input to spec/fuzz/regressions/, which
 # `make test` replays (spec/fuzz/replay_spec.lua).
@@ -174,11 +174,19 @@ build/fuzz/ik2d_fuzz: spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) -lm
 
-fuzz: build/fuzz/ik2d_fuzz
-	@mkdir -p build/fuzz/corpus
+# the skeleton target (issue 12) includes ik2d_fuzz.c for its reader and checks
+build/fuzz/skeleton_fuzz: spec/fuzz/skeleton_fuzz.c spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/skeleton_fuzz.c $(CORE_SOURCES) -lm
+
+fuzz: build/fuzz/ik2d_fuzz build/fuzz/skeleton_fuzz
+	@mkdir -p build/fuzz/corpus build/fuzz/skeleton_corpus
 	cd build/fuzz && ./ik2d_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 	  -print_final_stats=1 -artifact_prefix=./ \
 	  corpus ../../spec/fuzz/corpus ../../spec/fuzz/regressions
+	cd build/fuzz && ./skeleton_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	  -print_final_stats=1 -artifact_prefix=./skeleton- \
+	  skeleton_corpus ../../spec/fuzz/skeleton_corpus ../../spec/fuzz/skeleton_regressions
 
 test-asan:
 	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/asan CC=$(SAN_CC) \

@@ -249,6 +249,8 @@ ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle) {
   if (!isfinite(angle)) return IK2D_ERR_REST;
   chain->rest[i] = angle;
   chain->rest_rot[i] = ik2d_rot_of(cos(angle), sin(angle));
+  /* the joints are made the angles' again, as a skeleton's are */
+  ik2d_chain_update_joints(chain);
   return IK2D_OK;
 }
 

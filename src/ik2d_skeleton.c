@@ -326,26 +326,49 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   bool mask[IK2D_MAX_SKELETON_BONES];
-  int k, n = chain->count;
+  int k, b, n = chain->count;
   if (sk == NULL) return;
-  memset(mask, 0, (size_t)sk->count * sizeof *mask);
   for (k = 0; k < n; k++) {
-    int b = link->bones[k];
-    sk->angle[b] = link->shift[k] == 0.0 ? chain->angle[k] : chain->angle[k] - link->shift[k];
+    b = link->bones[k];
+    if (link->shift[k] == 0.0) {
+      sk->angle[b] = chain->angle[k];
+    } else {
+      /* and back, so that the chain reads as a pull would write it (the
+      ** round trip can move the angle by an ulp) */
+      sk->angle[b] = chain->angle[k] - link->shift[k];
+      chain->angle[k] = sk->angle[b] + link->shift[k];
+    }
   }
+  memset(mask, 0, (size_t)sk->count * sizeof *mask);
   ik2d_skeleton_subtree(sk, link->from, mask);
-  ik2d_skeleton_forward(sk, link->from, mask);
-  /* the path's positions as drawn are the chain's joints (a weight-1
-  ** solve builds them from its rotations, a hair off the trig above): a
-  ** single-path skeleton then reads exactly as the same chain would */
-  for (k = 0; k < n; k++) {
-    double *t = &sk->transforms[IK2D_TRANSFORM * link->bones[k]];
+  /* the frames below from, in index order (parents first); the path's
+  ** positions are the chain's joints (a weight-1 solve builds them from
+  ** its rotations, a hair off the trig), taken before the bones below
+  ** them are placed, so that everything agrees with them: a one-path
+  ** skeleton then reads exactly as the same chain would */
+  for (b = link->from, k = 0; b < sk->count; b++) {
+    ik2d_frame *f = &sk->frame[b];
+    double *t = &sk->transforms[IK2D_TRANSFORM * b];
+    if (!mask[b]) continue;
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+    if (k == n || link->bones[k] != b) continue;
     t[0] = chain->joints[2 * k];
     t[1] = chain->joints[2 * k + 1];
+    f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
+    f->y = t[1];
     if (k == n - 1 || sk->at_tip[link->bones[k + 1]]) {
       t[3] = chain->joints[2 * k + 2];
       t[4] = chain->joints[2 * k + 3];
+      f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
+      f->tip_y = t[4];
+    } else {
+      f->tip_x = f->x + sk->length[b] * f->rot.c;
+      f->tip_y = f->y + sk->length[b] * f->rot.s;
+      t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
+      t[4] = f->tip_y;
     }
+    k++;
   }
   if (pull_others) skeleton_pull_marked(sk, mask, chain);
 }
@@ -586,6 +609,10 @@ ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   sk->rest[i] = angle;
   sk->rest_rot[i] = ik2d_rot_of(cos(angle), sin(angle));
   skeleton_regeometry(sk, i);
+  /* the angles stay; the transforms are made theirs again (a solve's
+  ** come from its rotations, which a rest of 1e300 rad left the blended
+  ** angles nothing of) */
+  skeleton_moved(sk, i);
   return IK2D_OK;
 }
 
