@@ -770,17 +770,5 @@ local function matrix()
 end
 
 describe("bad input", function()
-  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
-    describe("(FFI methods)", function()
-      setup(function() ik2d.use_ffi(true) end)
-      matrix()
-    end)
-    describe("(classic C API methods)", function()
-      setup(function() ik2d.use_ffi(false) end)
-      teardown(function() ik2d.use_ffi(true) end)
-      matrix()
-    end)
-  else
-    matrix()
-  end
+  helpers.on_both_paths(ik2d, matrix)
 end)

@@ -210,23 +210,7 @@ end
 -- child interpreters for lua_close
 -- ------------------------------------------------------------------
 
-local interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
-local q = helpers.shell_quote
-
--- Runs source in a fresh interpreter with this package.path/cpath; under
--- `make test-valgrind` IK2D_CHILD_WRAPPER puts the child under valgrind
--- too.  Returns ok, output, exit code.
-local function run_child(source, env)
-  local file = os.tmpname()
-  local f = assert(io.open(file, "w"))
-  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
-  f:write(source)
-  f:close()
-  local wrapper = os.getenv("IK2D_CHILD_WRAPPER") or ""
-  local ok, out, code = helpers.run(("%s %s %s %s"):format(env or "", wrapper, interpreter, q(file)))
-  os.remove(file)
-  return ok, out, code
-end
+local run_child = helpers.run_child
 
 -- A finaliser that runs fn(), in Lua 5.4 (a table) and 5.1/LuaJIT (a
 -- userdata from newproxy); the child script's prelude.

@@ -300,6 +300,44 @@ function helpers.run(cmd)
   return code == 0, out, code
 end
 
+-- Runs Lua source in a fresh interpreter of this runtime with this
+-- package.path and cpath, env (e.g. "IK2D_NO_FFI=1") before it; under
+-- `make test-valgrind` IK2D_CHILD_WRAPPER puts the child under valgrind
+-- too.  Returns ok, output, exit code.
+function helpers.run_child(source, env)
+  local interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "w"))
+  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
+  f:write(source)
+  f:close()
+  local wrapper = os.getenv("IK2D_CHILD_WRAPPER") or ""
+  local ok, out, code = helpers.run(("%s %s %s %s"):format(env or "", wrapper, interpreter,
+                                                           helpers.shell_quote(file)))
+  os.remove(file)
+  return ok, out, code
+end
+
+-- Runs body() (which declares specs) once per method path: under LuaJIT
+-- with the FFI methods and then the classic ones, elsewhere once.  (On
+-- LuaJIT busted's describe lives in the spec's environment, not in _G.)
+function helpers.on_both_paths(ik2d, body)
+  local env = getfenv and getfenv(2) or _G -- luacheck: ignore 113
+  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
+    env.describe("(FFI methods)", function()
+      env.setup(function() ik2d.use_ffi(true) end)
+      body()
+    end)
+    env.describe("(classic C API methods)", function()
+      env.setup(function() ik2d.use_ffi(false) end)
+      env.teardown(function() ik2d.use_ffi(true) end)
+      body()
+    end)
+  else
+    body()
+  end
+end
+
 -- A fresh empty directory under the system temp folder.
 function helpers.tmpdir()
   local name = os.tmpname()

@@ -114,7 +114,6 @@ describe("skeletons and the collector", function()
   end)
 
   describe("lua_close and __gc by hand, in a child interpreter", function()
-    local interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
     local prelude = ([[
       local ik2d = require "ik2d"
       local function objects()
@@ -145,15 +144,7 @@ describe("skeletons and the collector", function()
     ]]):format(BONES)
 
     local function run(source, env)
-      local file = os.tmpname()
-      local f = assert(io.open(file, "w"))
-      f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
-      f:write(prelude, source)
-      f:close()
-      local wrapper = os.getenv("IK2D_CHILD_WRAPPER") or ""
-      local ok, out, code = helpers.run(("%s %s %s %s"):format(env, wrapper, interpreter,
-                                                               helpers.shell_quote(file)))
-      os.remove(file)
+      local ok, out, code = helpers.run_child(prelude .. source, env)
       assert(ok, ("the child exited with %s:\n%s"):format(tostring(code), out))
       assert(out:find("done", 1, true), "the child did not finish:\n" .. out)
       assert(not out:find("unexpected error", 1, true), out)

@@ -79,35 +79,33 @@ function M.install(core)
     return cast(int_ptr, base), base + header
   end
 
-  local chain_views = setmetatable({}, { __mode = "k" })
-  local function chain_view(chain)
-    local view = chain_views[chain]
-    if view or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
+  -- viewer(mt, make) -> function(object) -> its view, or nil when object
+  -- is not of metatable mt; make(collected, object) builds it once
+  local function viewer(mt, make)
+    local views = setmetatable({}, { __mode = "k" })
+    return function(object)
+      local view = views[object]
+      if view or type(object) ~= "userdata" or getmetatable(object) ~= mt then return view end
+      view = make(box_of(object))
+      views[object] = view
       return view
     end
-    local collected, object = box_of(chain)
-    local pointer = cast(chain_ptr, object)
-    view = { collected = collected, pointer = pointer, out = doubles(3),
-             count = C.ik2d_chain_bone_count(pointer),
-             joints = C.ik2d_chain_joints(pointer), angles = C.ik2d_chain_angles(pointer) }
-    chain_views[chain] = view
-    return view
   end
 
-  local solver_views = setmetatable({}, { __mode = "k" })
-  local function solver_view(solver)
-    local view = solver_views[solver]
-    if view or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
-      return view
-    end
-    local collected, object = box_of(solver)
+  local chain_view = viewer(chain_mt, function(collected, object)
+    local pointer = cast(chain_ptr, object)
+    local count = C.ik2d_chain_bone_count(pointer)
+    return { collected = collected, pointer = pointer, out = doubles(3), count = count,
+             joints = C.ik2d_chain_joints(pointer), size = 2 * (count + 1),
+             angles = C.ik2d_chain_angles(pointer) }
+  end)
+
+  local solver_view = viewer(solver_mt, function(collected, object)
     local pointer = cast(solver_ptr, object)
-    view = { collected = collected, pointer = pointer, out = doubles(2),
+    return { collected = collected, pointer = pointer, out = doubles(2),
              chain_collected = cast(int_ptr, cast(char_ptr, C.ik2d_solver_chain(pointer)) - header),
              result = C.ik2d_solver_result(pointer) }
-    solver_views[solver] = view
-    return view
-  end
+  end)
 
   local function live_solver(view)
     return view and view.collected[0] == 0 and view.chain_collected[0] == 0
@@ -218,26 +216,25 @@ function M.install(core)
     end
   end
 
-  local joints = classic.Chain.joints
-  function fast.Chain.joints(chain, t)
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
-      return joints(chain, t)
+  -- object:f([t]) -> t filled with view.size numbers from view[field]
+  local function filler(view_of, classic_f, field)
+    return function(object, t)
+      local view = view_of(object)
+      if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
+        return classic_f(object, t)
+      end
+      t = t or {}
+      trim(t, fill(t, 1, view[field], view.size))
+      return t
     end
-    t = t or {}
-    trim(t, fill(t, 1, view.joints, 2 * (view.count + 1)))
-    return t
   end
+
+  fast.Chain.joints = filler(chain_view, classic.Chain.joints, "joints")
 
   -- groups ----------------------------------------------------------------
 
-  local group_views = setmetatable({}, { __mode = "k" })
-  local function group_view(group)
-    local view = group_views[group]
-    if view or type(group) ~= "userdata" or getmetatable(group) ~= group_mt then
-      return view
-    end
-    local box = cast(char_ptr, group)
+  local group_view = viewer(group_mt, function(_, object)
+    local box = object - header
     local count, targets = int_out(), double_ptr_out()
     local solvers = C.luaik_group_members(box, count, targets)
     -- each member's joints, read once: the group keeps its members
@@ -247,11 +244,9 @@ function M.install(core)
       members[i] = C.ik2d_chain_joints(chain)
       sizes[i] = 2 * (C.ik2d_chain_bone_count(chain) + 1)
     end
-    view = { box = box, solvers = solvers, count = count[0], targets = targets[0],
+    return { box = box, solvers = solvers, count = count[0], targets = targets[0],
              members = members, sizes = sizes }
-    group_views[group] = view
-    return view
-  end
+  end)
 
   local group_solve = classic.Group.solve
   function fast.Group.solve(group)
@@ -297,18 +292,12 @@ function M.install(core)
   fast.Skeleton = {}
   local skeleton_ptr = ffi.typeof("ik2d_skeleton *")
   local skeleton_mt = getmetatable(core.skeleton { { name = "bone", length = 1 } })
-  local skeleton_views = setmetatable({}, { __mode = "k" })
-  local function skeleton_view(sk)
-    local view = skeleton_views[sk]
-    if view or type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return view end
-    local collected, object = box_of(sk)
+  local skeleton_view = viewer(skeleton_mt, function(collected, object)
     local pointer = cast(skeleton_ptr, object)
-    view = { collected = collected, pointer = pointer,
-             count = C.ik2d_skeleton_bone_count(pointer),
+    return { collected = collected, pointer = pointer,
+             size = 5 * C.ik2d_skeleton_bone_count(pointer),
              transforms = C.ik2d_skeleton_transforms(pointer) }
-    skeleton_views[sk] = view
-    return view
-  end
+  end)
 
   local skeleton_solve = classic.Skeleton.solve
   function fast.Skeleton.solve(sk)
@@ -317,16 +306,7 @@ function M.install(core)
     return C.ik2d_skeleton_solve(view.pointer)
   end
 
-  local transforms = classic.Skeleton.transforms
-  function fast.Skeleton.transforms(sk, t)
-    local view = skeleton_view(sk)
-    if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
-      return transforms(sk, t)
-    end
-    t = t or {}
-    trim(t, fill(t, 1, view.transforms, 5 * view.count))
-    return t
-  end
+  fast.Skeleton.transforms = filler(skeleton_view, classic.Skeleton.transforms, "transforms")
 
   -- Not a fast path but what only the FFI can give, so on whichever way
   -- use_ffi switches: the core's own array of transforms, valid while the

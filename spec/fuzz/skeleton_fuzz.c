@@ -31,10 +31,13 @@
 ** -DIK2D_FUZZ_REPLAY, by spec/fuzz/replay_spec.lua into a plain program
 ** that replays spec/fuzz/skeleton_regressions/ and skeleton_corpus/.
 */
-#ifdef IK2D_FUZZ_REPLAY
-#define SKELETON_FUZZ_REPLAY
-#undef IK2D_FUZZ_REPLAY
-#endif
+#include <stddef.h>
+#include <stdint.h>
+
+/* its replay (with -DIK2D_FUZZ_REPLAY) is ik2d_fuzz.c's, run on this target */
+int skeleton_fuzz_one(const uint8_t *data, size_t size);
+#define FUZZ_TARGET skeleton_fuzz_one
+#define FUZZ_NAME "skeleton_fuzz"
 #define LLVMFuzzerTestOneInput ik2d_chain_fuzz_one
 #include "ik2d_fuzz.c"
 #undef LLVMFuzzerTestOneInput
@@ -519,7 +522,7 @@ static void release_world(sk_world *w) {
   ik2d_skeleton_release(w->sk);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+int skeleton_fuzz_one(const uint8_t *data, size_t size) {
   static sk_world a, b;
   reader ra, rb;
   int ops = 0, built;
@@ -548,24 +551,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   return 0;
 }
 
-#ifdef SKELETON_FUZZ_REPLAY
-int main(int argc, char **argv) {
-  static uint8_t buffer[1 << 20];
-  int i, runs = 0;
-  for (i = 1; i < argc; i++) {
-    FILE *f = fopen(argv[i], "rb");
-    size_t n;
-    if (f == NULL) {
-      fprintf(stderr, "skeleton_fuzz: cannot open %s\n", argv[i]);
-      return 2;
-    }
-    n = fread(buffer, 1, sizeof buffer, f);
-    fclose(f);
-    fprintf(stderr, "skeleton_fuzz: %s\n", argv[i]);
-    LLVMFuzzerTestOneInput(buffer, n);
-    runs++;
-  }
-  printf("skeleton_fuzz: %d inputs replayed, no invariant broken\n", runs);
-  return 0;
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return skeleton_fuzz_one(data, size);
 }
-#endif

@@ -124,6 +124,15 @@ int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
 void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
                       const char *const *names, int skip);
 
+/* obj:set_base(x, y [, angle]) for a chain or a skeleton: reads x, y and
+** the angle (angle, the current one, when left out) at 2..4; and raises a
+** status the core gave for them on the argument it is about. */
+void luaik_base_args(lua_State *L, double *x, double *y, double *angle);
+void luaik_check_base_status(lua_State *L, ik2d_status status);
+/* Pushes 2 or 3 numbers (a point, a point and an angle); returns how many. */
+int luaik_push_xy(lua_State *L, double x, double y);
+int luaik_push_xya(lua_State *L, double x, double y, double angle);
+
 /* Fills the table at t (a fresh one when t is none or nil) from index
 ** first with count doubles, clears what follows up to the first nil,
 ** and leaves it on top; returns the next free index. */

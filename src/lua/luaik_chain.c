@@ -245,23 +245,17 @@ static int chain_len(lua_State *L) {
 
 static int chain_set_base(lua_State *L) {
   ik2d_chain *chain = check_own_chain(L);
-  double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3), angle;
+  double x, y, angle;
   ik2d_chain_base(chain, NULL, NULL, &angle);
-  ik2d_status status;
-  angle = luaik_opt_number(L, 4, angle);
-  status = ik2d_chain_set_base(chain, x, y, angle);
-  luaik_check_status(L, status == IK2D_ERR_BASE_X ? 2 : status == IK2D_ERR_BASE_Y ? 3 : 4,
-                     status);
+  luaik_base_args(L, &x, &y, &angle);
+  luaik_check_base_status(L, ik2d_chain_set_base(chain, x, y, angle));
   return 0;
 }
 
 static int chain_base(lua_State *L) {
   double x, y, angle;
   ik2d_chain_base(luaik_check_chain(L, 1), &x, &y, &angle);
-  lua_pushnumber(L, x);
-  lua_pushnumber(L, y);
-  lua_pushnumber(L, angle);
-  return 3;
+  return luaik_push_xya(L, x, y, angle);
 }
 
 static int chain_set_flip(lua_State *L) {

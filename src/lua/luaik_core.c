@@ -318,6 +318,28 @@ void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
   }
 }
 
+void luaik_base_args(lua_State *L, double *x, double *y, double *angle) {
+  *x = luaik_check_number(L, 2);
+  *y = luaik_check_number(L, 3);
+  *angle = luaik_opt_number(L, 4, *angle);
+}
+
+void luaik_check_base_status(lua_State *L, ik2d_status status) {
+  luaik_check_status(L, status == IK2D_ERR_BASE_X ? 2 : status == IK2D_ERR_BASE_Y ? 3 : 4, status);
+}
+
+int luaik_push_xy(lua_State *L, double x, double y) {
+  lua_pushnumber(L, x);
+  lua_pushnumber(L, y);
+  return 2;
+}
+
+int luaik_push_xya(lua_State *L, double x, double y, double angle) {
+  luaik_push_xy(L, x, y);
+  lua_pushnumber(L, angle);
+  return 3;
+}
+
 void luaik_push_table_arg(lua_State *L, int arg) {
   if (lua_isnoneornil(L, arg)) {
     lua_settop(L, arg - 1);

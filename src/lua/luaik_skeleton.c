@@ -246,23 +246,17 @@ static int skeleton_name(lua_State *L) {
 
 static int skeleton_set_base(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3), angle;
-  ik2d_status status;
+  double x, y, angle;
   ik2d_skeleton_base(sk, NULL, NULL, &angle);
-  angle = luaik_opt_number(L, 4, angle);
-  status = ik2d_skeleton_set_base(sk, x, y, angle);
-  luaik_check_status(L, status == IK2D_ERR_BASE_X ? 2 : status == IK2D_ERR_BASE_Y ? 3 : 4,
-                     status);
+  luaik_base_args(L, &x, &y, &angle);
+  luaik_check_base_status(L, ik2d_skeleton_set_base(sk, x, y, angle));
   return 0;
 }
 
 static int skeleton_base(lua_State *L) {
   double x, y, angle;
   ik2d_skeleton_base(luaik_check_skeleton(L, 1), &x, &y, &angle);
-  lua_pushnumber(L, x);
-  lua_pushnumber(L, y);
-  lua_pushnumber(L, angle);
-  return 3;
+  return luaik_push_xya(L, x, y, angle);
 }
 
 static int skeleton_set_flip(lua_State *L) {
@@ -313,29 +307,21 @@ static int skeleton_world(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   double x = 0.0, y = 0.0, angle = 0.0;
   ik2d_skeleton_world(sk, bone_arg(L, 1, 2), &x, &y, &angle);
-  lua_pushnumber(L, x);
-  lua_pushnumber(L, y);
-  lua_pushnumber(L, angle);
-  return 3;
+  return luaik_push_xya(L, x, y, angle);
 }
 
-static int skeleton_tip(lua_State *L) {
+/* sk:f(bone) -> x, y for a per-bone point of the core */
+typedef ik2d_status (*bone_point)(const ik2d_skeleton *, int, double *, double *);
+
+static int push_bone_point(lua_State *L, bone_point read) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   double x = 0.0, y = 0.0;
-  ik2d_skeleton_tip(sk, bone_arg(L, 1, 2), &x, &y);
-  lua_pushnumber(L, x);
-  lua_pushnumber(L, y);
-  return 2;
+  read(sk, bone_arg(L, 1, 2), &x, &y);
+  return luaik_push_xy(L, x, y);
 }
 
-static int skeleton_origin(lua_State *L) {
-  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  double x = 0.0, y = 0.0;
-  ik2d_skeleton_origin(sk, bone_arg(L, 1, 2), &x, &y);
-  lua_pushnumber(L, x);
-  lua_pushnumber(L, y);
-  return 2;
-}
+static int skeleton_tip(lua_State *L) { return push_bone_point(L, ik2d_skeleton_tip); }
+static int skeleton_origin(lua_State *L) { return push_bone_point(L, ik2d_skeleton_origin); }
 
 static int skeleton_parent(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
