@@ -258,7 +258,7 @@ end
 
 -- A mode: key, name, algorithm ("textbook": the peer's; "default": ik2d's
 -- defaults), build, frames, [count], [before, after].
-local function mode(key, name, algorithm, build, frames, ffi, isa, only_at)
+local function make_mode(key, name, algorithm, build, frames, ffi, isa, only_at)
   local before, after = switches(ffi, isa)
   return { key = key, name = name, algorithm = algorithm, build = build, frames = frames,
            count = frames ~= chain_frames and group_counter(frames) or nil,
@@ -277,29 +277,29 @@ local modes = {
 }
 local function add(m) modes[#modes + 1] = m end
 if is_jit and ik2d.ffi then
-  add(mode("chain", "ik2d per chain (FFI)", "textbook", builder(false), chain_frames))
-  add(mode("chain_default", "ik2d per chain (FFI), default", "default", builder(true),
+  add(make_mode("chain", "ik2d per chain (FFI)", "textbook", builder(false), chain_frames))
+  add(make_mode("chain_default", "ik2d per chain (FFI), default", "default", builder(true),
            chain_frames))
-  add(mode("chain_classic", "ik2d per chain (classic)", "textbook", builder(false),
+  add(make_mode("chain_classic", "ik2d per chain (classic)", "textbook", builder(false),
            chain_frames, false))
-  add(mode("tables", "ik2d.group tables (FFI)", "textbook", builder(false), tables_frames))
-  add(mode("tables_default", "ik2d.group tables (FFI), default", "default", builder(true),
+  add(make_mode("tables", "ik2d.group tables (FFI)", "textbook", builder(false), tables_frames))
+  add(make_mode("tables_default", "ik2d.group tables (FFI), default", "default", builder(true),
            tables_frames))
-  add(mode("arrays", "ik2d.group arrays", "textbook", builder(false, true), arrays_frames))
-  add(mode("arrays_default", "ik2d.group arrays, default", "default", builder(true, true),
+  add(make_mode("arrays", "ik2d.group arrays", "textbook", builder(false, true), arrays_frames))
+  add(make_mode("arrays_default", "ik2d.group arrays, default", "default", builder(true, true),
            arrays_frames))
   for _, isa in ipairs(supported_isas) do
-    add(mode("arrays_" .. isa, "ik2d.group arrays, " .. isa, "textbook", builder(false, true),
+    add(make_mode("arrays_" .. isa, "ik2d.group arrays, " .. isa, "textbook", builder(false, true),
              arrays_frames, nil, isa, 1000))
   end
 else
-  add(mode("chain", "ik2d per chain", "textbook", builder(false), chain_frames))
-  add(mode("chain_default", "ik2d per chain, default", "default", builder(true), chain_frames))
-  add(mode("tables", "ik2d.group tables", "textbook", builder(false), tables_frames))
-  add(mode("tables_default", "ik2d.group tables, default", "default", builder(true),
+  add(make_mode("chain", "ik2d per chain", "textbook", builder(false), chain_frames))
+  add(make_mode("chain_default", "ik2d per chain, default", "default", builder(true), chain_frames))
+  add(make_mode("tables", "ik2d.group tables", "textbook", builder(false), tables_frames))
+  add(make_mode("tables_default", "ik2d.group tables, default", "default", builder(true),
            tables_frames))
   for _, isa in ipairs(supported_isas) do
-    add(mode("tables_" .. isa, "ik2d.group tables, " .. isa, "textbook", builder(false),
+    add(make_mode("tables_" .. isa, "ik2d.group tables, " .. isa, "textbook", builder(false),
              tables_frames, nil, isa, 1000))
   end
 end

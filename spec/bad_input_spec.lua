@@ -265,6 +265,19 @@ local METHODS = {
     set_constraint = { args = { BONE, constraint_or_nil_kind }, valid = { 1, "other" },
                        oor = { bone_oor } },
     constraint = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    -- the edit is checked, then undone: still_works solves the arm as made
+    set_length = { args = { BONE, number_kind{ check_value = function(v)
+      if v <= 0 then return err("length must be > 0") end
+      return ok(function(fx)
+        assert.are.equal(v, fx.arm:length(1))
+        assert.are.equal(v + 70, fx.arm:reach())
+        fx.arm:set_length(1, 60)
+      end)
+    end } }, valid = { 1, 5 }, oor = { bone_oor } },
+    set_rest = { args = { BONE, number_kind{ on_ok = function(fx, _, v)
+      assert.are.equal(v, fx.arm:rest(1))
+      fx.arm:set_rest(1, 0.2)
+    end } }, valid = { 1, 0.5 }, oor = { bone_oor } },
   },
   Constraint = {
     set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
@@ -350,6 +363,10 @@ local FUNCTIONS = {
              valid = { "arm", {} } },
   group = { args = { table_kind }, valid = { {} } },
   use_isa = { args = { isa_kind }, valid = { "auto" } },
+  skeleton = { args = { function(v)
+    if type(v) == "table" then return err("1 to 256 bones") end -- {} has none
+    return table_kind(v)
+  end }, valid = { { { name = "a", length = 1 } } } },
 }
 
 -- ------------------------------------------------------------------
@@ -568,6 +585,11 @@ local OPTION_FIELDS = {
     if type(v) ~= "table" then return err("pole: {x, y} or false expected, got " .. type_name(v)) end
     return err("pole x: number expected, got nil") -- the matrix's tables are empty
   end,
+  together = boolean_field("together"),
+  priority = options_number("priority", finite("priority", function(v)
+    if v < 0 then return err("priority must be >= 0") end
+    return ok()
+  end)),
 }
 
 local CHAIN_FIELDS = {
@@ -810,17 +832,5 @@ local function matrix()
 end
 
 describe("bad input", function()
-  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
-    describe("(FFI methods)", function()
-      setup(function() ik2d.use_ffi(true) end)
-      matrix()
-    end)
-    describe("(classic C API methods)", function()
-      setup(function() ik2d.use_ffi(false) end)
-      teardown(function() ik2d.use_ffi(true) end)
-      matrix()
-    end)
-  else
-    matrix()
-  end
+  helpers.on_both_paths(ik2d, matrix)
 end)

@@ -300,6 +300,26 @@ function helpers.run(cmd)
   return code == 0, out, code
 end
 
+-- Runs body() (which declares specs) once per method path: under LuaJIT
+-- with the FFI methods and then the classic ones, elsewhere once.  (On
+-- LuaJIT busted's describe lives in the spec's environment, not in _G.)
+function helpers.on_both_paths(ik2d, body)
+  local env = getfenv and getfenv(2) or _G -- luacheck: ignore 113
+  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
+    env.describe("(FFI methods)", function()
+      env.setup(function() ik2d.use_ffi(true) end)
+      body()
+    end)
+    env.describe("(classic C API methods)", function()
+      env.setup(function() ik2d.use_ffi(false) end)
+      env.teardown(function() ik2d.use_ffi(true) end)
+      body()
+    end)
+  else
+    body()
+  end
+end
+
 -- A fresh empty directory under the system temp folder.
 function helpers.tmpdir()
   local name = os.tmpname()

@@ -43,7 +43,7 @@ shared.RECIPES = {
     set_pose = { 1, 0.5 }, pose = { 1 }, angle = { 1 }, world_angle = { 1 }, length = { 1 },
     rest = { 1 }, reach = {}, scale = {}, uniform = {}, joint = { 1 }, tip = {}, joints = { "t" },
     reset = {},
-    set_constraint = { 1, "c" }, constraint = { 2 } },
+    set_constraint = { 1, "c" }, constraint = { 2 }, set_length = { 1, 3 }, set_rest = { 1, 0.2 } },
   Constraint = { set_limits = { -1, 1 }, limits = {}, invert = {}, space = {}, arc = {} },
   Solver = { chain = {}, set_target = { 1, 2 }, target = {}, set_weight = { 0.5 }, weight = {},
     set_iterations = { 5 }, iterations = {}, set_tolerance = { 0.1 }, tolerance = {},

@@ -61,6 +61,8 @@ ik2d_solver_def ik2d_default_solver_def(void) {
   def.tip_weight = 1.0;
   def.pole = false;
   def.pole_x = def.pole_y = 0.0;
+  def.priority = 1.0;
+  def.together = true;
   return def;
 }
 
@@ -68,6 +70,9 @@ static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
   if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
     return IK2D_ERR_METHOD;
   if (method == IK2D_TWO_BONE && chain->count != 2) return IK2D_ERR_TWO_BONE;
+  /* a skeleton chain's pivot: the triangle has a side of 0 */
+  if (method == IK2D_TWO_BONE && !(chain->length[0] > 0.0 && chain->length[1] > 0.0))
+    return IK2D_ERR_TWO_BONE;
   return IK2D_OK;
 }
 
@@ -127,7 +132,18 @@ static ik2d_status check_pole(double x, double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_POLE_Y;
 }
 
-/* Every setting, in the order the def declares them. */
+/* a skeleton's bones keep their lengths: no stretch or compress there */
+static ik2d_status check_linked_scale(const ik2d_chain *chain, double stretch,
+                                      double compress) {
+  return (stretch > 1.0 || compress < 1.0) && chain->link != NULL ? IK2D_ERR_LINKED_STRETCH
+                                                                   : IK2D_OK;
+}
+
+static ik2d_status check_priority(double priority) {
+  return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
+}
+
+/* Every setting; the first one refused is the status. */
 static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
@@ -142,11 +158,13 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   if ((status = check_softness_curve(def->softness_curve)) != IK2D_OK) return status;
   if ((status = check_stretch(def->stretch)) != IK2D_OK) return status;
   if ((status = check_compress(def->compress)) != IK2D_OK) return status;
+  if ((status = check_linked_scale(chain, def->stretch, def->compress)) != IK2D_OK)
+    return status;
   /* a tip angle or pole switched off need not hold numbers */
   if ((status = check_tip(def->tip ? def->tip_angle : 0.0, def->tip_weight)) != IK2D_OK)
     return status;
-  if (def->pole) return check_pole(def->pole_x, def->pole_y);
-  return IK2D_OK;
+  if (def->pole && (status = check_pole(def->pole_x, def->pole_y)) != IK2D_OK) return status;
+  return check_priority(def->priority);
 }
 
 static double clamp_weight(double weight) {
@@ -191,7 +209,13 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
   solver->joint_updates = 0;
+  /* on a skeleton chain: into the skeleton's solvers */
+  if (!ik2d_skeleton_link_solver(chain, &solver->node)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
+}
+
+void ik2d_solver_release(ik2d_solver *solver) {
+  if (solver != NULL) ik2d_skeleton_unlink_solver(&solver->node);
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
@@ -283,6 +307,8 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
 ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
+  if (check_linked_scale(solver->chain, stretch, 1.0) != IK2D_OK)
+    return IK2D_ERR_LINKED_STRETCH;
   solver->settings.stretch = stretch;
   return IK2D_OK;
 }
@@ -290,6 +316,8 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
 ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
+  if (check_linked_scale(solver->chain, 1.0, compress) != IK2D_OK)
+    return IK2D_ERR_LINKED_STRETCH;
   solver->settings.compress = compress;
   return IK2D_OK;
 }
@@ -331,6 +359,19 @@ ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
 
 void ik2d_solver_clear_pole(ik2d_solver *solver) {
   if (solver != NULL) solver->settings.pole = false;
+}
+
+ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_priority(priority) != IK2D_OK) return IK2D_ERR_PRIORITY;
+  solver->settings.priority = priority;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  solver->settings.together = together;
+  return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
@@ -486,7 +527,7 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
   return true;
 }
 
-bool ik2d_solve_result(ik2d_solver *solver, int used) {
+bool ik2d_solver_measure(ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   double dx, dy, squared, target_x, target_y;
   ik2d_solve_target_of(solver, &target_x, &target_y);
@@ -498,7 +539,15 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
                                                                 : hypot(dx, dy);
   solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+  return solver->result.reached;
+}
+
+bool ik2d_solve_result(ik2d_solver *solver, int used) {
+  ik2d_chain *chain = solver->chain;
+  ik2d_solver_measure(solver);
   solver->result.iterations = used;
+  /* a skeleton chain writes its bones back, and the skeleton follows */
+  if (chain->link != NULL) ik2d_skeleton_chain_push(chain, true);
   return solver->result.reached;
 }
 
@@ -568,8 +617,11 @@ static int solve_method(ik2d_pose *pose) {
     case IK2D_TWO_BONE:
       /* its closed-form limit search works in parent space: with a
       ** world-space limit, CCD (whose exact step is the same law of
-      ** cosines) solves the limb */
-      if (pose->count == 2 && pose->world_limits == 0) return ik2d_two_bone_run(pose);
+      ** cosines) solves the limb; so it does for a skeleton bone set to
+      ** length 0 after the method was chosen */
+      if (pose->count == 2 && pose->world_limits == 0 && pose->chain->length[0] > 0.0 &&
+          pose->chain->length[1] > 0.0)
+        return ik2d_two_bone_run(pose);
       return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
     default: return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
   }

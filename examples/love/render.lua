@@ -273,10 +273,8 @@ function render.draw(game)
   render.character(hero, item, game.time)
   draw_sparks(game.sparks)
   if game.debug then
-    for _, name in ipairs(hero.order) do
-      -- (draw_solver leaves out the target of a weight-0 solver)
-      ikdraw.draw_solver(hero.solvers[name], DEBUG_STYLE)
-    end
+    -- every bone, limit arc and live target (a weight-0 solver's left out)
+    ikdraw.draw_skeleton(hero.skeleton, DEBUG_STYLE)
   end
   g.pop()
 end

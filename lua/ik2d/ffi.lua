@@ -43,6 +43,16 @@ if not pcall(ffi.typeof, "ik2d_chain") then
 ]]
 end
 
+if not pcall(ffi.typeof, "ik2d_skeleton") then
+  ffi.cdef [[
+    typedef struct ik2d_skeleton ik2d_skeleton;
+    int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
+    const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
+    int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+    bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
+  ]]
+end
+
 local char_ptr = ffi.typeof("char *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
@@ -305,7 +315,7 @@ function M.install(core)
   -- they are in place whichever way use_ffi switches.  An array keeps its
   -- group alive while the array (this very cdata) is reachable; the group
   -- keeps its arrays only weakly, so each goes when the caller drops it.
-  local kept_group = setmetatable({}, { __mode = "k" })       -- array -> group
+  local kept_owner = setmetatable({}, { __mode = "k" })       -- array -> its owner
   local target_arrays = setmetatable({}, { __mode = "kv" })   -- group -> array
   local joint_arrays = setmetatable({}, { __mode = "kv" })
   local function array_of(arrays, make, fallback)
@@ -317,7 +327,7 @@ function M.install(core)
       if array == nil then
         array = make(view.box)
         arrays[group] = array
-        kept_group[array] = group
+        kept_owner[array] = group
       end
       return array
     end
@@ -326,6 +336,60 @@ function M.install(core)
                                         classic.Group.target_array)
   methods.Group.joint_array = array_of(joint_arrays, C.luaik_group_joint_array,
                                        classic.Group.joint_array)
+
+  -- skeletons -------------------------------------------------------------
+
+  fast.Skeleton = {}
+  local skeleton_ptr = ffi.typeof("ik2d_skeleton *")
+  local skeleton_mt = getmetatable(core.skeleton { { name = "bone", length = 1 } })
+  -- as for chains: the core pointer and its transforms, cast once
+  local skeleton_pointers = setmetatable({}, { __mode = "k" })
+  local skeleton_transforms = setmetatable({}, { __mode = "k" })
+  local function live_skeleton(sk)
+    local pointer = skeleton_pointers[sk]
+    if not pointer then
+      if type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return nil end
+      pointer = cast(skeleton_ptr, cast(char_ptr, sk) + header)
+      skeleton_pointers[sk] = pointer
+      skeleton_transforms[sk] = C.ik2d_skeleton_transforms(pointer)
+    end
+    if C.luaik_skeleton_live(pointer) then return pointer end
+    return nil
+  end
+
+  local skeleton_solve = classic.Skeleton.solve
+  function fast.Skeleton.solve(...)
+    local pointer = live_skeleton((...))
+    if not pointer then return skeleton_solve(...) end
+    return C.ik2d_skeleton_solve(pointer)
+  end
+
+  local transforms = classic.Skeleton.transforms
+  function fast.Skeleton.transforms(...)
+    local sk, t = ...
+    local pointer = live_skeleton(sk)
+    if not pointer or (t ~= nil and type(t) ~= "table") then return transforms(...) end
+    t = t or {}
+    trim(t, fill(t, 1, skeleton_transforms[sk], 5 * C.ik2d_skeleton_bone_count(pointer)))
+    return t
+  end
+
+  -- Like a group's arrays, in place whichever way use_ffi switches: the
+  -- core's own transforms, the array keeping its skeleton alive.
+  local transform_arrays = setmetatable({}, { __mode = "kv" })  -- skeleton -> array
+  local transform_array = classic.Skeleton.transform_array
+  methods.Skeleton.transform_array = function(...)
+    local sk = ...
+    local pointer = live_skeleton(sk)
+    if not pointer then return transform_array(...) end
+    local array = transform_arrays[sk]
+    if array == nil then
+      array = C.ik2d_skeleton_transforms(pointer)
+      transform_arrays[sk] = array
+      kept_owner[array] = sk
+    end
+    return array
+  end
 
   return function(on)
     local source = on and fast or classic

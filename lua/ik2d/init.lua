@@ -14,6 +14,8 @@ local ik2d = {
   constraint = core.constraint,
   solver = core.solver,
   group = core.group,
+  skeleton = core.skeleton,
+  MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
   ffi = false,
 }
 

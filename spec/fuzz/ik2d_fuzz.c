@@ -960,6 +960,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 /* ------------------------------------------------------------------ */
 
 #ifdef IK2D_FUZZ_REPLAY
+/* what the replay runs and how it names itself: skeleton_fuzz.c, which
+** includes this file, puts its own target there */
+#ifndef FUZZ_TARGET
+#define FUZZ_TARGET LLVMFuzzerTestOneInput
+#define FUZZ_NAME "ik2d_fuzz"
+#endif
 int main(int argc, char **argv) {
   static uint8_t buffer[1 << 20];
   int i, runs = 0;
@@ -967,16 +973,16 @@ int main(int argc, char **argv) {
     FILE *f = fopen(argv[i], "rb");
     size_t n;
     if (f == NULL) {
-      fprintf(stderr, "ik2d_fuzz: cannot open %s\n", argv[i]);
+      fprintf(stderr, FUZZ_NAME ": cannot open %s\n", argv[i]);
       return 2;
     }
     n = fread(buffer, 1, sizeof buffer, f);
     fclose(f);
-    fprintf(stderr, "ik2d_fuzz: %s\n", argv[i]);
-    LLVMFuzzerTestOneInput(buffer, n);
+    fprintf(stderr, FUZZ_NAME ": %s\n", argv[i]);
+    FUZZ_TARGET(buffer, n);
     runs++;
   }
-  printf("ik2d_fuzz: %d inputs replayed, no invariant broken\n", runs);
+  printf(FUZZ_NAME ": %d inputs replayed, no invariant broken\n", runs);
   return 0;
 }
 #endif

@@ -10,6 +10,7 @@
 LUAIK_EXPORT bool luaik_chain_live(const ik2d_chain *chain);
 LUAIK_EXPORT bool luaik_solver_live(const ik2d_solver *solver);
 LUAIK_EXPORT void luaik_result(const ik2d_solver *solver, double *out);
+LUAIK_EXPORT bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
 
 /* The chain's box is not finalised. */
 bool luaik_chain_live(const ik2d_chain *chain) {
@@ -29,4 +30,9 @@ void luaik_result(const ik2d_solver *solver, double *out) {
   out[1] = result->distance;
   out[2] = result->iterations;
   out[3] = result->limited;
+}
+
+/* The skeleton's box is not finalised. */
+bool luaik_skeleton_live(const ik2d_skeleton *skeleton) {
+  return !luaik_box_of(skeleton)->collected;
 }
