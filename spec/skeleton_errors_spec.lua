@@ -123,6 +123,16 @@ local function matrix()
     assert.are.same(before, state(sk))
   end)
 
+  it("refuses a world-space limit on a bone, changing nothing", function()
+    local sk = character()
+    local before = state(sk)
+    local world = ik2d.constraint{ min = -1, max = 1, space = "world" }
+    local ok, msg = call(sk, "set_constraint", { "arm_l", world }, 2)
+    assert.is_false(ok)
+    helpers.check_message(tostring(msg), { "'set_constraint' (", "limits are in parent space" })
+    assert.are.same(before, state(sk))
+  end)
+
   it("refuses a self that is not a skeleton", function()
     local methods = getmetatable(character()).__index
     for name, f in pairs(methods) do
@@ -166,6 +176,8 @@ describe("bad skeleton input", function()
       { "an unknown inherit", { name = "b", length = 1, inherit = "rotation" },
         'bone "b": inherit must be "all" or "position"' },
       { "an unknown field", { name = "b", length = 1, lenght = 2 }, "lenght" },
+      { "a world-space limit", { name = "b", length = 1, min = -1, max = 1, space = "world" },
+        'bone "b": a skeleton\'s limits are in parent space' },
       { "a bone that is not a table", "b", "bone 2: table expected, got string" },
     }
     for _, case in ipairs(BAD) do

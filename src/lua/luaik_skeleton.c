@@ -63,7 +63,7 @@ static int bone_arg(lua_State *L, int sk, int arg) {
 
 static const char *const skeleton_fields[] = {"x", "y", "angle", "flip", NULL};
 static const char *const bone_fields[] = {"name", "parent", "length", "angle", "x", "y",
-                                          "min", "max", "invert", "inherit", NULL};
+                                          "min", "max", "invert", "space", "inherit", NULL};
 static const char *const inherit_names[] = {"all", "position", NULL};
 
 /* Reads bone i (0-based) of the table at index 1 into bone; the info
@@ -355,12 +355,14 @@ static int skeleton_set_constraint(lua_State *L) {
   const ik2d_constraint *c = NULL;
   if (!lua_isnoneornil(L, 3)) c = luaik_check_constraint(L, 3);
   lua_settop(L, 3);
-  /* info.constraints[i + 1] = c, before the core holds its pointer */
+  /* the core checks it (the stack keeps c alive meanwhile), then
+  ** info.constraints[i + 1] = c keeps it for as long as the core holds
+  ** its pointer */
+  luaik_check_status(L, 3, ik2d_skeleton_set_constraint(sk, i, c));
   push_info(L, 1);
   lua_getfield(L, -1, "constraints");
   lua_pushvalue(L, 3);
   lua_rawseti(L, -2, i + 1);
-  ik2d_skeleton_set_constraint(sk, i, c);
   return 0;
 }
 
