@@ -112,10 +112,6 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   return check_stretch(def->stretch);
 }
 
-static double clamp_weight(double weight) {
-  return weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
-}
-
 /* The largest turn as a rotation: 0 or a half turn or more is none
 ** (cos = -1 lets every turn pass). */
 static ik2d_rot damping_rot(double damping) {
@@ -126,7 +122,7 @@ static ik2d_rot damping_rot(double damping) {
 /* Keeps a checked def. */
 static void keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   solver->settings = *def;
-  solver->settings.weight = clamp_weight(def->weight);
+  solver->settings.weight = ik2d_clamp_weight(def->weight);
   solver->damping = damping_rot(def->damping);
 }
 
@@ -197,7 +193,7 @@ ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance) {
 ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_weight(weight) != IK2D_OK) return IK2D_ERR_WEIGHT;
-  solver->settings.weight = clamp_weight(weight);
+  solver->settings.weight = ik2d_clamp_weight(weight);
   return IK2D_OK;
 }
 
@@ -342,18 +338,9 @@ static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver,
                         double weight) {
   int i;
   for (i = 0; i < chain->count; i++) {
-    const ik2d_constraint *limit = chain->constraint[i];
-    double ik = solver->solution_angle[i];
     double pose = chain->pose[i];
-    double delta;
-    if (limit != NULL && !limit->full) {
-      double rest = chain->rest[i];
-      double ik_rel = ik2d_constraint_clamp(limit, ik - rest);
-      double pose_rel = limit->mid + ik2d_wrap(pose - rest - limit->mid);
-      delta = ik_rel - pose_rel;
-    } else {
-      delta = ik2d_wrap(ik - pose);
-    }
+    double delta = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], pose,
+                                        solver->solution_angle[i]);
     chain->angle[i] = weight == 1.0 ? pose + delta : pose + weight * delta;
   }
 }
