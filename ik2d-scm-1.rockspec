@@ -28,6 +28,7 @@ build = {
         "src/ik2d_pose.c",
         "src/ik2d_ccd.c",
         "src/ik2d_fabrik.c",
+        "src/ik2d_follow.c",
         "src/ik2d_two_bone.c",
         "src/ik2d_solver.c",
         "src/ik2d_batch.c",

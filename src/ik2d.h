@@ -203,7 +203,10 @@ typedef struct ik2d_solver ik2d_solver;
 typedef enum ik2d_method {
   IK2D_CCD = 0,   /* cyclic coordinate descent, with an exact two-joint step */
   IK2D_FABRIK,    /* forward and backward reaching */
-  IK2D_TWO_BONE   /* closed form, chains of 2 bones */
+  IK2D_TWO_BONE,  /* closed form, chains of 2 bones */
+  IK2D_FOLLOW     /* follow the leader: no fixed base; the tip goes onto
+                     the target and each bone is dragged behind it (a
+                     rope), the base moves (ik2d_chain_base reports it) */
 } ik2d_method;
 
 /* CCD's sweep order: root to tip (fewer iterations from cold starts,

@@ -23,6 +23,9 @@ typedef struct ik2d_pose {
   ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets
                                        every turn pass */
   ik2d_rot base;
+  double base_x, base_y;            /* where the solution puts the base,
+                                       chain space: the chain's base, but
+                                       for follow, which moves it */
   ik2d_rot rot[IK2D_MAX_BONES];     /* local rotation of each bone */
   /* limited bones: the middle of the allowed arc in parent space */
   ik2d_rot limit_mid[IK2D_MAX_BONES];

@@ -10,6 +10,7 @@
 #include "ik2d_ccd.h"
 #include "ik2d_chain.h"
 #include "ik2d_fabrik.h"
+#include "ik2d_follow.h"
 #include "ik2d_math.h"
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
@@ -57,7 +58,8 @@ ik2d_solver_def ik2d_default_solver_def(void) {
 }
 
 static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
-  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
+  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE &&
+      method != IK2D_FOLLOW)
     return IK2D_ERR_METHOD;
   if (method == IK2D_TWO_BONE && chain->count != 2) return IK2D_ERR_TWO_BONE;
   return IK2D_OK;
@@ -310,6 +312,8 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->fresh = false;
   pose->joint_updates = 0;
   pose->base = chain->base_rot;
+  pose->base_x = chain->base_x;
+  pose->base_y = chain->base_y;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     pose->rot[i] = warm ? solver->solution[i]
@@ -353,6 +357,29 @@ static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
                                        : pose->joint_x[i];
     chain->joints[2 * i + 1] = pose->joint_y[i];
   }
+}
+
+/* Follow moves the base: the chain's base goes weight of the way to where
+** the solution put it (mirrored back into world space when flipped; the
+** base angle stays).  Returns whether it moved. */
+static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double weight) {
+  double x, y, dx, dy;
+  if (pose->base_x == chain->base_x && pose->base_y == chain->base_y) return false;
+  x = chain->flip ? 2.0 * chain->base_x - pose->base_x : pose->base_x;
+  y = pose->base_y;
+  if (weight != 1.0) {
+    dx = x - chain->base_x;
+    dy = y - chain->base_y;
+    /* on halves where the way overflows */
+    x = isfinite(dx) ? chain->base_x + weight * dx
+                     : 2.0 * (0.5 * chain->base_x + weight * (0.5 * x - 0.5 * chain->base_x));
+    y = isfinite(dy) ? chain->base_y + weight * dy
+                     : 2.0 * (0.5 * chain->base_y + weight * (0.5 * y - 0.5 * chain->base_y));
+  }
+  if (!isfinite(x) || !isfinite(y)) return false;
+  chain->base_x = x;
+  chain->base_y = y;
+  return true;
 }
 
 /* A method that meets numbers doubles cannot hold (dot products of
@@ -412,7 +439,9 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
     solve_blend(chain, solver, weight);
     /* the stretch blends as the angles do */
     chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
-    if (weight == 1.0 && chain->scale == 1.0) {
+    if (solve_move_base(chain, pose, weight)) {
+      ik2d_chain_update_joints(chain);
+    } else if (weight == 1.0 && chain->scale == 1.0) {
       /* the result is the IK solution: its joints need no trig */
       solve_copy_joints(chain, pose);
     } else {
@@ -443,6 +472,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
 static int solve_run(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
+    case IK2D_FOLLOW: return ik2d_follow_run(pose);
     case IK2D_TWO_BONE:
       if (pose->count == 2) return ik2d_two_bone_run(pose);
       return ik2d_ccd_run(pose);

@@ -27,7 +27,7 @@ const char *ik2d_status_message(ik2d_status status) {
       return "max must be within [-2 pi, 2 pi]: limits are radians, not degrees";
     case IK2D_ERR_LIMIT_ORDER: return "min > max";
     case IK2D_ERR_INDEX: return "index out of range";
-    case IK2D_ERR_METHOD: return "method must be ccd, fabrik or two_bone";
+    case IK2D_ERR_METHOD: return "method must be ccd, fabrik, two_bone or follow";
     case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones";
     case IK2D_ERR_ITERATIONS: return "iterations must be >= 1";
     case IK2D_ERR_TOLERANCE: return "tolerance must be >= 0 and finite";

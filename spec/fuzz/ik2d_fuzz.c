@@ -401,9 +401,43 @@ static void check_atan2(double y, double x) {
           mine, libm);
 }
 
+/* Follow with weight 1 puts the tip on the target: the base is one chain
+** behind it along the solution's rotations, and the joints come from the
+** angles of those rotations.  Checked where the angles are known well
+** (below 1e6 rad: beyond, their rounding says little of a direction) and
+** the geometry fits in doubles; the floor is that of check_joints_match,
+** bone by bone, plus a few ulps of the coordinates, the base's before the
+** solve included: the drag works relative to it (and mirrored about it
+** when flipped), so a rope dragged from x = 500 to 0 ends known to ulps
+** of 500. */
+static void check_follow(const ik2d_solver *s, double target_x, double target_y,
+                         double old_x, double old_y) {
+  const ik2d_chain *chain = s->chain;
+  double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0, m;
+  double tip_x = chain->joints[2 * chain->count], tip_y = chain->joints[2 * chain->count + 1];
+  int i;
+  if (s->settings.method != IK2D_FOLLOW || s->settings.weight != 1.0 ||
+      !representable(chain) || !(fabs(target_x) < DBL_MAX / 8) || !(fabs(target_y) < DBL_MAX / 8))
+    return;
+  for (i = 0; i < chain->count; i++) {
+    double a = max3(fabs(chain->angle[i]), fabs(chain->pose[i]), fabs(chain->rest[i]));
+    if (a > 1e6) return;
+    unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
+    drift += chain->length[i] * chain->scale * (unsure + 1e-14);
+  }
+  m = max3(fabs(tip_x), fabs(tip_y), 2.0 * fabs(chain->base_x));
+  m = max3(m, fabs(target_x), fabs(target_y));
+  m = max3(m, 2.0 * fabs(old_x), fabs(old_y));
+  REQUIRE(hypot(tip_x - target_x, tip_y - target_y) <=
+              2.0 * drift + 16.0 * DBL_EPSILON * m + ldexp(8.0 * (chain->count + 1), -1074),
+          "follow left the tip off the target", -1, hypot(tip_x - target_x, tip_y - target_y),
+          drift);
+}
+
 /* Every invariant of one solve.  pose_ok[i]: the pose of bone i was
 ** within its limits before the solve. */
-static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
+static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
+                        double old_x, double old_y) {
   const ik2d_chain *chain = s->chain;
   double dx, dy, target_x, target_y, weight = s->settings.weight;
   int i;
@@ -444,6 +478,7 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
   for (i = 0; i < chain->count && s->have_solution; i++)
     check_atan2(s->solution[i].s, s->solution[i].c);
   check_atan2(target_y - chain->base_y, target_x - chain->base_x);
+  check_follow(s, target_x, target_y, old_x, old_y);
 }
 
 /* The constraint's own clamp agrees with its limits. */
@@ -519,6 +554,8 @@ static int solve_twice(world *w) {
   REQUIRE(reached == twin_reached &&
               memcmp(chain->angle, twin.chain->angle, n * sizeof(double)) == 0 &&
               memcmp(chain->joints, twin.chain->joints, 2 * (n + 1) * sizeof(double)) == 0 &&
+              memcmp(&chain->base_x, &twin.chain->base_x, sizeof(double)) == 0 &&
+              memcmp(&chain->base_y, &twin.chain->base_y, sizeof(double)) == 0 &&
               memcmp(&solver->result.distance, &twin.solver->result.distance,
                      sizeof(double)) == 0 &&
               solver->result.iterations == twin.solver->result.iterations &&
@@ -533,12 +570,13 @@ static int solve_twice(world *w) {
 static void do_solve(world *w) {
   int pose_ok[IK2D_MAX_BONES], i, reached;
   ik2d_chain *chain = w->chain;
+  double old_x = chain->base_x, old_y = chain->base_y;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *c = chain->constraint[i];
     pose_ok[i] = c == NULL || violation(c, chain->pose[i] - chain->rest[i]) == 0.0;
   }
   reached = solve_twice(w);
-  check_solve(w->solver, reached, pose_ok);
+  check_solve(w->solver, reached, pose_ok, old_x, old_y);
 }
 
 /* Sets constraint k from the input; a refused call must leave it as it
@@ -689,10 +727,14 @@ static void set_settings(world *w, reader *r) {
       REQUIRE((status == IK2D_OK) == (isfinite(v) && v >= 0.0), "damping check", -1, v, 0);
       break;
     case 4: {
-      int method = byte_of(r) % 4;
+      /* 3 is follow; with the byte's top bit (unused before), the first
+      ** value past the methods, refused */
+      unsigned k = byte_of(r);
+      int method = k % 4 == 3 && (k & 0x80) ? IK2D_FOLLOW + 1 : (int)(k % 4);
       status = ik2d_solver_set_method(s, (ik2d_method)method);
       REQUIRE((status == IK2D_OK) ==
-                  (method < 2 || (method == IK2D_TWO_BONE && w->chain->count == 2)),
+                  (method < 2 || method == IK2D_FOLLOW ||
+                   (method == IK2D_TWO_BONE && w->chain->count == 2)),
               "method check", -1, method, w->chain->count);
       break;
     }

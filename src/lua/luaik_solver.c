@@ -34,7 +34,7 @@ typedef enum option_kind {
   OPTION_CHOICE    /* one of the choices' strings, into an int (an enum) */
 } option_kind;
 
-static const char *const method_names[] = {"ccd", "fabrik", "two_bone", NULL};
+static const char *const method_names[] = {"ccd", "fabrik", "two_bone", "follow", NULL};
 static const char *const sweep_names[] = {"root", "tip", NULL};
 
 typedef struct solver_option {
