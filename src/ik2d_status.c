@@ -37,6 +37,12 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_SOFTNESS: return "softness must be >= 0 and finite";
     case IK2D_ERR_STRETCH: return "stretch must be >= 1 and finite";
     case IK2D_ERR_SWEEP: return "sweep must be root or tip";
+    case IK2D_ERR_STIFFNESS: return "stiffness must be >= 0 and finite";
+    case IK2D_ERR_MASS:
+      return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";
+    case IK2D_ERR_GRAVITY_X: return "gravity x must be finite";
+    case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
+    case IK2D_ERR_DT: return "dt must be >= 0 (seconds), not nan";
   }
   return "unknown status";
 }

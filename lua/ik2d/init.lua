@@ -14,6 +14,7 @@ local ik2d = {
   constraint = core.constraint,
   solver = core.solver,
   group = core.group,
+  spring = core.spring,
   ffi = false,
 }
 

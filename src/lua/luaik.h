@@ -27,6 +27,7 @@
 #define LUAIK_CONSTRAINT "ik2d.Constraint"
 #define LUAIK_SOLVER "ik2d.Solver"
 #define LUAIK_GROUP "ik2d.Group"
+#define LUAIK_SPRING "ik2d.Spring"
 
 /* Functions LuaJIT's FFI (lua/ik2d/ffi.lua) calls besides the core's. */
 #if defined(_WIN32)
@@ -137,16 +138,19 @@ void luaik_trim(lua_State *L, int t, int first);
 ik2d_chain *luaik_check_chain(lua_State *L, int arg);
 ik2d_constraint *luaik_check_constraint(lua_State *L, int arg);
 ik2d_solver *luaik_check_solver(lua_State *L, int arg);
+ik2d_spring *luaik_check_spring(lua_State *L, int arg);
 
 /* Each file's functions, for registration and for error names. */
 extern const luaL_Reg luaik_chain_methods[], luaik_chain_meta[];
 extern const luaL_Reg luaik_constraint_methods[], luaik_constraint_meta[];
 extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];
 extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
+extern const luaL_Reg luaik_spring_methods[], luaik_spring_meta[];
 /* The module's functions: ik2d.chain, ik2d.constraint, ... */
 int luaik_chain_new(lua_State *L);
 int luaik_constraint_new(lua_State *L);
 int luaik_solver_new(lua_State *L);
 int luaik_group_new(lua_State *L);
+int luaik_spring_new(lua_State *L);
 
 #endif
