@@ -49,7 +49,8 @@ local function path(t, cx, cy, r)
 end
 
 describe("method follow", function()
-  it("drags a rope of 8 bones along 400 points of a path: tip on every point, every bone length kept to 1e-12", function()
+  it("drags a rope of 8 bones along 400 points of a path: tip on every point, every bone length kept to " ..
+     "1e-12", function()
     local arm = rope(8, 10)
     local s = ik2d.solver(arm, { method = "follow" })
     assert.are.equal("follow", s:method())
@@ -165,7 +166,8 @@ describe("method follow", function()
     end
   end)
 
-  it("moves the base weight of the way with weight 0.5, the angles blended as any solve; weight 0 moves nothing", function()
+  it("moves the base weight of the way with weight 0.5, the angles blended as any solve; weight 0 moves " ..
+     "nothing", function()
     local full, half, none = rope(5, 10), rope(5, 10), rope(5, 10)
     local sf = ik2d.solver(full, { method = "follow" })
     local sh = ik2d.solver(half, { method = "follow", weight = 0.5 })
