@@ -36,11 +36,19 @@ if not pcall(ffi.typeof, "ik2d_result") then
     bool luaik_group_live(void *box);
   ]]
 end
+if not pcall(ffi.typeof, "ik2d_spring") then
+  ffi.cdef [[
+    typedef struct ik2d_spring ik2d_spring;
+    ik2d_chain *ik2d_spring_chain(const ik2d_spring *spring);
+    int ik2d_spring_update(ik2d_spring *spring, double dt);
+  ]]
+end
 
 local char_ptr = ffi.typeof("char *")
 local int_ptr = ffi.typeof("int *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
+local spring_ptr = ffi.typeof("ik2d_spring *")
 local doubles = ffi.typeof("double[?]")
 local int_out = ffi.typeof("int[1]")
 local double_ptr_out = ffi.typeof("double *[1]")
@@ -62,6 +70,7 @@ function M.install(core)
   local chain_mt = getmetatable(core.chain { { length = 1 } })
   local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
   local group_mt = getmetatable(core.group {})
+  local spring_mt = getmetatable(core.spring(core.chain { { length = 1 } }))
 
   -- Per object views, made once (no garbage in a frame loop): the box's
   -- "collected" flag and the core object.  The weak keys let objects go.
@@ -85,21 +94,33 @@ function M.install(core)
     return view
   end
 
-  local solver_views = setmetatable({}, { __mode = "k" })
-  local function solver_view(solver)
-    local view = solver_views[solver]
-    if view or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
+  -- Views of objects that drive a chain (solvers, springs): the object,
+  -- its flag and its chain's; made by views_of(mt, ctype, chain_of, more),
+  -- more(view) adding what the type's methods read.
+  local function views_of(mt, ctype, chain_of, more)
+    local views = setmetatable({}, { __mode = "k" })
+    return function(object)
+      local view = views[object]
+      if view or type(object) ~= "userdata" or getmetatable(object) ~= mt then
+        return view
+      end
+      local collected, memory = box_of(object)
+      local pointer = cast(ctype, memory)
+      view = { collected = collected, pointer = pointer,
+               chain_collected = cast(int_ptr, cast(char_ptr, chain_of(pointer)) - header) }
+      if more then more(view) end
+      views[object] = view
       return view
     end
-    local collected, object = box_of(solver)
-    local pointer = cast(solver_ptr, object)
-    view = { collected = collected, pointer = pointer, out = doubles(2),
-             chain_collected = cast(int_ptr, cast(char_ptr, C.ik2d_solver_chain(pointer)) - header),
-             result = C.ik2d_solver_result(pointer) }
-    solver_views[solver] = view
-    return view
   end
 
+  local solver_view = views_of(solver_mt, solver_ptr, C.ik2d_solver_chain, function(view)
+    view.out = doubles(2)
+    view.result = C.ik2d_solver_result(view.pointer)
+  end)
+  local spring_view = views_of(spring_mt, spring_ptr, C.ik2d_spring_chain)
+
+  -- the object and its chain are alive
   local function live_solver(view)
     return view and view.collected[0] == 0 and view.chain_collected[0] == 0
   end
@@ -108,7 +129,7 @@ function M.install(core)
     return type(i) == "number" and i >= 1 and i <= view.count + extra and i % 1 == 0
   end
 
-  local fast = { Chain = {}, Solver = {}, Group = {} }
+  local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
   -- solvers ---------------------------------------------------------------
 
@@ -146,6 +167,18 @@ function M.install(core)
     if not live_solver(view) then return result_of(solver) end
     local result = view.result
     return result.reached, result.distance, result.iterations
+  end
+
+  -- springs ---------------------------------------------------------------
+
+  -- the arguments passed on as given: update() says "got no value"
+  local spring_update = classic.Spring.update
+  function fast.Spring.update(spring, ...)
+    local view, dt = spring_view(spring), ...
+    if live_solver(view) and type(dt) == "number" and C.ik2d_spring_update(view.pointer, dt) == 0 then
+      return
+    end
+    return spring_update(spring, ...)
   end
 
   -- chains ----------------------------------------------------------------
