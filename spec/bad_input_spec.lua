@@ -772,31 +772,24 @@ local function matrix()
     return ik2d.constraint(t)
   end, 1, "constraint")
 
-  field_cells("ik2d.solver(chain, {...}) fields", OPTION_FIELDS, function(fx, field, v)
-    local s = ik2d.solver(fx.arm, { [field] = v })
-    fx.s = s -- the new solver is the one whose settings are checked
-    return s
-  end, 2, "solver")
+  -- the options of ik2d.<name>(fx[chain], {...}) and of its set_options,
+  -- read back from fx[key]
+  local function option_cells(name, fields, chain, key)
+    field_cells(("ik2d.%s(chain, {...}) fields"):format(name), fields, function(fx, field, v)
+      local o = ik2d[name](fx[chain], { [field] = v })
+      fx[key] = o -- the new object is the one whose settings are checked
+      return o
+    end, 2, name)
 
-  field_cells("solver:set_options{...} fields", OPTION_FIELDS, function(fx, field, v)
-    local f = caller("colon", "set_options", 1)
-    local r = f(ik2d, fx.s, { [field] = v })
-    return r[1]
-  end, 1, "set_options")
-
-  if ik2d.spring then
-    field_cells("ik2d.spring(chain, {...}) fields", SPRING_FIELDS, function(fx, field, v)
-      local sp = ik2d.spring(fx.tail, { [field] = v })
-      fx.sp = sp -- the new spring is the one whose settings are checked
-      return sp
-    end, 2, "spring")
-
-    field_cells("spring:set_options{...} fields", SPRING_FIELDS, function(fx, field, v)
+    field_cells(("%s:set_options{...} fields"):format(name), fields, function(fx, field, v)
       local f = caller("colon", "set_options", 1)
-      local r = f(ik2d, fx.sp, { [field] = v })
+      local r = f(ik2d, fx[key], { [field] = v })
       return r[1]
     end, 1, "set_options")
   end
+
+  option_cells("solver", OPTION_FIELDS, "arm", "s")
+  if ik2d.spring then option_cells("spring", SPRING_FIELDS, "tail", "sp") end
 
   describe("clamps and limits spelled out", function()
     it("ik2d.chain takes 1 to 64 bones, not 0 or 65", function()

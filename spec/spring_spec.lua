@@ -18,10 +18,16 @@ local function tail(bones, extra)
   return ik2d.chain(t)
 end
 
-local function world_angles(chain)
-  local out = {}
-  for i = 1, #chain do out[i] = chain:world_angle(i) end
-  return out
+local world_angles = helpers.world_angles_of
+
+-- A 3-bone tail whose base turned to 0 (from pi/2), swinging for frames
+-- of 1/60 s: chain, spring.
+local function swinging(frames)
+  local chain = tail(3)
+  local spring = ik2d.spring(chain)
+  chain:set_base(100, 50, 0)
+  for _ = 1, frames do spring:update(1 / 60) end
+  return chain, spring
 end
 
 local function all_finite(chain)
@@ -95,18 +101,23 @@ describe("ik2d.spring", function()
                     ("84 vs 60 Hz: %.3g%% of the swing"):format(100 * worst / swing))
     end)
 
+    -- 60 against 144 Hz for a tail whose base angle drive(t) sets
+    local function swung(drive)
+      local function make()
+        local chain = tail(4)
+        return chain, ik2d.spring(chain, { stiffness = 100, damping = 6 })
+      end
+      local function drive_base(chain, t) chain:set_base(100, 50, pi / 2 + drive(t)) end
+      return compare(trajectory(make, 60, 3, drive_base), trajectory(make, 144, 3, drive_base),
+                     world_angles(tail(4)))
+    end
+
     it("a base swinging 0.6 rad at 1 Hz from rest gives the same tail at 60 and 144 Hz within 1% of the " ..
        "swing (measured 0.67%, the onset)", function()
       -- the swing starts at full speed: its first frame is taken as a jolt
       -- at the frame's start (1/60 or 1/144 s of lead), every later one
       -- as motion between the samples
-      local function make()
-        local chain = tail(4)
-        return chain, ik2d.spring(chain, { stiffness = 100, damping = 6 })
-      end
-      local function drive(chain, t) chain:set_base(100, 50, pi / 2 + 0.6 * sin(2 * pi * t)) end
-      local from = world_angles(tail(4))
-      local worst, swing = compare(trajectory(make, 60, 3, drive), trajectory(make, 144, 3, drive), from)
+      local worst, swing = swung(function(t) return 0.6 * sin(2 * pi * t) end)
       assert.truthy(swing > 0.5)
       assert.truthy(worst <= 0.01 * swing,
                     ("60 vs 144 Hz: %.3g%% of the swing"):format(100 * worst / swing))
@@ -114,13 +125,7 @@ describe("ik2d.spring", function()
 
     it("a base that starts swinging smoothly gives the same tail at 60 and 144 Hz within 0.1% of the swing " ..
        "(measured 0.05%)", function()
-      local function make()
-        local chain = tail(4)
-        return chain, ik2d.spring(chain, { stiffness = 100, damping = 6 })
-      end
-      local function drive(chain, t) chain:set_base(100, 50, pi / 2 + 0.6 * (1 - cos(2 * pi * t))) end
-      local from = world_angles(tail(4))
-      local worst, swing = compare(trajectory(make, 60, 3, drive), trajectory(make, 144, 3, drive), from)
+      local worst, swing = swung(function(t) return 0.6 * (1 - cos(2 * pi * t)) end)
       assert.truthy(swing > 0.5)
       assert.truthy(worst <= 0.001 * swing,
                     ("60 vs 144 Hz: %.3g%% of the swing"):format(100 * worst / swing))
@@ -352,10 +357,7 @@ describe("ik2d.spring", function()
     end)
 
     it("with dt = 0 moves nothing: the result stays bit for bit", function()
-      local chain = tail(3)
-      local spring = ik2d.spring(chain)
-      chain:set_base(100, 50, 0)
-      for _ = 1, 5 do spring:update(1 / 60) end
+      local chain, spring = swinging(5)
       local angles, joints = helpers.angles_of(chain), helpers.joints_of(chain)
       spring:update(0)
       assert.are.same(angles, helpers.angles_of(chain))
@@ -363,10 +365,7 @@ describe("ik2d.spring", function()
     end)
 
     it("refuses a NaN or negative dt with a clear error at the caller's line, changing nothing", function()
-      local chain = tail(3)
-      local spring = ik2d.spring(chain)
-      chain:set_base(100, 50, 0)
-      spring:update(1 / 60)
+      local chain, spring = swinging(1)
       for _, dt in ipairs{ 0 / 0, -1, -math.huge } do
         local before = { helpers.chain_state(chain), spring:velocity(1), spring:velocity(3) }
         local msg = helpers.caller_error(function() spring:update(dt) end)
@@ -374,10 +373,7 @@ describe("ik2d.spring", function()
         assert.are.same(before, { helpers.chain_state(chain), spring:velocity(1), spring:velocity(3) })
       end
       -- and it goes on as if the calls never happened
-      local twin_chain = tail(3)
-      local twin = ik2d.spring(twin_chain)
-      twin_chain:set_base(100, 50, 0)
-      twin:update(1 / 60)
+      local twin_chain, twin = swinging(1)
       spring:update(1 / 60)
       twin:update(1 / 60)
       assert.are.same(helpers.joints_of(twin_chain), helpers.joints_of(chain))
@@ -476,10 +472,7 @@ describe("ik2d.spring", function()
     end)
 
     it("reset puts every bone at rest on its target and shows it", function()
-      local chain = tail(3)
-      local spring = ik2d.spring(chain)
-      chain:set_base(100, 50, 0)
-      for _ = 1, 5 do spring:update(1 / 60) end
+      local chain, spring = swinging(5)
       spring:reset()
       for i = 1, 3 do
         assert.are.equal(0, spring:velocity(i))

@@ -66,16 +66,34 @@ function T:monitor_before()
   end
 end
 
+-- How far bone i of c is outside its limits (<= 0 inside).
+local function limit_off(c, i)
+  local k = c:constraint(i)
+  if not k then return -math.huge end
+  local lo, hi = k:limits()
+  return abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
+end
+
+-- How many of chain c's joints are not finite.
+local function non_finite_joints(c)
+  local count = 0
+  for j = 1, #c + 1 do
+    local x, y = c:joint(j)
+    if x ~= x or y ~= y or abs(x) == math.huge or abs(y) == math.huge then
+      count = count + 1
+    end
+  end
+  return count
+end
+
 function T:monitor_after()
   local hero = self.game.hero
   -- limits and finiteness on every chain
   for _, name in ipairs(hero.order) do
     local c = hero.solvers[name]:chain()
     for i = 1, #c do
-      local k = c:constraint(i)
-      if k then
-        local lo, hi = k:limits()
-        local off = abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
+      if c:constraint(i) then
+        local off = limit_off(c, i)
         if off > self.worst_limit then
           self.worst_limit, self.worst_limit_at = off, ("%s bone %d at %.2f s"):format(name, i, self.time)
         end
@@ -88,12 +106,7 @@ function T:monitor_after()
         if c:flip() then self.flipped_frames = self.flipped_frames + 1 end
       end
     end
-    for j = 1, #c + 1 do
-      local x, y = c:joint(j)
-      if x ~= x or y ~= y or abs(x) == math.huge or abs(y) == math.huge then
-        self.non_finite = self.non_finite + 1
-      end
-    end
+    self.non_finite = self.non_finite + non_finite_joints(c)
   end
   -- smoothed targets: never more than 1 - exp(-rate dt) of the gap, with
   -- the goal and rate of the state that made the step: the state now,
@@ -136,21 +149,12 @@ function T:monitor_headband()
   local band, watch = self.game.hero.headband, self.band
   local chain = band.chain
   for i = 1, #chain do
-    local k = chain:constraint(i)
-    if k then
-      local lo, hi = k:limits()
-      local off = abs(wrap(chain:angle(i) - chain:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
-      if off > watch.worst then watch.worst = off end
-    end
+    local off = limit_off(chain, i)
+    if off > watch.worst then watch.worst = off end
     local v = abs(band.spring:velocity(i))
     if v > watch.peak then watch.peak = v end
   end
-  for j = 1, #chain + 1 do
-    local x, y = chain:joint(j)
-    if x ~= x or y ~= y or abs(x) == math.huge or abs(y) == math.huge then
-      watch.non_finite = watch.non_finite + 1
-    end
-  end
+  watch.non_finite = watch.non_finite + non_finite_joints(chain)
   if chain:flip() then watch.flipped = watch.flipped + 1 end
 end
 
@@ -182,14 +186,6 @@ local function limit_pose(c, u)
     angles[i] = c:rest(i) + lo + (hi - lo) * u[(i - 1) % #u + 1]
   end
   return angles
-end
-
--- How far bone i of c is outside its limits (<= 0 inside).
-local function limit_off(c, i)
-  local k = c:constraint(i)
-  if not k then return -math.huge end
-  local lo, hi = k:limits()
-  return abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
 end
 
 -- After the game's frame: the probed limb's solver gets weight 1 and a

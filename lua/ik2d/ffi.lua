@@ -79,25 +79,10 @@ function M.install(core)
     return cast(int_ptr, base), base + header
   end
 
-  local chain_views = setmetatable({}, { __mode = "k" })
-  local function chain_view(chain)
-    local view = chain_views[chain]
-    if view or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
-      return view
-    end
-    local collected, object = box_of(chain)
-    local pointer = cast(chain_ptr, object)
-    view = { collected = collected, pointer = pointer, out = doubles(3),
-             count = C.ik2d_chain_bone_count(pointer),
-             joints = C.ik2d_chain_joints(pointer), angles = C.ik2d_chain_angles(pointer) }
-    chain_views[chain] = view
-    return view
-  end
-
-  -- Views of objects that drive a chain (solvers, springs): the object,
-  -- its flag and its chain's; made by views_of(mt, ctype, chain_of, more),
-  -- more(view) adding what the type's methods read.
-  local function views_of(mt, ctype, chain_of, more)
+  -- views_of(mt, ctype, more) makes view(object): for an object of
+  -- metatable mt (else nil), its flag and its core object as ctype, and
+  -- what more(view) adds, made on first use.
+  local function views_of(mt, ctype, more)
     local views = setmetatable({}, { __mode = "k" })
     return function(object)
       local view = views[object]
@@ -105,20 +90,32 @@ function M.install(core)
         return view
       end
       local collected, memory = box_of(object)
-      local pointer = cast(ctype, memory)
-      view = { collected = collected, pointer = pointer,
-               chain_collected = cast(int_ptr, cast(char_ptr, chain_of(pointer)) - header) }
-      if more then more(view) end
+      view = { collected = collected, pointer = cast(ctype, memory) }
+      more(view)
       views[object] = view
       return view
     end
   end
 
-  local solver_view = views_of(solver_mt, solver_ptr, C.ik2d_solver_chain, function(view)
+  -- the "collected" flag of the chain a solver or spring drives
+  local function chain_flag(chain)
+    return cast(int_ptr, cast(char_ptr, chain) - header)
+  end
+
+  local chain_view = views_of(chain_mt, chain_ptr, function(view)
+    local pointer = view.pointer
+    view.out = doubles(3)
+    view.count = C.ik2d_chain_bone_count(pointer)
+    view.joints, view.angles = C.ik2d_chain_joints(pointer), C.ik2d_chain_angles(pointer)
+  end)
+  local solver_view = views_of(solver_mt, solver_ptr, function(view)
+    view.chain_collected = chain_flag(C.ik2d_solver_chain(view.pointer))
     view.out = doubles(2)
     view.result = C.ik2d_solver_result(view.pointer)
   end)
-  local spring_view = views_of(spring_mt, spring_ptr, C.ik2d_spring_chain)
+  local spring_view = views_of(spring_mt, spring_ptr, function(view)
+    view.chain_collected = chain_flag(C.ik2d_spring_chain(view.pointer))
+  end)
 
   -- the object and its chain are alive
   local function live_solver(view)
