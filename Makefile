@@ -38,7 +38,7 @@ CORE_SOURCES = src/ik2d_status.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_batch.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
-                  src/lua/luaik_solver.c src/lua/luaik_group.c \
+                  src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
                   src/lua/luaik_spring.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
@@ -75,12 +75,14 @@ deps:
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PACKAGES)
 
 # --- tests --------------------------------------------------------------
-# spec/run.sh runs every suite (busted on both runtimes, then the headless
-# LOVE test when love and xvfb-run are here) and ends with one line
-# `N passed, N failed` added up from the runners' own counts.
+# spec/run.sh runs every suite (busted on both runtimes, the C example
+# built as C99 and as C++, then the headless LOVE test when love and
+# xvfb-run are here) and ends with one line `N passed, N failed` added up
+# from the runners' own counts.
 test: deps
 	@$(MAKE) --no-print-directory all LUA=lua5.4
 	@$(MAKE) --no-print-directory all LUA=luajit
+	@$(MAKE) --no-print-directory example-c
 	@sh spec/run.sh
 
 lint:
@@ -92,6 +94,28 @@ demo:
 	@$(MAKE) --no-print-directory all LUA=luajit
 	@if [ -n "$$DISPLAY" ]; then love examples/love; \
 	else xvfb-run -a -s "-screen 0 1280x720x24" love examples/love --screenshot; fi
+
+# --- the C example --------------------------------------------------------
+# examples/c/arm.c uses src/ik2d.h alone: built as C99 with $(CC) and as
+# C++ with $(CXX) (-x c++), both linked with the core compiled as C, both
+# strict (-Wall -Wextra -pedantic -Werror); `make test` builds them and
+# spec/run.sh runs and counts them.
+EXAMPLE_BUILD = build/examples
+CORE_OBJECTS = $(patsubst src/%.c,$(EXAMPLE_BUILD)/core/%.o,$(CORE_SOURCES))
+EXAMPLE_FLAGS = -Wall -Wextra -pedantic -Werror -Isrc
+
+.PHONY: example-c
+example-c: $(EXAMPLE_BUILD)/arm-c99 $(EXAMPLE_BUILD)/arm-c++
+
+$(EXAMPLE_BUILD)/core/%.o: src/%.c $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(EXAMPLE_BUILD)/arm-c99: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
+	$(CC) -std=c99 $(EXAMPLE_FLAGS) -o $@ examples/c/arm.c $(CORE_OBJECTS) $(LDFLAGS) -lm
+
+$(EXAMPLE_BUILD)/arm-c++: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
+	$(CXX) $(EXAMPLE_FLAGS) -o $@ -x c++ examples/c/arm.c -x none $(CORE_OBJECTS) $(LDFLAGS) -lm
 
 # --- install: the same files as the rockspec ----------------------------
 install: all

@@ -37,6 +37,7 @@ build = {
         "src/lua/luaik_chain.c",
         "src/lua/luaik_solver.c",
         "src/lua/luaik_group.c",
+        "src/lua/luaik_ffi.c",
         "src/lua/luaik_spring.c",
       },
       incdirs = { "src" },

@@ -285,6 +285,7 @@ local METHODS = {
     rest = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
     reach = { args = {} },
     scale = { args = {} },
+    uniform = { args = {} },
     joint = { args = { index_kind("joint index") }, valid = { 1 }, oor = { joint_oor } },
     tip = { args = {} },
     joints = { args = { table_or_nil_kind }, valid = { {} } },
@@ -297,6 +298,7 @@ local METHODS = {
     set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
     limits = { args = {} },
     invert = { args = {} },
+    space = { args = {} },
     arc = { args = {} },
   },
   Solver = {
@@ -312,6 +314,18 @@ local METHODS = {
     set_options = { args = { table_kind }, valid = { {} } },
     options = { args = { table_or_nil_kind }, valid = { {} } },
     method = { args = {} },
+    set_tip_angle = { args = { number_kind(), number_kind{ optional = true,
+      on_nan = function() return err("tip weight must be within [0, 1]") end,
+      on_inf = function() return err("tip weight must be within [0, 1]") end,
+      check_value = function(v)
+        if v < 0 or v > 1 then return err("tip weight must be within [0, 1]") end
+        return ok(function(fx) assert.are.equal(v, select(2, fx.s:tip_angle())) end)
+      end } }, valid = { 0.5, 1 } },
+    tip_angle = { args = {} },
+    clear_tip_angle = { args = {} },
+    set_pole = { args = { number_kind(), number_kind() }, valid = { 10, 20 } },
+    pole = { args = {} },
+    clear_pole = { args = {} },
     forget = { args = {} },
     solve = { args = {} },
     result = { args = {} },
@@ -542,10 +556,11 @@ local OPTION_FIELDS = {
     if v < 0 then return err("softness must be >= 0") end
     return ok()
   end)),
-  stretch = options_number("stretch", finite("stretch", function(v)
-    if v < 1 then return err("stretch must be >= 1") end
+  -- math.huge: no bound
+  stretch = options_number("stretch", function(v)
+    if v ~= v or v < 1 then return err("stretch must be >= 1") end
     return ok()
-  end)),
+  end),
   bend = options_number("bend", function(v)
     if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
       return err("bend must be a whole number")
@@ -563,6 +578,32 @@ local OPTION_FIELDS = {
   end,
   warm_start = boolean_field("warm_start"),
   exact = boolean_field("exact"),
+  uniform = boolean_field("uniform"),
+  softness_curve = function(v)
+    if v == nil then return ok() end
+    return err("softness_curve must be")
+  end,
+  compress = options_number("compress", function(v)
+    if not (v >= 0 and v <= 1) then return err("compress must be within [0, 1]") end
+    return ok()
+  end),
+  tip_weight = options_number("tip_weight", function(v)
+    if not (v >= 0 and v <= 1) then return err("tip weight must be within [0, 1]") end
+    return ok()
+  end),
+  -- a number, or false for none
+  tip_angle = function(v)
+    if v == nil or v == false then return ok() end
+    if type(v) ~= "number" then return err("tip_angle: number expected, got " .. type_name(v)) end
+    if v ~= v or v == inf or v == -inf then return err("tip angle must be finite") end
+    return ok(function(fx) assert.are.equal(v, (fx.s:tip_angle())) end)
+  end,
+  -- {x, y}, or false for none
+  pole = function(v)
+    if v == nil or v == false then return ok() end
+    if type(v) ~= "table" then return err("pole: {x, y} or false expected, got " .. type_name(v)) end
+    return err("pole x: number expected, got nil") -- the matrix's tables are empty
+  end,
 }
 
 -- ik2d.spring's options
@@ -598,7 +639,14 @@ local CHAIN_FIELDS = {
   flip = boolean_field("flip"),
 }
 
+-- "parent" or "world" (with min and max)
+local function space_field(v)
+  if v == nil or v == "parent" or v == "world" then return ok() end
+  return err("space must be \"parent\" or \"world\"")
+end
+
 local BONE_FIELDS = {
+  space = space_field,
   length = length_field,
   angle = function(v) return coordinate_field(v, "angle", "rest angle") end,
   min = limit_field("min"),
@@ -759,13 +807,14 @@ local function matrix()
   field_cells("ik2d.chain{...} bone fields (bone 2)", BONE_FIELDS_2, function(_, field, v)
     local bone = { length = 2 }
     if field == "min" then bone.max = 1 elseif field == "max" then bone.min = -1 end
-    if field == "invert" then bone.min, bone.max = -1, 1 end
+    if field == "invert" or field == "space" then bone.min, bone.max = -1, 1 end
     bone[field] = v
     return ik2d.chain{ { length = 1 }, bone }
   end, 1, "chain")
 
   field_cells("ik2d.constraint{...} fields", {
     min = limit_field("min"), max = limit_field("max"), invert = boolean_field("invert"),
+    space = space_field,
   }, function(_, field, v)
     local t = { min = -1, max = 1 }
     t[field] = v

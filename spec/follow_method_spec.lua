@@ -7,6 +7,7 @@ local helpers = require "spec.helpers"
 
 local pi = math.pi
 local cos, sin, sqrt, abs = math.cos, math.sin, math.sqrt, math.abs
+local angle_diff = helpers.angle_diff
 local EPS = 1e-9
 
 local function rope(bones, length, extra)
@@ -241,6 +242,40 @@ describe("method follow", function()
     assert.truthy(helpers.tip_distance(arm, 1e6, 1e6) <= 1e-9 * 1e6)
     for i = 2, 5 do assert.near(0, helpers.wrap(arm:angle(i)), 1e-4) end
     assert.near(pi / 4, arm:world_angle(1), 1e-4)
+  end)
+
+  it("holds a world-space limit while dragging: the head bone never points more than 0.3 rad from up", function()
+    local t = { x = 0, y = 0 }
+    for i = 1, 6 do t[i] = { length = 10 } end
+    t[6].angle, t[6].min, t[6].max, t[6].space = -pi / 2, -0.3, 0.3, "world"
+    local arm = ik2d.chain(t)
+    local s = ik2d.solver(arm, { method = "follow" })
+    local held = 0
+    for f = 1, 200 do
+      local tx, ty = path(f * 0.08, 0, 0, 60)
+      s:set_target(tx, ty)
+      s:solve()
+      local off = abs(angle_diff(-pi / 2, arm:world_angle(6)))
+      assert.truthy(off <= 0.3 + EPS, ("frame %d: the head %.4f rad from up"):format(f, off))
+      if off >= 0.3 - EPS then held = held + 1 end
+      assert.truthy(helpers.tip_distance(arm, tx, ty) <= 1e-9)
+      assert.truthy(worst_length_error(arm) <= 1e-12)
+    end
+    assert.truthy(held > 20, ("the limit held the head %d times"):format(held))
+  end)
+
+  it("drags with a tip angle: the tip on the target, the last bone along the angle", function()
+    local arm = rope(5, 10)
+    local s = ik2d.solver(arm, { method = "follow" })
+    s:set_tip_angle(0.4)
+    for f = 1, 100 do
+      local tx, ty = path(f * 0.1, 30, 0, 40)
+      s:set_target(tx, ty)
+      s:solve()
+      assert.truthy(helpers.tip_distance(arm, tx, ty) <= 1e-9)
+      assert.near(0, angle_diff(0.4, arm:world_angle(5)), 1e-9)
+      assert.truthy(worst_length_error(arm) <= 1e-12)
+    end
   end)
 
   it("is refused on nothing but its own name: 'follow' in the method list of the error", function()

@@ -102,6 +102,7 @@ local RECIPES = {
     rest = function(c) eq(0.2, c.arm:rest(1)) end,
     reach = function(c) eq(6, c.arm:reach()) end,
     scale = function(c) eq(1, c.arm:scale()) end,
+    uniform = function(c) eq(false, c.arm:uniform()) end,
     joint = function(c) assert(finite((c.arm:joint(4)))) end,
     tip = function(c) assert(finite((c.arm:tip()))) end,
     joints = function(c) eq(8, #c.arm:joints(c.scratch)) end,
@@ -117,6 +118,7 @@ local RECIPES = {
     limits = function(c) assert(finite((c.c:limits()))) end,
     invert = function(c) eq(false, c.c:invert()) end,
     arc = function(c) assert(finite((c.c:arc()))) end,
+    space = function(c) eq("parent", c.c:space()) end,
   },
   Solver = {
     chain = function(c) eq(c.arm, c.s:chain()) end,
@@ -134,6 +136,12 @@ local RECIPES = {
     end,
     method = function(c) eq("string", type(c.s:method())) end,
     options = function(c) eq(c.s:iterations(), c.s:options(c.scratch).iterations) end,
+    set_tip_angle = function(c) c.s:set_tip_angle(0.5, 0.5) eq(0.5, (c.s:tip_angle())) end,
+    tip_angle = function(c) c.s:tip_angle() end,
+    clear_tip_angle = function(c) c.s:clear_tip_angle() eq(nil, (c.s:tip_angle())) end,
+    set_pole = function(c) c.s:set_pole(3, -2) eq(3, (c.s:pole())) end,
+    pole = function(c) c.s:pole() end,
+    clear_pole = function(c) c.s:clear_pole() eq(nil, (c.s:pole())) end,
     forget = function(c) c.s:forget() end,
     solve = function(c) assert(finite(select(2, c.s:solve()))) assert_sane(c.arm) end,
     result = function(c) assert(finite(select(2, c.s:result()))) end,
@@ -208,36 +216,13 @@ end
 -- child interpreters for lua_close
 -- ------------------------------------------------------------------
 
-local interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
-local q = helpers.shell_quote
+local run_child = helpers.run_lua
 
--- Runs source in a fresh interpreter with this package.path/cpath; under
--- `make test-valgrind` IK2D_CHILD_WRAPPER puts the child under valgrind
--- too.  Returns ok, output, exit code.
-local function run_child(source, env)
-  local file = os.tmpname()
-  local f = assert(io.open(file, "w"))
-  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
-  f:write(source)
-  f:close()
-  local wrapper = os.getenv("IK2D_CHILD_WRAPPER") or ""
-  local ok, out, code = helpers.run(("%s %s %s %s"):format(env or "", wrapper, interpreter, q(file)))
-  os.remove(file)
-  return ok, out, code
-end
-
--- A finaliser that runs fn(), in Lua 5.4 (a table) and 5.1/LuaJIT (a
--- userdata from newproxy); the child script's prelude.
+-- The child script's prelude: finaliser(fn) (helpers.FINALISER_SOURCE),
+-- poke and objects.
 local PRELUDE = [[
 local ik2d = require "ik2d"
-local function finaliser(fn)
-  if newproxy then
-    local p = newproxy(true)
-    getmetatable(p).__gc = function() fn() end
-    return p
-  end
-  return setmetatable({}, { __gc = function() fn() end })
-end
+]] .. helpers.FINALISER_SOURCE .. [[
 -- every method of every object, with pcall: after __gc each must raise
 -- (or work), never crash
 local function poke(objects)

@@ -347,6 +347,43 @@ function helpers.build_core_program(sources, extra_flags)
   return true, program
 end
 
+-- Lua source defining a local function finaliser(fn): an object whose
+-- __gc calls fn(), a table on Lua 5.4 and a newproxy userdata on 5.1 and
+-- LuaJIT (which run no __gc of a table).  For child scripts, which
+-- include it; helpers.finaliser is the same function here.
+helpers.FINALISER_SOURCE = [[
+local function finaliser(fn)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = function() fn() end
+    return p
+  end
+  return setmetatable({}, { __gc = function() fn() end })
+end
+]]
+helpers.finaliser = assert((loadstring or load)(helpers.FINALISER_SOURCE .. "return finaliser",
+                                                "=finaliser"))()
+
+-- The interpreter running the specs ("luajit", "lua5.4").
+helpers.interpreter = helpers.is_luajit and "luajit" or ("lua" .. helpers.lua_version)
+
+-- Runs source in a fresh interpreter of this runtime, with this
+-- package.path and package.cpath, env (e.g. "IK2D_NO_FFI=1") before the
+-- command; under `make test-valgrind` IK2D_CHILD_WRAPPER puts the child
+-- under valgrind too.  Returns ok, output, exit code.
+function helpers.run_lua(source, env)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "w"))
+  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
+  f:write(source)
+  f:close()
+  local wrapper = os.getenv("IK2D_CHILD_WRAPPER") or ""
+  local ok, out, code = helpers.run(("%s %s %s %s"):format(env or "", wrapper, helpers.interpreter,
+                                                         helpers.shell_quote(file)))
+  os.remove(file)
+  return ok, out, code
+end
+
 function helpers.rmtree(dir)
   -- only ever remove what tmpdir made
   assert(dir:match("^/tmp/") and not dir:find("%.%."), "refusing to remove " .. dir)

@@ -305,4 +305,50 @@ describe("solve quality", function()
       end
     end)
   end)
+
+  describe("targets that jump every frame", function()
+    -- Warm-started CCD used to crawl in folds a far jump needs undone:
+    -- 10 bones of 20 to 40 ended more than 10 x tolerance from a
+    -- reachable target in about 14% of frames (bench/quality.c); the
+    -- solver now hands a crawling run's remaining iterations to FABRIK.
+    local function far_share(bones, method)
+      local rng = helpers.random(40 + bones)
+      local t, reach = {}, 0
+      for i = 1, bones do
+        t[i] = { length = rng.range(20, 40) }
+        reach = reach + t[i].length
+      end
+      local s = ik2d.solver(ik2d.chain(t), { method = method })
+      local far, frames = 0, 2000
+      for _ = 1, frames do
+        local r, a = 0.99 * reach * math.sqrt(rng.next()), rng.range(-pi, pi)
+        s:set_target(r * cos(a), r * sin(a))
+        local _, distance = s:solve()
+        if distance > 10 * s:tolerance() then far = far + 1 end
+      end
+      return far / frames
+    end
+
+    for _, bones in ipairs { 3, 5, 10 } do
+      it(("default CCD, %d bones: fewer than 0.5%% of frames end far from a reachable target"):format(bones),
+         function()
+           assert.truthy(far_share(bones) < 0.005, far_share(bones))
+         end)
+    end
+
+    it("textbook CCD stays textbook (no fallback): it still crawls on 10 bones", function()
+      local rng = helpers.random(7)
+      local t = {}
+      for i = 1, 10 do t[i] = { length = rng.range(20, 40) } end
+      local arm = ik2d.chain(t)
+      local peer = ik2d.solver(arm, TEXTBOOK)
+      local misses = 0
+      for _ = 1, 300 do
+        local r, a = 0.9 * arm:reach() * math.sqrt(rng.next()), rng.range(-pi, pi)
+        peer:set_target(r * cos(a), r * sin(a))
+        if not peer:solve() then misses = misses + 1 end
+      end
+      assert.truthy(misses > 30, misses)
+    end)
+  end)
 end)

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Runs every test suite and sums the runners' own counts into one line,
-# `N passed, N failed`.  Exits non-zero when anything failed or a runner
-# did not report.  Logs stay in build/logs.
+# Runs every test suite and the C example, and sums the runners' own
+# counts into one line, `N passed, N failed`.  Exits non-zero when
+# anything failed or a runner did not report.  Logs stay in build/logs.
 logs=build/logs
 mkdir -p "$logs"
 rm -f "$logs"/*.log
@@ -28,6 +28,22 @@ for runtime in lua5.4 luajit; do
     > "$logs/busted-$runtime.log" 2>&1
   cat "$logs/busted-$runtime.log"
   count_busted "$logs/busted-$runtime.log"
+done
+
+# the C example (make example-c built it as C99 and as C++): each run must
+# exit 0, and the C++ build print what the C99 build prints
+echo "== C example (examples/c/arm.c)"
+for lang in c99 c++; do
+  program="build/examples/arm-$lang"
+  if [ -x "$program" ] && "$program" > "$logs/example-$lang.log" 2>&1 &&
+     { [ "$lang" = c99 ] || cmp -s "$logs/example-c99.log" "$logs/example-$lang.log"; }; then
+    passed=$((passed + 1))
+    echo "ok   examples/c/arm.c built as $lang runs"
+  else
+    failed=$((failed + 1))
+    echo "FAIL examples/c/arm.c built as $lang (missing, failed or printed otherwise):"
+    cat "$logs/example-$lang.log" 2>/dev/null
+  fi
 done
 
 # the headless LOVE test, where LOVE and Xvfb are installed

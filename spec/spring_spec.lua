@@ -318,6 +318,28 @@ describe("ik2d.spring", function()
     end)
   end)
 
+  describe("world-space limits", function()
+    it("keep a bone's world direction inside them whatever the base does (an antenna within 0.4 rad of up)", function()
+      -- a world-space limit is about the rest angle as a world direction:
+      -- -pi/2, up; posed straight on bone 1, which points up too
+      local chain = ik2d.chain{ x = 0, y = 0, angle = -pi / 2,
+        { length = 10 }, { length = 10, angle = -pi / 2, min = -0.4, max = 0.4, space = "world" },
+        { length = 8 } }
+      chain:set_pose(2, 0)
+      local spring = ik2d.spring(chain, { stiffness = 40, damping = 2, gravity = { 0, 300 } })
+      local held = 0
+      for f = 1, 400 do
+        chain:set_base(0, 0, -pi / 2 + 1.2 * sin(f / 15))
+        spring:update(1 / 60)
+        local off = abs(angle_diff(-pi / 2, chain:world_angle(2)))
+        assert.truthy(off <= 0.4 + EPS, ("frame %d: %.4f rad off"):format(f, off))
+        if off >= 0.4 - EPS then held = held + 1 end
+        assert.truthy(all_finite(chain))
+      end
+      assert.truthy(held > 20, ("the limit held the bone %d times"):format(held))
+    end)
+  end)
+
   describe("any dt", function()
     it("settles with huge steps (1e6, 1e300, math.huge), finite and inside the limits", function()
       for _, dt in ipairs{ 1e6, 1e300, math.huge } do

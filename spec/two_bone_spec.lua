@@ -503,13 +503,16 @@ describe("two_bone stretch", function()
     check_spacing(arm)
   end)
 
-  it("rejects a stretch below 1 or not finite", function()
+  it("rejects a stretch below 1 or NaN; math.huge stretches without bound", function()
     local arm = make_limb()
-    for _, bad in ipairs{ 0.99, 0, -1 } do
+    for _, bad in ipairs{ 0.99, 0, -1, -math.huge, 0 / 0 } do
       helpers.check_message(helpers.error_of(ik2d.solver, arm, { method = "two_bone", stretch = bad }),
                             { "stretch must be >= 1" })
     end
-    helpers.check_message(helpers.error_of(ik2d.solver, arm, { method = "two_bone", stretch = math.huge }),
-                          { "stretch" })
+    local s = ik2d.solver(arm, { method = "two_bone", stretch = math.huge })
+    local reach, bx, by = arm:reach(), arm:base()
+    s:set_target(bx + 50 * reach, by)
+    assert.is_true((s:solve()))
+    assert.near(50, arm:scale(), 1e-9)
   end)
 end)

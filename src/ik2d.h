@@ -68,6 +68,7 @@ typedef enum ik2d_status {
   IK2D_ERR_MIN_DEGREES,   /* |min| > 2 pi: degrees, not radians */
   IK2D_ERR_MAX_DEGREES,   /* |max| > 2 pi: degrees, not radians */
   IK2D_ERR_LIMIT_ORDER,   /* min > max */
+  IK2D_ERR_SPACE,         /* not an ik2d_space */
   IK2D_ERR_INDEX,         /* bone index out of range */
   IK2D_ERR_METHOD,        /* not an ik2d_method */
   IK2D_ERR_TWO_BONE,      /* method two_bone on a chain that is not 2 bones */
@@ -77,8 +78,14 @@ typedef enum ik2d_status {
   IK2D_ERR_DAMPING,       /* damping negative or not finite */
   IK2D_ERR_BEND,          /* bend not 1 or -1 */
   IK2D_ERR_SOFTNESS,      /* softness negative or not finite */
-  IK2D_ERR_STRETCH,       /* stretch below 1 or not finite */
+  IK2D_ERR_STRETCH,       /* stretch below 1 or NaN */
   IK2D_ERR_SWEEP,         /* not an ik2d_sweep */
+  IK2D_ERR_TIP_ANGLE,     /* tip angle not finite */
+  IK2D_ERR_TIP_WEIGHT,    /* tip weight outside [0, 1] or NaN */
+  IK2D_ERR_POLE_X,        /* a pole's x not finite */
+  IK2D_ERR_POLE_Y,        /* a pole's y not finite */
+  IK2D_ERR_SOFTNESS_CURVE,/* not an ik2d_softness_curve */
+  IK2D_ERR_COMPRESS,      /* compress outside [0, 1] */
   IK2D_ERR_STIFFNESS,     /* spring stiffness negative or not finite */
   IK2D_ERR_MASS,          /* spring mass not > 0 and finite, or stiffness
                              or damping over mass beyond the doubles */
@@ -99,15 +106,27 @@ IK2D_API const char *ik2d_status_message(ik2d_status status);
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_constraint ik2d_constraint;
 
+/* What a limit's angles are measured against. */
+typedef enum ik2d_space {
+  IK2D_SPACE_PARENT = 0,  /* the bone's local angle: the limit follows the
+                             parents (an elbow) */
+  IK2D_SPACE_WORLD        /* the bone's world direction, whatever the
+                             parents do (a head that never looks past the
+                             vertical); mirrored when the chain is flipped */
+} ik2d_space;
+
 typedef struct ik2d_constraint_def {
   double min, max;  /* radians from the rest angle, min <= max, each
                        within [-2 pi, 2 pi] (larger ones are degrees by
                        mistake); a range of 2 pi or more allows every
-                       angle */
+                       angle.  In world space the rest angle is read as
+                       a world direction */
   bool invert;      /* the allowed range is outside [min, max] */
+  ik2d_space space; /* IK2D_SPACE_PARENT */
 } ik2d_constraint_def;
 
-/* min = -pi, max = pi, not inverted: every angle allowed. */
+/* min = -pi, max = pi, not inverted, parent space: every angle
+** allowed. */
 IK2D_API ik2d_constraint_def ik2d_default_constraint_def(void);
 IK2D_API size_t ik2d_constraint_size(void);
 IK2D_API ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
@@ -161,6 +180,7 @@ IK2D_API int ik2d_chain_bone_count(const ik2d_chain *chain);
 /* The base's angle is kept wrapped to (-pi, pi]. */
 IK2D_API ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
                                          double angle);
+/* Any output may be NULL (not written). */
 IK2D_API void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y,
                               double *angle);
 IK2D_API ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip);
@@ -197,9 +217,12 @@ IK2D_API const double *ik2d_chain_joints(const ik2d_chain *chain);
 IK2D_API const double *ik2d_chain_angles(const ik2d_chain *chain);
 /* Sum of the bone lengths. */
 IK2D_API double ik2d_chain_reach(const ik2d_chain *chain);
-/* The result's bone scale: 1, or above when a two-bone stretch
-** stretched the limb; joints are length * scale apart. */
+/* The result's bone scale: 1, or other when a solver stretched or
+** compressed the bones; joints are length * scale apart. */
 IK2D_API double ik2d_chain_scale(const ik2d_chain *chain);
+/* Whether the last solve asked for the scale on both sprite axes (the
+** solver's uniform setting). */
+IK2D_API bool ik2d_chain_uniform(const ik2d_chain *chain);
 
 /* ------------------------------------------------------------------ */
 /* Solver: moves a chain's tip to a target.                             */
@@ -222,6 +245,16 @@ typedef enum ik2d_sweep {
   IK2D_SWEEP_TIP
 } ik2d_sweep;
 
+/* How two_bone eases the limb in over the softness distance before full
+** reach (target distance d, full reach R, softness s). */
+typedef enum ik2d_softness_curve {
+  IK2D_SOFTNESS_SMOOTH = 0, /* R - s + s (1 - exp(-(d - R + s) / s)): the
+                               slope is continuous, full reach is never
+                               quite met */
+  IK2D_SOFTNESS_SPINE       /* Spine's: R - s (1 - (d - R + s) / 2s)^2 up
+                               to d = R + s, full reach from there */
+} ik2d_softness_curve;
+
 typedef struct ik2d_solver_def {
   ik2d_method method;   /* IK2D_CCD */
   int iterations;       /* >= 1; 10 */
@@ -234,17 +267,40 @@ typedef struct ik2d_solver_def {
   bool exact;           /* CCD: each iteration first tries the exact
                            two-joint step; FABRIK finishes with one; true */
   ik2d_sweep sweep;     /* CCD: IK2D_SWEEP_ROOT */
-  int bend;             /* two-bone: +1 or -1 (the sign of the elbow's
-                           local angle); 1 */
+  int bend;             /* two-bone: +1 or -1, the sign of the elbow's
+                           local angle: with angles positive from +x to +y,
+                           +1 puts the elbow on the clockwise side of the
+                           base-to-target line (above it on a y-down
+                           screen, for a target to the right); 1 */
   double softness;      /* two-bone: distance before full reach over which
                            the limb eases in, >= 0; 0 */
-  double stretch;       /* two-bone: largest bone scale toward a target
-                           beyond reach, >= 1 (1 = none); 1 */
+  ik2d_softness_curve softness_curve; /* two-bone: IK2D_SOFTNESS_SMOOTH */
+  double stretch;       /* two-bone and one-bone chains: largest bone
+                           scale toward a target beyond reach, >= 1
+                           (HUGE_VAL: no bound; 1 = none); 1 */
+  double compress;      /* one-bone chains: smallest bone scale toward a
+                           nearer target, in [0, 1] (0: no bound; 1 =
+                           none); 1 */
+  bool uniform;         /* the scale applies to both sprite axes (a hint
+                           for drawing, see ik2d_chain_uniform); false */
+  bool tip;             /* orient the last bone along tip_angle; false */
+  double tip_angle;     /* the last bone's world direction (mirrored when
+                           flipped): the tip on the target, the rest of
+                           the chain solving for the last joint */
+  double tip_weight;    /* in [0, 1]: 1 orients fully, less blends the
+                           free direction toward tip_angle; 1 */
+  bool pole;            /* bend toward (pole_x, pole_y); false */
+  double pole_x, pole_y;/* world space: two_bone takes the bend side that
+                           faces it (over bend); CCD and FABRIK turn
+                           their middle joints toward it, the tip kept */
 } ik2d_solver_def;
 
 /* The outcome of the last solve. */
 typedef struct ik2d_result {
   bool reached;         /* the result tip is within tolerance */
+  bool limited;         /* a limit changed the answer: a joint ends on one
+                           of its limits, or the bend side or pole asked
+                           for was not allowed */
   int iterations;       /* used; 0 when the tip already was there */
   double distance;      /* from the result tip to the target */
 } ik2d_result;
@@ -275,10 +331,21 @@ IK2D_API ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep
 IK2D_API ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend);
 IK2D_API ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness);
 IK2D_API ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch);
+IK2D_API ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress);
+IK2D_API ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
+                                                    ik2d_softness_curve curve);
+/* Orients the last bone (tip_angle, tip_weight); clear: free again. */
+IK2D_API ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle,
+                                               double weight);
+IK2D_API void ik2d_solver_clear_tip_angle(ik2d_solver *solver);
+/* Bends toward the point (x, y); clear: bend as set again. */
+IK2D_API ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
+IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
 
 /* World space. */
 IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
-/* The target: the chain's result tip until the first set_target. */
+/* The target: the chain's result tip until the first set_target.  Any
+** output may be NULL. */
 IK2D_API void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
 /* Forget the warm start: the next solve starts from the pose. */
 IK2D_API void ik2d_solver_forget(ik2d_solver *solver);

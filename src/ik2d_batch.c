@@ -21,10 +21,6 @@ typedef struct batch_slot {
   ik2d_rot start[IK2D_MAX_BONES];
 } batch_slot;
 
-static bool batch_can_join(const ik2d_solver *solver) {
-  return solver->settings.method == IK2D_CCD && solver->settings.weight > 0.0;
-}
-
 /* Solves the slots' CCD together; returns how many reached. */
 static int batch_flush(batch_slot *slots, int count) {
   /* initialised only to quiet gcc's maybe-uninitialized */
@@ -37,6 +33,7 @@ static int batch_flush(batch_slot *slots, int count) {
     poses[k] = &slots[k].pose;
   }
   ik2d_ccd_run_together(poses, used, count);
+  for (k = 0; k < count; k++) used[k] = ik2d_solve_ccd_fallback(poses[k], used[k]);
   for (k = 0; k < count; k++)
     reached += ik2d_solve_finish(slots[k].solver, &slots[k].pose, slots[k].start,
                                  used[k]);
@@ -51,7 +48,7 @@ int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
     ik2d_solver *solver = solvers[i];
     bool shares_chain = false;
     if (solver == NULL || solver->chain == NULL) continue;
-    if (!batch_can_join(solver)) {
+    if (!ik2d_solve_is_plain_ccd(solver)) {
       reached += batch_flush(slots, waiting);
       waiting = 0;
       reached += ik2d_solver_solve(solver);

@@ -34,6 +34,14 @@
 ** stalled (limits or a local minimum): more sweeps would not help. */
 #define CCD_STALL_GAIN 1e-9
 
+/* With the exact step on, an iteration that takes off less than this
+** fraction of the squared distance while the tip is still farther than
+** sqrt(CCD_FAR) tolerances crawls: the chain sits in a fold that sweeps
+** undo slowly, and the solver hands the rest of the iterations to FABRIK
+** (the value: measured with bench/quality.c's jumping targets). */
+#define CCD_SLOW_GAIN 0.3
+#define CCD_FAR 100.0
+
 /* ------------------------------------------------------------------ */
 /* sweeps                                                               */
 /* ------------------------------------------------------------------ */
@@ -80,6 +88,13 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_aim *aim, int i,
     if (ik2d_pose_clamp(pose, i)) turn = ik2d_rot_inv_mul(old, pose->rot[i]);
     *tip_x = jx + turn.c * to_tip_x - turn.s * to_tip_y;
     *tip_y = jy + turn.s * to_tip_x + turn.c * to_tip_y;
+    /* a world-space limit below turned with this joint: back into its
+    ** limit, and the tip where the chain now ends */
+    if (pose->world_limits > i + 1 && ik2d_pose_settle_world(pose, i + 1)) {
+      ik2d_pose_forward(pose);
+      *tip_x = pose->joint_x[pose->count];
+      *tip_y = pose->joint_y[pose->count];
+    }
   }
   dx = aim->target_x - *tip_x;
   dy = aim->target_y - *tip_y;
@@ -189,7 +204,7 @@ static void ccd_run_begin(ccd_run_state *run, ik2d_pose *pose) {
   if (ik2d_pose_straighten(pose)) return;
   run->done = 0;
   run->iteration = 1;
-  run->used = pose->settings->iterations;
+  run->used = pose->iterations;
   run->start_sq = run->distance_sq;
   ik2d_pose_save(pose, run->start);
 }
@@ -215,12 +230,17 @@ IK2D_INLINE void ccd_run_reached(ccd_run_state *run) {
 }
 
 /* After a step that did not reach: a stalled run or the last iteration
-** ends the run. */
+** ends the run; so does, with the exact step on, a run that crawls while
+** still far (its iterations are better spent elsewhere: the solver's
+** fallback). */
 IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
-  if (run->before_sq - run->distance_sq <= CCD_STALL_GAIN * run->before_sq) {
+  double gain = run->before_sq - run->distance_sq;
+  if (gain <= CCD_STALL_GAIN * run->before_sq ||
+      (run->pose->settings->exact && gain < CCD_SLOW_GAIN * run->before_sq &&
+       run->distance_sq > CCD_FAR * run->pose->tolerance_sq)) {
     run->used = run->iteration;
     ccd_run_end(run);
-  } else if (++run->iteration > run->pose->settings->iterations) {
+  } else if (++run->iteration > run->pose->iterations) {
     ccd_run_end(run);
   }
 }

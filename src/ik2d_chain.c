@@ -124,6 +124,7 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
     chain->reach += bone->length;
   }
   chain->flip = def->flip;
+  chain->uniform = false;
   chain_keep_base(chain, def->x, def->y, def->angle);
   ik2d_chain_reset(chain);
   return IK2D_OK;
@@ -274,6 +275,10 @@ double ik2d_chain_reach(const ik2d_chain *chain) {
 
 double ik2d_chain_scale(const ik2d_chain *chain) {
   return chain != NULL ? chain->scale : 1.0;
+}
+
+bool ik2d_chain_uniform(const ik2d_chain *chain) {
+  return chain != NULL && chain->uniform;
 }
 
 /* ------------------------------------------------------------------ */

@@ -16,8 +16,10 @@ struct ik2d_chain {
   double base_x, base_y, base_angle;  /* base_angle in (-pi, pi] */
   ik2d_rot base_rot;                  /* of base_angle, for solves */
   double reach;                       /* sum of lengths */
-  double scale;                       /* result bone scale (two-bone
-                                         stretch), 1 otherwise */
+  double scale;                       /* result bone scale (stretch or
+                                         compress), 1 otherwise */
+  bool uniform;                       /* the last solve asked for the
+                                         scale on both sprite axes */
   double *length;
   double *rest;                       /* rest local angle */
   ik2d_rot *rest_rot;                 /* of rest, for limits in solves */

@@ -14,6 +14,7 @@ ik2d_constraint_def ik2d_default_constraint_def(void) {
   def.min = -IK2D_PI;
   def.max = IK2D_PI;
   def.invert = false;
+  def.space = IK2D_SPACE_PARENT;
   return def;
 }
 
@@ -26,6 +27,8 @@ static ik2d_status constraint_check(const ik2d_constraint_def *def) {
   if (fabs(def->min) > IK2D_TWO_PI) return IK2D_ERR_MIN_DEGREES;
   if (fabs(def->max) > IK2D_TWO_PI) return IK2D_ERR_MAX_DEGREES;
   if (def->min > def->max) return IK2D_ERR_LIMIT_ORDER;
+  if (def->space != IK2D_SPACE_PARENT && def->space != IK2D_SPACE_WORLD)
+    return IK2D_ERR_SPACE;
   return IK2D_OK;
 }
 
@@ -72,6 +75,7 @@ ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
   if (constraint != NULL) return constraint->def;
   def.min = def.max = 0.0;
   def.invert = false;
+  def.space = IK2D_SPACE_PARENT;
   return def;
 }
 

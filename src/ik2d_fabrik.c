@@ -56,7 +56,7 @@ static void fabrik_sweep(ik2d_pose *pose) {
 int ik2d_fabrik_run(ik2d_pose *pose) {
   ik2d_rot best[IK2D_MAX_BONES];
   double best_sq, distance_sq;
-  int iteration, iterations = pose->settings->iterations;
+  int iteration, iterations = pose->iterations;
   ik2d_pose_forward(pose);
   best_sq = ik2d_pose_tip_distance_sq(pose);
   if (best_sq <= pose->tolerance_sq) return 0;

@@ -5,12 +5,15 @@
 ** from where it was to where that joint went, one bone length behind.
 ** While dragging, each bone's direction is turned so that the bone
 ** ahead of it keeps its local angle (relative to this bone) inside its
-** limits; last, bone 0 is turned into its own limits relative to the
-** base angle, which follow never changes, turning the whole chain about
-** the tip.  The base ends one chain behind the tip (pose->base_x/y), and
-** the solve moves the chain's base there.
+** limits, and into its own limits when they are world-space ones; last,
+** every limit once more root to tip (bone 0's relative to the base
+** angle, which follow never changes; a world-space one from where its
+** parent ended), turning the chain about the tip.  The base ends one
+** chain behind the tip (pose->base_x/y), and the solve moves the chain's
+** base there.
 */
 #include <math.h>
+#include <stdbool.h>
 
 #include "ik2d_follow.h"
 #include "ik2d_pose.h"
@@ -33,6 +36,12 @@ static void follow_direction(double x0, double y0, double x1, double y1,
   *dir = ik2d_rot_of(dx / norm, dy / norm);
 }
 
+/* Is bone i's limit a world-space one? */
+static bool follow_world_limited(const ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  return limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD;
+}
+
 int ik2d_follow_run(ik2d_pose *pose) {
   const double *length = pose->chain->length;
   ik2d_rot dir[IK2D_MAX_BONES], start[IK2D_MAX_BONES], world;
@@ -49,7 +58,9 @@ int ik2d_follow_run(ik2d_pose *pose) {
   /* the drag, tip to base: (x, y) is where the joint ahead went */
   for (i = n - 1; i >= 0; i--) {
     follow_direction(pose->joint_x[i], pose->joint_y[i], x, y, &dir[i]);
-    if (i + 1 < n) {
+    if (follow_world_limited(pose, i))
+      ik2d_constraint_clamp_rot(pose->chain->constraint[i], pose->limit_mid[i], &dir[i]);
+    if (i + 1 < n && !follow_world_limited(pose, i + 1)) {
       pose->rot[i + 1] = ik2d_rot_inv_mul(dir[i], dir[i + 1]);
       if (ik2d_pose_clamp(pose, i + 1)) {
         ik2d_rot r = pose->rot[i + 1];
@@ -59,8 +70,10 @@ int ik2d_follow_run(ik2d_pose *pose) {
     x -= length[i] * dir[i].c;
     y -= length[i] * dir[i].s;
   }
+  /* the rotations as dragged, then every limit root to tip */
   pose->rot[0] = ik2d_rot_inv_mul(pose->base, dir[0]);
-  ik2d_pose_clamp(pose, 0);
+  for (i = 1; i < n; i++) pose->rot[i] = ik2d_rot_inv_mul(dir[i - 1], dir[i]);
+  for (i = 0; i < n; i++) ik2d_pose_clamp(pose, i);
   /* the base one chain behind the target, along the rotations as kept */
   world = pose->base;
   x = pose->target_x;
@@ -71,8 +84,10 @@ int ik2d_follow_run(ik2d_pose *pose) {
     y -= length[i] * world.s;
   }
   pose->fresh = false;
-  if (!isfinite(x) || !isfinite(y)) {
-    /* a base beyond the largest double: the drag is dropped */
+  /* a base beyond the largest double, here or mirrored back into world
+  ** space: the drag is dropped */
+  if (!isfinite(x) || !isfinite(y) ||
+      (pose->chain->flip && !isfinite(2.0 * pose->chain->base_x - x))) {
     ik2d_pose_load(pose, start);
     return 1;
   }

@@ -41,7 +41,7 @@ void ik2d_pose_load(ik2d_pose *pose, const ik2d_rot *rot) {
 void ik2d_pose_forward(ik2d_pose *pose) {
   const double *length = pose->chain->length;
   ik2d_rot world = pose->base;
-  double x = pose->chain->base_x, y = pose->chain->base_y;
+  double x = pose->base_x, y = pose->base_y;
   int i;
   for (i = 0; i < pose->count; i++) {
     world = ik2d_rot_mul(world, pose->rot[i]);
@@ -61,7 +61,7 @@ bool ik2d_pose_straighten(ik2d_pose *pose) {
   double distance = sqrt(dx * dx + dy * dy);
   ik2d_rot saved[IK2D_MAX_BONES];
   int i;
-  if (!(distance >= chain->reach) || distance == 0.0) return false;
+  if (!(distance >= pose->reach) || distance == 0.0) return false;
   ik2d_pose_save(pose, saved);
   if (!isfinite(distance)) {
     /* a target beyond 1e154: the squares overflowed (dx too, across the
@@ -91,6 +91,135 @@ bool ik2d_pose_straighten(ik2d_pose *pose) {
   return true;
 }
 
+ik2d_rot ik2d_pose_world(const ik2d_pose *pose, int i) {
+  ik2d_rot world = pose->base;
+  int k;
+  for (k = 0; k <= i; k++) world = ik2d_rot_mul(world, pose->rot[k]);
+  return world;
+}
+
+ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  ik2d_rot mid;
+  double norm;
+  if (limit == NULL || limit->def.space != IK2D_SPACE_WORLD) return pose->limit_mid[i];
+  mid = ik2d_rot_inv_mul(ik2d_pose_world(pose, i - 1), pose->limit_mid[i]);
+  /* the parent's world rotation is a product of up to 63 rotations, each
+  ** up to 1e-14 off unit length: a clamp onto that middle would pass the
+  ** error on to this bone, after the solve put rotations back on unit
+  ** length */
+  norm = sqrt(mid.c * mid.c + mid.s * mid.s);
+  return norm > 0.0 ? ik2d_rot_of(mid.c / norm, mid.s / norm) : pose->limit_mid[i];
+}
+
+bool ik2d_pose_settle_world(ik2d_pose *pose, int first) {
+  bool moved = false;
+  int i;
+  for (i = first; i < pose->world_limits && i < pose->count; i++) {
+    const ik2d_constraint *limit = pose->chain->constraint[i];
+    if (limit != NULL && limit->def.space == IK2D_SPACE_WORLD && ik2d_pose_clamp(pose, i))
+      moved = true;
+  }
+  if (moved) pose->fresh = false;
+  return moved;
+}
+
+bool ik2d_pose_on_limit(const ik2d_pose *pose) {
+  int i;
+  for (i = 0; i < pose->count; i++) {
+    const ik2d_constraint *limit = pose->chain->constraint[i];
+    ik2d_rot rel;
+    if (limit == NULL || limit->full) continue;
+    rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
+    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - 1e-9) return true;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* poles                                                                */
+/* ------------------------------------------------------------------ */
+
+/* The mirror of rotation w across the line along unit u: the angle
+** 2 angle(u) - angle(w), that is u^2 conj(w). */
+static ik2d_rot pose_mirror(ik2d_rot u, ik2d_rot w) {
+  return ik2d_rot_mul(ik2d_rot_mul(u, u), ik2d_rot_of(w.c, -w.s));
+}
+
+/* The unit direction from (x0, y0) to (x1, y1); false if they meet. */
+static bool pose_unit(double x0, double y0, double x1, double y1, ik2d_rot *u) {
+  double dx = x1 - x0, dy = y1 - y0, norm = sqrt(dx * dx + dy * dy);
+  if (!(norm > 0.0 && isfinite(norm))) return false;
+  *u = ik2d_rot_of(dx / norm, dy / norm);
+  return true;
+}
+
+/* Which side of the line through (x0, y0) along u the point is on. */
+static double pose_side(ik2d_rot u, double x0, double y0, double x, double y) {
+  return u.c * (y - y0) - u.s * (x - x0);
+}
+
+/* Keeps the rotations from first on (saved holds the old ones) when
+** every limit allows them; else puts the old ones back and says so. */
+static bool pose_keep_if_allowed(ik2d_pose *pose, const ik2d_rot *saved, int first,
+                                 int last) {
+  int i;
+  for (i = first; i <= last; i++) {
+    ik2d_rot r = pose->rot[i];
+    if (ik2d_pose_clamp(pose, i)) {
+      pose->rot[i] = r;
+      for (i = first; i <= last; i++) pose->rot[i] = saved[i];
+      pose->limited = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+void ik2d_pose_toward_pole(ik2d_pose *pose) {
+  int n = pose->count, i, j;
+  const double *x = pose->joint_x, *y = pose->joint_y;
+  double px = pose->pole_x, py = pose->pole_y, bulk = 0.0, pole;
+  ik2d_rot saved[IK2D_MAX_BONES], u, world[IK2D_MAX_BONES];
+  if (n < 2) return;
+  ik2d_pose_forward(pose);
+  if (!pose_unit(x[0], y[0], x[n], y[n], &u)) return;
+  pole = pose_side(u, x[0], y[0], px, py);
+  for (j = 1; j < n; j++) bulk += pose_side(u, x[0], y[0], x[j], y[j]);
+  ik2d_pose_save(pose, saved);
+  if (pole * bulk < 0.0) {
+    /* the whole chain mirrored across the base-tip line: the first bone
+    ** takes the mirrored direction, every later turn is reversed */
+    pose->rot[0] = ik2d_rot_inv_mul(pose->base,
+                                    pose_mirror(u, ik2d_rot_mul(pose->base, pose->rot[0])));
+    for (i = 1; i < n; i++) pose->rot[i] = ik2d_rot_of(saved[i].c, -saved[i].s);
+    if (pose_keep_if_allowed(pose, saved, 0, n - 1)) ik2d_pose_save(pose, saved);
+    ik2d_pose_forward(pose);
+  }
+  /* each middle joint mirrored across the line through its neighbours,
+  ** when that brings it nearer the pole: bones j - 1 and j turn, the
+  ** rest of the chain keeps its world directions */
+  for (j = 1; j < n; j++) {
+    ik2d_rot v, parent;
+    double side_pole, side_joint;
+    if (!pose_unit(x[j - 1], y[j - 1], x[j + 1], y[j + 1], &v)) continue;
+    side_pole = pose_side(v, x[j - 1], y[j - 1], px, py);
+    side_joint = pose_side(v, x[j - 1], y[j - 1], x[j], y[j]);
+    if (!(side_pole * side_joint < 0.0)) continue;
+    for (i = 0; i < n; i++) world[i] = ik2d_pose_world(pose, i);
+    parent = j >= 2 ? world[j - 2] : pose->base;
+    world[j - 1] = pose_mirror(v, world[j - 1]);
+    world[j] = pose_mirror(v, world[j]);
+    pose->rot[j - 1] = ik2d_rot_inv_mul(parent, world[j - 1]);
+    pose->rot[j] = ik2d_rot_inv_mul(world[j - 1], world[j]);
+    if (j + 1 < n) pose->rot[j + 1] = ik2d_rot_inv_mul(world[j], world[j + 1]);
+    if (pose_keep_if_allowed(pose, saved, j - 1, j + 1 < n ? j + 1 : j))
+      ik2d_pose_save(pose, saved);
+    ik2d_pose_forward(pose);
+  }
+  pose->fresh = false;
+}
+
 /* ------------------------------------------------------------------ */
 /* the exact two-joint step                                             */
 /* ------------------------------------------------------------------ */
@@ -105,7 +234,8 @@ typedef struct pose_pair {
 ** the exact step and the sweeps can never disagree. */
 static bool pose_allowed(const ik2d_pose *pose, int i, ik2d_rot r) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
-  return limit == NULL || !ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &r);
+  return limit == NULL ||
+         !ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &r);
 }
 
 /* The triangle of joints i < j, solved for one bend side: the sides, the
@@ -192,7 +322,7 @@ static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) 
 bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
   int n = pose->count, k;
   pose_pair best;
-  ik2d_rot old_i, old_j;
+  ik2d_rot saved[IK2D_MAX_BONES];
   double after_sq;
   if (n < 2) return false;
   best.i = best.j = -1;
@@ -201,10 +331,11 @@ bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
   for (k = 2; k < n; k++) pose_pair_try(pose, 0, k, &best);
   for (k = 1; k + 2 < n; k++) pose_pair_try(pose, k, n - 1, &best);
   if (best.i < 0) return false;
-  old_i = pose->rot[best.i];
-  old_j = pose->rot[best.j];
+  ik2d_pose_save(pose, saved);
   pose->rot[best.i] = best.i_rot;
   pose->rot[best.j] = best.j_rot;
+  /* world-space limits below the pair turned with it */
+  if (pose->world_limits > best.i + 1) ik2d_pose_settle_world(pose, best.i + 1);
   ik2d_pose_forward(pose);
   after_sq = ik2d_pose_tip_distance_sq(pose);
   if (after_sq < *distance_sq) {
@@ -212,8 +343,7 @@ bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
     return true;
   }
   /* no gain (the tip already sat on the target up to rounding) */
-  pose->rot[best.i] = old_i;
-  pose->rot[best.j] = old_j;
+  ik2d_pose_load(pose, saved);
   ik2d_pose_forward(pose);
   return false;
 }

@@ -17,8 +17,17 @@ typedef struct ik2d_pose {
   const ik2d_chain *chain;
   const ik2d_solver_def *settings;  /* the solve's iterations, exact,
                                        sweep, bend, softness, stretch */
-  int count;
+  int count;                        /* bones solved (a tip angle
+                                       leaves the last one out) */
+  int iterations;                   /* this run's budget */
+  double reach;                     /* of the bones solved */
   double target_x, target_y;        /* chain space */
+  bool pole;                        /* bend toward the pole */
+  double pole_x, pole_y;            /* chain space */
+  bool limited;                     /* a limit forbade the bend side or
+                                       the pole asked for */
+  int world_limits;                 /* 1 + the last bone with a world-
+                                       space limit; 0: none */
   double tolerance_sq;
   ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets
                                        every turn pass */
@@ -27,7 +36,8 @@ typedef struct ik2d_pose {
                                        chain space: the chain's base, but
                                        for follow, which moves it */
   ik2d_rot rot[IK2D_MAX_BONES];     /* local rotation of each bone */
-  /* limited bones: the middle of the allowed arc in parent space */
+  /* limited bones: the middle of the allowed arc, in parent space (or
+  ** in world space for a world-space limit) */
   ik2d_rot limit_mid[IK2D_MAX_BONES];
   double scale;       /* bone scale of the solution: 1, or the two-bone
                          stretch (joint_x/y are always unscaled) */
@@ -42,7 +52,8 @@ typedef struct ik2d_pose {
 void ik2d_pose_save(const ik2d_pose *pose, ik2d_rot *rot);
 void ik2d_pose_load(ik2d_pose *pose, const ik2d_rot *rot);
 
-/* Positions of every joint from the rotations.  Every rotation is a
+/* Positions of every joint from the rotations, from pose->base_x/y.
+** Every rotation is a
 ** product of unit ones, off unit length by a few ulps a turn; the solve
 ** puts them back on it at the end when that grows past 1e-14, not here
 ** on every pass. */
@@ -55,16 +66,41 @@ static inline double ik2d_pose_tip_distance_sq(const ik2d_pose *pose) {
   return dx * dx + dy * dy;
 }
 
+/* The middle of bone i's allowed arc as a local rotation: for a world-
+** space limit, the world middle seen from the parent's world rotation. */
+ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i);
+
 /* Moves rotation i into its limits; returns true if it had to. */
 static inline bool ik2d_pose_clamp(ik2d_pose *pose, int i) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
-  return limit != NULL &&
-         ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
+  if (limit == NULL) return false;
+  if (limit->def.space == IK2D_SPACE_WORLD)
+    return ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
+  return ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
 }
+
+/* After turns of the bones before first: each world-space limited bone
+** from first on (their world directions turned with their parents) back
+** into its limits; returns true if one moved (the joints are then stale). */
+bool ik2d_pose_settle_world(ik2d_pose *pose, int first);
 
 /* Points the chain straight at an out-of-reach target when the limits
 ** allow it; returns true if it did. */
 bool ik2d_pose_straighten(ik2d_pose *pose);
+
+/* The world rotation of bone i (the base's times every local one up to
+** i); i = -1 gives the base's. */
+ik2d_rot ik2d_pose_world(const ik2d_pose *pose, int i);
+
+/* Turns the chain's middle joints toward the pole, the base and tip kept:
+** the whole chain mirrored across the base-tip line when most of it
+** bends away from the pole, then each middle joint mirrored across the
+** line through its neighbours when that brings it nearer.  A mirror a
+** limit forbids is not made, and pose->limited says so. */
+void ik2d_pose_toward_pole(ik2d_pose *pose);
+
+/* Whether a limited bone ends on the edge of its allowed arc. */
+bool ik2d_pose_on_limit(const ik2d_pose *pose);
 
 /* The exact two-joint step: turns the best pair of joints so that the
 ** tip lands on the target (law of cosines), inside limits and damping,

@@ -53,7 +53,15 @@ ik2d_solver_def ik2d_default_solver_def(void) {
   def.sweep = IK2D_SWEEP_ROOT;
   def.bend = 1;
   def.softness = 0.0;
+  def.softness_curve = IK2D_SOFTNESS_SMOOTH;
   def.stretch = 1.0;
+  def.compress = 1.0;
+  def.uniform = false;
+  def.tip = false;
+  def.tip_angle = 0.0;
+  def.tip_weight = 1.0;
+  def.pole = false;
+  def.pole_x = def.pole_y = 0.0;
   return def;
 }
 
@@ -95,8 +103,30 @@ static ik2d_status check_softness(double softness) {
   return isfinite(softness) && softness >= 0.0 ? IK2D_OK : IK2D_ERR_SOFTNESS;
 }
 
+/* HUGE_VAL: no bound */
 static ik2d_status check_stretch(double stretch) {
-  return isfinite(stretch) && stretch >= 1.0 ? IK2D_OK : IK2D_ERR_STRETCH;
+  return stretch >= 1.0 ? IK2D_OK : IK2D_ERR_STRETCH;
+}
+
+/* 0: no bound (a bone may shrink to its base) */
+static ik2d_status check_compress(double compress) {
+  return compress >= 0.0 && compress <= 1.0 ? IK2D_OK : IK2D_ERR_COMPRESS;
+}
+
+static ik2d_status check_softness_curve(ik2d_softness_curve curve) {
+  return curve == IK2D_SOFTNESS_SMOOTH || curve == IK2D_SOFTNESS_SPINE
+             ? IK2D_OK
+             : IK2D_ERR_SOFTNESS_CURVE;
+}
+
+static ik2d_status check_tip(double angle, double weight) {
+  if (!isfinite(angle)) return IK2D_ERR_TIP_ANGLE;
+  return weight >= 0.0 && weight <= 1.0 ? IK2D_OK : IK2D_ERR_TIP_WEIGHT;
+}
+
+static ik2d_status check_pole(double x, double y) {
+  if (!isfinite(x)) return IK2D_ERR_POLE_X;
+  return isfinite(y) ? IK2D_OK : IK2D_ERR_POLE_Y;
 }
 
 /* Every setting, in the order the def declares them. */
@@ -111,7 +141,14 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   if ((status = check_sweep(def->sweep)) != IK2D_OK) return status;
   if ((status = check_bend(def->bend)) != IK2D_OK) return status;
   if ((status = check_softness(def->softness)) != IK2D_OK) return status;
-  return check_stretch(def->stretch);
+  if ((status = check_softness_curve(def->softness_curve)) != IK2D_OK) return status;
+  if ((status = check_stretch(def->stretch)) != IK2D_OK) return status;
+  if ((status = check_compress(def->compress)) != IK2D_OK) return status;
+  /* a tip angle or pole switched off need not hold numbers */
+  if ((status = check_tip(def->tip ? def->tip_angle : 0.0, def->tip_weight)) != IK2D_OK)
+    return status;
+  if (def->pole) return check_pole(def->pole_x, def->pole_y);
+  return IK2D_OK;
 }
 
 /* The largest turn as a rotation: 0 or a half turn or more is none
@@ -148,6 +185,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->has_target = false;
   solver->have_solution = false;
   solver->result.reached = false;
+  solver->result.limited = false;
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
   solver->joint_updates = 0;
@@ -247,6 +285,52 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   return IK2D_OK;
 }
 
+ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
+  solver->settings.compress = compress;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
+                                           ik2d_softness_curve curve) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_softness_curve(curve) != IK2D_OK) return IK2D_ERR_SOFTNESS_CURVE;
+  solver->settings.softness_curve = curve;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle,
+                                      double weight) {
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  status = check_tip(angle, weight);
+  if (status != IK2D_OK) return status;
+  solver->settings.tip = true;
+  solver->settings.tip_angle = angle;
+  solver->settings.tip_weight = weight;
+  return IK2D_OK;
+}
+
+void ik2d_solver_clear_tip_angle(ik2d_solver *solver) {
+  if (solver != NULL) solver->settings.tip = false;
+}
+
+ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  status = check_pole(x, y);
+  if (status != IK2D_OK) return status;
+  solver->settings.pole = true;
+  solver->settings.pole_x = x;
+  solver->settings.pole_y = y;
+  return IK2D_OK;
+}
+
+void ik2d_solver_clear_pole(ik2d_solver *solver) {
+  if (solver != NULL) solver->settings.pole = false;
+}
+
 ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
@@ -283,7 +367,7 @@ void ik2d_solver_forget(ik2d_solver *solver) {
 }
 
 const ik2d_result *ik2d_solver_result(const ik2d_solver *solver) {
-  static const ik2d_result none = {false, 0, 0.0};
+  static const ik2d_result none = {false, false, 0, 0.0};
   return solver != NULL ? &solver->result : &none;
 }
 
@@ -304,8 +388,16 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
+  pose->iterations = solver->settings.iterations;
+  pose->reach = chain->reach;
   pose->target_x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
   pose->target_y = target_y;
+  pose->pole = solver->settings.pole;
+  pose->pole_x = chain->flip ? 2.0 * chain->base_x - solver->settings.pole_x
+                             : solver->settings.pole_x;
+  pose->pole_y = solver->settings.pole_y;
+  pose->limited = false;
+  pose->world_limits = 0;
   pose->tolerance_sq = solver->settings.tolerance * solver->settings.tolerance;
   pose->damping = solver->damping;
   pose->scale = 1.0;
@@ -319,8 +411,10 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
     pose->rot[i] = warm ? solver->solution[i]
                         : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
     if (limit != NULL && !limit->full) {
-      /* rest rotation times the range's middle: no trig per solve */
+      /* rest rotation times the range's middle: no trig per solve (a
+      ** world-space limit reads it as a world direction) */
       pose->limit_mid[i] = ik2d_rot_mul(chain->rest_rot[i], limit->mid_rot);
+      if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
       ik2d_pose_clamp(pose, i);
     }
   }
@@ -434,9 +528,11 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
       pose->scale = 1.0;
     }
     solve_angles(solver, pose);
+    solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
     for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
     solver->have_solution = true;
     solve_blend(chain, solver, weight);
+    chain->uniform = solver->settings.uniform;
     /* the stretch blends as the angles do */
     chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
     if (solve_move_base(chain, pose, weight)) {
@@ -449,6 +545,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
     }
   } else {
     /* weight 0: the pose exactly, and no solving work */
+    solver->result.limited = false;
     for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
     chain->scale = 1.0;
     solver->joint_updates = 0;
@@ -467,17 +564,143 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   return solver->result.reached;
 }
 
-/* The method that runs: two_bone needs 2 bones (set_method checks, and a
-** chain keeps its bone count). */
-static int solve_run(ik2d_pose *pose) {
+int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
+  double dx = pose->target_x - pose->chain->base_x;
+  double dy = pose->target_y - pose->chain->base_y;
+  if (!pose->settings->exact) return used;
+  if (!pose->fresh) ik2d_pose_forward(pose);
+  if (!(ik2d_pose_tip_distance_sq(pose) > pose->tolerance_sq)) return used;
+  /* only a target the chain can reach: beyond, the straight pose (or
+  ** the limits) is the answer already */
+  if (!(sqrt(dx * dx + dy * dy) < pose->reach)) return used;
+  pose->fresh = false;
+  pose->iterations -= used;
+  if (pose->iterations < 1) return used;
+  return used + ik2d_fabrik_run(pose);
+}
+
+/* The method on the pose's bones: two_bone needs 2 (a tip angle leaves
+** one: CCD aims it). */
+static int solve_method(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
     case IK2D_FOLLOW: return ik2d_follow_run(pose);
     case IK2D_TWO_BONE:
-      if (pose->count == 2) return ik2d_two_bone_run(pose);
-      return ik2d_ccd_run(pose);
-    default: return ik2d_ccd_run(pose);
+      /* its closed-form limit search works in parent space: with a
+      ** world-space limit, CCD (whose exact step is the same law of
+      ** cosines) solves the limb */
+      if (pose->count == 2 && pose->world_limits == 0) return ik2d_two_bone_run(pose);
+      return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
+    default: return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
   }
+}
+
+/* The method, then the bend toward the pole (two_bone chooses its side
+** itself). */
+static int solve_bent(ik2d_pose *pose) {
+  int used = solve_method(pose);
+  if (pose->pole && !(pose->settings->method == IK2D_TWO_BONE && pose->count == 2 &&
+                      pose->world_limits == 0))
+    ik2d_pose_toward_pole(pose);
+  return used;
+}
+
+/* How many times the others solve again for a last bone whose limit
+** forbade the direction asked for: each round starts from the last, so
+** a few settle it. */
+#define SOLVE_ORIENT_ROUNDS 3
+
+/* The last bone along dir (chain space), the others solving for the
+** joint that puts the tip on the target: the target less the last bone.
+** A limit of the last bone that forbids dir leaves the nearest allowed
+** direction, and the others solve again for it while iterations last. */
+static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
+  const ik2d_chain *chain = pose->chain;
+  int n = pose->count, used = 0, budget = pose->iterations, round;
+  double length = chain->length[n - 1], target_x = pose->target_x;
+  double target_y = pose->target_y, reach = pose->reach;
+  for (round = 1;; round++) {
+    ik2d_rot parent = pose->base;
+    bool clamped;
+    if (n > 1) {
+      pose->count = n - 1;
+      pose->reach = reach - length;
+      pose->target_x = target_x - length * dir.c;
+      pose->target_y = target_y - length * dir.s;
+      pose->iterations = budget - used;
+      pose->fresh = false;
+      used += solve_bent(pose);
+      pose->count = n;
+      pose->reach = reach;
+      pose->target_x = target_x;
+      pose->target_y = target_y;
+      parent = ik2d_pose_world(pose, n - 2);
+    }
+    pose->rot[n - 1] = ik2d_rot_inv_mul(parent, dir);
+    clamped = ik2d_pose_clamp(pose, n - 1);
+    pose->limited = pose->limited || clamped;
+    pose->fresh = false;
+    if (!clamped || n == 1 || used >= budget || round == SOLVE_ORIENT_ROUNDS)
+      return used > 0 ? used : 1;
+    dir = ik2d_rot_mul(parent, pose->rot[n - 1]);
+  }
+}
+
+static bool solve_scales_one_bone(const ik2d_solver *solver) {
+  return solver->chain->count == 1 &&
+         (solver->settings.stretch > 1.0 || solver->settings.compress < 1.0);
+}
+
+bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver) {
+  const ik2d_solver_def *settings = &solver->settings;
+  return settings->method == IK2D_CCD && settings->weight > 0.0 && !settings->tip &&
+         !settings->pole && !solve_scales_one_bone(solver);
+}
+
+/* One bone stretched or compressed toward the target along its
+** direction, within [compress, stretch], as Spine's one-bone IK does. */
+static void solve_one_bone_scale(ik2d_pose *pose) {
+  const ik2d_chain *chain = pose->chain;
+  ik2d_rot world = ik2d_rot_mul(pose->base, pose->rot[0]);
+  double along = (pose->target_x - chain->base_x) * world.c +
+                 (pose->target_y - chain->base_y) * world.s;
+  double scale = along / chain->length[0];
+  if (!(scale == scale)) return;
+  pose->scale = fmax(pose->settings->compress, fmin(scale, pose->settings->stretch));
+  if (pose->scale != 1.0) pose->fresh = false;
+}
+
+/* The whole run of a solve: the method, a tip angle and a pole when set,
+** and for one bone its scale. */
+static int solve_run(ik2d_pose *pose) {
+  const ik2d_solver_def *settings = pose->settings;
+  int used;
+  if (!settings->tip) {
+    used = solve_bent(pose);
+  } else {
+    /* the tip angle in chain space: mirrored when flipped */
+    double angle = pose->chain->flip ? IK2D_PI - settings->tip_angle : settings->tip_angle;
+    ik2d_rot dir = ik2d_rot_of(cos(angle), sin(angle));
+    if (settings->tip_weight < 1.0) {
+      /* blended: the free solve's last direction turned toward the angle */
+      ik2d_rot free_dir;
+      double turn;
+      used = solve_bent(pose);
+      free_dir = ik2d_pose_world(pose, pose->count - 1);
+      turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
+      turn *= settings->tip_weight;
+      dir = ik2d_rot_mul(free_dir, ik2d_rot_of(cos(turn), sin(turn)));
+      pose->iterations = settings->iterations;
+      used = solve_oriented(pose, dir);
+    } else {
+      used = solve_oriented(pose, dir);
+    }
+  }
+  /* (follow reaches every target: it moves the base, not the length) */
+  if (pose->count == 1 && settings->method != IK2D_FOLLOW &&
+      (settings->stretch > 1.0 || settings->compress < 1.0))
+    solve_one_bone_scale(pose);
+  return used;
 }
 
 bool ik2d_solver_solve(ik2d_solver *solver) {

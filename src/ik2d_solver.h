@@ -45,4 +45,16 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start);
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used);
 
+/* After a CCD run that stopped short of a target the chain can reach
+** (it stalled or crawled in a fold a far target needs undone), FABRIK
+** from where CCD stopped for the rest of the iterations, keeping the best
+** pose; only with settings->exact (textbook CCD stays textbook).  Returns
+** the iterations used in all. */
+int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used);
+
+/* A solve that is CCD and nothing else (no tip angle, pole or one-bone
+** scale), with something to solve (weight > 0): what a batch runs in
+** lockstep. */
+bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver);
+
 #endif

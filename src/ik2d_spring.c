@@ -31,7 +31,8 @@
 ** exactly (u its turn within the substep).  The exact solution is stable
 ** for any h: it decays with gamma > 0 and never grows without a forcing
 ** that drives it.  Bones are stepped root to tip, each then turned into
-** its limits relative to where its parent went.
+** its limits: relative to where its parent went, or for a world-space
+** limit its direction in chain space.
 */
 #include <math.h>
 #include <stddef.h>
@@ -379,17 +380,20 @@ static void spring_substep(ik2d_spring *spring, const spring_inputs *in, double 
       v = 0.0;
     }
     if (limit != NULL && !limit->full) {
-      /* into the limits relative to where the parent went; a bone held
-      ** by a limit stops turning away from it */
-      double delta = ik2d_wrap(x - parent_to) - chain->rest[i];
+      /* into the limits: relative to where the parent went, or for a
+      ** world-space limit the direction itself; a bone held by a limit
+      ** stops turning away from it */
+      bool world = limit->def.space == IK2D_SPACE_WORLD;
+      double frame = world ? 0.0 : parent_to, frame_v = world ? 0.0 : parent_v;
+      double delta = ik2d_wrap(x - frame) - chain->rest[i];
       double allowed = ik2d_constraint_clamp(limit, delta);
       double centred = limit->mid + ik2d_wrap(delta - limit->mid);
       if (allowed != centred) {
-        double relative = v - parent_v;
-        x = ik2d_wrap(parent_to + chain->rest[i] + allowed);
+        double relative = v - frame_v;
+        x = ik2d_wrap(frame + chain->rest[i] + allowed);
         if ((allowed > limit->mid && relative > 0.0) ||
             (allowed < limit->mid && relative < 0.0) || limit->half == 0.0)
-          v = parent_v;
+          v = frame_v;
       }
     }
     spring->world[i] = x;

@@ -26,6 +26,7 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_MAX_DEGREES:
       return "max must be within [-2 pi, 2 pi]: limits are radians, not degrees";
     case IK2D_ERR_LIMIT_ORDER: return "min > max";
+    case IK2D_ERR_SPACE: return "space must be parent or world";
     case IK2D_ERR_INDEX: return "index out of range";
     case IK2D_ERR_METHOD: return "method must be ccd, fabrik, two_bone or follow";
     case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones";
@@ -35,8 +36,14 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_DAMPING: return "damping must be >= 0 and finite";
     case IK2D_ERR_BEND: return "bend must be 1 or -1";
     case IK2D_ERR_SOFTNESS: return "softness must be >= 0 and finite";
-    case IK2D_ERR_STRETCH: return "stretch must be >= 1 and finite";
+    case IK2D_ERR_STRETCH: return "stretch must be >= 1";
     case IK2D_ERR_SWEEP: return "sweep must be root or tip";
+    case IK2D_ERR_TIP_ANGLE: return "tip angle must be finite";
+    case IK2D_ERR_TIP_WEIGHT: return "tip weight must be within [0, 1]";
+    case IK2D_ERR_POLE_X: return "pole x must be finite";
+    case IK2D_ERR_POLE_Y: return "pole y must be finite";
+    case IK2D_ERR_SOFTNESS_CURVE: return "softness curve must be smooth or spine";
+    case IK2D_ERR_COMPRESS: return "compress must be within [0, 1]";
     case IK2D_ERR_STIFFNESS: return "stiffness must be >= 0 and finite";
     case IK2D_ERR_MASS:
       return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";

@@ -20,13 +20,22 @@
 #include "ik2d_pose.h"
 #include "ik2d_two_bone.h"
 
-/* Distance the limb actually reaches toward a target at distance d:
-** d itself, except within softness of full reach, where it approaches
-** full reach smoothly (same value and slope where the ease starts). */
-static double two_bone_soft_reach(double d, double reach, double softness) {
-  double start = reach - softness;
+/* Distance the limb actually reaches toward a target at distance d: d
+** itself, except within softness of full reach, where it eases in.
+** Smooth: start + s (1 - e^-(d - start) / s), with start = reach - s:
+** the same value and slope where the ease starts, and full reach only
+** approached.  Spine's: with sd = d - start, the limb falls short of the
+** target by sd - s (1 - p^2), p = min(1, sd / 2s) - 1, which is
+** reach - s p^2: full reach at d = reach + s and beyond (written as Spine
+** computes it, so that a rig moved from Spine agrees to rounding). */
+static double two_bone_soft_reach(double d, double reach, double softness,
+                                  ik2d_softness_curve curve) {
+  double start = reach - softness, p;
   if (softness <= 0.0 || d <= start) return d;
-  return start + softness * (1.0 - exp(-(d - start) / softness));
+  if (curve == IK2D_SOFTNESS_SMOOTH)
+    return start + softness * (1.0 - exp(-(d - start) / softness));
+  p = fmin(1.0, (d - start) / (softness * 2.0)) - 1.0;
+  return d - ((d - start) - softness * (1.0 - p * p));
 }
 
 typedef struct two_bone {
@@ -89,13 +98,25 @@ static void two_bone_from_elbow(two_bone *tb, double aim, double elbow) {
   two_bone_consider(tb, two_bone_allowed(tb->chain, 0, shoulder), elbow);
 }
 
+/* The bend side: the one facing the pole when there is one (the elbow
+** of bend +1 lies clockwise of the base-to-target line, so a pole
+** anticlockwise of it asks for -1), else the setting. */
+static int two_bone_bend(const ik2d_pose *pose, int bend) {
+  const ik2d_chain *chain = pose->chain;
+  double side;
+  if (!pose->pole) return bend;
+  side = (pose->target_x - chain->base_x) * (pose->pole_y - chain->base_y) -
+         (pose->target_y - chain->base_y) * (pose->pole_x - chain->base_x);
+  return side > 0.0 ? -1 : side < 0.0 ? 1 : bend;
+}
+
 int ik2d_two_bone_run(ik2d_pose *pose) {
   const ik2d_chain *chain = pose->chain;
   const ik2d_solver_def *settings = pose->settings;
   const ik2d_constraint *limit;
   two_bone tb;
   double dx, dy, d, reach, cos_elbow, elbow, aim, shoulder;
-  int side;
+  int side, used, bend;
   tb.chain = chain;
   tb.a = chain->length[0];
   tb.b = chain->length[1];
@@ -104,17 +125,18 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   d = sqrt(dx * dx + dy * dy);
   /* the goal distance: the target's, or with softness the eased one
   ** (never beyond full reach) */
-  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->softness);
+  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->softness, settings->softness_curve);
   /* stretch: a goal beyond full reach is met by the limb straight at it,
   ** both bones scaled (at most by stretch), when the limits allow the
-  ** straight pose.  Before the tolerance test: a tip within tolerance of
-  ** a target just out of reach would otherwise stop short of it. */
+  ** straight pose.  The closed form runs on every solve, whatever the
+  ** tolerance: a bend changed, or a target moving by less than the
+  ** tolerance, shows at once (only the count says the tip was there). */
+  ik2d_pose_forward(pose);
+  used = ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq ? 0 : 1;
   if (settings->stretch > 1.0 && reach > tb.a + tb.b && ik2d_pose_straighten(pose)) {
     pose->scale = fmin(reach / (tb.a + tb.b), settings->stretch);
-    return 1;
+    return used;
   }
-  ik2d_pose_forward(pose);
-  if (ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq) return 0;
   if (d > 0.0) {
     aim = atan2(dy, dx);
   } else {
@@ -125,11 +147,19 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   /* the goal: the target, or with softness the eased point before it */
   tb.goal_x = chain->base_x + reach * cos(aim);
   tb.goal_y = chain->base_y + reach * sin(aim);
-  if (reach > tb.a + tb.b) reach = tb.a + tb.b;
-  if (reach < fabs(tb.a - tb.b)) reach = fabs(tb.a - tb.b);
-  cos_elbow = (reach * reach - tb.a * tb.a - tb.b * tb.b) / (2.0 * tb.a * tb.b);
-  cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
-  elbow = settings->bend * acos(cos_elbow);
+  bend = two_bone_bend(pose, settings->bend);
+  /* straight and folded exactly: the law of cosines there is acos of
+  ** 1 - eps or -1 + eps, which is off by sqrt(2 eps) (2e-8 rad for a
+  ** limb just out of reach) */
+  if (reach >= tb.a + tb.b) {
+    elbow = 0.0;
+  } else if (reach <= fabs(tb.a - tb.b)) {
+    elbow = bend * IK2D_PI;
+  } else {
+    cos_elbow = (reach * reach - tb.a * tb.a - tb.b * tb.b) / (2.0 * tb.a * tb.b);
+    cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
+    elbow = bend * acos(cos_elbow);
+  }
   /* on the base the limb folds and any shoulder does as well: keep it.
   ** Aiming at the upper bone's own direction turned it by the rounding
   ** of the atan2 term (6e-16 rad) on every solve, a creep that never
@@ -137,6 +167,7 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   shoulder = d > 0.0 ? two_bone_aim(&tb, aim, elbow)
                      : atan2(pose->rot[0].s, pose->rot[0].c);
   if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
+    pose->limited = true;
     /* a limit forbids it: the nearest allowed pose; the answer clamped
     ** into the limits stands if no candidate measures better (as when
     ** every distance overflows) */
@@ -172,5 +203,5 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   ** angle-space clamp above can sit a rounding outside */
   ik2d_pose_clamp(pose, 0);
   ik2d_pose_clamp(pose, 1);
-  return 1;
+  return used;
 }

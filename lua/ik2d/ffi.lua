@@ -6,6 +6,9 @@
 -- the classic method with a tail call: the classic method then runs as
 -- if the caller had called it, so errors and their argument numbers are
 -- the same on both paths by construction, and no check is written twice.
+-- Each takes its arguments as `...` and hands on `...`, not its named
+-- parameters: a missing argument stays missing ("got no value", as the
+-- classic method says), where a parameter would turn it into nil.
 -- Everything it reads comes through the core's C API (src/ik2d.h) and
 -- two functions of the binding (src/lua/luaik_group.c).
 local ffi = require "ffi"
@@ -15,37 +18,37 @@ local cast, type, getmetatable, setmetatable, rawget, rawset =
 
 local M = {}
 
-if not pcall(ffi.typeof, "ik2d_result") then
+if not pcall(ffi.typeof, "ik2d_chain") then
   ffi.cdef [[
     typedef struct ik2d_chain ik2d_chain;
     typedef struct ik2d_solver ik2d_solver;
-    typedef struct ik2d_result { bool reached; int iterations; double distance; } ik2d_result;
     int ik2d_chain_bone_count(const ik2d_chain *chain);
     const double *ik2d_chain_joints(const ik2d_chain *chain);
-    const double *ik2d_chain_angles(const ik2d_chain *chain);
     int ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
+    int ik2d_chain_angle(const ik2d_chain *chain, int i, double *angle);
     void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y, double *angle);
     ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver);
     int ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
     void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
     bool ik2d_solver_solve(ik2d_solver *solver);
-    const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
     int ik2d_set_targets(ik2d_solver *const *solvers, int count, const double *xy, int *bad);
     int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **targets);
     bool luaik_group_live(void *box);
-  ]]
+    bool luaik_chain_live(const ik2d_chain *chain);
+    bool luaik_solver_live(const ik2d_solver *solver);
+    void luaik_result(const ik2d_solver *solver, double *out);
+]]
 end
 if not pcall(ffi.typeof, "ik2d_spring") then
   ffi.cdef [[
     typedef struct ik2d_spring ik2d_spring;
-    ik2d_chain *ik2d_spring_chain(const ik2d_spring *spring);
     int ik2d_spring_update(ik2d_spring *spring, double dt);
-  ]]
+    bool luaik_spring_live(const ik2d_spring *spring);
+]]
 end
 
 local char_ptr = ffi.typeof("char *")
-local int_ptr = ffi.typeof("int *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
 local spring_ptr = ffi.typeof("ik2d_spring *")
@@ -72,156 +75,165 @@ function M.install(core)
   local group_mt = getmetatable(core.group {})
   local spring_mt = getmetatable(core.spring(core.chain { { length = 1 } }))
 
-  -- Per object views, made once (no garbage in a frame loop): the box's
-  -- "collected" flag and the core object.  The weak keys let objects go.
-  local function box_of(object)
-    local base = cast(char_ptr, object)
-    return cast(int_ptr, base), base + header
+  -- Per object, the pointers a method reads, cast once and kept (weak
+  -- keys let the objects go): a chain's core object and joints, a
+  -- solver's core object.  Methods touch no other pointer: a fresh one
+  -- is an allocation whenever LuaJIT interprets the code, or carries the
+  -- pointer into another trace (a loop's).  Liveness and a solve's
+  -- outcome come from the binding as plain values.
+  local chain_pointers = setmetatable({}, { __mode = "k" })
+  local chain_joints = setmetatable({}, { __mode = "k" })
+  local function chain_of(chain)
+    local pointer = chain_pointers[chain]
+    if pointer or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
+      return pointer
+    end
+    pointer = cast(chain_ptr, cast(char_ptr, chain) + header)
+    chain_pointers[chain] = pointer
+    chain_joints[chain] = C.ik2d_chain_joints(pointer)
+    return pointer
   end
 
-  -- views_of(mt, ctype, more) makes view(object): for an object of
-  -- metatable mt (else nil), its flag and its core object as ctype, and
-  -- what more(view) adds, made on first use.
-  local function views_of(mt, ctype, more)
-    local views = setmetatable({}, { __mode = "k" })
+  -- object -> its core object as ctype (nil for anything but an mt
+  -- object), cast once
+  local function pointers_of(mt, ctype)
+    local cache = setmetatable({}, { __mode = "k" })
     return function(object)
-      local view = views[object]
-      if view or type(object) ~= "userdata" or getmetatable(object) ~= mt then
-        return view
+      local pointer = cache[object]
+      if pointer or type(object) ~= "userdata" or getmetatable(object) ~= mt then
+        return pointer
       end
-      local collected, memory = box_of(object)
-      view = { collected = collected, pointer = cast(ctype, memory) }
-      more(view)
-      views[object] = view
-      return view
+      pointer = cast(ctype, cast(char_ptr, object) + header)
+      cache[object] = pointer
+      return pointer
     end
   end
+  local solver_of = pointers_of(solver_mt, solver_ptr)
+  local spring_of = pointers_of(spring_mt, spring_ptr)
 
-  -- the "collected" flag of the chain a solver or spring drives
-  local function chain_flag(chain)
-    return cast(int_ptr, cast(char_ptr, chain) - header)
+  local function live_chain(chain)
+    local pointer = chain_of(chain)
+    return pointer and C.luaik_chain_live(pointer) and pointer
   end
 
-  local chain_view = views_of(chain_mt, chain_ptr, function(view)
-    local pointer = view.pointer
-    view.out = doubles(3)
-    view.count = C.ik2d_chain_bone_count(pointer)
-    view.joints, view.angles = C.ik2d_chain_joints(pointer), C.ik2d_chain_angles(pointer)
-  end)
-  local solver_view = views_of(solver_mt, solver_ptr, function(view)
-    view.chain_collected = chain_flag(C.ik2d_solver_chain(view.pointer))
-    view.out = doubles(2)
-    view.result = C.ik2d_solver_result(view.pointer)
-  end)
-  local spring_view = views_of(spring_mt, spring_ptr, function(view)
-    view.chain_collected = chain_flag(C.ik2d_spring_chain(view.pointer))
-  end)
-
-  -- the object and its chain are alive
-  local function live_solver(view)
-    return view and view.collected[0] == 0 and view.chain_collected[0] == 0
+  local function live_solver(solver)
+    local pointer = solver_of(solver)
+    return pointer and C.luaik_solver_live(pointer) and pointer
   end
 
-  local function bone_in(view, i, extra)
-    return type(i) == "number" and i >= 1 and i <= view.count + extra and i % 1 == 0
+  local function index_in(i, last)
+    return type(i) == "number" and i >= 1 and i <= last and i % 1 == 0
   end
+
+  -- where the reading methods get what the core writes out: one buffer
+  -- for all (Lua runs one call at a time)
+  local out = doubles(4)
 
   local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
   -- solvers ---------------------------------------------------------------
 
   local set_target = classic.Solver.set_target
-  function fast.Solver.set_target(solver, x, y)
-    local view = solver_view(solver)
-    if live_solver(view) and type(x) == "number" and type(y) == "number" and
-       C.ik2d_solver_set_target(view.pointer, x, y) == 0 then
+  function fast.Solver.set_target(...)
+    local solver, x, y = ...
+    local pointer = live_solver(solver)
+    if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_set_target(pointer, x, y) == 0 then
       return
     end
-    return set_target(solver, x, y)
+    return set_target(...)
   end
 
   local target = classic.Solver.target
-  function fast.Solver.target(solver)
-    local view = solver_view(solver)
-    if not live_solver(view) then return target(solver) end
-    local out = view.out
-    C.ik2d_solver_target(view.pointer, out, out + 1)
+  function fast.Solver.target(...)
+    local pointer = live_solver((...))
+    if not pointer then return target(...) end
+    C.ik2d_solver_target(pointer, out, out + 1)
     return out[0], out[1]
   end
 
+  local function outcome(pointer)
+    C.luaik_result(pointer, out)
+    return out[0] ~= 0, out[1], out[2], out[3] ~= 0
+  end
+
   local solve = classic.Solver.solve
-  function fast.Solver.solve(solver)
-    local view = solver_view(solver)
-    if not live_solver(view) then return solve(solver) end
-    C.ik2d_solver_solve(view.pointer)
-    local result = view.result
-    return result.reached, result.distance, result.iterations
+  function fast.Solver.solve(...)
+    local pointer = live_solver((...))
+    if not pointer then return solve(...) end
+    C.ik2d_solver_solve(pointer)
+    return outcome(pointer)
   end
 
   local result_of = classic.Solver.result
-  function fast.Solver.result(solver)
-    local view = solver_view(solver)
-    if not live_solver(view) then return result_of(solver) end
-    local result = view.result
-    return result.reached, result.distance, result.iterations
+  function fast.Solver.result(...)
+    local pointer = live_solver((...))
+    if not pointer then return result_of(...) end
+    return outcome(pointer)
   end
 
   -- springs ---------------------------------------------------------------
 
-  -- the arguments passed on as given: update() says "got no value"
   local spring_update = classic.Spring.update
-  function fast.Spring.update(spring, ...)
-    local view, dt = spring_view(spring), ...
-    if live_solver(view) and type(dt) == "number" and C.ik2d_spring_update(view.pointer, dt) == 0 then
+  function fast.Spring.update(...)
+    local spring, dt = ...
+    local pointer = spring_of(spring)
+    if pointer and C.luaik_spring_live(pointer) and type(dt) == "number" and
+       C.ik2d_spring_update(pointer, dt) == 0 then
       return
     end
-    return spring_update(spring, ...)
+    return spring_update(...)
   end
 
   -- chains ----------------------------------------------------------------
 
   local joint = classic.Chain.joint
-  function fast.Chain.joint(chain, i)
-    local view = chain_view(chain)
-    if view and view.collected[0] == 0 and bone_in(view, i, 1) then
-      return view.joints[2 * i - 2], view.joints[2 * i - 1]
+  function fast.Chain.joint(...)
+    local chain, i = ...
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer) + 1) then
+      local joints = chain_joints[chain]
+      return joints[2 * i - 2], joints[2 * i - 1]
     end
-    return joint(chain, i)
+    return joint(...)
   end
 
   local tip = classic.Chain.tip
-  function fast.Chain.tip(chain)
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) then return tip(chain) end
-    local n = view.count
-    return view.joints[2 * n], view.joints[2 * n + 1]
+  function fast.Chain.tip(...)
+    local chain = ...
+    local pointer = live_chain(chain)
+    if not pointer then return tip(...) end
+    local n, joints = C.ik2d_chain_bone_count(pointer), chain_joints[chain]
+    return joints[2 * n], joints[2 * n + 1]
   end
 
   local angle = classic.Chain.angle
-  function fast.Chain.angle(chain, i)
-    local view = chain_view(chain)
-    if view and view.collected[0] == 0 and bone_in(view, i, 0) then
-      return view.angles[i - 1]
+  function fast.Chain.angle(...)
+    local chain, i = ...
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
+       C.ik2d_chain_angle(pointer, i - 1, out) == 0 then
+      return out[0]
     end
-    return angle(chain, i)
+    return angle(...)
   end
 
   local pose = classic.Chain.pose
-  function fast.Chain.pose(chain, i)
-    local view = chain_view(chain)
-    if view and view.collected[0] == 0 and bone_in(view, i, 0) and
-       C.ik2d_chain_pose(view.pointer, i - 1, view.out) == 0 then
-      return view.out[0]
+  function fast.Chain.pose(...)
+    local chain, i = ...
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
+       C.ik2d_chain_pose(pointer, i - 1, out) == 0 then
+      return out[0]
     end
-    return pose(chain, i)
+    return pose(...)
   end
 
   local base = classic.Chain.base
-  function fast.Chain.base(chain)
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) then return base(chain) end
-    local out = view.out
-    C.ik2d_chain_base(view.pointer, out, out + 1, out + 2)
+  function fast.Chain.base(...)
+    local pointer = live_chain((...))
+    if not pointer then return base(...) end
+    C.ik2d_chain_base(pointer, out, out + 1, out + 2)
     return out[0], out[1], out[2]
   end
 
@@ -240,13 +252,12 @@ function M.install(core)
   end
 
   local joints = classic.Chain.joints
-  function fast.Chain.joints(chain, t)
-    local view = chain_view(chain)
-    if not (view and view.collected[0] == 0) or (t ~= nil and type(t) ~= "table") then
-      return joints(chain, t)
-    end
+  function fast.Chain.joints(...)
+    local chain, t = ...
+    local pointer = live_chain(chain)
+    if not pointer or (t ~= nil and type(t) ~= "table") then return joints(...) end
     t = t or {}
-    trim(t, fill(t, 1, view.joints, 2 * (view.count + 1)))
+    trim(t, fill(t, 1, chain_joints[chain], 2 * (C.ik2d_chain_bone_count(pointer) + 1)))
     return t
   end
 
@@ -275,14 +286,16 @@ function M.install(core)
   end
 
   local group_solve = classic.Group.solve
-  function fast.Group.solve(group)
+  function fast.Group.solve(...)
+    local group = ...
     local view = group_view(group)
-    if not (view and C.luaik_group_live(view.box)) then return group_solve(group) end
+    if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
     return C.ik2d_solve_batch(view.solvers, view.count)
   end
 
   local set_targets = classic.Group.set_targets
-  function fast.Group.set_targets(group, t)
+  function fast.Group.set_targets(...)
+    local group, t = ...
     local view = group_view(group)
     if view and type(t) == "table" and #t == 2 * view.count and C.luaik_group_live(view.box) then
       local targets = view.targets
@@ -297,14 +310,15 @@ function M.install(core)
         return
       end
     end
-    return set_targets(group, t)
+    return set_targets(...)
   end
 
   local group_joints = classic.Group.joints
-  function fast.Group.joints(group, t)
+  function fast.Group.joints(...)
+    local group, t = ...
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) or (t ~= nil and type(t) ~= "table") then
-      return group_joints(group, t)
+      return group_joints(...)
     end
     t = t or {}
     local next, members, sizes = 1, view.members, view.sizes

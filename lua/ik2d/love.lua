@@ -19,7 +19,7 @@ local ikdraw = {
   _DESCRIPTION = "ik2d.love: debug drawing and sprites for ik2d chains",
 }
 
-local tau = 2 * math.pi
+local pi, tau = math.pi, 2 * math.pi
 local min = math.min
 
 ikdraw.defaults = {
@@ -87,35 +87,31 @@ end
 -- ------------------------------------------------------------------
 
 -- ikdraw.limit_arc(chain, i) --> a1, a2 (screen angles, a1 <= a2) of the
--- range bone i may point to, or nil when bone i has no constraint.
--- Limits are relative to the rest angle in the parent bone's space: the
--- arc is centred on joint i, from parent + rest + min to parent + rest +
--- max; on a flipped chain, the mirror: parent - rest - max to parent -
--- rest - min.  An inverted constraint allows the complement, returned as
--- max .. min + 2 pi.  A range of 2 pi or more returns 0, 2 pi.
+-- range bone i may point to, or nil when bone i has no constraint.  The
+-- arc is the constraint's own (constraint:arc(), the one the solver
+-- clamps to), so drawing cannot disagree with solving: centred on joint
+-- i, from parent + rest + from to parent + rest + to (a world-space limit
+-- leaves the parent out); on a flipped chain, its mirror.  An inverted
+-- constraint allows the complement, max .. min + 2 pi.  A range of 2 pi
+-- or more returns 0, 2 pi.
 function ikdraw.limit_arc(chain, i)
   common.object(chain, CHAIN, 2, "ik2d.love: limit_arc", "chain", "an ik2d chain")
   common.whole(i, 1, #chain, 2, "ik2d.love: limit_arc", "i")
   local c = chain:constraint(i)
   if not c then return nil end
-  local lo, hi = c:limits()
-  local invert = c.invert ~= nil and c:invert() or false
-  local rest = chain:rest(i)
-  local wa, a = chain:world_angle(i), chain:angle(i)
-  local a1, a2
-  if chain:flip() then
-    local parent = wa + a            -- mirrored parent direction
-    a1, a2 = parent - rest - hi, parent - rest - lo
-  else
-    local parent = wa - a
-    a1, a2 = parent + rest + lo, parent + rest + hi
+  -- the allowed arc of deltas from the rest angle, as the core clamps
+  -- them (nil: every angle allowed)
+  local from, to = c:arc()
+  if not from then return 0, tau end
+  local base = chain:rest(i)
+  if c:space() ~= "world" then
+    -- the parent's world direction: this bone's, less its own angle
+    -- (mirrored on a flipped chain, where world angles read pi - a)
+    local wa, a = chain:world_angle(i), chain:angle(i)
+    base = base + (chain:flip() and pi - (wa + a) or wa - a)
   end
-  if invert then
-    if hi - lo <= 0 then return 0, tau end
-    a1, a2 = a2, a1 + tau
-  end
-  if a2 - a1 >= tau then return 0, tau end
-  return a1, a2
+  if chain:flip() then return pi - base - to, pi - base - from end
+  return base + from, base + to
 end
 
 -- ikdraw.draw_limits(chain [, opts]): each constrained joint's allowed
@@ -223,7 +219,8 @@ end
 --   ox, oy   origin in sprite pixels, on the joint (default 0, height / 2)
 --   sx, sy   scale (default 1, 1)
 --   stretch  true: scale x so the width spans the bone's length
--- x is also scaled by chain:scale(), so sprites follow a two-bone stretch.
+-- x is also scaled by chain:scale(), so sprites follow a stretch, and y too
+-- when the solver asked for uniform scaling (chain:uniform()).
 --   color    optional {r, g, b, a} tint
 -- On a flipped chain the bones already point the mirrored way; the
 -- sprite's vertical axis is mirrored too (sy = -sy), so its top side
@@ -248,7 +245,10 @@ function ikdraw.draw_sprites(chain, sprites, opts)
       else
         w, h = sp.image:getDimensions()
       end
-      local sx, sy = (sp.sx or 1) * chain:scale(), sp.sy or 1
+      -- the bones' scale on x, and on y too when the solver asked for
+      -- uniform scaling
+      local scale = chain:scale()
+      local sx, sy = (sp.sx or 1) * scale, (sp.sy or 1) * (chain:uniform() and scale or 1)
       if sp.stretch then sx = sx * chain:length(i) / w end
       if flip then sy = -sy end
       local c = sp.color or tint

@@ -241,8 +241,9 @@ static void dump(void) {
     fprintf(stderr, "  bone %d: length %.17g rest %.17g pose %.17g angle %.17g",
             i, c->length[i], c->rest[i], c->pose[i], c->angle[i]);
     if (k != NULL)
-      fprintf(stderr, " limits [%.17g, %.17g]%s", k->def.min, k->def.max,
-              k->def.invert ? " inverted" : "");
+      fprintf(stderr, " limits [%.17g, %.17g]%s%s", k->def.min, k->def.max,
+              k->def.invert ? " inverted" : "",
+              k->def.space == IK2D_SPACE_WORLD ? " world" : "");
     fprintf(stderr, "\n");
   }
   for (i = 0; i <= c->count; i++)
@@ -255,11 +256,13 @@ static void dump(void) {
   if (s != NULL)
     fprintf(stderr, "solver: method %d, iterations %d, tolerance %.17g, weight %.17g, "
             "target %.17g %.17g (%d), damping %.17g, warm %d/%d, bend %d, softness %.17g, "
-            "distance %.17g, used %d\n", (int)s->settings.method, s->settings.iterations,
+            "distance %.17g, used %d, tip %d %.17g w %.3g, pole %d\n",
+            (int)s->settings.method, s->settings.iterations,
             s->settings.tolerance, s->settings.weight, s->target_x, s->target_y,
             (int)s->has_target, s->settings.damping, (int)s->settings.warm_start,
             (int)s->have_solution, s->settings.bend, s->settings.softness,
-            s->result.distance, s->result.iterations);
+            s->result.distance, s->result.iterations, (int)s->settings.tip,
+            s->settings.tip_angle, s->settings.tip_weight, (int)s->settings.pole);
 }
 
 static void breach(const char *what, int bone, double a, double b) {
@@ -301,12 +304,35 @@ static double violation(const ik2d_constraint *c, double delta) {
   return off > half ? off - half : 0.0;
 }
 
+/* The angle bone i's limit measures, from the angles given (a: the
+** result's or the pose's): the local angle, or for a world-space limit
+** the world direction in chain space (unflipped), less the rest. */
+static double limited_delta(const ik2d_chain *chain, const double *a, int i) {
+  const ik2d_constraint *c = chain->constraint[i];
+  double world = chain->base_angle;
+  int k;
+  if (c == NULL || c->def.space != IK2D_SPACE_WORLD) return a[i] - chain->rest[i];
+  for (k = 0; k <= i; k++) world = wrap(world + a[k]);
+  return world - chain->rest[i];
+}
+
 /* The precision floor of an angle check: a few ulps of the largest
 ** magnitude that went into the values compared. */
 static double angle_floor(const ik2d_chain *chain, int i, const ik2d_constraint *c) {
   double m = max3(fabs(chain->angle[i]), fabs(chain->pose[i]), fabs(chain->rest[i]));
   m = max3(m, fabs(c->def.min), fabs(c->def.max));
   return LIMIT_EPS + 16.0 * DBL_EPSILON * (m > TWO_PI ? m : TWO_PI);
+}
+
+/* The floor of a limit check: for a world-space limit the world
+** direction sums every angle up to bone i, each known only to the
+** precision of its own magnitude. */
+static double limit_floor(const ik2d_chain *chain, int i, const ik2d_constraint *c) {
+  double floor = angle_floor(chain, i, c);
+  int k;
+  if (c->def.space != IK2D_SPACE_WORLD) return floor;
+  for (k = 0; k < i; k++) floor += angle_floor(chain, k, c);
+  return floor + 16.0 * DBL_EPSILON * fmax(fabs(chain->base_angle), TWO_PI);
 }
 
 /* Joints stay finite as long as the chain fits in doubles and its world
@@ -386,7 +412,8 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
 
 static void check_chain(const ik2d_chain *chain, int exact) {
   int i;
-  REQUIRE(chain->scale >= 1.0 && isfinite(chain->scale), "bone scale below 1 or not finite",
+  /* stretch scales up, a one-bone compress down (to 0 at the most) */
+  REQUIRE(chain->scale >= 0.0 && isfinite(chain->scale), "bone scale negative or not finite",
           -1, chain->scale, 0);
   for (i = 0; i < chain->count; i++) {
     double world = 0.0;
@@ -466,10 +493,12 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
     const ik2d_constraint *c = chain->constraint[i];
     double v;
     if (c == NULL) continue;
-    v = violation(c, chain->angle[i] - chain->rest[i]);
-    if (weight == 1.0 || pose_ok[i])
-      REQUIRE(v <= angle_floor(chain, i, c), "limit broken", i,
-              chain->angle[i] - chain->rest[i], v);
+    v = violation(c, limited_delta(chain, chain->angle, i));
+    /* a world-space limit holds the IK answer (weight 1); a blend with
+    ** the pose turns every parent too */
+    if (weight == 1.0 || (pose_ok[i] && c->def.space == IK2D_SPACE_PARENT))
+      REQUIRE(v <= limit_floor(chain, i, c), "limit broken", i,
+              limited_delta(chain, chain->angle, i), v);
   }
   if (representable(chain) && isfinite(target_x) && isfinite(target_y))
     REQUIRE(!isnan(s->result.distance) && s->result.distance >= 0.0, "distance is nan", -1,
@@ -592,7 +621,7 @@ static void do_solve(world *w) {
   double old_x = chain->base_x, old_y = chain->base_y;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *c = chain->constraint[i];
-    pose_ok[i] = c == NULL || violation(c, chain->pose[i] - chain->rest[i]) == 0.0;
+    pose_ok[i] = c == NULL || violation(c, limited_delta(chain, chain->pose, i)) == 0.0;
   }
   reached = solve_twice(w);
   check_solve(w->solver, reached, pose_ok, old_x, old_y);
@@ -608,7 +637,9 @@ static void set_limits(world *w, reader *r) {
   double a = angle_of(r), width;
   int good;
   ik2d_status status;
-  def.invert = byte_of(r) & 1;
+  unsigned flags = byte_of(r);
+  def.invert = flags & 1;
+  def.space = (flags >> 1) & 1 ? IK2D_SPACE_WORLD : IK2D_SPACE_PARENT;
   memcpy(&before, c, sizeof before);
   switch (byte_of(r) % 8) {
     case 0: width = 0.0; break;                          /* pinned */
@@ -795,6 +826,25 @@ static void set_settings(world *w, reader *r) {
       ik2d_solver_set_warm_start(s, bits & 1);
       ik2d_solver_set_exact(s, !((bits >> 1) & 1));
       ik2d_solver_set_sweep(s, (bits >> 2) & 1 ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT);
+      /* the effector controls, from the same byte's higher bits */
+      if ((bits >> 3) & 1) {
+        double a = angle_of(r), weight = (byte_of(r) % 5) * 0.25;
+        REQUIRE(ik2d_solver_set_tip_angle(s, a, weight) ==
+                    (isfinite(a) ? IK2D_OK : IK2D_ERR_TIP_ANGLE),
+                "tip angle check", -1, a, weight);
+      } else {
+        ik2d_solver_clear_tip_angle(s);
+      }
+      if ((bits >> 4) & 1) {
+        double x = coordinate_of(r), y = coordinate_of(r);
+        REQUIRE(ik2d_solver_set_pole(s, x, y) == IK2D_OK, "pole refused", -1, x, y);
+      } else {
+        ik2d_solver_clear_pole(s);
+      }
+      ik2d_solver_set_softness_curve(s, (bits >> 5) & 1 ? IK2D_SOFTNESS_SPINE
+                                                       : IK2D_SOFTNESS_SMOOTH);
+      ik2d_solver_set_compress(s, (bits >> 6) & 1 ? 0.5 * unit_of(r) : 1.0);
+      s->settings.uniform = (bits >> 7) & 1;
       if (byte_of(r) & 1) ik2d_solver_forget(s);
       memcpy(before, s, ik2d_solver_size(w->chain->count));
       status = ik2d_solver_set_sweep(s, (ik2d_sweep)(2 + (bits >> 3)));
@@ -907,10 +957,13 @@ static void check_spring(const ik2d_spring *sp, int wrote) {
     if (weight == 0.0)
       REQUIRE(chain->angle[i] == sp->target[i], "spring weight 0 changed the target", i,
               chain->angle[i], sp->target[i]);
-    if (c != NULL && (weight == 1.0 || violation(c, sp->target[i] - chain->rest[i]) == 0.0))
-      REQUIRE(violation(c, chain->angle[i] - chain->rest[i]) <= angle_floor(chain, i, c),
-              "spring broke a limit", i, chain->angle[i] - chain->rest[i],
-              violation(c, chain->angle[i] - chain->rest[i]));
+    /* a world-space limit holds the spring's own direction (weight 1);
+    ** a blend with the target turns every parent too */
+    if (c != NULL && (weight == 1.0 || (c->def.space == IK2D_SPACE_PARENT &&
+                                        violation(c, sp->target[i] - chain->rest[i]) == 0.0)))
+      REQUIRE(violation(c, limited_delta(chain, chain->angle, i)) <= limit_floor(chain, i, c),
+              "spring broke a limit", i, limited_delta(chain, chain->angle, i),
+              violation(c, limited_delta(chain, chain->angle, i)));
   }
 }
 

@@ -81,7 +81,7 @@ static void g_chain_init(g_chain *c, int n, const double *lengths,
 
 static void g_chain_limit(g_chain *c, int i, double min, double max,
                           int invert) {
-  ik2d_constraint_def def;
+  ik2d_constraint_def def = ik2d_default_constraint_def();
   size_t size = ik2d_constraint_size();
   def.min = min;
   def.max = max;

@@ -118,11 +118,11 @@ bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what);
 int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
                     const char *const *choices);
 
-/* Raises "unknown <kind> '<key>'" for the first key of the table at t
-** that is not in names (NULL-terminated); integer keys 1..skip are
-** allowed (a chain's bones). */
-void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
-                      const char *const *names, int skip);
+/* Raises "<owner>unknown <kind> '<key>'" (owner "" or e.g. "bone 2: ")
+** for the first key of the table at t that is not in names
+** (NULL-terminated); integer keys 1..skip are allowed (a chain's bones). */
+void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
+                      const char *kind, const char *const *names, int skip);
 
 /* Fills the table at t (a fresh one when t is none or nil) from index
 ** first with count doubles, clears what follows up to the first nil,

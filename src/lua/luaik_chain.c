@@ -17,19 +17,22 @@ ik2d_constraint *luaik_check_constraint(lua_State *L, int arg) {
                                                "constraint");
 }
 
-static const char *const limit_fields[] = {"min", "max", "invert", NULL};
+static const char *const limit_fields[] = {"min", "max", "invert", "space", NULL};
+static const char *const space_names[] = {"parent", "world", NULL};
 
 /* Reads a constraint def from the limit fields of the table at t, named
 ** by owner ("" or "bone 2: ") in errors; returns false when the table
 ** has neither min nor max.  Leaves the stack as it found it. */
 static bool read_limits(lua_State *L, int t, int arg, const char *owner,
                         ik2d_constraint_def *def) {
-  int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3;
+  int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3, space = top + 4;
   lua_getfield(L, t, "min");
   lua_getfield(L, t, "max");
   lua_getfield(L, t, "invert");
+  lua_getfield(L, t, "space");
   if (lua_isnil(L, min) && lua_isnil(L, max)) {
     if (!lua_isnil(L, invert)) luaik_arg_errorf(L, arg, "%sinvert needs min and max", owner);
+    if (!lua_isnil(L, space)) luaik_arg_errorf(L, arg, "%sspace needs min and max", owner);
     lua_settop(L, top);
     return false;
   }
@@ -39,6 +42,11 @@ static bool read_limits(lua_State *L, int t, int arg, const char *owner,
   def->max = luaik_number_at(L, max, arg, lua_pushfstring(L, "%smax", owner));
   def->invert = !lua_isnil(L, invert) &&
                 luaik_boolean_at(L, invert, arg, lua_pushfstring(L, "%sinvert", owner));
+  def->space = lua_isnil(L, space)
+                   ? IK2D_SPACE_PARENT
+                   : (ik2d_space)luaik_choice_at(L, space, arg,
+                                                 lua_pushfstring(L, "%sspace", owner),
+                                                 space_names);
   lua_settop(L, top);
   return true;
 }
@@ -57,7 +65,7 @@ static ik2d_constraint *push_constraint(lua_State *L, int arg, const char *owner
 int luaik_constraint_new(lua_State *L) {
   ik2d_constraint_def def = ik2d_default_constraint_def();
   luaik_check_table(L, 1);
-  luaik_check_keys(L, 1, 1, "field", limit_fields, 0);
+  luaik_check_keys(L, 1, 1, "", "field", limit_fields, 0);
   if (!read_limits(L, 1, 1, "", &def)) luaik_arg_error(L, 1, "min and max go together");
   push_constraint(L, 1, "", &def);
   return 1;
@@ -89,6 +97,11 @@ static int constraint_invert(lua_State *L) {
   return 1;
 }
 
+static int constraint_space(lua_State *L) {
+  lua_pushstring(L, space_names[ik2d_constraint_get(luaik_check_constraint(L, 1)).space]);
+  return 1;
+}
+
 /* from, to: the allowed deltas from the rest angle; nil: no limit */
 static int constraint_arc(lua_State *L) {
   double from, to;
@@ -104,8 +117,9 @@ static int constraint_tostring(lua_State *L) {
     lua_pushliteral(L, "ik2d.Constraint(collected)");
   } else {
     ik2d_constraint_def def = ik2d_constraint_get(c);
-    lua_pushfstring(L, "ik2d.Constraint(%f, %f%s)", def.min, def.max,
-                    def.invert ? ", inverted" : "");
+    lua_pushfstring(L, "ik2d.Constraint(%f, %f%s%s)", def.min, def.max,
+                    def.invert ? ", inverted" : "",
+                    def.space == IK2D_SPACE_WORLD ? ", world space" : "");
   }
   return 1;
 }
@@ -114,6 +128,7 @@ const luaL_Reg luaik_constraint_methods[] = {
   {"set_limits", constraint_set_limits},
   {"limits", constraint_limits},
   {"invert", constraint_invert},
+  {"space", constraint_space},
   {"arc", constraint_arc},
   {NULL, NULL}
 };
@@ -134,7 +149,7 @@ ik2d_chain *luaik_check_chain(lua_State *L, int arg) {
 
 static const char *const chain_fields[] = {"x", "y", "angle", "flip", NULL};
 static const char *const bone_fields[] = {"length", "angle", "min", "max",
-                                          "invert", NULL};
+                                          "invert", "space", NULL};
 
 /* The optional number field key of the table at t (fallback if nil). */
 static double number_field(lua_State *L, int t, int arg, const char *key,
@@ -157,9 +172,9 @@ static void read_bone(lua_State *L, int i, ik2d_bone_def *bone) {
   owner = lua_pushfstring(L, "bone %d: ", i + 1);
   if (!lua_istable(L, t))
     luaik_arg_errorf(L, 1, "%stable expected, got %s", owner, luaik_typename(L, t));
-  luaik_check_keys(L, t, 1, lua_pushfstring(L, "%sfield", owner), bone_fields, 0);
+  luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
   lua_getfield(L, t, "length");
-  bone->length = luaik_number_at(L, owner_index + 2, 1,
+  bone->length = luaik_number_at(L, owner_index + 1, 1,
                                  lua_pushfstring(L, "%slength", owner));
   bone->rest = number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
   bone->constraint = NULL;
@@ -188,7 +203,7 @@ int luaik_chain_new(lua_State *L) {
   count = (int)luaik_rawlen(L, 1);
   if (count < 1 || count > IK2D_MAX_BONES)
     luaik_check_status(L, 1, IK2D_ERR_BONE_COUNT);
-  luaik_check_keys(L, 1, 1, "field", chain_fields, count);
+  luaik_check_keys(L, 1, 1, "", "field", chain_fields, count);
   /* the bones' constraints go on the stack from index 2 */
   first = lua_gettop(L) + 1;
   for (i = 0; i < count; i++) {
@@ -307,6 +322,12 @@ static int chain_scale(lua_State *L) {
   return 1;
 }
 
+/* whether sprites take the scale on both axes (the solver's uniform) */
+static int chain_uniform(lua_State *L) {
+  lua_pushboolean(L, ik2d_chain_uniform(luaik_check_chain(L, 1)));
+  return 1;
+}
+
 static int chain_joint(lua_State *L) {
   ik2d_chain *chain = luaik_check_chain(L, 1);
   double x, y;
@@ -396,6 +417,7 @@ const luaL_Reg luaik_chain_methods[] = {
   {"rest", chain_rest},
   {"reach", chain_reach},
   {"scale", chain_scale},
+  {"uniform", chain_uniform},
   {"joint", chain_joint},
   {"tip", chain_tip},
   {"joints", chain_joints},

@@ -2,6 +2,9 @@
 ** luaik_core.c: the binding's shared parts (objects, references, errors,
 ** conversions) and the module ik2d.core itself.
 */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* dladdr (glibc) */
+#endif
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +14,12 @@
 #include "lauxlib.h"
 
 #include "luaik.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#elif defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#endif
 
 #define ANCHORS_KEY "ik2d.anchors"
 #define FINALISED_KEY "ik2d.finalised"
@@ -297,8 +306,8 @@ void luaik_check_table(lua_State *L, int arg) {
   if (!lua_istable(L, arg)) luaik_type_error(L, arg, "table");
 }
 
-void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
-                      const char *const *names, int skip) {
+void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
+                      const char *kind, const char *const *names, int skip) {
   lua_pushnil(L);
   while (lua_next(L, t) != 0) {
     bool known = false;
@@ -307,13 +316,13 @@ void luaik_check_keys(lua_State *L, int t, int arg, const char *kind,
     if (lua_type(L, -1) == LUA_TSTRING) {
       const char *key = lua_tostring(L, -1);
       for (k = 0; names[k] != NULL && !known; k++) known = strcmp(names[k], key) == 0;
-      if (!known) luaik_arg_errorf(L, arg, "unknown %s '%s'", kind, key);
+      if (!known) luaik_arg_errorf(L, arg, "%sunknown %s '%s'", owner, kind, key);
     } else if (lua_type(L, -1) == LUA_TNUMBER) {
       double i = (double)lua_tonumber(L, -1);
       if (!(i >= 1.0 && i <= skip && i == floor(i)))
-        luaik_arg_errorf(L, arg, "unknown %s [%s]", kind, lua_tostring(L, -1));
+        luaik_arg_errorf(L, arg, "%sunknown %s [%s]", owner, kind, lua_tostring(L, -1));
     } else {
-      luaik_arg_errorf(L, arg, "unknown %s of type %s", kind, luaik_typename(L, -1));
+      luaik_arg_errorf(L, arg, "%sunknown %s of type %s", owner, kind, luaik_typename(L, -1));
     }
   }
 }
@@ -353,6 +362,28 @@ void luaik_trim(lua_State *L, int t, int first) {
 /* module                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Lua 5.1 and LuaJIT unload a C module (dlclose, from the finaliser of
+** its loader's handle, and of the FFI's ffi.load handle) while lua_close
+** still runs other finalisers: one that calls an ik2d method after that
+** (a game object letting go of its chain at exit) jumps into unmapped
+** code.  Lua 5.2+ finalise the handles last.  So the library pins itself
+** in memory for the life of the process, with one more reference of its
+** own that is never released. */
+static const char pinned_here = 0;
+
+static void pin_library(void) {
+#if defined(_WIN32)
+  HMODULE module;
+  (void)GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                               GET_MODULE_HANDLE_EX_FLAG_PIN,
+                           &pinned_here, &module);
+#elif defined(__unix__) || defined(__APPLE__)
+  Dl_info info;
+  if (dladdr(&pinned_here, &info) != 0 && info.dli_fname != NULL)
+    (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_NODELETE);
+#endif
+}
+
 /* Creates or (after a reload of the module) refills the metatable. */
 static void register_type(lua_State *L, const char *type,
                           const luaL_Reg *methods, const luaL_Reg *meta) {
@@ -376,6 +407,7 @@ static void push_methods(lua_State *L, const char *type, const char *key) {
 LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L);
 
 LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
+  pin_library();
   /* one anchors table per Lua state, kept across reloads: weak keys, so
   ** an owner's entry goes with it (in 5.2+ an ephemeron) */
   lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);

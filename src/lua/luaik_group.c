@@ -26,18 +26,18 @@ static luaik_group *check_group(lua_State *L, int arg) {
 }
 
 /* 0 if every member and its chain are alive, else the first finalised
-** member's 1-based index (a finaliser may run before the group's, at
-** lua_close or when an object is resurrected).  The members are looked
-** at only when the state has finalised something since they last were. */
+** member's 1-based index, negated when the member is alive and its
+** chain is not (a finaliser may run before the group's, at lua_close or
+** when an object is resurrected).  The members are looked at only when
+** the state has finalised something since they last were. */
 static int group_dead_member(luaik_group *group) {
   unsigned long now = *group->finalised;
   int i;
   if (now == group->checked) return 0;
   for (i = 0; i < group->count; i++) {
     const ik2d_solver *solver = group->solvers[i];
-    if (luaik_box_of(solver)->collected ||
-        luaik_box_of(ik2d_solver_chain(solver))->collected)
-      return i + 1;
+    if (luaik_box_of(solver)->collected) return i + 1;
+    if (luaik_box_of(ik2d_solver_chain(solver))->collected) return -(i + 1);
   }
   group->checked = now;
   return 0;
@@ -48,6 +48,7 @@ static luaik_group *check_live_group(lua_State *L, int arg) {
   luaik_group *group = check_group(L, arg);
   int dead = group_dead_member(group);
   if (dead > 0) luaik_arg_errorf(L, arg, "solver %d was collected", dead);
+  if (dead < 0) luaik_arg_errorf(L, arg, "solver %d: chain was collected", -dead);
   return group;
 }
 

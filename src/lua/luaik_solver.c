@@ -31,11 +31,14 @@ typedef enum option_kind {
   OPTION_NUMBER,   /* a number or a numeric string, into a double */
   OPTION_WHOLE,    /* a whole number, into an int */
   OPTION_BOOLEAN,  /* true or false, into a bool */
-  OPTION_CHOICE    /* one of the choices' strings, into an int (an enum) */
+  OPTION_CHOICE,   /* one of the choices' strings, into an enum */
+  OPTION_ANGLE,    /* a number, or false for none: tip_angle */
+  OPTION_POINT     /* {x, y} (or {x =, y =}), or false for none: pole */
 } option_kind;
 
 static const char *const method_names[] = {"ccd", "fabrik", "two_bone", "follow", NULL};
 static const char *const sweep_names[] = {"root", "tip", NULL};
+static const char *const curve_names[] = {"smooth", "spine", NULL};
 
 typedef struct solver_option {
   const char *name;
@@ -58,7 +61,13 @@ static const solver_option options[] = {
   OPTION(sweep, OPTION_CHOICE, sweep_names),
   OPTION(bend, OPTION_WHOLE, NULL),
   OPTION(softness, OPTION_NUMBER, NULL),
+  OPTION(softness_curve, OPTION_CHOICE, curve_names),
   OPTION(stretch, OPTION_NUMBER, NULL),
+  OPTION(compress, OPTION_NUMBER, NULL),
+  OPTION(uniform, OPTION_BOOLEAN, NULL),
+  OPTION(tip_angle, OPTION_ANGLE, NULL),
+  OPTION(tip_weight, OPTION_NUMBER, NULL),
+  OPTION(pole, OPTION_POINT, NULL),
   {NULL, OPTION_NUMBER, 0, NULL}
 };
 
@@ -69,6 +78,38 @@ static const solver_option *find_option(const char *name) {
   for (o = options; o->name != NULL; o++)
     if (strcmp(o->name, name) == 0) return o;
   return NULL;
+}
+
+/* The enum field behind a choice option, by the index of its name. */
+static void set_choice(ik2d_solver_def *def, const solver_option *o, int k) {
+  if (o->choices == method_names) def->method = (ik2d_method)k;
+  else if (o->choices == sweep_names) def->sweep = (ik2d_sweep)k;
+  else def->softness_curve = (ik2d_softness_curve)k;
+}
+
+static int get_choice(const ik2d_solver_def *def, const solver_option *o) {
+  if (o->choices == method_names) return (int)def->method;
+  if (o->choices == sweep_names) return (int)def->sweep;
+  return (int)def->softness_curve;
+}
+
+/* {x, y} or {x =, y =} at index into *x, *y. */
+static void read_point(lua_State *L, int index, int arg, const char *what, double *x,
+                       double *y) {
+  int top = lua_gettop(L);
+  lua_rawgeti(L, index, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_getfield(L, index, "x");
+  }
+  lua_rawgeti(L, index, 2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_getfield(L, index, "y");
+  }
+  *x = luaik_number_at(L, top + 1, arg, lua_pushfstring(L, "%s x", what));
+  *y = luaik_number_at(L, top + 2, arg, lua_pushfstring(L, "%s y", what));
+  lua_settop(L, top);
 }
 
 /* Converts the value at index into option o's field of def. */
@@ -85,13 +126,21 @@ static void read_option(lua_State *L, int index, int arg, const solver_option *o
     case OPTION_BOOLEAN:
       *(bool *)(void *)field = luaik_boolean_at(L, index, arg, o->name);
       break;
-    case OPTION_CHOICE: {
-      int k = luaik_choice_at(L, index, arg, o->name, o->choices);
-      /* every choice option is an enum field */
-      if (o->choices == method_names) def->method = (ik2d_method)k;
-      else def->sweep = (ik2d_sweep)k;
+    case OPTION_CHOICE:
+      set_choice(def, o, luaik_choice_at(L, index, arg, o->name, o->choices));
       break;
-    }
+    case OPTION_ANGLE:
+      def->tip = !(lua_isboolean(L, index) && !lua_toboolean(L, index));
+      if (def->tip) def->tip_angle = luaik_number_at(L, index, arg, o->name);
+      break;
+    case OPTION_POINT:
+      def->pole = !(lua_isboolean(L, index) && !lua_toboolean(L, index));
+      if (!def->pole) break;
+      if (!lua_istable(L, index))
+        luaik_arg_errorf(L, arg, "%s: {x, y} or false expected, got %s", o->name,
+                         luaik_typename(L, index));
+      read_point(L, index, arg, o->name, &def->pole_x, &def->pole_y);
+      break;
   }
 }
 
@@ -103,9 +152,21 @@ static void push_option(lua_State *L, const solver_option *o,
     case OPTION_NUMBER: lua_pushnumber(L, *(const double *)(const void *)field); break;
     case OPTION_WHOLE: lua_pushinteger(L, *(const int *)(const void *)field); break;
     case OPTION_BOOLEAN: lua_pushboolean(L, *(const bool *)(const void *)field); break;
-    case OPTION_CHOICE:
-      lua_pushstring(L, o->choices == method_names ? method_names[def->method]
-                                                   : sweep_names[def->sweep]);
+    case OPTION_CHOICE: lua_pushstring(L, o->choices[get_choice(def, o)]); break;
+    case OPTION_ANGLE:
+      if (def->tip) lua_pushnumber(L, def->tip_angle);
+      else lua_pushboolean(L, 0);
+      break;
+    case OPTION_POINT:
+      if (!def->pole) {
+        lua_pushboolean(L, 0);
+        break;
+      }
+      lua_createtable(L, 2, 0);
+      lua_pushnumber(L, def->pole_x);
+      lua_rawseti(L, -2, 1);
+      lua_pushnumber(L, def->pole_y);
+      lua_rawseti(L, -2, 2);
       break;
   }
 }
@@ -222,6 +283,51 @@ static int solver_options(lua_State *L) {
   return 1;
 }
 
+/* s:set_tip_angle(a [, weight]): the core's statuses name which is off */
+static int solver_set_tip_angle(lua_State *L) {
+  ik2d_solver *solver = luaik_check_solver(L, 1);
+  double angle = luaik_check_number(L, 2), weight = luaik_opt_number(L, 3, 1.0);
+  ik2d_status status = ik2d_solver_set_tip_angle(solver, angle, weight);
+  luaik_check_status(L, status == IK2D_ERR_TIP_WEIGHT ? 3 : 2, status);
+  return 0;
+}
+
+/* a, weight; nil when the last bone is free */
+static int solver_tip_angle(lua_State *L) {
+  ik2d_solver_def def = ik2d_solver_get_def(luaik_check_solver(L, 1));
+  if (!def.tip) return 0;
+  lua_pushnumber(L, def.tip_angle);
+  lua_pushnumber(L, def.tip_weight);
+  return 2;
+}
+
+static int solver_clear_tip_angle(lua_State *L) {
+  ik2d_solver_clear_tip_angle(luaik_check_solver(L, 1));
+  return 0;
+}
+
+static int solver_set_pole(lua_State *L) {
+  ik2d_solver *solver = luaik_check_solver(L, 1);
+  double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
+  ik2d_status status = ik2d_solver_set_pole(solver, x, y);
+  luaik_check_status(L, status == IK2D_ERR_POLE_Y ? 3 : 2, status);
+  return 0;
+}
+
+/* x, y; nil when there is none */
+static int solver_pole(lua_State *L) {
+  ik2d_solver_def def = ik2d_solver_get_def(luaik_check_solver(L, 1));
+  if (!def.pole) return 0;
+  lua_pushnumber(L, def.pole_x);
+  lua_pushnumber(L, def.pole_y);
+  return 2;
+}
+
+static int solver_clear_pole(lua_State *L) {
+  ik2d_solver_clear_pole(luaik_check_solver(L, 1));
+  return 0;
+}
+
 static int solver_forget(lua_State *L) {
   ik2d_solver_forget(luaik_check_solver(L, 1));
   return 0;
@@ -232,7 +338,8 @@ static int push_result(lua_State *L, const ik2d_solver *solver) {
   lua_pushboolean(L, result->reached);
   lua_pushnumber(L, result->distance);
   lua_pushinteger(L, result->iterations);
-  return 3;
+  lua_pushboolean(L, result->limited);
+  return 4;
 }
 
 static int solver_solve(lua_State *L) {
@@ -272,6 +379,12 @@ const luaL_Reg luaik_solver_methods[] = {
   {"set_options", solver_set_options},
   {"options", solver_options},
   {"method", solver_method},
+  {"set_tip_angle", solver_set_tip_angle},
+  {"tip_angle", solver_tip_angle},
+  {"clear_tip_angle", solver_clear_tip_angle},
+  {"set_pole", solver_set_pole},
+  {"pole", solver_pole},
+  {"clear_pole", solver_clear_pole},
   {"forget", solver_forget},
   {"solve", solver_solve},
   {"result", solver_result},

@@ -50,7 +50,7 @@ static void read_gravity(lua_State *L, int index, int arg, ik2d_spring_def *def)
 /* Every option of the table at t into def; unknown names raise. */
 static void read_options(lua_State *L, int t, int arg, ik2d_spring_def *def) {
   int k;
-  luaik_check_keys(L, t, arg, "option", option_names, 0);
+  luaik_check_keys(L, t, arg, "", "option", option_names, 0);
   for (k = 0; k < NUMBER_OPTIONS; k++) {
     lua_getfield(L, t, option_names[k]);
     if (!lua_isnil(L, -1))

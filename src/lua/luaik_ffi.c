@@ -1,0 +1,39 @@
+/*
+** luaik_ffi.c: what lua/ik2d/ffi.lua calls besides the core's C API: the
+** binding's lifetime state and a solver's outcome as plain numbers, so
+** that the FFI path handles no pointer it did not cache (a fresh one
+** costs an allocation whenever LuaJIT runs the code in its interpreter,
+** or carries it into another trace).
+*/
+#include "luaik.h"
+
+LUAIK_EXPORT bool luaik_chain_live(const ik2d_chain *chain);
+LUAIK_EXPORT bool luaik_solver_live(const ik2d_solver *solver);
+LUAIK_EXPORT void luaik_result(const ik2d_solver *solver, double *out);
+LUAIK_EXPORT bool luaik_spring_live(const ik2d_spring *spring);
+
+/* The chain's box is not finalised. */
+bool luaik_chain_live(const ik2d_chain *chain) {
+  return !luaik_box_of(chain)->collected;
+}
+
+/* Neither the solver's box nor its chain's is finalised. */
+bool luaik_solver_live(const ik2d_solver *solver) {
+  return !luaik_box_of(solver)->collected &&
+         !luaik_box_of(ik2d_solver_chain(solver))->collected;
+}
+
+/* Neither the spring's box nor its chain's is finalised. */
+bool luaik_spring_live(const ik2d_spring *spring) {
+  return !luaik_box_of(spring)->collected &&
+         !luaik_box_of(ik2d_spring_chain(spring))->collected;
+}
+
+/* out[0..3]: reached (0 or 1), distance, iterations, limited (0 or 1). */
+void luaik_result(const ik2d_solver *solver, double *out) {
+  const ik2d_result *result = ik2d_solver_result(solver);
+  out[0] = result->reached;
+  out[1] = result->distance;
+  out[2] = result->iterations;
+  out[3] = result->limited;
+}
