@@ -74,24 +74,26 @@ int ik2d_follow_run(ik2d_pose *pose) {
   pose->rot[0] = ik2d_rot_inv_mul(pose->base, dir[0]);
   for (i = 1; i < n; i++) pose->rot[i] = ik2d_rot_inv_mul(dir[i - 1], dir[i]);
   for (i = 0; i < n; i++) ik2d_pose_clamp(pose, i);
-  /* the base one chain behind the target, along the rotations as kept */
-  world = pose->base;
-  x = pose->target_x;
-  y = pose->target_y;
-  for (i = 0; i < n; i++) {
+  if (!ik2d_follow_place(pose)) ik2d_pose_load(pose, start);
+  return 1;
+}
+
+bool ik2d_follow_place(ik2d_pose *pose) {
+  const double *length = pose->chain->length;
+  ik2d_rot world = pose->base;
+  double x = pose->target_x, y = pose->target_y;
+  int i;
+  for (i = 0; i < pose->count; i++) {
     world = ik2d_rot_mul(world, pose->rot[i]);
     x -= length[i] * world.c;
     y -= length[i] * world.s;
   }
   pose->fresh = false;
-  /* a base beyond the largest double, here or mirrored back into world
-  ** space: the drag is dropped */
+  /* beyond the largest double, here or mirrored back into world space */
   if (!isfinite(x) || !isfinite(y) ||
-      (pose->chain->flip && !isfinite(2.0 * pose->chain->base_x - x))) {
-    ik2d_pose_load(pose, start);
-    return 1;
-  }
+      (pose->chain->flip && !isfinite(2.0 * pose->chain->base_x - x)))
+    return false;
   pose->base_x = x;
   pose->base_y = y;
-  return 1;
+  return true;
 }

@@ -696,10 +696,13 @@ static int solve_run(ik2d_pose *pose) {
       used = solve_oriented(pose, dir);
     }
   }
-  /* (follow reaches every target: it moves the base, not the length) */
-  if (pose->count == 1 && settings->method != IK2D_FOLLOW &&
-      (settings->stretch > 1.0 || settings->compress < 1.0))
+  /* follow reaches every target by moving the base, never the length:
+  ** the base behind the tip where a tip angle or a pole left the bones */
+  if (settings->method == IK2D_FOLLOW) {
+    ik2d_follow_place(pose);
+  } else if (pose->count == 1 && (settings->stretch > 1.0 || settings->compress < 1.0)) {
     solve_one_bone_scale(pose);
+  }
   return used;
 }
 

@@ -134,6 +134,42 @@ static void spring_take_targets(ik2d_spring *spring) {
     if (chain->angle[i] != spring->written[i]) spring->target[i] = chain->angle[i];
 }
 
+/* Bone i into its limits: relative to where its parent is (parent, its
+** velocity parent_v), or for a world-space limit its direction itself; a
+** bone held by a limit stops turning away from it. */
+static void spring_limit(ik2d_spring *spring, int i, double parent, double parent_v) {
+  const ik2d_chain *chain = spring->chain;
+  const ik2d_constraint *limit = chain->constraint[i];
+  bool world;
+  double frame, frame_v, delta, allowed, centred;
+  if (limit == NULL || limit->full) return;
+  world = limit->def.space == IK2D_SPACE_WORLD;
+  frame = world ? 0.0 : parent;
+  frame_v = world ? 0.0 : parent_v;
+  delta = ik2d_wrap(spring->world[i] - frame) - chain->rest[i];
+  allowed = ik2d_constraint_clamp(limit, delta);
+  centred = limit->mid + ik2d_wrap(delta - limit->mid);
+  if (allowed != centred) {
+    double relative = spring->velocity[i] - frame_v;
+    spring->world[i] = ik2d_wrap(frame + chain->rest[i] + allowed);
+    if ((allowed > limit->mid && relative > 0.0) ||
+        (allowed < limit->mid && relative < 0.0) || limit->half == 0.0)
+      spring->velocity[i] = frame_v;
+  }
+}
+
+/* Every bone into its limits, root to tip: the limits or the state may
+** have changed since the last substep (a reset, limits edited). */
+static void spring_limit_all(ik2d_spring *spring) {
+  double parent = spring->chain->base_angle, parent_v = 0.0;
+  int i;
+  for (i = 0; i < spring->chain->count; i++) {
+    spring_limit(spring, i, parent, parent_v);
+    parent = spring->world[i];
+    parent_v = spring->velocity[i];
+  }
+}
+
 /* result = target + weight * turn(target -> spring's local angle), as a
 ** solve blends; then the joints. */
 static void spring_write(ik2d_spring *spring) {
@@ -241,6 +277,7 @@ void ik2d_spring_reset(ik2d_spring *spring) {
   if (spring == NULL) return;
   spring_take_targets(spring);
   spring_rest(spring);
+  spring_limit_all(spring);
   spring_write(spring);
 }
 
@@ -348,7 +385,6 @@ static void spring_substep(ik2d_spring *spring, const spring_inputs *in, double 
   double parent_to = in->base_from + s1 * in->base_turn, parent_v = 0.0;
   int i;
   for (i = 0; i < chain->count; i++) {
-    const ik2d_constraint *limit = chain->constraint[i];
     double x0 = spring->world[i], v = spring->velocity[i], x;
     double phi = parent_mid + in->from[i] + s * in->turn[i];
     /* joint i carries the bones from i to the tip: its spring is w2 times
@@ -379,25 +415,11 @@ static void spring_substep(ik2d_spring *spring, const spring_inputs *in, double 
       x = ik2d_wrap(phi);
       v = 0.0;
     }
-    if (limit != NULL && !limit->full) {
-      /* into the limits: relative to where the parent went, or for a
-      ** world-space limit the direction itself; a bone held by a limit
-      ** stops turning away from it */
-      bool world = limit->def.space == IK2D_SPACE_WORLD;
-      double frame = world ? 0.0 : parent_to, frame_v = world ? 0.0 : parent_v;
-      double delta = ik2d_wrap(x - frame) - chain->rest[i];
-      double allowed = ik2d_constraint_clamp(limit, delta);
-      double centred = limit->mid + ik2d_wrap(delta - limit->mid);
-      if (allowed != centred) {
-        double relative = v - frame_v;
-        x = ik2d_wrap(frame + chain->rest[i] + allowed);
-        if ((allowed > limit->mid && relative > 0.0) ||
-            (allowed < limit->mid && relative < 0.0) || limit->half == 0.0)
-          v = frame_v;
-      }
-    }
     spring->world[i] = x;
     spring->velocity[i] = v;
+    spring_limit(spring, i, parent_to, parent_v);
+    x = spring->world[i];
+    v = spring->velocity[i];
     parent_mid = x0 + 0.5 * ik2d_wrap(x - x0);
     parent_to = x;
     parent_v = v;
@@ -420,6 +442,7 @@ ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt) {
     if (h > SPRING_MAX_SUBSTEP) h = SPRING_MAX_SUBSTEP;
     for (k = 0; k < n; k++) spring_substep(spring, &in, h, (double)k / n, (k + 1.0) / n);
   }
+  spring_limit_all(spring);
   spring_write(spring);
   return IK2D_OK;
 }
