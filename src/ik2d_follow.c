@@ -79,15 +79,12 @@ int ik2d_follow_run(ik2d_pose *pose) {
 }
 
 bool ik2d_follow_place(ik2d_pose *pose) {
-  const double *length = pose->chain->length;
-  ik2d_rot world = pose->base;
-  double x = pose->target_x, y = pose->target_y;
-  int i;
-  for (i = 0; i < pose->count; i++) {
-    world = ik2d_rot_mul(world, pose->rot[i]);
-    x -= length[i] * world.c;
-    y -= length[i] * world.s;
-  }
+  double x, y;
+  /* the tip from where the base is, then the base moved by what the tip
+  ** is off */
+  ik2d_pose_forward(pose);
+  x = pose->base_x + (pose->target_x - pose->joint_x[pose->count]);
+  y = pose->base_y + (pose->target_y - pose->joint_y[pose->count]);
   pose->fresh = false;
   /* beyond the largest double, here or mirrored back into world space */
   if (!isfinite(x) || !isfinite(y) ||
