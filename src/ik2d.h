@@ -359,10 +359,30 @@ IK2D_API bool ik2d_solver_solve(ik2d_solver *solver);
 /* The last solve's outcome; the same pointer for the solver's life. */
 IK2D_API const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
 
+/* The instruction sets a batch can solve CCD with, several chains in the
+** lanes of one vector; every one gives the same bits. */
+typedef enum ik2d_isa {
+  IK2D_ISA_AUTO = -1,  /* the widest this machine runs */
+  IK2D_ISA_SCALAR = 0, /* one chain at a time: any machine */
+  IK2D_ISA_SSE2,       /* 2 chains a vector (x86-64) */
+  IK2D_ISA_AVX2,       /* 4 */
+  IK2D_ISA_AVX512      /* 8 */
+} ik2d_isa;
+
+/* Whether this build has the set and this processor runs it. */
+IK2D_API bool ik2d_isa_supported(ik2d_isa isa);
+/* The widest supported set (what IK2D_ISA_AUTO means). */
+IK2D_API ik2d_isa ik2d_isa_best(void);
+/* "scalar", "sse2", "avx2", "avx512" (and "auto"); NULL for no set. */
+IK2D_API const char *ik2d_isa_name(ik2d_isa isa);
+
 /* Solves count solvers with exactly the results ik2d_solver_solve gives
 ** each, in list order wherever it matters (solvers sharing a chain);
 ** NULL entries are skipped.  Returns how many reached. */
 IK2D_API int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
+/* The same with the given instruction set (IK2D_ISA_AUTO: the best); an
+** unsupported one solves as the best supported below it does. */
+IK2D_API int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa);
 /* Every solver's target from xy (x, y pairs, solver after solver), all
 ** checked before any is written; for a bad one, *bad (if not NULL) gets
 ** its index.  NULL entries are skipped. */

@@ -1,68 +1,140 @@
 /*
 ** ik2d_batch.c: many solvers in one call (one call per frame from Lua).
 **
-** CCD solvers run IK2D_LOCKSTEP at a time through ik2d_ccd_run_together,
-** which interleaves their sweeps: one chain's turn waits on a sqrt and a
-** division, and the other chains' turns fill that wait.  Every chain gets
-** exactly the result ik2d_solver_solve gives it; the list order is kept
-** wherever it matters (solvers sharing a chain write its result in list
-** order).
+** Plain CCD solvers of one bone count run together: streamed through the
+** lanes of a vector with a SIMD instruction set (ik2d_lanes.h: 2, 4 or 8
+** chains at a time), or IK2D_LOCKSTEP at a time interleaved in the scalar
+** one.  Every chain gets exactly the result ik2d_solver_solve gives it;
+** the list order is kept wherever it matters (solvers sharing a chain
+** write its result in list order).
 */
 #include <stddef.h>
 
 #include "ik2d.h"
 #include "ik2d_ccd.h"
+#include "ik2d_isa.h"
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
 
-typedef struct batch_slot {
-  ik2d_solver *solver;
-  ik2d_pose pose;
-  ik2d_rot start[IK2D_MAX_BONES];
-} batch_slot;
+/* Solvers a bucket holds before it is solved, and buckets (one per bone
+** count) open at once: enough that a group's members stream through the
+** lanes in long runs, little enough for the stack. */
+#define BATCH_BUCKET 256
+#define BATCH_BUCKETS 4
 
-/* Solves the slots' CCD together; returns how many reached. */
-static int batch_flush(batch_slot *slots, int count) {
-  /* initialised only to quiet gcc's maybe-uninitialized */
-  ik2d_pose *poses[IK2D_LOCKSTEP] = {NULL};
-  int used[IK2D_LOCKSTEP];
-  int k, reached = 0;
-  if (count == 0) return 0;
-  for (k = 0; k < count; k++) {
-    ik2d_solve_start(slots[k].solver, &slots[k].pose, slots[k].start);
-    poses[k] = &slots[k].pose;
+typedef struct batch_bucket {
+  int bones, count;
+  ik2d_solver *solvers[BATCH_BUCKET];
+} batch_bucket;
+
+typedef struct batch {
+  ik2d_isa isa;
+  int reached, buckets;
+  batch_bucket bucket[BATCH_BUCKETS];
+} batch;
+
+/* The scalar set: IK2D_LOCKSTEP chains at a time, interleaved (their
+** turns' sqrt and division latencies overlap). */
+static int batch_run_scalar(ik2d_solver *const *solvers, int count) {
+  ik2d_pose poses[IK2D_LOCKSTEP];
+  ik2d_rot start[IK2D_LOCKSTEP][IK2D_MAX_BONES];
+  ik2d_pose *list[IK2D_LOCKSTEP];
+  int used[IK2D_LOCKSTEP], reached = 0, k, j;
+  for (k = 0; k < count; k += IK2D_LOCKSTEP) {
+    int m = count - k < IK2D_LOCKSTEP ? count - k : IK2D_LOCKSTEP;
+    for (j = 0; j < m; j++) {
+      ik2d_solve_start(solvers[k + j], &poses[j], start[j]);
+      list[j] = &poses[j];
+    }
+    ik2d_ccd_run_together(list, used, m);
+    for (j = 0; j < m; j++) {
+      used[j] = ik2d_solve_ccd_fallback(&poses[j], used[j]);
+      reached += ik2d_solve_finish(solvers[k + j], &poses[j], start[j], used[j]);
+    }
   }
-  ik2d_ccd_run_together(poses, used, count);
-  for (k = 0; k < count; k++) used[k] = ik2d_solve_ccd_fallback(poses[k], used[k]);
-  for (k = 0; k < count; k++)
-    reached += ik2d_solve_finish(slots[k].solver, &slots[k].pose, slots[k].start,
-                                 used[k]);
   return reached;
 }
 
-int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
-  batch_slot slots[IK2D_LOCKSTEP];
-  int i, k, waiting = 0, reached = 0;
+/* Solves a bucket's solvers with the batch's set. */
+static void batch_flush(batch *b, batch_bucket *bucket) {
+  ik2d_solver *const *solvers = bucket->solvers;
+  int i, count = bucket->count;
+  if (count == 0) return;
+  switch (b->isa) {
+#if IK2D_X86
+    case IK2D_ISA_SSE2: b->reached += ik2d_lanes_ccd_sse2(solvers, count); break;
+    case IK2D_ISA_AVX2: b->reached += ik2d_lanes_ccd_avx2(solvers, count); break;
+    case IK2D_ISA_AVX512: b->reached += ik2d_lanes_ccd_avx512(solvers, count); break;
+#endif
+    default: b->reached += batch_run_scalar(solvers, count);
+  }
+  for (i = 0; i < count; i++) solvers[i]->chain->queued = false;
+  bucket->count = 0;
+}
+
+static void batch_flush_all(batch *b) {
+  int k;
+  for (k = 0; k < b->buckets; k++) batch_flush(b, &b->bucket[k]);
+  b->buckets = 0;
+}
+
+/* A solve the lanes take: plain CCD, no world-space limit (those settle
+** after every turn, one chain at a time). */
+static bool batch_takes(const ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  int i;
+  if (!ik2d_solve_is_plain_ccd(solver)) return false;
+  for (i = 0; i < chain->count; i++) {
+    const ik2d_constraint *limit = chain->constraint[i];
+    if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;
+  }
+  return true;
+}
+
+/* The open bucket for the solver's bone count, opened if need be. */
+static batch_bucket *batch_bucket_for(batch *b, int bones) {
+  batch_bucket *bucket;
+  int k;
+  for (k = 0; k < b->buckets; k++)
+    if (b->bucket[k].bones == bones) return &b->bucket[k];
+  if (b->buckets == BATCH_BUCKETS) batch_flush_all(b);
+  bucket = &b->bucket[b->buckets++];
+  bucket->bones = bones;
+  bucket->count = 0;
+  return bucket;
+}
+
+int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
+  batch b;
+  int i;
   if (solvers == NULL) return 0;
+  /* the requested set, or the best supported below it */
+  if (isa == IK2D_ISA_AUTO || isa > IK2D_ISA_AVX512) isa = ik2d_isa_best();
+  while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
+  b.isa = isa < IK2D_ISA_SCALAR ? IK2D_ISA_SCALAR : isa;
+  b.reached = 0;
+  b.buckets = 0;
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
-    bool shares_chain = false;
+    batch_bucket *bucket;
     if (solver == NULL || solver->chain == NULL) continue;
-    if (!ik2d_solve_is_plain_ccd(solver)) {
-      reached += batch_flush(slots, waiting);
-      waiting = 0;
-      reached += ik2d_solver_solve(solver);
+    /* solvers sharing a chain write its result in list order */
+    if (solver->chain->queued) batch_flush_all(&b);
+    if (!batch_takes(solver)) {
+      b.reached += ik2d_solver_solve(solver);
       continue;
     }
-    for (k = 0; k < waiting; k++)
-      shares_chain = shares_chain || slots[k].solver->chain == solver->chain;
-    if (shares_chain || waiting == IK2D_LOCKSTEP) {
-      reached += batch_flush(slots, waiting);
-      waiting = 0;
-    }
-    slots[waiting++].solver = solver;
+    bucket = batch_bucket_for(&b, solver->chain->count);
+    bucket->solvers[bucket->count++] = solver;
+    solver->chain->queued = true;
+    if (bucket->count == BATCH_BUCKET) batch_flush(&b, bucket);
   }
-  return reached + batch_flush(slots, waiting);
+  batch_flush_all(&b);
+  return b.reached;
+}
+
+int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
+  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
 }
 
 ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,

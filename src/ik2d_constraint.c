@@ -99,8 +99,10 @@ bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
 bool ik2d_constraint_clamp_rot(const ik2d_constraint *c, ik2d_rot mid,
                                ik2d_rot *r) {
   ik2d_rot rel;
-  double side, half_cos = c->half_rot.c, half_sin = c->half_rot.s;
+  double side, half_cos, half_sin;
   if (c == NULL || c->full) return false;
+  half_cos = c->half_rot.c;
+  half_sin = c->half_rot.s;
   /* the rotation relative to the middle of the allowed arc */
   rel = ik2d_rot_inv_mul(mid, *r);
   /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is

@@ -1,0 +1,32 @@
+/*
+** ik2d_isa.h: which lane kernels this build has and which this machine
+** runs (not installed).  The scalar kernel builds anywhere; on x86-64 with
+** gcc or clang the SSE2, AVX2 and AVX-512 ones are compiled too, each
+** for its own instruction set whatever the build's flags, and chosen at
+** run time: ik2d_isa_supported asks the processor.
+*/
+#ifndef IK2D_ISA_H
+#define IK2D_ISA_H
+
+#include "ik2d.h"
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define IK2D_X86 1
+#else
+#define IK2D_X86 0
+#endif
+
+/* Plain CCD solves (ik2d_solve_is_plain_ccd, no world-space limit) for
+** count >= 1 solvers of one bone count on distinct chains, streamed
+** through the lanes, each left exactly as ik2d_solver_solve leaves it;
+** return how many reached. */
+#if IK2D_X86
+int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count);
+int ik2d_lanes_ccd_avx2(ik2d_solver *const *solvers, int count);
+int ik2d_lanes_ccd_avx512(ik2d_solver *const *solvers, int count);
+#endif
+
+/* Lanes of an instruction set's kernel. */
+int ik2d_isa_lanes(ik2d_isa isa);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+** ik2d_lanes_avx2.c: the lane kernels (ik2d_lanes.h) for avx2.
+** Four lanes of doubles, compiled for AVX2 whatever the build's flags;
+** ik2d_isa_supported says whether this machine runs it.
+*/
+#include "ik2d_isa.h"
+
+#if IK2D_X86
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC target("avx2")
+#endif
+#define IK2D_LANES_ISA IK2D_ISA_NUM_AVX2
+#define IK2D_LANES_NAME ik2d_lanes_ccd_avx2
+#include "ik2d_lanes.h"
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
+#else
+/* not an x86: nothing here (ISO C wants a declaration) */
+typedef int ik2d_lanes_avx2_unused;
+#endif
