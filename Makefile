@@ -33,14 +33,15 @@ BUILD = build/$(LUA)
 # Lua binding.
 CORE_SOURCES = src/ik2d_status.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_chain.c src/ik2d_pose.c src/ik2d_ccd.c \
-               src/ik2d_fabrik.c src/ik2d_two_bone.c src/ik2d_solver.c \
+               src/ik2d_fabrik.c src/ik2d_follow.c src/ik2d_two_bone.c \
+               src/ik2d_solver.c src/ik2d_spring.c \
                src/ik2d_isa.c src/ik2d_lanes_sse2.c src/ik2d_lanes_avx2.c \
                src/ik2d_lanes_avx512.c src/ik2d_batch.c \
                src/ik2d_skeleton.c src/ik2d_skeleton_solve.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
-                  src/lua/luaik_skeleton.c
+                  src/lua/luaik_skeleton.c src/lua/luaik_spring.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
 

@@ -99,6 +99,13 @@ function helpers.angles_of(arm)
   return out
 end
 
+-- Result world directions {w1, ..., wn} (mirrored when flipped).
+function helpers.world_angles_of(arm)
+  local out = {}
+  for i = 1, #arm do out[i] = arm:world_angle(i) end
+  return out
+end
+
 -- Animated (pose) local angles {p1, ..., pn}.
 function helpers.poses_of(arm)
   local out = {}

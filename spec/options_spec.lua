@@ -65,7 +65,7 @@ describe("solver options", function()
   end)
 
   describe("enum strings match whole", function()
-    local METHOD = 'method must be "ccd", "fabrik" or "two_bone"'
+    local METHOD = 'method must be "ccd", "fabrik", "two_bone" or "follow"'
     local SWEEP = 'sweep must be "root" or "tip"'
 
     for _, case in ipairs{

@@ -99,7 +99,15 @@ typedef enum ik2d_status {
   IK2D_ERR_LINKED_STRETCH,  /* stretch > 1 or compress < 1 on a skeleton chain */
   IK2D_ERR_PRIORITY,        /* priority negative or not finite */
   IK2D_ERR_SKELETON_SOLVERS,/* more than IK2D_MAX_SKELETON_SOLVERS solvers */
-  IK2D_ERR_SKELETON_SPACE   /* a world-space limit on a skeleton's bone */
+  IK2D_ERR_SKELETON_SPACE,  /* a world-space limit on a skeleton's bone */
+  IK2D_ERR_LINKED_FOLLOW,   /* method follow on a skeleton chain */
+  /* springs (ik2d_spring_*) */
+  IK2D_ERR_STIFFNESS,     /* spring stiffness negative or not finite */
+  IK2D_ERR_MASS,          /* spring mass not > 0 and finite, or stiffness
+                             or damping over mass beyond the doubles */
+  IK2D_ERR_GRAVITY_X,     /* spring gravity's x not finite */
+  IK2D_ERR_GRAVITY_Y,     /* spring gravity's y not finite */
+  IK2D_ERR_DT             /* a time step negative or NaN */
 } ik2d_status;
 
 /* A short English description of a status, naming the setting, e.g.
@@ -247,7 +255,10 @@ typedef struct ik2d_solver ik2d_solver;
 typedef enum ik2d_method {
   IK2D_CCD = 0,   /* cyclic coordinate descent, with an exact two-joint step */
   IK2D_FABRIK,    /* forward and backward reaching */
-  IK2D_TWO_BONE   /* closed form, chains of 2 bones */
+  IK2D_TWO_BONE,  /* closed form, chains of 2 bones */
+  IK2D_FOLLOW     /* follow the leader: no fixed base; the tip goes onto
+                     the target and each bone is dragged behind it (a
+                     rope), the base moves (ik2d_chain_base reports it) */
 } ik2d_method;
 
 /* CCD's sweep order: root to tip (fewer iterations from cold starts,
@@ -563,6 +574,73 @@ IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
 ** to max of them into solvers; returns how many there are. */
 IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
                                    ik2d_solver **solvers, int max);
+/* Spring: secondary motion (tails, hair, capes, antennae).  The bones  */
+/* of its chain swing like a chain of damped torsional springs: each    */
+/* joint pulls its bone toward its target local angle, and its parent   */
+/* the other way; so a bone lags in world space when its target, its    */
+/* parent or the base turns, swings back, and hangs under gravity, all  */
+/* inside its limits.  Joint i's spring is stiffness times the number   */
+/* of bones from it to the tip (the bones it carries), so every joint   */
+/* bends alike under a load on every bone.  The target of bone i is the */
+/* chain's result angle as the spring finds it at an update: the pose,  */
+/* or what a solver wrote since (so a spring updated after a solve lags */
+/* behind the IK); while nothing but the spring writes the result, the  */
+/* target stays the last one seen.  Each update writes the result       */
+/*   result = target + weight * delta(spring - target)                  */
+/* as a solve does, and its joints.                                      */
+/* ------------------------------------------------------------------ */
+typedef struct ik2d_spring ik2d_spring;
+
+typedef struct ik2d_spring_def {
+  double stiffness;   /* >= 0: the last joint's spring, torque per radian
+                         of its bone's turn from the target; joint i of n
+                         has (n - i) times it; 100 */
+  double damping;     /* >= 0: torque per rad/s of every bone's turning
+                         (air drag); 10 */
+  double mass;        /* > 0: every bone's inertia; 1.  One bone alone
+                         swings at sqrt(stiffness / mass) rad/s with a
+                         damping ratio damping / (2 sqrt(stiffness mass)) */
+  double gravity_x, gravity_y; /* world acceleration at each bone's tip
+                         (px/s^2, y down in LOVE): a bone of length L alone
+                         swings like a pendulum, g / L rad/s^2 toward g; 0, 0 */
+  double weight;      /* clamped to [0, 1], NaN refused; 1 */
+} ik2d_spring_def;
+
+/* The defaults above. */
+IK2D_API ik2d_spring_def ik2d_default_spring_def(void);
+/* Bytes for a spring of a chain of bone_count bones; 0 outside
+** 1..IK2D_MAX_BONES. */
+IK2D_API size_t ik2d_spring_size(int bone_count);
+/* A spring on chain (which must outlive it), at rest on the chain's
+** result as it is. */
+IK2D_API ik2d_status ik2d_spring_init(ik2d_spring *spring, size_t size,
+                                      ik2d_chain *chain, const ik2d_spring_def *def);
+IK2D_API ik2d_chain *ik2d_spring_chain(const ik2d_spring *spring);
+/* Every setting at once, all checked before any is kept; the motion goes
+** on from where it is. */
+IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_def *def);
+/* The settings now (a default def for NULL). */
+IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
+IK2D_API ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight);
+IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double x, double y);
+/* Advances the motion by dt seconds (>= 0; inf is the longest step
+** below) and writes the chain's result.  The same motion at any frame
+** rate: substeps of at most 1/720 s (whole ones at 24..360 Hz frames),
+** each integrated exactly for the linear damped oscillator with its
+** forcing held over it; a target or base angle that changes frame after
+** frame moves linearly between its samples, one that changes after a
+** frame without change jumps at the frame's start.  Stable for any dt:
+** at most 64 substeps of at most 1 s each (a longer frame is a hitch,
+** not time to catch up), and no bone turns faster than 720 pi rad/s.
+** IK2D_ERR_DT, changing nothing, for a negative or NaN dt. */
+IK2D_API ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
+/* At rest on the target: every bone at its target, no velocity; writes
+** the result. */
+IK2D_API void ik2d_spring_reset(ik2d_spring *spring);
+/* The angular velocity of bone i in rad/s, in the sense of
+** ik2d_chain_world_angle (mirrored when flipped). */
+IK2D_API ik2d_status ik2d_spring_velocity(const ik2d_spring *spring, int i,
+                                          double *velocity);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,7 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_LIMIT_ORDER: return "min > max";
     case IK2D_ERR_SPACE: return "space must be parent or world";
     case IK2D_ERR_INDEX: return "index out of range";
-    case IK2D_ERR_METHOD: return "method must be ccd, fabrik or two_bone";
+    case IK2D_ERR_METHOD: return "method must be ccd, fabrik, two_bone or follow";
     case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones of length > 0";
     case IK2D_ERR_ITERATIONS: return "iterations must be >= 1";
     case IK2D_ERR_TOLERANCE: return "tolerance must be >= 0 and finite";
@@ -59,8 +59,16 @@ const char *ik2d_status_message(ik2d_status status) {
       return "stretch and compress are not available on a skeleton chain";
     case IK2D_ERR_PRIORITY: return "priority must be >= 0 and finite";
     case IK2D_ERR_SKELETON_SOLVERS: return "a skeleton takes at most 256 solvers";
+    case IK2D_ERR_LINKED_FOLLOW:
+      return "method follow moves the chain's base, which the skeleton owns";
     case IK2D_ERR_SKELETON_SPACE:
       return "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)";
+    case IK2D_ERR_STIFFNESS: return "stiffness must be >= 0 and finite";
+    case IK2D_ERR_MASS:
+      return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";
+    case IK2D_ERR_GRAVITY_X: return "gravity x must be finite";
+    case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
+    case IK2D_ERR_DT: return "dt must be >= 0 (seconds), not nan";
   }
   return "unknown status";
 }

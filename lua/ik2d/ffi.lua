@@ -42,6 +42,13 @@ if not pcall(ffi.typeof, "ik2d_chain") then
     void luaik_result(const ik2d_solver *solver, double *out);
 ]]
 end
+if not pcall(ffi.typeof, "ik2d_spring") then
+  ffi.cdef [[
+    typedef struct ik2d_spring ik2d_spring;
+    int ik2d_spring_update(ik2d_spring *spring, double dt);
+    bool luaik_spring_live(const ik2d_spring *spring);
+]]
+end
 
 if not pcall(ffi.typeof, "ik2d_skeleton") then
   ffi.cdef [[
@@ -56,6 +63,7 @@ end
 local char_ptr = ffi.typeof("char *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
+local spring_ptr = ffi.typeof("ik2d_spring *")
 local doubles = ffi.typeof("double[?]")
 local int_out = ffi.typeof("int[1]")
 local double_ptr_out = ffi.typeof("double *[1]")
@@ -77,6 +85,7 @@ function M.install(core)
   local chain_mt = getmetatable(core.chain { { length = 1 } })
   local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
   local group_mt = getmetatable(core.group {})
+  local spring_mt = getmetatable(core.spring(core.chain { { length = 1 } }))
 
   -- Per object, the pointers a method reads, cast once and kept (weak
   -- keys let the objects go): a chain's core object and joints, a
@@ -97,16 +106,22 @@ function M.install(core)
     return pointer
   end
 
-  local solver_cache = setmetatable({}, { __mode = "k" })
-  local function solver_of(solver)
-    local pointer = solver_cache[solver]
-    if pointer or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
+  -- object -> its core object as ctype (nil for anything but an mt
+  -- object), cast once
+  local function pointers_of(mt, ctype)
+    local cache = setmetatable({}, { __mode = "k" })
+    return function(object)
+      local pointer = cache[object]
+      if pointer or type(object) ~= "userdata" or getmetatable(object) ~= mt then
+        return pointer
+      end
+      pointer = cast(ctype, cast(char_ptr, object) + header)
+      cache[object] = pointer
       return pointer
     end
-    pointer = cast(solver_ptr, cast(char_ptr, solver) + header)
-    solver_cache[solver] = pointer
-    return pointer
   end
+  local solver_of = pointers_of(solver_mt, solver_ptr)
+  local spring_of = pointers_of(spring_mt, spring_ptr)
 
   local function live_chain(chain)
     local pointer = chain_of(chain)
@@ -126,7 +141,7 @@ function M.install(core)
   -- for all (Lua runs one call at a time)
   local out = doubles(4)
 
-  local fast = { Chain = {}, Solver = {}, Group = {} }
+  local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
   -- solvers ---------------------------------------------------------------
 
@@ -167,6 +182,19 @@ function M.install(core)
     local pointer = live_solver((...))
     if not pointer then return result_of(...) end
     return outcome(pointer)
+  end
+
+  -- springs ---------------------------------------------------------------
+
+  local spring_update = classic.Spring.update
+  function fast.Spring.update(...)
+    local spring, dt = ...
+    local pointer = spring_of(spring)
+    if pointer and C.luaik_spring_live(pointer) and type(dt) == "number" and
+       C.ik2d_spring_update(pointer, dt) == 0 then
+      return
+    end
+    return spring_update(...)
   end
 
   -- chains ----------------------------------------------------------------

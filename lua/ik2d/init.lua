@@ -16,6 +16,7 @@ local ik2d = {
   group = core.group,
   skeleton = core.skeleton,
   MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
+  spring = core.spring,
   ffi = false,
 }
 

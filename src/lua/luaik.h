@@ -28,6 +28,7 @@
 #define LUAIK_SOLVER "ik2d.Solver"
 #define LUAIK_GROUP "ik2d.Group"
 #define LUAIK_SKELETON "ik2d.Skeleton"
+#define LUAIK_SPRING "ik2d.Spring"
 
 /* Functions LuaJIT's FFI (lua/ik2d/ffi.lua) calls besides the core's. */
 #if defined(_WIN32)
@@ -176,6 +177,7 @@ void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain);
 /* Chains and solvers made on a skeleton: unlinked at __gc. */
 int luaik_chain_gc(lua_State *L);
 int luaik_solver_gc(lua_State *L);
+ik2d_spring *luaik_check_spring(lua_State *L, int arg);
 
 /* Each file's functions, for registration and for error names. */
 extern const luaL_Reg luaik_chain_methods[], luaik_chain_meta[];
@@ -183,11 +185,13 @@ extern const luaL_Reg luaik_constraint_methods[], luaik_constraint_meta[];
 extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];
 extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
 extern const luaL_Reg luaik_skeleton_methods[], luaik_skeleton_meta[];
+extern const luaL_Reg luaik_spring_methods[], luaik_spring_meta[];
 /* The module's functions: ik2d.chain, ik2d.constraint, ... */
 int luaik_chain_new(lua_State *L);
 int luaik_constraint_new(lua_State *L);
 int luaik_solver_new(lua_State *L);
 int luaik_group_new(lua_State *L);
 int luaik_skeleton_new(lua_State *L);
+int luaik_spring_new(lua_State *L);
 
 #endif

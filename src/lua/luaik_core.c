@@ -147,6 +147,7 @@ static const luaL_Reg module_functions[] = {
   {"solver", luaik_solver_new},
   {"group", luaik_group_new},
   {"skeleton", luaik_skeleton_new},
+  {"spring", luaik_spring_new},
   {NULL, NULL}
 };
 
@@ -154,7 +155,7 @@ static const luaL_Reg *const function_lists[] = {
   module_functions, luaik_chain_methods, luaik_chain_meta,
   luaik_constraint_methods, luaik_constraint_meta, luaik_solver_methods,
   luaik_solver_meta, luaik_group_methods, luaik_group_meta,
-  luaik_skeleton_methods, luaik_skeleton_meta, NULL
+  luaik_skeleton_methods, luaik_skeleton_meta, luaik_spring_methods, luaik_spring_meta, NULL
 };
 
 /* The lists of methods among them (the others are module functions and
@@ -162,7 +163,7 @@ static const luaL_Reg *const function_lists[] = {
 static bool is_method_list(const luaL_Reg *list) {
   return list == luaik_chain_methods || list == luaik_constraint_methods ||
          list == luaik_solver_methods || list == luaik_group_methods ||
-         list == luaik_skeleton_methods;
+         list == luaik_skeleton_methods || list == luaik_spring_methods;
 }
 
 /* The name of f, and whether it is a method. */
@@ -488,6 +489,7 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   register_type(L, LUAIK_SOLVER, luaik_solver_methods, luaik_solver_meta);
   register_type(L, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
   register_type(L, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
+  register_type(L, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
   lua_newtable(L);
   luaik_setfuncs(L, module_functions);
   lua_pushliteral(L, IK2D_VERSION);
@@ -504,6 +506,7 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   push_methods(L, LUAIK_SOLVER, "Solver");
   push_methods(L, LUAIK_GROUP, "Group");
   push_methods(L, LUAIK_SKELETON, "Skeleton");
+  push_methods(L, LUAIK_SPRING, "Spring");
   lua_setfield(L, -2, "_methods");
   lua_pushinteger(L, LUAIK_HEADER);
   lua_setfield(L, -2, "_header");

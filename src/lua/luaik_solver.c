@@ -36,7 +36,7 @@ typedef enum option_kind {
   OPTION_POINT     /* {x, y} (or {x =, y =}), or false for none: pole */
 } option_kind;
 
-static const char *const method_names[] = {"ccd", "fabrik", "two_bone", NULL};
+static const char *const method_names[] = {"ccd", "fabrik", "two_bone", "follow", NULL};
 static const char *const sweep_names[] = {"root", "tip", NULL};
 static const char *const curve_names[] = {"smooth", "spine", NULL};
 
