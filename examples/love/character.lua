@@ -348,7 +348,8 @@ function Character:walk(move, dt)
   if move == 0 then return end
   local world = self.world
   local nx = self.x + move * character.WALK_SPEED * dt
-  if self.x < world.LEDGE_X and nx > world.LEDGE_X - 18 then
+  -- below the ledge, no closer to its wall than 18 px (away from it is fine)
+  if move > 0 and self.x < world.LEDGE_X and nx > world.LEDGE_X - 18 then
     nx = max(self.x, world.LEDGE_X - 18)
   end
   nx = min(max(nx, 30), world.WIDTH - 30)
@@ -374,9 +375,9 @@ function modes.free(self, dt, input)
   if self.aiming then self.facing = self.mouse_x >= self.x and 1 or -1 end
   local arm = self:free_arm_state()
   self:set_arm_states(arm, self.aiming and "aim" or "idle", self.aiming and "aim" or "idle")
-  -- walked off the ledge: fall
+  -- walked off the ledge: fall (more than a step's bob above the ground)
   local ground = self.world.ground_at(self.x) - character.HIP_HEIGHT
-  if self.y < ground - 2 then
+  if self.y < ground - 8 then
     self.vy = 0
     self:set_phase("fall", "air")
   else
@@ -397,11 +398,14 @@ function modes.fall(self, dt)
 end
 
 function modes.drop(self, dt)
-  -- walk left off the ledge; free mode's check then makes us fall
-  if self:walk_to(self.world.LEDGE_X - 30, dt) or self.x < self.world.LEDGE_X then
-    self:set_phase("free")
+  -- walk left off the ledge, and fall from where the hip is
+  self:walk_to(self.world.LEDGE_X - 30, dt)
+  if self.x < self.world.LEDGE_X then
+    self.vy = 0
+    self:set_phase("fall", "air")
+  else
+    self.y = self:stand_y()
   end
-  self.y = self:stand_y()
 end
 
 function modes.pickup(self, dt)
@@ -534,6 +538,10 @@ function Character:solve()
   end
 end
 
+local NO_INPUT = { move = 0 }
+-- the behaviours, in the order they update (made once: no garbage a frame)
+local BEHAVIOUR_ORDER = { "torso", "arm_back", "arm_front" }
+
 -- One frame.  input = { move = -1 | 0 | 1 }.
 function Character:update(dt, input)
   self.time = self.time + dt
@@ -541,12 +549,12 @@ function Character:update(dt, input)
   self.mouse_idle = self.mouse_idle + dt
   self.crouch:update(dt)
   self.walking = 0
-  modes[self.mode](self, dt, input or {})
+  modes[self.mode](self, dt, input or NO_INPUT)
   self.feet:update(dt)
   -- behaviours first: their sources read chains (the back hand follows
   -- the front hand), and set_pose shows the bare pose until the next
   -- solve, so they must read before animate() sets this frame's poses
-  for _, name in ipairs{ "torso", "arm_back", "arm_front" } do
+  for _, name in ipairs(BEHAVIOUR_ORDER) do
     self.behaviours[name]:update(dt)
   end
   self:animate(dt)
