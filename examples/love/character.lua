@@ -208,7 +208,7 @@ function Character:pickup()
     self:event("drop")
     return true
   end
-  if abs(self.world.ground_at(item.x) - self.world.ground_at(self.x)) > 1 then
+  if self.world.level(item.x) ~= self.world.level(self.x) then
     return false               -- not on our level
   end
   self.aiming = false
