@@ -25,6 +25,9 @@ T.__index = T
 local DT = 1 / 60
 local STEPS_PER_FRAME = 4      -- simulation steps per drawn frame
 local LIMIT_TOL = 1e-9
+-- A planted foot's last bone is set along the ground's direction by one
+-- rotation product: only rounding may show, far below this.
+local FOOT_ANGLE_TOL = 1e-9
 local SCREENSHOT = "ik2d-test.png"
 local PROBE_FRAMES = 40        -- frames each limb is driven with each method
 
@@ -162,7 +165,8 @@ end
 -- Probe: one limb driven by the test, to try each solver method
 -- ------------------------------------------------------------------
 
--- The tip of chain c with local angles `angles`, from its base as it is.
+-- The tip of chain c with local angles `angles`, from its base as it is,
+-- and its last bone's direction as drawn (as world_angle gives it).
 local function fk_tip(c, angles)
   local bx, by, a = c:base()
   local x, y = bx, by
@@ -170,8 +174,8 @@ local function fk_tip(c, angles)
     a = a + angles[i]
     x, y = x + c:length(i) * cos(a), y + c:length(i) * sin(a)
   end
-  if c:flip() then x = 2 * bx - x end
-  return x, y
+  if c:flip() then return 2 * bx - x, y, pi - a end
+  return x, y, a
 end
 
 -- Local angles with each bone at a fraction of its allowed range (u[i], u
@@ -219,13 +223,20 @@ function T:run_probe()
   local u = 0.5 - 0.5 * cos(pi * f)
   local angles = {}
   for i = 1, #c do angles[i] = p.from[i] + (p.to[i] - p.from[i]) * u end
-  local tx, ty = fk_tip(c, angles)
+  local tx, ty, ta = fk_tip(c, angles)
   local w0, gx, gy = s:weight(), s:target()
+  -- a leg's foot keeps a tip angle: the probe asks for its pose's
+  local tip_angle, tip_weight = s:tip_angle()
   s:set_weight(1)
   s:set_target(tx, ty)
+  if tip_angle then s:set_tip_angle(ta, 1) end
   s:solve()
   s:set_weight(w0)
   s:set_target(gx, gy)
+  if tip_angle then
+    s:set_tip_angle(tip_angle, tip_weight)
+    p.tip = math.max(p.tip, abs(wrap(c:world_angle(#c) - ta)))
+  end
   local x, y = c:tip()
   p.worst = math.max(p.worst, dist(x, y, tx, ty))
   for i = 1, #c do p.limit = math.max(p.limit, limit_off(c, i)) end
@@ -334,15 +345,17 @@ local function script(self)
     for _ = 1, #allowed do
       local method = s:method()
       tried[#tried + 1] = method
-      self.probe = { name = name, frames = 0, worst = 0, limit = -math.huge }
+      self.probe = { name = name, frames = 0, worst = 0, limit = -math.huge, tip = 0 }
       for _ = 1, PROBE_FRAMES do self:frame() end
       local p = self.probe
       self.probe = nil
-      self:check(("methods: %s with %s reaches within %g px, limits hold (%g rad)")
-        :format(name, method, s:tolerance(), LIMIT_TOL),
-        p.worst <= s:tolerance() and p.limit <= LIMIT_TOL,
-        ("worst %.4f px over %d frames, limits %.3g rad"):format(p.worst,
-          PROBE_FRAMES, math.max(p.limit, 0)))
+      local oriented = s:tip_angle() ~= nil
+      self:check(("methods: %s with %s reaches within %g px%s, limits hold (%g rad)")
+        :format(name, method, s:tolerance(), oriented and
+          (", the foot along its tip angle (%g rad)"):format(FOOT_ANGLE_TOL) or "", LIMIT_TOL),
+        p.worst <= s:tolerance() and p.limit <= LIMIT_TOL and p.tip <= FOOT_ANGLE_TOL,
+        ("worst %.4f px%s over %d frames, limits %.3g rad"):format(p.worst,
+          oriented and (", foot %.3g rad"):format(p.tip) or "", PROBE_FRAMES, math.max(p.limit, 0)))
       game:key("m")
     end
     table.sort(tried)
@@ -368,10 +381,10 @@ local function script(self)
   hero:reset_methods()
   local defaults = true
   for _, name in ipairs(hero.order) do
-    local want = name == "torso" and "ccd" or "two_bone"
+    local want = name:match("^arm") and "two_bone" or "ccd"
     defaults = defaults and hero.solvers[name]:method() == want and hero.default_methods[name] == want
   end
-  self:check("methods: back to the defaults (torso ccd, limbs two_bone)", moved_away and defaults)
+  self:check("methods: back to the defaults (torso and legs ccd, arms two_bone)", moved_away and defaults)
   -- the probes took long enough for the arm to go idle: move the mouse
   -- (to where it was) and wait as in 1.
   game:set_mouse(mx + 1, my)

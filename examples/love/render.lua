@@ -218,15 +218,6 @@ local function draw_hand(chain, tint)
   g.circle("fill", x, y, 5)
 end
 
-local function draw_boot(chain, facing, tint)
-  local x, y = chain:tip()
-  local b = sprites.BOOTS
-  g.setColor(sprites.OUTLINE)
-  g.rectangle("fill", x - 8 + facing * 4, y - 4, 17, 10, 4, 4)
-  g.setColor(b[1] * tint[1] * 0.9, b[2] * tint[2] * 0.9, b[3] * tint[3] * 0.9)
-  g.rectangle("fill", x - 6.5 + facing * 4, y - 2.5, 14, 7, 3, 3)
-end
-
 local function draw_head(hero)
   local torso = hero.torso
   local x, y = torso:tip()
@@ -270,11 +261,9 @@ function render.character(hero, item, time)
   local back = { color = BACK_TINT }
   ikdraw.draw_sprites(hero.arm_back, art.arm, back)
   draw_hand(hero.arm_back, BACK_TINT)
-  ikdraw.draw_sprites(hero.leg_back, art.leg, back)
-  draw_boot(hero.leg_back, f, BACK_TINT)
+  ikdraw.draw_sprites(hero.leg_back, art.leg, back)   -- thigh, shin, foot
   ikdraw.draw_sprites(hero.torso, art.torso)
   ikdraw.draw_sprites(hero.leg_front, art.leg)
-  draw_boot(hero.leg_front, f, { 1, 1, 1 })
   draw_head(hero)
   if item.held then draw_item(item, f, time) end
   ikdraw.draw_sprites(hero.arm_front, art.arm)
