@@ -4,8 +4,8 @@
 -- (a tip angle) and the knee toward a pole in front of the leg.
 -- Walking, a foot stays planted flat on the ground under it (tip weight 1,
 -- along the slope) and steps, one at a time, on an arc: toes up first,
--- the tip weight blended down (the foot eases toward its angle), flat
--- again and weight 1 before it lands.  While climbing the feet follow scripted spots
+-- the tip weight blended down (the foot only partly follows its angle),
+-- flat again and weight 1 before it lands.  While climbing the feet follow scripted spots
 -- on the wall and the ledge, smoothed with ik2d.follow so a change of spot
 -- never jumps.
 
@@ -26,9 +26,8 @@ local LEAD = 14          -- a step lands this far ahead of its home spot
 local LIFT = 11          -- step height
 local TOE_UP = 0.45      -- how far a step turns the toes up (rad)
 -- The tip weight at mid-swing.  Below 1 the foot takes that share of the
--- turn from the free solve's direction to the angle; the free solve starts
--- from last frame's pose (warm start), so the foot eases toward the angle
--- frame by frame instead of snapping to it.
+-- turn from the free solve's direction (the leg solved from its pose) to
+-- the angle: a swinging foot half follows the planner, half hangs.
 local SWING_WEIGHT = 0.35
 local FLAT_AT = 0.75     -- from this share of a step on the foot is flat, weight 1
 local WALL_TOES = 0.4    -- climbing, the toes push up against the wall (rad)
