@@ -292,9 +292,9 @@ describe("tip orientation", function()
       local hx, hy = arm:joint(1)
       local kx, ky = arm:joint(2)
       local ax, ay = arm:joint(3)
-      local side = (ax - hx) * (ky - hy) - (ay - hy) * (kx - hx)
+      local knee_side = (ax - hx) * (ky - hy) - (ay - hy) * (kx - hx)
       local pole_side = (ax - hx) * (40 - hy) - (ay - hy) * (60 - hx)
-      assert.is_true(side * pole_side > 0)
+      assert.is_true(knee_side * pole_side > 0)
     end
   end)
 
