@@ -97,6 +97,7 @@ test: deps
 	@$(MAKE) --no-print-directory all LUA=lua5.4
 	@$(MAKE) --no-print-directory all LUA=luajit
 	@$(MAKE) --no-print-directory example-c
+	@$(MAKE) --no-print-directory love-dist
 	@sh spec/run.sh
 
 lint:
@@ -108,6 +109,68 @@ demo: deps
 	@$(MAKE) --no-print-directory all LUA=luajit
 	@if [ -n "$$DISPLAY" ]; then love examples/love; \
 	else xvfb-run -a -s "-screen 0 1280x720x24" love examples/love --screenshot; fi
+
+# --- shipping a LOVE game ---------------------------------------------------
+# `make love-dist` writes build/love-dist/ik2d/, the folder to drop into a
+# game: the Lua side and the LuaJIT build of the core for this platform,
+# and the Windows core.dll when `make windows` has built it.  In a .love,
+# on Android, iOS and the web the core cannot load, and `require "ik2d"`
+# takes the pure-Lua core in the same folder (README, "Shipping").
+LOVE_DIST = build/love-dist
+.PHONY: love-dist
+love-dist:
+	@$(MAKE) --no-print-directory all LUA=luajit
+	@rm -rf $(LOVE_DIST) && mkdir -p $(LOVE_DIST)/ik2d
+	@cp -R lua/ik2d/. $(LOVE_DIST)/ik2d/
+	@cp build/luajit/ik2d/core.so $(LOVE_DIST)/ik2d/
+	@if [ -f $(WIN_BUILD)/ik2d/core.dll ]; then cp $(WIN_BUILD)/ik2d/core.dll $(LOVE_DIST)/ik2d/; fi
+	@echo "love-dist: $(LOVE_DIST)/ik2d ($$(cd $(LOVE_DIST)/ik2d && ls core.*))"
+
+# --- Windows: core.dll for LOVE's LuaJIT ------------------------------------
+# `make windows` cross-builds build/windows/ik2d/core.dll with Debian's
+# mingw-w64, linked against lua51.dll (LOVE's LuaJIT) through an import
+# library made from the Lua API functions the objects call, and checks the
+# DLL (spec/windows/check_dll.sh: its exports, and that it imports only
+# lua51.dll, KERNEL32 and msvcrt).  `make test-windows` runs spec/windows/
+# solve.lua in a Windows LuaJIT, built from Debian's luajit source package,
+# under wine.
+WIN_CROSS ?= x86_64-w64-mingw32-
+WIN_BUILD = build/windows
+WIN_LUA_INCDIR ?= /usr/include/luajit-2.1
+WIN_OBJECTS = $(patsubst src/%.c,$(WIN_BUILD)/obj/%.o,$(CORE_SOURCES) $(BINDING_SOURCES))
+# GCC's 64-bit Windows target keeps the stack 16-byte aligned but spills
+# AVX vectors with aligned moves (GCC bug 54412): the assembler writes
+# every aligned vector move as an unaligned one.
+WIN_CFLAGS = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -DIK2D_BUILD_DLL \
+             -Wa,-muse-unaligned-vector-move -I$(WIN_LUA_INCDIR)
+.PHONY: windows deps-windows test-windows
+
+deps-windows: deps
+	@$(call debs,gcc-mingw-w64-x86-64,$(WIN_CROSS)gcc $(WIN_CROSS)dlltool $(WIN_CROSS)objdump)
+
+windows: deps-windows
+	@$(MAKE) --no-print-directory $(WIN_BUILD)/ik2d/core.dll
+	@sh spec/windows/check_dll.sh $(WIN_CROSS) $(WIN_BUILD)/ik2d/core.dll
+
+$(WIN_BUILD)/obj/%.o: src/%.c $(CORE_HEADERS) $(BINDING_HEADERS)
+	@mkdir -p $(dir $@)
+	$(WIN_CROSS)gcc $(WIN_CFLAGS) -c -o $@ $<
+
+# lua51.dll's import library: the lua_* and luaL_* functions the objects use
+$(WIN_BUILD)/liblua51.a: $(WIN_OBJECTS)
+	{ echo "LIBRARY lua51.dll"; echo "EXPORTS"; \
+	  $(WIN_CROSS)nm -u $(WIN_OBJECTS) | awk '$$2 ~ /^luaL?_/ { print $$2 }' | sort -u; } \
+	  > $(WIN_BUILD)/lua51.def
+	$(WIN_CROSS)dlltool -d $(WIN_BUILD)/lua51.def -l $@
+
+$(WIN_BUILD)/ik2d/core.dll: $(WIN_OBJECTS) $(WIN_BUILD)/liblua51.a
+	@mkdir -p $(dir $@)
+	$(WIN_CROSS)gcc -shared -o $@ $(WIN_OBJECTS) -L$(WIN_BUILD) -llua51 -Wl,--no-undefined
+
+test-windows: windows
+	@$(call debs,wine64 wine dpkg-dev,wine dpkg-source)
+	@$(MAKE) --no-print-directory love-dist
+	@sh spec/windows_run.sh
 
 # --- the C example --------------------------------------------------------
 # examples/c/arm.c uses src/ik2d.h alone: built as C99 with $(CC) and as
