@@ -124,7 +124,7 @@ love-dist:
 	@cp -R lua/ik2d/. $(LOVE_DIST)/ik2d/
 	@cp build/luajit/ik2d/core.so $(LOVE_DIST)/ik2d/
 	@if [ -f $(WIN_BUILD)/ik2d/core.dll ]; then cp $(WIN_BUILD)/ik2d/core.dll $(LOVE_DIST)/ik2d/; fi
-	@echo "love-dist: $(LOVE_DIST)/ik2d ($$(cd $(LOVE_DIST)/ik2d && ls core.*))"
+	@echo "love-dist: $(LOVE_DIST)/ik2d, with" $$(cd $(LOVE_DIST)/ik2d && ls core.*)
 
 # --- Windows: core.dll for LOVE's LuaJIT ------------------------------------
 # `make windows` cross-builds build/windows/ik2d/core.dll with Debian's
