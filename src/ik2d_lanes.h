@@ -101,12 +101,17 @@ static inline lanes_rot lanes_select(vm m, lanes_rot a, lanes_rot b) {
   return lanes_rot_of(v_select(m, a.c, b.c), v_select(m, a.s, b.s));
 }
 
+/* Bit l of bits set to on. */
+static inline unsigned lanes_with_bit(unsigned bits, int l, bool on) {
+  return (bits & ~(1u << l)) | (unsigned)on << l;
+}
+
 /* Bit l of *bits (and the mask that mirrors it) set to on. */
 static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
-  unsigned now = on ? *bits | 1u << l : *bits & ~(1u << l);
+  unsigned now = lanes_with_bit(*bits, l, on);
   if (now == *bits) return;
   *bits = now;
-  if (mask != NULL) *mask = m_from_bits(now);
+  *mask = m_from_bits(now);
 }
 
 /* ------------------------------------------------------------------ */
@@ -164,10 +169,10 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->reach.d[l] = chain->reach;
   k->iterations.d[l] = settings->iterations;
   k->updates.d[l] = 0.0;
-  lanes_set_bit(&k->exact_bits, NULL, l, settings->exact);
-  lanes_set_bit(&k->tip_bits, NULL, l, settings->sweep == IK2D_SWEEP_TIP);
+  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->exact);
+  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->sweep == IK2D_SWEEP_TIP);
   /* a damping of cos -1 lets every turn through: no lane work */
-  lanes_set_bit(&k->damped_bits, NULL, l, solver->damping.c > -1.0);
+  k->damped_bits = lanes_with_bit(k->damped_bits, l, solver->damping.c > -1.0);
 }
 
 /* Lane to holds what lane from holds (a lane without a solver computes
@@ -200,9 +205,9 @@ static void lanes_copy(lanes *k, int to, int from) {
   k->reach.d[to] = k->reach.d[from];
   k->iterations.d[to] = k->iterations.d[from];
   k->updates.d[to] = 0.0;
-  lanes_set_bit(&k->exact_bits, NULL, to, (k->exact_bits >> from) & 1u);
-  lanes_set_bit(&k->tip_bits, NULL, to, (k->tip_bits >> from) & 1u);
-  lanes_set_bit(&k->damped_bits, NULL, to, (k->damped_bits >> from) & 1u);
+  k->exact_bits = lanes_with_bit(k->exact_bits, to, (k->exact_bits >> from) & 1u);
+  k->tip_bits = lanes_with_bit(k->tip_bits, to, (k->tip_bits >> from) & 1u);
+  k->damped_bits = lanes_with_bit(k->damped_bits, to, (k->damped_bits >> from) & 1u);
 }
 
 /* ------------------------------------------------------------------ */
