@@ -5,3 +5,4 @@ self = false            -- methods need not use their implicit self
 files["spec"] = { std = "+busted" }
 files["lua/ik2d/love.lua"] = { std = "+love" }
 files["examples/love"] = { std = "+love" }
+files["spec/love_ship"] = { std = "+love" }

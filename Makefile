@@ -43,9 +43,10 @@ BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
                   src/lua/luaik_skeleton.c src/lua/luaik_spring.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
-LUA_MODULES = $(wildcard lua/ik2d/*.lua)
+# the Lua side, its folders too (the pure-Lua core in lua/ik2d/pure/)
+LUA_MODULES = $(patsubst lua/%,%,$(wildcard lua/ik2d/*.lua lua/ik2d/*/*.lua))
 
-.PHONY: all deps test lint demo install uninstall clean
+.PHONY: all deps deps-dev test lint demo install uninstall clean
 
 all: $(BUILD)/ik2d/core.so
 
@@ -54,27 +55,38 @@ $(BUILD)/ik2d/core.so: $(CORE_SOURCES) $(BINDING_SOURCES) $(CORE_HEADERS) $(BIND
 	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(LIBFLAG) -o $@ $(CORE_SOURCES) $(BINDING_SOURCES) $(LDFLAGS) -lm
 
 # --- dependencies: Debian packages --------------------------------------
-# love and xvfb run the headless LOVE test; clang, its runtime and valgrind
-# serve make fuzz, test-asan and test-valgrind.
-DEB_PACKAGES = lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua5.1 \
-               liblua5.1-0-dev lua-busted luarocks lua-check gcc make \
-               love xvfb clang libclang-rt-14-dev valgrind
-DEB_COMMANDS = lua5.4 luajit busted luarocks luacheck cc love xvfb-run \
-               clang valgrind
-
-deps:
-	@missing=""; for c in $(DEB_COMMANDS); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
-	for h in /usr/include/lua5.4/lua.h /usr/include/luajit-2.1/lua.h /usr/include/lua5.1/lua.h; do \
-	  [ -f $$h ] || missing="$$missing $$h"; done; \
-	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || \
-	  missing="$$missing libclang-rt"; \
-	if [ -z "$$missing" ]; then exit 0; fi; \
+# $(call debs,PACKAGES,NEEDS) installs the Debian packages when one of the
+# needs (commands, or files by absolute path) is missing.
+debs = missing=""; for n in $(2); do \
+	  case $$n in /*) [ -e $$n ];; *) command -v $$n >/dev/null;; esac || missing="$$missing $$n"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
 	echo "deps: missing:$$missing"; \
-	if ! command -v apt-get >/dev/null; then \
-	  echo "deps: no apt-get here; install: $(DEB_PACKAGES)"; exit 1; fi; \
+	if ! command -v apt-get >/dev/null; then echo "deps: no apt-get here; install: $(1)"; exit 1; fi; \
 	SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PACKAGES)
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1)
+
+# make deps: what make test and make demo need (love and xvfb run the LOVE
+# tests and the demo, zip makes the .love of the shipping test)
+DEB_PACKAGES = lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua5.1 \
+               liblua5.1-0-dev lua-busted luarocks lua-check gcc g++ make \
+               love xvfb zip
+DEB_NEEDS = lua5.4 luajit busted luarocks luacheck cc c++ love xvfb-run zip \
+            /usr/include/lua5.4/lua.h /usr/include/luajit-2.1/lua.h \
+            /usr/include/lua5.1/lua.h
+# make deps-dev adds the hardening tools (make fuzz, test-asan,
+# test-valgrind): clang, the compiler-rt runtimes of the clang installed
+# (libclang-rt-N-dev for its major version N), valgrind.
+DEV_PACKAGES = clang valgrind
+FUZZ_RUNTIME = libclang_rt.fuzzer-$$(uname -m).a
+
+deps:
+	@$(call debs,$(DEB_PACKAGES),$(DEB_NEEDS))
+
+deps-dev: deps
+	@$(call debs,$(DEV_PACKAGES),clang valgrind)
+	@$(call debs,libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev,$$(clang -print-file-name=$(FUZZ_RUNTIME)))
 
 # --- tests --------------------------------------------------------------
 # spec/run.sh runs every suite (busted on both runtimes, the C example
@@ -85,6 +97,7 @@ test: deps
 	@$(MAKE) --no-print-directory all LUA=lua5.4
 	@$(MAKE) --no-print-directory all LUA=luajit
 	@$(MAKE) --no-print-directory example-c
+	@$(MAKE) --no-print-directory love-dist
 	@sh spec/run.sh
 
 lint:
@@ -92,10 +105,72 @@ lint:
 
 # The demo game; with no display it runs under Xvfb for a few seconds,
 # saves a screenshot and prints its path.
-demo:
+demo: deps
 	@$(MAKE) --no-print-directory all LUA=luajit
 	@if [ -n "$$DISPLAY" ]; then love examples/love; \
 	else xvfb-run -a -s "-screen 0 1280x720x24" love examples/love --screenshot; fi
+
+# --- shipping a LOVE game ---------------------------------------------------
+# `make love-dist` writes build/love-dist/ik2d/, the folder to drop into a
+# game: the Lua side and the LuaJIT build of the core for this platform,
+# and the Windows core.dll when `make windows` has built it.  In a .love,
+# on Android, iOS and the web the core cannot load, and `require "ik2d"`
+# takes the pure-Lua core in the same folder (README, "Shipping").
+LOVE_DIST = build/love-dist
+.PHONY: love-dist
+love-dist:
+	@$(MAKE) --no-print-directory all LUA=luajit
+	@rm -rf $(LOVE_DIST) && mkdir -p $(LOVE_DIST)/ik2d
+	@cp -R lua/ik2d/. $(LOVE_DIST)/ik2d/
+	@cp build/luajit/ik2d/core.so $(LOVE_DIST)/ik2d/
+	@if [ -f $(WIN_BUILD)/ik2d/core.dll ]; then cp $(WIN_BUILD)/ik2d/core.dll $(LOVE_DIST)/ik2d/; fi
+	@echo "love-dist: $(LOVE_DIST)/ik2d, with" $$(cd $(LOVE_DIST)/ik2d && ls core.*)
+
+# --- Windows: core.dll for LOVE's LuaJIT ------------------------------------
+# `make windows` cross-builds build/windows/ik2d/core.dll with Debian's
+# mingw-w64, linked against lua51.dll (LOVE's LuaJIT) through an import
+# library made from the Lua API functions the objects call, and checks the
+# DLL (spec/windows/check_dll.sh: its exports, and that it imports only
+# lua51.dll, KERNEL32 and msvcrt).  `make test-windows` runs spec/windows/
+# solve.lua in a Windows LuaJIT, built from Debian's luajit source package,
+# under wine.
+WIN_CROSS ?= x86_64-w64-mingw32-
+WIN_BUILD = build/windows
+WIN_LUA_INCDIR ?= /usr/include/luajit-2.1
+WIN_OBJECTS = $(patsubst src/%.c,$(WIN_BUILD)/obj/%.o,$(CORE_SOURCES) $(BINDING_SOURCES))
+# GCC's 64-bit Windows target keeps the stack 16-byte aligned but spills
+# AVX vectors with aligned moves (GCC bug 54412): the assembler writes
+# every aligned vector move as an unaligned one.
+WIN_CFLAGS = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -DIK2D_BUILD_DLL \
+             -Wa,-muse-unaligned-vector-move -I$(WIN_LUA_INCDIR)
+.PHONY: windows deps-windows test-windows
+
+deps-windows: deps
+	@$(call debs,gcc-mingw-w64-x86-64,$(WIN_CROSS)gcc $(WIN_CROSS)dlltool $(WIN_CROSS)objdump)
+
+windows: deps-windows
+	@$(MAKE) --no-print-directory $(WIN_BUILD)/ik2d/core.dll
+	@sh spec/windows/check_dll.sh $(WIN_CROSS) $(WIN_BUILD)/ik2d/core.dll
+
+$(WIN_BUILD)/obj/%.o: src/%.c $(CORE_HEADERS) $(BINDING_HEADERS)
+	@mkdir -p $(dir $@)
+	$(WIN_CROSS)gcc $(WIN_CFLAGS) -c -o $@ $<
+
+# lua51.dll's import library: the lua_* and luaL_* functions the objects use
+$(WIN_BUILD)/liblua51.a: $(WIN_OBJECTS)
+	{ echo "LIBRARY lua51.dll"; echo "EXPORTS"; \
+	  $(WIN_CROSS)nm -u $(WIN_OBJECTS) | awk '$$2 ~ /^luaL?_/ { print $$2 }' | sort -u; } \
+	  > $(WIN_BUILD)/lua51.def
+	$(WIN_CROSS)dlltool -d $(WIN_BUILD)/lua51.def -l $@
+
+$(WIN_BUILD)/ik2d/core.dll: $(WIN_OBJECTS) $(WIN_BUILD)/liblua51.a
+	@mkdir -p $(dir $@)
+	$(WIN_CROSS)gcc -shared -o $@ $(WIN_OBJECTS) -L$(WIN_BUILD) -llua51 -Wl,--no-undefined
+
+test-windows: windows
+	@$(call debs,wine64 wine dpkg-dev,wine dpkg-source)
+	@$(MAKE) --no-print-directory love-dist
+	@sh spec/windows_run.sh
 
 # --- the C example --------------------------------------------------------
 # examples/c/arm.c uses src/ik2d.h alone: built as C99 with $(CC) and as
@@ -121,16 +196,30 @@ $(EXAMPLE_BUILD)/arm-c++: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
 
 # --- install: the same files as the rockspec ----------------------------
 install: all
-	install -d $(DESTDIR)$(LUA_LIBDIR)/ik2d $(DESTDIR)$(LUA_SHAREDIR)/ik2d
+	install -d $(DESTDIR)$(LUA_LIBDIR)/ik2d
 	install -m 755 $(BUILD)/ik2d/core.so $(DESTDIR)$(LUA_LIBDIR)/ik2d/core.so
-	install -m 644 $(LUA_MODULES) $(DESTDIR)$(LUA_SHAREDIR)/ik2d/
+	for f in $(LUA_MODULES); do install -D -m 644 lua/$$f $(DESTDIR)$(LUA_SHAREDIR)/$$f || exit 1; done
+
+# `luarocks make` on Unix (the rockspec's make backend): builds in a
+# temporary folder and installs from it, so nothing is left in the tree
+# (luarocks' builtin backend writes src/*.o and ./ik2d/core.so, which
+# shadows other builds for an interpreter started here).
+.PHONY: rock-install
+rock-install:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(MAKE) --no-print-directory install BUILD="$$tmp"
 
 uninstall:
 	rm -f $(DESTDIR)$(LUA_LIBDIR)/ik2d/core.so
-	rm -f $(addprefix $(DESTDIR)$(LUA_SHAREDIR)/ik2d/,$(notdir $(LUA_MODULES)))
+	rm -f $(addprefix $(DESTDIR)$(LUA_SHAREDIR)/,$(LUA_MODULES))
 
+# build/ holds every build; the rest is what an older `luarocks make`
+# (the builtin backend: objects beside the sources, the module in ./ik2d)
+# left in the tree, where ./ik2d/core.so shadows other builds.
 clean:
 	rm -rf build
+	rm -f src/*.o src/lua/*.o ik2d/core.so ik2d/core.dll
+	rmdir ik2d 2>/dev/null || true
 
 # --- benchmark ----------------------------------------------------------
 # `make bench` (bench/run.sh) builds both runtimes and the C core bench, runs
@@ -181,7 +270,7 @@ bench-quality: build/bench/quality
 # `make test-valgrind`: the same suite under valgrind memcheck; any error or
 # definitely lost byte fails it, in the child interpreters the specs start
 # as well (IK2D_CHILD_WRAPPER).
-# Debian packages: clang, libclang-rt-14-dev (the runtimes of the installed
+# `make deps-dev` installs clang, libclang-rt-N-dev (the runtimes of the installed
 # clang version), valgrind.
 .PHONY: fuzz test-asan test-valgrind
 FUZZ_SECONDS ?= 60
@@ -205,7 +294,7 @@ build/fuzz/skeleton_fuzz: spec/fuzz/skeleton_fuzz.c spec/fuzz/ik2d_fuzz.c $(CORE
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/skeleton_fuzz.c $(CORE_SOURCES) -lm
 
-fuzz: build/fuzz/ik2d_fuzz build/fuzz/skeleton_fuzz
+fuzz: deps-dev build/fuzz/ik2d_fuzz build/fuzz/skeleton_fuzz
 	@mkdir -p build/fuzz/corpus build/fuzz/skeleton_corpus
 	cd build/fuzz && ./ik2d_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 	  -print_final_stats=1 -artifact_prefix=./ \
@@ -214,19 +303,19 @@ fuzz: build/fuzz/ik2d_fuzz build/fuzz/skeleton_fuzz
 	  -print_final_stats=1 -artifact_prefix=./skeleton- \
 	  skeleton_corpus ../../spec/fuzz/skeleton_corpus ../../spec/fuzz/skeleton_regressions
 
-test-asan:
+test-asan: deps-dev
 	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/asan CC=$(SAN_CC) \
 	  OPTFLAGS="$(SAN_OPTFLAGS)" LDFLAGS="-fsanitize=address,undefined"
 	@runtime=$$($(SAN_CC) -print-file-name=libclang_rt.asan-$$(uname -m).so); \
 	if [ ! -f "$$runtime" ]; then \
-	  echo "test-asan: no ASan runtime ($$runtime): install libclang-rt-14-dev"; exit 1; fi; \
+	  echo "test-asan: no ASan runtime ($$runtime): run make deps-dev"; exit 1; fi; \
 	echo "== busted on lua5.4 with $$runtime preloaded"; \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LD_PRELOAD="$$runtime" lua5.4 "$$(command -v busted)" \
 	  --cpath='build/asan/?.so' -o utfTerminal $(HARDEN_SPECS)
 
-test-valgrind:
+test-valgrind: deps-dev
 	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/valgrind OPTFLAGS="-O2 -g"
 	@echo "== busted on lua5.4 under valgrind memcheck"
 	@IK2D_CHILD_WRAPPER="$(VALGRIND)" $(VALGRIND) lua5.4 "$$(command -v busted)" \

@@ -17,6 +17,25 @@ dependencies = {
   "lua >= 5.1, < 5.5",
 }
 build = {
+  -- Unix: the Makefile builds in a temporary folder and installs from it
+  -- (make rock-install), leaving nothing in the source tree; elsewhere
+  -- (Windows) the builtin backend, whose objects and ./ik2d/core.dll stay
+  -- beside the sources until `make clean` or a fresh checkout.
+  platforms = {
+    unix = {
+      type = "make",
+      build_pass = false,
+      install_target = "rock-install",
+      variables = {
+        CC = "$(CC)",
+        CFLAGS = "$(CFLAGS)",
+        LIBFLAG = "$(LIBFLAG)",
+        LUA_INCDIR = "$(LUA_INCDIR)",
+        LUA_LIBDIR = "$(LIBDIR)",
+        LUA_SHAREDIR = "$(LUADIR)",
+      },
+    },
+  },
   type = "builtin",
   modules = {
     ["ik2d.core"] = {

@@ -25,7 +25,7 @@ local function exists(path)
 end
 
 describe("the rock (luarocks make, Lua " .. version .. ")", function()
-  local root, work, tree, made, make_output
+  local root, work, tree, made, make_output, files_before, files_after
 
   setup(function()
     root = repo_root()
@@ -38,8 +38,13 @@ describe("the rock (luarocks make, Lua " .. version .. ")", function()
       ("cd %s && tar --exclude=./.git --exclude=./build -cf - . | (mkdir -p %s && cd %s && tar -xf -)")
         :format(q(root), q(copy), q(copy)))
     assert(ok, "copying the repository failed: " .. out)
+    local list = "cd " .. q(copy) .. " && find . | LC_ALL=C sort"
+    ok, files_before = helpers.run(list)
+    assert(ok, files_before)
     made, make_output = helpers.run(("cd %s && luarocks --lua-version=%s make --tree %s ik2d-scm-1.rockspec")
                                     :format(q(copy), version, q(tree)))
+    ok, files_after = helpers.run(list)
+    assert(ok, files_after)
   end)
 
   teardown(function()
@@ -52,12 +57,17 @@ describe("the rock (luarocks make, Lua " .. version .. ")", function()
     assert.is_true(exists(tree .. "/share/lua/" .. version .. "/ik2d/init.lua"))
   end)
 
-  it("installs every Lua module that lua/ik2d holds", function()
+  it("leaves nothing in the source tree (no objects, no ./ik2d/core.so to shadow other builds)", function()
     assert(made, "luarocks make failed:\n" .. tostring(make_output))
-    local ok, listing = helpers.run("cd " .. q(root .. "/lua/ik2d") .. " && ls *.lua")
+    assert.are.equal(files_before, files_after)
+  end)
+
+  it("installs every Lua module that lua/ik2d and its folders hold", function()
+    assert(made, "luarocks make failed:\n" .. tostring(make_output))
+    local ok, listing = helpers.run("cd " .. q(root .. "/lua/ik2d") .. " && find . -name '*.lua'")
     assert(ok, listing)
     local missing = {}
-    for name in listing:gmatch("[^\n]+") do
+    for name in listing:gsub("%./", ""):gmatch("[^\n]+") do
       if not exists(tree .. "/share/lua/" .. version .. "/ik2d/" .. name) then
         missing[#missing + 1] = name
       end

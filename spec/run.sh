@@ -46,24 +46,26 @@ for lang in c99 c++; do
   fi
 done
 
-# the headless LOVE test, where LOVE and Xvfb are installed
-if [ -f spec/love_run.sh ]; then
+# the headless LOVE tests, where LOVE and Xvfb are installed: the demo's
+# scripted test, and the shipping test (make love-dist's folder in a game,
+# as a folder and as a .love)
+for script in love_run.sh love_ship_run.sh; do
   if command -v love >/dev/null && command -v xvfb-run >/dev/null; then
-    echo "== LOVE (headless)"
-    sh spec/love_run.sh > "$logs/love.log" 2>&1
-    cat "$logs/love.log"
-    line=$(grep -E '^love: [0-9]+ passed, [0-9]+ failed' "$logs/love.log" | tail -n 1)
+    echo "== LOVE (headless): spec/$script"
+    sh "spec/$script" > "$logs/$script.log" 2>&1
+    cat "$logs/$script.log"
+    line=$(grep -E '^love: [0-9]+ passed, [0-9]+ failed' "$logs/$script.log" | tail -n 1)
     if [ -z "$line" ]; then
-      echo "run.sh: the LOVE test printed no count" >&2
+      echo "run.sh: spec/$script printed no count" >&2
       failed=$((failed + 1))
     else
       passed=$((passed + $(echo "$line" | sed -E 's/^love: ([0-9]+) passed.*/\1/')))
       failed=$((failed + $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')))
     fi
   else
-    echo "== LOVE test skipped: love or xvfb-run is not installed"
+    echo "== LOVE test skipped (spec/$script): love or xvfb-run is not installed"
   fi
-fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -76,14 +76,45 @@ local doubles = ffi.typeof("double[?]")
 local int_out = ffi.typeof("int[1]")
 local double_ptr_out = ffi.typeof("double *[1]")
 
+-- The library files LOVE's C loader tries for ik2d.core, in its order:
+-- each template of love.filesystem.getCRequirePath() over the game's source
+-- and save folders ("??" is "ik2d/core" and the platform's extension).
+local function love_candidates()
+  local love = rawget(_G, "love")
+  local fs = love and love.filesystem
+  if not (fs and fs.getCRequirePath) then return {} end
+  local extensions = ({ Windows = { ".dll" }, OSX = { ".dylib", ".so" } })[ffi.os] or { ".so" }
+  local files = {}
+  for template in fs.getCRequirePath():gmatch("[^;]+") do
+    for _, extension in ipairs(extensions) do
+      local file = template:gsub("%?%?", "ik2d/core" .. extension):gsub("%?", "ik2d/core")
+      local folder = fs.getInfo(file, "file") and fs.getRealDirectory(file)
+      if folder then files[#files + 1] = folder .. "/" .. file end
+    end
+  end
+  return files
+end
+
+-- The library ik2d.core was loaded from, loaded again through the FFI (the
+-- same file, so the same instance): LOVE's searchers run before Lua's, and
+-- a file they cannot load (one inside a .love) is passed over, as they do.
+local function load_core()
+  for _, file in ipairs(love_candidates()) do
+    local ok, C = pcall(ffi.load, file)
+    if ok then return C end
+  end
+  local path = package.searchpath("ik2d.core", package.cpath)
+  if not path then return nil end
+  local ok, C = pcall(ffi.load, path)
+  return ok and C or nil
+end
+
 --- Installs the FFI methods into core's method tables; returns a switch
 -- function(on) that puts the FFI or the classic methods in place.
 -- Returns nil when the library cannot be loaded through the FFI.
 function M.install(core)
-  local path = package.searchpath("ik2d.core", package.cpath)
-  if not path then return nil end
-  local ok, C = pcall(ffi.load, path)
-  if not ok then return nil end
+  local C = load_core()
+  if not C then return nil end
   local header, methods = core._header, core._methods
   local classic = {}
   for kind, list in pairs(methods) do
