@@ -1,0 +1,20 @@
+--- ik2d.pure.core: the pure-Lua core, the same table as ik2d.core (the C
+-- module): ik2d.chain, ik2d.constraint, ik2d.solver, ik2d.group and their
+-- methods, with the same arguments, errors and results, bit for bit.  For
+-- where native code cannot load (a .love file, Android, iOS, love.js).
+local O = require "ik2d.pure.objects"
+local binding_chain = require "ik2d.pure.binding_chain"
+local binding_solver = require "ik2d.pure.binding_solver"
+local group = require "ik2d.pure.group"
+
+return {
+  chain = binding_chain.chain,
+  constraint = binding_chain.constraint,
+  solver = binding_solver.solver,
+  group = group.group,
+  _VERSION = "0.2.0",
+  MAX_BONES = 64,
+  -- the method tables (ik2d.core has them for its FFI path)
+  _methods = { Chain = O.methods.Chain, Constraint = O.methods.Constraint,
+               Solver = O.methods.Solver, Group = O.methods.Group },
+}
