@@ -75,7 +75,7 @@ function M.run()
   local settings = P.settings
   local exact, tip_first = settings.exact, settings.sweep == "tip"
   local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
-  local TINY, HUGE = TINY, HUGE -- luacheck: ignore 421 (in registers, not reloaded per turn)
+  local tiny, huge = TINY, HUGE -- in registers, not reloaded per turn
   local iterations = P.iterations
   local iteration, used = 1, iterations
   local start_sq = distance_sq
@@ -105,7 +105,7 @@ function M.run()
           local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
           local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
           local norm = sqrt(dot * dot + cross * cross)
-          if not (norm > TINY and norm < HUGE) then norm = hypot(dot, cross) end
+          if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
           if norm > 0.0 then
             local tc, ts = dot / norm, cross / norm
             if tc < damping_c then
@@ -132,7 +132,7 @@ function M.run()
           local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
           local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
           local norm = sqrt(dot * dot + cross * cross)
-          if not (norm > TINY and norm < HUGE) then norm = hypot(dot, cross) end
+          if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
           if norm > 0.0 then
             local tc, ts = dot / norm, cross / norm
             if tc < damping_c then
