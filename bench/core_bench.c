@@ -105,6 +105,9 @@ typedef struct bench_result {
   long solves, joint_updates;
 } bench_result;
 
+/* the instruction set a batch row solves with */
+static ik2d_isa bench_isa = IK2D_ISA_AUTO;
+
 static bench_result bench_run(int count, int bones, int frames,
                               int random_targets, int batch) {
   bench_result result;
@@ -127,7 +130,7 @@ static bench_result bench_run(int count, int bones, int frames,
     for (i = 0; i < count; i++, t++)
       ik2d_solver_set_target(solvers[i], targets[t][0], targets[t][1]);
     if (batch) {
-      ik2d_solve_batch(solvers, count);
+      ik2d_solve_batch_isa(solvers, count, bench_isa);
     } else {
       for (i = 0; i < count; i++) ik2d_solver_solve(solvers[i]);
     }
@@ -152,15 +155,16 @@ static void bench_row(const char *name, int count, int bones, int frames,
     if (k == 0 || r.seconds < best.seconds) best = r;
   }
   r = best;
-  printf("| %-9s | %-26s | %6d | %5d | %10.1f | %12.2f | %9.1f |\n",
-         bench_textbook ? "textbook" : "default", name, count, bones,
+  printf("| %-9s | %-26s | %-6s | %6d | %5d | %10.1f | %12.2f | %9.1f |\n",
+         bench_textbook ? "textbook" : "default", name,
+         batch ? ik2d_isa_name(bench_isa) : "scalar", count, bones,
          1e9 * r.seconds / (double)r.solves,
          r.joint_updates > 0 ? 1e9 * r.seconds / (double)r.joint_updates : 0.0,
          (double)r.joint_updates / (double)r.solves);
 }
 
 int main(int argc, char **argv) {
-  int textbook;
+  int textbook, isa;
   if ((argc == 3 || argc == 4) && strcmp(argv[1], "count") == 0) {
     int moving = argc == 4 && strcmp(argv[3], "moving") == 0;
     bench_result r;
@@ -170,9 +174,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "joint_updates %ld\n", r.joint_updates);
     return 0;
   }
-  printf("| %-9s | %-26s | %6s | %5s | %10s | %12s | %9s |\n", "CCD", "C core scene",
-         "chains", "bones", "ns/solve", "ns/joint upd", "upd/solve");
-  printf("|-----------|----------------------------|--------|-------|------------|--------------|-----------|\n");
+  printf("| %-9s | %-26s | %-6s | %6s | %5s | %10s | %12s | %9s |\n", "CCD", "C core scene",
+         "ISA", "chains", "bones", "ns/solve", "ns/joint upd", "upd/solve");
+  printf("|-----------|----------------------------|--------|--------|-------|------------|--------------|-----------|\n");
   /* textbook CCD: every iteration is a sweep of joint updates, so ns per
   ** joint update measures the inner loop; the defaults solve in fewer
   ** updates (exact two-joint steps), so compare them per solve */
@@ -183,11 +187,20 @@ int main(int argc, char **argv) {
     bench_row("moving target, one by one", 1, 3, 100000, 0, 0);
     bench_row("moving target, one by one", 1, 10, 25000, 0, 0);
     bench_row("random targets, one by one", 8, 3, 12500, 1, 0);
-    bench_row("random targets, batch", 8, 3, 12500, 1, 1);
     bench_row("random targets, one by one", 8, 10, 3000, 1, 0);
-    bench_row("random targets, batch", 8, 10, 3000, 1, 1);
-    bench_row("random targets, batch", 1000, 3, 100, 1, 1);
-    bench_row("moving target, batch", 10000, 3, 10, 0, 1);
+    bench_row("random targets, one by one", 1000, 3, 100, 1, 0);
+    bench_row("random targets, one by one", 1000, 10, 30, 1, 0);
+    bench_row("moving target, one by one", 1000, 3, 100, 0, 0);
+    for (isa = IK2D_ISA_SCALAR; isa <= IK2D_ISA_AVX512; isa++) {
+      if (!ik2d_isa_supported((ik2d_isa)isa)) continue;
+      bench_isa = (ik2d_isa)isa;
+      bench_row("random targets, batch", 8, 3, 12500, 1, 1);
+      bench_row("random targets, batch", 1000, 3, 100, 1, 1);
+      bench_row("random targets, batch", 1000, 10, 30, 1, 1);
+      bench_row("moving target, batch", 1000, 3, 100, 0, 1);
+      bench_row("moving target, batch", 10000, 3, 10, 0, 1);
+    }
+    bench_isa = IK2D_ISA_AUTO;
   }
   return 0;
 }

@@ -145,6 +145,13 @@ local function targets_kind(v)
   return table_kind(v)
 end
 
+-- ik2d.use_isa: an instruction set's name, or none (the one in use)
+local ISA_NAMES = { auto = true, scalar = true, sse2 = true, avx2 = true, avx512 = true }
+local function isa_kind(v)
+  if v == nil or ISA_NAMES[v] then return ok() end
+  return err('instruction set must be "auto", "scalar"')
+end
+
 local function options_or_nil_kind(v)
   if v == nil then return ok() end
   return table_kind(v)
@@ -300,6 +307,11 @@ local METHODS = {
     solve = { args = {} },
     joints = { args = { table_or_nil_kind }, valid = { {} } },
     set_targets = { args = { targets_kind }, valid = { { 1, 2, 3, 4 } } },
+    joint_offset = { args = { MEMBER }, valid = { 1 }, oor = { function(fx) return #fx.g + 1 end } },
+    -- no arguments: bad selves only (without LuaJIT's FFI every call
+    -- raises, spec/batch_spec.lua)
+    target_array = { args = {} },
+    joint_array = { args = {} },
   },
 }
 
@@ -337,6 +349,7 @@ local FUNCTIONS = {
   solver = { args = { userdata_kind("ik2d.Chain"), options_or_nil_kind },
              valid = { "arm", {} } },
   group = { args = { table_kind }, valid = { {} } },
+  use_isa = { args = { isa_kind }, valid = { "auto" } },
 }
 
 -- ------------------------------------------------------------------

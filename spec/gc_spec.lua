@@ -155,6 +155,16 @@ local RECIPES = {
       eq(3, (c.s2:target()))
     end,
     joints = function(c) eq(16, #c.g:joints(c.scratch)) end,
+    joint_offset = function(c) eq(8, c.g:joint_offset(2)) end,
+    -- the arrays where LuaJIT's FFI makes them, an error elsewhere
+    target_array = function(c)
+      local ok, array = pcall(c.g.target_array, c.g)
+      if helpers.is_luajit then assert(finite(ok and array[3])) else eq(false, ok) end
+    end,
+    joint_array = function(c)
+      local ok, array = pcall(c.g.joint_array, c.g)
+      if helpers.is_luajit then assert(finite(ok and array[15])) else eq(false, ok) end
+    end,
   },
 }
 

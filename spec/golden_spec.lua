@@ -45,4 +45,17 @@ describe("golden hash", function()
       assert.equal(expected[part], output:match(part .. "%s+(%x+)"))
     end)
   end
+
+  -- A build with whatever flags a user picks keeps the bits: GNU C mode
+  -- and this machine's whole instruction set, where compilers fuse a * b
+  -- + c into FMAs unless the core's own pragmas stop them.
+  it("gives the recorded bits built for this machine in GNU C mode (FMA allowed)", function()
+    local ok, native = helpers.build_core_program({ "spec/golden/golden.c" }, nil,
+                                                  "-std=gnu99 -O3 -march=native")
+    assert(ok, native)
+    local _, out = helpers.run(q(native))
+    os.remove(native)
+    assert.equal(expected.joints, out:match("joints%s+(%x+)"))
+    assert.equal(expected.angles, out:match("angles%s+(%x+)"))
+  end)
 end)

@@ -320,9 +320,10 @@ end
 
 -- Builds a C program from the given source files and every file of the
 -- C core (src/ik2d_*.c, not the Lua binding) into a temporary file, with
--- the flags the core is built with (no FMA contraction) plus extra ones;
--- returns ok, the program's path (or the compiler's output).
-function helpers.build_core_program(sources, extra_flags)
+-- the flags the core is built with (no FMA contraction; or base_flags)
+-- plus extra ones; returns ok, the program's path (or the compiler's
+-- output).
+function helpers.build_core_program(sources, extra_flags, base_flags)
   local q, root = helpers.shell_quote, helpers.repo_root()
   local ok, list = helpers.run("ls -1 " .. q(root .. "/src") .. " | grep '^ik2d_.*\\.c$'")
   if not ok then return false, list end
@@ -330,9 +331,9 @@ function helpers.build_core_program(sources, extra_flags)
   for _, f in ipairs(sources) do files[#files + 1] = q(root .. "/" .. f) end
   for f in list:gmatch("[^\n]+") do files[#files + 1] = q(root .. "/src/" .. f) end
   local program = os.tmpname()
-  local built, out = helpers.run(("%s -std=c99 -O2 -ffp-contract=off %s -I%s -o %s %s -lm")
-    :format(os.getenv("CC") or "cc", extra_flags or "", q(root .. "/src"), q(program),
-            table.concat(files, " ")))
+  local built, out = helpers.run(("%s %s %s -I%s -o %s %s -lm")
+    :format(os.getenv("CC") or "cc", base_flags or "-std=c99 -O2 -ffp-contract=off",
+            extra_flags or "", q(root .. "/src"), q(program), table.concat(files, " ")))
   if not built then
     os.remove(program)
     return false, out

@@ -1,12 +1,12 @@
 /*
 ** ik2d_batch.c: many solvers in one call (one call per frame from Lua).
 **
-** Plain CCD solvers of one bone count run together: in the lanes of one
-** vector with a SIMD instruction set (ik2d_lanes.h: 2, 4 or 8 chains),
-** or IK2D_LOCKSTEP at a time interleaved in the scalar one (their turns'
-** sqrt and division latencies overlap).  Every chain gets exactly the
-** result ik2d_solver_solve gives it; the list order is kept wherever it
-** matters (solvers sharing a chain write its result in list order).
+** Plain CCD solvers of one bone count run together: streamed through the
+** lanes of a vector with a SIMD instruction set (ik2d_lanes.h: 2, 4 or 8
+** chains at a time), or IK2D_LOCKSTEP at a time interleaved in the scalar
+** one.  Every chain gets exactly the result ik2d_solver_solve gives it;
+** the list order is kept wherever it matters (solvers sharing a chain
+** write its result in list order).
 */
 #include <stddef.h>
 
@@ -16,71 +16,92 @@
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
 
-/* the most lanes of any kernel */
-#define BATCH_LANES 8
+/* Solvers a bucket holds before it is solved, and buckets (one per bone
+** count) open at once: enough that a group's members stream through the
+** lanes in long runs, little enough for the stack. */
+#define BATCH_BUCKET 256
+#define BATCH_BUCKETS 4
 
-typedef struct batch_slot {
-  ik2d_solver *solver;
-  ik2d_pose pose;
-  ik2d_rot start[IK2D_MAX_BONES];
-} batch_slot;
+typedef struct batch_bucket {
+  int bones, count;
+  ik2d_solver *solvers[BATCH_BUCKET];
+} batch_bucket;
 
 typedef struct batch {
   ik2d_isa isa;
-  int lanes, waiting, reached;
-  batch_slot slots[BATCH_LANES];
+  int reached, buckets;
+  batch_bucket bucket[BATCH_BUCKETS];
 } batch;
 
-/* CCD on the poses together: the kernel of the batch's set. */
-static void batch_run(const batch *b, ik2d_pose *const *poses, int *used, int count) {
-  switch (b->isa) {
-#if IK2D_X86
-    case IK2D_ISA_SSE2: ik2d_lanes_ccd_sse2(poses, used, count); return;
-    case IK2D_ISA_AVX2: ik2d_lanes_ccd_avx2(poses, used, count); return;
-    case IK2D_ISA_AVX512: ik2d_lanes_ccd_avx512(poses, used, count); return;
-#endif
-    default: {
-      int k;
-      for (k = 0; k < count; k += IK2D_LOCKSTEP)
-        ik2d_ccd_run_together(poses + k, used + k,
-                              count - k < IK2D_LOCKSTEP ? count - k : IK2D_LOCKSTEP);
+/* The scalar set: IK2D_LOCKSTEP chains at a time, interleaved (their
+** turns' sqrt and division latencies overlap). */
+static int batch_run_scalar(ik2d_solver *const *solvers, int count) {
+  ik2d_pose poses[IK2D_LOCKSTEP];
+  ik2d_rot start[IK2D_LOCKSTEP][IK2D_MAX_BONES];
+  ik2d_pose *list[IK2D_LOCKSTEP];
+  int used[IK2D_LOCKSTEP], reached = 0, k, j;
+  for (k = 0; k < count; k += IK2D_LOCKSTEP) {
+    int m = count - k < IK2D_LOCKSTEP ? count - k : IK2D_LOCKSTEP;
+    for (j = 0; j < m; j++) {
+      ik2d_solve_start(solvers[k + j], &poses[j], start[j]);
+      list[j] = &poses[j];
+    }
+    ik2d_ccd_run_together(list, used, m);
+    for (j = 0; j < m; j++) {
+      used[j] = ik2d_solve_ccd_fallback(&poses[j], used[j]);
+      reached += ik2d_solve_finish(solvers[k + j], &poses[j], start[j], used[j]);
     }
   }
+  return reached;
 }
 
-/* Solves the waiting slots together. */
-static void batch_flush(batch *b) {
-  /* initialised only to quiet gcc's maybe-uninitialized */
-  ik2d_pose *poses[BATCH_LANES] = {NULL};
-  int used[BATCH_LANES], k, count = 0;
-  for (k = 0; k < b->waiting; k++) {
-    batch_slot *slot = &b->slots[k];
-    ik2d_solve_start(slot->solver, &slot->pose, slot->start);
-    /* a world-space limit settles after every turn: the scalar run */
-    if (slot->pose.world_limits > 0) used[k] = ik2d_ccd_run(&slot->pose);
+/* Solves a bucket's solvers with the batch's set. */
+static void batch_flush(batch *b, batch_bucket *bucket) {
+  ik2d_solver *const *solvers = bucket->solvers;
+  int i, count = bucket->count;
+  if (count == 0) return;
+  switch (b->isa) {
+#if IK2D_X86
+    case IK2D_ISA_SSE2: b->reached += ik2d_lanes_ccd_sse2(solvers, count); break;
+    case IK2D_ISA_AVX2: b->reached += ik2d_lanes_ccd_avx2(solvers, count); break;
+    case IK2D_ISA_AVX512: b->reached += ik2d_lanes_ccd_avx512(solvers, count); break;
+#endif
+    default: b->reached += batch_run_scalar(solvers, count);
   }
-  /* the others together, packed */
-  for (k = 0; k < b->waiting; k++)
-    if (b->slots[k].pose.world_limits == 0) poses[count++] = &b->slots[k].pose;
-  if (count > 0) {
-    int run_used[BATCH_LANES], j = 0;
-    batch_run(b, poses, run_used, count);
-    for (k = 0; k < b->waiting; k++)
-      if (b->slots[k].pose.world_limits == 0) used[k] = run_used[j++];
-  }
-  for (k = 0; k < b->waiting; k++) {
-    batch_slot *slot = &b->slots[k];
-    used[k] = ik2d_solve_ccd_fallback(&slot->pose, used[k]);
-    b->reached += ik2d_solve_finish(slot->solver, &slot->pose, slot->start, used[k]);
-  }
-  b->waiting = 0;
+  for (i = 0; i < count; i++) solvers[i]->chain->queued = false;
+  bucket->count = 0;
 }
 
-static bool batch_shares_chain(const batch *b, const ik2d_solver *solver) {
+static void batch_flush_all(batch *b) {
   int k;
-  for (k = 0; k < b->waiting; k++)
-    if (b->slots[k].solver->chain == solver->chain) return true;
-  return false;
+  for (k = 0; k < b->buckets; k++) batch_flush(b, &b->bucket[k]);
+  b->buckets = 0;
+}
+
+/* A solve the lanes take: plain CCD, no world-space limit (those settle
+** after every turn, one chain at a time). */
+static bool batch_takes(const ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  int i;
+  if (!ik2d_solve_is_plain_ccd(solver)) return false;
+  for (i = 0; i < chain->count; i++) {
+    const ik2d_constraint *limit = chain->constraint[i];
+    if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;
+  }
+  return true;
+}
+
+/* The open bucket for the solver's bone count, opened if need be. */
+static batch_bucket *batch_bucket_for(batch *b, int bones) {
+  batch_bucket *bucket;
+  int k;
+  for (k = 0; k < b->buckets; k++)
+    if (b->bucket[k].bones == bones) return &b->bucket[k];
+  if (b->buckets == BATCH_BUCKETS) batch_flush_all(b);
+  bucket = &b->bucket[b->buckets++];
+  bucket->bones = bones;
+  bucket->count = 0;
+  return bucket;
 }
 
 int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
@@ -88,25 +109,27 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   int i;
   if (solvers == NULL) return 0;
   /* the requested set, or the best supported below it */
+  if (isa == IK2D_ISA_AUTO || isa > IK2D_ISA_AVX512) isa = ik2d_isa_best();
   while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
-  b.isa = isa == IK2D_ISA_AUTO ? ik2d_isa_best() : isa;
-  b.lanes = b.isa == IK2D_ISA_SCALAR ? BATCH_LANES : ik2d_isa_lanes(b.isa);
-  b.waiting = 0;
+  b.isa = isa < IK2D_ISA_SCALAR ? IK2D_ISA_SCALAR : isa;
   b.reached = 0;
+  b.buckets = 0;
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
+    batch_bucket *bucket;
     if (solver == NULL || solver->chain == NULL) continue;
-    if (batch_shares_chain(&b, solver)) batch_flush(&b);
-    if (!ik2d_solve_is_plain_ccd(solver)) {
+    /* solvers sharing a chain write its result in list order */
+    if (solver->chain->queued) batch_flush_all(&b);
+    if (!batch_takes(solver)) {
       b.reached += ik2d_solver_solve(solver);
       continue;
     }
-    if (b.waiting > 0 &&
-        (b.waiting == b.lanes || b.slots[0].solver->chain->count != solver->chain->count))
-      batch_flush(&b);
-    b.slots[b.waiting++].solver = solver;
+    bucket = batch_bucket_for(&b, solver->chain->count);
+    bucket->solvers[bucket->count++] = solver;
+    solver->chain->queued = true;
+    if (bucket->count == BATCH_BUCKET) batch_flush(&b, bucket);
   }
-  if (b.waiting > 0) batch_flush(&b);
+  batch_flush_all(&b);
   return b.reached;
 }
 

@@ -20,6 +20,8 @@ struct ik2d_chain {
                                          compress), 1 otherwise */
   bool uniform;                       /* the last solve asked for the
                                          scale on both sprite axes */
+  bool queued;                        /* a batch holds a solver of it,
+                                         unsolved (false between calls) */
   double *length;
   double *rest;                       /* rest local angle */
   ik2d_rot *rest_rot;                 /* of rest, for limits in solves */

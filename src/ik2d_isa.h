@@ -9,7 +9,6 @@
 #define IK2D_ISA_H
 
 #include "ik2d.h"
-#include "ik2d_pose.h"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define IK2D_X86 1
@@ -17,14 +16,14 @@
 #define IK2D_X86 0
 #endif
 
-/* CCD on count poses (1 up to the kernel's lanes: 1, 2, 4, 8) of one
-** bone count, prepared by ik2d_solve_start, without world-space limits;
-** each ends exactly as ik2d_ccd_run leaves it, used[l] its iterations. */
-void ik2d_lanes_ccd_scalar(ik2d_pose *const *poses, int *used, int count);
+/* Plain CCD solves (ik2d_solve_is_plain_ccd, no world-space limit) for
+** count >= 1 solvers of one bone count on distinct chains, streamed
+** through the lanes, each left exactly as ik2d_solver_solve leaves it;
+** return how many reached. */
 #if IK2D_X86
-void ik2d_lanes_ccd_sse2(ik2d_pose *const *poses, int *used, int count);
-void ik2d_lanes_ccd_avx2(ik2d_pose *const *poses, int *used, int count);
-void ik2d_lanes_ccd_avx512(ik2d_pose *const *poses, int *used, int count);
+int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count);
+int ik2d_lanes_ccd_avx2(ik2d_solver *const *solvers, int count);
+int ik2d_lanes_ccd_avx512(ik2d_solver *const *solvers, int count);
 #endif
 
 /* Lanes of an instruction set's kernel. */

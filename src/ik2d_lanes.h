@@ -1,24 +1,31 @@
 /*
-** ik2d_lanes.h: CCD on V_LANES poses at once, one pose a lane, every
-** field of every bone lane-contiguous (not installed).
+** ik2d_lanes.h: plain CCD solves in the lanes of a vector, one solver a
+** lane, every field of every bone lane-contiguous (not installed).
 **
 ** The kernel is ik2d_ccd.c written for lanes: each lane runs exactly the
-** operations its pose would run alone, in the same order, on IEEE doubles
-** with nothing fused, so it ends with the same bits.  Where lanes part
-** ways (one reaches mid-sweep, another has no exact pair) masks keep what
-** a finished lane holds; rare cases the vectors do not take (a turn whose
+** operations its solve would run alone, in the same order, on IEEE
+** doubles with nothing fused, so it ends with the same bits.  Lanes are a
+** stream: a lane whose solve ends is finished and takes the next solver
+** at once, so no lane idles while another still iterates.  Where lanes
+** part ways (one reaches mid-sweep, another has no exact pair) masks keep
+** what a lane holds; the rare cases the vectors do not take (a turn whose
 ** squares underflow, a straight pose toward a target beyond 1e154) are
-** computed for that lane alone, with the scalar code's own arithmetic.
+** computed for that lane alone with the scalar code's own arithmetic, and
+** a run the solver must finish otherwise (FABRIK after a stalled CCD, a
+** broken run) is solved again by the scalar solver, which has not been
+** touched.
 **
 ** Included once per instruction set by ik2d_lanes_<isa>.c, after it
-** defines IK2D_LANES_ISA and IK2D_LANES_NAME (the function's name).
+** defines IK2D_LANES_ISA and IK2D_LANES_NAME (the entry point's name).
 */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 
 #include "ik2d_ccd.h"
 #include "ik2d_pose.h"
 #include "ik2d_simd.h"
+#include "ik2d_solver.h"
 
 /* the scalar code's thresholds (ik2d_ccd.c, ik2d_pose.c) */
 #define LANES_STALL_GAIN 1e-9
@@ -26,31 +33,44 @@
 #define LANES_FAR 100.0
 #define LANES_DEGENERATE 0.01
 
+/* A vector in memory, its lanes addressable one by one. */
+typedef union lv {
+  vd v;
+  double d[V_LANES];
+} lv;
+
+typedef struct lrot {
+  lv c, s;
+} lrot;
+
+/* A rotation of every lane, in registers. */
 typedef struct lanes_rot {
   vd c, s;
 } lanes_rot;
 
 typedef struct lanes {
-  int n;                          /* bones, the same in every lane */
-  int count;                      /* lanes in use */
-  vm live;                        /* the lanes in use */
-  lanes_rot rot[IK2D_MAX_BONES];
-  lanes_rot start[IK2D_MAX_BONES];
-  vd length[IK2D_MAX_BONES];
-  /* limits: mode 0 none (or full), 1 the cosine decides, 2 and 3 the
-  ** sine (half_cos > 0, < 0), as ik2d_constraint_clamp_rot */
-  vm limited[IK2D_MAX_BONES];
-  vm mode1[IK2D_MAX_BONES], mode2[IK2D_MAX_BONES];
-  lanes_rot mid[IK2D_MAX_BONES], half[IK2D_MAX_BONES];
-  vd jx[IK2D_MAX_BONES + 1], jy[IK2D_MAX_BONES + 1];
-  lanes_rot base, damping;
-  vd base_x, base_y, target_x, target_y, tolerance_sq, reach;
-  vm exact, sweep_tip;
-  int iterations[V_LANES];
-  /* the run */
-  vm done, fresh;
-  vd distance_sq, start_sq, before_sq;
-  int iteration[V_LANES], used[V_LANES], updates[V_LANES];
+  int n;                 /* bones, the same in every lane */
+  int reached;           /* solves that reached, so far */
+  unsigned live;         /* lanes holding a solver */
+  unsigned active;       /* live lanes still iterating */
+  unsigned done;         /* live lanes whose run ended, to finish */
+  ik2d_solver *solver[V_LANES];
+  lrot rot[IK2D_MAX_BONES];
+  lrot start[IK2D_MAX_BONES];
+  lv length[IK2D_MAX_BONES];
+  /* limits: mode 1 the cosine decides, 2 and 3 the sine (half_cos > 0,
+  ** < 0), as ik2d_constraint_clamp_rot; bits and masks of each */
+  unsigned limited_bits[IK2D_MAX_BONES], mode1_bits[IK2D_MAX_BONES];
+  unsigned mode2_bits[IK2D_MAX_BONES];
+  vm limited[IK2D_MAX_BONES], mode1[IK2D_MAX_BONES], mode2[IK2D_MAX_BONES];
+  lrot mid[IK2D_MAX_BONES], half[IK2D_MAX_BONES];
+  lv jx[IK2D_MAX_BONES + 1], jy[IK2D_MAX_BONES + 1];
+  lrot base, damping;
+  lv base_x, base_y, target_x, target_y, tolerance_sq, reach;
+  unsigned exact_bits, tip_bits, damped_bits;
+  /* the run: counters as doubles, exact to 2^53 */
+  lv iterations, iteration, used, updates;
+  lv distance_sq, start_sq, before_sq;
 } lanes;
 
 static inline lanes_rot lanes_rot_of(vd c, vd s) {
@@ -58,6 +78,13 @@ static inline lanes_rot lanes_rot_of(vd c, vd s) {
   r.c = c;
   r.s = s;
   return r;
+}
+
+static inline lanes_rot lanes_get(const lrot *r) { return lanes_rot_of(r->c.v, r->s.v); }
+
+static inline void lanes_put(lrot *r, lanes_rot x) {
+  r->c.v = x.c;
+  r->s.v = x.s;
 }
 
 static inline lanes_rot lanes_mul(lanes_rot a, lanes_rot b) {
@@ -74,141 +101,112 @@ static inline lanes_rot lanes_select(vm m, lanes_rot a, lanes_rot b) {
   return lanes_rot_of(v_select(m, a.c, b.c), v_select(m, a.s, b.s));
 }
 
-/* ------------------------------------------------------------------ */
-/* to and from the poses                                                */
-/* ------------------------------------------------------------------ */
-
-static void lanes_gather(lanes *k, ik2d_pose *const *poses, int count) {
-  double a[V_LANES], b[V_LANES], c[V_LANES], d[V_LANES];
-  int i, l, n = poses[0]->count;
-  k->n = n;
-  k->count = count;
-  /* empty lanes copy lane 0: they compute what it does, and are never
-  ** read back */
-#define GATHER(field, expr)                                        \
-  do {                                                             \
-    for (l = 0; l < V_LANES; l++) {                                \
-      const ik2d_pose *p = poses[l < count ? l : 0];               \
-      field[l] = (expr);                                           \
-    }                                                              \
-  } while (0)
-  for (i = 0; i < n; i++) {
-    GATHER(a, p->rot[i].c);
-    GATHER(b, p->rot[i].s);
-    k->rot[i] = lanes_rot_of(v_load(a), v_load(b));
-    GATHER(a, p->chain->length[i]);
-    k->length[i] = v_load(a);
-    {
-      unsigned limited = 0, mode1 = 0, mode2 = 0;
-      for (l = 0; l < V_LANES; l++) {
-        const ik2d_pose *p = poses[l < count ? l : 0];
-        const ik2d_constraint *limit = p->chain->constraint[i];
-        bool on = limit != NULL && !limit->full;
-        a[l] = on ? p->limit_mid[i].c : 1.0;
-        b[l] = on ? p->limit_mid[i].s : 0.0;
-        c[l] = on ? limit->half_rot.c : -1.0;
-        d[l] = on ? limit->half_rot.s : 0.0;
-        if (on) limited |= 1u << l;
-        if (on && fabs(c[l]) <= 0.7071067811865476) mode1 |= 1u << l;
-        else if (on && c[l] > 0.0) mode2 |= 1u << l;
-      }
-      k->limited[i] = m_from_bits(limited);
-      k->mode1[i] = m_from_bits(mode1);
-      k->mode2[i] = m_from_bits(mode2);
-      k->mid[i] = lanes_rot_of(v_load(a), v_load(b));
-      k->half[i] = lanes_rot_of(v_load(c), v_load(d));
-    }
-  }
-  GATHER(a, p->base.c);
-  GATHER(b, p->base.s);
-  k->base = lanes_rot_of(v_load(a), v_load(b));
-  GATHER(a, p->damping.c);
-  GATHER(b, p->damping.s);
-  k->damping = lanes_rot_of(v_load(a), v_load(b));
-  GATHER(a, p->chain->base_x);
-  k->base_x = v_load(a);
-  GATHER(a, p->chain->base_y);
-  k->base_y = v_load(a);
-  GATHER(a, p->target_x);
-  k->target_x = v_load(a);
-  GATHER(a, p->target_y);
-  k->target_y = v_load(a);
-  GATHER(a, p->tolerance_sq);
-  k->tolerance_sq = v_load(a);
-  GATHER(a, p->reach);
-  k->reach = v_load(a);
-  {
-    unsigned exact = 0, tip = 0;
-    for (l = 0; l < V_LANES; l++) {
-      const ik2d_pose *p = poses[l < count ? l : 0];
-      if (p->settings->exact) exact |= 1u << l;
-      if (p->settings->sweep == IK2D_SWEEP_TIP) tip |= 1u << l;
-      k->iterations[l] = p->iterations;
-      k->updates[l] = 0;
-    }
-    k->exact = m_from_bits(exact);
-    k->sweep_tip = m_from_bits(tip);
-  }
-  k->live = m_from_bits((1u << count) - 1u);
-#undef GATHER
+/* Bit l of *bits (and the mask that mirrors it) set to on. */
+static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
+  unsigned now = on ? *bits | 1u << l : *bits & ~(1u << l);
+  if (now == *bits) return;
+  *bits = now;
+  if (mask != NULL) *mask = m_from_bits(now);
 }
 
-/* The rotations, joints and flags back into each pose. */
-static void lanes_scatter(const lanes *k, ik2d_pose *const *poses, int *used) {
-  double a[V_LANES], b[V_LANES];
-  int i, l, n = k->n;
-  for (i = 0; i < n; i++) {
-    v_store(a, k->rot[i].c);
-    v_store(b, k->rot[i].s);
-    for (l = 0; l < k->count; l++) poses[l]->rot[i] = ik2d_rot_of(a[l], b[l]);
-  }
-  for (i = 0; i <= n; i++) {
-    v_store(a, k->jx[i]);
-    v_store(b, k->jy[i]);
-    for (l = 0; l < k->count; l++) {
-      poses[l]->joint_x[i] = a[l];
-      poses[l]->joint_y[i] = b[l];
+/* ------------------------------------------------------------------ */
+/* a solver into a lane                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Lane l takes the solver: the pose ik2d_solve_prepare would make,
+** straight into the lane. */
+static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  const ik2d_solver_def *settings = &solver->settings;
+  bool warm = ik2d_solve_warm(solver);
+  double target_x, target_y;
+  int i;
+  k->solver[l] = solver;
+  for (i = 0; i < k->n; i++) {
+    const ik2d_constraint *limit = chain->constraint[i];
+    ik2d_rot r = ik2d_solve_start_rot(solver, warm, i);
+    bool on = limit != NULL && !limit->full;
+    k->length[i].d[l] = chain->length[i];
+    if (on) {
+      ik2d_rot mid = ik2d_solve_limit_mid(chain, i);
+      double half_c = limit->half_rot.c;
+      bool cosine = fabs(half_c) <= 0.7071067811865476;
+      ik2d_constraint_clamp_rot(limit, mid, &r);
+      k->mid[i].c.d[l] = mid.c;
+      k->mid[i].s.d[l] = mid.s;
+      k->half[i].c.d[l] = half_c;
+      k->half[i].s.d[l] = limit->half_rot.s;
+      lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, true);
+      lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, cosine);
+      lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, !cosine && half_c > 0.0);
+    } else if ((k->limited_bits[i] >> l) & 1u) {
+      k->mid[i].c.d[l] = 1.0;
+      k->mid[i].s.d[l] = 0.0;
+      k->half[i].c.d[l] = -1.0;
+      k->half[i].s.d[l] = 0.0;
+      lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, false);
+      lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, false);
+      lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, false);
     }
+    k->rot[i].c.d[l] = r.c;
+    k->rot[i].s.d[l] = r.s;
   }
-  for (l = 0; l < k->count; l++) {
-    poses[l]->fresh = m_lane(k->fresh, l);
-    poses[l]->joint_updates += k->updates[l];
-    used[l] = k->used[l];
-  }
+  ik2d_solve_aim(solver, &target_x, &target_y);
+  k->target_x.d[l] = target_x;
+  k->target_y.d[l] = target_y;
+  k->base.c.d[l] = chain->base_rot.c;
+  k->base.s.d[l] = chain->base_rot.s;
+  k->damping.c.d[l] = solver->damping.c;
+  k->damping.s.d[l] = solver->damping.s;
+  k->base_x.d[l] = chain->base_x;
+  k->base_y.d[l] = chain->base_y;
+  k->tolerance_sq.d[l] = settings->tolerance * settings->tolerance;
+  k->reach.d[l] = chain->reach;
+  k->iterations.d[l] = settings->iterations;
+  k->updates.d[l] = 0.0;
+  lanes_set_bit(&k->exact_bits, NULL, l, settings->exact);
+  lanes_set_bit(&k->tip_bits, NULL, l, settings->sweep == IK2D_SWEEP_TIP);
+  /* a damping of cos -1 lets every turn through: no lane work */
+  lanes_set_bit(&k->damped_bits, NULL, l, solver->damping.c > -1.0);
 }
 
 /* ------------------------------------------------------------------ */
 /* the pose's helpers, for lanes (ik2d_pose.c)                          */
 /* ------------------------------------------------------------------ */
 
+/* Every lane's joints (a lane between iterations recomputes the joints
+** it holds: the same operations on the same rotations). */
 static void lanes_forward(lanes *k) {
-  lanes_rot world = k->base;
-  vd x = k->base_x, y = k->base_y;
+  lanes_rot world = lanes_get(&k->base);
+  vd x = k->base_x.v, y = k->base_y.v;
   int i;
   for (i = 0; i < k->n; i++) {
-    world = lanes_mul(world, k->rot[i]);
-    k->jx[i] = x;
-    k->jy[i] = y;
-    x = v_add(x, v_mul(k->length[i], world.c));
-    y = v_add(y, v_mul(k->length[i], world.s));
+    world = lanes_mul(world, lanes_get(&k->rot[i]));
+    k->jx[i].v = x;
+    k->jy[i].v = y;
+    x = v_add(x, v_mul(k->length[i].v, world.c));
+    y = v_add(y, v_mul(k->length[i].v, world.s));
   }
-  k->jx[k->n] = x;
-  k->jy[k->n] = y;
+  k->jx[k->n].v = x;
+  k->jy[k->n].v = y;
 }
 
 static inline vd lanes_tip_distance_sq(const lanes *k) {
-  vd dx = v_sub(k->target_x, k->jx[k->n]), dy = v_sub(k->target_y, k->jy[k->n]);
+  vd dx = v_sub(k->target_x.v, k->jx[k->n].v), dy = v_sub(k->target_y.v, k->jy[k->n].v);
   return v_add(v_mul(dx, dx), v_mul(dy, dy));
 }
 
 /* ik2d_constraint_clamp_rot for bone i: *r moved into the arc where the
 ** mask m (and the bone's limit) says so; returns the lanes it moved. */
 static inline vm lanes_clamp(const lanes *k, int i, lanes_rot *r, vm m) {
-  lanes_rot mid = k->mid[i], rel;
-  vd half_c = k->half[i].c, half_s = k->half[i].s, zero = v_set1(0.0), side;
+  lanes_rot mid, rel;
+  vd half_c, half_s, zero = v_set1(0.0), side;
   vm in1, in2, in3, mode3, inside, moved;
   m = m_and(m, k->limited[i]);
   if (!m_any(m)) return m_none();
+  mid = lanes_get(&k->mid[i]);
+  half_c = k->half[i].c.v;
+  half_s = k->half[i].s.v;
   rel = lanes_inv_mul(mid, *r);
   in1 = v_ge(rel.c, half_c);
   in2 = m_and(v_ge(rel.c, zero), v_le(v_abs(rel.s), half_s));
@@ -224,13 +222,13 @@ static inline vm lanes_clamp(const lanes *k, int i, lanes_rot *r, vm m) {
 
 /* ik2d_pose_straighten for the lanes m; returns the lanes straightened. */
 static vm lanes_straighten(lanes *k, vm m) {
-  vd dx = v_sub(k->target_x, k->base_x), dy = v_sub(k->target_y, k->base_y);
+  vd dx = v_sub(k->target_x.v, k->base_x.v), dy = v_sub(k->target_y.v, k->base_y.v);
   vd distance = v_sqrt(v_add(v_mul(dx, dx), v_mul(dy, dy)));
   vd inf = v_set1(HUGE_VAL);
-  lanes_rot saved[IK2D_MAX_BONES];
+  lanes_rot saved[IK2D_MAX_BONES], r;
   vm go, far, failed = m_none();
   int i;
-  go = m_and(m, m_andnot(v_eq(distance, v_set1(0.0)), v_ge(distance, k->reach)));
+  go = m_and(m, m_andnot(v_eq(distance, v_set1(0.0)), v_ge(distance, k->reach.v)));
   if (!m_any(go)) return go;
   far = m_andnot(v_lt(distance, inf), go);
   if (m_any(far)) {
@@ -238,8 +236,8 @@ static vm lanes_straighten(lanes *k, vm m) {
     ** whole double range), as the scalar code treats it */
     vm wide = m_and(far, m_not(m_and(v_lt(v_abs(dx), inf), v_lt(v_abs(dy), inf))));
     vd half = v_set1(0.5), biggest;
-    dx = v_select(wide, v_sub(v_mul(half, k->target_x), v_mul(half, k->base_x)), dx);
-    dy = v_select(wide, v_sub(v_mul(half, k->target_y), v_mul(half, k->base_y)), dy);
+    dx = v_select(wide, v_sub(v_mul(half, k->target_x.v), v_mul(half, k->base_x.v)), dx);
+    dy = v_select(wide, v_sub(v_mul(half, k->target_y.v), v_mul(half, k->base_y.v)), dy);
     biggest = v_select(v_gt(v_abs(dy), v_abs(dx)), v_abs(dy), v_abs(dx));
     dx = v_select(far, v_div(dx, biggest), dx);
     dy = v_select(far, v_div(dy, biggest), dy);
@@ -247,14 +245,20 @@ static vm lanes_straighten(lanes *k, vm m) {
   }
   dx = v_div(dx, distance);
   dy = v_div(dy, distance);
-  for (i = 0; i < k->n; i++) saved[i] = k->rot[i];
-  k->rot[0] = lanes_select(go, lanes_inv_mul(k->base, lanes_rot_of(dx, dy)), k->rot[0]);
+  for (i = 0; i < k->n; i++) saved[i] = lanes_get(&k->rot[i]);
+  r = lanes_inv_mul(lanes_get(&k->base), lanes_rot_of(dx, dy));
+  lanes_put(&k->rot[0], lanes_select(go, r, saved[0]));
   for (i = 1; i < k->n; i++)
-    k->rot[i] = lanes_select(go, lanes_rot_of(v_set1(1.0), v_set1(0.0)), k->rot[i]);
-  for (i = 0; i < k->n; i++) failed = m_or(failed, lanes_clamp(k, i, &k->rot[i], go));
+    lanes_put(&k->rot[i], lanes_select(go, lanes_rot_of(v_set1(1.0), v_set1(0.0)), saved[i]));
+  for (i = 0; i < k->n; i++) {
+    r = lanes_get(&k->rot[i]);
+    failed = m_or(failed, lanes_clamp(k, i, &r, go));
+    lanes_put(&k->rot[i], r);
+  }
   /* a limit forbids the straight pose: leave it to the iterations */
   if (m_any(failed))
-    for (i = 0; i < k->n; i++) k->rot[i] = lanes_select(failed, saved[i], k->rot[i]);
+    for (i = 0; i < k->n; i++)
+      lanes_put(&k->rot[i], lanes_select(failed, saved[i], lanes_get(&k->rot[i])));
   return m_andnot(failed, go);
 }
 
@@ -275,70 +279,83 @@ static inline vd lanes_norm(vd dot, vd cross, vm m) {
   return norm;
 }
 
-/* ccd_turn on the lanes m: joint i at (jx, jy) toward the target; the
-** tip moves with it; returns the tip's squared distance. */
-static inline vd lanes_turn(lanes *k, int i, vd jx, vd jy, vd *tip_x, vd *tip_y, vm m) {
+/* ccd_turn on the lanes m (every lane when full): joint i at (jx, jy)
+** toward the target; the tip moves with it; returns the tip's squared
+** distance. */
+static inline vd lanes_turn(lanes *k, int i, vd jx, vd jy, vd *tip_x, vd *tip_y, vm m,
+                            bool full) {
+  vd target_x = k->target_x.v, target_y = k->target_y.v;
   vd to_tip_x = v_sub(*tip_x, jx), to_tip_y = v_sub(*tip_y, jy);
-  vd to_target_x = v_sub(k->target_x, jx), to_target_y = v_sub(k->target_y, jy);
+  vd to_target_x = v_sub(target_x, jx), to_target_y = v_sub(target_y, jy);
   vd dot = v_add(v_mul(to_tip_x, to_target_x), v_mul(to_tip_y, to_target_y));
   vd cross = v_sub(v_mul(to_tip_x, to_target_y), v_mul(to_tip_y, to_target_x));
-  vd norm = lanes_norm(dot, cross, m), dx, dy;
+  vd norm = lanes_norm(dot, cross, m), dx, dy, new_x, new_y;
   vm turns = m_and(m, v_gt(norm, v_set1(0.0)));
   if (m_any(turns)) {
-    lanes_rot turn = lanes_rot_of(v_div(dot, norm), v_div(cross, norm)), old = k->rot[i];
-    vm damped = v_lt(turn.c, k->damping.c);
-    vd zero = v_set1(0.0);
-    turn = lanes_select(damped,
-                        lanes_rot_of(k->damping.c,
-                                     v_select(v_lt(turn.s, zero), v_neg(k->damping.s),
-                                              k->damping.s)),
-                        turn);
-    k->rot[i] = lanes_select(turns, lanes_mul(old, turn), old);
-    /* the turn actually made: the clamped rotation from the old one */
-    {
-      /* clamp first: the arguments of one call are evaluated in no set order */
-      vm clamped = lanes_clamp(k, i, &k->rot[i], turns);
-      turn = lanes_select(clamped, lanes_inv_mul(old, k->rot[i]), turn);
+    lanes_rot turn = lanes_rot_of(v_div(dot, norm), v_div(cross, norm));
+    lanes_rot old = lanes_get(&k->rot[i]), now;
+    if (k->damped_bits) {
+      lanes_rot damping = lanes_get(&k->damping);
+      vm damped = v_lt(turn.c, damping.c);
+      vd side = v_select(v_lt(turn.s, v_set1(0.0)), v_neg(damping.s), damping.s);
+      turn = lanes_select(damped, lanes_rot_of(damping.c, side), turn);
     }
-    *tip_x = v_select(turns,
-                      v_sub(v_add(jx, v_mul(turn.c, to_tip_x)), v_mul(turn.s, to_tip_y)),
-                      *tip_x);
-    *tip_y = v_select(turns,
-                      v_add(v_add(jy, v_mul(turn.s, to_tip_x)), v_mul(turn.c, to_tip_y)),
-                      *tip_y);
+    now = lanes_mul(old, turn);
+    full = full && m_all(turns);
+    if (!full) now = lanes_select(turns, now, old);
+    if (k->limited_bits[i]) {
+      /* the turn actually made: the clamped rotation from the old one */
+      vm clamped = lanes_clamp(k, i, &now, turns);
+      turn = lanes_select(clamped, lanes_inv_mul(old, now), turn);
+    }
+    lanes_put(&k->rot[i], now);
+    new_x = v_sub(v_add(jx, v_mul(turn.c, to_tip_x)), v_mul(turn.s, to_tip_y));
+    new_y = v_add(v_add(jy, v_mul(turn.s, to_tip_x)), v_mul(turn.c, to_tip_y));
+    *tip_x = full ? new_x : v_select(turns, new_x, *tip_x);
+    *tip_y = full ? new_y : v_select(turns, new_y, *tip_y);
   }
-  dx = v_sub(k->target_x, *tip_x);
-  dy = v_sub(k->target_y, *tip_y);
+  dx = v_sub(target_x, *tip_x);
+  dy = v_sub(target_y, *tip_y);
   return v_add(v_mul(dx, dx), v_mul(dy, dy));
 }
 
 /* One sweep of the lanes m, root to tip or tip to root; a lane within
 ** tolerance stops there.  Returns the squared distance each ends at. */
 static vd lanes_sweep(lanes *k, vm m, bool tip_order) {
-  vd tip_x = k->jx[k->n], tip_y = k->jy[k->n], distance_sq = v_set1(0.0);
-  lanes_rot world = k->base;
+  vd tip_x = k->jx[k->n].v, tip_y = k->jy[k->n].v, distance_sq = v_set1(0.0);
+  vd tolerance_sq = k->tolerance_sq.v;
+  lanes_rot world = lanes_get(&k->base);
   vm running = m;
-  int step, l, n = k->n;
-  for (step = 0; step < n && m_any(running); step++) {
+  unsigned bits = m_bits(m);
+  int step, n = k->n;
+  for (step = 0; step < n; step++) {
     int i = tip_order ? n - 1 - step : step;
-    vd d = lanes_turn(k, i, k->jx[i], k->jy[i], &tip_x, &tip_y, running);
-    vm reached;
-    distance_sq = v_select(running, d, distance_sq);
-    reached = m_and(running, v_le(d, k->tolerance_sq));
-    for (l = 0; l < V_LANES; l++)
-      if (m_lane(reached, l)) k->updates[l] += step + 1;
-    running = m_andnot(reached, running);
+    bool full = bits == V_ALL;
+    vd d = lanes_turn(k, i, k->jx[i].v, k->jy[i].v, &tip_x, &tip_y, running, full);
+    unsigned reached;
+    distance_sq = full ? d : v_select(running, d, distance_sq);
+    reached = m_bits(v_le(d, tolerance_sq)) & bits;
+    if (reached) {
+      /* those lanes stop: their turns so far are the joint updates */
+      unsigned r = reached;
+      int l;
+      for (l = 0; r; l++, r >>= 1)
+        if (r & 1u) k->updates.d[l] += step + 1;
+      bits &= ~reached;
+      if (!bits) return distance_sq;
+      running = m_from_bits(bits);
+    }
     if (!tip_order) {
       /* turning joint i moves every later joint: the next one again */
-      world = lanes_select(running, lanes_mul(world, k->rot[i]), world);
-      k->jx[i + 1] = v_select(running, v_add(k->jx[i], v_mul(k->length[i], world.c)),
-                              k->jx[i + 1]);
-      k->jy[i + 1] = v_select(running, v_add(k->jy[i], v_mul(k->length[i], world.s)),
-                              k->jy[i + 1]);
+      vd length = k->length[i].v, x, y;
+      world = lanes_mul(world, lanes_get(&k->rot[i]));
+      x = v_add(k->jx[i].v, v_mul(length, world.c));
+      y = v_add(k->jy[i].v, v_mul(length, world.s));
+      k->jx[i + 1].v = bits == V_ALL ? x : v_select(running, x, k->jx[i + 1].v);
+      k->jy[i + 1].v = bits == V_ALL ? y : v_select(running, y, k->jy[i + 1].v);
     }
   }
-  for (l = 0; l < V_LANES; l++)
-    if (m_lane(running, l)) k->updates[l] += n;
+  k->updates.v = v_add(k->updates.v, v_select(running, v_set1((double)n), v_set1(0.0)));
   return distance_sq;
 }
 
@@ -367,12 +384,11 @@ static inline vm lanes_forbidden(const lanes *k, int i, lanes_rot r, vm m) {
 static vm lanes_pair_side(lanes *k, const lanes_triangle *t, vd side, lanes_pair *best,
                           vm m) {
   lanes_rot j_turn = lanes_inv_mul(t->now, lanes_rot_of(t->want.c, v_mul(side, t->want.s)));
-  lanes_rot i_turn, i_rot, j_rot;
+  lanes_rot i_turn, i_rot, j_rot, damping = lanes_get(&k->damping);
   vd one = v_set1(1.0), px, py, dot, cross, norm, cost;
   vm go, no_i, no_j, take;
   int l;
-  go = m_and(m, m_andnot(v_lt(j_turn.c, k->damping.c),
-                         v_lt(v_sub(one, j_turn.c), best->cost)));
+  go = m_and(m, m_andnot(v_lt(j_turn.c, damping.c), v_lt(v_sub(one, j_turn.c), best->cost)));
   if (!m_any(go)) return m_none();
   px = v_sub(v_add(t->ux, v_mul(j_turn.c, t->vx)), v_mul(j_turn.s, t->vy));
   py = v_add(v_add(t->uy, v_mul(j_turn.s, t->vx)), v_mul(j_turn.c, t->vy));
@@ -383,19 +399,20 @@ static vm lanes_pair_side(lanes *k, const lanes_triangle *t, vd side, lanes_pair
   if (!m_any(go)) return m_none();
   i_turn = lanes_rot_of(v_div(dot, norm), v_div(cross, norm));
   cost = v_add(v_sub(one, j_turn.c), v_sub(one, i_turn.c));
-  go = m_and(go, m_andnot(v_lt(i_turn.c, k->damping.c), v_lt(cost, best->cost)));
+  go = m_and(go, m_andnot(v_lt(i_turn.c, damping.c), v_lt(cost, best->cost)));
   if (!m_any(go)) return m_none();
-  i_rot = lanes_mul(k->rot[t->i], i_turn);
+  i_rot = lanes_mul(lanes_get(&k->rot[t->i]), i_turn);
   no_i = lanes_forbidden(k, t->i, i_rot, go);
-  j_rot = lanes_mul(k->rot[t->j], j_turn);
+  j_rot = lanes_mul(lanes_get(&k->rot[t->j]), j_turn);
   no_j = lanes_forbidden(k, t->j, j_rot, m_andnot(no_i, go));
   take = m_andnot(m_or(no_i, no_j), go);
   if (m_any(take)) {
+    unsigned bits = m_bits(take);
     best->i_rot = lanes_select(take, i_rot, best->i_rot);
     best->j_rot = lanes_select(take, j_rot, best->j_rot);
     best->cost = v_select(take, cost, best->cost);
-    for (l = 0; l < V_LANES; l++) {
-      if (m_lane(take, l)) {
+    for (l = 0; bits; l++, bits >>= 1) {
+      if (bits & 1u) {
         best->i[l] = t->i;
         best->j[l] = t->j;
       }
@@ -413,12 +430,12 @@ static void lanes_pair_try(lanes *k, int i, int j, lanes_pair *best, vm m) {
   vm go, forbidden;
   t.i = i;
   t.j = j;
-  t.ux = v_sub(k->jx[j], k->jx[i]);
-  t.uy = v_sub(k->jy[j], k->jy[i]);
-  t.vx = v_sub(k->jx[n], k->jx[j]);
-  t.vy = v_sub(k->jy[n], k->jy[j]);
-  t.wx = v_sub(k->target_x, k->jx[i]);
-  t.wy = v_sub(k->target_y, k->jy[i]);
+  t.ux = v_sub(k->jx[j].v, k->jx[i].v);
+  t.uy = v_sub(k->jy[j].v, k->jy[i].v);
+  t.vx = v_sub(k->jx[n].v, k->jx[j].v);
+  t.vy = v_sub(k->jy[n].v, k->jy[j].v);
+  t.wx = v_sub(k->target_x.v, k->jx[i].v);
+  t.wy = v_sub(k->target_y.v, k->jy[i].v);
   a2 = v_add(v_mul(t.ux, t.ux), v_mul(t.uy, t.uy));
   b2 = v_add(v_mul(t.vx, t.vx), v_mul(t.vy, t.vy));
   d2 = v_add(v_mul(t.wx, t.wx), v_mul(t.wy, t.wy));
@@ -443,14 +460,16 @@ static void lanes_pair_try(lanes *k, int i, int j, lanes_pair *best, vm m) {
   if (m_any(forbidden)) lanes_pair_side(k, &t, v_neg(side), best, forbidden);
 }
 
-/* ik2d_pose_exact_step on the lanes m: the joints are those of a forward
-** pass; returns the lanes it applied a pair to (their distance updated). */
+/* ik2d_pose_exact_step on the lanes m, whose joints are those of their
+** rotations; returns the lanes it applied a pair to (their distance
+** updated).  Every lane's joints are those of its rotations after. */
 static vm lanes_exact_step(lanes *k, vm m) {
   int n = k->n, i, l, p;
   lanes_pair best;
   lanes_rot saved[IK2D_MAX_BONES];
   vd after_sq;
   vm has, kept, back;
+  unsigned bits = 0, todo;
   if (n < 2 || !m_any(m)) return m_none();
   best.cost = v_set1(5.0); /* above any real cost (at most 4) */
   best.i_rot = best.j_rot = lanes_rot_of(v_set1(1.0), v_set1(0.0));
@@ -458,29 +477,33 @@ static vm lanes_exact_step(lanes *k, vm m) {
   for (p = 0; p + 1 < n; p++) lanes_pair_try(k, p, p + 1, &best, m);
   for (p = 2; p < n; p++) lanes_pair_try(k, 0, p, &best, m);
   for (p = 1; p + 2 < n; p++) lanes_pair_try(k, p, n - 1, &best, m);
+  for (l = 0; l < V_LANES; l++)
+    if (m_lane(m, l) && best.i[l] >= 0) bits |= 1u << l;
+  if (!bits) return m_none();
+  has = m_from_bits(bits);
+  for (i = 0; i < n; i++) saved[i] = lanes_get(&k->rot[i]);
   {
-    unsigned bits = 0;
-    for (l = 0; l < V_LANES; l++)
-      if (m_lane(m, l) && best.i[l] >= 0) bits |= 1u << l;
-    has = m_from_bits(bits);
-  }
-  if (!m_any(has)) return has;
-  for (i = 0; i < n; i++) saved[i] = k->rot[i];
-  for (l = 0; l < V_LANES; l++) {
-    if (!m_lane(has, l)) continue;
-    k->rot[best.i[l]].c = v_set_lane(k->rot[best.i[l]].c, l, v_lane(best.i_rot.c, l));
-    k->rot[best.i[l]].s = v_set_lane(k->rot[best.i[l]].s, l, v_lane(best.i_rot.s, l));
-    k->rot[best.j[l]].c = v_set_lane(k->rot[best.j[l]].c, l, v_lane(best.j_rot.c, l));
-    k->rot[best.j[l]].s = v_set_lane(k->rot[best.j[l]].s, l, v_lane(best.j_rot.s, l));
+    double ic[V_LANES], is[V_LANES], jc[V_LANES], js[V_LANES];
+    v_store(ic, best.i_rot.c);
+    v_store(is, best.i_rot.s);
+    v_store(jc, best.j_rot.c);
+    v_store(js, best.j_rot.s);
+    for (todo = bits, l = 0; todo; l++, todo >>= 1) {
+      if (!(todo & 1u)) continue;
+      k->rot[best.i[l]].c.d[l] = ic[l];
+      k->rot[best.i[l]].s.d[l] = is[l];
+      k->rot[best.j[l]].c.d[l] = jc[l];
+      k->rot[best.j[l]].s.d[l] = js[l];
+    }
   }
   lanes_forward(k);
   after_sq = lanes_tip_distance_sq(k);
-  kept = m_and(has, v_lt(after_sq, k->distance_sq));
-  k->distance_sq = v_select(kept, after_sq, k->distance_sq);
+  kept = m_and(has, v_lt(after_sq, k->distance_sq.v));
+  k->distance_sq.v = v_select(kept, after_sq, k->distance_sq.v);
   /* no gain (the tip already sat on the target up to rounding) */
   back = m_andnot(kept, has);
   if (m_any(back)) {
-    for (i = 0; i < n; i++) k->rot[i] = lanes_select(back, saved[i], k->rot[i]);
+    for (i = 0; i < n; i++) lanes_put(&k->rot[i], lanes_select(back, saved[i], lanes_get(&k->rot[i])));
     lanes_forward(k);
   }
   return kept;
@@ -490,106 +513,328 @@ static vm lanes_exact_step(lanes *k, vm m) {
 /* the run (ik2d_ccd.c's state machine, every lane at once)             */
 /* ------------------------------------------------------------------ */
 
-/* ccd_run_end for the lanes m */
+/* ccd_run_end for the lanes m: keep best, and the joints of the end */
 static void lanes_end(lanes *k, vm m) {
-  vm back = m_and(m, v_ge(k->distance_sq, k->start_sq));
+  vm back = m_and(m, v_ge(k->distance_sq.v, k->start_sq.v));
   int i;
-  k->done = m_or(k->done, m);
+  k->done |= m_bits(m);
+  k->active &= ~m_bits(m);
   if (m_any(back)) {
-    for (i = 0; i < k->n; i++) k->rot[i] = lanes_select(back, k->start[i], k->rot[i]);
+    for (i = 0; i < k->n; i++)
+      lanes_put(&k->rot[i], lanes_select(back, lanes_get(&k->start[i]), lanes_get(&k->rot[i])));
     lanes_forward(k);
   }
-  k->fresh = m_or(k->fresh, m);
 }
 
 /* ccd_run_next for the lanes m (a step that did not reach) */
 static void lanes_next(lanes *k, vm m) {
-  vd gain = v_sub(k->before_sq, k->distance_sq);
-  vm stall = v_le(gain, v_mul(v_set1(LANES_STALL_GAIN), k->before_sq));
-  vm slow = m_and(k->exact,
-                  m_and(v_lt(gain, v_mul(v_set1(LANES_SLOW_GAIN), k->before_sq)),
-                        v_gt(k->distance_sq, v_mul(v_set1(LANES_FAR), k->tolerance_sq))));
-  unsigned ends = 0;
-  int l;
-  vm stop = m_and(m, m_or(stall, slow));
-  for (l = 0; l < V_LANES; l++) {
-    if (!m_lane(m, l)) continue;
-    if (m_lane(stop, l)) {
-      k->used[l] = k->iteration[l];
-      ends |= 1u << l;
-    } else if (++k->iteration[l] > k->iterations[l]) {
-      ends |= 1u << l;
-    }
-  }
-  if (ends) lanes_end(k, m_from_bits(ends));
+  vd before = k->before_sq.v, distance = k->distance_sq.v, gain = v_sub(before, distance);
+  vm stall = v_le(gain, v_mul(v_set1(LANES_STALL_GAIN), before));
+  vm slow = m_and(m_from_bits(k->exact_bits),
+                  m_and(v_lt(gain, v_mul(v_set1(LANES_SLOW_GAIN), before)),
+                        v_gt(distance, v_mul(v_set1(LANES_FAR), k->tolerance_sq.v))));
+  vm stop = m_and(m, m_or(stall, slow)), go = m_andnot(stop, m), over;
+  if (!m_any(m)) return;
+  k->used.v = v_select(stop, k->iteration.v, k->used.v);
+  k->iteration.v = v_select(go, v_add(k->iteration.v, v_set1(1.0)), k->iteration.v);
+  over = m_and(go, v_gt(k->iteration.v, k->iterations.v));
+  if (m_any(m_or(stop, over))) lanes_end(k, m_or(stop, over));
 }
 
-/* Marks the lanes m reached after their current iteration. */
+/* The lanes m reached after their current iteration. */
 static void lanes_reached(lanes *k, vm m) {
-  int l;
-  k->done = m_or(k->done, m);
-  for (l = 0; l < V_LANES; l++)
-    if (m_lane(m, l)) k->used[l] = k->iteration[l];
+  k->done |= m_bits(m);
+  k->active &= ~m_bits(m);
+  k->used.v = v_select(m, k->iteration.v, k->used.v);
 }
 
-static void lanes_run(lanes *k) {
-  vm active, reached, straight;
-  int i, l;
+/* ccd_run_begin for the lanes m, just loaded (the other lanes are
+** between iterations, their joints those of their rotations). */
+static void lanes_begin(lanes *k, vm m) {
+  vd distance_sq;
+  vm within, rest, straight, go;
+  int i;
   lanes_forward(k);
-  k->distance_sq = lanes_tip_distance_sq(k);
-  k->done = m_and(k->live, v_le(k->distance_sq, k->tolerance_sq));
-  k->fresh = k->done;
-  for (l = 0; l < V_LANES; l++) k->used[l] = m_lane(k->done, l) ? 0 : 1;
+  distance_sq = lanes_tip_distance_sq(k);
+  k->distance_sq.v = v_select(m, distance_sq, k->distance_sq.v);
+  within = m_and(m, v_le(distance_sq, k->tolerance_sq.v));
+  rest = m_andnot(within, m);
+  k->used.v = v_select(within, v_set1(0.0), v_select(rest, v_set1(1.0), k->used.v));
   /* out of reach: the straight pose is the answer, in one step */
-  straight = lanes_straighten(k, m_andnot(k->done, k->live));
-  k->done = m_or(k->done, straight);
-  active = m_andnot(k->done, k->live);
-  for (l = 0; l < V_LANES; l++) {
-    k->iteration[l] = 1;
-    if (m_lane(active, l)) k->used[l] = k->iterations[l];
-  }
-  k->start_sq = k->distance_sq;
-  for (i = 0; i < k->n; i++) k->start[i] = k->rot[i];
-  /* the joints of the pose each lane starts its iterations from (the
-  ** straightened lanes are done, their joints come from the finish) */
-  if (m_any(straight)) lanes_forward(k);
-  while (m_any(active)) {
-    vm applied, sweeping;
-    k->before_sq = v_select(active, k->distance_sq, k->before_sq);
-    /* an iteration is an exact step or, when none gains, a sweep */
-    applied = lanes_exact_step(k, m_and(active, k->exact));
-    reached = m_and(applied, v_le(k->distance_sq, k->tolerance_sq));
-    k->fresh = m_or(k->fresh, reached);
+  straight = lanes_straighten(k, rest);
+  go = m_andnot(straight, rest);
+  k->done |= m_bits(within) | m_bits(straight);
+  if (!m_any(go)) return;
+  k->active |= m_bits(go);
+  k->iteration.v = v_select(go, v_set1(1.0), k->iteration.v);
+  k->used.v = v_select(go, k->iterations.v, k->used.v);
+  k->start_sq.v = v_select(go, distance_sq, k->start_sq.v);
+  for (i = 0; i < k->n; i++)
+    lanes_put(&k->start[i], lanes_select(go, lanes_get(&k->rot[i]), lanes_get(&k->start[i])));
+}
+
+/* One iteration of every active lane: an exact step or, when none
+** gains, a sweep. */
+static void lanes_iterate(lanes *k) {
+  vm active = m_from_bits(k->active), applied, reached, sweeping;
+  unsigned root_bits, tip_bits;
+  k->before_sq.v = v_select(active, k->distance_sq.v, k->before_sq.v);
+  applied = lanes_exact_step(k, m_and(active, m_from_bits(k->exact_bits)));
+  if (m_any(applied)) {
+    reached = m_and(applied, v_le(k->distance_sq.v, k->tolerance_sq.v));
     lanes_reached(k, reached);
     lanes_next(k, m_andnot(reached, applied));
-    sweeping = m_andnot(applied, active);
-    if (m_any(sweeping)) {
-      vm root = m_andnot(k->sweep_tip, sweeping), tip = m_and(k->sweep_tip, sweeping);
-      vd d = k->distance_sq;
-      if (m_any(root)) d = v_select(root, lanes_sweep(k, root, false), d);
-      if (m_any(tip)) d = v_select(tip, lanes_sweep(k, tip, true), d);
-      k->distance_sq = v_select(sweeping, d, k->distance_sq);
-      reached = m_and(sweeping, v_le(k->distance_sq, k->tolerance_sq));
-      lanes_reached(k, reached);
-      if (m_any(m_andnot(reached, sweeping))) {
-        lanes_forward(k);
-        k->distance_sq = v_select(m_andnot(reached, sweeping), lanes_tip_distance_sq(k),
-                                  k->distance_sq);
-        lanes_next(k, m_andnot(reached, sweeping));
-      }
+  }
+  sweeping = m_andnot(applied, active);
+  if (!m_any(sweeping)) return;
+  root_bits = m_bits(sweeping) & ~k->tip_bits;
+  tip_bits = m_bits(sweeping) & k->tip_bits;
+  {
+    vd d = k->distance_sq.v;
+    vm rest;
+    if (root_bits) d = v_select(m_from_bits(root_bits), lanes_sweep(k, m_from_bits(root_bits), false), d);
+    if (tip_bits) d = v_select(m_from_bits(tip_bits), lanes_sweep(k, m_from_bits(tip_bits), true), d);
+    k->distance_sq.v = d;
+    reached = m_and(sweeping, v_le(d, k->tolerance_sq.v));
+    lanes_reached(k, reached);
+    rest = m_andnot(reached, sweeping);
+    if (m_any(rest)) {
+      lanes_forward(k);
+      k->distance_sq.v = v_select(rest, lanes_tip_distance_sq(k), k->distance_sq.v);
+      lanes_next(k, rest);
     }
-    active = m_andnot(k->done, k->live);
   }
 }
 
-/* The entry point: CCD on count (1..V_LANES) prepared poses of the same
-** bone count and no world-space limits, each ending exactly as
-** ik2d_ccd_run leaves it; used[l] gets lane l's iterations. */
-void IK2D_LANES_NAME(ik2d_pose *const *poses, int *used, int count);
+/* ------------------------------------------------------------------ */
+/* the finish of a lane                                                 */
+/* ------------------------------------------------------------------ */
 
-void IK2D_LANES_NAME(ik2d_pose *const *poses, int *used, int count) {
+/* ik2d_atan2 on the lanes, its axes included; *special gets the lanes
+** it leaves to it (infinities, NaN, both zero: libm's cases). */
+static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
+  const double half_pi_hi = 1.5707963267948966, half_pi_lo = 6.123233995736766e-17;
+  const double pi_hi = 3.141592653589793, pi_lo = 1.2246467991473532e-16;
+  vd ax = v_abs(x), ay = v_abs(y), zero = v_set1(0.0), top = v_set1(DBL_MAX);
+  vd t, c, u, u2, angle, poly;
+  vm ok = m_and(m_and(v_gt(ax, zero), v_gt(ay, zero)), m_and(v_le(ax, top), v_le(ay, top)));
+  vm steep = v_gt(ay, ax);
+  int index[V_LANES];
+  vm finite = m_and(v_le(ax, top), v_le(ay, top));
+  vm on_x = m_and(finite, m_and(v_eq(ay, zero), v_gt(ax, zero)));
+  vm on_y = m_and(finite, m_and(v_eq(ax, zero), v_gt(ay, zero)));
+  *special = ~(m_bits(ok) | m_bits(on_x) | m_bits(on_y)) & V_ALL;
+  t = v_div(v_select(steep, ax, ay), v_select(steep, ay, ax));
+  t = v_select(ok, t, zero); /* a table index for every lane */
+  c = v_mul(v_set1(0.125), v_trunc(v_mul(v_set1(8.0), t), index));
+  u = v_div(v_sub(t, c), v_add(v_set1(1.0), v_mul(t, c)));
+  /* ik2d_atan_small, term by term */
+  u2 = v_mul(u, u);
+  poly = v_add(v_set1(1.0 / 17), v_mul(u2, v_set1(-1.0 / 19)));
+  poly = v_add(v_set1(-1.0 / 15), v_mul(u2, poly));
+  poly = v_add(v_set1(1.0 / 13), v_mul(u2, poly));
+  poly = v_add(v_set1(-1.0 / 11), v_mul(u2, poly));
+  poly = v_add(v_set1(1.0 / 9), v_mul(u2, poly));
+  poly = v_add(v_set1(-1.0 / 7), v_mul(u2, poly));
+  poly = v_add(v_set1(1.0 / 5), v_mul(u2, poly));
+  poly = v_add(v_set1(-1.0 / 3), v_mul(u2, poly));
+  poly = v_add(v_set1(1.0), v_mul(u2, poly));
+  angle = v_add(v_from_table(ik2d_atan_eighths, index), v_mul(u, poly));
+  angle = v_select(steep, v_add(v_sub(v_set1(half_pi_hi), angle), v_set1(half_pi_lo)), angle);
+  angle = v_select(v_lt(x, zero), v_add(v_sub(v_set1(pi_hi), angle), v_set1(pi_lo)), angle);
+  angle = v_select(v_lt(y, zero), v_neg(angle), angle);
+  /* the axes: y itself (its zero's sign) or +-pi, and +-pi/2 */
+  if (m_any(m_or(on_x, on_y))) {
+    angle = v_select(on_x, v_select(v_gt(x, zero), y, v_copysign(v_set1(pi_hi), y)), angle);
+    angle = v_select(on_y, v_copysign(v_set1(half_pi_hi), y), angle);
+  }
+  return angle;
+}
+
+/* ik2d_solve_finish for the lanes f, whose runs have ended (every other
+** lane between iterations): the FABRIK fallback's test, the sanity
+** checks, the angles, the blend and the joints in the lanes, then each
+** lane's results written to its solver and chain.  A lane the scalar code
+** would take further (FABRIK, a broken run) is solved again by the
+** scalar solver, untouched so far. */
+static void lanes_finish(lanes *k, unsigned f) {
+  int n = k->n, i, l;
+  unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0;
+  vm fm = m_from_bits(f), fix;
+  vd zero = v_set1(0.0), one = v_set1(1.0);
+  lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], weight;
+  lanes_forward(k);
+  /* ik2d_solve_ccd_fallback: CCD stopped short of a reachable target */
+  if (f & k->exact_bits) {
+    vd dx = v_sub(k->target_x.v, k->base_x.v), dy = v_sub(k->target_y.v, k->base_y.v);
+    vm far = m_and(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v),
+                   v_lt(v_sqrt(v_add(v_mul(dx, dx), v_mul(dy, dy))), k->reach.v));
+    far = m_and(far, v_ge(v_sub(k->iterations.v, k->used.v), one));
+    again |= m_bits(far) & f & k->exact_bits;
+  }
+  /* ik2d_solve_sane */
+  for (i = 0; i < n; i++) {
+    lanes_rot r = lanes_get(&k->rot[i]);
+    vd norm = v_add(v_mul(r.c, r.c), v_mul(r.s, r.s)), root;
+    again |= ~m_bits(m_and(v_gt(norm, v_set1(0.25)), v_lt(norm, v_set1(4.0)))) & f;
+    fix = m_and(fm, v_gt(v_abs(v_sub(norm, one)), v_set1(1e-14)));
+    if (m_any(fix)) {
+      root = v_sqrt(v_select(fix, norm, one));
+      r = lanes_select(fix, lanes_rot_of(v_div(r.c, root), v_div(r.s, root)), r);
+      moved |= m_bits(fix);
+    }
+    if (k->limited_bits[i] & f) moved |= m_bits(lanes_clamp(k, i, &r, fm));
+    lanes_put(&k->rot[i], r);
+  }
+  f &= ~again;
+  if (moved & f) lanes_forward(k);
+  /* the angles, and whether a bone ends on its limit */
+  for (i = 0; i < n; i++) {
+    lanes_rot r = lanes_get(&k->rot[i]);
+    unsigned special;
+    angle[i].v = lanes_atan2(r.s, r.c, &special);
+    for (bits = special & f, l = 0; bits; l++, bits >>= 1)
+      if (bits & 1u) angle[i].d[l] = ik2d_atan2(k->rot[i].s.d[l], k->rot[i].c.d[l]);
+    if (k->limited_bits[i] & f & ~on_limit) {
+      lanes_rot rel = lanes_inv_mul(lanes_get(&k->mid[i]), r);
+      lv half, turn;
+      v_store(half.d, zero);
+      for (bits = k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
+        if (bits & 1u) half.d[l] = k->solver[l]->chain->constraint[i]->half;
+      turn.v = lanes_atan2(rel.s, rel.c, &special);
+      for (bits = special & k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
+        if (bits & 1u) turn.d[l] = ik2d_atan2(v_lane(rel.s, l), v_lane(rel.c, l));
+      on_limit |= m_bits(v_ge(v_abs(turn.v), v_sub(half.v, v_set1(1e-9)))) &
+                  k->limited_bits[i] & f;
+    }
+  }
+  /* the blend: pose + weight x the turn, the turn wrapped, as
+  ** ik2d_solve_blend_bone has it for a bone without a limit (a limited
+  ** one's lanes take that function itself below) */
+  v_store(weight.d, one);
+  for (bits = f, l = 0; bits; l++, bits >>= 1)
+    if (bits & 1u) weight.d[l] = k->solver[l]->settings.weight;
+  for (bits = f, l = 0; bits; l++, bits >>= 1)
+    if ((bits & 1u) && weight.d[l] == 1.0) unit |= 1u << l;
+  for (i = 0; i < n; i++) {
+    lv pose, delta;
+    unsigned wrap;
+    v_store(pose.d, zero);
+    for (bits = f, l = 0; bits; l++, bits >>= 1)
+      if (bits & 1u) pose.d[l] = k->solver[l]->chain->pose[i];
+    delta.v = v_sub(angle[i].v, pose.v);
+    wrap = ~m_bits(m_and(v_ge(delta.v, v_set1(-IK2D_PI)), v_lt(delta.v, v_set1(IK2D_PI)))) & f;
+    for (bits = wrap, l = 0; bits; l++, bits >>= 1)
+      if (bits & 1u) delta.d[l] = ik2d_wrap(delta.d[l]);
+    blended[i].v = v_select(m_from_bits(unit), v_add(pose.v, delta.v),
+                            v_add(pose.v, v_mul(weight.v, delta.v)));
+  }
+  /* the joints in world space: mirrored back when flipped */
+  {
+    unsigned flipped = 0;
+    for (bits = f, l = 0; bits; l++, bits >>= 1)
+      if ((bits & 1u) && k->solver[l]->chain->flip) flipped |= 1u << l;
+    if (flipped) {
+      vm flip = m_from_bits(flipped);
+      vd twice_x = v_mul(v_set1(2.0), k->base_x.v);
+      for (i = 0; i <= n; i++) k->jx[i].v = v_select(flip, v_sub(twice_x, k->jx[i].v), k->jx[i].v);
+    }
+  }
+  /* each lane's results into its solver and chain (ik2d_solve_commit) */
+  for (bits = f, l = 0; bits; l++, bits >>= 1) {
+    ik2d_solver *solver;
+    ik2d_chain *chain;
+    if (!(bits & 1u)) continue;
+    solver = k->solver[l];
+    chain = solver->chain;
+    solver->joint_updates = (int)k->updates.d[l];
+    solver->result.limited = (on_limit >> l) & 1u;
+    for (i = 0; i < n; i++) {
+      solver->solution[i] = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
+      solver->solution_angle[i] = angle[i].d[l];
+      chain->angle[i] = (k->limited_bits[i] >> l) & 1u
+                            ? ik2d_solve_blend_bone(chain, i, angle[i].d[l], weight.d[l])
+                            : blended[i].d[l];
+    }
+    solver->have_solution = true;
+    chain->uniform = solver->settings.uniform;
+    chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
+    if ((unit >> l) & 1u) {
+      for (i = 0; i <= n; i++) {
+        chain->joints[2 * i] = k->jx[i].d[l];
+        chain->joints[2 * i + 1] = k->jy[i].d[l];
+      }
+    } else {
+      ik2d_chain_update_joints(chain);
+    }
+    k->reached += ik2d_solve_result(solver, (int)k->used.d[l]);
+  }
+  for (bits = again, l = 0; bits; l++, bits >>= 1)
+    if (bits & 1u) k->reached += ik2d_solver_solve(k->solver[l]);
+}
+
+/* ------------------------------------------------------------------ */
+/* the stream                                                           */
+/* ------------------------------------------------------------------ */
+
+static int lanes_count(unsigned bits) {
+  int count = 0;
+  for (; bits; bits &= bits - 1u) count++;
+  return count;
+}
+
+/* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit) for count
+** >= 1 solvers of one bone count on distinct chains, each left exactly as
+** ik2d_solver_solve leaves it; returns how many reached. */
+int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count);
+
+int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
   lanes k;
-  lanes_gather(&k, poses, count);
-  lanes_run(&k);
-  lanes_scatter(&k, poses, used);
+  int next, l, i;
+  k.n = solvers[0]->chain->count;
+  k.reached = 0;
+  k.live = k.active = k.done = 0;
+  k.exact_bits = k.tip_bits = k.damped_bits = 0;
+  for (i = 0; i < k.n; i++) {
+    k.limited_bits[i] = k.mode1_bits[i] = k.mode2_bits[i] = 0;
+    k.limited[i] = k.mode1[i] = k.mode2[i] = m_none();
+    /* a lane without a limit keeps these, its loads skip them */
+    k.mid[i].c.v = v_set1(1.0);
+    k.mid[i].s.v = v_set1(0.0);
+    k.half[i].c.v = v_set1(-1.0);
+    k.half[i].s.v = v_set1(0.0);
+  }
+  /* every lane holds a real pose, lanes beyond count the last one again
+  ** (not live: they compute along and are never read) */
+  for (l = 0; l < V_LANES; l++) lanes_load(&k, l, solvers[l < count ? l : count - 1]);
+  next = count < V_LANES ? count : V_LANES;
+  k.live = (1u << next) - 1u;
+  for (l = 0; l < V_LANES; l++) {
+    k.distance_sq.d[l] = k.start_sq.d[l] = k.before_sq.d[l] = 0.0;
+    k.iteration.d[l] = k.used.d[l] = 0.0;
+  }
+  lanes_begin(&k, m_from_bits(k.live));
+  for (;;) {
+    /* ended lanes wait for company, so that their finish is shared: half
+    ** the lanes while solvers remain, else all of them */
+    int wait = next < count ? (V_LANES + 1) / 2 : V_LANES + 1;
+    if (k.done && (lanes_count(k.done) >= wait || !k.active)) {
+      unsigned loaded = 0, done = k.done & k.live;
+      k.done = 0;
+      lanes_finish(&k, done);
+      for (l = 0; done; l++, done >>= 1) {
+        if (!(done & 1u)) continue;
+        if (next < count) {
+          lanes_load(&k, l, solvers[next++]);
+          loaded |= 1u << l;
+        } else {
+          k.live &= ~(1u << l);
+        }
+      }
+      if (loaded) lanes_begin(&k, m_from_bits(loaded));
+      continue;
+    }
+    if (!k.active) return k.reached;
+    lanes_iterate(&k);
+  }
 }

@@ -11,6 +11,20 @@
 
 #include <math.h>
 
+/* The same bits on every path and every build: a * b + c is never fused
+** into one rounding (an FMA), whatever the flags (gcc fuses by default
+** outside ISO C modes wherever the target has FMA, as the AVX-512
+** kernel's has). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#if defined(__FMA__)
+/* and gcc 12 fuses the complex products it vectorises even so */
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
+#endif
+
 /* For the few inner-loop helpers gcc would otherwise call: a call
 ** spills the loop's locals to memory. */
 #if defined(__GNUC__)
@@ -68,5 +82,7 @@ static inline double ik2d_atan_small(double t) {
 ** every solve) at a fifth of its instructions: the solve turns each
 ** bone's rotation into an angle with it. */
 double ik2d_atan2(double y, double x);
+/* its table, for the lane kernels' copy of it */
+extern const double ik2d_atan_eighths[9];
 
 #endif

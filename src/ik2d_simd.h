@@ -9,6 +9,9 @@
 **   m_and m_or m_andnot m_not m_any m_all m_bits m_lane m_none
 **   v_select(m, a, b)             a where m, b elsewhere
 **   v_lane(a, l), v_set_lane(a, l, x)
+**   v_copysign(a, b)              |a| with b's sign bit
+**   v_trunc(a, index)             (int)a per lane, into index and back
+**   v_from_table(table, index)    table[index[l]] per lane
 **
 ** Every operation is the IEEE-754 double one, correctly rounded (sqrt and
 ** division included), and nothing is fused: the same bits as the scalar
@@ -70,6 +73,16 @@ static inline vd v_neg(vd a) {
   return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(v_sign_bits()),
                                               _mm512_castpd_si512(a)));
 }
+static inline vd v_copysign(vd a, vd b) {
+  __m512i sign = _mm512_castpd_si512(v_sign_bits());
+  return _mm512_castsi512_pd(_mm512_or_si512(_mm512_andnot_si512(sign, _mm512_castpd_si512(a)),
+                                             _mm512_and_si512(sign, _mm512_castpd_si512(b))));
+}
+static inline vd v_trunc(vd a, int *index) {
+  __m256i i = _mm512_cvttpd_epi32(a);
+  _mm256_storeu_si256((__m256i *)(void *)index, i);
+  return _mm512_cvtepi32_pd(i);
+}
 
 /* ------------------------------------------------------------------ */
 #elif IK2D_LANES_ISA == IK2D_ISA_NUM_AVX2
@@ -99,13 +112,28 @@ static inline vm m_not(vm a) {
 static inline vm m_none(void) { return _mm256_setzero_pd(); }
 static inline vm m_all_lanes(void) { return _mm256_castsi256_pd(_mm256_set1_epi64x(-1)); }
 static inline unsigned m_bits(vm a) { return (unsigned)_mm256_movemask_pd(a); }
+/* the mask of each 4 bits: one load */
+static const long long m_masks[16][4] = {
+  {0, 0, 0, 0}, {-1, 0, 0, 0}, {0, -1, 0, 0}, {-1, -1, 0, 0},
+  {0, 0, -1, 0}, {-1, 0, -1, 0}, {0, -1, -1, 0}, {-1, -1, -1, 0},
+  {0, 0, 0, -1}, {-1, 0, 0, -1}, {0, -1, 0, -1}, {-1, -1, 0, -1},
+  {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}
+};
 static inline vm m_from_bits(unsigned bits) {
-  return _mm256_castsi256_pd(_mm256_set_epi64x(
-      (bits & 8) ? -1 : 0, (bits & 4) ? -1 : 0, (bits & 2) ? -1 : 0, (bits & 1) ? -1 : 0));
+  return _mm256_loadu_pd((const double *)(const void *)m_masks[bits & 15u]);
 }
 static inline vd v_select(vm m, vd a, vd b) { return _mm256_blendv_pd(b, a, m); }
 static inline vd v_abs(vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
 static inline vd v_neg(vd a) { return _mm256_xor_pd(_mm256_set1_pd(-0.0), a); }
+static inline vd v_copysign(vd a, vd b) {
+  vd sign = _mm256_set1_pd(-0.0);
+  return _mm256_or_pd(_mm256_andnot_pd(sign, a), _mm256_and_pd(sign, b));
+}
+static inline vd v_trunc(vd a, int *index) {
+  __m128i i = _mm256_cvttpd_epi32(a);
+  _mm_storeu_si128((__m128i *)(void *)index, i);
+  return _mm256_cvtepi32_pd(i);
+}
 
 /* ------------------------------------------------------------------ */
 #elif IK2D_LANES_ISA == IK2D_ISA_NUM_SSE2
@@ -133,14 +161,24 @@ static inline vm m_not(vm a) { return _mm_xor_pd(a, _mm_castsi128_pd(_mm_set1_ep
 static inline vm m_none(void) { return _mm_setzero_pd(); }
 static inline vm m_all_lanes(void) { return _mm_castsi128_pd(_mm_set1_epi32(-1)); }
 static inline unsigned m_bits(vm a) { return (unsigned)_mm_movemask_pd(a); }
+static const long long m_masks[4][2] = {{0, 0}, {-1, 0}, {0, -1}, {-1, -1}};
 static inline vm m_from_bits(unsigned bits) {
-  return _mm_castsi128_pd(_mm_set_epi64x((bits & 2) ? -1 : 0, (bits & 1) ? -1 : 0));
+  return _mm_loadu_pd((const double *)(const void *)m_masks[bits & 3u]);
 }
 static inline vd v_select(vm m, vd a, vd b) {
   return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b));
 }
 static inline vd v_abs(vd a) { return _mm_andnot_pd(_mm_set1_pd(-0.0), a); }
 static inline vd v_neg(vd a) { return _mm_xor_pd(_mm_set1_pd(-0.0), a); }
+static inline vd v_copysign(vd a, vd b) {
+  vd sign = _mm_set1_pd(-0.0);
+  return _mm_or_pd(_mm_andnot_pd(sign, a), _mm_and_pd(sign, b));
+}
+static inline vd v_trunc(vd a, int *index) {
+  __m128i i = _mm_cvttpd_epi32(a);
+  _mm_storel_epi64((__m128i *)(void *)index, i);
+  return _mm_cvtepi32_pd(i);
+}
 
 /* ------------------------------------------------------------------ */
 #else /* scalar: one lane, any machine */
@@ -172,6 +210,11 @@ static inline vm m_from_bits(unsigned bits) { return bits & 1; }
 static inline vd v_select(vm m, vd a, vd b) { return m ? a : b; }
 static inline vd v_abs(vd a) { return fabs(a); }
 static inline vd v_neg(vd a) { return -a; }
+static inline vd v_copysign(vd a, vd b) { return copysign(a, b); }
+static inline vd v_trunc(vd a, int *index) {
+  *index = (int)a;
+  return (double)*index;
+}
 
 #endif
 
@@ -189,6 +232,13 @@ static inline double v_lane(vd a, int l) {
   double lanes[V_LANES];
   v_store(lanes, a);
   return lanes[l];
+}
+
+static inline vd v_from_table(const double *table, const int *index) {
+  double lanes[V_LANES];
+  int l;
+  for (l = 0; l < V_LANES; l++) lanes[l] = table[index[l]];
+  return v_load(lanes);
 }
 
 static inline vd v_set_lane(vd a, int l, double x) {

@@ -344,22 +344,9 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   return IK2D_OK;
 }
 
-/* The target; until the first set_target, the chain's result tip, so
-** that a target never starts somewhere the chain has left. */
-static void solver_target(const ik2d_solver *solver, double *x, double *y) {
-  if (solver->has_target) {
-    *x = solver->target_x;
-    *y = solver->target_y;
-  } else {
-    const ik2d_chain *chain = solver->chain;
-    *x = chain->joints[2 * chain->count];
-    *y = chain->joints[2 * chain->count + 1];
-  }
-}
-
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
   double tx = 0.0, ty = 0.0;
-  if (solver != NULL) solver_target(solver, &tx, &ty);
+  if (solver != NULL) ik2d_solve_target_of(solver, &tx, &ty);
   if (x != NULL) *x = tx;
   if (y != NULL) *y = ty;
 }
@@ -381,19 +368,14 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 /* the solve                                                            */
 /* ------------------------------------------------------------------ */
 
-static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
-  bool warm = solver->settings.warm_start && solver->have_solution;
-  double target_x, target_y;
-  int i;
-  solver_target(solver, &target_x, &target_y);
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
   pose->iterations = solver->settings.iterations;
   pose->reach = chain->reach;
-  pose->target_x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
-  pose->target_y = target_y;
+  ik2d_solve_aim(solver, &pose->target_x, &pose->target_y);
   pose->pole = solver->settings.pole;
   pose->pole_x = chain->flip ? 2.0 * chain->base_x - solver->settings.pole_x
                              : solver->settings.pole_x;
@@ -406,14 +388,18 @@ static void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->fresh = false;
   pose->joint_updates = 0;
   pose->base = chain->base_rot;
+}
+
+void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  bool warm = ik2d_solve_warm(solver);
+  int i;
+  ik2d_solve_prepare_fields(pose, solver);
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    pose->rot[i] = warm ? solver->solution[i]
-                        : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+    pose->rot[i] = ik2d_solve_start_rot(solver, warm, i);
     if (limit != NULL && !limit->full) {
-      /* rest rotation times the range's middle: no trig per solve (a
-      ** world-space limit reads it as a world direction) */
-      pose->limit_mid[i] = ik2d_rot_mul(chain->rest_rot[i], limit->mid_rot);
+      pose->limit_mid[i] = ik2d_solve_limit_mid(chain, i);
       if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
       ik2d_pose_clamp(pose, i);
     }
@@ -431,25 +417,24 @@ static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
     solver->solution_angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
 }
 
-/* result = pose + weight * delta, where delta runs inside the limits */
-static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver,
-                        double weight) {
-  int i;
-  for (i = 0; i < chain->count; i++) {
-    const ik2d_constraint *limit = chain->constraint[i];
-    double ik = solver->solution_angle[i];
-    double pose = chain->pose[i];
-    double delta;
-    if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_PARENT) {
-      double rest = chain->rest[i];
-      double ik_rel = ik2d_constraint_clamp(limit, ik - rest);
-      double pose_rel = limit->mid + ik2d_wrap(pose - rest - limit->mid);
-      delta = ik_rel - pose_rel;
-    } else {
-      delta = ik2d_wrap(ik - pose);
-    }
-    chain->angle[i] = weight == 1.0 ? pose + delta : pose + weight * delta;
+double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight) {
+  const ik2d_constraint *limit = chain->constraint[i];
+  double pose = chain->pose[i], delta;
+  if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_PARENT) {
+    double rest = chain->rest[i];
+    double ik_rel = ik2d_constraint_clamp(limit, ik - rest);
+    double pose_rel = limit->mid + ik2d_wrap(pose - rest - limit->mid);
+    delta = ik_rel - pose_rel;
+  } else {
+    delta = ik2d_wrap(ik - pose);
   }
+  return weight == 1.0 ? pose + delta : pose + weight * delta;
+}
+
+static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver, double weight) {
+  int i;
+  for (i = 0; i < chain->count; i++)
+    chain->angle[i] = ik2d_solve_blend_bone(chain, i, solver->solution_angle[i], weight);
 }
 
 static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
@@ -474,7 +459,7 @@ static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
 ** denormal dot products can be off by 1e-4).  The threshold is that low
 ** because the rotations' errors compound along the chain into the world
 ** directions the joints come from. */
-static bool solve_sane(ik2d_pose *pose) {
+bool ik2d_solve_sane(ik2d_pose *pose) {
   int i;
   for (i = 0; i < pose->count; i++) {
     double c = pose->rot[i].c, s = pose->rot[i].s;
@@ -496,46 +481,15 @@ static bool solve_sane(ik2d_pose *pose) {
 
 bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
   if (!(solver->settings.weight > 0.0)) return false;
-  solve_prepare(pose, solver);
+  ik2d_solve_prepare(pose, solver);
   ik2d_pose_save(pose, start);
   return true;
 }
 
-bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
-                       const ik2d_rot *start, int used) {
-  ik2d_chain *chain = solver->chain;
-  double weight = solver->settings.weight, dx, dy, squared, target_x, target_y;
-  int i;
-  if (weight > 0.0) {
-    solver->joint_updates = pose->joint_updates;
-    if (!solve_sane(pose)) {
-      /* a broken run is dropped: the start, unstretched */
-      ik2d_pose_load(pose, start);
-      pose->scale = 1.0;
-    }
-    solve_angles(solver, pose);
-    solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
-    for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
-    solver->have_solution = true;
-    solve_blend(chain, solver, weight);
-    chain->uniform = solver->settings.uniform;
-    /* the stretch blends as the angles do */
-    chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
-    if (weight == 1.0 && chain->scale == 1.0) {
-      /* the result is the IK solution: its joints need no trig */
-      solve_copy_joints(chain, pose);
-    } else {
-      ik2d_chain_update_joints(chain);
-    }
-  } else {
-    /* weight 0: the pose exactly, and no solving work */
-    solver->result.limited = false;
-    for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
-    chain->scale = 1.0;
-    solver->joint_updates = 0;
-    ik2d_chain_update_joints(chain);
-  }
-  solver_target(solver, &target_x, &target_y);
+bool ik2d_solve_result(ik2d_solver *solver, int used) {
+  const ik2d_chain *chain = solver->chain;
+  double dx, dy, squared, target_x, target_y;
+  ik2d_solve_target_of(solver, &target_x, &target_y);
   dx = target_x - chain->joints[2 * chain->count];
   dy = target_y - chain->joints[2 * chain->count + 1];
   /* hypot only where the squares overflow or underflow (a tip 1e155
@@ -546,6 +500,49 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   solver->result.reached = solver->result.distance <= solver->settings.tolerance;
   solver->result.iterations = used;
   return solver->result.reached;
+}
+
+bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
+  ik2d_chain *chain = solver->chain;
+  double weight = solver->settings.weight;
+  int i;
+  solver->joint_updates = pose->joint_updates;
+  solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
+  for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
+  solver->have_solution = true;
+  solve_blend(chain, solver, weight);
+  chain->uniform = solver->settings.uniform;
+  /* the stretch blends as the angles do */
+  chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
+  if (weight == 1.0 && chain->scale == 1.0) {
+    /* the result is the IK solution: its joints need no trig */
+    solve_copy_joints(chain, pose);
+  } else {
+    ik2d_chain_update_joints(chain);
+  }
+  return ik2d_solve_result(solver, used);
+}
+
+bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
+                       const ik2d_rot *start, int used) {
+  ik2d_chain *chain = solver->chain;
+  int i;
+  if (solver->settings.weight > 0.0) {
+    if (!ik2d_solve_sane(pose)) {
+      /* a broken run is dropped: the start, unstretched */
+      ik2d_pose_load(pose, start);
+      pose->scale = 1.0;
+    }
+    solve_angles(solver, pose);
+    return ik2d_solve_commit(solver, pose, used);
+  }
+  /* weight 0: the pose exactly, and no solving work */
+  solver->result.limited = false;
+  for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
+  chain->scale = 1.0;
+  solver->joint_updates = 0;
+  ik2d_chain_update_joints(chain);
+  return ik2d_solve_result(solver, used);
 }
 
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {

@@ -32,6 +32,46 @@ static inline ik2d_status ik2d_solver_check_target(double x, double y) {
   return IK2D_OK;
 }
 
+/* The target; until the first set_target, the chain's result tip, so
+** that a target never starts somewhere the chain has left. */
+static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, double *y) {
+  if (solver->has_target) {
+    *x = solver->target_x;
+    *y = solver->target_y;
+  } else {
+    const ik2d_chain *chain = solver->chain;
+    *x = chain->joints[2 * chain->count];
+    *y = chain->joints[2 * chain->count + 1];
+  }
+}
+
+/* Where a solve aims: the target in chain space (mirrored about x =
+** base_x when the chain is flipped). */
+static inline void ik2d_solve_aim(const ik2d_solver *solver, double *x, double *y) {
+  const ik2d_chain *chain = solver->chain;
+  double target_x;
+  ik2d_solve_target_of(solver, &target_x, y);
+  *x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
+}
+
+/* Whether a solve starts from the last solution (else from the pose). */
+static inline bool ik2d_solve_warm(const ik2d_solver *solver) {
+  return solver->settings.warm_start && solver->have_solution;
+}
+
+/* Bone i's rotation a solve starts from (before its limit). */
+static inline ik2d_rot ik2d_solve_start_rot(const ik2d_solver *solver, bool warm, int i) {
+  const ik2d_chain *chain = solver->chain;
+  return warm ? solver->solution[i] : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+}
+
+/* The middle of limited bone i's arc: the rest rotation times the range's
+** middle, no trig per solve (a world-space limit reads it as a world
+** direction). */
+static inline ik2d_rot ik2d_solve_limit_mid(const ik2d_chain *chain, int i) {
+  return ik2d_rot_mul(chain->rest_rot[i], chain->constraint[i]->mid_rot);
+}
+
 /* Turns of single joints in the last solve (benchmarks count them). */
 int ik2d_solver_joint_updates(const ik2d_solver *solver);
 
@@ -44,6 +84,28 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver);
 bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start);
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used);
+
+/* The pieces of ik2d_solve_start and ik2d_solve_finish a batch's lanes
+** call around their own arithmetic.
+** ik2d_solve_prepare: the pose a solve starts from (chain space, warm
+** start or pose, within limits); ik2d_solve_prepare_fields only what is
+** not per bone (no world-space limit: world_limits 0).
+** ik2d_solve_sane: false for a run that broke (NaN or far off unit
+** rotations); else rotations back on unit length and within limits
+** (pose->fresh false if one moved).
+** ik2d_solve_commit: with solver->solution_angle already the angles of
+** pose->rot (weight > 0), writes the solution, the chain's result and
+** the outcome; returns whether the target is reached. */
+void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver);
+void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver);
+bool ik2d_solve_sane(ik2d_pose *pose);
+bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used);
+/* Pieces of ik2d_solve_commit.  The result angle of bone i: its pose plus
+** weight x the turn to the IK angle ik (inside the bone's limits). */
+double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight);
+/* The outcome, from the chain's result joints: distance to the target,
+** reached, iterations (used); returns reached. */
+bool ik2d_solve_result(ik2d_solver *solver, int used);
 
 /* After a CCD run that stopped short of a target the chain can reach
 ** (it stalled or crawled in a fold a far target needs undone), FABRIK

@@ -10,7 +10,7 @@
 -- parameters: a missing argument stays missing ("got no value", as the
 -- classic method says), where a parameter would turn it into nil.
 -- Everything it reads comes through the core's C API (src/ik2d.h) and
--- two functions of the binding (src/lua/luaik_group.c).
+-- a few functions of the binding (src/lua/luaik_ffi.c, luaik_group.c).
 local ffi = require "ffi"
 
 local cast, type, getmetatable, setmetatable, rawget, rawset =
@@ -31,10 +31,12 @@ if not pcall(ffi.typeof, "ik2d_chain") then
     int ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
     void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
     bool ik2d_solver_solve(ik2d_solver *solver);
-    int ik2d_set_targets(ik2d_solver *const *solvers, int count, const double *xy, int *bad);
-    int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
-    ik2d_solver *const *luaik_group_members(void *box, int *count, double **targets);
+    ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch);
     bool luaik_group_live(void *box);
+    int luaik_group_set_targets(void *box);
+    int luaik_group_solve(void *box);
+    double *luaik_group_target_array(void *box);
+    const double *luaik_group_joint_array(void *box);
     bool luaik_chain_live(const ik2d_chain *chain);
     bool luaik_solver_live(const ik2d_solver *solver);
     void luaik_result(const ik2d_solver *solver, double *out);
@@ -245,8 +247,8 @@ function M.install(core)
       return view
     end
     local box = cast(char_ptr, group)
-    local count, targets = int_out(), double_ptr_out()
-    local solvers = C.luaik_group_members(box, count, targets)
+    local count, scratch = int_out(), double_ptr_out()
+    local solvers = C.luaik_group_members(box, count, scratch)
     -- each member's joints, read once: the group keeps its members
     local members, sizes = {}, {}
     for i = 1, count[0] do
@@ -254,8 +256,8 @@ function M.install(core)
       members[i] = C.ik2d_chain_joints(chain)
       sizes[i] = 2 * (C.ik2d_chain_bone_count(chain) + 1)
     end
-    view = { box = box, solvers = solvers, count = count[0], targets = targets[0],
-             members = members, sizes = sizes }
+    view = { box = box, count = count[0], scratch = scratch[0], members = members,
+             sizes = sizes }
     group_views[group] = view
     return view
   end
@@ -265,7 +267,9 @@ function M.install(core)
     local group = ...
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
-    return C.ik2d_solve_batch(view.solvers, view.count)
+    local reached = C.luaik_group_solve(view.box)
+    if reached < 0 then return group_solve(...) end -- a bad target: it raises
+    return reached
   end
 
   local set_targets = classic.Group.set_targets
@@ -273,14 +277,12 @@ function M.install(core)
     local group, t = ...
     local view = group_view(group)
     if view and type(t) == "table" and #t == 2 * view.count and C.luaik_group_live(view.box) then
-      local targets, numbers = view.targets, true
+      local scratch, numbers = view.scratch, true
       for i = 1, 2 * view.count do
         local v = rawget(t, i)
-        if type(v) == "number" then targets[i - 1] = v else numbers = false end
+        if type(v) == "number" then scratch[i - 1] = v else numbers = false end
       end
-      if numbers and C.ik2d_set_targets(view.solvers, view.count, targets, nil) == 0 then
-        return
-      end
+      if numbers and C.luaik_group_set_targets(view.box) == 0 then return end
     end
     return set_targets(...)
   end
@@ -298,6 +300,32 @@ function M.install(core)
     trim(t, next)
     return t
   end
+
+  -- The arrays are not a fast path but what only the FFI can give, so
+  -- they are in place whichever way use_ffi switches.  An array keeps its
+  -- group alive while the array (this very cdata) is reachable; the group
+  -- keeps its arrays only weakly, so each goes when the caller drops it.
+  local kept_group = setmetatable({}, { __mode = "k" })       -- array -> group
+  local target_arrays = setmetatable({}, { __mode = "kv" })   -- group -> array
+  local joint_arrays = setmetatable({}, { __mode = "kv" })
+  local function array_of(arrays, make, fallback)
+    return function(...)
+      local group = ...
+      local view = group_view(group)
+      if not (view and C.luaik_group_live(view.box)) then return fallback(...) end
+      local array = arrays[group]
+      if array == nil then
+        array = make(view.box)
+        arrays[group] = array
+        kept_group[array] = group
+      end
+      return array
+    end
+  end
+  methods.Group.target_array = array_of(target_arrays, C.luaik_group_target_array,
+                                        classic.Group.target_array)
+  methods.Group.joint_array = array_of(joint_arrays, C.luaik_group_joint_array,
+                                       classic.Group.joint_array)
 
   return function(on)
     local source = on and fast or classic

@@ -45,6 +45,22 @@ end
 
 ik2d.use_ffi(os.getenv("IK2D_NO_FFI") == nil)
 
+--- ik2d.use_isa(name): solves groups with the named instruction set from
+-- now on ("auto", "scalar", "sse2", "avx2" or "avx512"; one this machine
+-- does not run falls back to the best below it); returns the name of the
+-- one in use, which ik2d.isa also reads.  Every set gives the same bits.
+ik2d.use_isa = core.use_isa
+setmetatable(ik2d, { __index = function(_, key)
+  if key == "isa" then return core.use_isa() end
+end })
+
+-- IK2D_ISA forces a set (tests, benchmarks); else the best one
+do
+  local forced = os.getenv("IK2D_ISA")
+  local ok, message = pcall(core.use_isa, forced ~= "" and forced or "auto")
+  if not ok then error("IK2D_ISA=" .. tostring(forced) .. ": " .. message, 0) end
+end
+
 -- pure-Lua helpers (ik2d.love, for LOVE only, is required on its own)
 ik2d.blend = require "ik2d.blend"
 ik2d.follow = require "ik2d.follow"

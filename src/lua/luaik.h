@@ -62,12 +62,17 @@ void *luaik_test_object(lua_State *L, int index, const char *type);
 ** it is>", or "<name> was collected". */
 void *luaik_check_object(lua_State *L, int arg, const char *type, const char *name);
 /* The __gc of every type: marks the box (idempotent) and counts it in
-** luaik_finalised. */
+** the state's finalised. */
 int luaik_gc(lua_State *L);
-/* How many ik2d objects this Lua state has finalised: a group re-checks
-** its members only when it has changed.  The counter lives as long as
-** the state (the registry holds it). */
-unsigned long *luaik_finalised(lua_State *L);
+/* What the binding keeps per Lua state (the registry holds it, so it
+** lives as long as the state): how many ik2d objects the state has
+** finalised (a group re-checks its members only when that has changed),
+** and the instruction set its batches solve with (ik2d.use_isa). */
+typedef struct luaik_state {
+  unsigned long finalised;
+  ik2d_isa isa;
+} luaik_state;
+luaik_state *luaik_state_of(lua_State *L);
 /* The type name of the value at index: its metatable's __name (so an
 ** ik2d.Chain is named so), else Lua's type name. */
 const char *luaik_typename(lua_State *L, int index);
@@ -85,7 +90,9 @@ void luaik_anchored(lua_State *L, int owner);
 ** the name of the running ik2d function and the argument numbered as
 ** Lua numbers it (a colon call does not count self). */
 int luaik_arg_error(lua_State *L, int arg, const char *message);
-/* The same with a pushed formatted message. */
+/* "bad call to 'name' (message)": a call that cannot be made at all. */
+int luaik_call_error(lua_State *L, const char *message);
+/* luaik_arg_error with a pushed formatted message. */
 int luaik_arg_errorf(lua_State *L, int arg, const char *format, ...);
 int luaik_type_error(lua_State *L, int arg, const char *expected);
 /* A core status as an error on argument arg; nothing when IK2D_OK. */

@@ -22,7 +22,7 @@
 #endif
 
 #define ANCHORS_KEY "ik2d.anchors"
-#define FINALISED_KEY "ik2d.finalised"
+#define STATE_KEY "ik2d.state"
 
 /* ------------------------------------------------------------------ */
 /* objects                                                              */
@@ -61,7 +61,7 @@ int luaik_gc(lua_State *L) {
   luaik_box *box = (luaik_box *)lua_touserdata(L, 1);
   if (box != NULL && lua_type(L, 1) == LUA_TUSERDATA && !box->collected) {
     box->collected = 1;
-    ++*luaik_finalised(L);
+    luaik_state_of(L)->finalised++;
     /* what it kept alive may go in the next cycle, as it would from a
     ** user value (LuaJIT's weak keys would keep it one cycle longer) */
     lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
@@ -72,12 +72,12 @@ int luaik_gc(lua_State *L) {
   return 0;
 }
 
-unsigned long *luaik_finalised(lua_State *L) {
-  unsigned long *count;
-  lua_getfield(L, LUA_REGISTRYINDEX, FINALISED_KEY);
-  count = (unsigned long *)lua_touserdata(L, -1);
+luaik_state *luaik_state_of(lua_State *L) {
+  luaik_state *state;
+  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  state = (luaik_state *)lua_touserdata(L, -1);
   lua_pop(L, 1);
-  return count;
+  return state;
 }
 
 const char *luaik_typename(lua_State *L, int index) {
@@ -122,7 +122,26 @@ void luaik_anchored(lua_State *L, int owner) {
 /* Every function of the module, to name the one running in an error:
 ** by its C pointer, which stays the same whatever Lua did with the
 ** function object (pcall, the FFI path's tail call, a reload). */
+/* The instruction sets by name, in ik2d_isa order from IK2D_ISA_AUTO. */
+static const char *const isa_names[] = {"auto", "scalar", "sse2", "avx2", "avx512", NULL};
+
+/* ik2d.use_isa(name): the set batches solve with from now on ("auto":
+** the best this machine runs; an unsupported one: the best below it);
+** returns the name of the one in use.  With no name, only returns it. */
+static int module_use_isa(lua_State *L) {
+  luaik_state *state = luaik_state_of(L);
+  if (!lua_isnoneornil(L, 1)) {
+    ik2d_isa isa = (ik2d_isa)(luaik_choice_at(L, 1, 1, "instruction set", isa_names) - 1);
+    if (isa == IK2D_ISA_AUTO) isa = ik2d_isa_best();
+    while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
+    state->isa = isa;
+  }
+  lua_pushstring(L, ik2d_isa_name(state->isa));
+  return 1;
+}
+
 static const luaL_Reg module_functions[] = {
+  {"use_isa", module_use_isa},
   {"chain", luaik_chain_new},
   {"constraint", luaik_constraint_new},
   {"solver", luaik_solver_new},
@@ -195,6 +214,20 @@ int luaik_arg_error(lua_State *L, int arg, const char *message) {
   } else {
     lua_pushfstring(L, "bad argument #%d to '%s' (%s)", arg, name, message);
   }
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int luaik_call_error(lua_State *L, const char *message) {
+  lua_Debug ar;
+  const char *name = NULL;
+  bool method;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "f", &ar)) {
+    name = function_name(lua_tocfunction(L, -1), &method);
+    lua_pop(L, 1);
+  }
+  luaL_where(L, 1);
+  lua_pushfstring(L, "bad call to '%s' (%s)", name != NULL ? name : "?", message);
   lua_concat(L, 2);
   return lua_error(L);
 }
@@ -417,11 +450,12 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
     lua_setfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
   }
   lua_pop(L, 1);
-  lua_getfield(L, LUA_REGISTRYINDEX, FINALISED_KEY);
+  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   if (lua_type(L, -1) != LUA_TUSERDATA) {
-    unsigned long *count = (unsigned long *)luaik_newuserdata(L, sizeof *count);
-    *count = 0;
-    lua_setfield(L, LUA_REGISTRYINDEX, FINALISED_KEY);
+    luaik_state *state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
+    state->finalised = 0;
+    state->isa = ik2d_isa_best();
+    lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   }
   lua_pop(L, 1);
   register_type(L, LUAIK_CONSTRAINT, luaik_constraint_methods, luaik_constraint_meta);

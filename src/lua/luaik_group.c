@@ -3,22 +3,30 @@
 ** one call each a frame.
 */
 #include <stddef.h>
+#include <string.h>
 
 #include "lua.h"
 #include "lauxlib.h"
 
 #include "luaik.h"
 
-/* The members' solvers and a scratch of their targets follow the header
-** in the same object. */
+/* The members' solvers, their targets, the 0-based index of each one's
+** first joint in the joint array and that array follow the header in the
+** same object. */
 typedef struct luaik_group {
   int count;
   ik2d_solver **solvers;
-  double *targets;     /* 2 * count: set_targets' numbers before the core
+  double *scratch;     /* 2 * count: set_targets' numbers before the core
                           checks and keeps them */
-  const unsigned long *finalised;  /* the state's count (luaik_finalised) */
-  unsigned long checked;           /* its value when every member was
-                                      last seen alive */
+  double *targets;     /* 2 * count: the target array */
+  int *offsets;        /* count + 1: member i's joints start at
+                          joints[offsets[i]], the last is the total */
+  double *joints;      /* the joint array */
+  bool read_targets;   /* solve takes the targets from the target array */
+  bool write_joints;   /* solve writes the joint array */
+  luaik_state *state;  /* the finalised count, the instruction set */
+  unsigned long checked;  /* the finalised count when every member was
+                             last seen alive */
 } luaik_group;
 
 static luaik_group *check_group(lua_State *L, int arg) {
@@ -31,7 +39,7 @@ static luaik_group *check_group(lua_State *L, int arg) {
 ** when an object is resurrected).  The members are looked at only when
 ** the state has finalised something since they last were. */
 static int group_dead_member(luaik_group *group) {
-  unsigned long now = *group->finalised;
+  unsigned long now = group->state->finalised;
   int i;
   if (now == group->checked) return 0;
   for (i = 0; i < group->count; i++) {
@@ -75,19 +83,36 @@ int luaik_group_new(lua_State *L) {
     lua_pushinteger(L, i);
     lua_rawset(L, 2);
   }
-  group = (luaik_group *)luaik_new_object(
-      L, sizeof(luaik_group) + (size_t)count * (sizeof(ik2d_solver *) + 2 * sizeof(double)),
-      LUAIK_GROUP);
+  {
+    /* the joint array's layout: each member's joints, x, y pairs */
+    size_t total = 0, size;
+    for (i = 1; i <= count; i++) {
+      lua_rawgeti(L, 1, i);
+      total += 2 * (size_t)(ik2d_chain_bone_count(ik2d_solver_chain(
+                                (ik2d_solver *)luaik_test_object(L, -1, LUAIK_SOLVER))) + 1);
+      lua_pop(L, 1);
+    }
+    size = sizeof(luaik_group) + (size_t)count * sizeof(ik2d_solver *) +
+           (4 * (size_t)count + total) * sizeof(double) + ((size_t)count + 1) * sizeof(int);
+    group = (luaik_group *)luaik_new_object(L, size, LUAIK_GROUP);
+    group->scratch = (double *)(void *)(group + 1);
+    group->targets = group->scratch + 2 * count;
+    group->joints = group->targets + 2 * count;
+    group->solvers = (ik2d_solver **)(void *)(group->joints + total);
+    group->offsets = (int *)(void *)(group->solvers + count);
+  }
   group->count = count;
-  group->finalised = luaik_finalised(L);
-  group->checked = *group->finalised;
-  group->targets = (double *)(void *)(group + 1);
-  group->solvers = (ik2d_solver **)(void *)(group->targets + 2 * count);
+  group->read_targets = group->write_joints = false;
+  group->state = luaik_state_of(L);
+  group->checked = group->state->finalised;
   /* anchors[group] = a copy of the list: the group keeps its solvers */
   lua_createtable(L, count, 0);
+  group->offsets[0] = 0;
   for (i = 1; i <= count; i++) {
     lua_rawgeti(L, 1, i);
     group->solvers[i - 1] = (ik2d_solver *)luaik_test_object(L, -1, LUAIK_SOLVER);
+    group->offsets[i] = group->offsets[i - 1] +
+                        2 * (ik2d_chain_bone_count(ik2d_solver_chain(group->solvers[i - 1])) + 1);
     lua_rawseti(L, -2, i);
   }
   luaik_anchor(L, 3, 4);
@@ -109,30 +134,112 @@ static int group_solver(lua_State *L) {
   return 1;
 }
 
+/* Every member's joints into the joint array. */
+static void group_copy_joints(luaik_group *group) {
+  int i;
+  for (i = 0; i < group->count; i++) {
+    const ik2d_chain *chain = ik2d_solver_chain(group->solvers[i]);
+    memcpy(group->joints + group->offsets[i], ik2d_chain_joints(chain),
+           (size_t)(group->offsets[i + 1] - group->offsets[i]) * sizeof(double));
+  }
+}
+
+/* The solve, the arrays' part of it included: IK2D_OK and *reached, or
+** the status of a bad target in the target array (*bad its member),
+** nothing changed. */
+static ik2d_status group_run(luaik_group *group, int *reached, int *bad) {
+  if (group->read_targets) {
+    ik2d_status status = ik2d_set_targets(group->solvers, group->count, group->targets, bad);
+    if (status != IK2D_OK) return status;
+  }
+  *reached = ik2d_solve_batch_isa(group->solvers, group->count, group->state->isa);
+  if (group->write_joints) group_copy_joints(group);
+  return IK2D_OK;
+}
+
 static int group_solve(lua_State *L) {
   luaik_group *group = check_live_group(L, 1);
-  lua_pushinteger(L, ik2d_solve_batch(group->solvers, group->count));
+  int reached = 0, bad = 0;
+  ik2d_status status = group_run(group, &reached, &bad);
+  if (status != IK2D_OK)
+    luaik_arg_errorf(L, 1, "target array [%d]: %s",
+                     2 * bad + (status == IK2D_ERR_TARGET_Y ? 1 : 0),
+                     luaik_status_message(L, status));
+  lua_pushinteger(L, reached);
   return 1;
 }
 
 /* For the FFI path (lua/ik2d/ffi.lua), given the group's userdata:
-** luaik_group_members gives the members and the targets scratch;
+** luaik_group_members gives the members and the targets scratch, and
+** luaik_group_set_targets sets the targets from it (-1: a bad one, and
+** the classic method raises);
 ** luaik_group_live whether the group and every member are alive (when
-** not, the FFI path calls the classic method, which raises). */
+** not, the FFI path calls the classic method, which raises);
+** luaik_group_solve the solve, or -1 for a bad target in the target array
+** (the classic method then raises); luaik_group_target_array and
+** luaik_group_joint_array the arrays, read and written by every solve
+** from the first time they are asked for (when they are filled with the
+** targets and joints of then). */
 LUAIK_EXPORT ik2d_solver *const *luaik_group_members(void *box, int *count,
-                                                     double **targets);
+                                                     double **scratch);
+LUAIK_EXPORT int luaik_group_set_targets(void *box);
 LUAIK_EXPORT bool luaik_group_live(void *box);
+LUAIK_EXPORT int luaik_group_solve(void *box);
+LUAIK_EXPORT double *luaik_group_target_array(void *box);
+LUAIK_EXPORT const double *luaik_group_joint_array(void *box);
 
-ik2d_solver *const *luaik_group_members(void *box, int *count, double **targets) {
-  luaik_group *group = (luaik_group *)(void *)((char *)box + LUAIK_HEADER);
+static luaik_group *group_of_box(void *box) {
+  return (luaik_group *)(void *)((char *)box + LUAIK_HEADER);
+}
+
+ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch) {
+  luaik_group *group = group_of_box(box);
   *count = group->count;
-  *targets = group->targets;
+  *scratch = group->scratch;
   return group->solvers;
 }
 
+/* The targets in the scratch, checked by the core before it keeps any;
+** the target array follows them. */
+static ik2d_status group_take_targets(luaik_group *group, int *bad) {
+  ik2d_status status = ik2d_set_targets(group->solvers, group->count, group->scratch, bad);
+  if (status == IK2D_OK && group->read_targets)
+    memcpy(group->targets, group->scratch, 2 * (size_t)group->count * sizeof(double));
+  return status;
+}
+
+int luaik_group_set_targets(void *box) {
+  int bad = 0;
+  return group_take_targets(group_of_box(box), &bad) == IK2D_OK ? 0 : -1;
+}
+
 bool luaik_group_live(void *box) {
-  luaik_group *group = (luaik_group *)(void *)((char *)box + LUAIK_HEADER);
-  return !((luaik_box *)box)->collected && group_dead_member(group) == 0;
+  return !((luaik_box *)box)->collected && group_dead_member(group_of_box(box)) == 0;
+}
+
+int luaik_group_solve(void *box) {
+  int reached = 0, bad = 0;
+  return group_run(group_of_box(box), &reached, &bad) == IK2D_OK ? reached : -1;
+}
+
+double *luaik_group_target_array(void *box) {
+  luaik_group *group = group_of_box(box);
+  int i;
+  if (!group->read_targets) {
+    for (i = 0; i < group->count; i++)
+      ik2d_solver_target(group->solvers[i], &group->targets[2 * i], &group->targets[2 * i + 1]);
+    group->read_targets = true;
+  }
+  return group->targets;
+}
+
+const double *luaik_group_joint_array(void *box) {
+  luaik_group *group = group_of_box(box);
+  if (!group->write_joints) {
+    group_copy_joints(group);
+    group->write_joints = true;
+  }
+  return group->joints;
 }
 
 /* Every member's target from t = { x1, y1, x2, y2, ... }: one call a
@@ -152,15 +259,36 @@ static int group_set_targets(lua_State *L) {
   for (i = 0; i < n; i++) {
     lua_rawgeti(L, 2, i + 1);
     if (!lua_isnumber(L, 3)) luaik_number_at(L, 3, 2, lua_pushfstring(L, "item %d", i + 1));
-    group->targets[i] = (double)lua_tonumber(L, 3);
+    group->scratch[i] = (double)lua_tonumber(L, 3);
     lua_pop(L, 1);
   }
-  status = ik2d_set_targets(group->solvers, group->count, group->targets, &bad);
+  status = group_take_targets(group, &bad);
   if (status != IK2D_OK)
     luaik_arg_errorf(L, 2, "item %d: %s", 2 * bad + (status == IK2D_ERR_TARGET_Y ? 2 : 1),
                      luaik_status_message(L, status));
   return 0;
 }
+
+/* The 0-based index of member i's first joint x in the joint array (and,
+** plus one, in the table joints fills). */
+static int group_joint_offset(lua_State *L) {
+  luaik_group *group = check_group(L, 1);
+  int i = luaik_check_whole(L, 2, "solver index");
+  if (i < 1 || i > group->count) luaik_index_error(L, 2, "solver", group->count);
+  lua_pushinteger(L, group->offsets[i - 1]);
+  return 1;
+}
+
+/* The arrays are FFI pointers: only LuaJIT's FFI can make them (under
+** LuaJIT lua/ik2d/ffi.lua replaces these). */
+static int group_no_ffi(lua_State *L) {
+  check_live_group(L, 1);
+  return luaik_call_error(L, "needs LuaJIT's FFI, which " LUA_VERSION " does not have");
+}
+
+/* two functions, so that each error names its own method */
+static int group_target_array(lua_State *L) { return group_no_ffi(L); }
+static int group_joint_array(lua_State *L) { return group_no_ffi(L); }
 
 /* Fills t with every member's joints, x, y pairs, member after member. */
 static int group_joints(lua_State *L) {
@@ -191,6 +319,9 @@ const luaL_Reg luaik_group_methods[] = {
   {"solve", group_solve},
   {"set_targets", group_set_targets},
   {"joints", group_joints},
+  {"joint_offset", group_joint_offset},
+  {"target_array", group_target_array},
+  {"joint_array", group_joint_array},
   {NULL, NULL}
 };
 
