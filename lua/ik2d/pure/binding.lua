@@ -43,8 +43,18 @@ function B.new_type(name, methods, gc)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
+  if not proto then
+    -- a table stands for a userdata: no fields of its own, and no length
+    -- (a type with one sets __len over this); Lua would also name the
+    -- variable, which a metamethod cannot see
+    mt.__newindex = function() error("attempt to index a " .. name .. " value", 2) end
+    mt.__len = function() error("attempt to get length of a " .. name .. " value", 2) end
+  end
   local objects = setmetatable({}, { __mode = "k" })
   local function new(object)
+    -- the fields __gc writes, there from the start
+    object.collected = false
+    if object.anchor == nil then object.anchor = false end
     local proxy
     if proto then proxy = newproxy(proto) else proxy = setmetatable({}, mt) end
     objects[proxy] = object
@@ -55,14 +65,16 @@ function B.new_type(name, methods, gc)
 end
 
 --- __gc of every type: marks the object finalised (idempotent); what it
--- kept alive may go
-function B.gc(objects_by_type)
+-- kept alive may go.  tables: a list of the types' object tables (a
+-- list: LuaJIT 2.1.0-beta3 could loop for ever leaving a trace of a
+-- pairs() loop here, in one of 7 runs of the diff spec).
+function B.gc(tables)
   return function(proxy)
-    for _, objects in pairs(objects_by_type) do
-      local object = objects[proxy]
+    for k = 1, #tables do
+      local object = tables[k][proxy]
       if object then
         object.collected = true
-        object.anchor = nil
+        object.anchor = false
         return
       end
     end
@@ -123,11 +135,11 @@ local function called_as_method(info, entry)
   return info.istailcall == true
 end
 
---- Raises "bad argument #arg to 'name' (message)" at the level of the
--- running public function's caller, arguments numbered as Lua numbers
--- them (a colon call does not count self), as luaik_arg_error does.
-function B.arg_error(arg, message)
-  local level, entry, info = 2, nil
+-- The running public function: its entry, its frame's info and level
+-- (the stack is walked from the caller of the function calling this),
+-- and the "file:line: " of its caller, as luaL_where(L, 1) gives it.
+local function running()
+  local level, entry, info = 3, nil
   while true do
     info = getinfo(level, FRAME_INFO)
     if not info then break end
@@ -135,17 +147,24 @@ function B.arg_error(arg, message)
     if entry then break end
     level = level + 1
   end
-  local name = "?"
-  if entry then
-    name = entry.name
-    if called_as_method(info, entry) then arg = arg - 1 end
-  else
-    level = 2
-  end
+  if not entry then level = 3 end
   local where = ""
   local caller = getinfo(level + 1, "Sl")
   if caller and caller.currentline > 0 then
     where = caller.short_src .. ":" .. caller.currentline .. ": "
+  end
+  return entry, info, where
+end
+
+--- Raises "bad argument #arg to 'name' (message)" at the level of the
+-- running public function's caller, arguments numbered as Lua numbers
+-- them (a colon call does not count self), as luaik_arg_error does.
+function B.arg_error(arg, message)
+  local entry, info, where = running()
+  local name = "?"
+  if entry then
+    name = entry.name
+    if called_as_method(info, entry) then arg = arg - 1 end
   end
   if arg == 0 then
     error(format("%scalling '%s' on bad self (%s)", where, name, message), 0)
@@ -153,6 +172,13 @@ function B.arg_error(arg, message)
   error(format("%sbad argument #%d to '%s' (%s)", where, arg, name, message), 0)
 end
 local arg_error = B.arg_error
+
+--- Raises "bad call to 'name' (message)": a call that cannot be made at
+-- all, as luaik_call_error does.
+function B.call_error(message)
+  local entry, _, where = running()
+  error(format("%sbad call to '%s' (%s)", where, entry and entry.name or "?", message), 0)
+end
 
 function B.type_error(arg, expected, v, n)
   arg_error(arg, format("%s expected, got %s", expected, typename_of(v, arg, n)))

@@ -12,6 +12,7 @@ return {
   constraint = binding_chain.constraint,
   solver = binding_solver.solver,
   group = group.group,
+  use_isa = group.use_isa,
   _VERSION = "0.2.0",
   MAX_BONES = 64,
   -- the method tables (ik2d.core has them for its FFI path)

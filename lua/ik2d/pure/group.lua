@@ -1,7 +1,9 @@
 --- ik2d.pure.group: ik2d.group for Lua (src/lua/luaik_group.c): many
--- solvers solved, targeted and read in one call each a frame.  The C core
--- solves a group's CCD chains side by side with exactly the bits of
--- solving them one by one in list order; here they are solved so.
+-- solvers solved, targeted and read in one call each a frame, and under
+-- LuaJIT the target and joint arrays.  The C core solves a group's CCD
+-- chains side by side (in the lanes of an instruction set) with exactly
+-- the bits of solving them one by one in list order; here they are
+-- solved so: the pure core's one instruction set is "scalar".
 local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
@@ -20,6 +22,13 @@ local solvers_of = O.objects.Solver
 local Group = O.methods.Group
 
 local M = {}
+
+-- LuaJIT's FFI, for the arrays (nil elsewhere)
+local ffi = (rawget(_G, "jit") and package.loaded.ffi) or nil
+if rawget(_G, "jit") and not ffi then
+  local ok, module = pcall(require, "ffi")
+  if ok then ffi = module end
+end
 
 local function check_group(v, arg, n)
   local g = groups[v]
@@ -57,13 +66,18 @@ function M.group(...)
     if seen[item] then arg_error(1, format("item %d: the solver of item %d again", i, seen[item])) end
     seen[item] = i
   end
-  local g = { count = count, solvers = {}, targets = {}, anchor = {} }
+  -- offsets[i]: the 0-based index of member i's first joint in the joint
+  -- array, offsets[count + 1] their total
+  local g = { count = count, solvers = {}, scratch = {}, offsets = { 0 }, anchor = {},
+              read_targets = false, write_joints = false }
   for i = 1, count do
     local item = rawget(t, i)
-    g.solvers[i] = solvers_of[item]
+    local sv = solvers_of[item]
+    g.solvers[i] = sv
     -- the group keeps its solvers
     g.anchor[i] = item
-    g.targets[2 * i - 1], g.targets[2 * i] = 0.0, 0.0
+    g.scratch[2 * i - 1], g.scratch[2 * i] = 0.0, 0.0
+    g.offsets[i + 1] = g.offsets[i] + 2 * (sv.chain.count + 1)
   end
   return new_group(g)
 end
@@ -77,12 +91,35 @@ function Group.solver(...)
   return g.anchor[i]
 end
 
+-- every member's joints into the joint array
+local function copy_joints(g)
+  local list, offsets, joints = g.solvers, g.offsets, g.joints
+  for i = 1, g.count do
+    local from, at = list[i].chain.joints, offsets[i]
+    for k = 1, offsets[i + 1] - at do joints[at + k - 1] = from[k] end
+  end
+end
+
 function Group.solve(...)
   local g = check_live_group(..., 1, select("#", ...))
-  local list, reached = g.solvers, 0
-  for i = 1, g.count do
+  local list, count = g.solvers, g.count
+  if g.read_targets then
+    -- the targets from the target array, all checked before any is kept
+    local targets = g.targets
+    for k = 1, count do
+      local status = check_target(targets[2 * k - 2], targets[2 * k - 1])
+      if status then
+        arg_error(1, format("target array [%d]: %s", 2 * k - 2 + (status == "TARGET_Y" and 1 or 0),
+                            B.status_message(status)))
+      end
+    end
+    for k = 1, count do solvers.set_target(list[k], targets[2 * k - 2], targets[2 * k - 1]) end
+  end
+  local reached = 0
+  for i = 1, count do
     if solve(list[i]) then reached = reached + 1 end
   end
+  if g.write_joints then copy_joints(g) end
   return reached
 end
 
@@ -93,7 +130,7 @@ function Group.set_targets(...)
   local n = select("#", ...)
   local g = check_live_group(self, 1, n)
   if not is_table(t) then type_error(2, "table", t, n) end
-  local count, targets = g.count, g.targets
+  local count, scratch = g.count, g.scratch
   local length = rawlen(t)
   if length ~= 2 * count then
     arg_error(2, format("%d numbers expected (x, y for each of %d solvers), got %d", 2 * count,
@@ -105,17 +142,82 @@ function Group.set_targets(...)
       v = type(v) == "string" and tonumber(v)
       if not v then B.number_at(rawget(t, i), true, 2, format("item %d", i)) end
     end
-    targets[i] = v * 1.0
+    scratch[i] = v * 1.0
   end
   for k = 1, count do
-    local status = check_target(targets[2 * k - 1], targets[2 * k])
+    local status = check_target(scratch[2 * k - 1], scratch[2 * k])
     if status then
       arg_error(2, format("item %d: %s", 2 * k - 2 + (status == "TARGET_Y" and 2 or 1),
                           B.status_message(status)))
     end
   end
   local list = g.solvers
-  for k = 1, count do solvers.set_target(list[k], targets[2 * k - 1], targets[2 * k]) end
+  for k = 1, count do solvers.set_target(list[k], scratch[2 * k - 1], scratch[2 * k]) end
+  -- the target array follows them
+  if g.read_targets then
+    local targets = g.targets
+    for i = 1, 2 * count do targets[i - 1] = scratch[i] end
+  end
+end
+
+--- the 0-based index of member i's first joint x in the joint array (and,
+-- plus one, in the table joints fills)
+function Group.joint_offset(...)
+  local self, i = ...
+  local n = select("#", ...)
+  local g = check_group(self, 1, n)
+  i = B.whole_at(i, n >= 2, 2, "solver index")
+  if i < 1 or i > g.count then index_error(2, "solver", g.count) end
+  return g.offsets[i]
+end
+
+-- The arrays (LuaJIT's FFI): a double * that solve reads the targets
+-- from, a const double * solve writes the joints to, from the first time
+-- each is asked for (filled with the targets and joints of then).  The
+-- group owns their memory; the pointer handed out keeps the group alive
+-- while it is reachable, the group keeps the pointer only weakly.
+local kept_group = setmetatable({}, { __mode = "k" }) -- pointer -> group
+local pointers = setmetatable({}, { __mode = "k" })   -- group -> { weak pointers }
+
+local function pointer_of(group, g, key, ctype)
+  local cache = pointers[group]
+  if not cache then
+    cache = setmetatable({}, { __mode = "v" })
+    pointers[group] = cache
+  end
+  local pointer = cache[key]
+  if pointer == nil then
+    pointer = ffi.cast(ctype, g[key])
+    cache[key] = pointer
+    kept_group[pointer] = group
+  end
+  return pointer
+end
+
+function Group.target_array(...)
+  local group = ...
+  local g = check_live_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.read_targets then
+    local targets = ffi.new("double[?]", 2 * g.count)
+    for i = 1, g.count do
+      targets[2 * i - 2], targets[2 * i - 1] = solvers.target(g.solvers[i])
+    end
+    g.targets, g.read_targets = targets, true
+  end
+  return pointer_of(group, g, "targets", "double *")
+end
+
+function Group.joint_array(...)
+  local group = ...
+  local g = check_live_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.write_joints then
+    g.joints = ffi.new("double[?]", g.offsets[g.count + 1])
+    copy_joints(g)
+    g.write_joints = true
+  end
+  return pointer_of(group, g, "joints", "const double *")
 end
 
 --- every member's joints, x, y pairs, member after member
@@ -148,9 +250,20 @@ function meta.__tostring(self)
   return format("ik2d.Group(%d solvers)", g.count)
 end
 
+-- The instruction sets by name, as ik2d.use_isa takes them: the pure core
+-- solves one chain at a time, which is what "scalar" names.
+local ISA_NAMES = { "auto", "scalar", "sse2", "avx2", "avx512" }
+
+--- ik2d.use_isa([name]): the set groups solve with; here always "scalar"
+function M.use_isa(...)
+  local name = ...
+  if name ~= nil then B.choice_at(name, 1, "instruction set", ISA_NAMES) end
+  return "scalar"
+end
+
 for name, f in pairs(meta) do O.mt.Group[name] = f end
 B.register(Group, true)
 B.register(meta, false)
-B.register({ group = M.group }, false)
+B.register({ group = M.group, use_isa = M.use_isa }, false)
 
 return M

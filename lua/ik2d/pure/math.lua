@@ -43,14 +43,25 @@ local HALF_PI_HI, HALF_PI_LO = 1.5707963267948966, 6.123233995736766e-17
 local PI_HI, PI_LO = 3.141592653589793, 1.2246467991473532e-16
 
 --- atan2(y, x) as ik2d_atan2 computes it (within 2 ulps of libm's):
--- the octant, then atan(k/8) plus the series of a small rest; zeros,
--- infinities and NaN go to libm.
+-- the octant, then atan(k/8) plus the series of a small rest; on an axis
+-- the exact answers, infinities and NaN from libm.
 function M.atan2(y, x)
   -- |x|, |y| without calls (a zero or NaN goes to libm either way)
   local ax, ay = x, y
   if x < 0.0 then ax = -x end
   if y < 0.0 then ay = -y end
   if not (ax > 0.0 and ay > 0.0 and ax <= DBL_MAX and ay <= DBL_MAX) then
+    -- on an axis the exact answers of C99's Annex F (copysign's sign of a
+    -- zero y is that of 1 / y)
+    if ay == 0.0 and ax > 0.0 and ax <= DBL_MAX then
+      if x > 0.0 then return y end
+      if 1.0 / y < 0.0 then return -PI_HI end
+      return PI_HI
+    end
+    if ax == 0.0 and ay > 0.0 and ay <= DBL_MAX then
+      if y < 0.0 then return -HALF_PI_HI end
+      return HALF_PI_HI
+    end
     return libm_atan2(y, x)
   end
   local steep = ay > ax

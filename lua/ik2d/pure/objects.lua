@@ -11,7 +11,7 @@ for _, kind in ipairs { "Constraint", "Chain", "Solver", "Group" } do
   local methods = {}
   local objects, new, mt = B.new_type("ik2d." .. kind, methods, gc)
   M.methods[kind], M.objects[kind], M.new[kind], M.mt[kind] = methods, objects, new, mt
-  all[kind] = objects
+  all[#all + 1] = objects
 end
 M.gc = gc
 

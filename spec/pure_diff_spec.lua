@@ -1,0 +1,620 @@
+-- The pure-Lua core against the C core, side by side (issue 15, item 1):
+-- random sequences of operations (chains with limits of every kind,
+-- constraint edits, solver options and methods, targets, solves, groups
+-- and their arrays, poses, flips, weights, objects finalised by hand, and
+-- hostile arguments: nan, inf, huge, tiny, negative zero, numeric strings,
+-- wrong types, missing values, the other type's objects) run on both, and
+-- every result compared bit for bit: each returned number by its bits
+-- (%a) and, on 5.3+, whether it is an integer; booleans, strings, how many
+-- values came back; the full message of every error, "file:line:" and
+-- argument number included (every call is made from the same line for
+-- both); which object a method returned.  After every solve the whole
+-- state of every chain and solver is compared too.
+--
+-- Fixed seed; IK2D_DIFF_SEQUENCES and IK2D_DIFF_SEED change the size and
+-- the seed.  Under LuaJIT the C core runs the FFI fast path in half the
+-- sequences and the classic methods in the other half.
+
+local helpers = require "spec.helpers"
+local ik2d = require "ik2d"
+
+local has_c, C = pcall(require, "ik2d.core")
+local L = require "ik2d.pure.core"
+
+local format, concat = string.format, table.concat
+local unpack = table.unpack or unpack -- luacheck: ignore 143
+local math_type = math.type -- luacheck: ignore 143 (nil before 5.3)
+local load = loadstring or load -- luacheck: ignore 143
+
+local SEQUENCES = tonumber(os.getenv("IK2D_DIFF_SEQUENCES")) or 2500
+local SEED = tonumber(os.getenv("IK2D_DIFF_SEED")) or 15
+local OPERATIONS = 28 -- per sequence, on average
+local TRACE = os.getenv("IK2D_DIFF_TRACE") -- each operation to stderr, before it runs
+
+local nan, inf = 0 / 0, math.huge
+
+local function pack(...) return { n = select("#", ...), ... } end
+
+-- ------------------------------------------------------------------
+-- calls: every one from the same line of the same chunk, for both cores
+-- ------------------------------------------------------------------
+
+-- o:name(...) (colon) or o.name(o, ...) (dot); module functions as
+-- core.name(...) (module: o is the core)
+local callers = { colon = {}, dot = {}, module = {} }
+local function caller(style, name)
+  local list = callers[style]
+  if not list[name] then
+    local call = style == "colon" and ("o:" .. name .. "(...)") or
+                 style == "dot" and ("o." .. name .. "(o, ...)") or ("o." .. name .. "(...)")
+    list[name] = assert(load("local pack = ... return function(o, ...) local r = pack(" .. call
+                             .. ") return r end", "=diff"))(pack)
+  end
+  return list[name]
+end
+local call_len = assert(load("local pack = ... return function(o) local r = pack(#o) return r end",
+                             "=diff"))(pack)
+local call_tostring = assert(load("local pack = ... return function(o) local r = pack(tostring(o)) "
+                                  .. "return r end", "=diff"))(pack)
+local call_gc = assert(load("local pack = ... return function(o) local r = pack(getmetatable(o)"
+                            .. ".__gc(o)) return r end", "=diff"))(pack)
+local call_set = assert(load("return function(a, i, v) a[i] = v end", "=diff"))()
+local call_get = assert(load("local pack = ... return function(a, i) local r = pack(a[i]) return r end",
+                             "=diff"))(pack)
+
+-- ------------------------------------------------------------------
+-- worlds: the objects of one core, by kind and index
+-- ------------------------------------------------------------------
+
+local KINDS = { "constraint", "chain", "solver", "group" }
+
+local function new_world(core)
+  local w = { core = core, names = setmetatable({}, { __mode = "k" }) }
+  for _, kind in ipairs(KINDS) do w[kind] = {} end
+  w.arrays = { target_array = {}, joint_array = {} }
+  return w
+end
+
+local function keep(w, kind, obj)
+  local list = w[kind]
+  list[#list + 1] = obj
+  w.names[obj] = kind .. #list
+end
+
+-- A value as exact text: numbers by their bits (and integer or not),
+-- tables by their content in key order, objects by their names.
+local function show(w, v, depth)
+  local t = type(v)
+  if t == "number" then
+    local kind = math_type and math_type(v) == "integer" and "i" or "f"
+    return kind .. format("%a", v)
+  elseif t == "string" then
+    return format("%q", v)
+  elseif t == "table" or t == "userdata" then
+    if w.names[v] then return w.names[v] end
+    -- an object met for the first time (a chain's own constraint): kept
+    -- under the next name of its kind, in both worlds alike
+    local mt = getmetatable(v)
+    local kind = type(mt) == "table" and type(mt.__name) == "string" and mt.__name:match("^ik2d%.(%a+)$")
+    if kind then
+      keep(w, kind:lower(), v)
+      return w.names[v]
+    end
+    if t == "userdata" then return "userdata" end
+    if depth > 2 then return "table" end
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b)
+      if type(a) == type(b) and (type(a) == "number" or type(a) == "string") then return a < b end
+      return type(a) < type(b)
+    end)
+    local out = {}
+    for _, k in ipairs(keys) do out[#out + 1] = show(w, k, depth + 1) .. "=" .. show(w, v[k], depth + 1) end
+    return "{" .. concat(out, ",") .. "}"
+  elseif t == "cdata" then
+    return "cdata"
+  end
+  return tostring(v)
+end
+
+local function show_all(w, r)
+  local out = { "n=" .. r.n }
+  for i = 1, r.n do out[#out + 1] = show(w, r[i], 0) end
+  return concat(out, " ")
+end
+
+-- Every chain's and solver's state in the world (the same reads for both).
+local function state(w)
+  local out = {}
+  for k, chain in ipairs(w.chain) do
+    local ok, joints = pcall(chain.joints, chain)
+    out[#out + 1] = "chain" .. k .. (ok and show(w, joints, 0) or "dead")
+    if ok then
+      for i = 1, #chain do
+        out[#out + 1] = show(w, chain:angle(i), 0) .. show(w, chain:pose(i), 0)
+      end
+      out[#out + 1] = show(w, chain:scale(), 0) .. tostring(chain:uniform())
+    end
+  end
+  for k, s in ipairs(w.solver) do
+    local ok, r = pcall(function() return pack(s:result()) end)
+    out[#out + 1] = "solver" .. k .. (ok and show_all(w, r) or "dead")
+    if ok then out[#out + 1] = show_all(w, pack(s:target())) end
+  end
+  return concat(out, "\n")
+end
+
+-- ------------------------------------------------------------------
+-- random values: the same draws for both worlds
+-- ------------------------------------------------------------------
+
+local random -- helpers.random, reseeded per sequence
+
+local function pick(list) return list[1 + math.floor(random.next() * #list)] end
+local function chance(p) return random.next() < p end
+local function int(lo, hi) return lo + math.floor(random.next() * (hi - lo + 1)) end
+
+local HOSTILE = { nan, -nan, inf, -inf, 1e308, -1e308, 5e-324, -5e-324, 1e-300, 0.0, -0.0,
+  1e154, -1e155, 1e-154, 2 ^ 53, 2.5e-16, 1e7, -1e7, 7 * math.pi, -math.pi, math.pi }
+local STRINGS = { "0.5", " 2 ", "0x10", "1e400", "-0", "abc", "", "1e", "nan", "inf", "3\0" }
+
+-- An argument: a token both worlds turn into the same value (objects:
+-- each its own of that kind and index; tables: each its own copy).
+local function obj(kind, index) return { "obj", kind, index } end
+local NONE = { "none" }
+
+local function number_token(x)
+  if math_type and chance(0.1) and x == math.floor(x) and x == x and math.abs(x) < 2 ^ 53 then
+    return { "int", x }
+  end
+  return x
+end
+
+-- A number as a game would pass it, and now and then anything else.
+local function value(lo, hi, hostile)
+  hostile = hostile or 0.12
+  if chance(hostile) then
+    local r = random.next()
+    if r < 0.55 then return pick(HOSTILE) end
+    if r < 0.75 then return pick(STRINGS) end
+    if r < 0.82 then return chance(0.5) end
+    if r < 0.88 then return { "nil" } end
+    if r < 0.92 then return NONE end
+    if r < 0.96 then return { "table", {} } end
+    return obj(pick(KINDS), int(1, 2))
+  end
+  return number_token(lo + (hi - lo) * random.next())
+end
+
+local function whole(lo, hi, hostile)
+  if chance(hostile or 0.1) then return value(lo, hi, 1) end
+  local v = int(lo, hi)
+  if chance(0.2) then return v + 0.0 end
+  return number_token(v)
+end
+
+local function angle() return value(-4, 4) end
+
+local function materialize(w, token)
+  if type(token) ~= "table" then return token end
+  local tag = token[1]
+  if tag == "nil" or tag == "none" then return nil end
+  if tag == "int" then return math.tointeger(token[2]) or token[2] end -- luacheck: ignore 143
+  if tag == "obj" then
+    local list = w[token[2]]
+    return list[token[3]] or list[1] or false
+  end
+  if tag == "table" then
+    local t = {}
+    for _, pair in ipairs(token[2]) do t[materialize(w, pair[1])] = materialize(w, pair[2]) end
+    return t
+  end
+  if tag == "list" then
+    local t = {}
+    for i, v in ipairs(token[2]) do t[i] = materialize(w, v) end
+    return t
+  end
+  error("unknown token " .. tostring(tag))
+end
+
+-- the arguments, cut at the first NONE
+local function arguments(w, tokens)
+  local out, n = {}, 0
+  for i, token in ipairs(tokens) do
+    if token == NONE then break end
+    out[i] = materialize(w, token)
+    n = i
+  end
+  return out, n
+end
+
+-- ------------------------------------------------------------------
+-- what to make: limits, chains, solver options
+-- ------------------------------------------------------------------
+
+-- limit fields as pairs { key, value } (a table token's content)
+local function limit_pairs(out)
+  local r = random.next()
+  local min, max
+  local h = 0.04
+  if r < 0.35 then min = value(-2, 0, h); max = value(0, 2, h)        -- an elbow
+  elseif r < 0.47 then min = value(-1, 1, 0); max = min               -- pinned
+  elseif r < 0.57 then min, max = -4, 4                               -- full circle
+  elseif r < 0.67 then min, max = 3, 3.5                              -- across pi
+  elseif r < 0.7 then min, max = -6.3, 6.3                            -- wider than 2 pi
+  elseif r < 0.72 then min, max = 90, 120                             -- degrees by mistake
+  elseif r < 0.74 then min, max = value(-1, 1), nil                   -- max missing
+  else min = value(-3, 1, h); max = value(-1, 3, h) end
+  if min ~= nil then out[#out + 1] = { "min", min } end
+  if max ~= nil then out[#out + 1] = { "max", max } end
+  if chance(0.25) then out[#out + 1] = { "invert", chance(0.9) and chance(0.5) or value(0, 1, 1) } end
+  if chance(0.2) then
+    out[#out + 1] = { "space", pick { "world", "world", "world", "parent", "wrld", 3 } }
+  end
+  return out
+end
+
+local LENGTHS = { 1e-6, 1e-3, 1e6, 1e150, 1e200, 1e-150, 5e-324, 1e300 }
+
+local function bone_token()
+  if chance(0.02) then return pick { 3, "bone", { "nil" } } end
+  local fields = {}
+  if not chance(0.01) then
+    local length = chance(0.9) and value(0.3, 3, 0.03) or pick(LENGTHS)
+    fields[#fields + 1] = { "length", length }
+  end
+  if chance(0.5) then fields[#fields + 1] = { "angle", value(-2, 2, 0.03) } end
+  if chance(0.35) then limit_pairs(fields) end
+  if chance(0.01) then fields[#fields + 1] = { pick { "lenght", "min_angle" }, 1 } end
+  return { "table", fields }
+end
+
+local function chain_token()
+  local n
+  local r = random.next()
+  if r < 0.02 then n = 0 elseif r < 0.04 then n = 65 elseif r < 0.1 then n = int(9, 64)
+  elseif r < 0.35 then n = 2 else n = int(1, 6) end
+  local fields = {}
+  for i = 1, n do fields[#fields + 1] = { i, bone_token() } end
+  if chance(0.5) then fields[#fields + 1] = { "x", value(-50, 50, 0.03) } end
+  if chance(0.5) then fields[#fields + 1] = { "y", value(-50, 50, 0.03) } end
+  if chance(0.4) then fields[#fields + 1] = { "angle", value(-4, 4, 0.03) } end
+  if chance(0.2) then fields[#fields + 1] = { "flip", chance(0.95) and chance(0.5) or 0 } end
+  if chance(0.01) then fields[#fields + 1] = { pick { "z", 2.5, 0, true }, 1 } end
+  return { "table", fields }
+end
+
+-- one option as a pair { name, value }
+local OPTION = {
+  method = function() return pick { "ccd", "ccd", "fabrik", "two_bone", "two_bone", "CCD", 1 } end,
+  iterations = function() return whole(1, 30, 0.1) end,
+  tolerance = function() return chance(0.8) and value(0, 0.05) or pick { 0, 1e-9, 1, -1, inf } end,
+  weight = function() return chance(0.7) and value(0, 1) or pick { 0, 1, 0.5, -1, 2, nan } end,
+  damping = function() return chance(0.7) and value(0, 1) or pick { 0, 3.2, -1 } end,
+  warm_start = function() return chance(0.95) and chance(0.7) or 1 end,
+  exact = function() return chance(0.95) and chance(0.6) or "yes" end,
+  sweep = function() return pick { "root", "tip", "tip", "both" } end,
+  bend = function() return pick { 1, -1, -1, 0, 2, 1.5 } end,
+  softness = function() return chance(0.8) and value(0, 1) or pick { 0, -1, inf } end,
+  softness_curve = function() return pick { "smooth", "spine", "spine", "linear" } end,
+  stretch = function() return chance(0.7) and value(1, 2) or pick { 1, inf, 0.5, nan } end,
+  compress = function() return chance(0.7) and value(0, 1) or pick { 0, 1, 1.5, -0.1 } end,
+  uniform = function() return chance(0.95) and chance(0.5) or 0 end,
+  tip_angle = function() return chance(0.8) and angle() or pick { false, true, nan } end,
+  tip_weight = function() return chance(0.7) and value(0, 1) or pick { 1, 0, 1.5 } end,
+  pole = function()
+    local r = random.next()
+    if r < 0.5 then return { "list", { value(-20, 20), value(-20, 20) } } end
+    if r < 0.7 then return { "table", { { "x", value(-20, 20) }, { "y", value(-20, 20) } } } end
+    if r < 0.85 then return false end
+    return pick { true, 3, { "list", { 1 } } }
+  end,
+}
+local OPTION_NAMES = {}
+for name in pairs(OPTION) do OPTION_NAMES[#OPTION_NAMES + 1] = name end
+table.sort(OPTION_NAMES)
+
+local function options_token(count)
+  local fields, seen = {}, {}
+  for _ = 1, count do
+    local name = pick(OPTION_NAMES)
+    if not seen[name] then
+      seen[name] = true
+      fields[#fields + 1] = { name, OPTION[name]() }
+    end
+  end
+  if chance(0.02) then fields[#fields + 1] = { pick { "iteration", "Weight" }, 1 } end
+  return { "table", fields }
+end
+
+-- ------------------------------------------------------------------
+-- operations: each a call both worlds make with the same tokens
+-- ------------------------------------------------------------------
+
+-- op = { how = "method" | "module" | "len" | "tostring" | "gc" | "array set"
+-- | "array get", kind, index, name, style, args, keep = kind to keep a new
+-- object as }
+local function method(kind, index, name, args, style)
+  return { how = "method", kind = kind, index = index, name = name, args = args or {},
+           style = style or (chance(0.9) and "colon" or "dot") }
+end
+
+local function bone_index(w_count)
+  if chance(0.05) then return whole(0, w_count + 1, 1) end
+  return whole(1, math.max(1, w_count), 0)
+end
+
+local CHAIN_READS = { "pose", "angle", "world_angle", "length", "rest", "constraint" }
+local SOLVER_READS = { "target", "weight", "iterations", "tolerance", "method", "tip_angle",
+  "pole", "result", "chain" }
+local SOLVER_SETTERS = {
+  set_weight = function() return OPTION.weight() end,
+  set_iterations = function() return OPTION.iterations() end,
+  set_tolerance = function() return OPTION.tolerance() end,
+}
+
+-- The next operation, drawn from the counts of objects (the same in both
+-- worlds: a call makes an object in both or in neither).
+local function next_op(counts, bones, sizes, wc)
+  local r = random.next()
+  local chains, solvers, groups = counts.chain, counts.solver, counts.group
+  local ci, si = int(1, math.max(chains, 1)), int(1, math.max(solvers, 1))
+  local n = bones[ci] or 3
+  if chains == 0 or r < 0.03 then
+    return { how = "module", name = "chain", args = { chain_token() }, keep = "chain" }
+  end
+  if solvers == 0 or r < 0.06 then
+    local args = { obj("chain", ci) }
+    if chance(0.7) then args[2] = options_token(int(0, 5)) end
+    if n == 2 and chance(0.5) then
+      -- a limb: two_bone with softness and stretch
+      args[2] = { "table", { { "method", "two_bone" }, { "softness", value(0, 1, 0) },
+        { "softness_curve", OPTION.softness_curve() }, { "stretch", OPTION.stretch() },
+        { "bend", OPTION.bend() } } }
+    end
+    if chance(0.02) then args[1] = value(0, 1, 1) end
+    return { how = "module", name = "solver", args = args, keep = "solver" }
+  end
+  if r < 0.3 then
+    local x, y = value(-12, 12, 0.06), value(-12, 12, 0.06)
+    -- half the targets around the chain's reach from its base (full
+    -- reach, softness, stretch, the straight pose): read from the C world
+    local ok, chain = pcall(function() return wc.solver[si]:chain() end)
+    if ok and chance(0.5) then
+      local bx, by = chain:base()
+      local d, a = chain:reach() * (0.7 + 0.6 * random.next()), 2 * math.pi * random.next()
+      x, y = bx + d * math.cos(a), by + d * math.sin(a)
+    end
+    return method("solver", si, "set_target", { x, y })
+  end
+  if r < 0.5 then return method("solver", si, "solve", {}) end
+  if r < 0.56 then
+    local name = pick(CHAIN_READS)
+    return method("chain", ci, name, { bone_index(n) })
+  end
+  if r < 0.6 then
+    local name = pick { "joint", "joints", "tip", "base", "reach", "scale", "uniform", "flip" }
+    local args = {}
+    if name == "joint" then args[1] = whole(1, n + 1, 0.08) end
+    if name == "joints" and chance(0.5) then
+      args[1] = chance(0.9) and { "list", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 } } or value(0, 1, 1)
+    end
+    return method("chain", ci, name, args)
+  end
+  if r < 0.62 then return { how = pick { "len", "tostring" }, kind = pick(KINDS), index = int(1, 2) } end
+  if r < 0.65 then return method("solver", si, pick(SOLVER_READS), {}) end
+  if r < 0.66 then
+    return method("solver", si, "options", { chance(0.7) and { "table", {} } or value(0, 1, 1) })
+  end
+  if r < 0.7 then
+    return method("chain", ci, "set_pose", { bone_index(n), angle() })
+  end
+  if r < 0.72 then
+    local args = { value(-30, 30, 0.08), value(-30, 30, 0.08) }
+    if chance(0.6) then args[3] = angle() end
+    return method("chain", ci, "set_base", args)
+  end
+  if r < 0.73 then return method("chain", ci, "set_flip", { chance(0.95) and chance(0.5) or 1 }) end
+  if r < 0.74 then return method("chain", ci, "reset", {}) end
+  if r < 0.76 then
+    local c = chance(0.2) and { "nil" } or obj("constraint", int(1, math.max(counts.constraint, 1)))
+    if chance(0.03) then c = obj("chain", 1) end
+    return method("chain", ci, "set_constraint", { bone_index(n), c })
+  end
+  if r < 0.77 then
+    return { how = "module", name = "constraint", args = { { "table", limit_pairs({}) } },
+             keep = "constraint" }
+  end
+  if r < 0.79 and counts.constraint > 0 then
+    local k = int(1, counts.constraint)
+    if chance(0.6) then
+      local args = { value(-3, 0), value(0, 3) }
+      if chance(0.4) then args[3] = chance(0.9) and chance(0.5) or 1 end
+      return method("constraint", k, "set_limits", args)
+    end
+    return method("constraint", k, pick { "limits", "invert", "space", "arc" }, {})
+  end
+  if r < 0.85 then
+    local name = pick { "set_weight", "set_iterations", "set_tolerance" }
+    return method("solver", si, name, { SOLVER_SETTERS[name]() })
+  end
+  if r < 0.88 then
+    return method("solver", si, "set_options", { chance(0.95) and options_token(int(1, 4)) or 5 })
+  end
+  if r < 0.9 then
+    local args = { angle() }
+    if chance(0.5) then args[2] = OPTION.tip_weight() end
+    return method("solver", si, "set_tip_angle", args)
+  end
+  if r < 0.91 then return method("solver", si, "set_pole", { value(-20, 20), value(-20, 20) }) end
+  if r < 0.92 then return method("solver", si, pick { "clear_tip_angle", "clear_pole", "forget" }, {}) end
+  if r < 0.93 then
+    local items = {}
+    for k = 1, int(1, math.min(solvers, 4)) do items[k] = obj("solver", int(1, solvers)) end
+    if chance(0.05) then items[#items + 1] = obj("chain", 1) end
+    return { how = "module", name = "group", args = { { "list", items } }, keep = "group" }
+  end
+  if r < 0.99 and groups > 0 then
+    local g = int(1, groups)
+    local size = sizes[g] or 1
+    local name = pick { "solve", "solve", "set_targets", "joints", "solver", "joint_offset",
+      "target_array", "joint_array", "array set", "array get" }
+    if name == "set_targets" then
+      local list = {}
+      local count = chance(0.85) and 2 * size or int(0, 9)
+      for k = 1, count do list[k] = value(-12, 12, 0.04) end
+      return method("group", g, name, { { "list", list } })
+    elseif name == "joints" then
+      return method("group", g, name, chance(0.5) and { { "table", {} } } or {})
+    elseif name == "solver" or name == "joint_offset" then
+      return method("group", g, name, { whole(1, size + (chance(0.1) and 1 or 0), 0.05) })
+    elseif name == "array set" or name == "array get" then
+      return { how = name, index = g, entry = int(0, 7),
+               value = chance(0.9) and value(-12, 12, 0) or pick(HOSTILE) }
+    end
+    return method("group", g, name, {})
+  end
+  if r < 0.9975 then return { how = "gc", kind = pick(KINDS), index = int(1, 3) } end
+  -- instruction sets: the pure core has one, "scalar" (the C core's
+  -- others give the same bits: the groups above compare them)
+  return { how = "module", name = "use_isa", args = { pick { "scalar", "avx9", 1, true } } }
+end
+
+-- Runs op in world w; returns the text both worlds must agree on.
+local function run(w, op)
+  local core = w.core
+  if op.how == "module" then
+    local args, n = arguments(w, op.args)
+    local ok, r = pcall(caller("module", op.name), core, unpack(args, 1, n))
+    if not ok then return "error " .. tostring(r) end
+    if op.keep and r.n >= 1 and r[1] ~= nil then keep(w, op.keep, r[1]) end
+    return show_all(w, r)
+  end
+  if op.how == "array set" or op.how == "array get" then
+    -- an entry within the array (the FFI checks no bounds)
+    local kind = op.how == "array set" and "target_array" or "joint_array"
+    local array, g = w.arrays[kind][op.index], w.group[op.index]
+    if not array then return "no array" end
+    local ok, size = pcall(function()
+      if kind == "target_array" then return 2 * #g end
+      return g:joint_offset(#g) + 2 * (#g:solver(#g):chain() + 1)
+    end)
+    if not ok then return "no size" end
+    local entry = op.entry % size
+    if kind == "target_array" then
+      local set_ok, r = pcall(call_set, array, entry, materialize(w, op.value))
+      return set_ok and "set" or "error " .. tostring(r)
+    end
+    local get_ok, r = pcall(call_get, array, entry)
+    return get_ok and show_all(w, r) or "error " .. tostring(r)
+  end
+  local target = w[op.kind][op.index]
+  if target == nil then return "no object" end
+  local ok, r
+  if op.how == "len" then
+    ok, r = pcall(call_len, target)
+    -- Lua names the variable of a length it cannot take; a pure object's
+    -- __len (a table's, on 5.2+) cannot see it
+    if not ok then r = tostring(r):gsub(" %(local 'o'%)$", "") end
+  elseif op.how == "tostring" then ok, r = pcall(call_tostring, target)
+  elseif op.how == "gc" then ok, r = pcall(call_gc, target)
+  else
+    local args, n = arguments(w, op.args)
+    ok, r = pcall(caller(op.style, op.name), target, unpack(args, 1, n))
+    -- the arrays, kept (the group keeps them only while they are reachable)
+    if ok and w.arrays[op.name] then w.arrays[op.name][op.index] = r[1] end
+  end
+  if not ok then return "error " .. tostring(r) end
+  return show_all(w, r)
+end
+
+-- ------------------------------------------------------------------
+-- the comparison
+-- ------------------------------------------------------------------
+
+local function describe_op(op)
+  local parts = { op.how, op.kind or "", tostring(op.index or ""), op.name or "", op.style or "" }
+  local function tok(t)
+    if type(t) ~= "table" then return type(t) == "number" and format("%a", t) or tostring(t) end
+    if t[1] == "table" or t[1] == "list" then
+      local out = {}
+      for _, v in ipairs(t[2]) do
+        if type(v) == "table" and v[1] ~= "obj" and v[1] ~= "int" and #v == 2 and t[1] == "table" then
+          out[#out + 1] = tok(v[1]) .. "=" .. tok(v[2])
+        else
+          out[#out + 1] = tok(v)
+        end
+      end
+      return "{" .. concat(out, ", ") .. "}"
+    end
+    return "<" .. concat({ t[1], tostring(t[2] or ""), tostring(t[3] or "") }, " ") .. ">"
+  end
+  for _, a in ipairs(op.args or {}) do parts[#parts + 1] = tok(a) end
+  if op.value ~= nil then parts[#parts + 1] = tok(op.value) end
+  return concat(parts, " ")
+end
+
+-- Runs one sequence; returns nil, or a report of the first difference.
+local function sequence(seed, use_ffi)
+  random = helpers.random(seed)
+  if use_ffi ~= nil then ik2d.use_ffi(use_ffi) end
+  local wc, wl = new_world(C), new_world(L)
+  local counts = { constraint = 0, chain = 0, solver = 0, group = 0 }
+  local bones, sizes, history = {}, {}, {}
+  local length = int(math.floor(OPERATIONS / 2), math.floor(OPERATIONS * 3 / 2))
+  for _ = 1, length do
+    local op = next_op(counts, bones, sizes, wc)
+    history[#history + 1] = describe_op(op)
+    if TRACE then io.stderr:write(seed, " ", history[#history], "\n") end
+    local a, b = run(wc, op), run(wl, op)
+    if a ~= b then
+      return ("seed %d, operation %d: %s\n  C:    %s\n  Lua:  %s\nhistory:\n  %s"):format(
+        seed, #history, history[#history], a, b, concat(history, "\n  "))
+    end
+    if op.keep == "group" and #wc.group > counts.group then
+      local ok, n = pcall(call_len, wc.group[#wc.group])
+      sizes[#wc.group] = ok and n[1] or 1
+    end
+    for _, kind in ipairs(KINDS) do counts[kind] = #wc[kind] end
+    if op.keep == "chain" and #wc.chain > #bones then
+      local ok, n = pcall(call_len, wc.chain[#wc.chain])
+      bones[#wc.chain] = ok and n[1] or 1
+    end
+    if op.name == "solve" or op.name == "set_base" or op.name == "set_flip" then
+      local sa, sb = state(wc), state(wl)
+      if sa ~= sb then
+        return ("seed %d, after operation %d (%s): states differ\n  C:   %s\n  Lua: %s\nhistory:\n  %s")
+          :format(seed, #history, history[#history], sa, sb, concat(history, "\n  "))
+      end
+    end
+  end
+  return nil
+end
+
+describe("the pure-Lua core against the C core", function()
+  if not has_c then
+    pending("ik2d.core does not load here: nothing to compare with")
+    return
+  end
+  if ik2d.backend == "lua" then
+    pending("IK2D_PURE=1: the pass with the C core compares the two")
+    return
+  end
+
+  it(("gives the same bits, errors and objects in %d random sequences (seed %d)")
+     :format(SEQUENCES, SEED), function()
+    local ffi_paths = helpers.is_luajit and ik2d.ffi and { true, false } or { false }
+    local first
+    local only = tonumber(os.getenv("IK2D_DIFF_ONLY")) -- one sequence, by its number
+    for k = only or 1, only or SEQUENCES do
+      local use_ffi = nil
+      if helpers.is_luajit and ik2d.ffi then use_ffi = ffi_paths[1 + k % 2] end
+      first = sequence(SEED * 100003 + k, use_ffi)
+      C.use_isa("auto")
+      if first then break end
+    end
+    if helpers.is_luajit then ik2d.use_ffi(true) end
+    C.use_isa("auto")
+    assert(first == nil, first)
+  end)
+end)
