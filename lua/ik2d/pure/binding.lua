@@ -27,7 +27,9 @@ local FRAME_INFO = IS_51 and "nf" or "nft"
 -- objects
 -- ------------------------------------------------------------------
 
-local type_of = setmetatable({}, { __mode = "k" }) -- proxy -> type name
+-- every type's metatable -> its name: an object is known by its
+-- metatable, as the C binding knows its userdata
+local type_of = {}
 
 --- A type: the weak table of its objects, a constructor of proxies and
 -- their metatable (with __name, __index = methods and __gc = gc: a
@@ -43,6 +45,7 @@ function B.new_type(name, methods, gc)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
+  type_of[mt] = name
   if not proto then
     -- a table stands for a userdata: no fields of its own, and no length
     -- (a type with one sets __len over this); Lua would also name the
@@ -58,7 +61,6 @@ function B.new_type(name, methods, gc)
     local proxy
     if proto then proxy = newproxy(proto) else proxy = setmetatable({}, mt) end
     objects[proxy] = object
-    type_of[proxy] = name
     return proxy
   end
   return objects, new, mt
@@ -83,7 +85,7 @@ end
 
 --- a value's type name: an ik2d object's, a userdata's __name, else Lua's
 function B.typename(v)
-  local name = type_of[v]
+  local name = type_of[getmetatable_raw(v)]
   if name then return name end
   local t = type(v)
   if t == "userdata" then
@@ -105,7 +107,7 @@ B.typename_of = typename_of
 --- a table that is not an ik2d object (the C binding's objects are
 -- userdata, never tables)
 local function is_table(v)
-  return type(v) == "table" and type_of[v] == nil
+  return type(v) == "table" and type_of[getmetatable_raw(v)] == nil
 end
 B.is_table = is_table
 

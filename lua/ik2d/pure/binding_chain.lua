@@ -295,15 +295,17 @@ end
 function Chain.joints(...)
   local self, t = ...
   local ch = chains_of[self]
-  if not ch or ch.collected or not (t == nil or is_table(t)) then
-    local n = select("#", ...)
-    ch = check_chain(self, 1, n)
-    t = B.table_arg(t, 2, n)
-  elseif t == nil then
-    t = {}
+  -- a plain table (no metatable): its sets are raw already
+  if ch and not ch.collected and type(t) == "table" and getmetatable(t) == nil then
+    local joints, last = ch.joints, 2 * ch.count + 2
+    for k = 1, last do t[k] = joints[k] end
+    if t[last + 1] ~= nil then B.trim(t, last + 1) end
+    return t
   end
-  local joints = ch.joints
-  local last = 2 * ch.count + 2
+  local n = select("#", ...)
+  ch = check_chain(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  local joints, last = ch.joints, 2 * ch.count + 2
   for k = 1, last do rawset(t, k, joints[k]) end
   if rawget(t, last + 1) ~= nil then B.trim(t, last + 1) end
   return t

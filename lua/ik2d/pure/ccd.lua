@@ -26,12 +26,13 @@ local FAR = 100.0
 
 local M = {}
 
-local start_c, start_s = pose.array(64), pose.array(64)
-
 -- the norms a turn takes from its squares: outside, they underflow into
 -- denormals (or overflow), and a norm from them would give a turn off
 -- unit length (hypot then)
 local TINY, HUGE = 1e-150, 1e150
+
+-- the run's start, for keep-best
+local start_c, start_s = pose.array(64), pose.array(64)
 
 -- After joint i turned from (oc, os) and moved the tip to (tip_x, tip_y)
 -- around (px, py): the turn actually made when its limit clamped it, and
@@ -64,14 +65,29 @@ function M.run()
   local n1 = n + 1
   local bx, by, bc, bs = ch.base_x, ch.base_y, P.base_c, P.base_s
   local tx, ty, tol_sq = P.target_x, P.target_y, P.tolerance_sq
-  forward()
-  local dx, dy = tx - jx[n1], ty - jy[n1]
+  -- the forward pass, the start kept for keep-best on the way (a failed
+  -- straighten puts these very rotations back)
+  local x, y, wc, ws = bx, by, bc, bs
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    start_c[i], start_s[i] = c, s
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    jx[i], jy[i] = x, y
+    local l = length[i]
+    x = x + l * wc
+    y = y + l * ws
+  end
+  jx[n1], jy[n1] = x, y
+  local dx, dy = tx - x, ty - y
   local distance_sq = dx * dx + dy * dy
   P.fresh = true
   if distance_sq <= tol_sq then return 0 end
   P.fresh = false
-  -- out of reach: the straight pose is the answer, in one step
-  if pose.straighten() then return 1 end
+  -- out of reach: the straight pose is the answer, in one step (its own
+  -- first test, made here: reachable targets skip the call)
+  local ux, uy = tx - bx, ty - by
+  local distance = sqrt(ux * ux + uy * uy)
+  if distance >= P.reach and distance ~= 0.0 and pose.straighten() then return 1 end
   local settings = P.settings
   local exact, tip_first = settings.exact, settings.sweep == "tip"
   local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
@@ -79,7 +95,6 @@ function M.run()
   local iterations = P.iterations
   local iteration, used = 1, iterations
   local start_sq = distance_sq
-  pose.save(start_c, start_s)
   while true do
     -- an iteration is an exact step or, when none gains, a sweep
     local before_sq = distance_sq
@@ -124,7 +139,7 @@ function M.run()
           if distance_sq <= tol_sq then return iteration end
         end
       else
-        local wc, ws = bc, bs
+        wc, ws = bc, bs
         for i = 1, n do
           local px, py = jx[i], jy[i]
           local to_tip_x, to_tip_y = tip_x - px, tip_y - py
@@ -156,7 +171,7 @@ function M.run()
         end
       end
       -- the forward pass after a sweep
-      local x, y, wc, ws = bx, by, bc, bs
+      x, y, wc, ws = bx, by, bc, bs
       for i = 1, n do
         local c, s = rc[i], rs[i]
         wc, ws = wc * c - ws * s, wc * s + ws * c

@@ -104,20 +104,17 @@ local function clamp_weight(weight)
   return weight
 end
 
--- The largest turn as a rotation: 0 or a half turn or more is none.
-local function keep_damping(sv, damping)
-  if damping == 0.0 or damping >= PI then
-    sv.damping_c, sv.damping_s = -1.0, 0.0
-  else
-    sv.damping_c, sv.damping_s = cos(damping), sin(damping)
-  end
-end
-
--- Keeps a checked def.
+-- Keeps a checked def, and the largest turn as a rotation (damping_c,
+-- damping_s: 0 or a half turn or more is none, cos -1).
 local function keep_def(sv, def)
   local settings = M.copy_def(def, sv.settings)
   settings.weight = clamp_weight(def.weight)
-  keep_damping(sv, def.damping)
+  local damping = def.damping
+  if damping == 0.0 or damping >= PI then
+    settings.damping_c, settings.damping_s = -1.0, 0.0
+  else
+    settings.damping_c, settings.damping_s = cos(damping), sin(damping)
+  end
 end
 
 --- a solver for the core chain ch from def, or nil and the status
@@ -126,7 +123,7 @@ function M.new(ch, def)
   if status then return nil, status end
   local n = ch.count
   local sv = {
-    chain = ch, settings = {}, damping_c = -1.0, damping_s = 0.0,
+    chain = ch, settings = {},
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
@@ -159,15 +156,16 @@ function M.set_pole(sv, x, y)
 end
 
 --- nil, or the status of a target
+-- (finite written out: a call per frame and target counts here)
 function M.check_target(x, y)
-  if not finite(x) then return "TARGET_X" end
-  if not finite(y) then return "TARGET_Y" end
+  if not (x - x == 0) then return "TARGET_X" end
+  if not (y - y == 0) then return "TARGET_Y" end
   return nil
 end
 
 function M.set_target(sv, x, y)
-  if not finite(x) then return "TARGET_X" end
-  if not finite(y) then return "TARGET_Y" end
+  if not (x - x == 0) then return "TARGET_X" end
+  if not (y - y == 0) then return "TARGET_Y" end
   sv.target_x, sv.target_y, sv.has_target = x, y, true
   return nil
 end
@@ -211,34 +209,31 @@ local function prepare(sv)
   P.pole_y = settings.pole_y
   P.limited, P.world_limits = false, 0
   P.tolerance_sq = settings.tolerance * settings.tolerance
-  P.damping_c, P.damping_s = sv.damping_c, sv.damping_s
+  P.damping_c, P.damping_s = settings.damping_c, settings.damping_s
   P.scale, P.fresh = 1.0, false
   P.base_c, P.base_s = ch.base_c, ch.base_s
   local constraint, chain_pose = ch.constraint, ch.pose
-  local rest_c, rest_s = ch.rest_c, ch.rest_s
+  local solution_c, solution_s = sv.solution_c, sv.solution_s
   local limited = false
-  if warm then
-    local solution_c, solution_s = sv.solution_c, sv.solution_s
-    for i = 1, n do rc[i], rs[i] = solution_c[i], solution_s[i] end
-  else
-    for i = 1, n do
+  for i = 1, n do
+    if warm then
+      rc[i], rs[i] = solution_c[i], solution_s[i]
+    else
       local a = chain_pose[i]
       rc[i], rs[i] = cos(a), sin(a)
     end
-  end
-  for i = 1, n do
     local limit = constraint[i]
     if limit and not limit.full then
       limited = true
       -- rest rotation times the range's middle: no trig per solve
-      local c, s, lc, ls = rest_c[i], rest_s[i], limit.mid_c, limit.mid_s
+      local c, s, lc, ls = ch.rest_c[i], ch.rest_s[i], limit.mid_c, limit.mid_s
       mid_c[i], mid_s[i] = c * lc - s * ls, c * ls + s * lc
       if limit.world then P.world_limits = i end
       clamp(i)
     end
+    start_c[i], start_s[i] = rc[i], rs[i]
   end
   P.limited_bones = limited
-  for i = 1, n do start_c[i], start_s[i] = rc[i], rs[i] end
 end
 
 -- The end of a solve that ran: a run that met numbers doubles cannot hold
@@ -266,17 +261,20 @@ local function finish_run(sv, weight)
     end
     if limited and clamp(i) then P.fresh = false end
   end
+  sv.limited = P.limited or (limited and pose.on_limit())
+  sv.have_solution = true
+  -- each bone: the solution, its angle (always derived from the rotation:
+  -- no drift over frames), and result = pose + weight * delta, where
+  -- delta runs inside the limits
   local solution_angle, solution_c, solution_s = sv.solution_angle, sv.solution_c,
     sv.solution_s
-  for i = 1, n do solution_angle[i] = atan2(rs[i], rc[i]) end
-  sv.limited = P.limited or (limited and pose.on_limit())
-  for i = 1, n do solution_c[i], solution_s[i] = rc[i], rs[i] end
-  sv.have_solution = true
-  -- result = pose + weight * delta, where delta runs inside the limits
   local constraint, chain_pose, angle, rest = ch.constraint, ch.pose, ch.angle, ch.rest
   for i = 1, n do
-    local limit = constraint[i]
-    local ik, p = solution_angle[i], chain_pose[i]
+    local c, s = rc[i], rs[i]
+    solution_c[i], solution_s[i] = c, s
+    local ik = atan2(s, c)
+    solution_angle[i] = ik
+    local limit, p = constraint[i], chain_pose[i]
     local delta
     if limit and not limit.full and not limit.world then
       local r, mid = rest[i], limit.mid
@@ -291,14 +289,29 @@ local function finish_run(sv, weight)
   -- the stretch blends as the angles do
   if weight == 1.0 then ch.scale = P.scale else ch.scale = 1.0 + weight * (P.scale - 1.0) end
   if weight == 1.0 and ch.scale == 1.0 then
-    -- the result is the IK solution: its joints need no trig
-    if not P.fresh then forward() end
-    local joints = ch.joints
-    if ch.flip then
-      local bx2 = 2.0 * ch.base_x
-      for i = 1, n + 1 do joints[2 * i - 1], joints[2 * i] = bx2 - jx[i], jy[i] end
+    -- the result is the IK solution: its joints need no trig, from the
+    -- last forward pass or (stale) a new one
+    local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
+    if P.fresh then
+      for i = 1, n + 1 do
+        local x = jx[i]
+        if flip then x = bx2 - x end
+        joints[2 * i - 1], joints[2 * i] = x, jy[i]
+      end
     else
-      for i = 1, n + 1 do joints[2 * i - 1], joints[2 * i] = jx[i], jy[i] end
+      local length = ch.length
+      local x, y, wc, ws = ch.base_x, ch.base_y, P.base_c, P.base_s
+      for i = 1, n do
+        local c, s = rc[i], rs[i]
+        wc, ws = wc * c - ws * s, wc * s + ws * c
+        if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
+        joints[2 * i] = y
+        local l = length[i]
+        x = x + l * wc
+        y = y + l * ws
+      end
+      if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
+      joints[2 * n + 2] = y
     end
   else
     update_joints(ch)
