@@ -41,6 +41,7 @@ BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
+PURE_MODULES = $(wildcard lua/ik2d/pure/*.lua)
 
 .PHONY: all deps test lint demo install uninstall clean
 
@@ -118,13 +119,15 @@ $(EXAMPLE_BUILD)/arm-c++: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
 
 # --- install: the same files as the rockspec ----------------------------
 install: all
-	install -d $(DESTDIR)$(LUA_LIBDIR)/ik2d $(DESTDIR)$(LUA_SHAREDIR)/ik2d
+	install -d $(DESTDIR)$(LUA_LIBDIR)/ik2d $(DESTDIR)$(LUA_SHAREDIR)/ik2d/pure
 	install -m 755 $(BUILD)/ik2d/core.so $(DESTDIR)$(LUA_LIBDIR)/ik2d/core.so
 	install -m 644 $(LUA_MODULES) $(DESTDIR)$(LUA_SHAREDIR)/ik2d/
+	install -m 644 $(PURE_MODULES) $(DESTDIR)$(LUA_SHAREDIR)/ik2d/pure/
 
 uninstall:
 	rm -f $(DESTDIR)$(LUA_LIBDIR)/ik2d/core.so
 	rm -f $(addprefix $(DESTDIR)$(LUA_SHAREDIR)/ik2d/,$(notdir $(LUA_MODULES)))
+	rm -f $(addprefix $(DESTDIR)$(LUA_SHAREDIR)/ik2d/pure/,$(notdir $(PURE_MODULES)))
 
 clean:
 	rm -rf build

@@ -54,7 +54,7 @@ describe("the rock (luarocks make, Lua " .. version .. ")", function()
 
   it("installs every Lua module that lua/ik2d holds", function()
     assert(made, "luarocks make failed:\n" .. tostring(make_output))
-    local ok, listing = helpers.run("cd " .. q(root .. "/lua/ik2d") .. " && ls *.lua")
+    local ok, listing = helpers.run("cd " .. q(root .. "/lua/ik2d") .. " && find . -name '*.lua' | sed 's|^./||'")
     assert(ok, listing)
     local missing = {}
     for name in listing:gmatch("[^\n]+") do

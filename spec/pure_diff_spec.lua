@@ -26,7 +26,7 @@ local unpack = table.unpack or unpack -- luacheck: ignore 143
 local math_type = math.type -- luacheck: ignore 143 (nil before 5.3)
 local load = loadstring or load -- luacheck: ignore 143
 
-local SEQUENCES = tonumber(os.getenv("IK2D_DIFF_SEQUENCES")) or 2500
+local SEQUENCES = tonumber(os.getenv("IK2D_DIFF_SEQUENCES")) or 6000
 local SEED = tonumber(os.getenv("IK2D_DIFF_SEED")) or 15
 local OPERATIONS = 28 -- per sequence, on average
 local TRACE = os.getenv("IK2D_DIFF_TRACE") -- each operation to stderr, before it runs
@@ -181,6 +181,7 @@ local function value(lo, hi, hostile)
     if r < 0.88 then return { "nil" } end
     if r < 0.92 then return NONE end
     if r < 0.96 then return { "table", {} } end
+    if r < 0.98 then return { "stolen", pick(KINDS) } end
     return obj(pick(KINDS), int(1, 2))
   end
   return number_token(lo + (hi - lo) * random.next())
@@ -203,6 +204,11 @@ local function materialize(w, token)
   if tag == "obj" then
     local list = w[token[2]]
     return list[token[3]] or list[1] or false
+  end
+  if tag == "stolen" then
+    -- a table given an object's metatable by hand: still a table
+    local model = w[token[2]][1]
+    return model and setmetatable({}, getmetatable(model)) or false
   end
   if tag == "table" then
     local t = {}

@@ -27,9 +27,10 @@ local FRAME_INFO = IS_51 and "nf" or "nft"
 -- objects
 -- ------------------------------------------------------------------
 
--- every type's metatable -> its name: an object is known by its
--- metatable, as the C binding knows its userdata
-local type_of = {}
+-- every type's objects and name: a table is an object when one of these
+-- holds it (a table given an object's metatable by hand is still a table,
+-- as it is to the C binding)
+local registries = {}
 
 --- A type: the weak table of its objects, a constructor of proxies and
 -- their metatable (with __name, __index = methods and __gc = gc: a
@@ -45,7 +46,6 @@ function B.new_type(name, methods, gc)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
-  type_of[mt] = name
   if not proto then
     -- a table stands for a userdata: no fields of its own, and no length
     -- (a type with one sets __len over this); Lua would also name the
@@ -54,6 +54,7 @@ function B.new_type(name, methods, gc)
     mt.__len = function() error("attempt to get length of a " .. name .. " value", 2) end
   end
   local objects = setmetatable({}, { __mode = "k" })
+  registries[#registries + 1] = { objects = objects, name = name }
   local function new(object)
     -- the fields __gc writes, there from the start
     object.collected = false
@@ -83,11 +84,18 @@ function B.gc(tables)
   end
 end
 
+-- the name of the type of the pure-Lua object v (a proxy), or nil
+local function object_name(v)
+  for k = 1, #registries do
+    if registries[k].objects[v] then return registries[k].name end
+  end
+  return nil
+end
+
 --- a value's type name: an ik2d object's, a userdata's __name, else Lua's
 function B.typename(v)
-  local name = type_of[getmetatable_raw(v)]
-  if name then return name end
   local t = type(v)
+  if t == "table" then return object_name(v) or t end
   if t == "userdata" then
     local mt = getmetatable_raw(v)
     local n = mt and rawget(mt, "__name")
@@ -107,7 +115,7 @@ B.typename_of = typename_of
 --- a table that is not an ik2d object (the C binding's objects are
 -- userdata, never tables)
 local function is_table(v)
-  return type(v) == "table" and type_of[getmetatable_raw(v)] == nil
+  return type(v) == "table" and object_name(v) == nil
 end
 B.is_table = is_table
 

@@ -15,7 +15,6 @@ local two_bone = require "ik2d.pure.two_bone"
 
 local sqrt, cos, sin = math.sqrt, math.cos, math.sin
 local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
-local fmin, fmax = m.fmin, m.fmax
 local limit_clamp = limits.clamp
 local update_joints = chains.update_joints
 
@@ -403,7 +402,9 @@ local function one_bone_scale()
   local along = (P.target_x - ch.base_x) * wc + (P.target_y - ch.base_y) * ws
   local scale = along / ch.length[1]
   if scale ~= scale then return end
-  P.scale = fmax(settings.compress, fmin(scale, settings.stretch))
+  -- compared, as the C core compares them (not fmin and fmax: 0 and -0)
+  if not (scale < settings.stretch) then scale = settings.stretch end
+  if scale > settings.compress then P.scale = scale else P.scale = settings.compress end
   if P.scale ~= 1.0 then P.fresh = false end
 end
 
