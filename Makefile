@@ -33,12 +33,15 @@ BUILD = build/$(LUA)
 # Lua binding.
 CORE_SOURCES = src/ik2d_status.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_chain.c src/ik2d_pose.c src/ik2d_ccd.c \
-               src/ik2d_fabrik.c src/ik2d_two_bone.c src/ik2d_solver.c \
+               src/ik2d_fabrik.c src/ik2d_follow.c src/ik2d_two_bone.c \
+               src/ik2d_solver.c src/ik2d_spring.c \
                src/ik2d_isa.c src/ik2d_lanes_sse2.c src/ik2d_lanes_avx2.c \
-               src/ik2d_lanes_avx512.c src/ik2d_batch.c
+               src/ik2d_lanes_avx512.c src/ik2d_batch.c \
+               src/ik2d_skeleton.c src/ik2d_skeleton_solve.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_core.c src/lua/luaik_chain.c \
-                  src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c
+                  src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
+                  src/lua/luaik_skeleton.c src/lua/luaik_spring.c
 BINDING_HEADERS = src/lua/luaik.h src/lua/luaik_compat.h
 LUA_MODULES = $(wildcard lua/ik2d/*.lua)
 PURE_MODULES = $(wildcard lua/ik2d/pure/*.lua)
@@ -144,6 +147,17 @@ build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 bench:
 	@MAKE="$(MAKE)" sh bench/run.sh
 
+# --- skeleton bench (issue 12) -------------------------------------------
+# `make bench-skeleton`: 100 characters of 20 bones with 5 solvers each,
+# sk:solve() for all of them a frame, on LuaJIT (FFI and classic) and Lua 5.4.
+.PHONY: bench-skeleton
+bench-skeleton:
+	@$(MAKE) --no-print-directory all LUA=luajit
+	@$(MAKE) --no-print-directory all LUA=lua5.4
+	@luajit bench/skeleton_bench.lua
+	@IK2D_NO_FFI=1 luajit bench/skeleton_bench.lua
+	@lua5.4 bench/skeleton_bench.lua
+
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and
 # FABRIK against textbook CCD (bench/quality.c, fixed seed; issue 6).
@@ -156,9 +170,9 @@ bench-quality: build/bench/quality
 	@./build/bench/quality
 
 # --- hardening: fuzzing, sanitizers, valgrind (issue 5) -------------------
-# `make fuzz` builds the libFuzzer target spec/fuzz/ik2d_fuzz.c over the C
-# core (clang -fsanitize=fuzzer,address,undefined) and runs it for
-# FUZZ_SECONDS: seeds from spec/fuzz/corpus and spec/fuzz/regressions, new
+# `make fuzz` builds the libFuzzer targets spec/fuzz/ik2d_fuzz.c and
+# skeleton_fuzz.c over the C core (clang -fsanitize=fuzzer,address,undefined)
+# and runs each for FUZZ_SECONDS: seeds from spec/fuzz/corpus and spec/fuzz/regressions, new
 # inputs to build/fuzz/corpus, a breaking input to build/fuzz/crash-* (and
 # a non-zero exit).  Add such an input to spec/fuzz/regressions/, which
 # `make test` replays (spec/fuzz/replay_spec.lua).
@@ -189,11 +203,19 @@ build/fuzz/ik2d_fuzz: spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) -lm
 
-fuzz: build/fuzz/ik2d_fuzz
-	@mkdir -p build/fuzz/corpus
+# the skeleton target (issue 12) includes ik2d_fuzz.c for its reader and checks
+build/fuzz/skeleton_fuzz: spec/fuzz/skeleton_fuzz.c spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/skeleton_fuzz.c $(CORE_SOURCES) -lm
+
+fuzz: build/fuzz/ik2d_fuzz build/fuzz/skeleton_fuzz
+	@mkdir -p build/fuzz/corpus build/fuzz/skeleton_corpus
 	cd build/fuzz && ./ik2d_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 	  -print_final_stats=1 -artifact_prefix=./ \
 	  corpus ../../spec/fuzz/corpus ../../spec/fuzz/regressions
+	cd build/fuzz && ./skeleton_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	  -print_final_stats=1 -artifact_prefix=./skeleton- \
+	  skeleton_corpus ../../spec/fuzz/skeleton_corpus ../../spec/fuzz/skeleton_regressions
 
 test-asan:
 	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/asan CC=$(SAN_CC) \

@@ -2,11 +2,15 @@
 ** core_bench.c: the C core alone, no Lua.  Prints ns per solve and per
 ** joint update for one chain and for a batch of chains.
 **   core_bench            timing table
-**   core_bench count N [moving]
+**   core_bench count N [moving|textbook]
 **                         N solves of the 3-bone scene (random targets,
 **                         or a moving one), the joint update count on
 **                         stderr: run under callgrind twice to get
 **                         instructions per solve from the difference
+**   core_bench best       the widest instruction set this machine runs
+**   core_bench batch N isa [textbook]
+**                         the same for 1000 chains of 3 bones solved N
+**                         frames as a batch with the instruction set isa
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -165,6 +169,23 @@ static void bench_row(const char *name, int count, int bones, int frames,
 
 int main(int argc, char **argv) {
   int textbook, isa;
+  if (argc == 2 && strcmp(argv[1], "best") == 0) {
+    /* the widest instruction set this machine runs */
+    printf("%s\n", ik2d_isa_name(ik2d_isa_best()));
+    return 0;
+  }
+  if ((argc == 4 || argc == 5) && strcmp(argv[1], "batch") == 0) {
+    /* batch N isa [textbook]: 1000 chains of 3 bones, N frames of random
+    ** targets, solved as a batch with the named set */
+    bench_result r;
+    int k;
+    bench_textbook = argc == 5 && strcmp(argv[4], "textbook") == 0;
+    for (k = IK2D_ISA_SCALAR; k <= IK2D_ISA_AVX512; k++)
+      if (strcmp(argv[3], ik2d_isa_name((ik2d_isa)k)) == 0) bench_isa = (ik2d_isa)k;
+    r = bench_run(1000, 3, atoi(argv[2]), 1, 1);
+    fprintf(stderr, "joint_updates %ld\n", r.joint_updates);
+    return 0;
+  }
   if ((argc == 3 || argc == 4) && strcmp(argv[1], "count") == 0) {
     int moving = argc == 4 && strcmp(argv[3], "moving") == 0;
     bench_result r;

@@ -67,6 +67,27 @@ if command -v valgrind > /dev/null; then
     'BEGIN { if (a == "" || b == "" || k - j <= 0) exit; printf "%.1f", (b - a) / (k - j) }')
 fi
 
+# callgrind on batches: 1000 chains of 3 bones, textbook CCD, random
+# targets, 2 and 6 frames, per instruction set (valgrind runs no AVX-512:
+# under it that set falls back to AVX2, so it gets no row)
+batch_ir=""
+if command -v valgrind > /dev/null; then
+  for isa in scalar sse2 avx2; do
+    for n in 2 6; do
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        --log-file="$out/callgrind.batch.$isa.$n.log" build/core_bench batch $n $isa textbook \
+        2> "$out/callgrind.batch.$isa.$n.err" ||
+        fail "callgrind batch run failed" "$out/callgrind.batch.$isa.$n.log"
+      eval "bir_$n=\$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' \"$out/callgrind.batch.$isa.$n.log\")"
+      eval "bju_$n=\$(sed -n 's/^joint_updates \([0-9]*\).*/\1/p' \"$out/callgrind.batch.$isa.$n.err\")"
+    done
+    # shellcheck disable=SC2154
+    per=$(awk -v a="$bir_2" -v b="$bir_6" -v j="$bju_2" -v k="$bju_6" \
+      'BEGIN { if (a == "" || b == "" || k - j <= 0) exit; printf "%.1f", (b - a) / (k - j) }')
+    batch_ir="$batch_ir $isa ${per:-?},"
+  done
+fi
+
 # --- report -------------------------------------------------------------
 cpu=$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 echo "## ik2d benchmark ($(date -u +%Y-%m-%d), $(uname -m), ${cpu:-unknown CPU}, $(nproc 2>/dev/null || echo '?') cores)"
@@ -78,7 +99,8 @@ tail -n +3 "$out/frames-luajit.md"
 echo
 cat <<'EOF'
 How to read it: every row of a scene solves the same targets from the same
-states (one frame count per scene).  `us/solve` is CPU time per chain per
+states (one frame count per scene), and every frame loop reads every
+joint of every chain each frame.  `us/solve` is CPU time per chain per
 frame, the whole frame loop included (setting the target, the solve,
 reading the joints); `x peer` is the plain-Lua peer's time on the same
 runtime divided by the row's time (above 1: faster than the peer).
@@ -89,14 +111,16 @@ machine is shared and noisy: read the ratios, not the absolute times.
 The peer (bench/plain_ccd.lua) is ik2d's CCD with the textbook sweep (tip
 to root) and no exact two-joint step, step for step: spec/plain_ccd_spec.lua
 checks it gives the same joints and iteration counts.  ik2d runs with the
-same settings (`sweep = "tip", exact = false`) in every row but "default
-CCD", which shows ik2d's defaults (root-to-tip sweep and the exact step: a
-different algorithm with fewer joint updates per solve, not counted in the
-goals' ratios).  The peer leaves its joints in Lua arrays, so reading them
-is free; "one by one" calls set_target, solve and chain:joints(t) per chain;
-ik2d.group fills one reused flat table with the targets, then calls
+same settings (`sweep = "tip", exact = false`) in every row but those
+marked "default", which run ik2d's defaults (root-to-tip sweep and the
+exact step: fewer joint updates per solve).  "per chain" calls set_target,
+solve and chain:joint(k) for every joint of every chain; "group tables"
+fills one reused flat table with the targets, then calls
 group:set_targets(t), group:solve() and group:joints(t) once a frame;
-"classic" is LuaJIT with ik2d.use_ffi(false).
+"group arrays" writes the targets into group:target_array() and reads the
+joints from group:joint_array() (LuaJIT's FFI); a row naming an
+instruction set solves with it (ik2d.use_isa), the others with the best
+this machine runs; "classic" is LuaJIT with ik2d.use_ffi(false).
 EOF
 echo
 echo "### C core alone (bench/core_bench.c, -O2)"
@@ -118,13 +142,26 @@ else
   echo "callgrind: valgrind is not installed (make deps), no instruction counts."
 fi
 echo
-echo "### Goals (issue 4, item 6)"
+echo "callgrind, \`core_bench batch N isa textbook\` for N = 2 and 6 (1000 chains of 3 bones," \
+  "random targets, textbook CCD, solved as a batch): instructions per joint update by instruction" \
+  "set:${batch_ir:- valgrind not installed} (valgrind runs no AVX-512)."
+echo
+echo "### Goals (issue 11, item 6)"
 echo
 cat "$out/goals-lua5.4.md" "$out/goals-luajit.md"
-ns_single=$(awk -F'|' '$2 ~ /textbook/ && $3 ~ /random targets, one by one/ && $5 + 0 == 3 { gsub(/ /, "", $7); print $7; exit }' "$out/core_bench.md")
-ns_batch=$(awk -F'|' '$2 ~ /textbook/ && $3 ~ /batch/ && $4 + 0 == 8 && $5 + 0 == 3 { gsub(/ /, "", $7); print $7; exit }' "$out/core_bench.md")
+field() { # the ns/joint upd (or ns/solve) of a core_bench row: algorithm, scene, isa, chains
+  awk -F'|' -v a="$1" -v s="$2" -v i="$3" -v c="$4" -v col="$5" \
+    '$2 ~ a && $3 ~ s && $4 ~ i && $5 + 0 == c && $6 + 0 == 3 { gsub(/ /, "", $col); print $col; exit }' \
+    "$out/core_bench.md"
+}
 verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { if (v == "") print "n/a"; else if (v + 0 <= limit + 0) print "met"; else printf "not met (%.1fx the target)", v / limit }'; }
-echo "- C core (item 2, textbook CCD): one 3-bone chain, random targets: ${ns_single:-?} ns per" \
-  "joint update (target <= 25: $(verdict "$ns_single" 25)), ${solver_ir_per_update:-?} instructions" \
-  "per joint update inside ik2d_solver_solve (target <= 80: $(verdict "$solver_ir_per_update" 80));" \
-  "batch of 8 chains of 3 bones: ${ns_batch:-?} ns per joint update (target <= 6: $(verdict "$ns_batch" 6))"
+avx2=$(field textbook "random targets, batch" avx2 1000 8)
+sse2=$(field textbook "random targets, batch" sse2 1000 8)
+single=$(field textbook "random targets, one by one" scalar 1 8)
+default=$(field default "moving target, batch" "$(build/core_bench best)" 1000 7)
+echo "C core, 3 bones:"
+echo "- textbook CCD batched, 1000 chains, random targets: AVX2 ${avx2:-?} ns per joint update" \
+  "(goal <= 5: $(verdict "$avx2" 5)), SSE2 ${sse2:-?} (goal <= 8: $(verdict "$sse2" 8))"
+echo "- one chain alone: ${single:-?} ns per joint update (goal <= 25: $(verdict "$single" 25))"
+echo "- the default solver tracking a moving target, 1000 chains in a group: ${default:-?} ns a" \
+  "chain (goal <= 80: $(verdict "$default" 80))"

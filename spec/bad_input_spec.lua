@@ -93,13 +93,26 @@ local function index_kind(what)
   end
 end
 
--- set_weight: clamped into [0, 1]; NaN is an error (API.md).
-local function weight_kind(v)
-  if v == nil then return err("weight: number expected, got nil") end
-  if type(v) ~= "number" then return err("weight: number expected, got " .. type_name(v)) end
-  if v ~= v then return err("nan") end
-  local want = v < 0 and 0 or v > 1 and 1 or v
-  return ok(function(fx) assert.are.equal(want, fx.s:weight()) end)
+-- set_weight: clamped into [0, 1]; NaN is an error (API.md).  The
+-- weight read back from fx[owner] (a solver or a spring).
+local function weight_kind_of(owner)
+  return function(v)
+    if v == nil then return err("weight: number expected, got nil") end
+    if type(v) ~= "number" then return err("weight: number expected, got " .. type_name(v)) end
+    if v ~= v then return err("nan") end
+    local want = v < 0 and 0 or v > 1 and 1 or v
+    return ok(function(fx) assert.are.equal(want, fx[owner]:weight()) end)
+  end
+end
+local weight_kind = weight_kind_of("s")
+
+-- spring:update(dt): seconds >= 0, math.huge the longest step; a
+-- negative or NaN dt is an error.
+local function dt_kind(v)
+  if v == nil then return err("number expected, got nil") end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v ~= v or v < 0 then return err("dt must be >= 0") end
+  return ok()
 end
 
 local function iterations_kind(v)
@@ -190,6 +203,14 @@ local function fixture()
   local fx = { arm = arm, s = s, c = arm:constraint(2), arm2 = arm2, s2 = s2,
                other = ik2d.constraint{ min = 0, max = 1 } }
   if ik2d.group then fx.g = ik2d.group{ s, s2 } end
+  if ik2d.spring then
+    -- a tail of its own, swinging
+    fx.tail = ik2d.chain{ x = 5, y = 5, angle = 1.2, { length = 10 },
+      { length = 8, min = -0.6, max = 0.6 }, { length = 6 } }
+    fx.sp = ik2d.spring(fx.tail, { gravity = { 0, 200 }, damping = 3 })
+    fx.tail:set_base(5, 5, 0.2)
+    fx.sp:update(1 / 30)
+  end
   return fx
 end
 
@@ -202,6 +223,10 @@ local function snapshot(fx)
     c = { min, max, invert },
   }
   if fx.g then snap.g = { #fx.g, fx.g:joints() } end
+  if fx.sp then
+    snap.tail = helpers.chain_state(fx.tail)
+    snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3) }
+  end
   return snap
 end
 
@@ -228,6 +253,15 @@ local function still_works(fx)
   local min, max = fx.c:limits()
   assert.are.same({ -0.5, 0.5 }, { min, max })
   if fx.g then assert.is_true(fx.g:solve() >= 0) end
+  if fx.sp then
+    fx.sp:set_options{ stiffness = 100, damping = 3, mass = 1, weight = 1, gravity = { 0, 200 } }
+    for _ = 1, 10 do fx.sp:update(1 / 60) end
+    for i = 1, #fx.tail + 1 do
+      local x, y = fx.tail:joint(i)
+      assert(x == x and y == y and abs(x) < inf and abs(y) < inf, "spring joint not finite")
+    end
+    assert(helpers.max_violation(fx.tail) <= 1e-9, "spring broke a limit after the error")
+  end
 end
 
 -- ------------------------------------------------------------------
@@ -240,6 +274,7 @@ local BONE = index_kind("bone index")
 local MEMBER = index_kind("solver index")
 
 local function bone_oor(fx) return #fx.arm + 1 end
+local function tail_oor(fx) return #fx.tail + 1 end
 local function joint_oor(fx) return #fx.arm + 2 end
 
 local METHODS = {
@@ -265,6 +300,19 @@ local METHODS = {
     set_constraint = { args = { BONE, constraint_or_nil_kind }, valid = { 1, "other" },
                        oor = { bone_oor } },
     constraint = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    -- the edit is checked, then undone: still_works solves the arm as made
+    set_length = { args = { BONE, number_kind{ check_value = function(v)
+      if v <= 0 then return err("length must be > 0") end
+      return ok(function(fx)
+        assert.are.equal(v, fx.arm:length(1))
+        assert.are.equal(v + 70, fx.arm:reach())
+        fx.arm:set_length(1, 60)
+      end)
+    end } }, valid = { 1, 5 }, oor = { bone_oor } },
+    set_rest = { args = { BONE, number_kind{ on_ok = function(fx, _, v)
+      assert.are.equal(v, fx.arm:rest(1))
+      fx.arm:set_rest(1, 0.2)
+    end } }, valid = { 1, 0.5 }, oor = { bone_oor } },
   },
   Constraint = {
     set_limits = { args = { number_kind(), number_kind() }, valid = { -1, 1 } },
@@ -313,6 +361,18 @@ local METHODS = {
     target_array = { args = {} },
     joint_array = { args = {} },
   },
+  Spring = {
+    chain = { args = {} },
+    update = { args = { dt_kind }, valid = { 1 / 60 } },
+    reset = { args = {} },
+    set_weight = { args = { weight_kind_of("sp") }, valid = { 0.5 } },
+    weight = { args = {} },
+    set_gravity = { args = { number_kind(), number_kind() }, valid = { 0, 980 } },
+    gravity = { args = {} },
+    set_options = { args = { table_kind }, valid = { {} } },
+    options = { args = { table_or_nil_kind }, valid = { {} } },
+    velocity = { args = { BONE }, valid = { 1 }, oor = { tail_oor } },
+  },
 }
 
 -- set_limits: a second argument below the first is "min > max"; limits
@@ -328,9 +388,9 @@ METHODS.Constraint.set_limits.args[2] = number_kind{
 METHODS.Constraint.set_limits.args[1] = number_kind{
   check_value = function(v) return limit_value("min", v) end }
 
-local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g" }
+local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g", Spring = "sp" }
 local TYPE = { Chain = "ik2d.Chain", Constraint = "ik2d.Constraint",
-               Solver = "ik2d.Solver", Group = "ik2d.Group" }
+               Solver = "ik2d.Solver", Group = "ik2d.Group", Spring = "ik2d.Spring" }
 
 -- Module functions; arguments numbered from 1.
 local function bones_table_kind(v)
@@ -350,6 +410,12 @@ local FUNCTIONS = {
              valid = { "arm", {} } },
   group = { args = { table_kind }, valid = { {} } },
   use_isa = { args = { isa_kind }, valid = { "auto" } },
+  skeleton = { args = { function(v)
+    if type(v) == "table" then return err("1 to 256 bones") end -- {} has none
+    return table_kind(v)
+  end }, valid = { { { name = "a", length = 1 } } } },
+  spring = { args = { userdata_kind("ik2d.Chain"), options_or_nil_kind },
+             valid = { "arm", {} } },
 }
 
 -- ------------------------------------------------------------------
@@ -568,6 +634,37 @@ local OPTION_FIELDS = {
     if type(v) ~= "table" then return err("pole: {x, y} or false expected, got " .. type_name(v)) end
     return err("pole x: number expected, got nil") -- the matrix's tables are empty
   end,
+  together = boolean_field("together"),
+  priority = options_number("priority", finite("priority", function(v)
+    if v < 0 then return err("priority must be >= 0") end
+    return ok()
+  end)),
+}
+
+-- ik2d.spring's options
+local SPRING_FIELDS = {
+  stiffness = options_number("stiffness", finite("stiffness", function(v)
+    if v < 0 then return err("stiffness must be >= 0") end
+    return ok(function(fx) assert.are.equal(v, fx.sp:options().stiffness) end)
+  end)),
+  damping = options_number("damping", finite("damping", function(v)
+    if v < 0 then return err("damping must be >= 0") end
+    return ok(function(fx) assert.are.equal(v, fx.sp:options().damping) end)
+  end)),
+  mass = options_number("mass", finite("mass", function(v)
+    if v <= 0 then return err("mass must be > 0") end
+    return ok(function(fx) assert.are.equal(v, fx.sp:options().mass) end)
+  end)),
+  weight = options_number("weight", function(v)
+    if v ~= v then return err("weight must not be nan") end
+    local want = v < 0 and 0 or v > 1 and 1 or v
+    return ok(function(fx) assert.are.equal(want, fx.sp:weight()) end)
+  end),
+  gravity = function(v)
+    if v == nil then return ok() end
+    if type(v) ~= "table" then return err("gravity: table {gx, gy} expected, got " .. type_name(v)) end
+    return err("gravity[1]: number expected, got nil") -- {} has no gx
+  end,
 }
 
 local CHAIN_FIELDS = {
@@ -759,17 +856,24 @@ local function matrix()
     return ik2d.constraint(t)
   end, 1, "constraint")
 
-  field_cells("ik2d.solver(chain, {...}) fields", OPTION_FIELDS, function(fx, field, v)
-    local s = ik2d.solver(fx.arm, { [field] = v })
-    fx.s = s -- the new solver is the one whose settings are checked
-    return s
-  end, 2, "solver")
+  -- the options of ik2d.<name>(fx[chain], {...}) and of its set_options,
+  -- read back from fx[key]
+  local function option_cells(name, fields, chain, key)
+    field_cells(("ik2d.%s(chain, {...}) fields"):format(name), fields, function(fx, field, v)
+      local o = ik2d[name](fx[chain], { [field] = v })
+      fx[key] = o -- the new object is the one whose settings are checked
+      return o
+    end, 2, name)
 
-  field_cells("solver:set_options{...} fields", OPTION_FIELDS, function(fx, field, v)
-    local f = caller("colon", "set_options", 1)
-    local r = f(ik2d, fx.s, { [field] = v })
-    return r[1]
-  end, 1, "set_options")
+    field_cells(("%s:set_options{...} fields"):format(name), fields, function(fx, field, v)
+      local f = caller("colon", "set_options", 1)
+      local r = f(ik2d, fx[key], { [field] = v })
+      return r[1]
+    end, 1, "set_options")
+  end
+
+  option_cells("solver", OPTION_FIELDS, "arm", "s")
+  if ik2d.spring then option_cells("spring", SPRING_FIELDS, "tail", "sp") end
 
   describe("clamps and limits spelled out", function()
     it("ik2d.chain takes 1 to 64 bones, not 0 or 65", function()
@@ -810,17 +914,5 @@ local function matrix()
 end
 
 describe("bad input", function()
-  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
-    describe("(FFI methods)", function()
-      setup(function() ik2d.use_ffi(true) end)
-      matrix()
-    end)
-    describe("(classic C API methods)", function()
-      setup(function() ik2d.use_ffi(false) end)
-      teardown(function() ik2d.use_ffi(true) end)
-      matrix()
-    end)
-  else
-    matrix()
-  end
+  helpers.on_both_paths(ik2d, matrix)
 end)

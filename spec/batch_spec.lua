@@ -96,12 +96,21 @@ local function compare(isa, count, frames, order)
   return compared, used
 end
 
+-- the method paths this runtime has: LuaJIT's FFI and classic ones
+local PATHS = (helpers.is_luajit and ik2d.ffi) and { true, false } or { false }
+
 describe("groups in SIMD lanes", function()
+  after_each(function() if ik2d.ffi ~= nil then ik2d.use_ffi(PATHS[1]) end end)
+
   for _, isa in ipairs { "scalar", "sse2", "avx2", "avx512" } do
-    it("give every member the bits of one by one with " .. isa, function()
-      local compared = compare(isa, 301, 12)
-      assert.are.equal(302 * 12, compared)
-    end)
+    for _, ffi in ipairs(PATHS) do
+      local path = helpers.is_luajit and (ffi and " (FFI path)" or " (classic path)") or ""
+      it("give every member the bits of one by one with " .. isa .. path, function()
+        if helpers.is_luajit then ik2d.use_ffi(ffi) end
+        local compared = compare(isa, 301, 12)
+        assert.are.equal(302 * 12, compared)
+      end)
+    end
   end
 
   it("give the same bits whatever the members' order and the group's size", function()

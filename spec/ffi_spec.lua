@@ -15,9 +15,16 @@ local function record()
   local s = ik2d.solver(arm, { tolerance = 1e-4 })
   local other = ik2d.solver(ik2d.chain{ { length = 2 }, { length = 2 } }, { method = "two_bone" })
   local g = ik2d.group{ s, other }
+  local tail = ik2d.chain{ x = 1, y = 2, angle = 1.5, { length = 4 }, { length = 3, min = -0.4, max = 0.4 },
+    { length = 2 } }
+  local sp = ik2d.spring(tail, { gravity = { 0, 50 }, damping = 2 })
   local random = helpers.random(42)
   local t = {}
   for frame = 1, 200 do
+    tail:set_base(1, 2, 1.5 + random.range(-1, 1))
+    sp:update(frame % 7 == 0 and 0 or random.range(0, 0.05))
+    for _, v in ipairs(tail:joints(t)) do put(v) end
+    put(tail:angle(2), sp:velocity(3))
     s:set_target(5 + random.range(-9, 9), -3 + random.range(-9, 9))
     other:set_target(random.range(-3, 3), random.range(-3, 3))
     if frame % 2 == 0 then
@@ -98,6 +105,11 @@ describe("the FFI fast path", function()
       function() g:set_targets{ 1 } end,
       function() g:set_targets{ 0 / 0, 1 } end,
       function() g.set_targets(s, { 1, 2 }) end,
+      function() ik2d.spring(arm):update(0 / 0) end,
+      function() ik2d.spring(arm):update(-1) end,
+      function() ik2d.spring(arm):update() end,
+      function() ik2d.spring(arm):update("x") end,
+      function() local sp = ik2d.spring(arm); sp.update(s, 1) end,
     }
     for i, f in ipairs(cases) do
       ik2d.use_ffi(true)
@@ -132,7 +144,21 @@ describe("the FFI fast path", function()
     end
   end)
 
+  it("reports a spring whose chain was finalised as the classic path does", function()
+    local arm = ik2d.chain{ { length = 1 } }
+    local sp = ik2d.spring(arm)
+    ik2d.use_ffi(true)
+    sp:update(0.01)
+    getmetatable(arm).__gc(arm)
+    local update = function() sp:update(0.01) end
+    local fast = message(update)
+    ik2d.use_ffi(false)
+    assert.are.equal(message(update), fast)
+    assert.truthy(fast:find("chain was collected", 1, true))
+  end)
+
   it("accepts numeric strings where the classic methods do", function()
+    ik2d.spring(ik2d.chain{ { length = 1 } }):update("0.016")
     local s = ik2d.solver(ik2d.chain{ { length = 1 } })
     s:set_target("0.5", "0.25")
     local x, y = s:target()

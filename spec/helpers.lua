@@ -103,6 +103,13 @@ function helpers.angles_of(arm)
   return out
 end
 
+-- Result world directions {w1, ..., wn} (mirrored when flipped).
+function helpers.world_angles_of(arm)
+  local out = {}
+  for i = 1, #arm do out[i] = arm:world_angle(i) end
+  return out
+end
+
 -- Animated (pose) local angles {p1, ..., pn}.
 function helpers.poses_of(arm)
   local out = {}
@@ -302,6 +309,26 @@ function helpers.run(cmd)
   local code = tonumber(out:match("__exit=(%d+)%s*$"))
   out = out:gsub("__exit=%d+%s*$", "")
   return code == 0, out, code
+end
+
+-- Runs body() (which declares specs) once per method path: under LuaJIT
+-- with the FFI methods and then the classic ones, elsewhere once.  (On
+-- LuaJIT busted's describe lives in the spec's environment, not in _G.)
+function helpers.on_both_paths(ik2d, body)
+  local env = getfenv and getfenv(2) or _G -- luacheck: ignore 113
+  if ik2d.ffi ~= nil and ik2d.use_ffi and ik2d.use_ffi(true) then
+    env.describe("(FFI methods)", function()
+      env.setup(function() ik2d.use_ffi(true) end)
+      body()
+    end)
+    env.describe("(classic C API methods)", function()
+      env.setup(function() ik2d.use_ffi(false) end)
+      env.teardown(function() ik2d.use_ffi(true) end)
+      body()
+    end)
+  else
+    body()
+  end
 end
 
 -- A fresh empty directory under the system temp folder.

@@ -208,4 +208,93 @@ describe("ik2d.love", function()
       end
     end)
   end)
+
+  describe("skeletons", function()
+    local function body(flip)
+      local sk = ik2d.skeleton{ x = 200, y = 100, angle = 0.1, flip = flip,
+        { name = "hip", length = 0 },
+        { name = "spine", parent = "hip", length = 40, angle = -1.57, min = -0.5, max = 0.5 },
+        { name = "arm", parent = "spine", length = 30, angle = 2, min = -1, max = 1.5 },
+        { name = "hand", parent = "arm", length = 20 },
+        { name = "head", parent = "spine", length = 10, inherit = "position", min = -0.3, max = 0.3 } }
+      local reach = ik2d.solver(sk:chain("arm", "hand"))
+      local tx, ty = sk:tip("hand")
+      reach:set_target(tx + (flip and 5 or -5), ty + 3)   -- the same target, mirrored
+      local idle = ik2d.solver(sk:chain("spine", "spine"), { weight = 0 })
+      idle:set_target(0, 0)
+      assert.are.equal(1, sk:solve())                    -- idle is off: its target is far
+      return sk, reach, idle
+    end
+
+    it("draw_skeleton draws each bone, each joint, each leaf's tip, limits and live targets", function()
+      for _, flip in ipairs{ false, true } do
+        fake.graphics = recorder().graphics
+        local sk = body(flip)
+        ikdraw.draw_skeleton(sk)
+        local lines, circles = find("line"), find("circle")
+        -- 4 bones with length (the pivot has none), 1 target cross of 2 lines
+        -- (reached: no line to it); the weight-0 solver's target left out
+        assert.are.equal(4 + 2, #lines)
+        for i = 2, 5 do
+          local x, y = sk:world(i)
+          local tx, ty = sk:tip(i)
+          assert.are.same({ x, y, tx, ty }, { lines[i - 1][1], lines[i - 1][2], lines[i - 1][3], lines[i - 1][4] })
+        end
+        -- a joint per bone, a tip per leaf (hand, head)
+        assert.are.equal(5 + 2, #circles)
+        -- an arc per limited bone, containing the bone's direction
+        local arcs = find("arc")
+        assert.are.equal(2 * 3, #arcs)                   -- fill and line each
+        for k, i in ipairs{ 2, 3, 5 } do
+          local arc = arcs[2 * k - 1]
+          local x, y, a = sk:world(i)
+          assert.are.same({ x, y }, { arc[3], arc[4] })
+          assert.is_true(inside(a, arc[6], arc[7], 1e-9))
+        end
+      end
+    end)
+
+    it("limit arcs of a skeleton's bones are the arcs of its chains' bones", function()
+      local sk = body(true)
+      local c = sk:chain("spine", "hand")
+      local v = ikdraw.skeleton_view(sk)
+      for k, i in ipairs{ 2, 3 } do
+        assert.are.same({ ikdraw.limit_arc(c, k) }, { ikdraw.limit_arc(v, i) })
+      end
+    end)
+
+    it("draw_sprites puts sprites keyed by bone name on their bones", function()
+      local image = { getDimensions = function() return 50, 10 end }
+      for _, flip in ipairs{ false, true } do
+        fake.graphics = recorder().graphics
+        local sk = body(flip)
+        ikdraw.draw_sprites(sk, { arm = { image = image }, hand = { image = image, stretch = true } })
+        local draws = find("draw")
+        assert.are.equal(2, #draws)
+        for k, name in ipairs{ "arm", "hand" } do
+          local x, y, a = sk:world(name)
+          assert.are.same({ x, y, a }, { draws[k][2], draws[k][3], draws[k][4] })
+          assert.near(flip and -1 or 1, draws[k][6], 0)
+        end
+        assert.near(20 / 50, draws[2][5], 1e-15)
+        fake.graphics = recorder().graphics
+        ikdraw.draw_sprites(sk, { image = image })           -- one sprite for every bone
+        assert.are.equal(#sk, #find("draw"))
+      end
+    end)
+
+    it("checks its arguments at the caller's line", function()
+      local function err(f)
+        local ok, msg = pcall(f)
+        assert.is_false(ok)
+        return (tostring(msg):gsub("^[^:]*:%d+: ", ""))
+      end
+      local sk = body(false)
+      assert.are.equal("ik2d.love: draw_skeleton: sk must be an ik2d skeleton, got nil",
+        err(function() ikdraw.draw_skeleton(nil) end))
+      assert.are.equal("ik2d.love: draw_sprites: sprites must be a sprite table or a table of them by "
+        .. "bone name, got nil", err(function() ikdraw.draw_sprites(sk, nil) end))
+      assert.truthy(err(function() ikdraw.draw_skeleton(sk, { colour = 1 }) end):find("unknown field", 1, true))
+    end)
+  end)
 end)

@@ -12,7 +12,7 @@ local unpack = table.unpack or unpack
 
 local OPTIONS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
                   "exact", "sweep", "bend", "softness", "stretch", "softness_curve", "compress",
-                  "uniform", "tip_angle", "tip_weight", "pole" }
+                  "uniform", "tip_angle", "tip_weight", "pole", "priority", "together" }
 
 local function two_bones()
   return ik2d.chain{ { length = 2 }, { length = 1 } }
@@ -65,7 +65,7 @@ describe("solver options", function()
   end)
 
   describe("enum strings match whole", function()
-    local METHOD = 'method must be "ccd", "fabrik" or "two_bone"'
+    local METHOD = 'method must be "ccd", "fabrik", "two_bone" or "follow"'
     local SWEEP = 'sweep must be "root" or "tip"'
 
     for _, case in ipairs{
@@ -212,7 +212,8 @@ describe("solver options", function()
       assert.are.same({ method = "ccd", iterations = 10, tolerance = 0.01, weight = 1, damping = 0,
                         warm_start = true, exact = true, sweep = "root", bend = 1, softness = 0,
                         softness_curve = "smooth", stretch = 1, compress = 1, uniform = false,
-                        tip_angle = false, tip_weight = 1, pole = false },
+                        tip_angle = false, tip_weight = 1, pole = false, priority = 1,
+                        together = true },
                       ik2d.solver(two_bones()):options())
     end)
 
@@ -220,7 +221,8 @@ describe("solver options", function()
       local set = { method = "two_bone", iterations = 37, tolerance = 0.125, weight = 0.25,
                     damping = 0.5, warm_start = false, exact = false, sweep = "tip", bend = -1,
                     softness = 0.75, softness_curve = "spine", stretch = 1.5, compress = 0.5,
-                    uniform = true, tip_angle = 0.25, tip_weight = 0.5, pole = { 3, 4 } }
+                    uniform = true, tip_angle = 0.25, tip_weight = 0.5, pole = { 3, 4 },
+                    priority = 2.5, together = false }
       local s = ik2d.solver(two_bones(), set)
       assert.are.same(set, s:options())
       local other = ik2d.solver(two_bones())

@@ -85,7 +85,29 @@ typedef enum ik2d_status {
   IK2D_ERR_POLE_X,        /* a pole's x not finite */
   IK2D_ERR_POLE_Y,        /* a pole's y not finite */
   IK2D_ERR_SOFTNESS_CURVE,/* not an ik2d_softness_curve */
-  IK2D_ERR_COMPRESS       /* compress outside [0, 1] */
+  IK2D_ERR_COMPRESS,      /* compress outside [0, 1] */
+  /* skeletons (ik2d_skeleton_*) */
+  IK2D_ERR_SKELETON_BONES,  /* bone count outside 1..IK2D_MAX_SKELETON_BONES */
+  IK2D_ERR_PIVOT_LENGTH,    /* a skeleton bone's length not finite or < 0 */
+  IK2D_ERR_PARENT,          /* a parent that is not an earlier bone (or -1) */
+  IK2D_ERR_ORIGIN_X,        /* a bone origin's x not finite */
+  IK2D_ERR_ORIGIN_Y,        /* a bone origin's y not finite */
+  IK2D_ERR_INHERIT,         /* not an ik2d_inherit */
+  IK2D_ERR_PATH,            /* a chain's last bone does not descend from its first */
+  IK2D_ERR_PATH_INHERIT,    /* a bone inheriting position only inside a chain */
+  IK2D_ERR_LINKED,          /* the chain is a skeleton's path: edit the skeleton */
+  IK2D_ERR_LINKED_STRETCH,  /* stretch > 1 or compress < 1 on a skeleton chain */
+  IK2D_ERR_PRIORITY,        /* priority negative or not finite */
+  IK2D_ERR_SKELETON_SOLVERS,/* more than IK2D_MAX_SKELETON_SOLVERS solvers */
+  IK2D_ERR_SKELETON_SPACE,  /* a world-space limit on a skeleton's bone */
+  IK2D_ERR_LINKED_FOLLOW,   /* method follow on a skeleton chain */
+  /* springs (ik2d_spring_*) */
+  IK2D_ERR_STIFFNESS,     /* spring stiffness negative or not finite */
+  IK2D_ERR_MASS,          /* spring mass not > 0 and finite, or stiffness
+                             or damping over mass beyond the doubles */
+  IK2D_ERR_GRAVITY_X,     /* spring gravity's x not finite */
+  IK2D_ERR_GRAVITY_Y,     /* spring gravity's y not finite */
+  IK2D_ERR_DT             /* a time step negative or NaN */
 } ik2d_status;
 
 /* A short English description of a status, naming the setting, e.g.
@@ -185,8 +207,15 @@ IK2D_API ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle)
 /* Shares constraint (NULL removes it); the chain does not own it. */
 IK2D_API ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
                                                const ik2d_constraint *constraint);
-/* Pose and result back to the rest angles (scale 1). */
+/* Pose and result back to the rest angles (scale 1); nothing on a
+** skeleton chain (reset the skeleton). */
 IK2D_API void ik2d_chain_reset(ik2d_chain *chain);
+/* Editing the rig at run time: bone i's length (> 0; the reach follows)
+** and rest angle (the limits, relative to it, move with it; pose and
+** result keep their angles).  A solver's warm start stays valid: it is
+** rotations, clamped into the limits at the next solve. */
+IK2D_API ik2d_status ik2d_chain_set_length(ik2d_chain *chain, int i, double length);
+IK2D_API ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle);
 
 /* Per-bone reads; IK2D_ERR_INDEX (nothing written) outside 0..count-1. */
 IK2D_API ik2d_status ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
@@ -226,7 +255,10 @@ typedef struct ik2d_solver ik2d_solver;
 typedef enum ik2d_method {
   IK2D_CCD = 0,   /* cyclic coordinate descent, with an exact two-joint step */
   IK2D_FABRIK,    /* forward and backward reaching */
-  IK2D_TWO_BONE   /* closed form, chains of 2 bones */
+  IK2D_TWO_BONE,  /* closed form, chains of 2 bones */
+  IK2D_FOLLOW     /* follow the leader: no fixed base; the tip goes onto
+                     the target and each bone is dragged behind it (a
+                     rope), the base moves (ik2d_chain_base reports it) */
 } ik2d_method;
 
 /* CCD's sweep order: root to tip (fewer iterations from cold starts,
@@ -263,27 +295,37 @@ typedef struct ik2d_solver_def {
                            +1 puts the elbow on the clockwise side of the
                            base-to-target line (above it on a y-down
                            screen, for a target to the right); 1 */
+  ik2d_softness_curve softness_curve; /* two-bone: IK2D_SOFTNESS_SMOOTH */
   double softness;      /* two-bone: distance before full reach over which
                            the limb eases in, >= 0; 0 */
-  ik2d_softness_curve softness_curve; /* two-bone: IK2D_SOFTNESS_SMOOTH */
   double stretch;       /* two-bone and one-bone chains: largest bone
                            scale toward a target beyond reach, >= 1
                            (HUGE_VAL: no bound; 1 = none); 1 */
   double compress;      /* one-bone chains: smallest bone scale toward a
                            nearer target, in [0, 1] (0: no bound; 1 =
                            none); 1 */
+  double tip_angle;     /* with tip: the last bone's world direction
+                           (mirrored when flipped): the tip on the target,
+                           the rest of the chain solving for the last
+                           joint */
+  double tip_weight;    /* in [0, 1]: 1 orients fully, less blends the
+                           free direction toward tip_angle; 1 */
+  double pole_x, pole_y;/* with pole, world space: two_bone takes the bend
+                           side that faces it (over bend); CCD and FABRIK
+                           turn their middle joints toward it, the tip
+                           kept */
+  double priority;      /* solvers on a skeleton's chains
+                           (ik2d_skeleton_solve): >= 0, weight x priority
+                           weighs this effector in a joint solve; 1 */
+  /* the switches, together (the struct packs tighter) */
   bool uniform;         /* the scale applies to both sprite axes (a hint
                            for drawing, see ik2d_chain_uniform); false */
   bool tip;             /* orient the last bone along tip_angle; false */
-  double tip_angle;     /* the last bone's world direction (mirrored when
-                           flipped): the tip on the target, the rest of
-                           the chain solving for the last joint */
-  double tip_weight;    /* in [0, 1]: 1 orients fully, less blends the
-                           free direction toward tip_angle; 1 */
   bool pole;            /* bend toward (pole_x, pole_y); false */
-  double pole_x, pole_y;/* world space: two_bone takes the bend side that
-                           faces it (over bend); CCD and FABRIK turn
-                           their middle joints toward it, the tip kept */
+  bool together;        /* on a skeleton: solved jointly with the solvers
+                           whose chains share bones with it (true), or
+                           after them, winning on the bones it touches
+                           (false); true */
 } ik2d_solver_def;
 
 /* The outcome of the last solve. */
@@ -332,6 +374,8 @@ IK2D_API void ik2d_solver_clear_tip_angle(ik2d_solver *solver);
 /* Bends toward the point (x, y); clear: bend as set again. */
 IK2D_API ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
 IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
+IK2D_API ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority);
+IK2D_API ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together);
 
 /* World space. */
 IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
@@ -354,9 +398,9 @@ IK2D_API const ik2d_result *ik2d_solver_result(const ik2d_solver *solver);
 ** lanes of one vector; every one gives the same bits. */
 typedef enum ik2d_isa {
   IK2D_ISA_AUTO = -1,  /* the widest this machine runs */
-  IK2D_ISA_SCALAR = 0, /* one chain at a time: any machine */
-  IK2D_ISA_SSE2,       /* 2 chains a vector (x86-64) */
-  IK2D_ISA_AVX2,       /* 4 */
+  IK2D_ISA_SCALAR = 0, /* one chain at a time (4 interleaved): any machine */
+  IK2D_ISA_SSE2,       /* 4 chains side by side, two vectors of 2 (every x86-64) */
+  IK2D_ISA_AVX2,       /* 8 (two vectors of 4) */
   IK2D_ISA_AVX512      /* 8 */
 } ik2d_isa;
 
@@ -379,6 +423,224 @@ IK2D_API int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_i
 ** its index.  NULL entries are skipped. */
 IK2D_API ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
                                       const double *xy, int *bad);
+
+/* ------------------------------------------------------------------ */
+/* Skeleton: bones in a tree, each with a parent (an earlier bone, or   */
+/* the base), an origin in its parent's bone space, a length (0 for a   */
+/* pivot), a rest angle, limits and an inherit mode.  Like a chain it   */
+/* keeps a pose and a result, and the world transform of every bone.    */
+/* Chains over its paths (ik2d_skeleton_chain_init) are real chains:    */
+/* every solver works on them, and a solve writes the skeleton back.    */
+/* ------------------------------------------------------------------ */
+#define IK2D_MAX_SKELETON_BONES 256
+#define IK2D_MAX_SKELETON_SOLVERS 256
+
+typedef struct ik2d_skeleton ik2d_skeleton;
+
+typedef enum ik2d_inherit {
+  IK2D_INHERIT_ALL = 0,   /* the parent's position and rotation */
+  IK2D_INHERIT_POSITION   /* its position only: the bone's angle is
+                             relative to the skeleton's base */
+} ik2d_inherit;
+
+typedef struct ik2d_skeleton_bone_def {
+  int parent;                         /* an earlier bone, or -1: the base */
+  double length;                      /* >= 0 and finite; 0: a pivot */
+  double rest;                        /* rest local angle */
+  bool at_tip;                        /* the origin is the parent's tip
+                                         (the base for -1), and follows
+                                         its length; true */
+  double x, y;                        /* else the origin, in the parent's
+                                         bone space (+x along the bone) */
+  ik2d_inherit inherit;               /* IK2D_INHERIT_ALL */
+  const ik2d_constraint *constraint;  /* NULL: free; not owned */
+} ik2d_skeleton_bone_def;
+
+typedef struct ik2d_skeleton_def {
+  int bone_count;                     /* 1..IK2D_MAX_SKELETON_BONES */
+  const ik2d_skeleton_bone_def *bones;  /* parents first */
+  double x, y, angle;                 /* the base in world space */
+  bool flip;                          /* mirrored about x = base x */
+} ik2d_skeleton_def;
+
+/* A root bone at the base's origin: parent -1, length 0, rest 0, at the
+** parent's tip, inheriting all, free. */
+IK2D_API ik2d_skeleton_bone_def ik2d_default_skeleton_bone_def(void);
+/* No bones, base at the origin, angle 0, not flipped. */
+IK2D_API ik2d_skeleton_def ik2d_default_skeleton_def(void);
+/* Bytes for a skeleton of bone_count bones; 0 outside
+** 1..IK2D_MAX_SKELETON_BONES. */
+IK2D_API size_t ik2d_skeleton_size(int bone_count);
+/* Pose and result start at the rest angles.  For a bad bone, *bad (if
+** not NULL) gets its index. */
+IK2D_API ik2d_status ik2d_skeleton_init(ik2d_skeleton *skeleton, size_t size,
+                                        const ik2d_skeleton_def *def, int *bad);
+/* Detaches every chain and solver made on the skeleton (they keep their
+** last values and no longer follow it); call it before the skeleton's
+** memory goes.  The skeleton is not to be used afterwards. */
+IK2D_API void ik2d_skeleton_release(ik2d_skeleton *skeleton);
+
+IK2D_API int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
+/* Base and flip, as for chains: flipped, the whole skeleton is mirrored
+** about the vertical line through the base. */
+IK2D_API ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *skeleton, double x,
+                                            double y, double angle);
+IK2D_API void ik2d_skeleton_base(const ik2d_skeleton *skeleton, double *x,
+                                 double *y, double *angle);
+IK2D_API ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *skeleton, bool flip);
+IK2D_API bool ik2d_skeleton_flip(const ik2d_skeleton *skeleton);
+/* The animated local angle of bone i; the result shows it until the
+** next solve. */
+IK2D_API ik2d_status ik2d_skeleton_set_pose(ik2d_skeleton *skeleton, int i,
+                                            double angle);
+/* Bone i's length (>= 0: bones whose origin is its tip follow; a chain
+** whose path has a pivot where two_bone ran falls back to ccd) and rest
+** angle (limits follow, as for chains); every chain over it follows. */
+IK2D_API ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *skeleton, int i,
+                                              double length);
+IK2D_API ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *skeleton, int i,
+                                            double angle);
+/* Shares constraint (NULL removes it); the skeleton does not own it. */
+IK2D_API ik2d_status ik2d_skeleton_set_constraint(ik2d_skeleton *skeleton, int i,
+                                                  const ik2d_constraint *constraint);
+/* Pose and result back to the rest angles. */
+IK2D_API void ik2d_skeleton_reset(ik2d_skeleton *skeleton);
+
+/* Per-bone reads; IK2D_ERR_INDEX (nothing written) outside 0..count-1. */
+IK2D_API ik2d_status ik2d_skeleton_parent(const ik2d_skeleton *skeleton, int i,
+                                          int *parent);
+IK2D_API ik2d_status ik2d_skeleton_pose(const ik2d_skeleton *skeleton, int i,
+                                        double *angle);
+/* The result's local angle. */
+IK2D_API ik2d_status ik2d_skeleton_angle(const ik2d_skeleton *skeleton, int i,
+                                         double *angle);
+IK2D_API ik2d_status ik2d_skeleton_length(const ik2d_skeleton *skeleton, int i,
+                                          double *length);
+IK2D_API ik2d_status ik2d_skeleton_rest(const ik2d_skeleton *skeleton, int i,
+                                        double *angle);
+IK2D_API ik2d_status ik2d_skeleton_constraint(const ik2d_skeleton *skeleton, int i,
+                                              const ik2d_constraint **constraint);
+IK2D_API ik2d_status ik2d_skeleton_inherit(const ik2d_skeleton *skeleton, int i,
+                                           ik2d_inherit *inherit);
+/* The origin in the parent's bone space (the parent's tip when at_tip). */
+IK2D_API ik2d_status ik2d_skeleton_origin(const ik2d_skeleton *skeleton, int i,
+                                          double *x, double *y);
+/* Bone i in the result, in world space (mirrored when flipped): its
+** origin and world direction, and its tip. */
+IK2D_API ik2d_status ik2d_skeleton_world(const ik2d_skeleton *skeleton, int i,
+                                         double *x, double *y, double *angle);
+IK2D_API ik2d_status ik2d_skeleton_tip(const ik2d_skeleton *skeleton, int i,
+                                       double *x, double *y);
+/* Every bone's world transform as 5 doubles (origin x, y, world angle,
+** tip x, y), bone after bone, kept up to date by every call that changes
+** the result; the same pointer for the skeleton's life. */
+IK2D_API const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
+
+/* The chain over the path from bone from down to bone to: its size (the
+** number of bones on the path is ik2d_skeleton_path), and its
+** initialisation.  A bone on the path whose path child starts at s = (x,
+** y) in its space is a chain bone of length |s|, its angles shifted by
+** the direction of s (none for origins at the tips); the chain's base is
+** from's origin, its angle from's parent's world direction (the
+** skeleton's base angle for a bone inheriting position only, which may
+** only start a chain).  For a bad path, *bad (if not NULL) gets the bone
+** at fault. */
+IK2D_API ik2d_status ik2d_skeleton_path(const ik2d_skeleton *skeleton, int from,
+                                        int to, int *bone_count, int *bad);
+IK2D_API size_t ik2d_skeleton_chain_size(int bone_count);
+IK2D_API ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
+                                              ik2d_skeleton *skeleton, int from,
+                                              int to, int *bad);
+/* The skeleton a chain is a path of, and its first and last bones; NULL
+** (nothing written) for a standalone or released chain. */
+IK2D_API ik2d_skeleton *ik2d_chain_skeleton(const ik2d_chain *chain, int *from,
+                                            int *to);
+/* The skeleton bone of a skeleton chain's bone i. */
+IK2D_API ik2d_status ik2d_skeleton_chain_bone(const ik2d_chain *chain, int i, int *bone);
+/* Unlinks a skeleton chain, and every solver on it, from the skeleton
+** (no-op for others): call before their memory goes.  Such a chain or
+** solver is not to be used afterwards. */
+IK2D_API void ik2d_chain_release(ik2d_chain *chain);
+IK2D_API void ik2d_solver_release(ik2d_solver *solver);
+
+/* Solves every solver on the skeleton's chains and updates every bone's
+** world transform.  A solver whose chain lies below another's bones runs
+** after it; solvers with together whose chains share bones are solved
+** jointly, over all their effectors weighted by weight x priority, and
+** each keeps its own result; a solver with together = false runs after
+** the joint solve of the bones it shares.  Returns how many reached. */
+IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+/* The solvers on the skeleton's chains in the order they were made: up
+** to max of them into solvers; returns how many there are. */
+IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
+                                   ik2d_solver **solvers, int max);
+/* Spring: secondary motion (tails, hair, capes, antennae).  The bones  */
+/* of its chain swing like a chain of damped torsional springs: each    */
+/* joint pulls its bone toward its target local angle, and its parent   */
+/* the other way; so a bone lags in world space when its target, its    */
+/* parent or the base turns, swings back, and hangs under gravity, all  */
+/* inside its limits.  Joint i's spring is stiffness times the number   */
+/* of bones from it to the tip (the bones it carries), so every joint   */
+/* bends alike under a load on every bone.  The target of bone i is the */
+/* chain's result angle as the spring finds it at an update: the pose,  */
+/* or what a solver wrote since (so a spring updated after a solve lags */
+/* behind the IK); while nothing but the spring writes the result, the  */
+/* target stays the last one seen.  Each update writes the result       */
+/*   result = target + weight * delta(spring - target)                  */
+/* as a solve does, and its joints.                                      */
+/* ------------------------------------------------------------------ */
+typedef struct ik2d_spring ik2d_spring;
+
+typedef struct ik2d_spring_def {
+  double stiffness;   /* >= 0: the last joint's spring, torque per radian
+                         of its bone's turn from the target; joint i of n
+                         has (n - i) times it; 100 */
+  double damping;     /* >= 0: torque per rad/s of every bone's turning
+                         (air drag); 10 */
+  double mass;        /* > 0: every bone's inertia; 1.  One bone alone
+                         swings at sqrt(stiffness / mass) rad/s with a
+                         damping ratio damping / (2 sqrt(stiffness mass)) */
+  double gravity_x, gravity_y; /* world acceleration at each bone's tip
+                         (px/s^2, y down in LOVE): a bone of length L alone
+                         swings like a pendulum, g / L rad/s^2 toward g; 0, 0 */
+  double weight;      /* clamped to [0, 1], NaN refused; 1 */
+} ik2d_spring_def;
+
+/* The defaults above. */
+IK2D_API ik2d_spring_def ik2d_default_spring_def(void);
+/* Bytes for a spring of a chain of bone_count bones; 0 outside
+** 1..IK2D_MAX_BONES. */
+IK2D_API size_t ik2d_spring_size(int bone_count);
+/* A spring on chain (which must outlive it), at rest on the chain's
+** result as it is. */
+IK2D_API ik2d_status ik2d_spring_init(ik2d_spring *spring, size_t size,
+                                      ik2d_chain *chain, const ik2d_spring_def *def);
+IK2D_API ik2d_chain *ik2d_spring_chain(const ik2d_spring *spring);
+/* Every setting at once, all checked before any is kept; the motion goes
+** on from where it is. */
+IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_def *def);
+/* The settings now (a default def for NULL). */
+IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
+IK2D_API ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight);
+IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double x, double y);
+/* Advances the motion by dt seconds (>= 0; inf is the longest step
+** below) and writes the chain's result.  The same motion at any frame
+** rate: substeps of at most 1/720 s (whole ones at 24..360 Hz frames),
+** each integrated exactly for the linear damped oscillator with its
+** forcing held over it; a target or base angle that changes frame after
+** frame moves linearly between its samples, one that changes after a
+** frame without change jumps at the frame's start.  Stable for any dt:
+** at most 64 substeps of at most 1 s each (a longer frame is a hitch,
+** not time to catch up), and no bone turns faster than 720 pi rad/s.
+** IK2D_ERR_DT, changing nothing, for a negative or NaN dt. */
+IK2D_API ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
+/* At rest on the target: every bone at its target, no velocity; writes
+** the result. */
+IK2D_API void ik2d_spring_reset(ik2d_spring *spring);
+/* The angular velocity of bone i in rad/s, in the sense of
+** ik2d_chain_world_angle (mirrored when flipped). */
+IK2D_API ik2d_status ik2d_spring_velocity(const ik2d_spring *spring, int i,
+                                          double *velocity);
 
 #ifdef __cplusplus
 }

@@ -78,7 +78,8 @@ ik2d_status ik2d_bone_def_check(const ik2d_bone_def *bone) {
   return IK2D_OK;
 }
 
-static ik2d_status chain_check_def(const ik2d_chain_def *def) {
+/* pivots: bones of length 0 are allowed (skeleton chains) */
+static ik2d_status chain_check_def(const ik2d_chain_def *def, bool pivots) {
   double reach = 0.0;
   int i;
   if (def == NULL) return IK2D_ERR_NULL;
@@ -86,7 +87,10 @@ static ik2d_status chain_check_def(const ik2d_chain_def *def) {
     return IK2D_ERR_BONE_COUNT;
   if (def->bones == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < def->bone_count; i++) {
-    ik2d_status status = ik2d_bone_def_check(&def->bones[i]);
+    ik2d_bone_def bone = def->bones[i];
+    ik2d_status status;
+    if (pivots && bone.length == 0.0) bone.length = 1.0;
+    status = ik2d_bone_def_check(&bone);
     if (status != IK2D_OK) return status;
     reach += def->bones[i].length;
   }
@@ -94,15 +98,15 @@ static ik2d_status chain_check_def(const ik2d_chain_def *def) {
   return chain_check_base(def->x, def->y, def->angle);
 }
 
-ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
-                            const ik2d_chain_def *def) {
+static ik2d_status chain_init(ik2d_chain *chain, size_t size,
+                              const ik2d_chain_def *def, bool pivots) {
   chain_layout l;
   char *memory = (char *)chain;
   ik2d_status status;
   int i;
   if (chain == NULL) return IK2D_ERR_NULL;
   if ((uintptr_t)chain % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
-  status = chain_check_def(def);
+  status = chain_check_def(def, pivots);
   if (status != IK2D_OK) return status;
   l = chain_layout_of(def->bone_count);
   if (size < l.size) return IK2D_ERR_SIZE;
@@ -114,6 +118,7 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
   chain->angle = (double *)(void *)(memory + l.angle);
   chain->constraint = (const ik2d_constraint **)(void *)(memory + l.constraint);
   chain->joints = (double *)(void *)(memory + l.joints);
+  chain->link = NULL;
   chain->reach = 0.0;
   for (i = 0; i < chain->count; i++) {
     const ik2d_bone_def *bone = &def->bones[i];
@@ -129,6 +134,16 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
   chain_keep_base(chain, def->x, def->y, def->angle);
   ik2d_chain_reset(chain);
   return IK2D_OK;
+}
+
+ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
+                            const ik2d_chain_def *def) {
+  return chain_init(chain, size, def, false);
+}
+
+ik2d_status ik2d_chain_init_pivots(ik2d_chain *chain, size_t size,
+                                   const ik2d_chain_def *def) {
+  return chain_init(chain, size, def, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -147,6 +162,7 @@ ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
                                 double angle) {
   ik2d_status status;
   if (chain == NULL) return IK2D_ERR_NULL;
+  if (chain->link != NULL) return IK2D_ERR_LINKED;
   status = chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
   chain_keep_base(chain, x, y, angle);
@@ -163,6 +179,7 @@ void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y,
 
 ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip) {
   if (chain == NULL) return IK2D_ERR_NULL;
+  if (chain->link != NULL) return IK2D_ERR_LINKED;
   chain->flip = flip;
   ik2d_chain_update_joints(chain);
   return IK2D_OK;
@@ -174,6 +191,7 @@ bool ik2d_chain_flip(const ik2d_chain *chain) {
 
 ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
   if (chain == NULL) return IK2D_ERR_NULL;
+  if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   if (!isfinite(angle)) return IK2D_ERR_POSE;
   chain->pose[i] = angle;
@@ -186,6 +204,7 @@ ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
 ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
                                       const ik2d_constraint *constraint) {
   if (chain == NULL) return IK2D_ERR_NULL;
+  if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   chain->constraint[i] = constraint;
   return IK2D_OK;
@@ -193,13 +212,48 @@ ik2d_status ik2d_chain_set_constraint(ik2d_chain *chain, int i,
 
 void ik2d_chain_reset(ik2d_chain *chain) {
   int i;
-  if (chain == NULL) return;
+  if (chain == NULL || chain->link != NULL) return;
   for (i = 0; i < chain->count; i++) {
     chain->pose[i] = chain->rest[i];
     chain->angle[i] = chain->rest[i];
   }
   chain->scale = 1.0;
   ik2d_chain_update_joints(chain);
+}
+
+/* ------------------------------------------------------------------ */
+/* editing the rig: lengths and rest angles                             */
+/* ------------------------------------------------------------------ */
+
+ik2d_status ik2d_chain_set_length(ik2d_chain *chain, int i, double length) {
+  double reach = 0.0;
+  int k;
+  if (chain == NULL) return IK2D_ERR_NULL;
+  if (chain->link != NULL) return IK2D_ERR_LINKED;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
+  if (!isfinite(length) || !(length > 0.0)) return IK2D_ERR_LENGTH;
+  /* summed afresh, not adjusted: no rounding accumulates over edits */
+  for (k = 0; k < chain->count; k++) reach += k == i ? length : chain->length[k];
+  if (!isfinite(reach)) return IK2D_ERR_REACH;
+  chain->length[i] = length;
+  chain->reach = reach;
+  ik2d_chain_update_joints(chain);
+  return IK2D_OK;
+}
+
+/* The pose and the result keep their angles; the limits, relative to
+** the rest angle, move with it (a solve's warm start is clamped into
+** them as any start is). */
+ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle) {
+  if (chain == NULL) return IK2D_ERR_NULL;
+  if (chain->link != NULL) return IK2D_ERR_LINKED;
+  if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
+  if (!isfinite(angle)) return IK2D_ERR_REST;
+  chain->rest[i] = angle;
+  chain->rest_rot[i] = ik2d_rot_of(cos(angle), sin(angle));
+  /* the joints are made the angles' again, as a skeleton's are */
+  ik2d_chain_update_joints(chain);
+  return IK2D_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -304,4 +358,14 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
     for (i = 1; i <= chain->count; i++)
       joints[2 * i] = 2.0 * chain->base_x - joints[2 * i];
   }
+}
+
+/* ------------------------------------------------------------------ */
+/* for skeleton chains (ik2d_skeleton.c)                                */
+/* ------------------------------------------------------------------ */
+
+double ik2d_base_angle(double angle) { return chain_base_angle(angle); }
+
+void ik2d_chain_keep_base(ik2d_chain *chain, double x, double y, double angle) {
+  chain_keep_base(chain, x, y, angle);
 }

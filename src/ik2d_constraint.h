@@ -22,4 +22,20 @@ struct ik2d_constraint {
 bool ik2d_constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
                                ik2d_rot *r);
 
+/* The turn from local angle `from` to local angle `to` of a bone whose
+** rest angle is rest, for a blend from + weight * turn: for a limited
+** bone, to's nearest allowed angle less from, both in the frame centred
+** on the allowed arc, so a blend never sweeps through forbidden angles;
+** for a free bone (NULL or a full circle) or a world-space limit (which
+** bounds the world direction, not the local angle), the shortest turn. */
+static inline double ik2d_constraint_turn(const ik2d_constraint *constraint,
+                                          double rest, double from, double to) {
+  if (constraint != NULL && !constraint->full && constraint->def.space == IK2D_SPACE_PARENT) {
+    double to_rel = ik2d_constraint_clamp(constraint, to - rest);
+    double from_rel = constraint->mid + ik2d_wrap(from - rest - constraint->mid);
+    return to_rel - from_rel;
+  }
+  return ik2d_wrap(to - from);
+}
+
 #endif

@@ -35,12 +35,3 @@ const char *ik2d_isa_name(ik2d_isa isa) {
   }
   return NULL;
 }
-
-int ik2d_isa_lanes(ik2d_isa isa) {
-  switch (isa) {
-    case IK2D_ISA_SSE2: return 2;
-    case IK2D_ISA_AVX2: return 4;
-    case IK2D_ISA_AVX512: return 8;
-    default: return 1;
-  }
-}

@@ -26,7 +26,4 @@ int ik2d_lanes_ccd_avx2(ik2d_solver *const *solvers, int count);
 int ik2d_lanes_ccd_avx512(ik2d_solver *const *solvers, int count);
 #endif
 
-/* Lanes of an instruction set's kernel. */
-int ik2d_isa_lanes(ik2d_isa isa);
-
 #endif

@@ -101,12 +101,17 @@ static inline lanes_rot lanes_select(vm m, lanes_rot a, lanes_rot b) {
   return lanes_rot_of(v_select(m, a.c, b.c), v_select(m, a.s, b.s));
 }
 
+/* Bit l of bits set to on. */
+static inline unsigned lanes_with_bit(unsigned bits, int l, bool on) {
+  return (bits & ~(1u << l)) | (unsigned)on << l;
+}
+
 /* Bit l of *bits (and the mask that mirrors it) set to on. */
 static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
-  unsigned now = on ? *bits | 1u << l : *bits & ~(1u << l);
+  unsigned now = lanes_with_bit(*bits, l, on);
   if (now == *bits) return;
   *bits = now;
-  if (mask != NULL) *mask = m_from_bits(now);
+  *mask = m_from_bits(now);
 }
 
 /* ------------------------------------------------------------------ */
@@ -164,10 +169,45 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->reach.d[l] = chain->reach;
   k->iterations.d[l] = settings->iterations;
   k->updates.d[l] = 0.0;
-  lanes_set_bit(&k->exact_bits, NULL, l, settings->exact);
-  lanes_set_bit(&k->tip_bits, NULL, l, settings->sweep == IK2D_SWEEP_TIP);
+  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->exact);
+  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->sweep == IK2D_SWEEP_TIP);
   /* a damping of cos -1 lets every turn through: no lane work */
-  lanes_set_bit(&k->damped_bits, NULL, l, solver->damping.c > -1.0);
+  k->damped_bits = lanes_with_bit(k->damped_bits, l, solver->damping.c > -1.0);
+}
+
+/* Lane to holds what lane from holds (a lane without a solver computes
+** along with real numbers, never read back). */
+static void lanes_copy(lanes *k, int to, int from) {
+  int i;
+  k->solver[to] = k->solver[from];
+  for (i = 0; i < k->n; i++) {
+    bool on = (k->limited_bits[i] >> from) & 1u;
+    k->rot[i].c.d[to] = k->rot[i].c.d[from];
+    k->rot[i].s.d[to] = k->rot[i].s.d[from];
+    k->length[i].d[to] = k->length[i].d[from];
+    k->mid[i].c.d[to] = k->mid[i].c.d[from];
+    k->mid[i].s.d[to] = k->mid[i].s.d[from];
+    k->half[i].c.d[to] = k->half[i].c.d[from];
+    k->half[i].s.d[to] = k->half[i].s.d[from];
+    lanes_set_bit(&k->limited_bits[i], &k->limited[i], to, on);
+    lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], to, (k->mode1_bits[i] >> from) & 1u);
+    lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], to, (k->mode2_bits[i] >> from) & 1u);
+  }
+  k->target_x.d[to] = k->target_x.d[from];
+  k->target_y.d[to] = k->target_y.d[from];
+  k->base.c.d[to] = k->base.c.d[from];
+  k->base.s.d[to] = k->base.s.d[from];
+  k->damping.c.d[to] = k->damping.c.d[from];
+  k->damping.s.d[to] = k->damping.s.d[from];
+  k->base_x.d[to] = k->base_x.d[from];
+  k->base_y.d[to] = k->base_y.d[from];
+  k->tolerance_sq.d[to] = k->tolerance_sq.d[from];
+  k->reach.d[to] = k->reach.d[from];
+  k->iterations.d[to] = k->iterations.d[from];
+  k->updates.d[to] = 0.0;
+  k->exact_bits = lanes_with_bit(k->exact_bits, to, (k->exact_bits >> from) & 1u);
+  k->tip_bits = lanes_with_bit(k->tip_bits, to, (k->tip_bits >> from) & 1u);
+  k->damped_bits = lanes_with_bit(k->damped_bits, to, (k->damped_bits >> from) & 1u);
 }
 
 /* ------------------------------------------------------------------ */
@@ -804,10 +844,11 @@ int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
     k.half[i].c.v = v_set1(-1.0);
     k.half[i].s.v = v_set1(0.0);
   }
-  /* every lane holds a real pose, lanes beyond count the last one again
+  /* every lane holds a real pose, lanes beyond count the first one again
   ** (not live: they compute along and are never read) */
-  for (l = 0; l < V_LANES; l++) lanes_load(&k, l, solvers[l < count ? l : count - 1]);
   next = count < V_LANES ? count : V_LANES;
+  for (l = 0; l < next; l++) lanes_load(&k, l, solvers[l]);
+  for (; l < V_LANES; l++) lanes_copy(&k, l, 0);
   k.live = (1u << next) - 1u;
   for (l = 0; l < V_LANES; l++) {
     k.distance_sq.d[l] = k.start_sq.d[l] = k.before_sq.d[l] = 0.0;

@@ -69,6 +69,12 @@ static inline double ik2d_wrap(double angle) {
   return r;
 }
 
+/* A weight as solvers and springs keep it: clamped into [0, 1] (NaN is
+** refused before). */
+static inline double ik2d_clamp_weight(double weight) {
+  return weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
+}
+
 /* atan(t) for |t| <= 1/8: the series to t^19, whose next term is below
 ** 1e-20. */
 static inline double ik2d_atan_small(double t) {

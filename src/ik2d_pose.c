@@ -41,7 +41,7 @@ void ik2d_pose_load(ik2d_pose *pose, const ik2d_rot *rot) {
 void ik2d_pose_forward(ik2d_pose *pose) {
   const double *length = pose->chain->length;
   ik2d_rot world = pose->base;
-  double x = pose->chain->base_x, y = pose->chain->base_y;
+  double x = pose->base_x, y = pose->base_y;
   int i;
   for (i = 0; i < pose->count; i++) {
     world = ik2d_rot_mul(world, pose->rot[i]);

@@ -32,6 +32,9 @@ typedef struct ik2d_pose {
   ik2d_rot damping;                 /* the largest CCD turn; cos -1 lets
                                        every turn pass */
   ik2d_rot base;
+  double base_x, base_y;            /* where the solution puts the base,
+                                       chain space: the chain's base, but
+                                       for follow, which moves it */
   ik2d_rot rot[IK2D_MAX_BONES];     /* local rotation of each bone */
   /* limited bones: the middle of the allowed arc, in parent space (or
   ** in world space for a world-space limit) */
@@ -49,7 +52,8 @@ typedef struct ik2d_pose {
 void ik2d_pose_save(const ik2d_pose *pose, ik2d_rot *rot);
 void ik2d_pose_load(ik2d_pose *pose, const ik2d_rot *rot);
 
-/* Positions of every joint from the rotations.  Every rotation is a
+/* Positions of every joint from the rotations, from pose->base_x/y.
+** Every rotation is a
 ** product of unit ones, off unit length by a few ulps a turn; the solve
 ** puts them back on it at the end when that grows past 1e-14, not here
 ** on every pass. */

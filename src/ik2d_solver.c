@@ -10,6 +10,7 @@
 #include "ik2d_ccd.h"
 #include "ik2d_chain.h"
 #include "ik2d_fabrik.h"
+#include "ik2d_follow.h"
 #include "ik2d_math.h"
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
@@ -61,13 +62,21 @@ ik2d_solver_def ik2d_default_solver_def(void) {
   def.tip_weight = 1.0;
   def.pole = false;
   def.pole_x = def.pole_y = 0.0;
+  def.priority = 1.0;
+  def.together = true;
   return def;
 }
 
 static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
-  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE)
+  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE &&
+      method != IK2D_FOLLOW)
     return IK2D_ERR_METHOD;
   if (method == IK2D_TWO_BONE && chain->count != 2) return IK2D_ERR_TWO_BONE;
+  /* follow moves the base, which a skeleton owns */
+  if (method == IK2D_FOLLOW && chain->link != NULL) return IK2D_ERR_LINKED_FOLLOW;
+  /* a skeleton chain's pivot: the triangle has a side of 0 */
+  if (method == IK2D_TWO_BONE && !(chain->length[0] > 0.0 && chain->length[1] > 0.0))
+    return IK2D_ERR_TWO_BONE;
   return IK2D_OK;
 }
 
@@ -127,7 +136,18 @@ static ik2d_status check_pole(double x, double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_POLE_Y;
 }
 
-/* Every setting, in the order the def declares them. */
+/* a skeleton's bones keep their lengths: no stretch or compress there */
+static ik2d_status check_linked_scale(const ik2d_chain *chain, double stretch,
+                                      double compress) {
+  return (stretch > 1.0 || compress < 1.0) && chain->link != NULL ? IK2D_ERR_LINKED_STRETCH
+                                                                   : IK2D_OK;
+}
+
+static ik2d_status check_priority(double priority) {
+  return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
+}
+
+/* Every setting; the first one refused is the status. */
 static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
@@ -142,15 +162,13 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   if ((status = check_softness_curve(def->softness_curve)) != IK2D_OK) return status;
   if ((status = check_stretch(def->stretch)) != IK2D_OK) return status;
   if ((status = check_compress(def->compress)) != IK2D_OK) return status;
+  if ((status = check_linked_scale(chain, def->stretch, def->compress)) != IK2D_OK)
+    return status;
   /* a tip angle or pole switched off need not hold numbers */
   if ((status = check_tip(def->tip ? def->tip_angle : 0.0, def->tip_weight)) != IK2D_OK)
     return status;
-  if (def->pole) return check_pole(def->pole_x, def->pole_y);
-  return IK2D_OK;
-}
-
-static double clamp_weight(double weight) {
-  return weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
+  if (def->pole && (status = check_pole(def->pole_x, def->pole_y)) != IK2D_OK) return status;
+  return check_priority(def->priority);
 }
 
 /* The largest turn as a rotation: 0 or a half turn or more is none
@@ -163,7 +181,7 @@ static ik2d_rot damping_rot(double damping) {
 /* Keeps a checked def. */
 static void keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   solver->settings = *def;
-  solver->settings.weight = clamp_weight(def->weight);
+  solver->settings.weight = ik2d_clamp_weight(def->weight);
   solver->damping = damping_rot(def->damping);
 }
 
@@ -191,7 +209,13 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
   solver->joint_updates = 0;
+  /* on a skeleton chain: into the skeleton's solvers */
+  if (!ik2d_skeleton_link_solver(chain, &solver->node)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
+}
+
+void ik2d_solver_release(ik2d_solver *solver) {
+  if (solver != NULL) ik2d_skeleton_unlink_solver(&solver->node);
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
@@ -235,7 +259,7 @@ ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance) {
 ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_weight(weight) != IK2D_OK) return IK2D_ERR_WEIGHT;
-  solver->settings.weight = clamp_weight(weight);
+  solver->settings.weight = ik2d_clamp_weight(weight);
   return IK2D_OK;
 }
 
@@ -283,6 +307,8 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
 ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
+  if (check_linked_scale(solver->chain, stretch, 1.0) != IK2D_OK)
+    return IK2D_ERR_LINKED_STRETCH;
   solver->settings.stretch = stretch;
   return IK2D_OK;
 }
@@ -290,6 +316,8 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
 ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
+  if (check_linked_scale(solver->chain, 1.0, compress) != IK2D_OK)
+    return IK2D_ERR_LINKED_STRETCH;
   solver->settings.compress = compress;
   return IK2D_OK;
 }
@@ -331,6 +359,19 @@ ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
 
 void ik2d_solver_clear_pole(ik2d_solver *solver) {
   if (solver != NULL) solver->settings.pole = false;
+}
+
+ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  if (check_priority(priority) != IK2D_OK) return IK2D_ERR_PRIORITY;
+  solver->settings.priority = priority;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
+  if (solver == NULL) return IK2D_ERR_NULL;
+  solver->settings.together = together;
+  return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
@@ -388,6 +429,8 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->fresh = false;
   pose->joint_updates = 0;
   pose->base = chain->base_rot;
+  pose->base_x = chain->base_x;
+  pose->base_y = chain->base_y;
 }
 
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
@@ -418,16 +461,8 @@ static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
 }
 
 double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight) {
-  const ik2d_constraint *limit = chain->constraint[i];
-  double pose = chain->pose[i], delta;
-  if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_PARENT) {
-    double rest = chain->rest[i];
-    double ik_rel = ik2d_constraint_clamp(limit, ik - rest);
-    double pose_rel = limit->mid + ik2d_wrap(pose - rest - limit->mid);
-    delta = ik_rel - pose_rel;
-  } else {
-    delta = ik2d_wrap(ik - pose);
-  }
+  double pose = chain->pose[i];
+  double delta = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], pose, ik);
   return weight == 1.0 ? pose + delta : pose + weight * delta;
 }
 
@@ -445,6 +480,29 @@ static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
                                        : pose->joint_x[i];
     chain->joints[2 * i + 1] = pose->joint_y[i];
   }
+}
+
+/* Follow moves the base: the chain's base goes weight of the way to where
+** the solution put it (mirrored back into world space when flipped; the
+** base angle stays).  Returns whether it moved. */
+static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double weight) {
+  double x, y, dx, dy;
+  if (pose->base_x == chain->base_x && pose->base_y == chain->base_y) return false;
+  x = chain->flip ? 2.0 * chain->base_x - pose->base_x : pose->base_x;
+  y = pose->base_y;
+  if (weight != 1.0) {
+    dx = x - chain->base_x;
+    dy = y - chain->base_y;
+    /* on halves where the way overflows */
+    x = isfinite(dx) ? chain->base_x + weight * dx
+                     : 2.0 * (0.5 * chain->base_x + weight * (0.5 * x - 0.5 * chain->base_x));
+    y = isfinite(dy) ? chain->base_y + weight * dy
+                     : 2.0 * (0.5 * chain->base_y + weight * (0.5 * y - 0.5 * chain->base_y));
+  }
+  if (!isfinite(x) || !isfinite(y)) return false;
+  chain->base_x = x;
+  chain->base_y = y;
+  return true;
 }
 
 /* A method that meets numbers doubles cannot hold (dot products of
@@ -486,7 +544,7 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
   return true;
 }
 
-bool ik2d_solve_result(ik2d_solver *solver, int used) {
+bool ik2d_solver_measure(ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   double dx, dy, squared, target_x, target_y;
   ik2d_solve_target_of(solver, &target_x, &target_y);
@@ -498,7 +556,15 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
                                                                 : hypot(dx, dy);
   solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+  return solver->result.reached;
+}
+
+bool ik2d_solve_result(ik2d_solver *solver, int used) {
+  ik2d_chain *chain = solver->chain;
+  ik2d_solver_measure(solver);
   solver->result.iterations = used;
+  /* a skeleton chain writes its bones back, and the skeleton follows */
+  if (chain->link != NULL) ik2d_skeleton_chain_push(chain, true);
   return solver->result.reached;
 }
 
@@ -514,7 +580,9 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   chain->uniform = solver->settings.uniform;
   /* the stretch blends as the angles do */
   chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
-  if (weight == 1.0 && chain->scale == 1.0) {
+  if (solve_move_base(chain, pose, weight)) {
+    ik2d_chain_update_joints(chain);
+  } else if (weight == 1.0 && chain->scale == 1.0) {
     /* the result is the IK solution: its joints need no trig */
     solve_copy_joints(chain, pose);
   } else {
@@ -565,11 +633,15 @@ int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
 static int solve_method(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
+    case IK2D_FOLLOW: return ik2d_follow_run(pose);
     case IK2D_TWO_BONE:
       /* its closed-form limit search works in parent space: with a
       ** world-space limit, CCD (whose exact step is the same law of
-      ** cosines) solves the limb */
-      if (pose->count == 2 && pose->world_limits == 0) return ik2d_two_bone_run(pose);
+      ** cosines) solves the limb; so it does for a skeleton bone set to
+      ** length 0 after the method was chosen */
+      if (pose->count == 2 && pose->world_limits == 0 && pose->chain->length[0] > 0.0 &&
+          pose->chain->length[1] > 0.0)
+        return ik2d_two_bone_run(pose);
       return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
     default: return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
   }
@@ -680,8 +752,13 @@ static int solve_run(ik2d_pose *pose) {
       used = solve_oriented(pose, dir);
     }
   }
-  if (pose->count == 1 && (settings->stretch > 1.0 || settings->compress < 1.0))
+  /* follow reaches every target by moving the base, never the length:
+  ** the base behind the tip where a tip angle or a pole left the bones */
+  if (settings->method == IK2D_FOLLOW) {
+    ik2d_follow_place(pose);
+  } else if (pose->count == 1 && (settings->stretch > 1.0 || settings->compress < 1.0)) {
     solve_one_bone_scale(pose);
+  }
   return used;
 }
 

@@ -8,6 +8,7 @@
 #include "ik2d_chain.h"
 #include "ik2d_math.h"
 #include "ik2d_pose.h"
+#include "ik2d_skeleton.h"
 
 /* The header of a solver; its warm-start arrays follow it in the same
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
@@ -16,13 +17,15 @@ struct ik2d_solver {
   ik2d_solver_def settings;  /* as set, checked */
   ik2d_rot damping;          /* of settings.damping: (-1, 0) for none */
   double target_x, target_y;
-  bool has_target;           /* false: the target is the chain's tip */
-  bool have_solution;        /* the warm start holds a solution */
   ik2d_result result;
   int joint_updates;         /* CCD turns of single joints in the last
                                 solve, for benchmarks */
+  bool has_target;           /* false: the target is the chain's tip */
+  bool have_solution;        /* the warm start holds a solution */
   ik2d_rot *solution;        /* the last IK solution's rotations */
   double *solution_angle;    /* and their angles, in [-pi, pi] */
+  ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain
+                                on a skeleton */
 };
 
 /* The check ik2d_solver_set_target makes of a target. */
@@ -84,6 +87,8 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver);
 bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start);
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used);
+/* The result's reached and distance, from the chain's tip now. */
+bool ik2d_solver_measure(ik2d_solver *solver);
 
 /* The pieces of ik2d_solve_start and ik2d_solve_finish a batch's lanes
 ** call around their own arithmetic.

@@ -28,8 +28,8 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_LIMIT_ORDER: return "min > max";
     case IK2D_ERR_SPACE: return "space must be parent or world";
     case IK2D_ERR_INDEX: return "index out of range";
-    case IK2D_ERR_METHOD: return "method must be ccd, fabrik or two_bone";
-    case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones";
+    case IK2D_ERR_METHOD: return "method must be ccd, fabrik, two_bone or follow";
+    case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones of length > 0";
     case IK2D_ERR_ITERATIONS: return "iterations must be >= 1";
     case IK2D_ERR_TOLERANCE: return "tolerance must be >= 0 and finite";
     case IK2D_ERR_WEIGHT: return "weight must not be nan";
@@ -44,6 +44,31 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_POLE_Y: return "pole y must be finite";
     case IK2D_ERR_SOFTNESS_CURVE: return "softness curve must be smooth or spine";
     case IK2D_ERR_COMPRESS: return "compress must be within [0, 1]";
+    case IK2D_ERR_SKELETON_BONES: return "a skeleton needs 1 to 256 bones";
+    case IK2D_ERR_PIVOT_LENGTH: return "length must be >= 0 and finite";
+    case IK2D_ERR_PARENT: return "parent must be an earlier bone";
+    case IK2D_ERR_ORIGIN_X: return "origin x must be finite";
+    case IK2D_ERR_ORIGIN_Y: return "origin y must be finite";
+    case IK2D_ERR_INHERIT: return "inherit must be all or position";
+    case IK2D_ERR_PATH: return "the last bone does not descend from the first";
+    case IK2D_ERR_PATH_INHERIT:
+      return "a bone that inherits position only can only start a chain";
+    case IK2D_ERR_LINKED:
+      return "the chain is a path of a skeleton: edit the skeleton's bones instead";
+    case IK2D_ERR_LINKED_STRETCH:
+      return "stretch and compress are not available on a skeleton chain";
+    case IK2D_ERR_PRIORITY: return "priority must be >= 0 and finite";
+    case IK2D_ERR_SKELETON_SOLVERS: return "a skeleton takes at most 256 solvers";
+    case IK2D_ERR_LINKED_FOLLOW:
+      return "method follow moves the chain's base, which the skeleton owns";
+    case IK2D_ERR_SKELETON_SPACE:
+      return "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)";
+    case IK2D_ERR_STIFFNESS: return "stiffness must be >= 0 and finite";
+    case IK2D_ERR_MASS:
+      return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";
+    case IK2D_ERR_GRAVITY_X: return "gravity x must be finite";
+    case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
+    case IK2D_ERR_DT: return "dt must be >= 0 (seconds), not nan";
   }
   return "unknown status";
 }

@@ -66,16 +66,34 @@ function T:monitor_before()
   end
 end
 
+-- How far bone i of c is outside its limits (<= 0 inside).
+local function limit_off(c, i)
+  local k = c:constraint(i)
+  if not k then return -math.huge end
+  local lo, hi = k:limits()
+  return abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
+end
+
+-- How many of chain c's joints are not finite.
+local function non_finite_joints(c)
+  local count = 0
+  for j = 1, #c + 1 do
+    local x, y = c:joint(j)
+    if x ~= x or y ~= y or abs(x) == math.huge or abs(y) == math.huge then
+      count = count + 1
+    end
+  end
+  return count
+end
+
 function T:monitor_after()
   local hero = self.game.hero
   -- limits and finiteness on every chain
   for _, name in ipairs(hero.order) do
     local c = hero.solvers[name]:chain()
     for i = 1, #c do
-      local k = c:constraint(i)
-      if k then
-        local lo, hi = k:limits()
-        local off = abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
+      if c:constraint(i) then
+        local off = limit_off(c, i)
         if off > self.worst_limit then
           self.worst_limit, self.worst_limit_at = off, ("%s bone %d at %.2f s"):format(name, i, self.time)
         end
@@ -88,12 +106,7 @@ function T:monitor_after()
         if c:flip() then self.flipped_frames = self.flipped_frames + 1 end
       end
     end
-    for j = 1, #c + 1 do
-      local x, y = c:joint(j)
-      if x ~= x or y ~= y or abs(x) == math.huge or abs(y) == math.huge then
-        self.non_finite = self.non_finite + 1
-      end
-    end
+    self.non_finite = self.non_finite + non_finite_joints(c)
   end
   -- smoothed targets: never more than 1 - exp(-rate dt) of the gap, with
   -- the goal and rate of the state that made the step: the state now,
@@ -130,6 +143,21 @@ function T:monitor_after()
   end
 end
 
+-- The headband's tails (an ik2d.spring on a chain of their own): finite,
+-- inside their limits, and how fast they swing.
+function T:monitor_headband()
+  local band, watch = self.game.hero.headband, self.band
+  local chain = band.chain
+  for i = 1, #chain do
+    local off = limit_off(chain, i)
+    if off > watch.worst then watch.worst = off end
+    local v = abs(band.spring:velocity(i))
+    if v > watch.peak then watch.peak = v end
+  end
+  watch.non_finite = watch.non_finite + non_finite_joints(chain)
+  if chain:flip() then watch.flipped = watch.flipped + 1 end
+end
+
 -- ------------------------------------------------------------------
 -- Probe: one limb driven by the test, to try each solver method
 -- ------------------------------------------------------------------
@@ -158,14 +186,6 @@ local function limit_pose(c, u)
     angles[i] = c:rest(i) + lo + (hi - lo) * u[(i - 1) % #u + 1]
   end
   return angles
-end
-
--- How far bone i of c is outside its limits (<= 0 inside).
-local function limit_off(c, i)
-  local k = c:constraint(i)
-  if not k then return -math.huge end
-  local lo, hi = k:limits()
-  return abs(wrap(c:angle(i) - c:rest(i) - (lo + hi) / 2)) - (hi - lo) / 2
 end
 
 -- After the game's frame: the probed limb's solver gets weight 1 and a
@@ -461,6 +481,12 @@ local function script(self)
     self.arc_misses == 0 and self.flipped_frames > 0,
     ("%d misses, %d flipped bone-frames"):format(self.arc_misses, self.flipped_frames))
   self:check("every joint is finite, every frame", self.non_finite == 0)
+  self:check(("headband: the spring's joints are finite and its tails within their limits every frame (%g rad)")
+    :format(LIMIT_TOL), self.band.non_finite == 0 and self.band.worst <= LIMIT_TOL,
+    ("%d non-finite, worst %.3g rad"):format(self.band.non_finite, self.band.worst))
+  self:check("headband: the tails swing (a bone faster than 1 rad/s), facing both ways",
+    self.band.peak > 1 and self.band.flipped > 0,
+    ("peak %.2f rad/s, %d flipped frames"):format(self.band.peak, self.band.flipped))
   self:check("targets never jump: each frame moves at most 1 - exp(-rate dt) of the gap",
     self.jumps == 0, self.jump_at or ("largest step %.2f px"):format(self.max_step))
   self:info(("%d frames of %.4f s simulated, update %.3f ms per frame on average")
@@ -481,6 +507,7 @@ function autotest.new(game, ik2d)
     max_torso = 0, pull_grip = 0, pull_weight = 1,
     state = "running",
   }, T)
+  self.band = { worst = 0, non_finite = 0, peak = 0, flipped = 0 }
   self.co = coroutine.create(function() script(self) end)
   local major, minor, revision = love.getVersion()
   print(("love: ik2d headless test, LOVE %d.%d.%d, dt %.4f s"):format(major, minor, revision, DT))
@@ -501,6 +528,7 @@ function T:step()
   self.update_time = self.update_time + os.clock() - c0
   self.time, self.frames = self.time + DT, self.frames + 1
   self:monitor_after()
+  self:monitor_headband()
   return true
 end
 

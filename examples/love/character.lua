@@ -1,11 +1,10 @@
--- The character: a torso, two arms and two legs, each an ik2d chain with
--- its solver, tied together with ik2d.attach and driven by
+-- The character: one ik2d skeleton (a torso, two arms and two legs) with
+-- a solver on each limb's chain, solved in one call, driven by
 -- ik2d.behaviour (arms, torso) and a small foot planner (legs).
 -- Pure logic (no love.* calls): the game, the test and the showcase
 -- all step it with their own dt.
 
 local ik2d = require "ik2d"
-local attach = require "ik2d.attach"
 local behaviour = require "ik2d.behaviour"
 local blend = require "ik2d.blend"
 local feet = require "feet"
@@ -39,31 +38,30 @@ end
 
 local function new_rig(self, x, y)
   -- angles: y points down, so -pi/2 is up; positive turns clockwise on
-  -- screen.  Facing right, "forward" is +x.
-  self.torso = ik2d.chain{ x = x, y = y, angle = -pi / 2,
-    { length = 30, angle = 0.04, min = -0.3, max = 0.95 },   -- belly
-    { length = 28, angle = 0, min = -0.25, max = 0.6 } }     -- chest, up to the shoulders
-  local function arm()
-    return ik2d.chain{
-      { length = 34, angle = 0, min = -3.0, max = 1.2 },       -- shoulder
-      { length = 32, angle = character.ELBOW_REST, min = -2.1, max = 0.35 } } -- elbow bends forward only
-  end
-  local function leg()
-    return ik2d.chain{
-      { length = 40, angle = -0.2, min = -1.7, max = 0.9 },    -- hip
-      { length = 38, angle = 0.45, min = -0.45, max = 2.1 } }  -- knee bends forward only
-  end
-  self.arm_back, self.arm_front = arm(), arm()
-  self.leg_back, self.leg_front = leg(), leg()
-
-  -- bases: arms on the shoulders (torso tip), legs on the hip (torso
-  -- base); offset pi turns "up the torso" into "down the limb".  Added
-  -- parent-first, as ik2d.attach expects.
-  self.rig = attach.new()
-    :add(self.arm_back, self.torso, 3, pi)
-    :add(self.arm_front, self.torso, 3, pi)
-    :add(self.leg_back, self.torso, 1, pi)
-    :add(self.leg_front, self.torso, 1, pi)
+  -- screen.  Facing right, "forward" is +x.  The base is the hip, the
+  -- torso goes up from it; the shoulders and the pelvis are pivots turned
+  -- half round, so that an arm's or a leg's angles are "down the limb".
+  local elbow = character.ELBOW_REST
+  self.skeleton = ik2d.skeleton{ x = x, y = y, angle = -pi / 2,
+    { name = "belly", length = 30, angle = 0.04, min = -0.3, max = 0.95 },
+    { name = "chest", parent = "belly", length = 28, angle = 0, min = -0.25, max = 0.6 },
+    { name = "shoulder_back", parent = "chest", length = 0, angle = pi },
+    { name = "arm_back", parent = "shoulder_back", length = 34, min = -3.0, max = 1.2 },
+    { name = "forearm_back", parent = "arm_back", length = 32, angle = elbow, min = -2.1, max = 0.35 },
+    { name = "shoulder_front", parent = "chest", length = 0, angle = pi },
+    { name = "arm_front", parent = "shoulder_front", length = 34, min = -3.0, max = 1.2 },
+    { name = "forearm_front", parent = "arm_front", length = 32, angle = elbow, min = -2.1, max = 0.35 },
+    { name = "pelvis", length = 0, angle = pi },
+    { name = "thigh_back", parent = "pelvis", length = 40, angle = -0.2, min = -1.7, max = 0.9 },
+    { name = "shin_back", parent = "thigh_back", length = 38, angle = 0.45, min = -0.45, max = 2.1 },
+    { name = "thigh_front", parent = "pelvis", length = 40, angle = -0.2, min = -1.7, max = 0.9 },
+    { name = "shin_front", parent = "thigh_front", length = 38, angle = 0.45, min = -0.45, max = 2.1 },
+  }
+  -- each limb a chain over its bones (elbows and knees bend forward only)
+  local sk = self.skeleton
+  self.torso = sk:chain("belly", "chest")
+  self.arm_back, self.arm_front = sk:chain("arm_back", "forearm_back"), sk:chain("arm_front", "forearm_front")
+  self.leg_back, self.leg_front = sk:chain("thigh_back", "shin_back"), sk:chain("thigh_front", "shin_front")
 
   self.solvers = {
     torso = ik2d.solver(self.torso, { iterations = 8, tolerance = 1, weight = 0 }),
@@ -77,7 +75,7 @@ local function new_rig(self, x, y)
     leg_front = ik2d.solver(self.leg_front, { method = "two_bone", bend = 1,
       softness = 2, iterations = 16, tolerance = 0.5, weight = 1 }),
   }
-  -- solve order: torso first, then the limbs hanging from it
+  -- (the skeleton solves the torso first, the limbs hanging from it after)
   self.order = { "torso", "arm_back", "arm_front", "leg_back", "leg_front" }
   -- the methods set above, for reset_methods; the limb that M switches
   self.default_methods = {}
@@ -513,32 +511,27 @@ function Character:animate(dt)
   local rest = character.ELBOW_REST
   -- arms swing opposite each other; the shot kicks the front arm up
   -- (negative is "up and forward" for a right-facing character)
-  self.arm_front:set_pose(1, swing - 0.9 * self.recoil)
-  self.arm_front:set_pose(2, rest - 0.15 - 0.6 * self.recoil)
-  self.arm_back:set_pose(1, -swing)
-  self.arm_back:set_pose(2, rest - 0.2)
+  local sk = self.skeleton
+  sk:set_pose("arm_front", swing - 0.9 * self.recoil)
+  sk:set_pose("forearm_front", rest - 0.15 - 0.6 * self.recoil)
+  sk:set_pose("arm_back", -swing)
+  sk:set_pose("forearm_back", rest - 0.2)
   -- breathing
-  self.torso:set_pose(1, 0.04 + 0.025 * sin(t * 1.7))
-  self.torso:set_pose(2, 0.015 * sin(t * 1.7 + 0.6))
+  sk:set_pose("belly", 0.04 + 0.025 * sin(t * 1.7))
+  sk:set_pose("chest", 0.015 * sin(t * 1.7 + 0.6))
 end
 
 function Character:solve()
-  local flip = self.facing < 0
-  if self.torso:flip() ~= flip then self.torso:set_flip(flip) end
-  self.torso:set_base(self.x, self.y, -pi / 2)
-  local s = self.solvers
-  local function run(name)
-    local reached, distance, iterations = s[name]:solve()
-    local st = self.stats[name]
-    st.reached, st.distance, st.iterations = reached, distance, iterations
-  end
-  run("torso")
-  self.rig:update()            -- arms and legs onto the solved torso
+  local sk, flip = self.skeleton, self.facing < 0
+  if sk:flip() ~= flip then sk:set_flip(flip) end
+  sk:set_base(self.x, self.y, -pi / 2)
   self.feet:aim_legs()
-  run("arm_back")
-  run("arm_front")
-  run("leg_back")
-  run("leg_front")
+  -- every solver, the torso before the limbs hanging from it
+  sk:solve()
+  for _, name in ipairs(self.order) do
+    local st = self.stats[name]
+    st.reached, st.distance, st.iterations = self.solvers[name]:result()
+  end
 end
 
 -- One frame.  input = { move = -1 | 0 | 1 }.

@@ -3,6 +3,7 @@
 
 local world = require "world"
 local character = require "character"
+local headband = require "headband"
 
 local game = {}
 local Game = {}
@@ -16,6 +17,7 @@ function game.new()
   self.world = world
   self.item = world.new_item(game.ITEM_X)
   self.hero = character.new(world, self.item, game.START_X)
+  self.hero.headband = headband.new(self.hero)   -- tails on a spring
   self.sparks = {}
   self.time = 0
   self.debug = true          -- bones, limits and targets over the sprites
@@ -54,6 +56,7 @@ function Game:update(dt, input)
   local t0 = os.clock()
   self.time = self.time + dt
   self.hero:update(dt, input)
+  self.hero.headband:update(dt)
   world.update_item(self.item, dt)
   world.update_sparks(self.sparks, dt)
   local ms = (os.clock() - t0) * 1000

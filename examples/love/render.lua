@@ -209,17 +209,17 @@ local function draw_head(hero)
   g.setLineWidth(8)
   g.line(x, y, hx, hy)
   g.setLineWidth(1)
+  -- the headband's tails, behind the head, on a spring (headband.lua)
+  if hero.headband then hero.headband:draw() end
   g.setColor(sprites.OUTLINE)
   g.circle("fill", hx, hy, 16)
   g.setColor(sprites.SKIN)
   g.circle("fill", hx, hy, 14.5)
-  -- hair and a red headband whose tails flutter behind
+  -- hair and a red headband
   g.setColor(0.3, 0.18, 0.12)
   g.arc("fill", hx, hy, 14.5, pi + 0.15, 2 * pi - 0.15)
   g.setColor(0.85, 0.2, 0.2)
   g.rectangle("fill", hx - 14.5, hy - 6, 29, 4)
-  local wave = sin(hero.time * 8) * 3
-  g.polygon("fill", hx - f * 13, hy - 5, hx - f * 27, hy - 9 + wave, hx - f * 25, hy - 1 + wave)
   -- eye and mouth look the way the character faces
   g.setColor(sprites.OUTLINE)
   g.circle("fill", hx + f * 6, hy + 1, 2.2)
@@ -273,10 +273,8 @@ function render.draw(game)
   render.character(hero, item, game.time)
   draw_sparks(game.sparks)
   if game.debug then
-    for _, name in ipairs(hero.order) do
-      -- (draw_solver leaves out the target of a weight-0 solver)
-      ikdraw.draw_solver(hero.solvers[name], DEBUG_STYLE)
-    end
+    -- every bone, limit arc and live target (a weight-0 solver's left out)
+    ikdraw.draw_skeleton(hero.skeleton, DEBUG_STYLE)
   end
   g.pop()
 end

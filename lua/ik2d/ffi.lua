@@ -42,10 +42,28 @@ if not pcall(ffi.typeof, "ik2d_chain") then
     void luaik_result(const ik2d_solver *solver, double *out);
 ]]
 end
+if not pcall(ffi.typeof, "ik2d_spring") then
+  ffi.cdef [[
+    typedef struct ik2d_spring ik2d_spring;
+    int ik2d_spring_update(ik2d_spring *spring, double dt);
+    bool luaik_spring_live(const ik2d_spring *spring);
+]]
+end
+
+if not pcall(ffi.typeof, "ik2d_skeleton") then
+  ffi.cdef [[
+    typedef struct ik2d_skeleton ik2d_skeleton;
+    int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
+    const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
+    int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+    bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
+  ]]
+end
 
 local char_ptr = ffi.typeof("char *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
+local spring_ptr = ffi.typeof("ik2d_spring *")
 local doubles = ffi.typeof("double[?]")
 local int_out = ffi.typeof("int[1]")
 local double_ptr_out = ffi.typeof("double *[1]")
@@ -67,6 +85,7 @@ function M.install(core)
   local chain_mt = getmetatable(core.chain { { length = 1 } })
   local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
   local group_mt = getmetatable(core.group {})
+  local spring_mt = getmetatable(core.spring(core.chain { { length = 1 } }))
 
   -- Per object, the pointers a method reads, cast once and kept (weak
   -- keys let the objects go): a chain's core object and joints, a
@@ -87,16 +106,22 @@ function M.install(core)
     return pointer
   end
 
-  local solver_cache = setmetatable({}, { __mode = "k" })
-  local function solver_of(solver)
-    local pointer = solver_cache[solver]
-    if pointer or type(solver) ~= "userdata" or getmetatable(solver) ~= solver_mt then
+  -- object -> its core object as ctype (nil for anything but an mt
+  -- object), cast once
+  local function pointers_of(mt, ctype)
+    local cache = setmetatable({}, { __mode = "k" })
+    return function(object)
+      local pointer = cache[object]
+      if pointer or type(object) ~= "userdata" or getmetatable(object) ~= mt then
+        return pointer
+      end
+      pointer = cast(ctype, cast(char_ptr, object) + header)
+      cache[object] = pointer
       return pointer
     end
-    pointer = cast(solver_ptr, cast(char_ptr, solver) + header)
-    solver_cache[solver] = pointer
-    return pointer
   end
+  local solver_of = pointers_of(solver_mt, solver_ptr)
+  local spring_of = pointers_of(spring_mt, spring_ptr)
 
   local function live_chain(chain)
     local pointer = chain_of(chain)
@@ -116,7 +141,7 @@ function M.install(core)
   -- for all (Lua runs one call at a time)
   local out = doubles(4)
 
-  local fast = { Chain = {}, Solver = {}, Group = {} }
+  local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
   -- solvers ---------------------------------------------------------------
 
@@ -157,6 +182,19 @@ function M.install(core)
     local pointer = live_solver((...))
     if not pointer then return result_of(...) end
     return outcome(pointer)
+  end
+
+  -- springs ---------------------------------------------------------------
+
+  local spring_update = classic.Spring.update
+  function fast.Spring.update(...)
+    local spring, dt = ...
+    local pointer = spring_of(spring)
+    if pointer and C.luaik_spring_live(pointer) and type(dt) == "number" and
+       C.ik2d_spring_update(pointer, dt) == 0 then
+      return
+    end
+    return spring_update(...)
   end
 
   -- chains ----------------------------------------------------------------
@@ -305,7 +343,7 @@ function M.install(core)
   -- they are in place whichever way use_ffi switches.  An array keeps its
   -- group alive while the array (this very cdata) is reachable; the group
   -- keeps its arrays only weakly, so each goes when the caller drops it.
-  local kept_group = setmetatable({}, { __mode = "k" })       -- array -> group
+  local kept_owner = setmetatable({}, { __mode = "k" })       -- array -> its owner
   local target_arrays = setmetatable({}, { __mode = "kv" })   -- group -> array
   local joint_arrays = setmetatable({}, { __mode = "kv" })
   local function array_of(arrays, make, fallback)
@@ -317,7 +355,7 @@ function M.install(core)
       if array == nil then
         array = make(view.box)
         arrays[group] = array
-        kept_group[array] = group
+        kept_owner[array] = group
       end
       return array
     end
@@ -326,6 +364,60 @@ function M.install(core)
                                         classic.Group.target_array)
   methods.Group.joint_array = array_of(joint_arrays, C.luaik_group_joint_array,
                                        classic.Group.joint_array)
+
+  -- skeletons -------------------------------------------------------------
+
+  fast.Skeleton = {}
+  local skeleton_ptr = ffi.typeof("ik2d_skeleton *")
+  local skeleton_mt = getmetatable(core.skeleton { { name = "bone", length = 1 } })
+  -- as for chains: the core pointer and its transforms, cast once
+  local skeleton_pointers = setmetatable({}, { __mode = "k" })
+  local skeleton_transforms = setmetatable({}, { __mode = "k" })
+  local function live_skeleton(sk)
+    local pointer = skeleton_pointers[sk]
+    if not pointer then
+      if type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return nil end
+      pointer = cast(skeleton_ptr, cast(char_ptr, sk) + header)
+      skeleton_pointers[sk] = pointer
+      skeleton_transforms[sk] = C.ik2d_skeleton_transforms(pointer)
+    end
+    if C.luaik_skeleton_live(pointer) then return pointer end
+    return nil
+  end
+
+  local skeleton_solve = classic.Skeleton.solve
+  function fast.Skeleton.solve(...)
+    local pointer = live_skeleton((...))
+    if not pointer then return skeleton_solve(...) end
+    return C.ik2d_skeleton_solve(pointer)
+  end
+
+  local transforms = classic.Skeleton.transforms
+  function fast.Skeleton.transforms(...)
+    local sk, t = ...
+    local pointer = live_skeleton(sk)
+    if not pointer or (t ~= nil and type(t) ~= "table") then return transforms(...) end
+    t = t or {}
+    trim(t, fill(t, 1, skeleton_transforms[sk], 5 * C.ik2d_skeleton_bone_count(pointer)))
+    return t
+  end
+
+  -- Like a group's arrays, in place whichever way use_ffi switches: the
+  -- core's own transforms, the array keeping its skeleton alive.
+  local transform_arrays = setmetatable({}, { __mode = "kv" })  -- skeleton -> array
+  local transform_array = classic.Skeleton.transform_array
+  methods.Skeleton.transform_array = function(...)
+    local sk = ...
+    local pointer = live_skeleton(sk)
+    if not pointer then return transform_array(...) end
+    local array = transform_arrays[sk]
+    if array == nil then
+      array = C.ik2d_skeleton_transforms(pointer)
+      transform_arrays[sk] = array
+      kept_owner[array] = sk
+    end
+    return array
+  end
 
   return function(on)
     local source = on and fast or classic

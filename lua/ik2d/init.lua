@@ -21,6 +21,9 @@ local ik2d = {
   constraint = core.constraint,
   solver = core.solver,
   group = core.group,
+  skeleton = core.skeleton,
+  MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
+  spring = core.spring,
   ffi = false,
   -- "c" (the C core), "ffi" (the C core through LuaJIT's FFI) or "lua"
   backend = backend,

@@ -266,4 +266,122 @@ function ikdraw.draw_sprites(chain, sprites, opts)
   g.pop()
 end
 
+-- ------------------------------------------------------------------
+-- Skeletons
+-- ------------------------------------------------------------------
+-- A skeleton draws through the chain functions above: a view of it
+-- answers what they ask of a chain (joint i = bone i's origin, its world
+-- angle, length, rest, limits, flip), so arcs and sprites are computed
+-- one way for both.  A bone's parent direction, which the limit arc is
+-- relative to, is world - local for every bone (the base's for a root or
+-- position-only bone: its world angle is the base's plus its own).
+
+local SKELETON = { "chain", "transforms", "solvers" }
+-- (#view is its bone count: v[1..n] are set, as LuaJIT's tables have no __len)
+local View = {}
+View.__index = View
+function View:joint(i) local t = self.t return t[5 * i - 4], t[5 * i - 3] end
+function View:joints() return self.t end
+function View:world_angle(i) return self.t[5 * i - 2] end
+function View:angle(i) return self.sk:angle(i) end
+function View:rest(i) return self.sk:rest(i) end
+function View:length(i) return self.sk:length(i) end
+function View:constraint(i) return self.sk:constraint(i) end
+function View:flip() return self.sk:flip() end
+function View:scale() return 1 end -- a skeleton's bones keep their lengths
+function View:uniform() return false end
+
+-- sprites keyed by bone name, read by bone index: view.by_index[i]
+local ByIndex = { __index = function(b, i)
+  local name = type(i) == "number" and b.view.names[i]
+  return name and b.sprites[name] or nil
+end }
+
+-- One view per skeleton, made once; each draw refreshes its transforms.
+local views = setmetatable({}, { __mode = "k" })
+local function view_of(sk)
+  local v = views[sk]
+  if not v then
+    v = setmetatable({ sk = sk, n = #sk, t = {}, names = {}, tips = {}, solvers = {} }, View)
+    v.by_index = setmetatable({ view = v }, ByIndex)
+    for i = 1, v.n do
+      v[i] = i
+      v.names[i] = sk:name(i)
+      v.tips[i] = true
+    end
+    -- a bone whose tip another bone starts at is not a leaf
+    for i = 1, v.n do
+      local p = sk:parent(i)
+      if p then v.tips[p] = false end
+    end
+    views[sk] = v
+  end
+  sk:transforms(v.t)
+  return v
+end
+
+local function check_skeleton(sk, opts, who)
+  common.object(sk, SKELETON, 3, who, "sk", "an ik2d skeleton")
+  common.options(opts, KNOWN, 3, who, "opts")
+end
+
+-- ikdraw.skeleton_view(sk) --> an object with the chain methods the
+-- drawing functions use (bone i as chain bone i), for ikdraw.draw_limits,
+-- ikdraw.limit_arc and ikdraw.draw_sprites; refreshed by each call.
+function ikdraw.skeleton_view(sk)
+  common.object(sk, SKELETON, 2, "ik2d.love: skeleton_view", "sk", "an ik2d skeleton")
+  return view_of(sk)
+end
+
+-- ikdraw.draw_skeleton(sk [, opts]): each bone's limit arc, each bone as a
+-- line from its origin to its tip (bone_color, line_width), each origin
+-- as a joint (joint_color), each leaf's tip (tip_color), and the target
+-- of every solver on the skeleton's chains (as draw_solver: a weight-0
+-- solver's only with opts.zero_weight_targets).
+function ikdraw.draw_skeleton(sk, opts)
+  check_skeleton(sk, opts, "ik2d.love: draw_skeleton")
+  local v = view_of(sk)
+  local g, t = love.graphics, v.t
+  ikdraw.draw_limits(v, opts)
+  g.push("all")
+  g.setLineWidth(opt(opts, "line_width"))
+  set_color(opt(opts, "bone_color"))
+  for i = 1, v.n do
+    local k = 5 * i
+    if t[k - 4] ~= t[k - 1] or t[k - 3] ~= t[k] then g.line(t[k - 4], t[k - 3], t[k - 1], t[k]) end
+  end
+  set_color(opt(opts, "joint_color"))
+  local jr = opt(opts, "joint_radius")
+  for i = 1, v.n do g.circle("fill", t[5 * i - 4], t[5 * i - 3], jr) end
+  set_color(opt(opts, "tip_color"))
+  local tr = opt(opts, "tip_radius")
+  for i = 1, v.n do
+    if v.tips[i] then g.circle("fill", t[5 * i - 1], t[5 * i], tr) end
+  end
+  g.pop()
+  local solvers = sk:solvers(v.solvers)
+  for k = 1, #solvers do
+    local s = solvers[k]
+    if s:weight() > 0 or opt(opts, "zero_weight_targets") then ikdraw.draw_target(s, opts) end
+  end
+end
+
+-- ikdraw.draw_sprites(chain or sk, sprites [, opts]): on a skeleton,
+-- sprites is keyed by bone name (a bone without one is skipped), or a
+-- single sprite for every bone; each sprite as for chains, on its bone's
+-- origin along its world direction.
+local draw_chain_sprites = ikdraw.draw_sprites
+function ikdraw.draw_sprites(subject, sprites, opts)
+  if not common.has_methods(subject, SKELETON) then return draw_chain_sprites(subject, sprites, opts) end
+  check_skeleton(subject, opts, "ik2d.love: draw_sprites")
+  if type(sprites) ~= "table" then
+    common.fail(2, "ik2d.love: draw_sprites", "sprites must be a sprite table or a table of them by bone name",
+                sprites)
+  end
+  local v = view_of(subject)
+  if sprites.image ~= nil then return draw_chain_sprites(v, sprites, opts) end
+  v.by_index.sprites = sprites
+  return draw_chain_sprites(v, v.by_index, opts)
+end
+
 return ikdraw

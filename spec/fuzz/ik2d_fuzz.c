@@ -22,7 +22,20 @@
 **   - distance and reached agree with the result; a call that fails
 **     leaves its object untouched;
 **   - the core's own atan2 (ik2d_atan2) is within 2 ulps of libm's on
-**     the solution's rotations and on the target's offset from the base.
+**     the solution's rotations and on the target's offset from the base;
+**   - method follow with weight 1 leaves the tip on the target (the base
+**     moved; the twin's base compared too).
+**
+** Spring mode (bits 3 and 4 of the byte that says whether rests are kept,
+** unused before, set to 01): a spring on the chain, and after every
+** operation the part of its byte above the operation (byte / 14, ignored
+** before) updates it with a hostile dt (0, 1/144 .. 7 s, 1e300, inf,
+** NaN, negative, denormal), sets a hostile stiffness, damping, mass,
+** gravity or weight, or resets it; then: the chain's invariants, a finite
+** state no faster than 720 pi rad/s, limits held (weight 1, or the
+** target within them), weight 0 showing the target, a bitwise twin
+** updated alongside giving the same bits, and refused calls (NaN or
+** negative dt, bad settings, by the documented rules) changing nothing.
 **
 ** The two precision floors below are those of doubles, not slack for
 ** the solver: a joint position is stored to half an ulp of its
@@ -47,6 +60,7 @@
 #include "ik2d_constraint.h"
 #include "ik2d_math.h" /* ik2d_atan2 */
 #include "ik2d_solver.h"
+#include "ik2d_spring.h"
 
 #define PI 3.14159265358979323846
 #define TWO_PI 6.28318530717958647692
@@ -164,9 +178,10 @@ static double coordinate_of(reader *r) {
 /* storage: objects in static memory, and bitwise copies of them        */
 /* ------------------------------------------------------------------ */
 
-/* Doubles enough for a chain or a solver of 64 bones. */
+/* Doubles enough for a chain, a solver or a spring of 64 bones. */
 #define CHAIN_DOUBLES 1024
 #define SOLVER_DOUBLES 512
+#define SPRING_DOUBLES 512
 
 /* A pointer of an object relocated from src to dst: same offset. */
 #define RELOCATE(dst, src, field) \
@@ -428,9 +443,43 @@ static void check_atan2(double y, double x) {
           mine, libm);
 }
 
+/* Follow with weight 1 puts the tip on the target: the base is one chain
+** behind it along the solution's rotations, and the joints come from the
+** angles of those rotations.  Checked where the angles are known well
+** (below 1e6 rad: beyond, their rounding says little of a direction) and
+** the geometry fits in doubles; the floor is that of check_joints_match,
+** bone by bone, plus a few ulps of the coordinates, the base's before the
+** solve included: the drag works relative to it (and mirrored about it
+** when flipped), so a rope dragged from x = 500 to 0 ends known to ulps
+** of 500. */
+static void check_follow(const ik2d_solver *s, double target_x, double target_y,
+                         double old_x, double old_y) {
+  const ik2d_chain *chain = s->chain;
+  double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0, m;
+  double tip_x = chain->joints[2 * chain->count], tip_y = chain->joints[2 * chain->count + 1];
+  int i;
+  if (s->settings.method != IK2D_FOLLOW || s->settings.weight != 1.0 ||
+      !representable(chain) || !(fabs(target_x) < DBL_MAX / 8) || !(fabs(target_y) < DBL_MAX / 8))
+    return;
+  for (i = 0; i < chain->count; i++) {
+    double a = max3(fabs(chain->angle[i]), fabs(chain->pose[i]), fabs(chain->rest[i]));
+    if (a > 1e6) return;
+    unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
+    drift += chain->length[i] * chain->scale * (unsure + 1e-14);
+  }
+  m = max3(fabs(tip_x), fabs(tip_y), 2.0 * fabs(chain->base_x));
+  m = max3(m, fabs(target_x), fabs(target_y));
+  m = max3(m, 2.0 * fabs(old_x), fabs(old_y));
+  REQUIRE(hypot(tip_x - target_x, tip_y - target_y) <=
+              2.0 * drift + 16.0 * DBL_EPSILON * m + ldexp(8.0 * (chain->count + 1), -1074),
+          "follow left the tip off the target", -1, hypot(tip_x - target_x, tip_y - target_y),
+          drift);
+}
+
 /* Every invariant of one solve.  pose_ok[i]: the pose of bone i was
 ** within its limits before the solve. */
-static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
+static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
+                        double old_x, double old_y) {
   const ik2d_chain *chain = s->chain;
   double dx, dy, target_x, target_y, weight = s->settings.weight;
   int i;
@@ -473,6 +522,7 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok) {
   for (i = 0; i < chain->count && s->have_solution; i++)
     check_atan2(s->solution[i].s, s->solution[i].c);
   check_atan2(target_y - chain->base_y, target_x - chain->base_x);
+  check_follow(s, target_x, target_y, old_x, old_y);
 }
 
 /* The constraint's own clamp agrees with its limits. */
@@ -497,6 +547,10 @@ typedef struct world {
   ik2d_solver *solver;
   ik2d_constraint pool[POOL];
   int pool_set[POOL];
+  /* spring mode: a spring on the chain, acted on after every operation */
+  double spring_memory[SPRING_DOUBLES];
+  ik2d_spring *spring;
+  unsigned spring_turn;  /* varies the spring's values without bytes */
 } world;
 
 /* A bitwise copy of w in copy, its pointers moved to copy's own parts. */
@@ -550,6 +604,8 @@ static int solve_twice(world *w) {
   REQUIRE(reached == twin_reached &&
               memcmp(chain->angle, twin.chain->angle, n * sizeof(double)) == 0 &&
               memcmp(chain->joints, twin.chain->joints, 2 * (n + 1) * sizeof(double)) == 0 &&
+              memcmp(&chain->base_x, &twin.chain->base_x, sizeof(double)) == 0 &&
+              memcmp(&chain->base_y, &twin.chain->base_y, sizeof(double)) == 0 &&
               memcmp(&solver->result.distance, &twin.solver->result.distance,
                      sizeof(double)) == 0 &&
               solver->result.iterations == twin.solver->result.iterations &&
@@ -564,12 +620,13 @@ static int solve_twice(world *w) {
 static void do_solve(world *w) {
   int pose_ok[IK2D_MAX_BONES], i, reached;
   ik2d_chain *chain = w->chain;
+  double old_x = chain->base_x, old_y = chain->base_y;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *c = chain->constraint[i];
     pose_ok[i] = c == NULL || violation(c, limited_delta(chain, chain->pose, i)) == 0.0;
   }
   reached = solve_twice(w);
-  check_solve(w->solver, reached, pose_ok);
+  check_solve(w->solver, reached, pose_ok, old_x, old_y);
 }
 
 /* Sets constraint k from the input; a refused call must leave it as it
@@ -722,10 +779,14 @@ static void set_settings(world *w, reader *r) {
       REQUIRE((status == IK2D_OK) == (isfinite(v) && v >= 0.0), "damping check", -1, v, 0);
       break;
     case 4: {
-      int method = byte_of(r) % 4;
+      /* 3 is follow; with the byte's top bit (unused before), the first
+      ** value past the methods, refused */
+      unsigned k = byte_of(r);
+      int method = k % 4 == 3 && (k & 0x80) ? IK2D_FOLLOW + 1 : (int)(k % 4);
       status = ik2d_solver_set_method(s, (ik2d_method)method);
       REQUIRE((status == IK2D_OK) ==
-                  (method < 2 || (method == IK2D_TWO_BONE && w->chain->count == 2)),
+                  (method < 2 || method == IK2D_FOLLOW ||
+                   (method == IK2D_TWO_BONE && w->chain->count == 2)),
               "method check", -1, method, w->chain->count);
       break;
     }
@@ -855,6 +916,147 @@ static void set_constraint(world *w, reader *r) {
     REQUIRE(status == IK2D_OK && chain->constraint[i] == c, "constraint not set", i, k, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* springs                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A bitwise copy of spring in memory, for chain. */
+static ik2d_spring *copy_spring(double *memory, const ik2d_spring *spring,
+                                ik2d_chain *chain) {
+  ik2d_spring *copy = (ik2d_spring *)(void *)memory;
+  memcpy(memory, spring, ik2d_spring_size(spring->chain->count));
+  copy->chain = chain;
+  RELOCATE(copy, spring, world);
+  RELOCATE(copy, spring, velocity);
+  RELOCATE(copy, spring, target);
+  RELOCATE(copy, spring, written);
+  RELOCATE(copy, spring, moving);
+  return copy;
+}
+
+static int same_spring(const ik2d_spring *spring, const double *before) {
+  return memcmp(spring, before, ik2d_spring_size(spring->chain->count)) == 0;
+}
+
+/* Every invariant of a spring and, when it wrote one, its result: the
+** chain's (the joints are the forward kinematics of the angles bit for
+** bit, lengths kept, all finite); a finite state whose speed is at most
+** 720 pi rad/s; limits held with weight 1 and whenever the target is
+** within them; weight 0 shows the target. */
+static void check_spring(const ik2d_spring *sp, int wrote) {
+  const ik2d_chain *chain = sp->chain;
+  double weight = sp->settings.weight;
+  int i;
+  check_chain(chain, 1);
+  REQUIRE(weight >= 0.0 && weight <= 1.0, "spring weight outside [0, 1]", -1, weight, 0);
+  for (i = 0; i < chain->count; i++) {
+    const ik2d_constraint *c = chain->constraint[i];
+    REQUIRE(isfinite(sp->world[i]) && fabs(sp->world[i]) <= PI, "spring direction not finite",
+            i, sp->world[i], 0);
+    REQUIRE(isfinite(sp->velocity[i]) && fabs(sp->velocity[i]) <= 720.0 * PI,
+            "spring velocity not finite or above 720 pi rad/s", i, sp->velocity[i], 0);
+    if (!wrote) continue;
+    if (weight == 0.0)
+      REQUIRE(chain->angle[i] == sp->target[i], "spring weight 0 changed the target", i,
+              chain->angle[i], sp->target[i]);
+    /* a world-space limit holds the spring's own direction (weight 1);
+    ** a blend with the target turns every parent too */
+    if (c != NULL && (weight == 1.0 || (c->def.space == IK2D_SPACE_PARENT &&
+                                        violation(c, sp->target[i] - chain->rest[i]) == 0.0)))
+      REQUIRE(violation(c, limited_delta(chain, chain->angle, i)) <= limit_floor(chain, i, c),
+              "spring broke a limit", i, limited_delta(chain, chain->angle, i),
+              violation(c, limited_delta(chain, chain->angle, i)));
+  }
+}
+
+/* An update of dt: refused (and nothing changed) for NaN and negative dt;
+** else the invariants, and a bitwise copy updated alongside gives the
+** same bits. */
+static void spring_update(world *w, double dt) {
+  static double before_chain[CHAIN_DOUBLES], before_spring[SPRING_DOUBLES];
+  static double twin_chain[CHAIN_DOUBLES], twin_spring[SPRING_DOUBLES];
+  ik2d_spring *sp = w->spring, *twin;
+  ik2d_chain *chain = w->chain;
+  int n = chain->count;
+  ik2d_status status;
+  memcpy(before_chain, chain, ik2d_chain_size(n));
+  memcpy(before_spring, sp, ik2d_spring_size(n));
+  twin = copy_spring(twin_spring, sp, copy_chain(twin_chain, chain));
+  status = ik2d_spring_update(sp, dt);
+  if (isnan(dt) || dt < 0.0) {
+    REQUIRE(status == IK2D_ERR_DT && same_chain(chain, before_chain) &&
+                same_spring(sp, before_spring),
+            "bad dt accepted or spring changed", -1, dt, status);
+    return;
+  }
+  REQUIRE(status == IK2D_OK, "good dt refused", -1, dt, status);
+  ik2d_spring_update(twin, dt);
+  REQUIRE(memcmp(chain->angle, twin->chain->angle, n * sizeof(double)) == 0 &&
+              memcmp(chain->joints, twin->chain->joints, 2 * (n + 1) * sizeof(double)) == 0 &&
+              memcmp(sp->world, twin->world, n * sizeof(double)) == 0 &&
+              memcmp(sp->velocity, twin->velocity, n * sizeof(double)) == 0,
+          "same spring inputs, different outputs", -1, dt, 0);
+  check_spring(sp, 1);
+}
+
+/* One setting from a list of hostile values; refused exactly when the
+** documented rules say so, and then nothing changed. */
+static void spring_setting(world *w, unsigned which) {
+  static const double values[] = {0.0, 1.0, 100.0, 1e6, 1e300, DBL_MAX, 1e-300, 5e-324,
+                                  -1.0, NAN, INFINITY, 0.5, 2.0, 980.0, -980.0, -0.0};
+  static double before[SPRING_DOUBLES];
+  ik2d_spring *sp = w->spring;
+  ik2d_spring_def def = ik2d_spring_get_def(sp);
+  double v = values[w->spring_turn % (sizeof values / sizeof values[0])];
+  ik2d_status status;
+  int good;
+  memcpy(before, sp, ik2d_spring_size(sp->chain->count));
+  switch (which % 6) {
+    case 0: def.stiffness = v; break;
+    case 1: def.damping = v; break;
+    case 2: def.mass = v; break;
+    case 3: def.gravity_x = v; break;
+    case 4: def.gravity_y = v; break;
+    default: def.weight = v; break;
+  }
+  good = isfinite(def.stiffness) && def.stiffness >= 0.0 && isfinite(def.damping) &&
+         def.damping >= 0.0 && isfinite(def.mass) && def.mass > 0.0 &&
+         isfinite(def.stiffness / def.mass) && isfinite(def.damping / def.mass) &&
+         isfinite(def.gravity_x) && isfinite(def.gravity_y) && !isnan(def.weight);
+  status = which % 6 == 5 ? ik2d_spring_set_weight(sp, v)
+           : which % 6 >= 3 ? ik2d_spring_set_gravity(sp, def.gravity_x, def.gravity_y)
+                            : ik2d_spring_set_def(sp, &def);
+  if (!good) {
+    REQUIRE(status != IK2D_OK && same_spring(sp, before), "bad spring setting accepted",
+            (int)which, v, status);
+  } else {
+    REQUIRE(status == IK2D_OK, "good spring setting refused", (int)which, v, status);
+  }
+}
+
+/* In spring mode, after every operation: what the part of its byte above
+** the operation's own (byte / 14, ignored before) says.  No bytes are
+** read, so saved inputs keep their meaning up to here. */
+static void spring_act(world *w, unsigned q) {
+  static const double dts[] = {1.0 / 60, 1.0 / 144, 0.0, 1.0 / 30, 0.1, 1.0, 1e300, INFINITY,
+                               NAN, -1.0, -0.0, 1e-300, 5e-324, 0.25, 7.0, -INFINITY};
+  if (w->spring == NULL) return;
+  w->spring_turn++;
+  if (q == 0) return;
+  if (q <= 6 || q >= 14) {
+    spring_update(w, dts[(q + w->spring_turn) % (sizeof dts / sizeof dts[0])]);
+  } else if (q <= 12) {
+    spring_setting(w, q - 7 + w->spring_turn);
+  } else {
+    int i;
+    ik2d_spring_reset(w->spring);
+    check_spring(w->spring, 1);
+    for (i = 0; i < w->chain->count; i++)
+      REQUIRE(w->spring->velocity[i] == 0.0, "reset left a velocity", i,
+              w->spring->velocity[i], 0);
+  }
+}
+
 static int build(world *w, reader *r) {
   ik2d_bone_def bones[IK2D_MAX_BONES + 1];
   ik2d_chain_def def = ik2d_default_chain_def();
@@ -862,7 +1064,8 @@ static int build(world *w, reader *r) {
   unsigned head = byte_of(r);
   /* mostly short chains; 64 and the invalid 0 and 65 now and then */
   int count = head < 16 ? 64 : head < 20 ? (int)(head % 2) * 65 : 1 + (int)(head % 12);
-  int i, bad = 0, with_rests;
+  int i, bad = 0, with_rests, spring_on;
+  unsigned rests;
   ik2d_status status;
   if (head >= 20 && head < 40) count = 2;
   if (count > 64) count = 65;
@@ -871,7 +1074,11 @@ static int build(world *w, reader *r) {
     bones[i].rest = angle_of(r);
     bones[i].constraint = NULL;
   }
-  with_rests = byte_of(r) % 8 != 7;
+  /* bits 3 and 4 of this byte, unused before, turn spring mode on (01:
+  ** none of the regressions has that) */
+  rests = byte_of(r);
+  with_rests = rests % 8 != 7;
+  spring_on = ((rests >> 3) & 3) == 1;
   if (!with_rests)
     for (i = 0; i < count && i < IK2D_MAX_BONES + 1; i++) bones[i].rest = 0.0;
   if (count >= 1 && byte_of(r) % 32 == 31) {
@@ -918,6 +1125,16 @@ static int build(world *w, reader *r) {
   REQUIRE(ik2d_solver_init(w->solver, sizeof w->solver_memory, w->chain, &settings) == IK2D_OK,
           "solver init", -1, 0, 0);
   current_solver = w->solver;
+  w->spring = NULL;
+  w->spring_turn = 0;
+  if (spring_on) {
+    ik2d_spring_def spring_def = ik2d_default_spring_def();
+    spring_def.gravity_y = 980.0;
+    w->spring = (ik2d_spring *)(void *)w->spring_memory;
+    REQUIRE(ik2d_spring_init(w->spring, sizeof w->spring_memory, w->chain, &spring_def) ==
+                IK2D_OK, "spring init", -1, 0, 0);
+    check_spring(w->spring, 0);
+  }
   return 1;
 }
 
@@ -933,7 +1150,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   set_target(&w, &r);
   do_solve(&w);
   while (r.n > 0 && ops++ < MAX_OPS) {
-    switch (byte_of(&r) % 14) {
+    unsigned op = byte_of(&r);
+    switch (op % 14) {
       case 0: case 1: case 2: case 3: do_solve(&w); break;
       case 4: set_target(&w, &r); break;
       case 5: set_pose(&w, &r); break;
@@ -950,8 +1168,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         break;
       }
     }
+    spring_act(&w, op / 14);
   }
   do_solve(&w);
+  spring_act(&w, 1);
   return 0;
 }
 
@@ -960,6 +1180,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 /* ------------------------------------------------------------------ */
 
 #ifdef IK2D_FUZZ_REPLAY
+/* what the replay runs and how it names itself: skeleton_fuzz.c, which
+** includes this file, puts its own target there */
+#ifndef FUZZ_TARGET
+#define FUZZ_TARGET LLVMFuzzerTestOneInput
+#define FUZZ_NAME "ik2d_fuzz"
+#endif
 int main(int argc, char **argv) {
   static uint8_t buffer[1 << 20];
   int i, runs = 0;
@@ -967,16 +1193,16 @@ int main(int argc, char **argv) {
     FILE *f = fopen(argv[i], "rb");
     size_t n;
     if (f == NULL) {
-      fprintf(stderr, "ik2d_fuzz: cannot open %s\n", argv[i]);
+      fprintf(stderr, FUZZ_NAME ": cannot open %s\n", argv[i]);
       return 2;
     }
     n = fread(buffer, 1, sizeof buffer, f);
     fclose(f);
-    fprintf(stderr, "ik2d_fuzz: %s\n", argv[i]);
-    LLVMFuzzerTestOneInput(buffer, n);
+    fprintf(stderr, FUZZ_NAME ": %s\n", argv[i]);
+    FUZZ_TARGET(buffer, n);
     runs++;
   }
-  printf("ik2d_fuzz: %d inputs replayed, no invariant broken\n", runs);
+  printf(FUZZ_NAME ": %d inputs replayed, no invariant broken\n", runs);
   return 0;
 }
 #endif

@@ -27,6 +27,8 @@
 #define LUAIK_CONSTRAINT "ik2d.Constraint"
 #define LUAIK_SOLVER "ik2d.Solver"
 #define LUAIK_GROUP "ik2d.Group"
+#define LUAIK_SKELETON "ik2d.Skeleton"
+#define LUAIK_SPRING "ik2d.Spring"
 
 /* Functions LuaJIT's FFI (lua/ik2d/ffi.lua) calls besides the core's. */
 #if defined(_WIN32)
@@ -130,6 +132,15 @@ int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
 void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
                       const char *kind, const char *const *names, int skip);
 
+/* obj:set_base(x, y [, angle]) for a chain or a skeleton: reads x, y and
+** the angle (angle, the current one, when left out) at 2..4; and raises a
+** status the core gave for them on the argument it is about. */
+void luaik_base_args(lua_State *L, double *x, double *y, double *angle);
+void luaik_check_base_status(lua_State *L, ik2d_status status);
+/* Pushes 2 or 3 numbers (a point, a point and an angle); returns how many. */
+int luaik_push_xy(lua_State *L, double x, double y);
+int luaik_push_xya(lua_State *L, double x, double y, double angle);
+
 /* Fills the table at t (a fresh one when t is none or nil) from index
 ** first with count doubles, clears what follows up to the first nil,
 ** and leaves it on top; returns the next free index. */
@@ -144,16 +155,43 @@ void luaik_trim(lua_State *L, int t, int first);
 ik2d_chain *luaik_check_chain(lua_State *L, int arg);
 ik2d_constraint *luaik_check_constraint(lua_State *L, int arg);
 ik2d_solver *luaik_check_solver(lua_State *L, int arg);
+ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg);
+
+/* Reads a constraint def from the limit fields (min, max, invert) of the
+** table at t, naming owner ("" or "bone 2: ") in errors; false when the
+** table has neither min nor max.  Leaves the stack as it found it. */
+bool luaik_read_limits(lua_State *L, int t, int arg, const char *owner,
+                       ik2d_constraint_def *def);
+/* Pushes a new constraint from def, or raises naming owner. */
+ik2d_constraint *luaik_push_constraint(lua_State *L, int arg, const char *owner,
+                                       const ik2d_constraint_def *def);
+/* The optional number field key of the table at t (fallback if nil). */
+double luaik_number_field(lua_State *L, int t, int arg, const char *key,
+                          const char *what, double fallback);
+/* A skeleton chain's constraint of chain bone i (0-based), pushed (nil
+** for none): the skeleton's, which sk:set_constraint may have changed. */
+void luaik_push_path_constraint(lua_State *L, int chain, int i);
+/* ik2d.solver on a skeleton chain: the solver (on top) is remembered for
+** sk:solvers(). */
+void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain);
+/* Chains and solvers made on a skeleton: unlinked at __gc. */
+int luaik_chain_gc(lua_State *L);
+int luaik_solver_gc(lua_State *L);
+ik2d_spring *luaik_check_spring(lua_State *L, int arg);
 
 /* Each file's functions, for registration and for error names. */
 extern const luaL_Reg luaik_chain_methods[], luaik_chain_meta[];
 extern const luaL_Reg luaik_constraint_methods[], luaik_constraint_meta[];
 extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];
 extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
+extern const luaL_Reg luaik_skeleton_methods[], luaik_skeleton_meta[];
+extern const luaL_Reg luaik_spring_methods[], luaik_spring_meta[];
 /* The module's functions: ik2d.chain, ik2d.constraint, ... */
 int luaik_chain_new(lua_State *L);
 int luaik_constraint_new(lua_State *L);
 int luaik_solver_new(lua_State *L);
 int luaik_group_new(lua_State *L);
+int luaik_skeleton_new(lua_State *L);
+int luaik_spring_new(lua_State *L);
 
 #endif

@@ -23,8 +23,8 @@ static const char *const space_names[] = {"parent", "world", NULL};
 /* Reads a constraint def from the limit fields of the table at t, named
 ** by owner ("" or "bone 2: ") in errors; returns false when the table
 ** has neither min nor max.  Leaves the stack as it found it. */
-static bool read_limits(lua_State *L, int t, int arg, const char *owner,
-                        ik2d_constraint_def *def) {
+bool luaik_read_limits(lua_State *L, int t, int arg, const char *owner,
+                       ik2d_constraint_def *def) {
   int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3, space = top + 4;
   lua_getfield(L, t, "min");
   lua_getfield(L, t, "max");
@@ -51,9 +51,8 @@ static bool read_limits(lua_State *L, int t, int arg, const char *owner,
   return true;
 }
 
-/* Pushes a new constraint from def, or raises naming owner. */
-static ik2d_constraint *push_constraint(lua_State *L, int arg, const char *owner,
-                                        const ik2d_constraint_def *def) {
+ik2d_constraint *luaik_push_constraint(lua_State *L, int arg, const char *owner,
+                                       const ik2d_constraint_def *def) {
   size_t size = ik2d_constraint_size();
   ik2d_constraint *c = (ik2d_constraint *)luaik_new_object(L, size, LUAIK_CONSTRAINT);
   ik2d_status status = ik2d_constraint_init(c, size, def);
@@ -66,8 +65,8 @@ int luaik_constraint_new(lua_State *L) {
   ik2d_constraint_def def = ik2d_default_constraint_def();
   luaik_check_table(L, 1);
   luaik_check_keys(L, 1, 1, "", "field", limit_fields, 0);
-  if (!read_limits(L, 1, 1, "", &def)) luaik_arg_error(L, 1, "min and max go together");
-  push_constraint(L, 1, "", &def);
+  if (!luaik_read_limits(L, 1, 1, "", &def)) luaik_arg_error(L, 1, "min and max go together");
+  luaik_push_constraint(L, 1, "", &def);
   return 1;
 }
 
@@ -151,9 +150,8 @@ static const char *const chain_fields[] = {"x", "y", "angle", "flip", NULL};
 static const char *const bone_fields[] = {"length", "angle", "min", "max",
                                           "invert", "space", NULL};
 
-/* The optional number field key of the table at t (fallback if nil). */
-static double number_field(lua_State *L, int t, int arg, const char *key,
-                           const char *what, double fallback) {
+double luaik_number_field(lua_State *L, int t, int arg, const char *key,
+                          const char *what, double fallback) {
   double value = fallback;
   lua_getfield(L, t, key);
   if (!lua_isnil(L, -1)) value = luaik_number_at(L, -1, arg, what);
@@ -176,13 +174,13 @@ static void read_bone(lua_State *L, int i, ik2d_bone_def *bone) {
   lua_getfield(L, t, "length");
   bone->length = luaik_number_at(L, owner_index + 1, 1,
                                  lua_pushfstring(L, "%slength", owner));
-  bone->rest = number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
+  bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
   bone->constraint = NULL;
   status = ik2d_bone_def_check(bone);
   if (status != IK2D_OK) luaik_arg_errorf(L, 1, "%s%s", owner, luaik_status_message(L, status));
   lua_settop(L, owner_index);
-  if (read_limits(L, t, 1, owner, &limits)) {
-    bone->constraint = push_constraint(L, 1, owner, &limits);
+  if (luaik_read_limits(L, t, 1, owner, &limits)) {
+    bone->constraint = luaik_push_constraint(L, 1, owner, &limits);
   } else {
     lua_pushnil(L);
   }
@@ -204,6 +202,9 @@ int luaik_chain_new(lua_State *L) {
   if (count < 1 || count > IK2D_MAX_BONES)
     luaik_check_status(L, 1, IK2D_ERR_BONE_COUNT);
   luaik_check_keys(L, 1, 1, "", "field", chain_fields, count);
+  /* a slot per bone for its constraint (64 is more than Lua promises a C
+  ** function), and room for reading one */
+  luaL_checkstack(L, count + LUA_MINSTACK, "too many bones");
   /* the bones' constraints go on the stack from index 2 */
   first = lua_gettop(L) + 1;
   for (i = 0; i < count; i++) {
@@ -212,9 +213,9 @@ int luaik_chain_new(lua_State *L) {
   }
   def.bone_count = count;
   def.bones = bones;
-  def.x = number_field(L, 1, 1, "x", "x", 0.0);
-  def.y = number_field(L, 1, 1, "y", "y", 0.0);
-  def.angle = number_field(L, 1, 1, "angle", "angle", 0.0);
+  def.x = luaik_number_field(L, 1, 1, "x", "x", 0.0);
+  def.y = luaik_number_field(L, 1, 1, "y", "y", 0.0);
+  def.angle = luaik_number_field(L, 1, 1, "angle", "angle", 0.0);
   lua_getfield(L, 1, "flip");
   def.flip = !lua_isnil(L, -1) && luaik_boolean_at(L, -1, 1, "flip");
   lua_pop(L, 1);
@@ -247,34 +248,36 @@ static int bone_arg(lua_State *L, int arg) {
   return luaik_check_whole(L, arg, "bone index") - 1;
 }
 
+/* The chain at argument 1, not a skeleton's path (whose base, flip, pose
+** and bones are the skeleton's: edits go there). */
+static ik2d_chain *check_own_chain(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  if (ik2d_chain_skeleton(chain, NULL, NULL) != NULL) luaik_check_status(L, 1, IK2D_ERR_LINKED);
+  return chain;
+}
+
 static int chain_len(lua_State *L) {
   lua_pushinteger(L, ik2d_chain_bone_count(luaik_check_chain(L, 1)));
   return 1;
 }
 
 static int chain_set_base(lua_State *L) {
-  ik2d_chain *chain = luaik_check_chain(L, 1);
-  double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3), angle;
+  ik2d_chain *chain = check_own_chain(L);
+  double x, y, angle;
   ik2d_chain_base(chain, NULL, NULL, &angle);
-  ik2d_status status;
-  angle = luaik_opt_number(L, 4, angle);
-  status = ik2d_chain_set_base(chain, x, y, angle);
-  luaik_check_status(L, status == IK2D_ERR_BASE_X ? 2 : status == IK2D_ERR_BASE_Y ? 3 : 4,
-                     status);
+  luaik_base_args(L, &x, &y, &angle);
+  luaik_check_base_status(L, ik2d_chain_set_base(chain, x, y, angle));
   return 0;
 }
 
 static int chain_base(lua_State *L) {
   double x, y, angle;
   ik2d_chain_base(luaik_check_chain(L, 1), &x, &y, &angle);
-  lua_pushnumber(L, x);
-  lua_pushnumber(L, y);
-  lua_pushnumber(L, angle);
-  return 3;
+  return luaik_push_xya(L, x, y, angle);
 }
 
 static int chain_set_flip(lua_State *L) {
-  ik2d_chain *chain = luaik_check_chain(L, 1);
+  ik2d_chain *chain = check_own_chain(L);
   luaik_check_status(L, 2, ik2d_chain_set_flip(chain, luaik_boolean_at(L, 2, 2, "flip")));
   return 0;
 }
@@ -285,7 +288,7 @@ static int chain_flip(lua_State *L) {
 }
 
 static int chain_set_pose(lua_State *L) {
-  ik2d_chain *chain = luaik_check_chain(L, 1);
+  ik2d_chain *chain = check_own_chain(L);
   int i = bone_arg(L, 2);
   double angle = luaik_check_number(L, 3);
   ik2d_status status = ik2d_chain_set_pose(chain, i, angle);
@@ -356,12 +359,12 @@ static int chain_joints(lua_State *L) {
 }
 
 static int chain_reset(lua_State *L) {
-  ik2d_chain_reset(luaik_check_chain(L, 1));
+  ik2d_chain_reset(check_own_chain(L));
   return 0;
 }
 
 static int chain_set_constraint(lua_State *L) {
-  ik2d_chain *chain = luaik_check_chain(L, 1);
+  ik2d_chain *chain = check_own_chain(L);
   int i = bone_arg(L, 2);
   const ik2d_constraint *old, *c = NULL;
   if (!lua_isnoneornil(L, 3)) c = luaik_check_constraint(L, 3);
@@ -386,9 +389,34 @@ static int chain_constraint(lua_State *L) {
   int i = bone_arg(L, 2);
   check_index(L, 2, chain, ik2d_chain_constraint(chain, i, &c), "bone", 0);
   if (c == NULL) return 0;
+  if (ik2d_chain_skeleton(chain, NULL, NULL) != NULL) {
+    luaik_push_path_constraint(L, 1, i);
+    return 1;
+  }
   luaik_anchored(L, 1);
   lua_rawgeti(L, -1, i + 1);
   return 1;
+}
+
+/* chain:set_length(i, L), chain:set_rest(i, angle) */
+typedef ik2d_status (*bone_write)(ik2d_chain *, int, double);
+
+static int set_bone_value(lua_State *L, bone_write write) {
+  ik2d_chain *chain = check_own_chain(L);
+  int i = bone_arg(L, 2);
+  double value = luaik_check_number(L, 3);
+  ik2d_status status = write(chain, i, value);
+  check_index(L, status == IK2D_ERR_INDEX ? 2 : 3, chain, status, "bone", 0);
+  return 0;
+}
+
+static int chain_set_length(lua_State *L) { return set_bone_value(L, ik2d_chain_set_length); }
+static int chain_set_rest(lua_State *L) { return set_bone_value(L, ik2d_chain_set_rest); }
+
+int luaik_chain_gc(lua_State *L) {
+  ik2d_chain *chain = (ik2d_chain *)luaik_test_object(L, 1, LUAIK_CHAIN);
+  if (chain != NULL && !luaik_box_of(chain)->collected) ik2d_chain_release(chain);
+  return luaik_gc(L);
 }
 
 static int chain_tostring(lua_State *L) {
@@ -414,7 +442,9 @@ const luaL_Reg luaik_chain_methods[] = {
   {"angle", chain_angle},
   {"world_angle", chain_world_angle},
   {"length", chain_length},
+  {"set_length", chain_set_length},
   {"rest", chain_rest},
+  {"set_rest", chain_set_rest},
   {"reach", chain_reach},
   {"scale", chain_scale},
   {"uniform", chain_uniform},
@@ -430,6 +460,6 @@ const luaL_Reg luaik_chain_methods[] = {
 const luaL_Reg luaik_chain_meta[] = {
   {"__len", chain_len},
   {"__tostring", chain_tostring},
-  {"__gc", luaik_gc},
+  {"__gc", luaik_chain_gc},
   {NULL, NULL}
 };

@@ -146,20 +146,24 @@ static const luaL_Reg module_functions[] = {
   {"constraint", luaik_constraint_new},
   {"solver", luaik_solver_new},
   {"group", luaik_group_new},
+  {"skeleton", luaik_skeleton_new},
+  {"spring", luaik_spring_new},
   {NULL, NULL}
 };
 
 static const luaL_Reg *const function_lists[] = {
   module_functions, luaik_chain_methods, luaik_chain_meta,
   luaik_constraint_methods, luaik_constraint_meta, luaik_solver_methods,
-  luaik_solver_meta, luaik_group_methods, luaik_group_meta, NULL
+  luaik_solver_meta, luaik_group_methods, luaik_group_meta,
+  luaik_skeleton_methods, luaik_skeleton_meta, luaik_spring_methods, luaik_spring_meta, NULL
 };
 
 /* The lists of methods among them (the others are module functions and
 ** metamethods). */
 static bool is_method_list(const luaL_Reg *list) {
   return list == luaik_chain_methods || list == luaik_constraint_methods ||
-         list == luaik_solver_methods || list == luaik_group_methods;
+         list == luaik_solver_methods || list == luaik_group_methods ||
+         list == luaik_skeleton_methods || list == luaik_spring_methods;
 }
 
 /* The name of f, and whether it is a method. */
@@ -357,6 +361,28 @@ void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
   }
 }
 
+void luaik_base_args(lua_State *L, double *x, double *y, double *angle) {
+  *x = luaik_check_number(L, 2);
+  *y = luaik_check_number(L, 3);
+  *angle = luaik_opt_number(L, 4, *angle);
+}
+
+void luaik_check_base_status(lua_State *L, ik2d_status status) {
+  luaik_check_status(L, status == IK2D_ERR_BASE_X ? 2 : status == IK2D_ERR_BASE_Y ? 3 : 4, status);
+}
+
+int luaik_push_xy(lua_State *L, double x, double y) {
+  lua_pushnumber(L, x);
+  lua_pushnumber(L, y);
+  return 2;
+}
+
+int luaik_push_xya(lua_State *L, double x, double y, double angle) {
+  luaik_push_xy(L, x, y);
+  lua_pushnumber(L, angle);
+  return 3;
+}
+
 void luaik_push_table_arg(lua_State *L, int arg) {
   if (lua_isnoneornil(L, arg)) {
     lua_settop(L, arg - 1);
@@ -462,12 +488,16 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   register_type(L, LUAIK_CHAIN, luaik_chain_methods, luaik_chain_meta);
   register_type(L, LUAIK_SOLVER, luaik_solver_methods, luaik_solver_meta);
   register_type(L, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
+  register_type(L, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
+  register_type(L, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
   lua_newtable(L);
   luaik_setfuncs(L, module_functions);
   lua_pushliteral(L, IK2D_VERSION);
   lua_setfield(L, -2, "_VERSION");
   lua_pushinteger(L, IK2D_MAX_BONES);
   lua_setfield(L, -2, "MAX_BONES");
+  lua_pushinteger(L, IK2D_MAX_SKELETON_BONES);
+  lua_setfield(L, -2, "MAX_SKELETON_BONES");
   /* for lua/ik2d/ffi.lua: the method tables it may speed up and where a
   ** box's object starts */
   lua_newtable(L);
@@ -475,6 +505,8 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   push_methods(L, LUAIK_CONSTRAINT, "Constraint");
   push_methods(L, LUAIK_SOLVER, "Solver");
   push_methods(L, LUAIK_GROUP, "Group");
+  push_methods(L, LUAIK_SKELETON, "Skeleton");
+  push_methods(L, LUAIK_SPRING, "Spring");
   lua_setfield(L, -2, "_methods");
   lua_pushinteger(L, LUAIK_HEADER);
   lua_setfield(L, -2, "_header");

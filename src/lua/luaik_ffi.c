@@ -10,6 +10,8 @@
 LUAIK_EXPORT bool luaik_chain_live(const ik2d_chain *chain);
 LUAIK_EXPORT bool luaik_solver_live(const ik2d_solver *solver);
 LUAIK_EXPORT void luaik_result(const ik2d_solver *solver, double *out);
+LUAIK_EXPORT bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
+LUAIK_EXPORT bool luaik_spring_live(const ik2d_spring *spring);
 
 /* The chain's box is not finalised. */
 bool luaik_chain_live(const ik2d_chain *chain) {
@@ -22,6 +24,12 @@ bool luaik_solver_live(const ik2d_solver *solver) {
          !luaik_box_of(ik2d_solver_chain(solver))->collected;
 }
 
+/* Neither the spring's box nor its chain's is finalised. */
+bool luaik_spring_live(const ik2d_spring *spring) {
+  return !luaik_box_of(spring)->collected &&
+         !luaik_box_of(ik2d_spring_chain(spring))->collected;
+}
+
 /* out[0..3]: reached (0 or 1), distance, iterations, limited (0 or 1). */
 void luaik_result(const ik2d_solver *solver, double *out) {
   const ik2d_result *result = ik2d_solver_result(solver);
@@ -29,4 +37,9 @@ void luaik_result(const ik2d_solver *solver, double *out) {
   out[1] = result->distance;
   out[2] = result->iterations;
   out[3] = result->limited;
+}
+
+/* The skeleton's box is not finalised. */
+bool luaik_skeleton_live(const ik2d_skeleton *skeleton) {
+  return !luaik_box_of(skeleton)->collected;
 }

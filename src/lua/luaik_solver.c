@@ -36,7 +36,7 @@ typedef enum option_kind {
   OPTION_POINT     /* {x, y} (or {x =, y =}), or false for none: pole */
 } option_kind;
 
-static const char *const method_names[] = {"ccd", "fabrik", "two_bone", NULL};
+static const char *const method_names[] = {"ccd", "fabrik", "two_bone", "follow", NULL};
 static const char *const sweep_names[] = {"root", "tip", NULL};
 static const char *const curve_names[] = {"smooth", "spine", NULL};
 
@@ -68,6 +68,8 @@ static const solver_option options[] = {
   OPTION(tip_angle, OPTION_ANGLE, NULL),
   OPTION(tip_weight, OPTION_NUMBER, NULL),
   OPTION(pole, OPTION_POINT, NULL),
+  OPTION(priority, OPTION_NUMBER, NULL),
+  OPTION(together, OPTION_BOOLEAN, NULL),
   {NULL, OPTION_NUMBER, 0, NULL}
 };
 
@@ -221,6 +223,7 @@ int luaik_solver_new(lua_State *L) {
   luaik_check_status(L, 2, ik2d_solver_init(solver, size, chain, &def));
   /* the solver keeps its chain alive */
   luaik_anchor(L, 2, 1);
+  luaik_skeleton_solver_made(L, chain);
   return 1;
 }
 
@@ -352,6 +355,12 @@ static int solver_result(lua_State *L) {
   return push_result(L, luaik_check_solver(L, 1));
 }
 
+int luaik_solver_gc(lua_State *L) {
+  ik2d_solver *solver = (ik2d_solver *)luaik_test_object(L, 1, LUAIK_SOLVER);
+  if (solver != NULL && !luaik_box_of(solver)->collected) ik2d_solver_release(solver);
+  return luaik_gc(L);
+}
+
 static int solver_tostring(lua_State *L) {
   ik2d_solver *solver = (ik2d_solver *)luaik_test_object(L, 1, LUAIK_SOLVER);
   if (solver == NULL || luaik_box_of(solver)->collected) {
@@ -393,6 +402,6 @@ const luaL_Reg luaik_solver_methods[] = {
 
 const luaL_Reg luaik_solver_meta[] = {
   {"__tostring", solver_tostring},
-  {"__gc", luaik_gc},
+  {"__gc", luaik_solver_gc},
   {NULL, NULL}
 };

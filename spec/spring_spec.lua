@@ -1,0 +1,531 @@
+-- ik2d.spring: secondary motion.  Every bone of a chain turns toward its
+-- target (the pose, or what a solver wrote) like a damped spring, lagging
+-- behind what its parents and the base do; the same motion at any frame
+-- rate, stable at any dt, inside the limits.
+
+local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
+
+local pi = math.pi
+local cos, sin, exp, sqrt, abs, max = math.cos, math.sin, math.exp, math.sqrt, math.abs, math.max
+local EPS = 1e-9
+local angle_diff = helpers.angle_diff
+
+local function tail(bones, extra)
+  local t = { x = 100, y = 50, angle = pi / 2 }
+  for i = 1, bones do t[i] = { length = 30 - 2 * i, angle = 0.1 } end
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return ik2d.chain(t)
+end
+
+local world_angles = helpers.world_angles_of
+
+-- A 3-bone tail whose base turned to 0 (from pi/2), swinging for frames
+-- of 1/60 s: chain, spring.
+local function swinging(frames)
+  local chain = tail(3)
+  local spring = ik2d.spring(chain)
+  chain:set_base(100, 50, 0)
+  for _ = 1, frames do spring:update(1 / 60) end
+  return chain, spring
+end
+
+local function all_finite(chain)
+  for _, v in ipairs(helpers.joints_of(chain)) do
+    if v ~= v or abs(v) == math.huge then return false end
+  end
+  return true
+end
+
+-- Runs make() at hz frames a second for seconds, calling drive(chain, t)
+-- before each update (t: the time at the frame's end); returns the world
+-- angles at every multiple of 1/12 s (a frame boundary at 24, 60, 144
+-- and 240 Hz).
+local function trajectory(make, hz, seconds, drive)
+  local chain, spring = make()
+  local samples, per_sample = {}, hz / 12
+  for k = 1, seconds * 12 do
+    for f = 1, per_sample do
+      if drive then drive(chain, (k - 1) / 12 + f / hz) end
+      spring:update(1 / hz)
+    end
+    samples[k] = world_angles(chain)
+  end
+  return samples
+end
+
+-- The largest difference of two trajectories, and the largest swing of
+-- the first from the angles `from` (the swing the difference is a part of).
+local function compare(a, b, from)
+  local worst, swing = 0, 0
+  for k = 1, #a do
+    for i = 1, #a[k] do
+      worst = max(worst, abs(angle_diff(a[k][i], b[k][i])))
+      swing = max(swing, abs(angle_diff(from[i], a[k][i])))
+    end
+  end
+  return worst, swing
+end
+
+describe("ik2d.spring", function()
+  describe("the same motion at any frame rate", function()
+    -- a 4-bone tail with gravity, jolted at t = 0: the base turns 1.2 rad
+    local function jolted()
+      local chain = tail(4)
+      local spring = ik2d.spring(chain, { stiffness = 120, damping = 4, gravity = { 0, 300 } })
+      chain:set_base(100, 50, pi / 2 + 1.2)
+      return chain, spring
+    end
+
+    it("60 Hz and 144 Hz trajectories of a jolted tail agree within 1% of the swing: to 1e-12 rad, both " ..
+       "whole substeps of 1/720 s", function()
+      local from = world_angles(tail(4))
+      local worst, swing = compare(trajectory(jolted, 60, 3), trajectory(jolted, 144, 3), from)
+      assert.truthy(swing > 1, ("the tail swung only %.3f rad"):format(swing))
+      assert.truthy(worst <= 0.01 * swing,
+                    ("60 vs 144 Hz: %.3g rad apart, %.3g%% of the swing"):format(worst, 100 * worst / swing))
+      assert.truthy(worst <= 1e-12, ("60 vs 144 Hz: %.3g rad apart"):format(worst))
+    end)
+
+    it("24 Hz and 240 Hz agree to 1e-12 rad too", function()
+      local from = world_angles(tail(4))
+      local worst = compare(trajectory(jolted, 24, 3), trajectory(jolted, 240, 3), from)
+      assert.truthy(worst <= 1e-12, ("24 vs 240 Hz: %.3g rad apart"):format(worst))
+    end)
+
+    it("84 Hz (not whole substeps: 8.57 a frame) and 60 Hz agree within 0.1% of the swing (measured " ..
+       "0.0007%)", function()
+      local from = world_angles(tail(4))
+      local worst, swing = compare(trajectory(jolted, 84, 3), trajectory(jolted, 60, 3), from)
+      assert.truthy(worst <= 0.001 * swing,
+                    ("84 vs 60 Hz: %.3g%% of the swing"):format(100 * worst / swing))
+    end)
+
+    -- 60 against 144 Hz for a tail whose base angle drive(t) sets
+    local function swung(drive)
+      local function make()
+        local chain = tail(4)
+        return chain, ik2d.spring(chain, { stiffness = 100, damping = 6 })
+      end
+      local function drive_base(chain, t) chain:set_base(100, 50, pi / 2 + drive(t)) end
+      return compare(trajectory(make, 60, 3, drive_base), trajectory(make, 144, 3, drive_base),
+                     world_angles(tail(4)))
+    end
+
+    it("a base swinging 0.6 rad at 1 Hz from rest gives the same tail at 60 and 144 Hz within 1% of the " ..
+       "swing (measured 0.67%, the onset)", function()
+      -- the swing starts at full speed: its first frame is taken as a jolt
+      -- at the frame's start (1/60 or 1/144 s of lead), every later one
+      -- as motion between the samples
+      local worst, swing = swung(function(t) return 0.6 * sin(2 * pi * t) end)
+      assert.truthy(swing > 0.5)
+      assert.truthy(worst <= 0.01 * swing,
+                    ("60 vs 144 Hz: %.3g%% of the swing"):format(100 * worst / swing))
+    end)
+
+    it("a base that starts swinging smoothly gives the same tail at 60 and 144 Hz within 0.1% of the swing " ..
+       "(measured 0.05%)", function()
+      local worst, swing = swung(function(t) return 0.6 * (1 - cos(2 * pi * t)) end)
+      assert.truthy(swing > 0.5)
+      assert.truthy(worst <= 0.001 * swing,
+                    ("60 vs 144 Hz: %.3g%% of the swing"):format(100 * worst / swing))
+    end)
+  end)
+
+  describe("motion", function()
+    it("moves one bone exactly as the damped oscillator's closed form (1e-9 rad over 3 s)", function()
+      -- x'' = -k/m (x - target) - c/m x', from 0.8 rad off the target at rest
+      local k, c, m = 150, 3, 1.5
+      local chain = ik2d.chain{ { length = 10 } }
+      local spring = ik2d.spring(chain, { stiffness = k, damping = c, mass = m })
+      chain:set_pose(1, -0.8)
+      local a, w = c / (2 * m), sqrt(k / m - (c / (2 * m)) ^ 2)
+      local worst = 0
+      for f = 1, 180 do
+        spring:update(1 / 60)
+        local t = f / 60
+        local expected = -0.8 + 0.8 * exp(-a * t) * (cos(w * t) + a / w * sin(w * t))
+        worst = max(worst, abs(chain:angle(1) - expected))
+      end
+      assert.truthy(worst <= 1e-9, ("%.3g rad off the closed form"):format(worst))
+    end)
+
+    it("lets its energy decay with damping > 0: monotone for one bone, down to 1e-4 of the start in 3 s", function()
+      local k, c = 200, 5
+      local chain = ik2d.chain{ { length = 10 } }
+      local spring = ik2d.spring(chain, { stiffness = k, damping = c })
+      chain:set_pose(1, 1)
+      -- dt = 0: the new target is seen, the bone has not moved (set_pose
+      -- showed the pose until this update)
+      spring:update(0)
+      assert.are.equal(0, chain:angle(1))
+      local function energy()
+        local v, e = spring:velocity(1), chain:angle(1) - chain:pose(1)
+        return 0.5 * v * v + 0.5 * k * e * e
+      end
+      local start = energy()
+      assert.are.equal(0.5 * k, start)
+      local last = start
+      for _ = 1, 180 do
+        spring:update(1 / 60)
+        local now = energy()
+        assert.truthy(now <= last * (1 + 1e-12), "energy grew")
+        last = now
+      end
+      -- the closed form's envelope: e^(-c t) = e^(-15)
+      assert.truthy(last <= 1e-4 * start, ("energy left: %.3g of the start"):format(last / start))
+      assert.truthy(last >= 1e-9 * start)
+    end)
+
+    it("lets a 6-bone tail's energy decay after a jolt, never growing, to 1e-6 of the start in 8 s", function()
+      -- joint i carries the bones from i to the tip: stiffness * that count
+      local chain = tail(6)
+      local spring = ik2d.spring(chain, { stiffness = 80, damping = 4 })
+      chain:set_base(100, 50, pi / 2 - 1)
+      spring:update(0)
+      local function energy()
+        local sum = 0
+        for i = 1, #chain do
+          local v, e = spring:velocity(i), angle_diff(chain:pose(i), chain:angle(i))
+          sum = sum + 0.5 * v * v + 0.5 * 80 * (#chain - i + 1) * e * e
+        end
+        return sum
+      end
+      local start = energy()
+      local last = start
+      assert.near(0.5 * 80 * 6, start, 1e-9)  -- bone 1 one radian off, the rest on their pose
+      for _ = 1, 480 do
+        spring:update(1 / 60)
+        local now = energy()
+        assert.truthy(now <= last * (1 + 1e-9) + 1e-12, "energy grew")
+        last = now
+      end
+      assert.truthy(last <= 1e-6 * start, ("energy left: %.3g of the start"):format(last / start))
+    end)
+
+    it("leaves the bones lagging in world space when the base turns, the tip the most, then settles on the " ..
+       "pose", function()
+      local chain = tail(5)
+      local spring = ik2d.spring(chain)
+      local before = world_angles(chain)
+      chain:set_base(100, 50, pi / 2 + 1)
+      spring:update(1 / 60)
+      local after = world_angles(chain)
+      -- one frame later: each bone has turned less than a tenth of the
+      -- base's turn, each less than its parent
+      for i = 1, #chain do
+        local turned = angle_diff(before[i], after[i])
+        assert.truthy(turned >= 0 and turned < 0.1, ("bone %d turned %.3f"):format(i, turned))
+        if i > 1 then assert.truthy(turned < angle_diff(before[i - 1], after[i - 1])) end
+      end
+      for _ = 1, 600 do spring:update(1 / 60) end
+      for i = 1, #chain do
+        assert.near(before[i] + 1, chain:world_angle(i), 1e-6)
+        assert.near(chain:pose(i), chain:angle(i), 1e-6)
+      end
+    end)
+
+    it("follows a new pose as its target (set_pose), from where the bones are", function()
+      local chain = tail(3)
+      local spring = ik2d.spring(chain)
+      for _ = 1, 10 do spring:update(1 / 60) end
+      chain:set_pose(2, 0.9)
+      spring:update(1 / 60)
+      -- the bone has not jumped to 0.9: it is on its way
+      assert.truthy(chain:angle(2) < 0.3)
+      for _ = 1, 600 do spring:update(1 / 60) end
+      assert.near(0.9, chain:angle(2), 1e-6)
+    end)
+
+    it("reports velocities in the sense of world_angle, flipped or not", function()
+      for _, flip in ipairs{ false, true } do
+        local chain = tail(3, { flip = flip })
+        local spring = ik2d.spring(chain)
+        chain:set_base(100, 50, 0.5)
+        for _ = 1, 20 do spring:update(1 / 240) end
+        local a0 = world_angles(chain)
+        spring:update(1 / 2400)
+        local a1 = world_angles(chain)
+        for i = 1, 3 do
+          local rate = angle_diff(a0[i], a1[i]) * 2400
+          assert.near(spring:velocity(i), rate, 0.02 * abs(rate) + 1e-3)
+        end
+      end
+    end)
+
+    it("moves a flipped tail as the mirror image of an unflipped one", function()
+      local plain, flipped = tail(4), tail(4, { flip = true })
+      local sp = ik2d.spring(plain, { gravity = { 300, 600 }, damping = 3 })
+      local sf = ik2d.spring(flipped, { gravity = { -300, 600 }, damping = 3 })
+      for f = 1, 120 do
+        local a = pi / 2 + 0.8 * sin(f / 20)
+        plain:set_base(100, 50, a)
+        flipped:set_base(100, 50, a)
+        sp:update(1 / 60)
+        sf:update(1 / 60)
+        for i = 1, 4 do
+          assert.near(0, angle_diff(pi - plain:world_angle(i), flipped:world_angle(i)), 1e-9)
+        end
+      end
+    end)
+  end)
+
+  describe("gravity", function()
+    it("hangs free bones (stiffness 0) along gravity: down for {0, 980}, right for {980, 0}, whatever the " ..
+       "flip", function()
+      for _, case in ipairs{ { 0, 980, pi / 2 }, { 980, 0, 0 }, { 0, -500, -pi / 2 } } do
+        for _, flip in ipairs{ false, true } do
+          local chain = tail(5, { angle = 2.5, flip = flip })
+          local spring = ik2d.spring(chain, { stiffness = 0, damping = 6,
+                                              gravity = { case[1], case[2] } })
+          for _ = 1, 60 * 20 do spring:update(1 / 60) end
+          for i = 1, 5 do
+            assert.near(0, angle_diff(case[3], chain:world_angle(i)), 1e-6)
+          end
+        end
+      end
+    end)
+
+    it("holds a stiff bone where its spring balances the pendulum: stiffness * turn = mass * g / length * " ..
+       "sin", function()
+      local chain = ik2d.chain{ angle = 0, { length = 20 } }
+      local spring = ik2d.spring(chain, { stiffness = 50, damping = 8, mass = 2, gravity = { 0, 400 } })
+      for _ = 1, 60 * 20 do spring:update(1 / 60) end
+      local x = chain:world_angle(1)
+      assert.truthy(x > 0.3 and x < pi / 2, ("hangs at %.3f"):format(x))
+      assert.near(50 * x, 2 * 400 / 20 * sin(pi / 2 - x), 1e-6)
+    end)
+  end)
+
+  describe("limits", function()
+    it("holds every limit while a limited tail is whipped about, bones on the limits in hundreds of frames", function()
+      local t = { x = 0, y = 0, angle = pi / 2 }
+      for i = 1, 6 do t[i] = { length = 12, angle = 0, min = -0.3, max = 0.3 } end
+      local chain = ik2d.chain(t)
+      local spring = ik2d.spring(chain, { stiffness = 60, damping = 1, gravity = { 0, 500 } })
+      local worst, held = 0, 0
+      for f = 1, 600 do
+        chain:set_base(0, 0, pi / 2 + (f % 90 < 45 and 1.5 or -1.5))
+        spring:update(1 / 60)
+        worst = max(worst, (helpers.max_violation(chain)))
+        for i = 1, #chain do
+          if abs(chain:angle(i)) >= 0.3 - EPS then held = held + 1 end
+        end
+        assert.truthy(all_finite(chain))
+      end
+      assert.truthy(worst <= EPS, ("a limit broken by %.3g rad"):format(worst))
+      assert.truthy(held > 200, ("bones on a limit %d times"):format(held))
+    end)
+  end)
+
+  describe("world-space limits", function()
+    it("keep a bone's world direction inside them whatever the base does (an antenna within 0.4 rad of up)", function()
+      -- a world-space limit is about the rest angle as a world direction:
+      -- -pi/2, up; posed straight on bone 1, which points up too
+      local chain = ik2d.chain{ x = 0, y = 0, angle = -pi / 2,
+        { length = 10 }, { length = 10, angle = -pi / 2, min = -0.4, max = 0.4, space = "world" },
+        { length = 8 } }
+      chain:set_pose(2, 0)
+      local spring = ik2d.spring(chain, { stiffness = 40, damping = 2, gravity = { 0, 300 } })
+      local held = 0
+      for f = 1, 400 do
+        chain:set_base(0, 0, -pi / 2 + 1.2 * sin(f / 15))
+        spring:update(1 / 60)
+        local off = abs(angle_diff(-pi / 2, chain:world_angle(2)))
+        assert.truthy(off <= 0.4 + EPS, ("frame %d: %.4f rad off"):format(f, off))
+        if off >= 0.4 - EPS then held = held + 1 end
+        assert.truthy(all_finite(chain))
+      end
+      assert.truthy(held > 20, ("the limit held the bone %d times"):format(held))
+    end)
+  end)
+
+  describe("any dt", function()
+    it("settles with huge steps (1e6, 1e300, math.huge), finite and inside the limits", function()
+      for _, dt in ipairs{ 1e6, 1e300, math.huge } do
+        local t = { angle = 0 }
+        for i = 1, 4 do t[i] = { length = 10, angle = 0.2, min = -0.5, max = 0.5 } end
+        local chain = ik2d.chain(t)
+        local spring = ik2d.spring(chain, { gravity = { 0, 1e4 } })
+        chain:set_base(0, 0, 2)
+        chain:set_pose(2, 0.45)
+        spring:update(dt)
+        assert.truthy(all_finite(chain))
+        assert.truthy(helpers.max_violation(chain) <= EPS)
+        for i = 1, 4 do assert.truthy(abs(spring:velocity(i)) <= 720 * pi) end
+        -- 64 s simulated with damping 10: at rest
+        for i = 1, 4 do assert.near(0, spring:velocity(i), 1e-6) end
+        spring:update(1 / 60)
+        assert.truthy(all_finite(chain))
+      end
+    end)
+
+    it("never makes NaN or runs away over 3000 frames of random dt from 0 to 10 s and random jolts, damping " ..
+       "0", function()
+      local rng = helpers.random(13)
+      local chain = tail(6)
+      local spring = ik2d.spring(chain, { stiffness = 500, damping = 0, gravity = { 0, 2000 } })
+      for _ = 1, 3000 do
+        if rng.next() < 0.1 then chain:set_base(100, 50, rng.range(-pi, pi)) end
+        if rng.next() < 0.1 then chain:set_pose(1 + math.floor(rng.next() * 6), rng.range(-3, 3)) end
+        local u = rng.next()
+        spring:update(u < 0.8 and u / 40 or u < 0.9 and 0 or 10 * u)
+        assert.truthy(all_finite(chain))
+        for i = 1, 6 do
+          local v = spring:velocity(i)
+          assert.truthy(v == v and abs(v) <= 720 * pi)
+        end
+      end
+    end)
+
+    it("with dt = 0 moves nothing: the result stays bit for bit", function()
+      local chain, spring = swinging(5)
+      local angles, joints = helpers.angles_of(chain), helpers.joints_of(chain)
+      spring:update(0)
+      assert.are.same(angles, helpers.angles_of(chain))
+      assert.are.same(joints, helpers.joints_of(chain))
+    end)
+
+    it("refuses a NaN or negative dt with a clear error at the caller's line, changing nothing", function()
+      local chain, spring = swinging(1)
+      for _, dt in ipairs{ 0 / 0, -1, -math.huge } do
+        local before = { helpers.chain_state(chain), spring:velocity(1), spring:velocity(3) }
+        local msg = helpers.caller_error(function() spring:update(dt) end)
+        helpers.check_message(msg, { "bad argument #1 to 'update'", "dt must be >= 0" })
+        assert.are.same(before, { helpers.chain_state(chain), spring:velocity(1), spring:velocity(3) })
+      end
+      -- and it goes on as if the calls never happened
+      local twin_chain, twin = swinging(1)
+      spring:update(1 / 60)
+      twin:update(1 / 60)
+      assert.are.same(helpers.joints_of(twin_chain), helpers.joints_of(chain))
+    end)
+  end)
+
+  describe("options", function()
+    it("has the documented defaults and reads them back", function()
+      local spring = ik2d.spring(tail(2))
+      local o = spring:options()
+      assert.are.same({ stiffness = 100, damping = 10, mass = 1, weight = 1, gravity = { 0, 0 } }, o)
+      spring:set_options{ stiffness = 30, gravity = { 1, 2 } }
+      assert.are.same({ 1, 2 }, { spring:gravity() })
+      spring:set_gravity(0, 980)
+      assert.are.same({ 0, 980 }, spring:options(o).gravity)
+      assert.are.equal(30, o.stiffness)
+    end)
+
+    it("is all or nothing: a bad option among good ones changes nothing", function()
+      local spring = ik2d.spring(tail(2), { stiffness = 40 })
+      local msg = helpers.error_of(spring.set_options, spring, { stiffness = 5, mass = -1 })
+      helpers.check_message(msg, { "mass must be > 0" })
+      assert.are.equal(40, spring:options().stiffness)
+      msg = helpers.error_of(spring.set_options, spring, { stiffness = 5, gravity = { 1, 0 / 0 } })
+      helpers.check_message(msg, { "gravity y must be finite" })
+      assert.are.same({ 0, 0 }, { spring:gravity() })
+      msg = helpers.error_of(ik2d.spring, tail(2), { stifness = 5 })
+      helpers.check_message(msg, { "unknown option 'stifness'" })
+    end)
+
+    it("refuses a mass so small that stiffness / mass overflows", function()
+      local msg = helpers.error_of(ik2d.spring, tail(2), { stiffness = 1e300, mass = 1e-300 })
+      helpers.check_message(msg, { "bad argument #2 to 'spring'", "mass" })
+    end)
+  end)
+
+  describe("weight", function()
+    it("blends with the target as solves do: weight 0 shows the pose bit for bit, 0.5 half the spring's " ..
+       "turn", function()
+      local full, half, none = tail(4), tail(4), tail(4)
+      local sf = ik2d.spring(full, { damping = 2 })
+      local sh = ik2d.spring(half, { damping = 2, weight = 0.5 })
+      local sn = ik2d.spring(none, { damping = 2 })
+      sn:set_weight(0)
+      assert.are.equal(0, sn:weight())
+      for f = 1, 90 do
+        for _, c in ipairs{ full, half, none } do c:set_base(100, 50, pi / 2 + sin(f / 10)) end
+        sf:update(1 / 60)
+        sh:update(1 / 60)
+        sn:update(1 / 60)
+        assert.are.same(helpers.poses_of(none), helpers.angles_of(none))
+        -- the motion runs the same whatever the weight
+        for i = 1, 4 do assert.are.equal(sf:velocity(i), sh:velocity(i)) end
+        -- the shown local angle: half the spring's turn from the pose
+        for i = 1, 4 do
+          local pose = half:pose(i)
+          local spring_local = i == 1 and angle_diff(select(3, full:base()), full:world_angle(1))
+                               or angle_diff(full:world_angle(i - 1), full:world_angle(i))
+          assert.near(pose + 0.5 * angle_diff(pose, spring_local), half:angle(i), 1e-9)
+        end
+      end
+    end)
+
+    it("clamps weights into [0, 1] and refuses NaN", function()
+      local spring = ik2d.spring(tail(2))
+      spring:set_weight(7)
+      assert.are.equal(1, spring:weight())
+      spring:set_weight(-1)
+      assert.are.equal(0, spring:weight())
+      helpers.check_message(helpers.error_of(spring.set_weight, spring, 0 / 0), { "weight must not be nan" })
+    end)
+  end)
+
+  describe("with a solver on the same chain", function()
+    it("after the solve, lags behind the IK result and settles on it", function()
+      local arm = ik2d.chain{ x = 0, y = 0, { length = 40 }, { length = 30 }, { length = 20 } }
+      local solver = ik2d.solver(arm, { tolerance = 1e-6, iterations = 50 })
+      local spring = ik2d.spring(arm, { stiffness = 150, damping = 12 })
+      local free = ik2d.chain{ x = 0, y = 0, { length = 40 }, { length = 30 }, { length = 20 } }
+      local free_solver = ik2d.solver(free, { tolerance = 1e-6, iterations = 50 })
+      solver:set_target(20, 70)
+      free_solver:set_target(20, 70)
+      solver:solve()
+      spring:update(1 / 60)
+      free_solver:solve()
+      -- the drawn tip lags well behind where the IK put it
+      local fx, fy = free:tip()
+      assert.truthy(helpers.tip_distance(arm, fx, fy) > 10)
+      for _ = 1, 300 do
+        solver:solve()
+        spring:update(1 / 60)
+      end
+      -- settled: the IK result, and the IK itself was never disturbed
+      assert.truthy(helpers.tip_distance(arm, 20, 70) <= 1e-5)
+      for i = 1, 3 do assert.near(free:angle(i), arm:angle(i), 1e-6) end
+    end)
+
+    it("reset puts every bone at rest on its target and shows it", function()
+      local chain, spring = swinging(5)
+      spring:reset()
+      for i = 1, 3 do
+        assert.are.equal(0, spring:velocity(i))
+        assert.near(chain:pose(i), chain:angle(i), 1e-12)
+      end
+      spring:update(1 / 60)
+      for i = 1, 3 do assert.near(chain:pose(i), chain:angle(i), 1e-12) end
+    end)
+  end)
+
+  describe("objects", function()
+    it("keeps its chain alive and says what it is", function()
+      local spring = ik2d.spring(tail(2))
+      collectgarbage()
+      collectgarbage()
+      assert.are.equal(2, #spring:chain())
+      assert.truthy(tostring(spring):find("ik2d.Spring(stiffness 100", 1, true))
+    end)
+
+    it("allocates nothing per update in steady state", function()
+      local chain = tail(8)
+      local spring = ik2d.spring(chain, { gravity = { 0, 980 } })
+      local f = 0
+      local grown = helpers.steady_growth(function()
+        for _ = 1, 200 do
+          f = f + 1
+          chain:set_base(100, 50, pi / 2 + sin(f / 30))
+          spring:update(1 / 60)
+        end
+      end)
+      assert.are.equal(0, grown)
+    end)
+  end)
+end)

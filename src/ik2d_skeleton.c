@@ -1,0 +1,866 @@
+/*
+** ik2d_skeleton.c: skeletons, their forward kinematics, and the chains
+** that are paths through them.
+**
+** Bones are stored parents first, so one pass in index order is the
+** forward kinematics of the whole tree, and the bones below bone b are
+** exactly those after it whose parent is b or below it.  A bone's frame
+** follows its parent's: its origin is the parent's tip (at_tip) or the
+** point (x, y) of the parent's bone space, and its world direction is
+** the parent's (inherit all) or the base's (inherit position) plus its
+** own angle, wrapped at each step as a chain's are.  The formulas are a
+** chain's, term for term, so a skeleton that is one path of bones at
+** their parents' tips has a chain's bits.
+**
+** A skeleton chain over the path b_0 .. b_m-1 is a real ik2d_chain: chain
+** bone k runs from b_k's origin to b_k+1's (the last to its tip).  When
+** b_k+1 starts at s = (x, y) in b_k's space, that is a bone of length
+** |s| pointing phi_k = atan2(y, x) off b_k, so its chain angle is b_k's
+** angle shifted by phi_k - phi_k-1 (phi_-1 = 0), rest included; limits,
+** relative to the rest, are the same.  With origins at the tips every
+** phi is exactly 0 and the angles are the skeleton's, bit for bit.
+**
+** Flip: a flipped chain mirrors about its own base, and the chain's base
+** is from's origin as drawn (mirrored about the skeleton's base), so the
+** two mirrors agree.
+**
+** The skeleton keeps its chains in sync: an edit recomputes the frames
+** below the bone it touched and every chain ending below it takes the
+** new state (ik2d_skeleton_chain_pull), so a chain's joints can be read
+** at any time; a solve of a chain writes its bones back
+** (ik2d_skeleton_chain_push).
+*/
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ik2d.h"
+#include "ik2d_chain.h"
+#include "ik2d_math.h"
+#include "ik2d_skeleton.h"
+
+/* ------------------------------------------------------------------ */
+/* storage                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct skeleton_layout {
+  size_t length, rest, rest_rot, origin, pose, angle, constraint, frame,
+      transforms, parent, at_tip, inherit, size;
+} skeleton_layout;
+
+/* 8-byte entries first, then ints and bytes, each array rounded up to 8
+** bytes so that the next stays aligned. */
+static size_t round8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+static skeleton_layout skeleton_layout_of(int n) {
+  skeleton_layout l;
+  size_t bones = (size_t)n, doubles = bones * sizeof(double);
+  l.length = sizeof(ik2d_skeleton);
+  l.rest = l.length + doubles;
+  l.rest_rot = l.rest + doubles;
+  l.origin = l.rest_rot + bones * sizeof(ik2d_rot);
+  l.pose = l.origin + 2 * doubles;
+  l.angle = l.pose + doubles;
+  l.constraint = l.angle + doubles;
+  l.frame = l.constraint + bones * sizeof(const ik2d_constraint *);
+  l.transforms = l.frame + bones * sizeof(ik2d_frame);
+  l.parent = l.transforms + IK2D_TRANSFORM * doubles;
+  l.at_tip = l.parent + round8(bones * sizeof(int));
+  l.inherit = l.at_tip + round8(bones);
+  l.size = l.inherit + round8(bones);
+  return l;
+}
+
+size_t ik2d_skeleton_size(int bone_count) {
+  if (bone_count < 1 || bone_count > IK2D_MAX_SKELETON_BONES) return 0;
+  return skeleton_layout_of(bone_count).size;
+}
+
+/* ------------------------------------------------------------------ */
+/* lists                                                                */
+/* ------------------------------------------------------------------ */
+
+static void node_clear(ik2d_skeleton_node *node) {
+  node->prev = node->next = node;
+  node->skeleton = NULL;
+}
+
+static void node_link(ik2d_skeleton *skeleton, ik2d_skeleton_node *list,
+                      ik2d_skeleton_node *node) {
+  node->prev = list->prev;
+  node->next = list;
+  list->prev->next = node;
+  list->prev = node;
+  node->skeleton = skeleton;
+}
+
+static void node_unlink(ik2d_skeleton_node *node) {
+  if (node->skeleton == NULL) return;
+  node->prev->next = node->next;
+  node->next->prev = node->prev;
+  node->prev = node->next = node;
+  node->skeleton = NULL;
+}
+
+static ik2d_chain *chain_of_node(ik2d_skeleton_node *node) { return node->chain; }
+
+bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_skeleton_node *node) {
+  ik2d_skeleton *skeleton;
+  node_clear(node);
+  node->chain = chain;
+  if (chain == NULL || chain->link == NULL) return true;
+  skeleton = chain->link->node.skeleton;
+  if (skeleton == NULL) return true;
+  if (skeleton->solver_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
+  node_link(skeleton, &skeleton->solvers, node);
+  skeleton->solver_count++;
+  return true;
+}
+
+void ik2d_skeleton_unlink_solver(ik2d_skeleton_node *node) {
+  if (node == NULL || node->skeleton == NULL) return;
+  node->skeleton->solver_count--;
+  node_unlink(node);
+}
+
+/* ------------------------------------------------------------------ */
+/* forward kinematics                                                   */
+/* ------------------------------------------------------------------ */
+
+/* Bone b's frame from its parent's (or the base), unflipped. */
+static void skeleton_frame(ik2d_skeleton *sk, int b) {
+  int p = sk->parent[b];
+  ik2d_frame *f = &sk->frame[b];
+  double px = sk->base_x, py = sk->base_y, parent_angle = sk->base_angle;
+  ik2d_rot parent_rot = sk->base_rot;
+  double w, length = sk->length[b];
+  if (p >= 0) {
+    const ik2d_frame *pf = &sk->frame[p];
+    px = pf->x;
+    py = pf->y;
+    parent_angle = pf->angle;
+    parent_rot = pf->rot;
+  }
+  if (sk->at_tip[b]) {
+    f->x = p >= 0 ? sk->frame[p].tip_x : px;
+    f->y = p >= 0 ? sk->frame[p].tip_y : py;
+  } else {
+    double ox = sk->origin[2 * b], oy = sk->origin[2 * b + 1];
+    f->x = px + (parent_rot.c * ox - parent_rot.s * oy);
+    f->y = py + (parent_rot.s * ox + parent_rot.c * oy);
+  }
+  /* wrapped at each step, as a chain's world angles are */
+  w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
+                sk->angle[b]);
+  f->angle = w;
+  f->rot = ik2d_rot_of(cos(w), sin(w));
+  f->tip_x = f->x + length * f->rot.c;
+  f->tip_y = f->y + length * f->rot.s;
+}
+
+/* Bone b's transform as drawn: mirrored about the base when flipped (a
+** root bone at the base's origin stays exactly there, as a chain's
+** joint 1 does). */
+static void skeleton_transform(ik2d_skeleton *sk, int b) {
+  const ik2d_frame *f = &sk->frame[b];
+  double *t = &sk->transforms[IK2D_TRANSFORM * b];
+  if (sk->flip) {
+    double mirror = 2.0 * sk->base_x;
+    t[0] = sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : mirror - f->x;
+    t[2] = ik2d_wrap(IK2D_PI - f->angle);
+    t[3] = mirror - f->tip_x;
+  } else {
+    t[0] = f->x;
+    t[2] = f->angle;
+    t[3] = f->tip_x;
+  }
+  t[1] = f->y;
+  t[4] = f->tip_y;
+}
+
+void ik2d_skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
+  int b;
+  for (b = first; b < sk->count; b++) {
+    if (mask != NULL && !mask[b]) continue;
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+  }
+}
+
+void ik2d_skeleton_subtree(const ik2d_skeleton *sk, int bone, bool *mask) {
+  int b;
+  mask[bone] = true;
+  for (b = bone + 1; b < sk->count; b++) {
+    int p = sk->parent[b];
+    if (p >= bone && mask[p]) mask[b] = true;
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* skeleton chains: geometry, pull and push                             */
+/* ------------------------------------------------------------------ */
+
+/* Does chain k's path hold skeleton bone b?  Then its index, else -1. */
+static int chain_bone_of(const ik2d_chain *chain, int b) {
+  const struct ik2d_chain_link *link = chain->link;
+  int k;
+  if (b < link->from || b > link->to) return -1;
+  for (k = 0; k < chain->count; k++)
+    if (link->bones[k] == b) return k;
+  return -1;
+}
+
+/* The path child of chain bone k starts at s in the bone's space: the
+** chain bone's length |s| and direction phi.  The last bone runs to its
+** own tip.  An s along +x (every origin at a tip) is exact: |s| = x and
+** phi = 0, no rounding. */
+static void chain_segment(const ik2d_skeleton *sk, const struct ik2d_chain_link *link,
+                          int n, int k, double *length, double *phi) {
+  double x, y;
+  if (k == n - 1) {
+    x = sk->length[link->bones[k]];
+    y = 0.0;
+  } else {
+    int child = link->bones[k + 1];
+    x = sk->origin[2 * child];
+    y = sk->origin[2 * child + 1];
+  }
+  if (y == 0.0 && x >= 0.0) {
+    *length = x;
+    *phi = 0.0;
+  } else {
+    *length = hypot(x, y);
+    *phi = atan2(y, x);
+  }
+}
+
+/* a + b, with b = 0 giving a's bits (-0.0 + 0.0 would be +0.0) */
+static double shifted(double a, double b) { return b == 0.0 ? a : a + b; }
+
+/* Lengths, shifts, rest angles and reach of a chain from its skeleton
+** (after a length or rest edit).  The shifts only change with origins,
+** which no edit moves but a length at a tip, whose phi stays 0. */
+static void chain_geometry(ik2d_chain *chain) {
+  struct ik2d_chain_link *link = chain->link;
+  const ik2d_skeleton *sk = link->node.skeleton;
+  double previous = 0.0, reach = 0.0;
+  int k;
+  for (k = 0; k < chain->count; k++) {
+    int b = link->bones[k];
+    double length, phi;
+    chain_segment(sk, link, chain->count, k, &length, &phi);
+    link->phi[k] = phi;
+    link->shift[k] = phi - previous;
+    previous = phi;
+    chain->length[k] = length;
+    reach += length;
+    if (link->shift[k] == 0.0) {
+      chain->rest[k] = sk->rest[b];
+      chain->rest_rot[k] = sk->rest_rot[b];
+    } else {
+      chain->rest[k] = sk->rest[b] + link->shift[k];
+      chain->rest_rot[k] = ik2d_rot_of(cos(chain->rest[k]), sin(chain->rest[k]));
+    }
+  }
+  chain->reach = reach;
+}
+
+/* The base of a chain starting at bone from: its origin as drawn, and its
+** parent's world direction (the base's for a root or position-only bone). */
+static double chain_base_angle_of(const ik2d_skeleton *sk, int from) {
+  int p = sk->parent[from];
+  if (p < 0 || sk->inherit[from] == IK2D_INHERIT_POSITION) return sk->base_angle;
+  return sk->frame[p].angle;
+}
+
+void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
+  struct ik2d_chain_link *link = chain->link;
+  const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
+  const double *t;
+  double angle, kept;
+  int k, n = chain->count;
+  if (sk == NULL) return;
+  t = sk->transforms;
+  angle = chain_base_angle_of(sk, link->from);
+  kept = ik2d_base_angle(angle);
+  /* the base rotation's trig only when the angle changed */
+  if (memcmp(&kept, &chain->base_angle, sizeof kept) == 0) {
+    chain->base_x = t[IK2D_TRANSFORM * link->from];
+    chain->base_y = t[IK2D_TRANSFORM * link->from + 1];
+  } else {
+    ik2d_chain_keep_base(chain, t[IK2D_TRANSFORM * link->from],
+                         t[IK2D_TRANSFORM * link->from + 1], angle);
+  }
+  chain->flip = sk->flip;
+  chain->scale = 1.0;
+  for (k = 0; k < n; k++) {
+    int b = link->bones[k];
+    chain->constraint[k] = sk->constraint[b];
+    chain->pose[k] = shifted(sk->pose[b], link->shift[k]);
+    chain->angle[k] = shifted(sk->angle[b], link->shift[k]);
+    chain->joints[2 * k] = t[IK2D_TRANSFORM * b];
+    chain->joints[2 * k + 1] = t[IK2D_TRANSFORM * b + 1];
+  }
+  chain->joints[2 * n] = t[IK2D_TRANSFORM * link->to + 3];
+  chain->joints[2 * n + 1] = t[IK2D_TRANSFORM * link->to + 4];
+}
+
+void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
+  ik2d_skeleton_node *node;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    ik2d_skeleton_chain_pull(chain_of_node(node));
+}
+
+/* Every chain ending at a bone mask marks takes the skeleton's state. */
+static void skeleton_pull_marked(ik2d_skeleton *sk, const bool *mask,
+                                 const ik2d_chain *except) {
+  ik2d_skeleton_node *node;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next) {
+    ik2d_chain *chain = chain_of_node(node);
+    if (chain != except && mask[chain->link->to]) ik2d_skeleton_chain_pull(chain);
+  }
+}
+
+void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
+  struct ik2d_chain_link *link = chain->link;
+  ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
+  bool mask[IK2D_MAX_SKELETON_BONES];
+  int k, b, n = chain->count;
+  if (sk == NULL) return;
+  for (k = 0; k < n; k++) {
+    b = link->bones[k];
+    if (link->shift[k] == 0.0) {
+      sk->angle[b] = chain->angle[k];
+    } else {
+      /* and back, so that the chain reads as a pull would write it (the
+      ** round trip can move the angle by an ulp) */
+      sk->angle[b] = chain->angle[k] - link->shift[k];
+      chain->angle[k] = sk->angle[b] + link->shift[k];
+    }
+  }
+  memset(mask, 0, (size_t)sk->count * sizeof *mask);
+  ik2d_skeleton_subtree(sk, link->from, mask);
+  /* the frames below from, in index order (parents first); the path's
+  ** positions are the chain's joints (a weight-1 solve builds them from
+  ** its rotations, a hair off the trig), taken before the bones below
+  ** them are placed, so that everything agrees with them: a one-path
+  ** skeleton then reads exactly as the same chain would */
+  for (b = link->from, k = 0; b < sk->count; b++) {
+    ik2d_frame *f = &sk->frame[b];
+    double *t = &sk->transforms[IK2D_TRANSFORM * b];
+    if (!mask[b]) continue;
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+    if (k == n || link->bones[k] != b) continue;
+    t[0] = chain->joints[2 * k];
+    t[1] = chain->joints[2 * k + 1];
+    f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
+    f->y = t[1];
+    if (k == n - 1 || sk->at_tip[link->bones[k + 1]]) {
+      t[3] = chain->joints[2 * k + 2];
+      t[4] = chain->joints[2 * k + 3];
+      f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
+      f->tip_y = t[4];
+    } else {
+      f->tip_x = f->x + sk->length[b] * f->rot.c;
+      f->tip_y = f->y + sk->length[b] * f->rot.s;
+      t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
+      t[4] = f->tip_y;
+    }
+    k++;
+  }
+  if (pull_others) skeleton_pull_marked(sk, mask, chain);
+}
+
+/* ------------------------------------------------------------------ */
+/* set-up                                                               */
+/* ------------------------------------------------------------------ */
+
+ik2d_skeleton_bone_def ik2d_default_skeleton_bone_def(void) {
+  ik2d_skeleton_bone_def def;
+  def.parent = -1;
+  def.length = 0.0;
+  def.rest = 0.0;
+  def.at_tip = true;
+  def.x = def.y = 0.0;
+  def.inherit = IK2D_INHERIT_ALL;
+  def.constraint = NULL;
+  return def;
+}
+
+ik2d_skeleton_def ik2d_default_skeleton_def(void) {
+  ik2d_skeleton_def def;
+  def.bone_count = 0;
+  def.bones = NULL;
+  def.x = def.y = def.angle = 0.0;
+  def.flip = false;
+  return def;
+}
+
+static ik2d_status skeleton_check_base(double x, double y, double angle) {
+  if (!isfinite(x)) return IK2D_ERR_BASE_X;
+  if (!isfinite(y)) return IK2D_ERR_BASE_Y;
+  if (!isfinite(angle)) return IK2D_ERR_BASE_ANGLE;
+  return IK2D_OK;
+}
+
+static ik2d_status skeleton_check_length(double length) {
+  return isfinite(length) && length >= 0.0 ? IK2D_OK : IK2D_ERR_PIVOT_LENGTH;
+}
+
+/* A skeleton's limits are in parent space: its joint solve turns bones
+** in their parents' frames (a bone that should keep a world angle
+** inherits position only, or its chain's solver orients the tip). */
+static ik2d_status skeleton_check_limit(const ik2d_constraint *limit) {
+  return limit != NULL && limit->def.space != IK2D_SPACE_PARENT ? IK2D_ERR_SKELETON_SPACE
+                                                                 : IK2D_OK;
+}
+
+static ik2d_status skeleton_check_bone(const ik2d_skeleton_bone_def *bone, int i) {
+  if (bone->parent < -1 || bone->parent >= i) return IK2D_ERR_PARENT;
+  if (skeleton_check_length(bone->length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
+  if (!isfinite(bone->rest)) return IK2D_ERR_REST;
+  if (!bone->at_tip && !isfinite(bone->x)) return IK2D_ERR_ORIGIN_X;
+  if (!bone->at_tip && !isfinite(bone->y)) return IK2D_ERR_ORIGIN_Y;
+  if (bone->inherit != IK2D_INHERIT_ALL && bone->inherit != IK2D_INHERIT_POSITION)
+    return IK2D_ERR_INHERIT;
+  return skeleton_check_limit(bone->constraint);
+}
+
+/* Every length and origin offset, summed: while finite, every position
+** the bones reach is (as a chain's reach). */
+static double skeleton_extent(const ik2d_skeleton_def *def, int changed,
+                              double length) {
+  double extent = 0.0;
+  int i;
+  for (i = 0; i < def->bone_count; i++) {
+    const ik2d_skeleton_bone_def *bone = &def->bones[i];
+    extent += i == changed ? length : bone->length;
+    if (!bone->at_tip) extent += fabs(bone->x) + fabs(bone->y);
+  }
+  return extent;
+}
+
+ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
+                               const ik2d_skeleton_def *def, int *bad) {
+  skeleton_layout l;
+  char *memory = (char *)sk;
+  ik2d_status status;
+  int i, n;
+  if (sk == NULL || def == NULL) return IK2D_ERR_NULL;
+  if ((uintptr_t)sk % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  n = def->bone_count;
+  if (n < 1 || n > IK2D_MAX_SKELETON_BONES) return IK2D_ERR_SKELETON_BONES;
+  if (def->bones == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < n; i++) {
+    status = skeleton_check_bone(&def->bones[i], i);
+    if (status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+  }
+  if (!isfinite(skeleton_extent(def, -1, 0.0))) return IK2D_ERR_REACH;
+  status = skeleton_check_base(def->x, def->y, def->angle);
+  if (status != IK2D_OK) return status;
+  l = skeleton_layout_of(n);
+  if (size < l.size) return IK2D_ERR_SIZE;
+  sk->count = n;
+  sk->length = (double *)(void *)(memory + l.length);
+  sk->rest = (double *)(void *)(memory + l.rest);
+  sk->rest_rot = (ik2d_rot *)(void *)(memory + l.rest_rot);
+  sk->origin = (double *)(void *)(memory + l.origin);
+  sk->pose = (double *)(void *)(memory + l.pose);
+  sk->angle = (double *)(void *)(memory + l.angle);
+  sk->constraint = (const ik2d_constraint **)(void *)(memory + l.constraint);
+  sk->frame = (ik2d_frame *)(void *)(memory + l.frame);
+  sk->transforms = (double *)(void *)(memory + l.transforms);
+  sk->parent = (int *)(void *)(memory + l.parent);
+  sk->at_tip = (unsigned char *)(memory + l.at_tip);
+  sk->inherit = (unsigned char *)(memory + l.inherit);
+  for (i = 0; i < n; i++) {
+    const ik2d_skeleton_bone_def *bone = &def->bones[i];
+    sk->parent[i] = bone->parent;
+    sk->length[i] = bone->length;
+    sk->rest[i] = bone->rest;
+    sk->rest_rot[i] = ik2d_rot_of(cos(bone->rest), sin(bone->rest));
+    sk->at_tip[i] = bone->at_tip;
+    sk->inherit[i] = (unsigned char)bone->inherit;
+    sk->constraint[i] = bone->constraint;
+    /* at the tip: the parent's length along its +x (0, 0 for a root) */
+    sk->origin[2 * i] = !bone->at_tip ? bone->x
+                        : bone->parent >= 0 ? def->bones[bone->parent].length : 0.0;
+    sk->origin[2 * i + 1] = bone->at_tip ? 0.0 : bone->y;
+  }
+  sk->flip = def->flip;
+  sk->base_x = def->x;
+  sk->base_y = def->y;
+  sk->base_angle = ik2d_base_angle(def->angle);
+  sk->base_rot = ik2d_rot_of(cos(sk->base_angle), sin(sk->base_angle));
+  node_clear(&sk->chains);
+  node_clear(&sk->solvers);
+  sk->solver_count = 0;
+  for (i = 0; i < n; i++) sk->pose[i] = sk->angle[i] = sk->rest[i];
+  ik2d_skeleton_forward(sk, 0, NULL);
+  return IK2D_OK;
+}
+
+void ik2d_skeleton_release(ik2d_skeleton *sk) {
+  /* (zeroed memory, as a refused init leaves a Lua object's, has no lists) */
+  if (sk == NULL || sk->chains.next == NULL) return;
+  while (sk->chains.next != &sk->chains) node_unlink(sk->chains.next);
+  while (sk->solvers.next != &sk->solvers) ik2d_skeleton_unlink_solver(sk->solvers.next);
+}
+
+/* ------------------------------------------------------------------ */
+/* edits                                                                */
+/* ------------------------------------------------------------------ */
+
+static bool has_bone(const ik2d_skeleton *sk, int i) {
+  return sk != NULL && i >= 0 && i < sk->count;
+}
+
+int ik2d_skeleton_bone_count(const ik2d_skeleton *sk) {
+  return sk != NULL ? sk->count : 0;
+}
+
+/* Bone i and those below it moved: their frames, and the chains ending
+** there (every other chain is untouched by the change). */
+static void skeleton_moved(ik2d_skeleton *sk, int i) {
+  bool mask[IK2D_MAX_SKELETON_BONES];
+  memset(mask, 0, (size_t)sk->count * sizeof *mask);
+  ik2d_skeleton_subtree(sk, i, mask);
+  ik2d_skeleton_forward(sk, i, mask);
+  skeleton_pull_marked(sk, mask, NULL);
+}
+
+/* Everything moved (base, flip, reset). */
+static void skeleton_moved_all(ik2d_skeleton *sk) {
+  ik2d_skeleton_forward(sk, 0, NULL);
+  ik2d_skeleton_pull_all(sk);
+}
+
+ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
+                                   double angle) {
+  ik2d_status status;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  status = skeleton_check_base(x, y, angle);
+  if (status != IK2D_OK) return status;
+  sk->base_x = x;
+  sk->base_y = y;
+  sk->base_angle = ik2d_base_angle(angle);
+  sk->base_rot = ik2d_rot_of(cos(sk->base_angle), sin(sk->base_angle));
+  skeleton_moved_all(sk);
+  return IK2D_OK;
+}
+
+void ik2d_skeleton_base(const ik2d_skeleton *sk, double *x, double *y,
+                        double *angle) {
+  if (x != NULL) *x = sk != NULL ? sk->base_x : 0.0;
+  if (y != NULL) *y = sk != NULL ? sk->base_y : 0.0;
+  if (angle != NULL) *angle = sk != NULL ? sk->base_angle : 0.0;
+}
+
+ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *sk, bool flip) {
+  if (sk == NULL) return IK2D_ERR_NULL;
+  sk->flip = flip;
+  skeleton_moved_all(sk);
+  return IK2D_OK;
+}
+
+bool ik2d_skeleton_flip(const ik2d_skeleton *sk) { return sk != NULL && sk->flip; }
+
+ik2d_status ik2d_skeleton_set_pose(ik2d_skeleton *sk, int i, double angle) {
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  if (!isfinite(angle)) return IK2D_ERR_POSE;
+  sk->pose[i] = angle;
+  sk->angle[i] = angle;
+  skeleton_moved(sk, i);
+  return IK2D_OK;
+}
+
+/* The chains over bone i take its new geometry (lengths, rest angles). */
+static void skeleton_regeometry(ik2d_skeleton *sk, int i) {
+  ik2d_skeleton_node *node;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next) {
+    ik2d_chain *chain = chain_of_node(node);
+    /* bone i's segment: its length (the last bone's, or its path child's
+    ** origin at its tip) or its rest */
+    if (chain_bone_of(chain, i) >= 0) chain_geometry(chain);
+  }
+}
+
+ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
+  double extent = 0.0;
+  int b;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  if (skeleton_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
+  for (b = 0; b < sk->count; b++) {
+    extent += b == i ? length : sk->length[b];
+    if (!sk->at_tip[b]) extent += fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
+  }
+  if (!isfinite(extent)) return IK2D_ERR_REACH;
+  sk->length[i] = length;
+  for (b = i + 1; b < sk->count; b++)
+    if (sk->parent[b] == i && sk->at_tip[b]) sk->origin[2 * b] = length;
+  skeleton_regeometry(sk, i);
+  skeleton_moved(sk, i);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  if (!isfinite(angle)) return IK2D_ERR_REST;
+  sk->rest[i] = angle;
+  sk->rest_rot[i] = ik2d_rot_of(cos(angle), sin(angle));
+  skeleton_regeometry(sk, i);
+  /* the angles stay; the transforms are made theirs again (a solve's
+  ** come from its rotations, which a rest of 1e300 rad left the blended
+  ** angles nothing of) */
+  skeleton_moved(sk, i);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_set_constraint(ik2d_skeleton *sk, int i,
+                                         const ik2d_constraint *constraint) {
+  ik2d_skeleton_node *node;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  if (skeleton_check_limit(constraint) != IK2D_OK) return IK2D_ERR_SKELETON_SPACE;
+  sk->constraint[i] = constraint;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next) {
+    ik2d_chain *chain = chain_of_node(node);
+    int k = chain_bone_of(chain, i);
+    if (k >= 0) chain->constraint[k] = constraint;
+  }
+  return IK2D_OK;
+}
+
+void ik2d_skeleton_reset(ik2d_skeleton *sk) {
+  int i;
+  if (sk == NULL) return;
+  for (i = 0; i < sk->count; i++) sk->pose[i] = sk->angle[i] = sk->rest[i];
+  skeleton_moved_all(sk);
+}
+
+/* ------------------------------------------------------------------ */
+/* reads                                                                */
+/* ------------------------------------------------------------------ */
+
+static ik2d_status skeleton_read(const ik2d_skeleton *sk, int i,
+                                 const double *array_of_skeleton, double *out) {
+  if (sk == NULL || out == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  *out = array_of_skeleton[i];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_pose(const ik2d_skeleton *sk, int i, double *angle) {
+  return skeleton_read(sk, i, sk != NULL ? sk->pose : NULL, angle);
+}
+
+ik2d_status ik2d_skeleton_angle(const ik2d_skeleton *sk, int i, double *angle) {
+  return skeleton_read(sk, i, sk != NULL ? sk->angle : NULL, angle);
+}
+
+ik2d_status ik2d_skeleton_length(const ik2d_skeleton *sk, int i, double *length) {
+  return skeleton_read(sk, i, sk != NULL ? sk->length : NULL, length);
+}
+
+ik2d_status ik2d_skeleton_rest(const ik2d_skeleton *sk, int i, double *angle) {
+  return skeleton_read(sk, i, sk != NULL ? sk->rest : NULL, angle);
+}
+
+ik2d_status ik2d_skeleton_parent(const ik2d_skeleton *sk, int i, int *parent) {
+  if (sk == NULL || parent == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  *parent = sk->parent[i];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_constraint(const ik2d_skeleton *sk, int i,
+                                     const ik2d_constraint **constraint) {
+  if (sk == NULL || constraint == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  *constraint = sk->constraint[i];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_inherit(const ik2d_skeleton *sk, int i,
+                                  ik2d_inherit *inherit) {
+  if (sk == NULL || inherit == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  *inherit = (ik2d_inherit)sk->inherit[i];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_origin(const ik2d_skeleton *sk, int i, double *x,
+                                 double *y) {
+  if (sk == NULL || x == NULL || y == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  *x = sk->origin[2 * i];
+  *y = sk->origin[2 * i + 1];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_world(const ik2d_skeleton *sk, int i, double *x,
+                                double *y, double *angle) {
+  const double *t;
+  if (sk == NULL || x == NULL || y == NULL || angle == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  t = &sk->transforms[IK2D_TRANSFORM * i];
+  *x = t[0];
+  *y = t[1];
+  *angle = t[2];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_tip(const ik2d_skeleton *sk, int i, double *x, double *y) {
+  const double *t;
+  if (sk == NULL || x == NULL || y == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  t = &sk->transforms[IK2D_TRANSFORM * i];
+  *x = t[3];
+  *y = t[4];
+  return IK2D_OK;
+}
+
+const double *ik2d_skeleton_transforms(const ik2d_skeleton *sk) {
+  return sk != NULL ? sk->transforms : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* chains over paths                                                    */
+/* ------------------------------------------------------------------ */
+
+ik2d_status ik2d_skeleton_path(const ik2d_skeleton *sk, int from, int to,
+                               int *bone_count, int *bad) {
+  int b, count = 1;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, from)) {
+    if (bad != NULL) *bad = from;
+    return IK2D_ERR_INDEX;
+  }
+  if (!has_bone(sk, to)) {
+    if (bad != NULL) *bad = to;
+    return IK2D_ERR_INDEX;
+  }
+  for (b = to; b > from; b = sk->parent[b]) {
+    if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
+      if (bad != NULL) *bad = b;
+      return IK2D_ERR_PATH_INHERIT;
+    }
+    count++;
+  }
+  if (b != from) {
+    if (bad != NULL) *bad = to;
+    return IK2D_ERR_PATH;
+  }
+  if (count > IK2D_MAX_BONES) {
+    if (bad != NULL) *bad = to;
+    return IK2D_ERR_BONE_COUNT;
+  }
+  if (bone_count != NULL) *bone_count = count;
+  return IK2D_OK;
+}
+
+/* The link after the chain's arrays: the header, the bones (ints, padded
+** to 8 bytes), phi and shift. */
+typedef struct link_layout {
+  size_t link, bones, phi, shift, size;
+} link_layout;
+
+static link_layout link_layout_of(int n) {
+  link_layout l;
+  l.link = round8(ik2d_chain_size(n));
+  l.bones = l.link + round8(sizeof(struct ik2d_chain_link));
+  l.phi = l.bones + round8((size_t)n * sizeof(int));
+  l.shift = l.phi + (size_t)n * sizeof(double);
+  l.size = l.shift + (size_t)n * sizeof(double);
+  return l;
+}
+
+size_t ik2d_skeleton_chain_size(int bone_count) {
+  if (bone_count < 1 || bone_count > IK2D_MAX_BONES) return 0;
+  return link_layout_of(bone_count).size;
+}
+
+ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
+                                     ik2d_skeleton *sk, int from, int to, int *bad) {
+  ik2d_bone_def bones[IK2D_MAX_BONES];
+  ik2d_chain_def def = ik2d_default_chain_def();
+  struct ik2d_chain_link *link;
+  link_layout l;
+  char *memory = (char *)chain;
+  ik2d_status status;
+  int n = 0, k, b;
+  if (chain == NULL || sk == NULL) return IK2D_ERR_NULL;
+  if ((uintptr_t)chain % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  status = ik2d_skeleton_path(sk, from, to, &n, bad);
+  if (status != IK2D_OK) return status;
+  l = link_layout_of(n);
+  if (size < l.size) return IK2D_ERR_SIZE;
+  /* the link first (its bones and segments), then the chain over it */
+  link = (struct ik2d_chain_link *)(void *)(memory + l.link);
+  link->bones = (int *)(void *)(memory + l.bones);
+  link->phi = (double *)(void *)(memory + l.phi);
+  link->shift = (double *)(void *)(memory + l.shift);
+  link->from = from;
+  link->to = to;
+  for (k = n - 1, b = to; k >= 0; k--, b = sk->parent[b]) link->bones[k] = b;
+  for (k = 0; k < n; k++) {
+    double phi, previous = k > 0 ? link->phi[k - 1] : 0.0;
+    chain_segment(sk, link, n, k, &bones[k].length, &phi);
+    link->phi[k] = phi;
+    link->shift[k] = phi - previous;
+    bones[k].rest = shifted(sk->rest[link->bones[k]], link->shift[k]);
+    bones[k].constraint = sk->constraint[link->bones[k]];
+  }
+  def.bone_count = n;
+  def.bones = bones;
+  status = ik2d_chain_init_pivots(chain, size, &def);
+  if (status != IK2D_OK) {
+    if (bad != NULL) *bad = to;
+    return status;
+  }
+  chain->link = link;
+  node_clear(&link->node);
+  link->node.chain = chain;
+  node_link(sk, &sk->chains, &link->node);
+  ik2d_skeleton_chain_pull(chain);
+  return IK2D_OK;
+}
+
+ik2d_skeleton *ik2d_chain_skeleton(const ik2d_chain *chain, int *from, int *to) {
+  const struct ik2d_chain_link *link;
+  if (chain == NULL || chain->link == NULL || chain->link->node.skeleton == NULL)
+    return NULL;
+  link = chain->link;
+  if (from != NULL) *from = link->from;
+  if (to != NULL) *to = link->to;
+  return link->node.skeleton;
+}
+
+ik2d_status ik2d_skeleton_chain_bone(const ik2d_chain *chain, int i, int *bone) {
+  if (chain == NULL || bone == NULL || chain->link == NULL) return IK2D_ERR_NULL;
+  if (i < 0 || i >= chain->count) return IK2D_ERR_INDEX;
+  *bone = chain->link->bones[i];
+  return IK2D_OK;
+}
+
+void ik2d_chain_release(ik2d_chain *chain) {
+  ik2d_skeleton *sk;
+  ik2d_skeleton_node *node, *next;
+  if (chain == NULL || chain->link == NULL) return;
+  sk = chain->link->node.skeleton;
+  if (sk == NULL) return;
+  /* its solvers go with it: a skeleton never solves a released chain */
+  for (node = sk->solvers.next; node != &sk->solvers; node = next) {
+    next = node->next;
+    if (node->chain == chain) ik2d_skeleton_unlink_solver(node);
+  }
+  node_unlink(&chain->link->node);
+}

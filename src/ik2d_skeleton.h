@@ -1,0 +1,96 @@
+/*
+** ik2d_skeleton.h: skeletons inside the core (not installed).
+**
+** The skeleton layer sits on the chain layer: it keeps bones in a tree,
+** their forward kinematics, and the chains that are paths through it
+** (each a real ik2d_chain, linked back to the skeleton).  The solver
+** layer, above it, links its solvers into the skeleton and writes a
+** skeleton chain's solve back (ik2d_skeleton_chain_solved); solving a
+** whole skeleton is above the solvers (ik2d_skeleton_solve.c).
+*/
+#ifndef IK2D_SKELETON_H
+#define IK2D_SKELETON_H
+
+#include "ik2d.h"
+#include "ik2d_chain.h"
+#include "ik2d_constraint.h"
+#include "ik2d_math.h"
+
+/* A node of an intrusive list: no allocation, and an object unlinks
+** itself in O(1) when it goes (a Lua __gc). */
+typedef struct ik2d_skeleton_node {
+  struct ik2d_skeleton_node *prev, *next;
+  ik2d_skeleton *skeleton;        /* the list's owner; NULL: not linked */
+  ik2d_chain *chain;              /* the chain (a solver's chain) */
+} ik2d_skeleton_node;
+
+/* A bone's world frame in the result, unflipped (the skeleton's own
+** space; the transforms array holds the drawn, mirrored one). */
+typedef struct ik2d_frame {
+  double x, y;          /* origin */
+  double angle;         /* world direction, wrapped to [-pi, pi) */
+  ik2d_rot rot;         /* of angle */
+  double tip_x, tip_y;
+} ik2d_frame;
+
+/* The header of a skeleton; its per-bone arrays follow it in the same
+** memory (ik2d_skeleton_size). */
+struct ik2d_skeleton {
+  int count;
+  bool flip;
+  double base_x, base_y, base_angle;  /* base_angle in (-pi, pi] */
+  ik2d_rot base_rot;
+  double *length;
+  double *rest;
+  ik2d_rot *rest_rot;
+  double *origin;                     /* x, y pairs in the parent's space
+                                         (kept up to date for at_tip) */
+  double *pose, *angle;               /* animated and result local angles */
+  const ik2d_constraint **constraint;
+  ik2d_frame *frame;                  /* the result, unflipped */
+  double *transforms;                 /* the result as drawn: 5 a bone */
+  int *parent;                        /* -1: the base */
+  unsigned char *at_tip, *inherit;
+  ik2d_skeleton_node chains;          /* list heads (sentinels) */
+  ik2d_skeleton_node solvers;
+  int solver_count;
+};
+
+/* A skeleton chain's link (after its chain arrays, ik2d_skeleton_chain_size). */
+struct ik2d_chain_link {
+  ik2d_skeleton_node node;  /* in the skeleton's chains */
+  int from, to;
+  int *bones;               /* the skeleton bone of each chain bone */
+  double *phi;              /* direction of the path child's origin in
+                               each bone's space (0 at the tip) */
+  double *shift;            /* chain angle - skeleton angle: phi_k - phi_k-1 */
+};
+
+#define IK2D_TRANSFORM 5    /* doubles a bone in the transforms */
+
+/* Frames and transforms of the bones from first on that mask marks (the
+** caller marks the descendants of a bone it marks), or of every bone
+** from first when mask is NULL. */
+void ik2d_skeleton_forward(ik2d_skeleton *skeleton, int first, const bool *mask);
+/* Marks bone and its descendants in mask (entries bone..count-1; the
+** marks there already stay). */
+void ik2d_skeleton_subtree(const ik2d_skeleton *skeleton, int bone, bool *mask);
+/* A skeleton chain takes its skeleton's state: base, flip, constraints,
+** pose and result (shifted), joints (from the transforms). */
+void ik2d_skeleton_chain_pull(ik2d_chain *chain);
+/* Every chain on the skeleton pulls (after an edit of the skeleton). */
+void ik2d_skeleton_pull_all(ik2d_skeleton *skeleton);
+/* A skeleton chain's solve, written back: its bones take its result
+** angles (shift undone), its joints, and the bones below follow.  With
+** pull_others, every other chain on the skeleton then pulls (a solve on
+** its own); ik2d_skeleton_solve pulls each chain before solving it. */
+void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others);
+
+/* Links a solver's node into the skeleton of its chain (nothing for a
+** standalone or released chain); false when the skeleton has
+** IK2D_MAX_SKELETON_SOLVERS already. */
+bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_skeleton_node *node);
+/* Unlinks a solver's node (no-op when it is not linked). */
+void ik2d_skeleton_unlink_solver(ik2d_skeleton_node *node);
+
+#endif

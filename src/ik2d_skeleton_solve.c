@@ -1,0 +1,788 @@
+/*
+** ik2d_skeleton_solve.c: a whole skeleton in one call, and effectors
+** that share bones solved jointly.
+**
+** Order.  Bones are stored parents first.  The solvers on a skeleton's
+** chains form units: each group of solvers with `together` whose chains
+** share bones (transitively) is one unit, and each solver with together
+** = false is one.  A unit runs after every unit whose bones it hangs
+** below (so it sees where they put its base), and a together = false
+** solver after the group it shares bones with (it wins there, as every
+** anchor's constraint applied in order does); otherwise in the order the
+** solvers were made.  A unit of one solver is an ordinary solve of its
+** chain, which writes its bones back and moves the bones below.
+**
+** The joint solve.  Each effector k (a chain's tip, to reach its target
+** t_k) weighs w_k = weight x priority.  The bones of the group whose turn
+** moves one effector only are that effector's private part (a tail of
+** its chain); the others, the joint bones, move several.  An iteration
+**
+**   1. turns every bone of the group at once by damped least squares
+**      (Levenberg-Marquardt): with the tips' errors e (each weighted by
+**      sqrt(w_k)) and their Jacobian J in the bones' turns (column j:
+**      perp(tip - o_j)), the step d = J^T (J J^T + lambda I)^-1 e, each
+**      bone clamped into its limits; bones held at a limit the error
+**      pushes against stay out of it; a step that does not lower sum_k
+**      w_k |t_k - tip_k|^2 is retried with more damping, one that does
+**      lowers the damping;
+**   2. solves each private part alone with its solver's own method and
+**      settings (exact two-joint steps, two-bone's closed form...) from
+**      where step 1 left its root; that never moves another effector.
+**
+** An attempt that stalls (3 iterations without lowering the objective by
+** a tenth) starts again from the start, solving the private parts first
+** this time: the two starts fall into different local minima of the
+** limits.  It ends when every effector with weight is within its
+** tolerance or the iterations (the largest of the group's) run out, and
+** keeps the best pose seen.  Measured on the goal case (README,
+** "Skeletons": a torso of 2 bones and two 2-bone arms with limits, both
+** hands' targets from a random pose, 20 iterations from the rest pose):
+** this reaches both hands in 98-99.7% of cases; turning the joint bones
+** one at a time by weighted least squares (the turn R maximising sum_k
+** w_k (g_k - o) . R (p_k - o), atan2 of the weighted cross and dot
+** products) with the same private solves reaches 74-87%.  That turn is
+** kept for groups too big for the dense step (more than 16 effectors or
+** 64 bones).
+**
+** Each bone then blends with its pose by the largest weight of the
+** solvers whose chains hold it (a chain's bone blends by its solver's
+** weight), and each solver keeps the joint solution of its bones as its
+** warm start and reports its own reached, distance and iterations.
+*/
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ik2d.h"
+#include "ik2d_chain.h"
+#include "ik2d_constraint.h"
+#include "ik2d_math.h"
+#include "ik2d_skeleton.h"
+#include "ik2d_solver.h"
+
+#define MAX_SOLVERS IK2D_MAX_SKELETON_SOLVERS
+#define MAX_BONES IK2D_MAX_SKELETON_BONES
+
+/* An attempt has stalled after this many iterations that do not lower
+** its objective by a tenth. */
+#define JOINT_STALL 3
+
+static ik2d_solver *solver_of(const ik2d_skeleton_node *node) {
+  return (ik2d_solver *)(uintptr_t)((const char *)node - offsetof(ik2d_solver, node));
+}
+
+/* ------------------------------------------------------------------ */
+/* paths                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Is bone x on the path of a chain from..to? */
+static bool on_path(const ik2d_skeleton *sk, int from, int to, int x) {
+  int y = to;
+  if (x < from || x > to) return false;
+  while (y > x) y = sk->parent[y];
+  return y == x;
+}
+
+static bool shares(const ik2d_skeleton *sk, const struct ik2d_chain_link *a,
+                   const struct ik2d_chain_link *b) {
+  return on_path(sk, a->from, a->to, b->from) || on_path(sk, b->from, b->to, a->from);
+}
+
+/* The deepest common ancestor-or-self of x and y, -1 for none. */
+static int common_ancestor(const ik2d_skeleton *sk, int x, int y) {
+  while (x != y && x >= 0 && y >= 0) {
+    if (x > y) x = sk->parent[x];
+    else y = sk->parent[y];
+  }
+  return x == y ? x : -1;
+}
+
+/* Does chain b hang below a bone of chain a (sharing none)? */
+static bool below(const ik2d_skeleton *sk, const struct ik2d_chain_link *a,
+                  const struct ik2d_chain_link *b) {
+  int p = sk->parent[b->from];
+  if (p < 0 || shares(sk, a, b)) return false;
+  return common_ancestor(sk, p, a->to) >= a->from;
+}
+
+/* ------------------------------------------------------------------ */
+/* the plan: units in order                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct plan {
+  int solvers;                       /* on the skeleton, in the order made */
+  ik2d_solver *solver[MAX_SOLVERS];
+  int unit_of[MAX_SOLVERS];          /* union-find, then the unit's index */
+  int units;
+  int unit_first[MAX_SOLVERS];       /* the unit's first solver */
+  bool unit_group[MAX_SOLVERS];      /* solvers with together */
+  int order[MAX_SOLVERS];            /* units in solving order */
+  unsigned char before[MAX_SOLVERS][MAX_SOLVERS / 8];  /* before[u] has v:
+                                        unit u runs before unit v */
+} plan;
+
+static const struct ik2d_chain_link *link_of(const plan *p, int i) {
+  return p->solver[i]->chain->link;
+}
+
+static int find(plan *p, int i) {
+  while (p->unit_of[i] != i) i = p->unit_of[i] = p->unit_of[p->unit_of[i]];
+  return i;
+}
+
+static void set_before(plan *p, int u, int v) {
+  p->before[u][v >> 3] = (unsigned char)(p->before[u][v >> 3] | (1u << (v & 7)));
+}
+
+static bool is_before(const plan *p, int u, int v) {
+  return (p->before[u][v >> 3] >> (v & 7)) & 1u;
+}
+
+/* Must solver i's unit u run before solver j's unit v (u != v)? */
+static bool precedes(const ik2d_skeleton *sk, const plan *p, int i, int j) {
+  const struct ik2d_chain_link *a = link_of(p, i), *b = link_of(p, j);
+  int u = p->unit_of[i], v = p->unit_of[j];
+  if (below(sk, a, b)) return true;
+  if (!shares(sk, a, b)) return false;
+  /* sharing across units: a together = false solver wins, after the
+  ** group; two of them in the order made */
+  if (p->unit_group[u] != p->unit_group[v]) return p->unit_group[u];
+  return i < j;
+}
+
+static void plan_make(ik2d_skeleton *sk, plan *p) {
+  ik2d_skeleton_node *node;
+  bool done[MAX_SOLVERS];
+  int root[MAX_SOLVERS], number[MAX_SOLVERS];
+  int i, j, k, n = 0;
+  for (node = sk->solvers.next; node != &sk->solvers; node = node->next)
+    p->solver[n++] = solver_of(node);
+  p->solvers = n;
+  /* groups: together solvers sharing bones */
+  for (i = 0; i < n; i++) p->unit_of[i] = i;
+  for (i = 0; i < n; i++) {
+    if (!p->solver[i]->settings.together) continue;
+    for (j = 0; j < i; j++) {
+      if (p->solver[j]->settings.together && shares(sk, link_of(p, i), link_of(p, j))) {
+        /* the root is the group's earliest solver */
+        int a = find(p, i), b = find(p, j);
+        p->unit_of[a > b ? a : b] = a < b ? a : b;
+      }
+    }
+  }
+  /* units numbered in the order of their first solver; unit_of becomes
+  ** that number (a root comes first in its group: it is the earliest) */
+  for (i = 0; i < n; i++) root[i] = find(p, i);
+  p->units = 0;
+  for (i = 0; i < n; i++) {
+    if (root[i] == i) {
+      p->unit_first[p->units] = i;
+      p->unit_group[p->units] = p->solver[i]->settings.together;
+      number[i] = p->units++;
+    }
+    p->unit_of[i] = number[root[i]];
+  }
+  for (i = 0; i < p->units; i++) memset(p->before[i], 0, (size_t)(p->units + 7) / 8);
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      if (p->unit_of[i] != p->unit_of[j] && precedes(sk, p, i, j))
+        set_before(p, p->unit_of[i], p->unit_of[j]);
+  /* Kahn: the first unit (in the order made) whose predecessors have all
+  ** run; a cycle (a group both above and sharing with a together = false
+  ** solver) is broken at its first unit */
+  for (i = 0; i < p->units; i++) done[i] = false;
+  for (k = 0; k < p->units; k++) {
+    int pick = -1;
+    for (i = 0; i < p->units && pick < 0; i++) {
+      bool ready = !done[i];
+      for (j = 0; j < p->units && ready; j++)
+        ready = done[j] || j == i || !is_before(p, j, i);
+      if (ready) pick = i;
+    }
+    for (i = 0; i < p->units && pick < 0; i++)
+      if (!done[i]) pick = i;
+    done[pick] = true;
+    p->order[k] = pick;
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* the joint solve                                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct effector {
+  ik2d_solver *solver;
+  ik2d_chain *chain;
+  const struct ik2d_chain_link *link;
+  double target_x, target_y;   /* unflipped, the skeleton's space */
+  double weight;               /* the solver's, for the blend */
+  double pull;                 /* weight x priority, for the joint turns */
+  double tolerance;
+  int private_first;           /* chain index of its private part */
+  double ring_low, ring_high;  /* what the private part reaches */
+  double distance_sq;          /* of its tip in the working pose */
+} effector;
+
+typedef struct joint {
+  ik2d_skeleton *sk;
+  int count;                   /* effectors */
+  effector effector[MAX_SOLVERS];
+  int first;                   /* the lowest bone of the group */
+  unsigned char in[MAX_BONES]; /* bone in the group: 1 + whether joint */
+  int moves[MAX_BONES];        /* effectors a bone moves */
+  double blend[MAX_BONES];     /* its largest weight */
+  ik2d_rot rot[MAX_BONES];     /* the working pose: local rotations */
+  ik2d_rot best[MAX_BONES];
+  ik2d_rot trial[MAX_BONES];
+  ik2d_rot start[MAX_BONES];
+  ik2d_frame frame[MAX_BONES]; /* its frames, no trig */
+} joint;
+
+/* Working frames of the group's bones, from their rotations; the bones
+** above the group keep the skeleton's frames. */
+static void joint_forward(joint *w) {
+  const ik2d_skeleton *sk = w->sk;
+  int b;
+  for (b = w->first; b < sk->count; b++) {
+    int p = sk->parent[b];
+    const ik2d_frame *pf = p < 0 ? NULL : w->in[p] ? &w->frame[p] : &sk->frame[p];
+    ik2d_frame *f = &w->frame[b];
+    ik2d_rot parent_rot = pf != NULL ? pf->rot : sk->base_rot;
+    double px = pf != NULL ? pf->x : sk->base_x, py = pf != NULL ? pf->y : sk->base_y;
+    if (!w->in[b]) continue;
+    if (sk->at_tip[b]) {
+      f->x = pf != NULL ? pf->tip_x : px;
+      f->y = pf != NULL ? pf->tip_y : py;
+    } else {
+      double ox = sk->origin[2 * b], oy = sk->origin[2 * b + 1];
+      f->x = px + (parent_rot.c * ox - parent_rot.s * oy);
+      f->y = py + (parent_rot.s * ox + parent_rot.c * oy);
+    }
+    f->rot = ik2d_rot_mul(sk->inherit[b] == IK2D_INHERIT_ALL ? parent_rot : sk->base_rot,
+                          w->rot[b]);
+    f->tip_x = f->x + sk->length[b] * f->rot.c;
+    f->tip_y = f->y + sk->length[b] * f->rot.s;
+  }
+}
+
+static double effector_distance_sq(const joint *w, const effector *e) {
+  const ik2d_frame *f = &w->frame[e->link->to];
+  double dx = e->target_x - f->tip_x, dy = e->target_y - f->tip_y;
+  return dx * dx + dy * dy;
+}
+
+/* The weighted objective; and whether every effector with weight is
+** within its tolerance. */
+static double joint_measure(joint *w, bool *reached) {
+  double sum = 0.0;
+  int k;
+  *reached = true;
+  for (k = 0; k < w->count; k++) {
+    effector *e = &w->effector[k];
+    e->distance_sq = effector_distance_sq(w, e);
+    if (e->weight > 0.0) {
+      sum += e->pull * e->distance_sq;
+      *reached = *reached && e->distance_sq <= e->tolerance * e->tolerance;
+    }
+  }
+  return sum;
+}
+
+/* Bone b turned into its limits (in the skeleton's angles). */
+static void joint_clamp(joint *w, int b) {
+  const ik2d_constraint *limit = w->sk->constraint[b];
+  if (limit != NULL && !limit->full)
+    ik2d_constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot),
+                              &w->rot[b]);
+}
+
+/* For groups too big for the dense step: effector e's pull on the joint
+** bone at (ox, oy), weighted, into sums: its private part's root r (its
+** tip when it has none) to r + (t - tip), where the tail as its own
+** solve left it would put the tip on the target. */
+static void joint_pull(const joint *w, const effector *e, double ox, double oy,
+                       double *dot, double *cross) {
+  const ik2d_frame *tip = &w->frame[e->link->to];
+  const ik2d_frame *root = e->private_first < e->chain->count
+                               ? &w->frame[e->link->bones[e->private_first]] : NULL;
+  double px = root != NULL ? root->x : tip->tip_x, py = root != NULL ? root->y : tip->tip_y;
+  double gx = px + (e->target_x - tip->tip_x), gy = py + (e->target_y - tip->tip_y);
+  double ax = gx - ox, ay = gy - oy, cx = px - ox, cy = py - oy;
+  *dot += e->pull * (cx * ax + cy * ay);
+  *cross += e->pull * (cx * ay - cy * ax);
+}
+
+/* Each joint bone, root to tip, turned by weighted least squares. */
+static void joint_sweep(joint *w) {
+  const ik2d_skeleton *sk = w->sk;
+  int b, k;
+  for (b = w->first; b < sk->count; b++) {
+    double dot = 0.0, cross = 0.0, norm;
+    const ik2d_frame *f = &w->frame[b];
+    if (w->in[b] != 2) continue;
+    for (k = 0; k < w->count; k++) {
+      const effector *e = &w->effector[k];
+      if (e->pull > 0.0 && common_ancestor(sk, b, e->link->to) == b)
+        joint_pull(w, e, f->x, f->y, &dot, &cross);
+    }
+    norm = sqrt(dot * dot + cross * cross);
+    if (!(norm > 1e-150 && norm < 1e150)) norm = hypot(dot, cross);
+    if (!(norm > 0.0) || !isfinite(norm)) continue;
+    w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(dot / norm, cross / norm));
+    joint_clamp(w, b);
+    joint_forward(w);
+    for (k = 0; k < w->count; k++)
+      w->effector[k].distance_sq = effector_distance_sq(w, &w->effector[k]);
+  }
+}
+
+static void joint_save(joint *w, ik2d_rot *to) {
+  int b;
+  for (b = w->first; b < w->sk->count; b++)
+    if (w->in[b]) to[b] = w->rot[b];
+}
+
+static void joint_load(joint *w, const ik2d_rot *from) {
+  int b;
+  for (b = w->first; b < w->sk->count; b++)
+    if (w->in[b]) w->rot[b] = from[b];
+  joint_forward(w);
+}
+
+/* Damped least squares (Levenberg-Marquardt) over every bone of the
+** group at once: the tips' errors e, weighted by sqrt(pull) and measured
+** in units of the group's size, and the Jacobian J of the tips in the
+** bones' turns (column j, row pair k: perp(q - o_j), o_j the bone's
+** origin, q the tip, or the origin of the first position-only bone
+** between, below which the tip only moves along).  The step
+** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
+** bone, damped; a step that does not lower the objective is retried with
+** more damping, one that does lowers the damping.  Returns false when the
+** group is too big for it (then the joint bones turn one at a time). */
+#define DLS_ROWS 32
+#define DLS_COLUMNS 64
+#define DLS_TRIES 4
+#define DLS_MAX_TURN 0.6
+#define DLS_LAMBDA 1e-2   /* the damping each attempt starts with */
+
+/* Solves the m x m symmetric positive definite system a y = b in place
+** (Cholesky); false when it is not positive definite. */
+static bool dls_cholesky(double a[DLS_ROWS][DLS_ROWS], double *b, int m) {
+  int i, j, k;
+  for (j = 0; j < m; j++) {
+    double d = a[j][j];
+    for (k = 0; k < j; k++) d -= a[j][k] * a[j][k];
+    if (!(d > 0.0)) return false;
+    a[j][j] = sqrt(d);
+    for (i = j + 1; i < m; i++) {
+      double v = a[i][j];
+      for (k = 0; k < j; k++) v -= a[i][k] * a[j][k];
+      a[i][j] = v / a[j][j];
+    }
+  }
+  for (i = 0; i < m; i++) {
+    for (k = 0; k < i; k++) b[i] -= a[i][k] * b[k];
+    b[i] /= a[i][i];
+  }
+  for (i = m - 1; i >= 0; i--) {
+    for (k = i + 1; k < m; k++) b[i] -= a[k][i] * b[k];
+    b[i] /= a[i][i];
+  }
+  return true;
+}
+
+static bool joint_dls(joint *w, double *lambda, double *objective) {
+  const ik2d_skeleton *sk = w->sk;
+  double jacobian[DLS_ROWS][DLS_COLUMNS], a[DLS_ROWS][DLS_ROWS];
+  double error[DLS_ROWS], y[DLS_ROWS], step[DLS_COLUMNS];
+  int column_of[MAX_BONES], bone_of[DLS_COLUMNS];
+  int m = 0, n = 0, b, k, i, j, tries;
+  double scale = 0.0;
+  for (b = w->first; b < sk->count; b++) {
+    if (!w->in[b]) continue;
+    if (n == DLS_COLUMNS) return false;
+    column_of[b] = n;
+    bone_of[n++] = b;
+    scale += sk->length[b] + fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
+  }
+  for (k = 0; k < w->count; k++) m += w->effector[k].pull > 0.0 ? 2 : 0;
+  if (m > DLS_ROWS) return false;
+  if (!(scale > 1e-150 && scale < 1e150) || m == 0) return true;
+  /* the rows: each pulling effector's error and its tip's derivatives */
+  for (i = 0, k = 0; k < w->count; k++) {
+    const effector *e = &w->effector[k];
+    const ik2d_frame *tip = &w->frame[e->link->to];
+    double root = sqrt(e->pull) / scale, qx = tip->tip_x, qy = tip->tip_y;
+    if (!(e->pull > 0.0)) continue;
+    error[i] = root * (e->target_x - qx);
+    error[i + 1] = root * (e->target_y - qy);
+    for (j = 0; j < n; j++) jacobian[i][j] = jacobian[i + 1][j] = 0.0;
+    for (b = e->link->to; b >= w->first; b = sk->parent[b]) {
+      const ik2d_frame *f = &w->frame[b];
+      if (!w->in[b]) continue;
+      jacobian[i][column_of[b]] = -root * (qy - f->y);
+      jacobian[i + 1][column_of[b]] = root * (qx - f->x);
+      if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
+        qx = f->x;
+        qy = f->y;
+      }
+    }
+    i += 2;
+  }
+  /* bones held at a limit that the error pushes against stay out of the
+  ** step (their turn would be clamped away, and the others would not
+  ** make up for it) */
+  for (j = 0; j < n; j++) {
+    const ik2d_constraint *limit;
+    ik2d_rot rel;
+    double gradient = 0.0, side;
+    b = bone_of[j];
+    limit = sk->constraint[b];
+    if (limit == NULL || limit->full) continue;
+    rel = ik2d_rot_inv_mul(ik2d_rot_mul(sk->rest_rot[b], limit->mid_rot), w->rot[b]);
+    side = ik2d_atan2(rel.s, rel.c);
+    if (fabs(side) < limit->half - 1e-9) continue;
+    for (i = 0; i < m; i++) gradient += jacobian[i][j] * error[i];
+    if (gradient * side > 0.0)
+      for (i = 0; i < m; i++) jacobian[i][j] = 0.0;
+  }
+  joint_save(w, w->trial);
+  for (tries = 0; tries < DLS_TRIES; tries++) {
+    double largest = 0.0, measured;
+    bool reached;
+    for (i = 0; i < m; i++) {
+      for (j = 0; j <= i; j++) {
+        double v = 0.0;
+        for (k = 0; k < n; k++) v += jacobian[i][k] * jacobian[j][k];
+        a[i][j] = a[j][i] = v;
+      }
+      a[i][i] += *lambda;
+      y[i] = error[i];
+    }
+    if (!dls_cholesky(a, y, m)) return true;
+    for (j = 0; j < n; j++) {
+      double v = 0.0;
+      for (i = 0; i < m; i++) v += jacobian[i][j] * y[i];
+      step[j] = v;
+      if (fabs(v) > largest) largest = fabs(v);
+    }
+    if (!(largest < 1e300)) return true;
+    for (j = 0; j < n; j++) {
+      double t = largest > DLS_MAX_TURN ? step[j] * (DLS_MAX_TURN / largest) : step[j];
+      b = bone_of[j];
+      w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(cos(t), sin(t)));
+      joint_clamp(w, b);
+    }
+    joint_forward(w);
+    measured = joint_measure(w, &reached);
+    if (measured < *objective) {
+      *objective = measured;
+      *lambda = *lambda * 0.3 > 1e-12 ? *lambda * 0.3 : 1e-12;
+      return true;
+    }
+    joint_load(w, w->trial);
+    joint_measure(w, &reached);
+    *lambda *= 8.0;
+  }
+  return true;
+}
+
+/* Room for a solver of IK2D_MAX_BONES bones, as doubles. */
+#define SOLVER_DOUBLES \
+  ((sizeof(ik2d_solver) + IK2D_MAX_BONES * (sizeof(ik2d_rot) + sizeof(double))) / \
+       sizeof(double) + 1)
+
+/* Effector e's private part solved alone from where its root is, with its
+** solver's method and settings: a chain over its bones' arrays (a view
+** sharing them, with its own pose, result and joints), warm-started from
+** the working rotations. */
+static void joint_private(joint *w, effector *e) {
+  const ik2d_chain *chain = e->chain;
+  const struct ik2d_chain_link *link = e->link;
+  int first = e->private_first, n = chain->count - first, i, b;
+  double angles[IK2D_MAX_BONES], joints[2 * (IK2D_MAX_BONES + 1)];
+  double memory[SOLVER_DOUBLES];
+  ik2d_solver *solver = (ik2d_solver *)(void *)memory;
+  ik2d_solver_def def = e->solver->settings;
+  ik2d_chain view = *chain;
+  const ik2d_frame *root;
+  ik2d_rot base;
+  /* (every member of a group has a joint bone: first > 0) */
+  if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
+  root = &w->frame[link->bones[first]];
+  base = w->frame[link->bones[first - 1]].rot;
+  /* the chain's direction before its private part: the bone's, turned
+  ** by the segment's phi */
+  if (link->phi[first - 1] != 0.0)
+    base = ik2d_rot_mul(base, ik2d_rot_of(cos(link->phi[first - 1]),
+                                          sin(link->phi[first - 1])));
+  view.count = n;
+  view.flip = false;
+  view.link = NULL;
+  view.scale = 1.0;
+  view.base_x = root->x;
+  view.base_y = root->y;
+  view.base_rot = base;
+  view.base_angle = ik2d_atan2(base.s, base.c);
+  view.length = chain->length + first;
+  view.rest = chain->rest + first;
+  view.rest_rot = chain->rest_rot + first;
+  view.constraint = chain->constraint + first;
+  view.pose = view.angle = angles;
+  view.joints = joints;
+  view.reach = 0.0;
+  for (i = 0; i < n; i++) {
+    view.reach += view.length[i];
+    angles[i] = 0.0;
+  }
+  def.weight = 1.0;
+  def.warm_start = true;
+  def.stretch = 1.0;
+  if (def.method == IK2D_TWO_BONE && (n != 2 || !(view.length[0] > 0.0 && view.length[1] > 0.0)))
+    def.method = IK2D_CCD;
+  if (ik2d_solver_init(solver, sizeof memory, &view, &def) != IK2D_OK) return;
+  for (i = 0; i < n; i++) {
+    ik2d_rot r = w->rot[link->bones[first + i]];
+    double shift = link->shift[first + i];
+    solver->solution[i] = shift == 0.0 ? r : ik2d_rot_mul(r, ik2d_rot_of(cos(shift), sin(shift)));
+  }
+  solver->have_solution = true;
+  ik2d_solver_set_target(solver, e->target_x, e->target_y);
+  ik2d_solver_solve(solver);
+  for (i = 0; i < n; i++) {
+    ik2d_rot r = solver->solution[i];
+    double shift = link->shift[first + i];
+    b = link->bones[first + i];
+    w->rot[b] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_of(cos(shift), sin(shift)), r);
+  }
+  joint_forward(w);
+  e->distance_sq = effector_distance_sq(w, e);
+}
+
+static void joint_privates(joint *w) {
+  int k;
+  for (k = 0; k < w->count; k++) joint_private(w, &w->effector[k]);
+}
+
+static bool joint_sane(const joint *w) {
+  const ik2d_skeleton *sk = w->sk;
+  int b;
+  for (b = w->first; b < sk->count; b++) {
+    double norm;
+    if (!w->in[b]) continue;
+    norm = w->rot[b].c * w->rot[b].c + w->rot[b].s * w->rot[b].s;
+    if (!(norm > 0.25 && norm < 4.0)) return false;
+  }
+  return true;
+}
+
+/* The group of the plan's unit u: effectors, bones, the start pose. */
+static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
+                        int *iterations) {
+  int i, k, b;
+  w->sk = sk;
+  w->count = 0;
+  w->first = sk->count;
+  memset(w->in, 0, (size_t)sk->count);
+  *iterations = 1;
+  for (i = 0; i < p->solvers; i++) {
+    effector *e;
+    ik2d_solver *s = p->solver[i];
+    double tx, ty;
+    if (p->unit_of[i] != u) continue;
+    e = &w->effector[w->count++];
+    e->solver = s;
+    e->chain = s->chain;
+    e->link = s->chain->link;
+    ik2d_solver_target(s, &tx, &ty);
+    e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
+    e->target_y = ty;
+    e->weight = s->settings.weight;
+    e->pull = s->settings.weight * s->settings.priority;
+    e->tolerance = s->settings.tolerance;
+    if (s->settings.iterations > *iterations) *iterations = s->settings.iterations;
+    if (e->link->from < w->first) w->first = e->link->from;
+    for (k = 0; k < e->chain->count; k++) w->in[e->link->bones[k]] = 1;
+  }
+  for (b = w->first; b < sk->count; b++) {
+    w->moves[b] = 0;
+    w->blend[b] = 0.0;
+  }
+  /* the effectors each bone moves, and each bone's blend weight */
+  for (k = 0; k < w->count; k++) {
+    effector *e = &w->effector[k];
+    for (b = e->link->to; b >= w->first; b = sk->parent[b])
+      if (w->in[b]) w->moves[b]++;
+    for (i = 0; i < e->chain->count; i++) {
+      b = e->link->bones[i];
+      if (e->weight > w->blend[b]) w->blend[b] = e->weight;
+    }
+  }
+  for (b = w->first; b < sk->count; b++)
+    if (w->in[b] && w->moves[b] > 1) w->in[b] = 2;
+  /* private parts: the chain's tail of bones that move it alone, and the
+  ** ring its bones reach: [max(0, 2 longest - sum), sum] */
+  for (k = 0; k < w->count; k++) {
+    effector *e = &w->effector[k];
+    double sum = 0.0, longest = 0.0;
+    int first = e->chain->count;
+    while (first > 0 && w->in[e->link->bones[first - 1]] == 1) first--;
+    e->private_first = first;
+    for (i = first; i < e->chain->count; i++) {
+      sum += e->chain->length[i];
+      if (e->chain->length[i] > longest) longest = e->chain->length[i];
+    }
+    e->ring_high = sum;
+    e->ring_low = 2.0 * longest - sum > 0.0 ? 2.0 * longest - sum : 0.0;
+  }
+  /* the start: each bone's warm start from a solver holding it (the
+  ** first, in the order made, that has one), else its pose */
+  for (b = w->first; b < sk->count; b++)
+    if (w->in[b]) w->rot[b] = ik2d_rot_of(cos(sk->pose[b]), sin(sk->pose[b]));
+  for (k = w->count - 1; k >= 0; k--) {
+    const effector *e = &w->effector[k];
+    if (!e->solver->settings.warm_start || !e->solver->have_solution) continue;
+    for (i = 0; i < e->chain->count; i++) {
+      double angle = e->solver->solution_angle[i] - e->link->shift[i];
+      b = e->link->bones[i];
+      w->rot[b] = e->link->shift[i] == 0.0 ? e->solver->solution[i]
+                                            : ik2d_rot_of(cos(angle), sin(angle));
+    }
+  }
+  for (b = w->first; b < sk->count; b++)
+    if (w->in[b]) joint_clamp(w, b);
+  joint_forward(w);
+}
+
+/* The IK solution into the skeleton (blended with the pose, bone by
+** bone, as a chain's solve blends), the solvers' warm starts and results. */
+static int joint_finish(joint *w, int used) {
+  ik2d_skeleton *sk = w->sk;
+  ik2d_skeleton_node *node;
+  bool mask[MAX_BONES];
+  int b, k, i, reached = 0;
+  memset(mask, 0, (size_t)sk->count * sizeof *mask);
+  for (b = w->first; b < sk->count; b++) {
+    const ik2d_constraint *limit = sk->constraint[b];
+    double ik, pose = sk->pose[b], weight = w->blend[b], delta;
+    double c = w->rot[b].c, s = w->rot[b].s, norm = c * c + s * s;
+    if (!w->in[b]) continue;
+    /* back on unit length (the joint turns are products of unit turns,
+    ** a few ulps off each) and into the limits, as solve_sane does */
+    if (fabs(norm - 1.0) > 1e-14) {
+      norm = sqrt(norm);
+      w->rot[b] = ik2d_rot_of(c / norm, s / norm);
+      joint_clamp(w, b);
+    }
+    ik = ik2d_atan2(w->rot[b].s, w->rot[b].c);
+    if (limit != NULL && !limit->full) {
+      double rest = sk->rest[b];
+      delta = ik2d_constraint_clamp(limit, ik - rest) -
+              (limit->mid + ik2d_wrap(pose - rest - limit->mid));
+    } else {
+      delta = ik2d_wrap(ik - pose);
+    }
+    sk->angle[b] = weight == 1.0 ? pose + delta : pose + weight * delta;
+  }
+  for (k = 0; k < w->count; k++) {
+    const effector *e = &w->effector[k];
+    if (!mask[e->link->from]) ik2d_skeleton_subtree(sk, e->link->from, mask);
+  }
+  ik2d_skeleton_forward(sk, w->first, mask);
+  for (k = 0; k < w->count; k++) {
+    effector *e = &w->effector[k];
+    ik2d_solver *s = e->solver;
+    for (i = 0; i < e->chain->count; i++) {
+      double shift = e->link->shift[i];
+      ik2d_rot r = w->rot[e->link->bones[i]];
+      if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_of(cos(shift), sin(shift)));
+      s->solution[i] = r;
+      s->solution_angle[i] = ik2d_atan2(r.s, r.c);
+    }
+    s->have_solution = true;
+    s->joint_updates = 0;
+    s->result.iterations = used;
+  }
+  /* the chains ending below the group take the new state */
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    if (mask[node->chain->link->to]) ik2d_skeleton_chain_pull(node->chain);
+  for (k = 0; k < w->count; k++) reached += ik2d_solver_measure(w->effector[k].solver);
+  return reached;
+}
+
+/* Unit u, a group of two solvers or more, solved jointly. */
+static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+  int iterations, iteration = 0, used = 0, attempt, stalled;
+  double best, objective, lambda, attempt_best;
+  bool reached, any = false;
+  int k;
+  joint_begin(w, sk, p, u, &iterations);
+  for (k = 0; k < w->count; k++) any = any || w->effector[k].weight > 0.0;
+  if (!any) return joint_finish(w, 0);  /* weight 0: the pose */
+  best = joint_measure(w, &reached);
+  if (reached) return joint_finish(w, 0);
+  joint_save(w, w->best);
+  joint_save(w, w->start);
+  for (attempt = 0; attempt < 2 && !reached && iteration < iterations; attempt++) {
+    joint_load(w, w->start);
+    if (attempt == 1) joint_privates(w);
+    objective = joint_measure(w, &reached);
+    attempt_best = objective;
+    lambda = DLS_LAMBDA;
+    stalled = 0;
+    while (!reached && iteration < iterations) {
+      iteration++;
+      used = iteration;
+      if (!joint_dls(w, &lambda, &objective)) joint_sweep(w);
+      joint_privates(w);
+      objective = joint_measure(w, &reached);
+      if (!joint_sane(w)) break;
+      if (objective < best) {
+        best = objective;
+        joint_save(w, w->best);
+      }
+      stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
+      if (objective < attempt_best) attempt_best = objective;
+      if (stalled >= JOINT_STALL) break;
+    }
+  }
+  if (!reached || !joint_sane(w)) joint_load(w, w->best);
+  return joint_finish(w, used);
+}
+
+/* ------------------------------------------------------------------ */
+/* the whole skeleton                                                   */
+/* ------------------------------------------------------------------ */
+
+int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int max) {
+  const ik2d_skeleton_node *node;
+  int n = 0;
+  if (sk == NULL) return 0;
+  for (node = sk->solvers.next; node != &sk->solvers; node = node->next) {
+    if (n < max && solvers != NULL) solvers[n] = solver_of(node);
+    n++;
+  }
+  return n;
+}
+
+int ik2d_skeleton_solve(ik2d_skeleton *sk) {
+  plan p;
+  joint w;
+  int k, reached = 0;
+  if (sk == NULL) return 0;
+  plan_make(sk, &p);
+  for (k = 0; k < p.units; k++) {
+    int u = p.order[k], i, members = 0;
+    for (i = 0; i < p.solvers; i++) members += p.unit_of[i] == u;
+    if (members == 1) {
+      ik2d_solver_solve(p.solver[p.unit_first[u]]);
+    } else {
+      joint_solve(sk, &p, u, &w);
+    }
+  }
+  /* every reached and distance from where the tips are now: a later unit
+  ** (a together = false solver on its bones) may have moved a tip */
+  for (k = 0; k < p.solvers; k++) reached += ik2d_solver_measure(p.solver[k]);
+  return reached;
+}

@@ -1,0 +1,30 @@
+/*
+** ik2d_spring.h: springs inside the core (not installed).
+**
+** A layer above the chain: a spring reads and writes one chain, and no
+** solver knows of it.
+*/
+#ifndef IK2D_SPRING_H
+#define IK2D_SPRING_H
+
+#include "ik2d.h"
+#include "ik2d_chain.h"
+
+/* The header of a spring; its per-bone arrays follow it in the same
+** memory (ik2d_spring_size), one entry per bone of its chain. */
+struct ik2d_spring {
+  ik2d_chain *chain;
+  ik2d_spring_def settings;  /* as set, checked, weight clamped */
+  double base;       /* the base angle the last update saw */
+  bool base_moving;  /* and whether it had changed then */
+  double *world;     /* each bone's simulated direction in chain space
+                        (the chain unflipped), wrapped to [-pi, pi) */
+  double *velocity;  /* its angular velocity, rad/s, chain space */
+  double *target;    /* each bone's target local angle */
+  double *written;   /* the result angles the spring wrote last: a
+                        result angle that differs was written by someone
+                        else (set_pose, a solve) and is the new target */
+  bool *moving;      /* whether the target changed at the last update */
+};
+
+#endif

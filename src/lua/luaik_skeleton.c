@@ -1,0 +1,552 @@
+/*
+** luaik_skeleton.c: ik2d.skeleton, and chains over its paths.
+**
+** Bones have names here (the core numbers them): anchors[skeleton] is a
+** table holding the names (info[i]), the index of each name
+** (info.index[name] = i) and the constraints made from the bones' limits
+** or shared with set_constraint (info.constraints[i]).  It refers to
+** nothing that refers back, so it never keeps a skeleton alive.  The
+** skeleton's chains and solvers are linked in its C lists without being
+** anchored by it (a chain anchors its skeleton, and LuaJIT's weak-keyed
+** tables do not collect cycles): their __gc unlinks them.
+*/
+#include <string.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "luaik.h"
+
+ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg) {
+  return (ik2d_skeleton *)luaik_check_object(L, arg, LUAIK_SKELETON, "skeleton");
+}
+
+/* ------------------------------------------------------------------ */
+/* names                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Pushes the skeleton's info table (the skeleton at index sk). */
+static void push_info(lua_State *L, int sk) { luaik_anchored(L, sk); }
+
+/* The name of 0-based bone i of the skeleton at index sk, pushed. */
+static const char *bone_name(lua_State *L, int sk, int i) {
+  push_info(L, sk);
+  lua_rawgeti(L, -1, i + 1);
+  lua_replace(L, -2);
+  return lua_tostring(L, -1);
+}
+
+/* The 0-based bone at argument arg: its name or its index. */
+static int bone_arg(lua_State *L, int sk, int arg) {
+  const ik2d_skeleton *skeleton = (const ik2d_skeleton *)luaik_test_object(L, sk, LUAIK_SKELETON);
+  int count = ik2d_skeleton_bone_count(skeleton), i;
+  if (lua_type(L, arg) == LUA_TNUMBER) {
+    i = luaik_whole_at(L, arg, arg, "bone index");
+    if (i < 1 || i > count) luaik_index_error(L, arg, "bone", count);
+    return i - 1;
+  }
+  if (lua_type(L, arg) != LUA_TSTRING)
+    luaik_arg_errorf(L, arg, "bone name or index expected, got %s", luaik_typename(L, arg));
+  push_info(L, sk);
+  lua_getfield(L, -1, "index");
+  lua_pushvalue(L, arg);
+  lua_rawget(L, -2);
+  if (lua_isnil(L, -1)) luaik_arg_errorf(L, arg, "unknown bone \"%s\"", lua_tostring(L, arg));
+  i = (int)lua_tointeger(L, -1);
+  lua_pop(L, 3);
+  return i - 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* ik2d.skeleton{ ... }                                                 */
+/* ------------------------------------------------------------------ */
+
+static const char *const skeleton_fields[] = {"x", "y", "angle", "flip", NULL};
+static const char *const bone_fields[] = {"name", "parent", "length", "angle", "x", "y",
+                                          "min", "max", "invert", "space", "inherit", NULL};
+static const char *const inherit_names[] = {"all", "position", NULL};
+
+/* Reads bone i (0-based) of the table at index 1 into bone; the info
+** table at info gets its name.  Leaves its constraint (or nil) pushed. */
+static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_def *bones,
+                      ik2d_skeleton_bone_def *bone) {
+  int top = lua_gettop(L), t = top + 1, index, x, y;
+  const char *owner;
+  ik2d_constraint_def limits;
+  lua_rawgeti(L, 1, i + 1);
+  if (!lua_istable(L, t))
+    luaik_arg_errorf(L, 1, "bone %d: table expected, got %s", i + 1, luaik_typename(L, t));
+  lua_getfield(L, t, "name");
+  if (lua_type(L, -1) != LUA_TSTRING)
+    luaik_arg_errorf(L, 1, "bone %d: name must be a string, got %s", i + 1,
+                     luaik_typename(L, -1));
+  owner = lua_pushfstring(L, "bone \"%s\": ", lua_tostring(L, -1));
+  luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
+  /* unique: info.index[name] */
+  lua_getfield(L, info, "index");
+  index = lua_gettop(L);
+  lua_pushvalue(L, top + 2);
+  lua_rawget(L, index);
+  if (!lua_isnil(L, -1))
+    luaik_arg_errorf(L, 1, "bone %d: duplicate name \"%s\" (bone %d has it)", i + 1,
+                     lua_tostring(L, top + 2), (int)lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  *bone = ik2d_default_skeleton_bone_def();
+  lua_getfield(L, t, "parent");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaik_arg_errorf(L, 1, "%sparent must be a bone name, got %s", owner, luaik_typename(L, -1));
+    lua_pushvalue(L, -1);
+    lua_rawget(L, index);
+    if (lua_isnil(L, -1)) {
+      /* not yet: a name given later, or none */
+      int k, later = 0;
+      for (k = i + 2; later == 0 && k <= (int)luaik_rawlen(L, 1); k++) {
+        lua_rawgeti(L, 1, k);
+        if (lua_istable(L, -1)) {
+          lua_getfield(L, -1, "name");
+          if (lua_rawequal(L, -1, -4)) later = k;
+          lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+      }
+      if (later > 0)
+        luaik_arg_errorf(L, 1, "%sparent \"%s\" is not defined earlier (it is bone %d: "
+                         "parents come first)", owner, lua_tostring(L, -2), later);
+      luaik_arg_errorf(L, 1, "%sparent \"%s\" is not defined earlier", owner, lua_tostring(L, -2));
+    }
+    bone->parent = (int)lua_tointeger(L, -1) - 1;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, t, "length");
+  if (lua_isnil(L, -1)) luaik_arg_errorf(L, 1, "%slength: number expected, got nil", owner);
+  bone->length = luaik_number_at(L, index + 1, 1, lua_pushfstring(L, "%slength", owner));
+  lua_settop(L, index);
+  bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
+  /* an origin given: at (x, y), x defaulting to the parent's tip */
+  lua_getfield(L, t, "x");
+  x = lua_gettop(L);
+  lua_getfield(L, t, "y");
+  y = lua_gettop(L);
+  if (!lua_isnil(L, x) || !lua_isnil(L, y)) {
+    bone->at_tip = false;
+    bone->x = bone->parent >= 0 ? bones[bone->parent].length : 0.0;
+    if (!lua_isnil(L, x)) bone->x = luaik_number_at(L, x, 1, lua_pushfstring(L, "%sx", owner));
+    if (!lua_isnil(L, y)) bone->y = luaik_number_at(L, y, 1, lua_pushfstring(L, "%sy", owner));
+  }
+  lua_settop(L, index);
+  lua_getfield(L, t, "inherit");
+  if (!lua_isnil(L, -1))
+    bone->inherit = (ik2d_inherit)luaik_choice_at(L, index + 1, 1,
+                                                  lua_pushfstring(L, "%sinherit", owner),
+                                                  inherit_names);
+  lua_settop(L, index);
+  if (luaik_read_limits(L, t, 1, owner, &limits)) {
+    bone->constraint = luaik_push_constraint(L, 1, owner, &limits);
+  } else {
+    lua_pushnil(L);
+  }
+  /* the name, taken: info[i + 1], info.index[name] = i + 1 */
+  lua_pushvalue(L, top + 2);
+  lua_rawseti(L, info, i + 1);
+  lua_pushvalue(L, top + 2);
+  lua_pushinteger(L, i + 1);
+  lua_rawset(L, index);
+  /* leave only the constraint (or nil) */
+  lua_replace(L, t);
+  lua_settop(L, t);
+}
+
+int luaik_skeleton_new(lua_State *L) {
+  ik2d_skeleton_bone_def bones[IK2D_MAX_SKELETON_BONES];
+  ik2d_skeleton_def def = ik2d_default_skeleton_def();
+  ik2d_skeleton *sk;
+  ik2d_status status;
+  size_t size;
+  int count, i, info, constraints, first, bad = -1;
+  luaik_check_table(L, 1);
+  lua_settop(L, 1);
+  count = (int)luaik_rawlen(L, 1);
+  if (count < 1 || count > IK2D_MAX_SKELETON_BONES)
+    luaik_check_status(L, 1, IK2D_ERR_SKELETON_BONES);
+  luaik_check_keys(L, 1, 1, "", "field", skeleton_fields, count);
+  /* a slot per bone for its constraint, and room for reading one */
+  luaL_checkstack(L, count + LUA_MINSTACK, "too many bones");
+  lua_createtable(L, count, 2);
+  info = lua_gettop(L);
+  lua_createtable(L, 0, count);
+  lua_setfield(L, info, "index");
+  /* the bones' constraints go on the stack from first */
+  first = info + 1;
+  for (i = 0; i < count; i++) read_bone(L, info, i, bones, &bones[i]);
+  for (i = 0; i < count; i++)
+    bones[i].constraint = (const ik2d_constraint *)luaik_test_object(L, first + i, LUAIK_CONSTRAINT);
+  def.bone_count = count;
+  def.bones = bones;
+  def.x = luaik_number_field(L, 1, 1, "x", "x", 0.0);
+  def.y = luaik_number_field(L, 1, 1, "y", "y", 0.0);
+  def.angle = luaik_number_field(L, 1, 1, "angle", "angle", 0.0);
+  lua_getfield(L, 1, "flip");
+  def.flip = !lua_isnil(L, -1) && luaik_boolean_at(L, -1, 1, "flip");
+  lua_pop(L, 1);
+  size = ik2d_skeleton_size(count);
+  sk = (ik2d_skeleton *)luaik_new_object(L, size, LUAIK_SKELETON);
+  status = ik2d_skeleton_init(sk, size, &def, &bad);
+  if (status != IK2D_OK && bad >= 0) {
+    lua_rawgeti(L, info, bad + 1);
+    luaik_arg_errorf(L, 1, "bone \"%s\": %s", lua_tostring(L, -1), luaik_status_message(L, status));
+  }
+  luaik_check_status(L, 1, status);
+  /* info.constraints = { [bone] = constraint } */
+  lua_createtable(L, count, 0);
+  constraints = lua_gettop(L);
+  for (i = 0; i < count; i++) {
+    lua_pushvalue(L, first + i);
+    lua_rawseti(L, constraints, i + 1);
+  }
+  lua_setfield(L, info, "constraints");
+  luaik_anchor(L, -1, info);
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* methods                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A core status for bone i at argument arg: "bone \"x\": <message>". */
+static void check_bone_status(lua_State *L, int arg, int i, ik2d_status status) {
+  if (status != IK2D_OK)
+    luaik_arg_errorf(L, arg, "bone \"%s\": %s", bone_name(L, 1, i),
+                     luaik_status_message(L, status));
+}
+
+static int skeleton_len(lua_State *L) {
+  lua_pushinteger(L, ik2d_skeleton_bone_count(luaik_check_skeleton(L, 1)));
+  return 1;
+}
+
+static int skeleton_bone(lua_State *L) {
+  luaik_check_skeleton(L, 1);
+  if (lua_type(L, 2) != LUA_TSTRING) luaik_type_error(L, 2, "string");
+  push_info(L, 1);
+  lua_getfield(L, -1, "index");
+  lua_pushvalue(L, 2);
+  lua_rawget(L, -2);
+  return 1;
+}
+
+static int skeleton_name(lua_State *L) {
+  luaik_check_skeleton(L, 1);
+  push_info(L, 1);
+  lua_rawgeti(L, -1, bone_arg(L, 1, 2) + 1);
+  return 1;
+}
+
+static int skeleton_set_base(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  double x, y, angle;
+  ik2d_skeleton_base(sk, NULL, NULL, &angle);
+  luaik_base_args(L, &x, &y, &angle);
+  luaik_check_base_status(L, ik2d_skeleton_set_base(sk, x, y, angle));
+  return 0;
+}
+
+static int skeleton_base(lua_State *L) {
+  double x, y, angle;
+  ik2d_skeleton_base(luaik_check_skeleton(L, 1), &x, &y, &angle);
+  return luaik_push_xya(L, x, y, angle);
+}
+
+static int skeleton_set_flip(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  ik2d_skeleton_set_flip(sk, luaik_boolean_at(L, 2, 2, "flip"));
+  return 0;
+}
+
+static int skeleton_flip(lua_State *L) {
+  lua_pushboolean(L, ik2d_skeleton_flip(luaik_check_skeleton(L, 1)));
+  return 1;
+}
+
+/* sk:f(bone, value) for a per-bone edit of the core */
+typedef ik2d_status (*bone_write)(ik2d_skeleton *, int, double);
+
+static int set_bone_value(lua_State *L, bone_write write) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int i = bone_arg(L, 1, 2);
+  double value = luaik_check_number(L, 3);
+  check_bone_status(L, 3, i, write(sk, i, value));
+  return 0;
+}
+
+static int skeleton_set_pose(lua_State *L) { return set_bone_value(L, ik2d_skeleton_set_pose); }
+static int skeleton_set_length(lua_State *L) {
+  return set_bone_value(L, ik2d_skeleton_set_length);
+}
+static int skeleton_set_rest(lua_State *L) { return set_bone_value(L, ik2d_skeleton_set_rest); }
+
+/* sk:f(bone) for a per-bone read of the core */
+typedef ik2d_status (*bone_read)(const ik2d_skeleton *, int, double *);
+
+static int push_bone_value(lua_State *L, bone_read read) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  double value = 0.0;
+  read(sk, bone_arg(L, 1, 2), &value);
+  lua_pushnumber(L, value);
+  return 1;
+}
+
+static int skeleton_pose(lua_State *L) { return push_bone_value(L, ik2d_skeleton_pose); }
+static int skeleton_angle(lua_State *L) { return push_bone_value(L, ik2d_skeleton_angle); }
+static int skeleton_length(lua_State *L) { return push_bone_value(L, ik2d_skeleton_length); }
+static int skeleton_rest(lua_State *L) { return push_bone_value(L, ik2d_skeleton_rest); }
+
+static int skeleton_world(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  double x = 0.0, y = 0.0, angle = 0.0;
+  ik2d_skeleton_world(sk, bone_arg(L, 1, 2), &x, &y, &angle);
+  return luaik_push_xya(L, x, y, angle);
+}
+
+/* sk:f(bone) -> x, y for a per-bone point of the core */
+typedef ik2d_status (*bone_point)(const ik2d_skeleton *, int, double *, double *);
+
+static int push_bone_point(lua_State *L, bone_point read) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  double x = 0.0, y = 0.0;
+  read(sk, bone_arg(L, 1, 2), &x, &y);
+  return luaik_push_xy(L, x, y);
+}
+
+static int skeleton_tip(lua_State *L) { return push_bone_point(L, ik2d_skeleton_tip); }
+static int skeleton_origin(lua_State *L) { return push_bone_point(L, ik2d_skeleton_origin); }
+
+static int skeleton_parent(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int parent = -1;
+  ik2d_skeleton_parent(sk, bone_arg(L, 1, 2), &parent);
+  if (parent < 0) return 0;
+  lua_pushinteger(L, parent + 1);
+  return 1;
+}
+
+static int skeleton_inherit(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  ik2d_inherit inherit = IK2D_INHERIT_ALL;
+  ik2d_skeleton_inherit(sk, bone_arg(L, 1, 2), &inherit);
+  lua_pushstring(L, inherit_names[inherit]);
+  return 1;
+}
+
+static int skeleton_constraint(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int i = bone_arg(L, 1, 2);
+  (void)sk;
+  push_info(L, 1);
+  lua_getfield(L, -1, "constraints");
+  lua_rawgeti(L, -1, i + 1);
+  return 1;
+}
+
+static int skeleton_set_constraint(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int i = bone_arg(L, 1, 2);
+  const ik2d_constraint *c = NULL;
+  if (!lua_isnoneornil(L, 3)) c = luaik_check_constraint(L, 3);
+  lua_settop(L, 3);
+  /* the core checks it (the stack keeps c alive meanwhile), then
+  ** info.constraints[i + 1] = c keeps it for as long as the core holds
+  ** its pointer */
+  luaik_check_status(L, 3, ik2d_skeleton_set_constraint(sk, i, c));
+  push_info(L, 1);
+  lua_getfield(L, -1, "constraints");
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, i + 1);
+  return 0;
+}
+
+static int skeleton_reset(lua_State *L) {
+  ik2d_skeleton_reset(luaik_check_skeleton(L, 1));
+  return 0;
+}
+
+static int skeleton_transforms(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int n = ik2d_skeleton_bone_count(sk);
+  luaik_push_table_arg(L, 2);
+  luaik_trim(L, 2, luaik_fill(L, 2, 1, ik2d_skeleton_transforms(sk), 5 * n));
+  return 1;
+}
+
+/* The FFI path (lua/ik2d/ffi.lua) puts the real one in place. */
+static int skeleton_transform_array(lua_State *L) {
+  luaik_check_skeleton(L, 1);
+  return luaik_arg_error(L, 1, "transform_array needs LuaJIT's FFI (the ik2d.ffi fast path is "
+                         "off or not available: use transforms)");
+}
+
+static int skeleton_solve(lua_State *L) {
+  lua_pushinteger(L, ik2d_skeleton_solve(luaik_check_skeleton(L, 1)));
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* chains over paths, and the solvers on them                           */
+/* ------------------------------------------------------------------ */
+
+#define OBJECTS_KEY "ik2d.skeleton_solvers"
+
+/* registry[OBJECTS_KEY][solver's address] = the solver: weak values, so
+** that sk:solvers() can give back the Lua objects of the core's list. */
+static void push_objects(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, OBJECTS_KEY);
+  if (lua_istable(L, -1)) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, OBJECTS_KEY);
+}
+
+static int skeleton_chain(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int from = bone_arg(L, 1, 2), to = bone_arg(L, 1, 3), count = 0, bad = -1;
+  ik2d_status status = ik2d_skeleton_path(sk, from, to, &count, &bad);
+  ik2d_chain *chain;
+  size_t size;
+  if (status == IK2D_ERR_PATH) {
+    const char *name = bone_name(L, 1, to);
+    luaik_arg_errorf(L, 3, "bone \"%s\" does not descend from bone \"%s\"", name,
+                     bone_name(L, 1, from));
+  }
+  if (status == IK2D_ERR_PATH_INHERIT)
+    luaik_arg_errorf(L, 3, "bone \"%s\" inherits position only: it can only start a chain",
+                     bone_name(L, 1, bad));
+  if (status == IK2D_ERR_BONE_COUNT)
+    luaik_arg_errorf(L, 3, "%s (the path has more)", luaik_status_message(L, status));
+  luaik_check_status(L, 3, status);
+  lua_settop(L, 3);
+  size = ik2d_skeleton_chain_size(count);
+  chain = (ik2d_chain *)luaik_new_object(L, size, LUAIK_CHAIN);
+  luaik_check_status(L, 3, ik2d_skeleton_chain_init(chain, size, sk, from, to, NULL));
+  /* the chain keeps its skeleton alive (and not the other way):
+  ** anchors[chain] = { skeleton = sk }, a table as a chain's anchor is */
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "skeleton");
+  luaik_anchor(L, 4, 5);
+  lua_pop(L, 1);
+  return 1;
+}
+
+void luaik_push_path_constraint(lua_State *L, int chain, int i) {
+  const ik2d_chain *c = luaik_check_chain(L, chain);
+  int bone = 0, top = lua_gettop(L);
+  ik2d_skeleton_chain_bone(c, i, &bone);
+  luaik_anchored(L, chain);
+  lua_getfield(L, -1, "skeleton");
+  luaik_anchored(L, -1);          /* its info (nil once it was collected) */
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "constraints");
+    lua_rawgeti(L, -1, bone + 1);
+  } else {
+    lua_pushnil(L);
+  }
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+}
+
+/* Remembers a solver made on a skeleton chain (luaik_solver_new). */
+static void remember_solver(lua_State *L, int solver) {
+  const void *address = lua_touserdata(L, solver);
+  push_objects(L);
+  lua_pushlightuserdata(L, (void *)(uintptr_t)address);
+  lua_pushvalue(L, solver);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+/* sk:solvers([t]) -> t: every solver on the skeleton's chains, in the
+** order made (the skeleton's own list; one being collected is left out). */
+static int skeleton_solvers(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  ik2d_solver *list[IK2D_MAX_SKELETON_SOLVERS];
+  int n = ik2d_skeleton_solvers(sk, list, IK2D_MAX_SKELETON_SOLVERS), k, next = 1;
+  luaik_push_table_arg(L, 2);
+  push_objects(L);
+  for (k = 0; k < n; k++) {
+    lua_pushlightuserdata(L, (void *)luaik_box_of(list[k]));
+    lua_rawget(L, 3);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      continue;
+    }
+    lua_rawseti(L, 2, next++);
+  }
+  lua_pop(L, 1);
+  luaik_trim(L, 2, next);
+  return 1;
+}
+
+void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain) {
+  if (ik2d_chain_skeleton(chain, NULL, NULL) != NULL) remember_solver(L, lua_gettop(L));
+}
+
+static int skeleton_gc(lua_State *L) {
+  ik2d_skeleton *sk = (ik2d_skeleton *)luaik_test_object(L, 1, LUAIK_SKELETON);
+  if (sk != NULL && !luaik_box_of(sk)->collected) ik2d_skeleton_release(sk);
+  return luaik_gc(L);
+}
+
+static int skeleton_tostring(lua_State *L) {
+  ik2d_skeleton *sk = (ik2d_skeleton *)luaik_test_object(L, 1, LUAIK_SKELETON);
+  if (sk == NULL || luaik_box_of(sk)->collected) {
+    lua_pushliteral(L, "ik2d.Skeleton(collected)");
+  } else {
+    double x, y, angle;
+    ik2d_skeleton_base(sk, &x, &y, &angle);
+    lua_pushfstring(L, "ik2d.Skeleton(%d bones, base %f, %f)", ik2d_skeleton_bone_count(sk), x, y);
+  }
+  return 1;
+}
+
+const luaL_Reg luaik_skeleton_methods[] = {
+  {"bone", skeleton_bone},
+  {"name", skeleton_name},
+  {"parent", skeleton_parent},
+  {"set_base", skeleton_set_base},
+  {"base", skeleton_base},
+  {"set_flip", skeleton_set_flip},
+  {"flip", skeleton_flip},
+  {"set_length", skeleton_set_length},
+  {"length", skeleton_length},
+  {"set_rest", skeleton_set_rest},
+  {"rest", skeleton_rest},
+  {"origin", skeleton_origin},
+  {"inherit", skeleton_inherit},
+  {"set_constraint", skeleton_set_constraint},
+  {"constraint", skeleton_constraint},
+  {"set_pose", skeleton_set_pose},
+  {"pose", skeleton_pose},
+  {"angle", skeleton_angle},
+  {"world", skeleton_world},
+  {"tip", skeleton_tip},
+  {"reset", skeleton_reset},
+  {"transforms", skeleton_transforms},
+  {"transform_array", skeleton_transform_array},
+  {"chain", skeleton_chain},
+  {"solvers", skeleton_solvers},
+  {"solve", skeleton_solve},
+  {NULL, NULL}
+};
+
+const luaL_Reg luaik_skeleton_meta[] = {
+  {"__len", skeleton_len},
+  {"__tostring", skeleton_tostring},
+  {"__gc", skeleton_gc},
+  {NULL, NULL}
+};
