@@ -292,7 +292,9 @@ end
 
 -- one option as a pair { name, value }
 local OPTION = {
-  method = function() return pick { "ccd", "ccd", "fabrik", "two_bone", "two_bone", "CCD", 1 } end,
+  method = function()
+    return pick { "ccd", "ccd", "fabrik", "two_bone", "two_bone", "follow", "follow", "CCD", 1 }
+  end,
   iterations = function() return whole(1, 30, 0.1) end,
   tolerance = function() return chance(0.8) and value(0, 0.05) or pick { 0, 1e-9, 1, -1, inf } end,
   weight = function() return chance(0.7) and value(0, 1) or pick { 0, 1, 0.5, -1, 2, nan } end,
@@ -308,6 +310,8 @@ local OPTION = {
   uniform = function() return chance(0.95) and chance(0.5) or 0 end,
   tip_angle = function() return chance(0.8) and angle() or pick { false, true, nan } end,
   tip_weight = function() return chance(0.7) and value(0, 1) or pick { 1, 0, 1.5 } end,
+  priority = function() return chance(0.8) and value(0, 3) or pick { 0, -1, inf, nan } end,
+  together = function() return chance(0.95) and chance(0.5) or 0 end,
   pole = function()
     local r = random.next()
     if r < 0.5 then return { "list", { value(-20, 20), value(-20, 20) } } end
@@ -420,7 +424,11 @@ local function next_op(counts, bones, sizes, wc)
     if chance(0.6) then args[3] = angle() end
     return method("chain", ci, "set_base", args)
   end
-  if r < 0.73 then return method("chain", ci, "set_flip", { chance(0.95) and chance(0.5) or 1 }) end
+  if r < 0.73 then
+    if chance(0.5) then return method("chain", ci, "set_flip", { chance(0.95) and chance(0.5) or 1 }) end
+    if chance(0.5) then return method("chain", ci, "set_length", { bone_index(n), value(0.3, 3) }) end
+    return method("chain", ci, "set_rest", { bone_index(n), angle() })
+  end
   if r < 0.74 then return method("chain", ci, "reset", {}) end
   if r < 0.76 then
     local c = chance(0.2) and { "nil" } or obj("constraint", int(1, math.max(counts.constraint, 1)))

@@ -18,6 +18,7 @@ local newproxy = rawget(_G, "newproxy")
 -- whole numbers are integers on 5.3+ (lua_pushinteger)
 local tointeger = math.tointeger or function(v) return v end -- luacheck: ignore 143
 
+local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local IS_51 = _VERSION == "Lua 5.1"
 -- what arg_error asks of a frame: its name and function, and on 5.2+
 -- whether it was reached by a tail call ("t": not on 5.1 and LuaJIT)
@@ -46,14 +47,21 @@ function B.new_type(name, methods, gc)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
+  local objects = setmetatable({}, { __mode = "k" })
   if not proto then
     -- a table stands for a userdata: no fields of its own, and no length
     -- (a type with one sets __len over this); Lua would also name the
-    -- variable, which a metamethod cannot see
-    mt.__newindex = function() error("attempt to index a " .. name .. " value", 2) end
-    mt.__len = function() error("attempt to get length of a " .. name .. " value", 2) end
+    -- variable, which a metamethod cannot see.  Any other table given
+    -- this metatable stays a table, as it is with the C core's.
+    mt.__newindex = function(t, k, v)
+      if objects[t] then error("attempt to index a " .. name .. " value", 2) end
+      rawset(t, k, v)
+    end
+    mt.__len = function(t)
+      if objects[t] then error("attempt to get length of a " .. name .. " value", 2) end
+      return rawlen(t)
+    end
   end
-  local objects = setmetatable({}, { __mode = "k" })
   registries[#registries + 1] = { objects = objects, name = name }
   local function new(object)
     -- the fields __gc writes, there from the start
@@ -213,8 +221,8 @@ B.MESSAGES = {
   LIMIT_ORDER = "min > max",
   SPACE = "space must be parent or world",
   INDEX = "index out of range",
-  METHOD = "method must be ccd, fabrik or two_bone",
-  TWO_BONE = "method two_bone needs a chain of 2 bones",
+  METHOD = "method must be ccd, fabrik, two_bone or follow",
+  TWO_BONE = "method two_bone needs a chain of 2 bones of length > 0",
   ITERATIONS = "iterations must be >= 1",
   TOLERANCE = "tolerance must be >= 0 and finite",
   WEIGHT = "weight must not be nan",
@@ -229,6 +237,26 @@ B.MESSAGES = {
   POLE_Y = "pole y must be finite",
   SOFTNESS_CURVE = "softness curve must be smooth or spine",
   COMPRESS = "compress must be within [0, 1]",
+  SKELETON_BONES = "a skeleton needs 1 to 256 bones",
+  PIVOT_LENGTH = "length must be >= 0 and finite",
+  PARENT = "parent must be an earlier bone",
+  ORIGIN_X = "origin x must be finite",
+  ORIGIN_Y = "origin y must be finite",
+  INHERIT = "inherit must be all or position",
+  PATH = "the last bone does not descend from the first",
+  PATH_INHERIT = "a bone that inherits position only can only start a chain",
+  LINKED = "the chain is a path of a skeleton: edit the skeleton's bones instead",
+  LINKED_STRETCH = "stretch and compress are not available on a skeleton chain",
+  PRIORITY = "priority must be >= 0 and finite",
+  SKELETON_SOLVERS = "a skeleton takes at most 256 solvers",
+  LINKED_FOLLOW = "method follow moves the chain's base, which the skeleton owns",
+  SKELETON_SPACE =
+    "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)",
+  STIFFNESS = "stiffness must be >= 0 and finite",
+  MASS = "mass must be > 0 and finite, with stiffness / mass and damping / mass finite",
+  GRAVITY_X = "gravity x must be finite",
+  GRAVITY_Y = "gravity y must be finite",
+  DT = "dt must be >= 0 (seconds), not nan",
 }
 
 --- the core's words for a status, with a hint for Lua where one helps

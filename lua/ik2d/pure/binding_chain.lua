@@ -184,6 +184,14 @@ function M.chain(...)
   return new_chain(ch)
 end
 
+--- the live chain argument arg (of n) is, not a skeleton's path (whose
+-- base, flip, pose and bones are the skeleton's: edits go there)
+local function check_own_chain(v, arg, n)
+  local ch = check_chain(v, arg, n)
+  if ch.link then check_status(arg, "LINKED") end
+  return ch
+end
+
 local function bone_arg(ch, v, present)
   local i = whole_at(v, present, 2, "bone index")
   if not (i >= 1 and i <= ch.count) then index_error(2, "bone", ch.count) end
@@ -193,7 +201,7 @@ end
 function Chain.set_base(...)
   local self, x, y, angle = ...
   local n = select("#", ...)
-  local ch = check_chain(self, 1, n)
+  local ch = check_own_chain(self, 1, n)
   x = number_at(x, n >= 2, 2)
   y = number_at(y, n >= 3, 3)
   if angle == nil then angle = ch.base_angle else angle = number_at(angle, true, 4) end
@@ -210,7 +218,7 @@ end
 function Chain.set_flip(...)
   local self, flip = ...
   local n = select("#", ...)
-  local ch = check_chain(self, 1, n)
+  local ch = check_own_chain(self, 1, n)
   chains.set_flip(ch, boolean_at(flip, n >= 2, 2, "flip"))
 end
 
@@ -221,7 +229,7 @@ end
 function Chain.set_pose(...)
   local self, i, angle = ...
   local n = select("#", ...)
-  local ch = check_chain(self, 1, n)
+  local ch = check_own_chain(self, 1, n)
   i = whole_at(i, n >= 2, 2, "bone index")
   angle = number_at(angle, n >= 3, 3)
   local status = chains.set_pose(ch, i, angle)
@@ -312,13 +320,30 @@ function Chain.joints(...)
 end
 
 function Chain.reset(...)
-  chains.reset(check_chain(..., 1, select("#", ...)))
+  chains.reset(check_own_chain(..., 1, select("#", ...)))
 end
+
+-- chain:set_length(i, L), chain:set_rest(i, angle)
+local function bone_setter(write)
+  return function(...)
+    local self, i, value = ...
+    local n = select("#", ...)
+    local ch = check_own_chain(self, 1, n)
+    i = whole_at(i, n >= 2, 2, "bone index")
+    value = number_at(value, n >= 3, 3)
+    local status = write(ch, i, value)
+    if status == "INDEX" then index_error(2, "bone", ch.count) end
+    check_status(3, status)
+  end
+end
+
+Chain.set_length = bone_setter(chains.set_length)
+Chain.set_rest = bone_setter(chains.set_rest)
 
 function Chain.set_constraint(...)
   local self, i, c = ...
   local n = select("#", ...)
-  local ch = check_chain(self, 1, n)
+  local ch = check_own_chain(self, 1, n)
   i = whole_at(i, n >= 2, 2, "bone index")
   local limit = false
   if c ~= nil then limit = check_constraint(c, 3, n) end

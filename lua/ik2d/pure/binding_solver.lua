@@ -35,7 +35,7 @@ M.check_solver = check_solver
 -- options
 -- ------------------------------------------------------------------
 
-local METHOD_NAMES = { "ccd", "fabrik", "two_bone" }
+local METHOD_NAMES = { "ccd", "fabrik", "two_bone", "follow" }
 local SWEEP_NAMES = { "root", "tip" }
 local CURVE_NAMES = { "smooth", "spine" }
 
@@ -57,6 +57,8 @@ local OPTIONS = {
   { name = "tip_angle", kind = "angle" },
   { name = "tip_weight", kind = "number" },
   { name = "pole", kind = "point" },
+  { name = "priority", kind = "number" },
+  { name = "together", kind = "boolean" },
 }
 local BY_NAME = {}
 for _, o in ipairs(OPTIONS) do BY_NAME[o.name] = o end

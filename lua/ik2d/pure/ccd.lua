@@ -63,7 +63,7 @@ function M.run()
   local ch = P.chain
   local n, length = P.count, ch.length
   local n1 = n + 1
-  local bx, by, bc, bs = ch.base_x, ch.base_y, P.base_c, P.base_s
+  local bx, by, bc, bs = P.base_x, P.base_y, P.base_c, P.base_s
   local tx, ty, tol_sq = P.target_x, P.target_y, P.tolerance_sq
   -- the forward pass, the start kept for keep-best on the way (a failed
   -- straighten puts these very rotations back)
@@ -85,7 +85,7 @@ function M.run()
   P.fresh = false
   -- out of reach: the straight pose is the answer, in one step (its own
   -- first test, made here: reachable targets skip the call)
-  local ux, uy = tx - bx, ty - by
+  local ux, uy = tx - ch.base_x, ty - ch.base_y
   local distance = sqrt(ux * ux + uy * uy)
   if distance >= P.reach and distance ~= 0.0 and pose.straighten() then return 1 end
   local settings = P.settings

@@ -121,6 +121,34 @@ function M.set_pose(ch, i, angle)
   return nil
 end
 
+--- bone i's length (> 0; the reach, summed afresh, follows)
+function M.set_length(ch, i, length)
+  if not (i >= 1 and i <= ch.count) then return "INDEX" end
+  if not finite(length) or not (length > 0.0) then return "LENGTH" end
+  -- summed afresh, not adjusted: no rounding accumulates over edits
+  local reach, lengths = 0.0, ch.length
+  for k = 1, ch.count do
+    if k == i then reach = reach + length else reach = reach + lengths[k] end
+  end
+  if not finite(reach) then return "REACH" end
+  lengths[i] = length
+  ch.reach = reach
+  update_joints(ch)
+  return nil
+end
+
+--- bone i's rest angle: the pose and the result keep their angles, the
+-- limits (relative to it) move with it
+function M.set_rest(ch, i, angle)
+  if not (i >= 1 and i <= ch.count) then return "INDEX" end
+  if not finite(angle) then return "REST" end
+  ch.rest[i] = angle
+  ch.rest_c[i], ch.rest_s[i] = cos(angle), sin(angle)
+  -- the joints are made the angles' again, as a skeleton's are
+  update_joints(ch)
+  return nil
+end
+
 --- world direction of bone i in the result, mirrored when flipped
 function M.world_angle(ch, i)
   local world, angle = ch.base_angle, ch.angle

@@ -30,7 +30,9 @@ M.array = array
 -- world_limits (the last bone with a world-space limit; 0: none),
 -- tolerance_sq, damping_c/s (the largest CCD turn; cos -1 lets every turn
 -- pass), base_c/s, scale, fresh (the joints are those of the rotations),
--- limited_bones (a bone has a limit: loops over free chains skip them).
+-- limited_bones (a bone has a limit: loops over free chains skip them),
+-- base_x/y (where the solution puts the base, chain space: the chain's
+-- base, but for follow, which moves it).
 local rc, rs = array(MAX_BONES), array(MAX_BONES)
 local mid_c, mid_s = array(MAX_BONES), array(MAX_BONES)
 local jx, jy = array(MAX_BONES + 1), array(MAX_BONES + 1)
@@ -39,7 +41,7 @@ local P = {
   target_x = 0.0, target_y = 0.0, pole = false, pole_x = 0.0, pole_y = 0.0,
   limited = false, world_limits = 0, tolerance_sq = 0.0, damping_c = -1.0,
   damping_s = 0.0, base_c = 1.0, base_s = 0.0, scale = 1.0, fresh = false,
-  limited_bones = false,
+  limited_bones = false, base_x = 0.0, base_y = 0.0,
   rc = rc, rs = rs, mid_c = mid_c, mid_s = mid_s, jx = jx, jy = jy,
 }
 M.P = P
@@ -60,12 +62,11 @@ local function load(c, s)
 end
 M.load = load
 
---- positions of every joint from the rotations
+--- positions of every joint from the rotations, from the pose's base
 local function forward()
-  local ch = P.chain
-  local length = ch.length
+  local length = P.chain.length
   local wc, ws = P.base_c, P.base_s
-  local x, y = ch.base_x, ch.base_y
+  local x, y = P.base_x, P.base_y
   local n = P.count
   for i = 1, n do
     local c, s = rc[i], rs[i]

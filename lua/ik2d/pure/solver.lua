@@ -12,6 +12,7 @@ local pose = require "ik2d.pure.pose"
 local ccd = require "ik2d.pure.ccd"
 local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
+local follow = require "ik2d.pure.follow"
 
 local sqrt, cos, sin = math.sqrt, math.cos, math.sin
 local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
@@ -32,7 +33,8 @@ local function finite(x) return x - x == 0 end
 
 M.FIELDS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
   "exact", "sweep", "bend", "softness", "softness_curve", "stretch", "compress",
-  "uniform", "tip", "tip_angle", "tip_weight", "pole", "pole_x", "pole_y" }
+  "uniform", "tip", "tip_angle", "tip_weight", "pole", "pole_x", "pole_y", "priority",
+  "together" }
 
 --- every setting at its default, into def (a new table without one)
 function M.default_def(def)
@@ -43,6 +45,7 @@ function M.default_def(def)
   def.stretch, def.compress, def.uniform = 1.0, 1.0, false
   def.tip, def.tip_angle, def.tip_weight = false, 0.0, 1.0
   def.pole, def.pole_x, def.pole_y = false, 0.0, 0.0
+  def.priority, def.together = 1.0, true
   return def
 end
 
@@ -57,8 +60,16 @@ function M.copy_def(from, to)
 end
 
 local function check_method(ch, method)
-  if method ~= "ccd" and method ~= "fabrik" and method ~= "two_bone" then return "METHOD" end
+  if method ~= "ccd" and method ~= "fabrik" and method ~= "two_bone" and method ~= "follow" then
+    return "METHOD"
+  end
   if method == "two_bone" and ch.count ~= 2 then return "TWO_BONE" end
+  -- follow moves the base, which a skeleton owns
+  if method == "follow" and ch.link then return "LINKED_FOLLOW" end
+  -- a skeleton chain's pivot: the triangle has a side of 0
+  if method == "two_bone" and not (ch.length[1] > 0.0 and ch.length[2] > 0.0) then
+    return "TWO_BONE"
+  end
   return nil
 end
 
@@ -90,10 +101,16 @@ local function check_def(ch, def)
   end
   if not (def.stretch >= 1.0) then return "STRETCH" end
   if not (def.compress >= 0.0 and def.compress <= 1.0) then return "COMPRESS" end
+  -- a skeleton's bones keep their lengths: no stretch or compress there
+  if (def.stretch > 1.0 or def.compress < 1.0) and ch.link then return "LINKED_STRETCH" end
   -- a tip angle or pole switched off need not hold numbers
   status = check_tip(def.tip and def.tip_angle or 0.0, def.tip_weight)
   if status then return status end
-  if def.pole then return check_pole(def.pole_x, def.pole_y) end
+  if def.pole then
+    status = check_pole(def.pole_x, def.pole_y)
+    if status then return status end
+  end
+  if not (finite(def.priority) and def.priority >= 0.0) then return "PRIORITY" end
   return nil
 end
 
@@ -211,6 +228,7 @@ local function prepare(sv)
   P.damping_c, P.damping_s = settings.damping_c, settings.damping_s
   P.scale, P.fresh = 1.0, false
   P.base_c, P.base_s = ch.base_c, ch.base_s
+  P.base_x, P.base_y = ch.base_x, ch.base_y
   local constraint, chain_pose = ch.constraint, ch.pose
   local solution_c, solution_s = sv.solution_c, sv.solution_s
   local limited = false
@@ -233,6 +251,25 @@ local function prepare(sv)
     start_c[i], start_s[i] = rc[i], rs[i]
   end
   P.limited_bones = limited
+end
+
+-- Follow moves the base: the chain's base goes weight of the way to where
+-- the solution put it (mirrored back into world space when flipped; the
+-- base angle stays).  Returns whether it moved.
+local function move_base(ch, weight)
+  local bx, by = ch.base_x, ch.base_y
+  if P.base_x == bx and P.base_y == by then return false end
+  local x, y = P.base_x, P.base_y
+  if ch.flip then x = 2.0 * bx - P.base_x end
+  if weight ~= 1.0 then
+    local dx, dy = x - bx, y - by
+    -- on halves where the way overflows
+    if finite(dx) then x = bx + weight * dx else x = 2.0 * (0.5 * bx + weight * (0.5 * x - 0.5 * bx)) end
+    if finite(dy) then y = by + weight * dy else y = 2.0 * (0.5 * by + weight * (0.5 * y - 0.5 * by)) end
+  end
+  if not finite(x) or not finite(y) then return false end
+  ch.base_x, ch.base_y = x, y
+  return true
 end
 
 -- The end of a solve that ran: a run that met numbers doubles cannot hold
@@ -287,7 +324,9 @@ local function finish_run(sv, weight)
   ch.uniform = sv.settings.uniform
   -- the stretch blends as the angles do
   if weight == 1.0 then ch.scale = P.scale else ch.scale = 1.0 + weight * (P.scale - 1.0) end
-  if weight == 1.0 and ch.scale == 1.0 then
+  if move_base(ch, weight) then
+    update_joints(ch)
+  elseif weight == 1.0 and ch.scale == 1.0 then
     -- the result is the IK solution: its joints need no trig, from the
     -- last forward pass or (stale) a new one
     local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
@@ -299,7 +338,7 @@ local function finish_run(sv, weight)
       end
     else
       local length = ch.length
-      local x, y, wc, ws = ch.base_x, ch.base_y, P.base_c, P.base_s
+      local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
       for i = 1, n do
         local c, s = rc[i], rs[i]
         wc, ws = wc * c - ws * s, wc * s + ws * c
@@ -338,7 +377,12 @@ end
 local function method_run()
   local method = P.settings.method
   if method == "fabrik" then return fabrik.run() end
-  if method == "two_bone" and P.count == 2 and P.world_limits == 0 then
+  if method == "follow" then return follow.run() end
+  -- two_bone also needs no world-space limit (CCD solves the limb then),
+  -- and no pivot (a skeleton bone set to length 0 after it was chosen)
+  local length = P.chain.length
+  if method == "two_bone" and P.count == 2 and P.world_limits == 0 and length[1] > 0.0 and
+     length[2] > 0.0 then
     return two_bone.run()
   end
   return ccd_fallback(ccd.run())
@@ -432,7 +476,11 @@ local function run()
     end
     used = oriented(dir_c, dir_s)
   end
-  if P.count == 1 and (settings.stretch > 1.0 or settings.compress < 1.0) then
+  -- follow reaches every target by moving the base, never the length:
+  -- the base behind the tip where a tip angle or a pole left the bones
+  if settings.method == "follow" then
+    follow.place()
+  elseif P.count == 1 and (settings.stretch > 1.0 or settings.compress < 1.0) then
     one_bone_scale()
   end
   return used
