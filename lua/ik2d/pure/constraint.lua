@@ -93,6 +93,18 @@ function M.clamp(c, delta)
   return centred
 end
 
+--- The turn from local angle `from` to local angle `to` of a bone whose
+-- rest angle is rest (c its limit or false): for a parent-space limit,
+-- to's nearest allowed angle less from, both in the frame centred on the
+-- arc (a blend never sweeps through forbidden angles); else the shortest.
+function M.turn(c, rest, from, to)
+  if c and not c.full and not c.world then
+    local mid = c.mid
+    return M.clamp(c, to - rest) - (mid + wrap(from - rest - mid))
+  end
+  return wrap(to - from)
+end
+
 --- from, to of the allowed arc; nothing when every delta is allowed
 function M.arc(c)
   if c.full then return end

@@ -6,6 +6,7 @@ local O = require "ik2d.pure.objects"
 local binding_chain = require "ik2d.pure.binding_chain"
 local binding_solver = require "ik2d.pure.binding_solver"
 local group = require "ik2d.pure.group"
+local binding_spring = require "ik2d.pure.binding_spring"
 
 return {
   chain = binding_chain.chain,
@@ -13,9 +14,12 @@ return {
   solver = binding_solver.solver,
   group = group.group,
   use_isa = group.use_isa,
+  spring = binding_spring.spring,
   _VERSION = "0.2.0",
   MAX_BONES = 64,
+  MAX_SKELETON_BONES = 256,
   -- the method tables (ik2d.core has them for its FFI path)
   _methods = { Chain = O.methods.Chain, Constraint = O.methods.Constraint,
-               Solver = O.methods.Solver, Group = O.methods.Group },
+               Solver = O.methods.Solver, Group = O.methods.Group,
+               Skeleton = O.methods.Skeleton, Spring = O.methods.Spring },
 }

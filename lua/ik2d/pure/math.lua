@@ -138,4 +138,105 @@ function M.hypot(x, y)
   return kernel(ax, ay)
 end
 
+-- expm1: under LuaJIT the C library's own, through the FFI; elsewhere
+-- glibc's code written out (fdlibm's; the high-word tests as comparisons
+-- of |x|, the exponent edits as exact scalings).  Where glibc runs an
+-- FMA build of that code (x86-64 with FMA) the two can part in the last
+-- bit: the README's pure-Lua section says what the C core would need.
+local function high_word(h)
+  -- the double whose high word is h and low word 0 (h < 0x7ff00000)
+  local e = (h - h % 0x100000) / 0x100000
+  return (1.0 + (h % 0x100000) / 0x100000) * 2.0 ^ (e - 1023)
+end
+local BIG_X = high_word(0x4043687A)   -- 56 ln 2
+local HUGE_X = high_word(0x40862E42)  -- 709.78
+local HALF_LN2 = high_word(0x3fd62e43) -- |x| > 0.5 ln 2 from here
+local THREE_HALF_LN2 = high_word(0x3FF0A2B2)
+local TINY_X = 2.0 ^ -54
+local O_THRESHOLD = 7.09782712893383973096e+02
+local LN2_HI, LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+local INVLN2 = 1.44269504088896338700e+00
+local Q1, Q2, Q3 = -3.33333333333331316428e-02, 1.58730158725481460165e-03,
+  -7.93650757867487942473e-05
+local Q4, Q5 = 4.00821782732936239552e-06, -2.01099218183624371326e-07
+
+local function lua_expm1(x)
+  local negative = x < 0.0 or (x == 0.0 and 1.0 / x < 0.0)
+  local y = negative and -x or x
+  if y ~= y then return x + x end
+  if y >= BIG_X then
+    if y >= HUGE_X then
+      if y == huge then
+        if negative then return -1.0 end
+        return x
+      end
+      if x > O_THRESHOLD then return huge end
+    end
+    if negative then return 1.0e-300 - 1.0 end
+  end
+  local k, c = 0, 0.0
+  if y >= HALF_LN2 then
+    local hi, lo
+    if y < THREE_HALF_LN2 then
+      if not negative then
+        hi, lo, k = x - LN2_HI, LN2_LO, 1
+      else
+        hi, lo, k = x + LN2_HI, -LN2_LO, -1
+      end
+    else
+      local v = INVLN2 * x + (negative and -0.5 or 0.5)
+      k = v - v % 1.0 -- the C cast truncates toward 0
+      if v < 0.0 and v % 1.0 ~= 0.0 then k = k + 1.0 end
+      hi = x - k * LN2_HI
+      lo = k * LN2_LO
+    end
+    x = hi - lo
+    c = (hi - x) - lo
+  elseif y < TINY_X then
+    local t = 1.0e300 + x
+    return x - (t - (1.0e300 + x))
+  end
+  -- x is now in primary range
+  local hfx = 0.5 * x
+  local hxs = x * hfx
+  local r1_ = 1.0 + hxs * Q1
+  local h2 = hxs * hxs
+  local r2 = Q2 + hxs * Q3
+  local h4 = h2 * h2
+  local r3 = Q4 + hxs * Q5
+  local r1 = r1_ + h2 * r2 + h4 * r3
+  local t = 3.0 - r1 * hfx
+  local e = hxs * ((r1 - t) / (6.0 - x * t))
+  if k == 0 then return x - (x * e - hxs) end
+  e = (x * (e - c) - c)
+  e = e - hxs
+  if k == -1 then return 0.5 * (x - e) - 0.5 end
+  if k == 1 then
+    if x < -0.25 then return -2.0 * (e - (x + 0.5)) end
+    return 1.0 + 2.0 * (x - e)
+  end
+  local twopk = 2.0 ^ k
+  if k <= -2 or k > 56 then
+    y = 1.0 - (e - x)
+    return y * twopk - 1.0
+  end
+  if k < 20 then
+    y = (1.0 - 2.0 ^ -k) - (e - x)
+  else
+    y = x - (e + 2.0 ^ -k)
+    y = y + 1.0
+  end
+  return y * twopk
+end
+
+M.expm1 = lua_expm1
+M.lua_expm1 = lua_expm1 -- (the FFI's stands in for it under LuaJIT)
+if rawget(_G, "jit") then
+  local ok, ffi = pcall(require, "ffi")
+  if ok and pcall(ffi.cdef, "double expm1(double x);") or ok then
+    local found, f = pcall(function() return ffi.C.expm1 end)
+    if found then M.expm1 = f end
+  end
+end
+
 return M

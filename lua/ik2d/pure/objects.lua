@@ -7,7 +7,7 @@ local M = { methods = {}, objects = {}, new = {}, mt = {} }
 
 local all = {}
 local gc = B.gc(all)
-for _, kind in ipairs { "Constraint", "Chain", "Solver", "Group" } do
+for _, kind in ipairs { "Constraint", "Chain", "Solver", "Group", "Skeleton", "Spring" } do
   local methods = {}
   local objects, new, mt = B.new_type("ik2d." .. kind, methods, gc)
   M.methods[kind], M.objects[kind], M.new[kind], M.mt[kind] = methods, objects, new, mt
