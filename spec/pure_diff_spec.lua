@@ -1,7 +1,9 @@
 -- The pure-Lua core against the C core, side by side (issue 15, item 1):
 -- random sequences of operations (chains with limits of every kind,
 -- constraint edits, solver options and methods, targets, solves, groups
--- and their arrays, poses, flips, weights, objects finalised by hand, and
+-- and their arrays, skeletons (their edits, chains over their paths and
+-- solvers on them solved one by one or jointly), springs, poses, flips,
+-- weights, objects finalised by hand, and
 -- hostile arguments: nan, inf, huge, tiny, negative zero, numeric strings,
 -- wrong types, missing values, the other type's objects) run on both, and
 -- every result compared bit for bit: each returned number by its bits
@@ -68,12 +70,12 @@ local call_get = assert(load("local pack = ... return function(a, i) local r = p
 -- worlds: the objects of one core, by kind and index
 -- ------------------------------------------------------------------
 
-local KINDS = { "constraint", "chain", "solver", "group", "spring" }
+local KINDS = { "constraint", "chain", "solver", "group", "spring", "skeleton" }
 
 local function new_world(core)
   local w = { core = core, names = setmetatable({}, { __mode = "k" }) }
   for _, kind in ipairs(KINDS) do w[kind] = {} end
-  w.arrays = { target_array = {}, joint_array = {} }
+  w.arrays = { target_array = {}, joint_array = {}, transform_array = {} }
   return w
 end
 
@@ -142,6 +144,20 @@ local function state(w)
     local ok, r = pcall(function() return pack(s:result()) end)
     out[#out + 1] = "solver" .. k .. (ok and show_all(w, r) or "dead")
     if ok then out[#out + 1] = show_all(w, pack(s:target())) end
+  end
+  for k, sk in ipairs(w.skeleton) do
+    local ok, t = pcall(sk.transforms, sk)
+    out[#out + 1] = "skeleton" .. k .. (ok and show(w, t, 0) or "dead")
+    if ok then
+      for i = 1, #sk do out[#out + 1] = show(w, sk:angle(i), 0) .. show(w, sk:pose(i), 0) end
+      -- its transform array (LuaJIT), kept up to date by every change
+      local array = w.arrays.transform_array[k]
+      if array then
+        local values = {}
+        for i = 1, #t do values[i] = array[i - 1] end
+        out[#out + 1] = show(w, values, 0)
+      end
+    end
   end
   return concat(out, "\n")
 end
@@ -539,9 +555,202 @@ local function spring_op(counts)
   return method("spring", k, pick { "options", "gravity", "weight", "chain" }, {})
 end
 
-local function next_op(counts, bones, sizes, wc)
-  -- a share of the operations go to springs
-  if random.next() < 0.12 and SPRINGS then return spring_op(counts) end
+-- A skeleton's table: a tree of up to a few dozen bones (now and then one
+-- path longer than a chain takes), names, parents given by name, origins
+-- off the parent's tip, position-only bones, limits, pivots; and the
+-- names and parents (indices) as drawn, to pick bones and paths from.
+local function skeleton_token(clean)
+  local n
+  local r = random.next()
+  local line = false -- every bone on its parent's tip, one path
+  local h = clean and 0 or 0.03 -- hostile values
+  if clean then n = int(3, 12)
+  elseif r < 0.015 then n = 0 elseif r < 0.02 then n = 257
+  elseif r < 0.03 then n, line = 70, true elseif r < 0.12 then n = int(9, 24)
+  else n = int(1, 8) end
+  local fields, names, parents = {}, {}, {}
+  for i = 1, n do
+    local name = "b" .. i
+    if not clean and chance(0.01) then name = pick { "b1", "b\0" .. i, 5, false } end
+    names[i] = name
+    local bone = { { "name", name } }
+    local parent = 0
+    if line then
+      parent = i - 1
+    elseif i > 1 and not chance(0.12) then
+      parent = chance(0.6) and i - 1 or int(1, i - 1)
+    end
+    parents[i] = parent
+    if parent > 0 then bone[#bone + 1] = { "parent", names[parent] } end
+    if not clean and chance(0.01) then
+      bone[#bone + 1] = { "parent", pick { "b" .. (i + 1), "nobody", 3, true } }
+    end
+    if clean or not chance(0.01) then
+      local length = value(0.3, 3, h)
+      if chance(0.06) then length = clean and 0 or pick { 0, -0.0, 1e-300, 1e150, -1 } end
+      bone[#bone + 1] = { "length", length }
+    end
+    if chance(0.5) then bone[#bone + 1] = { "angle", value(-2, 2, h) } end
+    if not line and chance(0.15) then bone[#bone + 1] = { "x", value(-2, 2, h) } end
+    if not line and chance(0.15) then bone[#bone + 1] = { "y", value(-2, 2, h) } end
+    if chance(0.08) then
+      local inherit = pick { "position", "all" }
+      if not clean and chance(0.1) then inherit = pick { "pos", 1 } end
+      bone[#bone + 1] = { "inherit", inherit }
+    end
+    if chance(0.3) then
+      local limit = limit_pairs({})
+      -- world-space limits are refused: one skeleton in a few
+      for _, pair in ipairs(limit) do
+        if pair[1] ~= "space" or (not clean and chance(0.2)) then bone[#bone + 1] = pair end
+      end
+    end
+    if not clean and chance(0.005) then bone[#bone + 1] = { pick { "lenght", "parnet" }, 1 } end
+    fields[#fields + 1] = { i, (not clean and chance(0.003)) and 7 or { "table", bone } }
+  end
+  if chance(0.5) then fields[#fields + 1] = { "x", value(-50, 50, h) } end
+  if chance(0.5) then fields[#fields + 1] = { "y", value(-50, 50, h) } end
+  if chance(0.4) then fields[#fields + 1] = { "angle", value(-4, 4, h) } end
+  if chance(0.2) then fields[#fields + 1] = { "flip", (clean or chance(0.95)) and chance(0.5) or 0 } end
+  if not clean and chance(0.005) then fields[#fields + 1] = { "z", 1 } end
+  return { "table", fields }, names, parents
+end
+
+-- skeletons: made, edited, read, chains over their paths, solvers on
+-- them, solved whole (rigs: the names and parents of each skeleton made)
+local function skeleton_op(counts, rigs)
+  local k = int(1, math.max(counts.skeleton, 1))
+  local rig = rigs[k]
+  local r = random.next()
+  if counts.skeleton == 0 or not rig or r < 0.06 then
+    local token, names, parents = skeleton_token()
+    return { how = "module", name = "skeleton", args = { token }, keep = "skeleton",
+             rig = { names = names, parents = parents } }
+  end
+  local count = #rig.names
+  local function bone(i)
+    if chance(0.04) then return pick { "nobody", 0, count + 1, 1.5, true, { "nil" }, NONE, "b1\0x" } end
+    i = i or int(1, count)
+    if chance(0.5) then return rig.names[i] end
+    return chance(0.2) and i + 0.0 or number_token(i)
+  end
+  if r < 0.22 then
+    -- a path: from an ancestor of to (now and then any bone)
+    local to = int(1, count)
+    local from = to
+    while rig.parents[from] > 0 and chance(0.6) do from = rig.parents[from] end
+    if chance(0.08) then from = int(1, count) end
+    -- (the chain returned is kept as a chain: show names it)
+    return method("skeleton", k, "chain", { bone(from), bone(to) })
+  end
+  if r < 0.3 then
+    -- a solver on the newest chain (a skeleton's, as a rule)
+    local args = { obj("chain", math.max(counts.chain, 1)), options_token(int(0, 4)) }
+    if chance(0.5) then
+      args[2] = { "table", { { "together", chance(0.8) }, { "priority", OPTION.priority() },
+        { "iterations", whole(1, 30, 0) }, { "method", pick { "ccd", "fabrik", "two_bone" } } } }
+    end
+    return { how = "module", name = "solver", args = args, keep = "solver" }
+  end
+  if r < 0.46 then return method("skeleton", k, "solve", {}) end
+  if r < 0.54 then return method("skeleton", k, "set_pose", { bone(), angle() }) end
+  if r < 0.57 then
+    local args = { value(-30, 30, 0.08), value(-30, 30, 0.08) }
+    if chance(0.6) then args[3] = angle() end
+    return method("skeleton", k, "set_base", args)
+  end
+  if r < 0.59 then return method("skeleton", k, "set_flip", { chance(0.95) and chance(0.5) or 1 }) end
+  if r < 0.62 then
+    local length = value(0, 3)
+    if chance(0.1) then length = pick { 0, -0.0, 1e308, 1e-300 } end
+    return method("skeleton", k, "set_length", { bone(), length })
+  end
+  if r < 0.65 then return method("skeleton", k, "set_rest", { bone(), angle() }) end
+  if r < 0.69 then
+    local c = chance(0.25) and { "nil" } or obj("constraint", int(1, math.max(counts.constraint, 1)))
+    return method("skeleton", k, "set_constraint", { bone(), c })
+  end
+  if r < 0.7 then return method("skeleton", k, "reset", {}) end
+  if r < 0.86 then
+    local name = pick { "pose", "angle", "length", "rest", "world", "tip", "origin", "inherit",
+      "parent", "name", "constraint" }
+    return method("skeleton", k, name, { bone() })
+  end
+  if r < 0.93 then
+    local name = pick { "transforms", "solvers", "base", "flip" }
+    local args = {}
+    if (name == "transforms" or name == "solvers") and chance(0.5) then
+      args[1] = chance(0.9) and { "list", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 } } or value(0, 1, 1)
+    end
+    return method("skeleton", k, name, args)
+  end
+  if r < 0.97 then
+    return method("skeleton", k, "bone", { chance(0.8) and rig.names[int(1, count)] or value(0, 1, 1) })
+  end
+  -- (kept: the state compares its content after every change)
+  return method("skeleton", k, "transform_array", {})
+end
+
+-- A rig solved frame after frame: a skeleton, chains over paths that
+-- share bones (from an ancestor down), a solver on each (together as a
+-- rule: joint solves), then frames of targets near each chain's reach and
+-- sk:solve, with an edit or another skeleton operation now and then.
+local function rig_op(counts, rigs, wc)
+  local plan = rigs.plan
+  if not plan then
+    local token, names, parents = skeleton_token(true)
+    rigs.plan = { chains = int(2, 5), made = 0, step = "chain", frame = 0 }
+    return { how = "module", name = "skeleton", args = { token }, keep = "skeleton",
+             rig = { names = names, parents = parents } }
+  end
+  local rig = rigs[1]
+  if not rig then return plain_op(counts, {}, {}, wc) end -- the skeleton was refused
+  local count = #rig.names
+  if plan.made < plan.chains then
+    if plan.step == "chain" then
+      plan.step = "solver"
+      local to = int(1, count)
+      local from = to
+      while rig.parents[from] > 0 and chance(0.7) do from = rig.parents[from] end
+      return method("skeleton", 1, "chain", { rig.names[from], rig.names[to] })
+    end
+    plan.step, plan.made = "chain", plan.made + 1
+    local fields = { { "together", chance(0.85) }, { "iterations", int(3, 30) } }
+    if chance(0.5) then fields[#fields + 1] = { "priority", pick { 0, 0.5, 1, 2, 10 } } end
+    if chance(0.3) then fields[#fields + 1] = { "weight", pick { 0, 0.3, 1, 1 } } end
+    if chance(0.4) then fields[#fields + 1] = { "method", pick { "ccd", "fabrik", "two_bone" } } end
+    if chance(0.3) then fields[#fields + 1] = { "tolerance", pick { 0, 1e-6, 0.01, 0.5 } } end
+    if chance(0.3) then fields[#fields + 1] = { "exact", chance(0.5) } end
+    if chance(0.2) then fields[#fields + 1] = { "sweep", "tip" } end
+    if chance(0.2) then fields[#fields + 1] = { "damping", value(0, 1, 0) } end
+    if chance(0.15) then fields[#fields + 1] = { "tip_angle", angle() } end
+    if chance(0.1) then fields[#fields + 1] = { "pole", { "list", { value(-20, 20), value(-20, 20) } } } end
+    if chance(0.2) then fields[#fields + 1] = { "warm_start", false } end
+    return { how = "module", name = "solver", args = { obj("chain", counts.chain), { "table", fields } },
+             keep = "solver" }
+  end
+  -- frames: every target, then the solve
+  plan.frame = plan.frame + 1
+  local k = (plan.frame - 1) % (counts.solver + 1) + 1
+  if k > counts.solver then return method("skeleton", 1, "solve", {}) end
+  if chance(0.08) then return skeleton_op(counts, rigs) end
+  local x, y = value(-5, 5, 0), value(-5, 5, 0)
+  local ok, chain = pcall(function() return wc.solver[k]:chain() end)
+  if ok then
+    local bx, by = chain:base()
+    local d, a = chain:reach() * (0.3 + 0.9 * random.next()), 2 * math.pi * random.next()
+    x, y = bx + d * math.cos(a), by + d * math.sin(a)
+  end
+  return method("solver", k, "set_target", { x, y })
+end
+
+local function next_op(counts, bones, sizes, wc, rigs)
+  if rigs.joint then return rig_op(counts, rigs, wc) end
+  -- a share of the operations go to springs, and in a skeleton's
+  -- sequence to skeletons
+  local r = random.next()
+  if r < 0.12 and SPRINGS then return spring_op(counts) end
+  if rigs.on and r < 0.5 then return skeleton_op(counts, rigs) end
   return plain_op(counts, bones, sizes, wc)
 end
 
@@ -619,16 +828,27 @@ local function describe_op(op)
   return concat(parts, " ")
 end
 
+-- the calls after which every object's state is compared
+local STATE_AFTER = { solve = true, set_base = true, set_flip = true, update = true,
+  set_pose = true, set_length = true, set_rest = true, reset = true }
+
 -- Runs one sequence; returns nil, or a report of the first difference.
 local function sequence(seed, use_ffi)
   random = helpers.random(seed)
+  -- the generator's first draws follow the seed closely (consecutive
+  -- seeds: nearly the same first draw): a few are dropped
+  for _ = 1, 4 do random.next() end
   if use_ffi ~= nil then ik2d.use_ffi(use_ffi) end
   local wc, wl = new_world(C), new_world(L)
-  local counts = { constraint = 0, chain = 0, solver = 0, group = 0, spring = 0 }
+  local counts = { constraint = 0, chain = 0, solver = 0, group = 0, spring = 0, skeleton = 0 }
   local bones, sizes, history = {}, {}, {}
+  -- one sequence in three is a skeleton's: half its operations theirs;
+  -- one in six is a rig's, solved frame after frame
+  local rigs = { on = chance(1 / 3) }
+  rigs.joint = rigs.on and chance(0.5)
   local length = int(math.floor(OPERATIONS / 2), math.floor(OPERATIONS * 3 / 2))
   for _ = 1, length do
-    local op = next_op(counts, bones, sizes, wc)
+    local op = next_op(counts, bones, sizes, wc, rigs)
     history[#history + 1] = describe_op(op)
     if TRACE then io.stderr:write(seed, " ", history[#history], "\n") end
     local a, b = run(wc, op), run(wl, op)
@@ -640,12 +860,13 @@ local function sequence(seed, use_ffi)
       local ok, n = pcall(call_len, wc.group[#wc.group])
       sizes[#wc.group] = ok and n[1] or 1
     end
+    if op.keep == "skeleton" and #wc.skeleton > counts.skeleton then rigs[#wc.skeleton] = op.rig end
     for _, kind in ipairs(KINDS) do counts[kind] = #wc[kind] end
-    if op.keep == "chain" and #wc.chain > #bones then
+    if (op.keep == "chain" or op.name == "chain") and #wc.chain > #bones then
       local ok, n = pcall(call_len, wc.chain[#wc.chain])
       bones[#wc.chain] = ok and n[1] or 1
     end
-    if op.name == "solve" or op.name == "set_base" or op.name == "set_flip" or op.name == "update" then
+    if STATE_AFTER[op.name] then
       local sa, sb = state(wc), state(wl)
       if sa ~= sb then
         return ("seed %d, after operation %d (%s): states differ\n  C:   %s\n  Lua: %s\nhistory:\n  %s")

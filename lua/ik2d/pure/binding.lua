@@ -35,8 +35,9 @@ local registries = {}
 
 --- A type: the weak table of its objects, a constructor of proxies and
 -- their metatable (with __name, __index = methods and __gc = gc: a
--- table's finaliser must be there before setmetatable).
-function B.new_type(name, methods, gc)
+-- table's finaliser must be there before setmetatable).  objects: the
+-- weak table to use (made by B.objects).
+function B.new_type(name, methods, gc, objects)
   local proto, mt
   if newproxy then
     proto = newproxy(true)
@@ -47,7 +48,6 @@ function B.new_type(name, methods, gc)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
-  local objects = setmetatable({}, { __mode = "k" })
   if not proto then
     -- a table stands for a userdata: no fields of its own, and no length
     -- (a type with one sets __len over this); Lua would also name the
@@ -75,14 +75,19 @@ function B.new_type(name, methods, gc)
   return objects, new, mt
 end
 
---- __gc of every type: marks the object finalised (idempotent); what it
--- kept alive may go.  tables: a list of the types' object tables (a
--- list: LuaJIT 2.1.0-beta3 could loop for ever leaving a trace of a
--- pairs() loop here, in one of 7 runs of the diff spec).
-function B.gc(tables)
+--- __gc of the type whose objects are tables[own]: one of them is
+-- released first (release: a skeleton's chain or solver leaves its
+-- lists), then any object is marked finalised (idempotent) and what it
+-- kept alive may go, as the C binding's __gc functions do.  tables: a
+-- list of the types' object tables (a list: LuaJIT 2.1.0-beta3 could loop
+-- for ever leaving a trace of a pairs() loop here, in one of 7 runs of
+-- the diff spec).
+function B.gc(tables, own, release)
   return function(proxy)
+    local object = tables[own][proxy]
+    if object and not object.collected and release then release(object) end
     for k = 1, #tables do
-      local object = tables[k][proxy]
+      object = tables[k][proxy]
       if object then
         object.collected = true
         object.anchor = false
@@ -91,6 +96,9 @@ function B.gc(tables)
     end
   end
 end
+
+--- a type's table of objects: proxy -> what it stands for, weak keys
+function B.objects() return setmetatable({}, { __mode = "k" }) end
 
 -- the name of the type of the pure-Lua object v (a proxy), or nil
 local function object_name(v)
@@ -377,5 +385,37 @@ function B.trim(t, first)
 end
 
 B.select = select
+
+-- ------------------------------------------------------------------
+-- arrays (LuaJIT's FFI)
+-- ------------------------------------------------------------------
+
+--- LuaJIT's FFI, for the arrays of groups and skeletons (nil elsewhere)
+B.ffi = nil
+if rawget(_G, "jit") then
+  local ok, ffi = pcall(require, "ffi")
+  if ok then B.ffi = ffi end
+end
+
+local kept_owner = setmetatable({}, { __mode = "k" }) -- pointer -> owner
+local pointers = setmetatable({}, { __mode = "k" })   -- owner -> { weak pointers }
+
+--- The pointer (of ctype) to record[key], an FFI array the object owner
+-- (a proxy) owns: the same pointer while it is reachable; it keeps the
+-- owner alive, and the owner keeps it only weakly.
+function B.pointer(owner, record, key, ctype)
+  local cache = pointers[owner]
+  if not cache then
+    cache = setmetatable({}, { __mode = "v" })
+    pointers[owner] = cache
+  end
+  local pointer = cache[key]
+  if pointer == nil then
+    pointer = B.ffi.cast(ctype, record[key])
+    cache[key] = pointer
+    kept_owner[pointer] = owner
+  end
+  return pointer
+end
 
 return B

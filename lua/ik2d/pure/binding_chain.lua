@@ -61,6 +61,7 @@ local function read_limits(t, arg, owner, def)
   def.space = space == nil and "parent" or choice_at(space, arg, owner .. "space", SPACE_NAMES)
   return true
 end
+M.read_limits = read_limits
 
 -- a new constraint from def, or an error naming owner
 local function push_constraint(arg, owner, def)
@@ -68,6 +69,7 @@ local function push_constraint(arg, owner, def)
   if not c then arg_error(arg, owner .. status_message(status)) end
   return c, new_constraint(c)
 end
+M.push_constraint = push_constraint
 
 function M.constraint(...)
   local t, n = ..., select("#", ...)
@@ -133,6 +135,7 @@ local function number_field(t, key, what, fallback)
   if v == nil then return fallback end
   return number_at(v, true, 1, what)
 end
+M.number_field = number_field
 
 -- Reads bone i of the chain table t into def; returns the constraint's
 -- proxy (or nil).
@@ -188,7 +191,7 @@ end
 -- base, flip, pose and bones are the skeleton's: edits go there)
 local function check_own_chain(v, arg, n)
   local ch = check_chain(v, arg, n)
-  if ch.link then check_status(arg, "LINKED") end
+  if ch.link and ch.link.skeleton then check_status(arg, "LINKED") end
   return ch
 end
 
@@ -219,7 +222,7 @@ function Chain.set_flip(...)
   local self, flip = ...
   local n = select("#", ...)
   local ch = check_own_chain(self, 1, n)
-  chains.set_flip(ch, boolean_at(flip, n >= 2, 2, "flip"))
+  check_status(2, chains.set_flip(ch, boolean_at(flip, n >= 2, 2, "flip")))
 end
 
 function Chain.flip(...)
@@ -355,7 +358,8 @@ function Chain.set_constraint(...)
     ch.anchor = anchor
   end
   anchor[i] = c
-  ch.constraint[i] = limit
+  -- (a chain whose skeleton was finalised keeps the skeleton's limits)
+  if not ch.link then ch.constraint[i] = limit end
 end
 
 function Chain.constraint(...)
@@ -364,6 +368,14 @@ function Chain.constraint(...)
   local ch = check_chain(self, 1, n)
   i = bone_arg(ch, i, n >= 2)
   if not ch.constraint[i] then return end
+  local link = ch.link
+  if link and link.skeleton then
+    -- the skeleton's, which sk:set_constraint may have changed (nil once
+    -- the skeleton was finalised)
+    local info = O.objects.Skeleton[ch.anchor.skeleton].anchor
+    if not info then return nil end
+    return info.constraints[link.bones[i]]
+  end
   return ch.anchor[i]
 end
 
@@ -387,6 +399,6 @@ B.register(Chain, true)
 B.register(constraint_meta, false)
 B.register(chain_meta, false)
 B.register({ constraint = M.constraint, chain = M.chain }, false)
-B.register({ __gc = O.gc }, false)
+for _, gc in pairs(O.gc) do B.register({ __gc = gc }, false) end
 
 return M

@@ -164,7 +164,10 @@ function M.solver(...)
   check_status(2, status)
   -- the solver keeps its chain alive
   sv.anchor = chain
-  return new_solver(sv)
+  local proxy = new_solver(sv)
+  -- a skeleton's: sk:solvers() finds it
+  if ch.link and ch.link.skeleton then O.solver_proxies[sv] = proxy end
+  return proxy
 end
 
 function Solver.chain(...)

@@ -13,14 +13,22 @@ M.MAX_BONES = 64
 
 local function finite(x) return x - x == 0 end
 
--- A base angle as kept: (-pi, pi].
+--- a base angle as kept: (-pi, pi]
+local function base_angle(angle)
+  local wrapped = wrap(angle)
+  if wrapped == -PI then return PI end
+  return wrapped
+end
+M.base_angle = base_angle
+
+--- the base (x, y) and its angle, kept with its rotation
 local function keep_base(ch, x, y, angle)
   ch.base_x, ch.base_y = x, y
-  local wrapped = wrap(angle)
-  if wrapped == -PI then wrapped = PI end
+  local wrapped = base_angle(angle)
   ch.base_angle = wrapped
   ch.base_c, ch.base_s = cos(wrapped), sin(wrapped)
 end
+M.keep_base = keep_base
 
 local function check_base(x, y, angle)
   if not finite(x) then return "BASE_X" end
@@ -56,8 +64,10 @@ local function update_joints(ch)
 end
 M.update_joints = update_joints
 
---- Pose and result back to the rest angles (scale 1).
+--- Pose and result back to the rest angles (scale 1); nothing on a
+-- skeleton's chain (its angles are the skeleton's).
 function M.reset(ch)
+  if ch.link then return end
   local pose, angle, rest = ch.pose, ch.angle, ch.rest
   for i = 1, ch.count do
     pose[i] = rest[i]
@@ -69,12 +79,15 @@ end
 
 --- A chain from def { count =, length = {}, rest = {}, constraint = {}
 -- (false: free), x =, y =, angle =, flip = }, or nil and the status.
-function M.new(def)
+-- pivots: bones of length 0 are allowed (a skeleton's chains).
+function M.new(def, pivots)
   local n = def.count
   if n < 1 or n > M.MAX_BONES then return nil, "BONE_COUNT" end
   local reach = 0.0
   for i = 1, n do
-    local status = M.check_bone(def.length[i], def.rest[i])
+    local length = def.length[i]
+    if pivots and length == 0.0 then length = 1.0 end
+    local status = M.check_bone(length, def.rest[i])
     if status then return nil, status end
     reach = reach + def.length[i]
   end
@@ -98,7 +111,12 @@ function M.new(def)
   return ch
 end
 
+-- The edits below refuse a skeleton's chain (LINKED): the binding says
+-- so before, but for a chain whose skeleton was finalised (its __gc
+-- called by hand), whose edits reach the core as they do the C core's.
+
 function M.set_base(ch, x, y, angle)
+  if ch.link then return "LINKED" end
   local status = check_base(x, y, angle)
   if status then return status end
   keep_base(ch, x, y, angle)
@@ -107,11 +125,14 @@ function M.set_base(ch, x, y, angle)
 end
 
 function M.set_flip(ch, flip)
+  if ch.link then return "LINKED" end
   ch.flip = flip
   update_joints(ch)
+  return nil
 end
 
 function M.set_pose(ch, i, angle)
+  if ch.link then return "LINKED" end
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
   if not finite(angle) then return "POSE" end
   ch.pose[i] = angle
@@ -123,6 +144,7 @@ end
 
 --- bone i's length (> 0; the reach, summed afresh, follows)
 function M.set_length(ch, i, length)
+  if ch.link then return "LINKED" end
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
   if not finite(length) or not (length > 0.0) then return "LENGTH" end
   -- summed afresh, not adjusted: no rounding accumulates over edits
@@ -140,6 +162,7 @@ end
 --- bone i's rest angle: the pose and the result keep their angles, the
 -- limits (relative to it) move with it
 function M.set_rest(ch, i, angle)
+  if ch.link then return "LINKED" end
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
   if not finite(angle) then return "REST" end
   ch.rest[i] = angle

@@ -23,12 +23,7 @@ local Group = O.methods.Group
 
 local M = {}
 
--- LuaJIT's FFI, for the arrays (nil elsewhere)
-local ffi = (rawget(_G, "jit") and package.loaded.ffi) or nil
-if rawget(_G, "jit") and not ffi then
-  local ok, module = pcall(require, "ffi")
-  if ok then ffi = module end
-end
+local ffi = B.ffi -- for the arrays (nil but under LuaJIT)
 
 local function check_group(v, arg, n)
   local g = groups[v]
@@ -173,26 +168,9 @@ end
 
 -- The arrays (LuaJIT's FFI): a double * that solve reads the targets
 -- from, a const double * solve writes the joints to, from the first time
--- each is asked for (filled with the targets and joints of then).  The
--- group owns their memory; the pointer handed out keeps the group alive
--- while it is reachable, the group keeps the pointer only weakly.
-local kept_group = setmetatable({}, { __mode = "k" }) -- pointer -> group
-local pointers = setmetatable({}, { __mode = "k" })   -- group -> { weak pointers }
-
-local function pointer_of(group, g, key, ctype)
-  local cache = pointers[group]
-  if not cache then
-    cache = setmetatable({}, { __mode = "v" })
-    pointers[group] = cache
-  end
-  local pointer = cache[key]
-  if pointer == nil then
-    pointer = ffi.cast(ctype, g[key])
-    cache[key] = pointer
-    kept_group[pointer] = group
-  end
-  return pointer
-end
+-- each is asked for (filled with the targets and joints of then), owned
+-- by the group (B.pointer: the pointer keeps the group alive).
+local pointer_of = B.pointer
 
 function Group.target_array(...)
   local group = ...

@@ -13,6 +13,7 @@ local ccd = require "ik2d.pure.ccd"
 local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
 local follow = require "ik2d.pure.follow"
+local skeleton = require "ik2d.pure.skeleton"
 
 local sqrt, cos, sin = math.sqrt, math.cos, math.sin
 local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
@@ -145,8 +146,13 @@ function M.new(ch, def)
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
   }
   keep_def(sv, def)
+  -- on a skeleton chain: into the skeleton's solvers
+  if not skeleton.link_solver(sv, ch) then return nil, "SKELETON_SOLVERS" end
   return sv
 end
+
+--- a solver going: it leaves its skeleton's solvers
+M.release = skeleton.unlink_solver
 
 --- every setting at once, all checked before any is kept
 function M.set_def(sv, def)
@@ -486,6 +492,24 @@ local function run()
   return used
 end
 
+--- The distance of the chain's tip from the target, and whether it is
+-- within the tolerance, into sv (ik2d_solver_measure); returns reached.
+function M.measure(sv)
+  local ch = sv.chain
+  local n, joints = ch.count, ch.joints
+  local target_x, target_y = sv.target_x, sv.target_y
+  if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
+  local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
+  -- hypot only where the squares overflow or underflow
+  local squared = dx * dx + dy * dy
+  local distance
+  if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(dx, dy) end
+  sv.distance = distance
+  local reached = distance <= sv.settings.tolerance
+  sv.reached = reached
+  return reached
+end
+
 --- Solves and writes the chain's result; returns whether the target is
 -- reached (the outcome stays in sv: reached, distance, iterations, limited).
 function M.solve(sv)
@@ -511,18 +535,10 @@ function M.solve(sv)
     ch.scale = 1.0
     update_joints(ch)
   end
-  local n, joints = ch.count, ch.joints
-  local target_x, target_y = sv.target_x, sv.target_y
-  if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
-  local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
-  -- hypot only where the squares overflow or underflow
-  local squared = dx * dx + dy * dy
-  local distance
-  if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(dx, dy) end
-  sv.distance = distance
-  local reached = distance <= settings.tolerance
-  sv.reached = reached
   sv.iterations = used
+  local reached = M.measure(sv)
+  -- a skeleton chain writes its bones back, and the skeleton follows
+  if ch.link then skeleton.push(ch, true) end
   return reached
 end
 

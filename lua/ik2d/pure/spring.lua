@@ -6,6 +6,7 @@
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
+local skeleton = require "ik2d.pure.skeleton"
 
 local sqrt, exp, cos, sin, ceil = math.sqrt, math.exp, math.cos, math.sin, math.ceil
 local PI, wrap = m.PI, m.wrap
@@ -125,7 +126,7 @@ local function write(sp)
   end
   update_joints(ch)
   -- a skeleton chain's bones are the skeleton's: it follows
-  if ch.link then M.pushed(ch) end
+  if ch.link then skeleton.push(ch, true) end
 end
 
 -- every bone at rest on its target, the targets and the base still
@@ -343,8 +344,5 @@ function M.update(sp, dt)
   write(sp)
   return nil
 end
-
---- set by the skeleton layer: what a skeleton chain does after a write
-function M.pushed() end
 
 return M
