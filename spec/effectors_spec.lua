@@ -248,6 +248,56 @@ describe("tip orientation", function()
     assert.near(0, wrap(arm:world_angle(3) - (free_dir + 0.5)), 1e-6)
   end)
 
+  -- a leg: thigh, shin, a foot at right angles to the shin
+  local function leg(ankle_min, ankle_max)
+    return ik2d.chain { x = 0, y = 0, angle = pi / 2, { length = 40 }, { length = 38 },
+      { length = 15, angle = -pi / 2, min = ankle_min, max = ankle_max } }
+  end
+
+  it("with a weight below 1 gives the same direction frame after frame (the free solve starts "
+     .. "from the pose, not the warm start)", function()
+    local arm = leg(-3, 3)
+    local s = ik2d.solver(arm, { tip_angle = 0, tip_weight = 0.5, iterations = 20, tolerance = 1e-6 })
+    s:set_target(20, 70)
+    s:solve()
+    local first = arm:world_angle(3)
+    for _ = 1, 5 do
+      s:solve()
+      assert.are.equal(first, arm:world_angle(3))
+    end
+    local cold = ik2d.solver(leg(-3, 3), { tip_angle = 0, tip_weight = 0.5, iterations = 20,
+                                          tolerance = 1e-6, warm_start = false })
+    cold:set_target(20, 70)
+    cold:solve()
+    assert.are.equal(first, cold:chain():world_angle(3))
+  end)
+
+  it("with a weight below 1 and a pole, bends the other bones toward the pole, not the last; "
+     .. "limited only for the answer", function()
+    for _, ankle in ipairs { { -1.6, 1 }, { -3, 3 } } do
+      local arm = leg(ankle[1], ankle[2])
+      local plain = leg(ankle[1], ankle[2])
+      local options = { tip_angle = 0, tip_weight = 0.5, iterations = 20, tolerance = 1e-6 }
+      local s, p = ik2d.solver(arm, options), ik2d.solver(plain, options)
+      s:set_pole(60, 40)
+      s:set_target(20, 70)
+      p:set_target(20, 70)
+      local reached, _, _, limited = s:solve()
+      p:solve()
+      assert.is_true(reached)
+      assert.is_false(limited)
+      -- the last bone as without the pole: the pole does not pick its direction
+      assert.near(0, wrap(arm:world_angle(3) - plain:world_angle(3)), 1e-9)
+      -- the knee on the pole's side of the hip-to-ankle line
+      local hx, hy = arm:joint(1)
+      local kx, ky = arm:joint(2)
+      local ax, ay = arm:joint(3)
+      local knee_side = (ax - hx) * (ky - hy) - (ay - hy) * (kx - hx)
+      local pole_side = (ax - hx) * (40 - hy) - (ay - hy) * (60 - hx)
+      assert.is_true(knee_side * pole_side > 0)
+    end
+  end)
+
   it("keeps the nearest allowed direction when the last bone's limits forbid the angle, and says so", function()
     local arm = arm3()
     arm:set_constraint(3, ik2d.constraint { min = -0.3, max = 0.3 })

@@ -17,9 +17,12 @@ local q = helpers.shell_quote
 -- unchanged; the others end nearer).  Then: two_bone runs its closed
 -- form on every solve (no early out within tolerance) and meets the
 -- straight and folded poses exactly.
+-- effectors: recorded when the scenes of the effector controls, follow and
+-- springs joined the program (their own part: the first two kept theirs).
 local expected = {
   joints = "2adef34d5e9bc288",
   angles = "6c2a018a30105370",
+  effectors = "1974375ff78a465d",
 }
 
 describe("golden hash", function()
@@ -44,7 +47,7 @@ describe("golden hash", function()
     assert.truthy(output and output:find("total"), output)
   end)
 
-  for _, part in ipairs { "joints", "angles" } do
+  for _, part in ipairs { "joints", "angles", "effectors" } do
     it("gives the recorded " .. part .. " bits", function()
       assert(built, program)
       assert.equal(expected[part], output:match(part .. "%s+(%x+)"))
@@ -62,5 +65,6 @@ describe("golden hash", function()
     os.remove(native)
     assert.equal(expected.joints, out:match("joints%s+(%x+)"))
     assert.equal(expected.angles, out:match("angles%s+(%x+)"))
+    assert.equal(expected.effectors, out:match("effectors%s+(%x+)"))
   end)
 end)

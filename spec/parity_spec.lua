@@ -30,6 +30,8 @@ local Group = getmetatable(ik2d.group{}).__index
 
 local COLON = {
   set_target = function(o, ...) local a = o:set_target(...) return a end,
+  set_tip_angle = function(o, ...) local a = o:set_tip_angle(...) return a end,
+  set_pole = function(o, ...) local a = o:set_pole(...) return a end,
   target = function(o, ...) local a = o:target(...) return a end,
   solve = function(o, ...) local a = o:solve(...) return a end,
   result = function(o, ...) local a = o:result(...) return a end,
@@ -46,6 +48,8 @@ local COLON = {
 
 local DOT = {
   set_target = function(...) local a = Solver.set_target(...) return a end,
+  set_tip_angle = function(...) local a = Solver.set_tip_angle(...) return a end,
+  set_pole = function(...) local a = Solver.set_pole(...) return a end,
   target = function(...) local a = Solver.target(...) return a end,
   solve = function(...) local a = Solver.solve(...) return a end,
   result = function(...) local a = Solver.result(...) return a end,
@@ -62,6 +66,8 @@ local DOT = {
 
 local TAIL = {
   set_target = function(o, ...) return o:set_target(...) end,
+  set_tip_angle = function(o, ...) return o:set_tip_angle(...) end,
+  set_pole = function(o, ...) return o:set_pole(...) end,
   target = function(o, ...) return o:target(...) end,
   solve = function(o, ...) return o:solve(...) end,
   result = function(o, ...) return o:result(...) end,
@@ -86,6 +92,7 @@ end
 
 local METHODS = {
   set_target = { Solver, "set_target" }, target = { Solver, "target" },
+  set_tip_angle = { Solver, "set_tip_angle" }, set_pole = { Solver, "set_pole" },
   solve = { Solver, "solve" }, result = { Solver, "result" },
   joint = { Chain, "joint" }, tip = { Chain, "tip" }, angle = { Chain, "angle" },
   pose = { Chain, "pose" }, base = { Chain, "base" }, joints = { Chain, "joints" },
@@ -156,11 +163,13 @@ local function add(method, what, self, arguments, argn, text)
 end
 
 local OWNER = { set_target = "s", target = "s", solve = "s", result = "s",
+  set_tip_angle = "s", set_pole = "s",
   joint = "arm", tip = "arm", angle = "arm", pose = "arm", base = "arm", joints = "arm",
   group_solve = "g", set_targets = "g", group_joints = "g" }
 
 -- the arguments each method takes when valid, after self
-local VALID = { set_target = args(1, 2), joint = args(1), angle = args(1), pose = args(1),
+local VALID = { set_target = args(1, 2), set_tip_angle = args(0.5), set_pole = args(1, 2),
+  joint = args(1), angle = args(1), pose = args(1),
   joints = args({}), set_targets = args({ 1, 2, 3, 4 }), group_joints = args({}) }
 
 for method, kind in pairs(OWNER) do
@@ -176,7 +185,7 @@ end
 
 -- a solver whose chain was finalised; a group whose member (or its chain) was
 local function chain_collected(fx) collect(fx.arm) return fx.s end
-for _, method in ipairs{ "set_target", "target", "solve", "result" } do
+for _, method in ipairs{ "set_target", "target", "solve", "result", "set_tip_angle", "set_pole" } do
   add(method, "the solver's chain was collected", chain_collected, VALID[method] or args(), 1,
       "chain was collected")
 end
@@ -205,6 +214,19 @@ add("set_target", "x '1e999'", solver, args("1e999", 0), 2, "target x must be fi
 add("set_target", "y nan", solver, args(0, nan), 3, "target y must be finite")
 add("set_target", "y -inf", solver, args(0, -inf), 3, "target y must be finite")
 add("set_target", "both nan: x first", solver, args(nan, nan), 2, "target x must be finite")
+
+-- set_tip_angle(angle [, weight]), set_pole(x, y)
+add("set_tip_angle", "angle missing", solver, args(), 2, "number expected, got no value")
+add("set_tip_angle", "angle a word", solver, args("up"), 2, "number expected, got string")
+add("set_tip_angle", "angle nan", solver, args(nan), 2, "tip angle must be finite")
+add("set_tip_angle", "angle inf", solver, args(inf, 1), 2, "tip angle must be finite")
+add("set_tip_angle", "weight a word", solver, args(1, "w"), 3, "number expected, got string")
+add("set_tip_angle", "weight 2", solver, args(1, 2), 3, "tip weight must be within [0, 1]")
+add("set_tip_angle", "weight nan", solver, args(1, nan), 3, "tip weight must be within [0, 1]")
+add("set_pole", "set_pole(1): y missing", solver, args(1), 3, "number expected, got no value")
+add("set_pole", "x a table", solver, args({}, 1), 2, "number expected, got table")
+add("set_pole", "x nan", solver, args(nan, 1), 2, "pole x must be finite")
+add("set_pole", "y -inf", solver, args(1, -inf), 3, "pole y must be finite")
 
 -- joint(i), angle(i), pose(i): a whole index in range
 local INDEX_CASES = {

@@ -304,12 +304,14 @@ typedef struct ik2d_solver_def {
   double compress;      /* one-bone chains: smallest bone scale toward a
                            nearer target, in [0, 1] (0: no bound; 1 =
                            none); 1 */
-  double tip_angle;     /* with tip: the last bone's world direction
-                           (mirrored when flipped): the tip on the target,
-                           the rest of the chain solving for the last
-                           joint */
-  double tip_weight;    /* in [0, 1]: 1 orients fully, less blends the
-                           free direction toward tip_angle; 1 */
+  double tip_angle;     /* with tip: the last bone's world direction as
+                           drawn (ik2d_chain_world_angle's, so flipped
+                           chains take it as given): the tip on the
+                           target, the rest of the chain solving for the
+                           last joint */
+  double tip_weight;    /* in [0, 1]: 1 orients fully, less turns the last
+                           bone's direction in a free solve from the pose
+                           toward tip_angle by that share; 1 */
   double pole_x, pole_y;/* with pole, world space: two_bone takes the bend
                            side that faces it (over bend); CCD and FABRIK
                            turn their middle joints toward it, the tip

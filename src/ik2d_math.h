@@ -20,8 +20,9 @@
 #elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
 #if defined(__FMA__)
-/* and gcc 12 fuses the complex products it vectorises even so */
-#pragma GCC optimize("no-tree-slp-vectorize")
+/* and gcc 12 fuses the complex products it vectorises even so, in
+** straight code and in loops (-O3) */
+#pragma GCC optimize("no-tree-slp-vectorize", "no-tree-loop-vectorize")
 #endif
 #endif
 

@@ -433,6 +433,16 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->base_y = chain->base_y;
 }
 
+/* The pose's rotations from the chain's animated pose, within limits
+** (what a cold start starts from). */
+static void solve_from_pose(ik2d_pose *pose) {
+  int i;
+  for (i = 0; i < pose->count; i++) {
+    pose->rot[i] = ik2d_solve_pose_rot(pose->chain, i);
+    ik2d_pose_clamp(pose, i);
+  }
+}
+
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   bool warm = ik2d_solve_warm(solver);
@@ -738,11 +748,24 @@ static int solve_run(ik2d_pose *pose) {
     double angle = pose->chain->flip ? IK2D_PI - settings->tip_angle : settings->tip_angle;
     ik2d_rot dir = ik2d_rot_of(cos(angle), sin(angle));
     if (settings->tip_weight < 1.0) {
-      /* blended: the free solve's last direction turned toward the angle */
-      ik2d_rot free_dir;
+      /* blended: the last bone's direction in the free solve turned toward
+      ** the angle by the weight.  The free solve starts from the pose, not
+      ** the warm start (whose last bone the last blend turned already:
+      ** every frame would turn it further), and without the pole (which
+      ** bends the bones the oriented solve leaves free, not the last); it
+      ** only measures, so what a limit did there is not the answer's */
+      ik2d_rot warm[IK2D_MAX_BONES], free_dir;
       double turn;
-      used = solve_bent(pose);
+      bool pole = pose->pole;
+      ik2d_pose_save(pose, warm);
+      solve_from_pose(pose);
+      pose->pole = false;
+      solve_method(pose);
       free_dir = ik2d_pose_world(pose, pose->count - 1);
+      ik2d_pose_load(pose, warm);
+      pose->fresh = false;
+      pose->pole = pole;
+      pose->limited = false;
       turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
       turn *= settings->tip_weight;
       dir = ik2d_rot_mul(free_dir, ik2d_rot_of(cos(turn), sin(turn)));

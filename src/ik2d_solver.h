@@ -62,10 +62,14 @@ static inline bool ik2d_solve_warm(const ik2d_solver *solver) {
   return solver->settings.warm_start && solver->have_solution;
 }
 
+/* Bone i's animated pose as a rotation. */
+static inline ik2d_rot ik2d_solve_pose_rot(const ik2d_chain *chain, int i) {
+  return ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+}
+
 /* Bone i's rotation a solve starts from (before its limit). */
 static inline ik2d_rot ik2d_solve_start_rot(const ik2d_solver *solver, bool warm, int i) {
-  const ik2d_chain *chain = solver->chain;
-  return warm ? solver->solution[i] : ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+  return warm ? solver->solution[i] : ik2d_solve_pose_rot(solver->chain, i);
 }
 
 /* The middle of limited bone i's arc: the rest rotation times the range's

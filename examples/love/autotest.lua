@@ -2,13 +2,15 @@
 --
 -- Plays a scripted sequence (reach for the mouse, switch every limb
 -- through each solver method it allows and back, pick the item up, climb
--- the ledge, aim and shoot, get down, drop the item) with a fixed dt in
--- real LOVE, draws it, and checks as it goes.  Every frame it also checks
--- that joint limits hold to 1e-9, that every joint is finite, and that no
--- behaviour-driven target ever jumps: each frame it may move at most
--- 1 - exp(-rate dt) of the way to its goal.  Prints one line per check, a
--- final `love: N passed, N failed`, saves a screenshot and exits with a
--- non-zero status on any failure.
+-- the ledge, aim and shoot, get down, drop the item, walk the hill both
+-- ways) with a fixed dt in real LOVE, draws it, and checks as it goes.
+-- Every frame it also checks that joint limits hold to 1e-9, that every
+-- joint is finite, that no behaviour-driven target ever jumps (each frame
+-- it may move at most 1 - exp(-rate dt) of the way to its goal), that the
+-- knees bend forward, and that each planted foot lies flat on the ground
+-- under it.  Prints one line per check, a final `love: N passed, N
+-- failed`, saves a screenshot and exits with a non-zero status on any
+-- failure.
 
 local world = require "world"
 local character = require "character"
@@ -25,6 +27,14 @@ T.__index = T
 local DT = 1 / 60
 local STEPS_PER_FRAME = 4      -- simulation steps per drawn frame
 local LIMIT_TOL = 1e-9
+-- A planted foot's last bone is set along the ground's direction by one
+-- rotation product: only rounding may show, far below this.
+local FOOT_ANGLE_TOL = 1e-9
+-- A straight foot on the curved hill: its ends leave the ground by up to
+-- curvature x (half the foot)^2 / 2 = 0.0140 x 7.5^2 / 2 = 0.39 px along
+-- the normal, 0.44 px measured upright on the steepest slope (0.47 rad).
+local SOLE_TOL = 0.5
+local SLOPE = 0.1              -- a foot on ground steeper than this is "on a slope"
 local SCREENSHOT = "ik2d-test.png"
 local PROBE_FRAMES = 40        -- frames each limb is driven with each method
 
@@ -158,11 +168,68 @@ function T:monitor_headband()
   if chain:flip() then watch.flipped = watch.flipped + 1 end
 end
 
+-- How far (x, y) is above or below the ground.
+local function off_ground(x, y)
+  return abs(y - world.ground_at(x))
+end
+
+-- The legs: the toe on its target and the knee on the facing side of the
+-- hip-to-ankle line (a knee bent forward; positive px), every frame;
+-- each planted foot flat on
+-- the ground: its tip weight exactly 1, its last bone along the ground's
+-- direction at the spot its planner chose (facing either way), the sole
+-- under the bone's middle on that spot and both sole ends on the ground.
+-- Stepping feet: how far down the tip weight blends.
+function T:monitor_legs()
+  local hero, watch = self.game.hero, self.legs
+  local facing = hero.facing
+  for name, f in pairs(hero.feet.by_leg) do
+    local c, s = hero[name], hero.solvers[name]
+    local hx, hy = c:joint(1)
+    local kx, ky = c:joint(2)
+    local ax, ay = c:joint(3)
+    local tx, ty = c:joint(4)
+    local lx, ly = ax - hx, ay - hy
+    local knee = -facing * (lx * (ky - hy) - ly * (kx - hx)) / sqrt(lx * lx + ly * ly)
+    if knee < watch.knee then
+      watch.knee, watch.knee_at = knee, ("%s at %.2f s (%s)"):format(name, self.time, f.status)
+    end
+    local _, weight = s:tip_angle()
+    local _, distance = s:result()
+    if distance > watch.reach then
+      watch.reach, watch.reach_at = distance, ("%s at %.2f s (%s)"):format(name, self.time, f.status)
+    end
+    if f.status == "step" and weight < watch.step_weight then watch.step_weight = weight end
+    -- (a leg the probe drives is where the probe put it)
+    if f.status == "planted" and not (self.probe and self.probe.name == name) then
+      watch.planted = watch.planted + 1
+      if weight ~= 1 then watch.weight_off = watch.weight_off + 1 end
+      local slope = world.slope_at(f.cx)
+      -- the bone's direction as a ground direction (the toe ahead)
+      local a = wrap(c:world_angle(3) - (facing > 0 and 0 or pi))
+      local err = abs(wrap(a - slope))
+      if err > watch.angle then
+        watch.angle, watch.angle_at = err, ("%s at %.2f s"):format(name, self.time)
+      end
+      -- the sole: ANKLE below the bone, along its normal
+      local nx, ny = feet.ANKLE * sin(a), -feet.ANKLE * cos(a)
+      local gx, gy = (ax + tx) / 2 - nx, (ay + ty) / 2 - ny
+      watch.contact = math.max(watch.contact, dist(gx, gy, f.cx, world.ground_at(f.cx)))
+      watch.sole = math.max(watch.sole, off_ground(ax - nx, ay - ny), off_ground(tx - nx, ty - ny))
+      if abs(slope) > SLOPE then
+        if facing > 0 then watch.slope_right = watch.slope_right + 1
+        else watch.slope_left = watch.slope_left + 1 end
+      end
+    end
+  end
+end
+
 -- ------------------------------------------------------------------
 -- Probe: one limb driven by the test, to try each solver method
 -- ------------------------------------------------------------------
 
--- The tip of chain c with local angles `angles`, from its base as it is.
+-- The tip of chain c with local angles `angles`, from its base as it is,
+-- and its last bone's direction as drawn (as world_angle gives it).
 local function fk_tip(c, angles)
   local bx, by, a = c:base()
   local x, y = bx, by
@@ -170,8 +237,8 @@ local function fk_tip(c, angles)
     a = a + angles[i]
     x, y = x + c:length(i) * cos(a), y + c:length(i) * sin(a)
   end
-  if c:flip() then x = 2 * bx - x end
-  return x, y
+  if c:flip() then return 2 * bx - x, y, pi - a end
+  return x, y, a
 end
 
 -- Local angles with each bone at a fraction of its allowed range (u[i], u
@@ -219,13 +286,20 @@ function T:run_probe()
   local u = 0.5 - 0.5 * cos(pi * f)
   local angles = {}
   for i = 1, #c do angles[i] = p.from[i] + (p.to[i] - p.from[i]) * u end
-  local tx, ty = fk_tip(c, angles)
+  local tx, ty, ta = fk_tip(c, angles)
   local w0, gx, gy = s:weight(), s:target()
+  -- a leg's foot keeps a tip angle: the probe asks for its pose's
+  local tip_angle, tip_weight = s:tip_angle()
   s:set_weight(1)
   s:set_target(tx, ty)
+  if tip_angle then s:set_tip_angle(ta, 1) end
   s:solve()
   s:set_weight(w0)
   s:set_target(gx, gy)
+  if tip_angle then
+    s:set_tip_angle(tip_angle, tip_weight)
+    p.tip = math.max(p.tip, abs(wrap(c:world_angle(#c) - ta)))
+  end
   local x, y = c:tip()
   p.worst = math.max(p.worst, dist(x, y, tx, ty))
   for i = 1, #c do p.limit = math.max(p.limit, limit_off(c, i)) end
@@ -258,6 +332,32 @@ function T:event_seen(name, since)
     if e.name == name and e.time >= (since or 0) then return true end
   end
   return false
+end
+
+-- Walks (the arrows' input) until the hip passes x; returns whether it did.
+function T:walk_to(x)
+  local hero = self.game.hero
+  local dir = x > hero.x and 1 or -1
+  self.input.move = dir
+  local ok = self:wait_until(function() return (x - hero.x) * dir <= 0 end, 10)
+  self.input.move = 0
+  return ok
+end
+
+-- Standing on the hill: both feet planted on its slope, flat along it.
+function T:check_standing(label)
+  local hero = self.game.hero
+  local on_slope, worst, slopes = true, 0, {}
+  for name, f in pairs(hero.feet.by_leg) do
+    local slope = world.slope_at(f.cx)
+    on_slope = on_slope and f.status == "planted" and abs(slope) > SLOPE
+    local a = wrap(hero[name]:world_angle(3) - (hero.facing > 0 and 0 or pi))
+    worst = math.max(worst, abs(wrap(a - slope)))
+    slopes[#slopes + 1] = ("%s %.3f"):format(name, slope)
+  end
+  self:check(("hill: %s, both feet planted on the slope (steeper than %g rad), along it (%g rad)")
+    :format(label, SLOPE, FOOT_ANGLE_TOL), on_slope and worst <= FOOT_ANGLE_TOL,
+    ("x %.1f, slopes %s rad, angle error %.3g rad"):format(hero.x, table.concat(slopes, ", "), worst))
 end
 
 -- Each behaviour's weight equals its state's weight exactly, blend done.
@@ -335,15 +435,17 @@ local function script(self)
     for _ = 1, #allowed do
       local method = s:method()
       tried[#tried + 1] = method
-      self.probe = { name = name, frames = 0, worst = 0, limit = -math.huge }
+      self.probe = { name = name, frames = 0, worst = 0, limit = -math.huge, tip = 0 }
       for _ = 1, PROBE_FRAMES do self:frame() end
       local p = self.probe
       self.probe = nil
-      self:check(("methods: %s with %s reaches within %g px, limits hold (%g rad)")
-        :format(name, method, s:tolerance(), LIMIT_TOL),
-        p.worst <= s:tolerance() and p.limit <= LIMIT_TOL,
-        ("worst %.4f px over %d frames, limits %.3g rad"):format(p.worst,
-          PROBE_FRAMES, math.max(p.limit, 0)))
+      local oriented = s:tip_angle() ~= nil
+      self:check(("methods: %s with %s reaches within %g px%s, limits hold (%g rad)")
+        :format(name, method, s:tolerance(), oriented and
+          (", the foot along its tip angle (%g rad)"):format(FOOT_ANGLE_TOL) or "", LIMIT_TOL),
+        p.worst <= s:tolerance() and p.limit <= LIMIT_TOL and p.tip <= FOOT_ANGLE_TOL,
+        ("worst %.4f px%s over %d frames, limits %.3g rad"):format(p.worst,
+          oriented and (", foot %.3g rad"):format(p.tip) or "", PROBE_FRAMES, math.max(p.limit, 0)))
       game:key("m")
     end
     table.sort(tried)
@@ -369,10 +471,10 @@ local function script(self)
   hero:reset_methods()
   local defaults = true
   for _, name in ipairs(hero.order) do
-    local want = name == "torso" and "ccd" or "two_bone"
+    local want = name:match("^arm") and "two_bone" or "ccd"
     defaults = defaults and hero.solvers[name]:method() == want and hero.default_methods[name] == want
   end
-  self:check("methods: back to the defaults (torso ccd, limbs two_bone)", moved_away and defaults)
+  self:check("methods: back to the defaults (torso and legs ccd, arms two_bone)", moved_away and defaults)
   -- the probes took long enough for the arm to go idle: move the mouse
   -- (to where it was) and wait as in 1.
   game:set_mouse(mx + 1, my)
@@ -469,11 +571,44 @@ local function script(self)
   self:wait(1.5)
   self:check("drop: the item falls and rests on the surface under it", not item.held
     and item.y == world.ground_at(item.x) - 5, ("item at %.1f, %.3f"):format(item.x, item.y))
+
+  -- 6. the hill (arrow keys): up its right flank facing left, over the
+  -- top and down, back up facing right; standing still on each slope
+  -- where both feet's spots (home +- a stride) are on it.
+  -- Meanwhile update's garbage is counted, in LuaJIT's interpreter with
+  -- the classic methods: compiled code may sink an allocation, and the
+  -- JIT's traces are allocated on the same heap as they are recorded
+  -- (jit.flush: traces left running would box on their exits)
+  local ffi_was = ik2d.ffi
+  if jit then
+    jit.off()
+    jit.flush()
+  end
+  ik2d.use_ffi(false)
+  self.garbage_frames, self.garbage = 0, 0
+  self.count_garbage = true
+  local walked = self:walk_to(640)
+  self:wait(1)
+  self:check_standing("up its right flank facing left")
+  walked = self:walk_to(530) and walked
+  self:wait(1)
+  self:check_standing("down its left flank facing left")
+  walked = self:walk_to(470) and walked
+  walked = self:walk_to(512) and walked
+  self:wait(1)
+  self:check_standing("up its left flank facing right")
+  self.count_garbage = false
+  ik2d.use_ffi(ffi_was)
+  if jit then jit.on() end
+  self:check("hill: the arrows walk the character over it both ways", walked and hero.mode == "free",
+    ("at %.1f, %s"):format(hero.x, hero:describe()))
+  self:check("hill: walking and standing on it, game:update allocates nothing (interpreted, classic methods)",
+    self.garbage == 0 and self.garbage_frames > 0, ("%d bytes in %d frames"):format(self.garbage, self.garbage_frames))
   -- final pose for the screenshot: reach toward the item again
   game:set_mouse(hero.x + 60, hero.y - 30)
   self:wait(1)
 
-  -- 6. what held all along
+  -- 7. what held all along
   self:check(("limits hold on every joint, every frame (%g rad)"):format(LIMIT_TOL),
     self.worst_limit <= LIMIT_TOL, ("worst %.3g rad%s"):format(self.worst_limit,
       self.worst_limit_at and (", " .. self.worst_limit_at) or ""))
@@ -489,6 +624,25 @@ local function script(self)
     ("peak %.2f rad/s, %d flipped frames"):format(self.band.peak, self.band.flipped))
   self:check("targets never jump: each frame moves at most 1 - exp(-rate dt) of the gap",
     self.jumps == 0, self.jump_at or ("largest step %.2f px"):format(self.max_step))
+  local legs = self.legs
+  local tolerance = hero.solvers.leg_front:tolerance()
+  self:check(("legs: each toe on its target every frame (%g px, the legs' tolerance): standing, stepping, "
+    .. "climbing, falling"):format(tolerance), legs.reach <= tolerance,
+    ("worst %.4f px, %s"):format(legs.reach, legs.reach_at or "-"))
+  self:check("knees bend forward, every frame: the knee on the facing side of the hip-to-ankle line",
+    legs.knee > 0, ("closest %.2f px, %s"):format(legs.knee, legs.knee_at or "-"))
+  self:check(("feet: each planted foot lies along the ground at its spot (%g rad), tip weight exactly 1, "
+    .. "on slopes facing both ways"):format(FOOT_ANGLE_TOL),
+    legs.angle <= FOOT_ANGLE_TOL and legs.weight_off == 0 and legs.slope_left > 0 and legs.slope_right > 0,
+    ("worst %.3g rad%s; %d foot-frames planted, %d with weight off 1; on slopes %d facing right, %d left")
+      :format(legs.angle, legs.angle_at and (" (" .. legs.angle_at .. ")") or "", legs.planted,
+        legs.weight_off, legs.slope_right, legs.slope_left))
+  self:check(("feet: planted feet touch the ground: the sole's middle on the spot (%g px, the legs' tolerance), "
+    .. "heel and toe on the ground (%g px)"):format(tolerance, SOLE_TOL),
+    legs.contact <= tolerance and legs.sole <= SOLE_TOL,
+    ("middle %.3g px, ends %.3f px"):format(legs.contact, legs.sole))
+  self:check("feet: a stepping foot's tip weight blends down (the foot eases toward its angle) and is 1 again planted",
+    legs.step_weight < 0.5 and legs.weight_off == 0, ("lowest %.3f"):format(legs.step_weight))
   self:info(("%d frames of %.4f s simulated, update %.3f ms per frame on average")
     :format(self.frames, DT, self.update_time / math.max(1, self.frames) * 1000))
 end
@@ -508,6 +662,10 @@ function autotest.new(game, ik2d)
     state = "running",
   }, T)
   self.band = { worst = 0, non_finite = 0, peak = 0, flipped = 0 }
+  self.legs = { reach = 0, knee = math.huge, planted = 0, weight_off = 0, angle = 0, contact = 0, sole = 0,
+                slope_left = 0, slope_right = 0, step_weight = 1 }
+  self.input = { move = 0 }      -- the arrows, as the script walks
+  self.garbage, self.garbage_frames, self.count_garbage = 0, 0, false
   self.co = coroutine.create(function() script(self) end)
   local major, minor, revision = love.getVersion()
   print(("love: ik2d headless test, LOVE %d.%d.%d, dt %.4f s"):format(major, minor, revision, DT))
@@ -522,13 +680,21 @@ function T:step()
   end
   if coroutine.status(self.co) == "dead" then return false end
   self:monitor_before()
-  local c0 = os.clock()
-  self.game:update(DT, {})
+  -- the collector paused, so that the count's rise is what update made
+  collectgarbage("stop")
+  local k0, c0 = collectgarbage("count"), os.clock()
+  self.game:update(DT, self.input)
+  local k1 = collectgarbage("count")
+  collectgarbage("restart")
+  if self.count_garbage then
+    self.garbage, self.garbage_frames = self.garbage + (k1 - k0) * 1024, self.garbage_frames + 1
+  end
   if self.probe then self:run_probe() end
   self.update_time = self.update_time + os.clock() - c0
   self.time, self.frames = self.time + DT, self.frames + 1
   self:monitor_after()
   self:monitor_headband()
+  self:monitor_legs()
   return true
 end
 

@@ -1,6 +1,7 @@
 -- The character: one ik2d skeleton (a torso, two arms and two legs) with
 -- a solver on each limb's chain, solved in one call, driven by
--- ik2d.behaviour (arms, torso) and a small foot planner (legs).
+-- ik2d.behaviour (arms, torso) and a small foot planner (legs: the feet
+-- flat on the ground by a tip angle, the knees forward by a pole).
 -- Pure logic (no love.* calls): the game, the test and the showcase
 -- all step it with their own dt.
 
@@ -36,11 +37,15 @@ end
 -- Rig
 -- ------------------------------------------------------------------
 
+local LEG_OPTIONS = { method = "ccd", iterations = 16, tolerance = 0.05, weight = 1 }
+
 local function new_rig(self, x, y)
   -- angles: y points down, so -pi/2 is up; positive turns clockwise on
   -- screen.  Facing right, "forward" is +x.  The base is the hip, the
   -- torso goes up from it; the shoulders and the pelvis are pivots turned
   -- half round, so that an arm's or a leg's angles are "down the limb".
+  -- A foot rests a quarter turn from its shin, pointing forward.  The
+  -- knees' limits allow bending either way: their poles bend them forward.
   local elbow = character.ELBOW_REST
   self.skeleton = ik2d.skeleton{ x = x, y = y, angle = -pi / 2,
     { name = "belly", length = 30, angle = 0.04, min = -0.3, max = 0.95 },
@@ -53,27 +58,32 @@ local function new_rig(self, x, y)
     { name = "forearm_front", parent = "arm_front", length = 32, angle = elbow, min = -2.1, max = 0.35 },
     { name = "pelvis", length = 0, angle = pi },
     { name = "thigh_back", parent = "pelvis", length = 40, angle = -0.2, min = -1.7, max = 0.9 },
-    { name = "shin_back", parent = "thigh_back", length = 38, angle = 0.45, min = -0.45, max = 2.1 },
+    { name = "shin_back", parent = "thigh_back", length = 38, angle = 0.45, min = -2.2, max = 2.1 },
+    { name = "foot_back", parent = "shin_back", length = feet.FOOT, angle = -pi / 2, min = -1.6, max = 1.0 },
     { name = "thigh_front", parent = "pelvis", length = 40, angle = -0.2, min = -1.7, max = 0.9 },
-    { name = "shin_front", parent = "thigh_front", length = 38, angle = 0.45, min = -0.45, max = 2.1 },
+    { name = "shin_front", parent = "thigh_front", length = 38, angle = 0.45, min = -2.2, max = 2.1 },
+    { name = "foot_front", parent = "shin_front", length = feet.FOOT, angle = -pi / 2, min = -1.6, max = 1.0 },
   }
-  -- each limb a chain over its bones (elbows and knees bend forward only)
+  -- each limb a chain over its bones
   local sk = self.skeleton
   self.torso = sk:chain("belly", "chest")
   self.arm_back, self.arm_front = sk:chain("arm_back", "forearm_back"), sk:chain("arm_front", "forearm_front")
-  self.leg_back, self.leg_front = sk:chain("thigh_back", "shin_back"), sk:chain("thigh_front", "shin_front")
+  self.leg_back, self.leg_front = sk:chain("thigh_back", "foot_back"), sk:chain("thigh_front", "foot_front")
 
   self.solvers = {
     torso = ik2d.solver(self.torso, { iterations = 8, tolerance = 1, weight = 0 }),
-    -- limbs: analytic two-bone (elbows bend -1, knees +1), limits kept
+    -- arms: analytic two-bone, elbows bending -1, limits kept
     arm_back = ik2d.solver(self.arm_back, { method = "two_bone", bend = -1,
       iterations = 16, tolerance = 0.5, weight = 0 }),
     arm_front = ik2d.solver(self.arm_front, { method = "two_bone", bend = -1,
       iterations = 16, tolerance = 0.5, weight = 0 }),
-    leg_back = ik2d.solver(self.leg_back, { method = "two_bone", bend = 1,
-      softness = 2, iterations = 16, tolerance = 0.5, weight = 1 }),
-    leg_front = ik2d.solver(self.leg_front, { method = "two_bone", bend = 1,
-      softness = 2, iterations = 16, tolerance = 0.5, weight = 1 }),
+    -- legs (3 bones): CCD, whose exact two-joint step solves the thigh
+    -- and shin for the ankle that the foot's tip angle leaves; the feet
+    -- give the targets, tip angles and poles every frame (feet.lua).  A
+    -- small tolerance: a planted foot is solved again whenever the hip
+    -- moves it 0.05 px off its spot, not left to creep up to half a pixel.
+    leg_back = ik2d.solver(self.leg_back, LEG_OPTIONS),
+    leg_front = ik2d.solver(self.leg_front, LEG_OPTIONS),
   }
   -- (the skeleton solves the torso first, the limbs hanging from it after)
   self.order = { "torso", "arm_back", "arm_front", "leg_back", "leg_front" }
@@ -208,7 +218,7 @@ function Character:pickup()
     self:event("drop")
     return true
   end
-  if abs(self.world.ground_at(item.x) - self.world.ground_at(self.x)) > 1 then
+  if self.world.level(item.x) ~= self.world.level(self.x) then
     return false               -- not on our level
   end
   self.aiming = false
@@ -348,7 +358,8 @@ function Character:walk(move, dt)
   if move == 0 then return end
   local world = self.world
   local nx = self.x + move * character.WALK_SPEED * dt
-  if self.x < world.LEDGE_X and nx > world.LEDGE_X - 18 then
+  -- below the ledge, no closer to its wall than 18 px (away from it is fine)
+  if move > 0 and self.x < world.LEDGE_X and nx > world.LEDGE_X - 18 then
     nx = max(self.x, world.LEDGE_X - 18)
   end
   nx = min(max(nx, 30), world.WIDTH - 30)
@@ -374,9 +385,9 @@ function modes.free(self, dt, input)
   if self.aiming then self.facing = self.mouse_x >= self.x and 1 or -1 end
   local arm = self:free_arm_state()
   self:set_arm_states(arm, self.aiming and "aim" or "idle", self.aiming and "aim" or "idle")
-  -- walked off the ledge: fall
+  -- walked off the ledge: fall (more than a step's bob above the ground)
   local ground = self.world.ground_at(self.x) - character.HIP_HEIGHT
-  if self.y < ground - 2 then
+  if self.y < ground - 8 then
     self.vy = 0
     self:set_phase("fall", "air")
   else
@@ -397,11 +408,14 @@ function modes.fall(self, dt)
 end
 
 function modes.drop(self, dt)
-  -- walk left off the ledge; free mode's check then makes us fall
-  if self:walk_to(self.world.LEDGE_X - 30, dt) or self.x < self.world.LEDGE_X then
-    self:set_phase("free")
+  -- walk left off the ledge, and fall from where the hip is
+  self:walk_to(self.world.LEDGE_X - 30, dt)
+  if self.x < self.world.LEDGE_X then
+    self.vy = 0
+    self:set_phase("fall", "air")
+  else
+    self.y = self:stand_y()
   end
-  self.y = self:stand_y()
 end
 
 function modes.pickup(self, dt)
@@ -534,6 +548,10 @@ function Character:solve()
   end
 end
 
+local NO_INPUT = { move = 0 }
+-- the behaviours, in the order they update (made once: no garbage a frame)
+local BEHAVIOUR_ORDER = { "torso", "arm_back", "arm_front" }
+
 -- One frame.  input = { move = -1 | 0 | 1 }.
 function Character:update(dt, input)
   self.time = self.time + dt
@@ -541,12 +559,17 @@ function Character:update(dt, input)
   self.mouse_idle = self.mouse_idle + dt
   self.crouch:update(dt)
   self.walking = 0
-  modes[self.mode](self, dt, input or {})
+  modes[self.mode](self, dt, input or NO_INPUT)
   self.feet:update(dt)
+  -- standing or walking, the hip no higher than both feet reach (a foot
+  -- downhill or left behind lowers it): the legs never straighten
+  if self.mode ~= "fall" and not self.feet.climbing then
+    self.y = max(self.y, self.feet:highest_hip())
+  end
   -- behaviours first: their sources read chains (the back hand follows
   -- the front hand), and set_pose shows the bare pose until the next
   -- solve, so they must read before animate() sets this frame's poses
-  for _, name in ipairs{ "torso", "arm_back", "arm_front" } do
+  for _, name in ipairs(BEHAVIOUR_ORDER) do
     self.behaviours[name]:update(dt)
   end
   self:animate(dt)

@@ -71,7 +71,7 @@ function hud.draw(game, frame)
     end
     g.setColor(1, 1, 1, 0.92)
     g.print(name, COLS.name, y)
-    g.print(b and b:state() or "feet", COLS.state, y)
+    g.print(b and b:state() or hero.feet.by_leg[name].status, COLS.state, y)
     right(("%.3f"):format(s:weight()), COLS.weight, y)
     if st.reached then g.setColor(0.45, 1, 0.5) else g.setColor(1, 0.55, 0.45) end
     g.print(st.reached and "yes" or "no", COLS.reached + 12, y)

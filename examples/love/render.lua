@@ -10,6 +10,7 @@ local g = love.graphics
 local render = {}
 
 local sky, hills_far, hills_near, clouds
+local dirt, grass            -- the ground's profile (the hill in it), as meshes
 local art
 
 -- ------------------------------------------------------------------
@@ -41,7 +42,26 @@ local function ridge(w, base, bottom, seed, amp)
   return g.newMesh(verts, "strip", "static")
 end
 
+-- A strip under the walkable ground from x0 to x1 (x1 itself left out),
+-- from `top` px below the surface down to `depth` px below it (or to
+-- y = bottom).
+local function ground_strip(world, x0, x1, top, depth, bottom)
+  local verts = {}
+  local n = math.ceil((x1 - x0) / 5)
+  for i = 0, n do
+    local x = x0 + (x1 - x0) * i / n
+    local y = world.ground_at(i < n and x or x - 1e-6)
+    verts[#verts + 1] = { x, y + top }
+    verts[#verts + 1] = { x, bottom or y + depth }
+  end
+  return g.newMesh(verts, "strip", "static")
+end
+
 function render.load(world)
+  -- up to the ledge's wall; the ledge's block and the dirt under it are
+  -- drawn over the rest
+  dirt = ground_strip(world, 0, world.LEDGE_X, 0, 0, world.HEIGHT)
+  grass = ground_strip(world, 0, world.LEDGE_X, 0, 9)
   sky = gradient(world.WIDTH, world.HEIGHT, { 0.27, 0.45, 0.78 }, { 0.99, 0.78, 0.58 })
   hills_far = ridge(world.WIDTH, 330, world.GROUND, 1.3, 60)
   hills_near = ridge(world.WIDTH, 400, world.GROUND, 4.1, 36)
@@ -75,41 +95,49 @@ local function draw_sky(world, time)
   g.draw(hills_near)
 end
 
+local LEAVES = { { 0, -120, 42 }, { -30, -100, 30 }, { 30, -98, 32 }, { 0, -150, 30 } }
+
 local function draw_tree(x, ground)
   g.setColor(0.36, 0.24, 0.16)
   g.rectangle("fill", x - 7, ground - 95, 14, 95)
-  local leaves = { { 0, -120, 42 }, { -30, -100, 30 }, { 30, -98, 32 }, { 0, -150, 30 } }
-  for _, l in ipairs(leaves) do
+  for _, l in ipairs(LEAVES) do
     g.setColor(0.16, 0.42, 0.25)
     g.circle("fill", x + l[1], ground + l[2], l[3])
   end
-  for _, l in ipairs(leaves) do
+  for _, l in ipairs(LEAVES) do
     g.setColor(0.24, 0.55, 0.3)
     g.circle("fill", x + l[1] - 6, ground + l[2] - 7, l[3] * 0.7)
   end
 end
 
+local VINES = { { 8, 40 }, { 60, 26 }, { 130, 52 } }   -- x from the wall, length
+local FLOWERS = { { 160, 0.95, 0.4, 0.5 }, { 330, 1, 0.85, 0.3 }, { 612, 0.8, 0.5, 1 } }
+
 local function draw_level(world, time)
-  local W, H, G = world.WIDTH, world.HEIGHT, world.GROUND
+  local W, G = world.WIDTH, world.GROUND
+  local ground_at = world.ground_at
   draw_tree(95, G)
-  -- ground: dirt with a grass top and tufts
+  -- ground: dirt with a grass top and tufts, over the hill too
   g.setColor(0.45, 0.31, 0.2)
-  g.rectangle("fill", 0, G, W, H - G)
+  g.draw(dirt)
+  g.rectangle("fill", world.LEDGE_X, G, W - world.LEDGE_X, world.HEIGHT - G)
   g.setColor(0.38, 0.26, 0.17)
-  for x = 10, W, 53 do g.ellipse("fill", x, G + 38 + (x % 3) * 12, 9, 4) end
+  for x = 10, world.LEDGE_X, 53 do g.ellipse("fill", x, ground_at(x) + 38 + (x % 3) * 12, 9, 4) end
   g.setColor(0.33, 0.66, 0.3)
-  g.rectangle("fill", 0, G, W, 9)
+  g.draw(grass)
   g.setColor(0.42, 0.76, 0.36)
-  for x = 4, W, 13 do
+  for x = 4, world.LEDGE_X - 8, 13 do
     local h = 5 + (x * 7) % 6
-    g.polygon("fill", x, G + 1, x + 4, G - h + sin(time * 2 + x) * 0.8, x + 8, G + 1)
+    local y0, y1 = ground_at(x) + 1, ground_at(x + 8) + 1
+    g.polygon("fill", x, y0, x + 4, (y0 + y1) / 2 - h + sin(time * 2 + x) * 0.8, x + 8, y1)
   end
   -- flowers
-  for _, f in ipairs{ { 160, 0.95, 0.4, 0.5 }, { 330, 1, 0.85, 0.3 }, { 585, 0.8, 0.5, 1 } } do
+  for _, f in ipairs(FLOWERS) do
+    local y = ground_at(f[1])
     g.setColor(0.3, 0.55, 0.25)
-    g.line(f[1], G, f[1], G - 12)
+    g.line(f[1], y, f[1], y - 12)
     g.setColor(f[2], f[3], f[4])
-    g.circle("fill", f[1], G - 13, 3.5)
+    g.circle("fill", f[1], y - 13, 3.5)
   end
   -- the ledge: a stone block with bricks, grass and vines
   local x0, top = world.LEDGE_X, world.LEDGE_TOP
@@ -128,9 +156,10 @@ local function draw_level(world, time)
   g.setColor(0.33, 0.66, 0.3)
   g.rectangle("fill", x0 - 3, top - 4, W - x0 + 3, 9, 3, 3)
   g.setColor(0.25, 0.52, 0.26)
-  for _, v in ipairs{ { x0 + 8, 40 }, { x0 + 60, 26 }, { x0 + 130, 52 } } do
+  for _, v in ipairs(VINES) do
+    local x = x0 + v[1]
     g.setLineWidth(3)
-    g.line(v[1], top + 4, v[1] + 3 * sin(time + v[1]), top + v[2])
+    g.line(x, top + 4, x + 3 * sin(time + x), top + v[2])
     g.setLineWidth(1)
   end
 end
@@ -189,15 +218,6 @@ local function draw_hand(chain, tint)
   g.circle("fill", x, y, 5)
 end
 
-local function draw_boot(chain, facing, tint)
-  local x, y = chain:tip()
-  local b = sprites.BOOTS
-  g.setColor(sprites.OUTLINE)
-  g.rectangle("fill", x - 8 + facing * 4, y - 4, 17, 10, 4, 4)
-  g.setColor(b[1] * tint[1] * 0.9, b[2] * tint[2] * 0.9, b[3] * tint[3] * 0.9)
-  g.rectangle("fill", x - 6.5 + facing * 4, y - 2.5, 14, 7, 3, 3)
-end
-
 local function draw_head(hero)
   local torso = hero.torso
   local x, y = torso:tip()
@@ -228,20 +248,22 @@ end
 
 function render.character(hero, item, time)
   local f = hero.facing
-  -- shadow on the ground below
-  local ground = hero.world.ground_at(hero.x)
+  -- shadow on the ground below, along its slope
+  local world = hero.world
+  g.push()
+  g.translate(hero.x, world.ground_at(hero.x) + 2)
+  g.rotate(world.slope_at(hero.x))
   g.setColor(0, 0, 0, 0.18)
-  g.ellipse("fill", hero.x, ground + 2, 30, 5)
+  g.ellipse("fill", 0, 0, 30, 5)
+  g.pop()
 
   art = art or sprites.build(hero)
   local back = { color = BACK_TINT }
   ikdraw.draw_sprites(hero.arm_back, art.arm, back)
   draw_hand(hero.arm_back, BACK_TINT)
-  ikdraw.draw_sprites(hero.leg_back, art.leg, back)
-  draw_boot(hero.leg_back, f, BACK_TINT)
+  ikdraw.draw_sprites(hero.leg_back, art.leg, back)   -- thigh, shin, foot
   ikdraw.draw_sprites(hero.torso, art.torso)
   ikdraw.draw_sprites(hero.leg_front, art.leg)
-  draw_boot(hero.leg_front, f, { 1, 1, 1 })
   draw_head(hero)
   if item.held then draw_item(item, f, time) end
   ikdraw.draw_sprites(hero.arm_front, art.arm)

@@ -1,7 +1,7 @@
 -- `love examples/love --screenshot` (used by `make demo` without a
--- display): plays a few scripted seconds -- pick the blaster up, aim at
--- the sky with weight 0.7, shoot -- then saves a screenshot and prints
--- its path.
+-- display): plays a few scripted seconds -- pick the blaster up, walk up
+-- the hill's slope, aim at the sky with weight 0.7, shoot -- then saves a
+-- screenshot and prints its path.
 
 local showcase = {}
 local S = {}
@@ -10,10 +10,11 @@ S.__index = S
 local DT = 1 / 60
 local FILE = "ik2d-demo.png"
 local MAX_TIME = 20            -- game seconds: capture by then whatever happens
+local ON_SLOPE = 512           -- both feet on the hill's left flank, facing right
 local STEPS_PER_FRAME = 2      -- simulation steps per drawn frame (software GL is slow)
 
 -- Steps run in order; each waits for its condition, then acts.
-local function script(game)
+local function script(game, input)
   local hero = game.hero
   local t0
   local function after(seconds)
@@ -30,6 +31,9 @@ local function script(game)
     { after(0), function() game:set_mouse(hero.x + 40, hero.y - 70) end },
     { after(0.6), function() game:key("p") end },
     { function() return hero.mode == "free" and game.item.held end,
+      function() input.move = 1 end },
+    { function() return hero.x >= ON_SLOPE end, function() input.move = 0 end },
+    { function() return not hero.feet:stepping() end,
       function() game:set_mouse(640, 185) end },
     { after(0.3), function() game:key("a") end },
     { after(1.0), function() game:key("space") end },
@@ -40,8 +44,10 @@ local function script(game)
 end
 
 function showcase.new(game)
-  game.debug = true
-  return setmetatable({ game = game, steps = script(game), next = 1, state = "running" }, S)
+  game.debug = false             -- the debug view's lines would hide the feet on the slope
+  local input = { move = 0 }     -- the arrows, as the script walks
+  return setmetatable({ game = game, input = input, steps = script(game, input), next = 1,
+                        state = "running" }, S)
 end
 
 function S:capture()
@@ -63,7 +69,7 @@ function S:update()
         if step[2] == "capture" then return self:capture() end
         step[2]()
       end
-      game:update(DT, {})
+      game:update(DT, self.input)
       if game.time >= MAX_TIME then return self:capture() end
     end
   elseif self.state == "done" then

@@ -3,6 +3,8 @@
 -- ik2d.love's draw_sprites, which is how a game would skin a chain with
 -- its own images (a sprite sheet and Quads work the same way).
 
+local feet = require "feet"
+
 local sprites = {}
 
 local OUTLINE = { 0.13, 0.11, 0.16, 1 }
@@ -36,6 +38,7 @@ local SHIRT = { 0.16, 0.62, 0.66, 1 }
 local SKIN = { 0.96, 0.76, 0.6, 1 }
 local PANTS = { 0.22, 0.27, 0.48, 1 }
 local BOOTS = { 0.36, 0.22, 0.15, 1 }
+local FOOT_BOOTS = { 0.3, 0.18, 0.12, 1 }
 
 sprites.SKIN, sprites.BOOTS, sprites.OUTLINE = SKIN, BOOTS, OUTLINE
 sprites.SHIRT, sprites.PANTS = SHIRT, PANTS
@@ -51,9 +54,12 @@ function sprites.build(hero)
     capsule(hero.arm_front:length(1), 13, SHIRT),
     capsule(hero.arm_front:length(2), 11, SKIN),
   }
+  -- the foot's capsule is as thick as the bone is high above the ground
+  -- twice (feet.ANKLE), so a planted boot's sole rests on the ground
   set.leg = {
     capsule(hero.leg_front:length(1), 16, PANTS),
     capsule(hero.leg_front:length(2), 13, BOOTS),
+    capsule(hero.leg_front:length(3), 2 * feet.ANKLE, FOOT_BOOTS),
   }
   return set
 end

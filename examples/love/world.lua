@@ -9,10 +9,41 @@ world.LEDGE_X = 700         -- x of the ledge's wall (the ledge goes right)
 world.LEDGE_TOP = 322       -- y of the ledge's top surface
 world.GRAVITY = 1400
 
+-- A hill between the item and the ledge: a cosine bump, so the ground's
+-- direction changes smoothly (steepest 0.47 rad, half-way up each side)
+-- and a flat foot on it is well defined everywhere.
+world.HILL_X, world.HILL_WIDTH, world.HILL_HEIGHT = 465, 225, 36
+
+-- Where x is on the hill, 0..1 (nil off it).
+local function on_hill(x)
+  local s = (x - world.HILL_X) / world.HILL_WIDTH
+  if s > 0 and s < 1 then return s end
+  return nil
+end
+
 -- Height of the walkable surface at x.
 function world.ground_at(x)
   if x >= world.LEDGE_X then return world.LEDGE_TOP end
+  local s = on_hill(x)
+  if s then
+    return world.GROUND - world.HILL_HEIGHT * (1 - math.cos(2 * math.pi * s)) / 2
+  end
   return world.GROUND
+end
+
+-- The ground's direction at x, going right (radians; y points down, so
+-- uphill to the right is negative): atan of ground_at's derivative.
+function world.slope_at(x)
+  if x >= world.LEDGE_X then return 0 end
+  local s = on_hill(x)
+  if not s then return 0 end
+  local h, w = world.HILL_HEIGHT, world.HILL_WIDTH
+  return math.atan(-h * math.pi / w * math.sin(2 * math.pi * s))
+end
+
+-- Which level x is on: the ground or the ledge (the wall between them).
+function world.level(x)
+  return x >= world.LEDGE_X and "ledge" or "ground"
 end
 
 -- Where the hands grab the ledge: on its top, a little apart, and far

@@ -50,6 +50,14 @@ if not pcall(ffi.typeof, "ik2d_spring") then
 ]]
 end
 
+if not pcall(ffi.typeof, "ik2d_effector_calls") then
+  ffi.cdef [[
+    typedef struct ik2d_effector_calls ik2d_effector_calls;
+    int ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double weight);
+    int ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
+  ]]
+end
+
 if not pcall(ffi.typeof, "ik2d_skeleton") then
   ffi.cdef [[
     typedef struct ik2d_skeleton ik2d_skeleton;
@@ -154,6 +162,30 @@ function M.install(core)
       return
     end
     return set_target(...)
+  end
+
+  -- a foot planner sets these every frame: as set_target, no trace stop
+  local set_tip_angle = classic.Solver.set_tip_angle
+  function fast.Solver.set_tip_angle(...)
+    local solver, angle, weight = ...
+    local pointer = live_solver(solver)
+    if weight == nil then weight = 1 end
+    if pointer and type(angle) == "number" and type(weight) == "number" and
+       C.ik2d_solver_set_tip_angle(pointer, angle, weight) == 0 then
+      return
+    end
+    return set_tip_angle(...)
+  end
+
+  local set_pole = classic.Solver.set_pole
+  function fast.Solver.set_pole(...)
+    local solver, x, y = ...
+    local pointer = live_solver(solver)
+    if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_set_pole(pointer, x, y) == 0 then
+      return
+    end
+    return set_pole(...)
   end
 
   local target = classic.Solver.target

@@ -12,6 +12,10 @@
 ** prints one line per part and the total:
 **   joints  <hash>   joints, scale, distance, reached, iterations
 **   angles  <hash>   result and world angles
+**   effectors <hash> the same for solves with the effector controls
+**                    (tip angles, poles, world-space limits, Spine's
+**                    softness, one-bone stretch and compress, follow) and
+**                    springs, one by one and in batches
 **   total   <hash>
 ** spec/golden_spec.lua compares them with the recorded values.
 **
@@ -88,16 +92,22 @@ static void g_chain_init(g_chain *c, int n, const double *lengths,
   g_check(ik2d_chain_init(c->chain, size, &def));
 }
 
-static void g_chain_limit(g_chain *c, int i, double min, double max,
-                          int invert) {
+static void g_chain_limit_in(g_chain *c, int i, double min, double max,
+                             int invert, int world) {
   ik2d_constraint_def def = ik2d_default_constraint_def();
   size_t size = ik2d_constraint_size();
   def.min = min;
   def.max = max;
   def.invert = invert != 0;
+  def.space = world ? IK2D_SPACE_WORLD : IK2D_SPACE_PARENT;
   c->limits[i] = malloc(size);
   g_check(ik2d_constraint_init(c->limits[i], size, &def));
   g_check(ik2d_chain_set_constraint(c->chain, i, c->limits[i]));
+}
+
+static void g_chain_limit(g_chain *c, int i, double min, double max,
+                          int invert) {
+  g_chain_limit_in(c, i, min, max, invert, 0);
 }
 
 static void g_chain_base(g_chain *c, double x, double y, double angle) {
@@ -176,7 +186,7 @@ static int g_iterations(const g_solver *s) { return ik2d_solver_result(s->solver
 /* ------------------------------------------------------------------ */
 
 typedef struct g_hash {
-  uint64_t joints, angles;
+  uint64_t joints, angles, effectors;
 } g_hash;
 
 static void hash_bytes(uint64_t *h, const void *data, size_t n) {
@@ -390,21 +400,106 @@ static void scene_batch(g_hash *h, int n) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* the effector controls and springs (hashed apart, so that the parts
+** above keep their recorded values)                                    */
+/* ------------------------------------------------------------------ */
+
+/* A chain of n bones, some limits in world space, a solver with random
+** options and effector controls on top. */
+static void make_effector_scene(g_chain *c, g_solver *s, int n) {
+  g_options o;
+  ik2d_solver *solver;
+  int i;
+  make_chain(c, n, rnd_int(4));
+  for (i = 1; i < n; i++) {
+    if (rnd_int(5) == 0) {
+      double a = rnd_in(-PI, PI), b = rnd_in(0.2, 1.5);
+      g_chain_limit_in(c, i, a - b, a + b, 0, 1);
+    }
+  }
+  random_options(&o, n);
+  g_solver_init(s, c, &o);
+  solver = s->solver;
+  if (rnd_int(3) == 0) {
+    double a = rnd_in(-PI, PI);
+    g_check(ik2d_solver_set_tip_angle(solver, a, rnd_int(2) ? 1.0 : rnd()));
+  }
+  if (rnd_int(3) == 0) {
+    double x = g_joint_x(c, n) + rnd_in(-5, 5);
+    g_check(ik2d_solver_set_pole(solver, x, g_joint_y(c, n) + rnd_in(-5, 5)));
+  }
+  if (n == 2 && rnd_int(2)) g_check(ik2d_solver_set_softness_curve(solver, IK2D_SOFTNESS_SPINE));
+  if (n == 1 && rnd_int(2)) {
+    g_check(ik2d_solver_set_stretch(solver, rnd_in(1.0, 3.0)));
+    g_check(ik2d_solver_set_compress(solver, rnd()));
+  }
+  if (rnd_int(5) == 0) g_check(ik2d_solver_set_method(solver, IK2D_FOLLOW));
+}
+
+static void scene_effectors(g_hash *h, int n) {
+  static g_chain chains[BATCH];
+  static g_solver solvers[BATCH];
+  static char spring_memory[BATCH][4096];
+  g_solver *list[BATCH];
+  double reach[BATCH];
+  ik2d_spring *springs[BATCH];
+  int i, frame;
+  for (i = 0; i < BATCH; i++) {
+    make_effector_scene(&chains[i], &solvers[i], n);
+    reach[i] = chain_reach(&chains[i]);
+    list[i] = &solvers[i];
+    springs[i] = NULL;
+    if (rnd_int(4) == 0 && ik2d_spring_size(n) <= sizeof spring_memory[i]) {
+      ik2d_spring_def def = ik2d_default_spring_def();
+      def.stiffness = rnd_in(10, 200);
+      def.damping = rnd_in(0, 10);
+      def.gravity_y = rnd_int(2) ? 400.0 : 0.0;
+      springs[i] = (ik2d_spring *)(void *)spring_memory[i];
+      g_check(ik2d_spring_init(springs[i], ik2d_spring_size(n), chains[i].chain, &def));
+    }
+  }
+  for (frame = 0; frame < 24; frame++) {
+    for (i = 0; i < BATCH; i++) {
+      double x, y;
+      next_target(&chains[i], reach[i], frame, frame < 12 ? 0 : rnd_int(5), &x, &y);
+      g_solver_target(&solvers[i], x, y);
+    }
+    if (frame % 2 == 0) {
+      hash_int(&h->effectors, g_solve_batch(list, BATCH));
+    } else {
+      for (i = 0; i < BATCH; i++) hash_int(&h->effectors, g_solve(&solvers[i]));
+    }
+    for (i = 0; i < BATCH; i++) {
+      g_hash part;
+      if (springs[i] != NULL) g_check(ik2d_spring_update(springs[i], frame % 3 ? 1.0 / 60 : 1.0 / 144));
+      part.joints = part.angles = h->effectors;
+      hash_outcome(&part, &chains[i], &solvers[i], g_reached(&solvers[i]));
+      h->effectors = part.joints;
+      hash_bytes(&h->effectors, &part.angles, sizeof part.angles);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   g_hash h;
   uint64_t total;
   int k, limits, round;
   if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
-  h.joints = h.angles = 14695981039346656037ULL;
+  h.joints = h.angles = h.effectors = 14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
       for (limits = 0; limits < 4; limits++)
         scene_single(&h, bone_counts[k], limits);
   for (k = 0; k < BONE_COUNTS; k++) scene_batch(&h, bone_counts[k]);
+  for (round = 0; round < 2; round++)
+    for (k = 0; k < BONE_COUNTS; k++) scene_effectors(&h, bone_counts[k]);
   total = h.joints;
   hash_bytes(&total, &h.angles, sizeof h.angles);
+  hash_bytes(&total, &h.effectors, sizeof h.effectors);
   printf("joints %016llx\n", (unsigned long long)h.joints);
   printf("angles %016llx\n", (unsigned long long)h.angles);
+  printf("effectors %016llx\n", (unsigned long long)h.effectors);
   printf("total  %016llx\n", (unsigned long long)total);
   return 0;
 }
