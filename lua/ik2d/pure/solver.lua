@@ -458,6 +458,9 @@ local function one_bone_scale()
   if P.scale ~= 1.0 then P.fresh = false end
 end
 
+-- the rotations a blended tip angle's free solve leaves aside
+local warm_c, warm_s = pose.array(64), pose.array(64)
+
 -- The whole run: the method, a tip angle and a pole when set, and for
 -- one bone its scale.
 local function run()
@@ -471,9 +474,23 @@ local function run()
     if P.chain.flip then angle = PI - settings.tip_angle end
     local dir_c, dir_s = cos(angle), sin(angle)
     if settings.tip_weight < 1.0 then
-      -- blended: the free solve's last direction turned toward the angle
-      bent()
+      -- blended: the last bone's direction in the free solve turned
+      -- toward the angle by the weight.  The free solve starts from the
+      -- pose, not the warm start (which the last blend turned already),
+      -- and without the pole; it only measures (a limit met there is not
+      -- the answer's)
+      local pole, chain_pose = P.pole, P.chain.pose
+      pose.save(warm_c, warm_s)
+      for i = 1, P.count do
+        local a = chain_pose[i]
+        rc[i], rs[i] = cos(a), sin(a)
+        clamp(i)
+      end
+      P.pole = false
+      method_run()
       local fc, fs = pose.world(P.count)
+      pose.load(warm_c, warm_s)
+      P.pole, P.limited = pole, false
       local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
       turn = turn * settings.tip_weight
       local tc, ts = cos(turn), sin(turn)
