@@ -355,6 +355,18 @@ local function options_token(count)
   return { "table", fields }
 end
 
+-- CCD without the exact step (the textbook sweep or its twin), as games
+-- run it frame after frame: the pure core's kernels
+local function textbook_token()
+  local fields = { { "exact", false }, { "sweep", pick { "tip", "tip", "root" } } }
+  if chance(0.3) then fields[#fields + 1] = { "damping", value(0, 1, 0) } end
+  if chance(0.4) then fields[#fields + 1] = { "iterations", whole(1, 30, 0) } end
+  if chance(0.4) then fields[#fields + 1] = { "tolerance", OPTION.tolerance() } end
+  if chance(0.2) then fields[#fields + 1] = { "weight", OPTION.weight() } end
+  if chance(0.2) then fields[#fields + 1] = { "warm_start", chance(0.5) } end
+  return { "table", fields }
+end
+
 -- ------------------------------------------------------------------
 -- operations: each a call both worlds make with the same tokens
 -- ------------------------------------------------------------------
@@ -400,6 +412,7 @@ local function plain_op(counts, bones, sizes, wc)
         { "softness_curve", OPTION.softness_curve() }, { "stretch", OPTION.stretch() },
         { "bend", OPTION.bend() } } }
     end
+    if chance(0.3) then args[2] = textbook_token() end
     if chance(0.02) then args[1] = value(0, 1, 1) end
     return { how = "module", name = "solver", args = args, keep = "solver" }
   end

@@ -14,6 +14,7 @@ local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
 local follow = require "ik2d.pure.follow"
 local skeleton = require "ik2d.pure.skeleton"
+local kernel = require "ik2d.pure.kernel"
 
 local sqrt, cos, sin = math.sqrt, math.cos, math.sin
 local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
@@ -509,6 +510,8 @@ local function run()
   return used
 end
 
+local get_kernel, KERNEL_BONES = kernel.get, kernel.MAX_BONES
+
 --- The distance of the chain's tip from the target, and whether it is
 -- within the tolerance, into sv (ik2d_solver_measure); returns reached.
 function M.measure(sv)
@@ -531,21 +534,35 @@ end
 -- reached (the outcome stays in sv: reached, distance, iterations, limited).
 function M.solve(sv)
   local ch, settings = sv.chain, sv.settings
-  local weight, used = settings.weight, 0
+  local weight, used = settings.weight, nil
   if weight > 0.0 then
-    prepare(sv)
-    if settings.method == "ccd" and not settings.tip and not settings.pole and
-       not (ch.count == 1 and (settings.stretch > 1.0 or settings.compress < 1.0)) then
-      -- plain CCD (what the C core's batches run in lockstep): no tip
-      -- angle, pole or one-bone scale
-      used = ccd.run()
-      if settings.exact then used = ccd_fallback(used) end
-    else
-      used = run()
+    local n = ch.count
+    local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
+      not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+    -- plain CCD without the exact step, the most common solve: the kernel
+    -- made for n bones (nil: it leaves this solve to the path below)
+    if plain and not settings.exact and n <= KERNEL_BONES and not ch.link then
+      local sweep = settings.sweep
+      used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
+      if used == false then
+        used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+      end
     end
-    finish_run(sv, weight)
+    if not used then
+      prepare(sv)
+      if plain then
+        -- plain CCD (what the C core's batches run in lockstep): no tip
+        -- angle, pole or one-bone scale
+        used = ccd.run()
+        if settings.exact then used = ccd_fallback(used) end
+      else
+        used = run()
+      end
+      finish_run(sv, weight)
+    end
   else
     -- weight 0: the pose exactly, and no solving work
+    used = 0
     sv.limited = false
     local angle, chain_pose = ch.angle, ch.pose
     for i = 1, ch.count do angle[i] = chain_pose[i] end
