@@ -9,7 +9,8 @@ description = {
   detailed = [[
 Chains of bones with per-joint limits in parent space, weights that blend
 with the animated pose, and solvers that run in C. Works on Lua 5.1-5.4
-and LuaJIT (LOVE 11).
+and LuaJIT (LOVE 11); a pure-Lua core with the same API and results takes
+over where native code cannot load.
 ]],
   license = "MIT",
 }
@@ -76,5 +77,20 @@ build = {
     ["ik2d.attach"] = "lua/ik2d/attach.lua",
     ["ik2d.love"] = "lua/ik2d/love.lua",
     ["ik2d.common"] = "lua/ik2d/common.lua",
+    -- the pure-Lua core, where ik2d.core cannot load
+    ["ik2d.pure.binding"] = "lua/ik2d/pure/binding.lua",
+    ["ik2d.pure.binding_chain"] = "lua/ik2d/pure/binding_chain.lua",
+    ["ik2d.pure.binding_solver"] = "lua/ik2d/pure/binding_solver.lua",
+    ["ik2d.pure.ccd"] = "lua/ik2d/pure/ccd.lua",
+    ["ik2d.pure.chain"] = "lua/ik2d/pure/chain.lua",
+    ["ik2d.pure.constraint"] = "lua/ik2d/pure/constraint.lua",
+    ["ik2d.pure.core"] = "lua/ik2d/pure/core.lua",
+    ["ik2d.pure.fabrik"] = "lua/ik2d/pure/fabrik.lua",
+    ["ik2d.pure.group"] = "lua/ik2d/pure/group.lua",
+    ["ik2d.pure.math"] = "lua/ik2d/pure/math.lua",
+    ["ik2d.pure.objects"] = "lua/ik2d/pure/objects.lua",
+    ["ik2d.pure.pose"] = "lua/ik2d/pure/pose.lua",
+    ["ik2d.pure.solver"] = "lua/ik2d/pure/solver.lua",
+    ["ik2d.pure.two_bone"] = "lua/ik2d/pure/two_bone.lua",
   },
 }

@@ -225,7 +225,15 @@ describe("binding fixes (issue 14)", function()
           local s = ik2d.solver(three_bones())
           local ok, msg = pcall(function() return s:set_target(nil) end)
           assert.is_false(ok)
-          assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)", msg:match(": (bad.*)$"))
+          if ik2d.backend == "lua" then
+            -- a Lua function reached by a tail call has no caller frame left
+            -- (a C function keeps it): no "file:line:", as Lua's own
+            -- error(message, 2) from there gives none
+            assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)", msg)
+          else
+            assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)",
+                             msg:match(": (bad.*)$"))
+          end
         end)
       end
     end)

@@ -52,6 +52,14 @@ local function message(f)
 end
 
 describe("the FFI fast path", function()
+  if ik2d.backend == "lua" then
+    it("is off with the pure-Lua core, which has no C to call", function()
+      assert.is_false(ik2d.ffi)
+      assert.is_false(ik2d.use_ffi(true))
+      assert.are.equal("lua", ik2d.backend)
+    end)
+    return
+  end
   if not helpers.is_luajit then
     it("is off on Lua 5.4, which has no FFI", function()
       assert.is_false(ik2d.ffi)

@@ -17,6 +17,10 @@ helpers.inf = math.huge
 helpers.lua_version = _VERSION:match("(%d+%.%d+)")
 helpers.is_luajit = type(rawget(_G, "jit")) == "table"
 
+-- The pass of the specs that runs the pure-Lua core (spec/run.sh sets
+-- IK2D_PURE=1 for it): specs about the C core alone skip there.
+helpers.pure_pass = os.getenv("IK2D_PURE") == "1"
+
 -- ------------------------------------------------------------------
 -- Geometry
 -- ------------------------------------------------------------------

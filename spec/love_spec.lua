@@ -170,7 +170,7 @@ describe("ik2d.love", function()
       local s = ik2d.solver(c)
       assert.are.equal("ik2d.love: draw_chain: chain must be an ik2d chain, got nil",
         err(function() ikdraw.draw_chain(nil) end))
-      assert.are.equal("ik2d.love: draw_solver: solver must be an ik2d solver, got userdata",
+      assert.are.equal("ik2d.love: draw_solver: solver must be an ik2d solver, got ik2d.Chain",
         err(function() ikdraw.draw_solver(c) end))
       assert.are.equal("ik2d.love: draw_solver: opts has an unknown field (known: bone_color, color, joint_color, "
         .. "joint_radius, limit_color, limit_line_color, limit_radius, line_width, reached_color, segments, "

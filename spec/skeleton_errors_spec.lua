@@ -113,6 +113,17 @@ local function matrix()
     end)
   end
 
+  it("says 'got no value' for a bone left out, in every method taking one first", function()
+    for _, m in ipairs(METHODS) do
+      if m.bones and m.bones[1] == 1 then
+        local ok, msg = call(character(), m[1], {}, 0)
+        assert.is_false(ok, m[1])
+        helpers.check_message(tostring(msg), { ("bad argument #1 to '%s' ("):format(m[1]),
+                                               "bone name or index expected, got no value" })
+      end
+    end
+  end)
+
   it("refuses a length below 0, naming the bone", function()
     local sk = character()
     local before = state(sk)

@@ -728,7 +728,11 @@ static void solve_one_bone_scale(ik2d_pose *pose) {
                  (pose->target_y - chain->base_y) * world.s;
   double scale = along / chain->length[0];
   if (!(scale == scale)) return;
-  pose->scale = fmax(pose->settings->compress, fmin(scale, pose->settings->stretch));
+  /* compared, not fmin and fmax: which zero those give for 0 and -0 is
+  ** left open, and gcc passes their arguments in either order (the pure-
+  ** Lua core must know which); these keep the bits gcc 12 gave */
+  scale = scale < pose->settings->stretch ? scale : pose->settings->stretch;
+  pose->scale = scale > pose->settings->compress ? scale : pose->settings->compress;
   if (pose->scale != 1.0) pose->fresh = false;
 }
 

@@ -382,7 +382,8 @@ local function script(self)
   local b = hero.behaviours
 
   self:check("ik2d loads in LOVE (" .. tostring(ik2d._VERSION) .. ", " ..
-    (jit and jit.version or _VERSION) .. ", FFI path " .. (ik2d.ffi and "on" or "off") .. ")",
+    (jit and jit.version or _VERSION) .. ", " .. tostring(ik2d.backend) .. " core, FFI path " ..
+    (ik2d.ffi and "on" or "off") .. ")",
     type(ik2d._VERSION) == "string")
   self:check("helpers load: blend, follow, behaviour, attach, love",
     pcall(function()

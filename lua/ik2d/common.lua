@@ -15,7 +15,10 @@ local common = {}
 local huge, type = math.huge, type
 
 -- How a message shows a value: numbers and booleans by value (nan, inf,
--- -inf), strings quoted (cut to 40 characters), anything else by its type.
+-- -inf), strings quoted (cut to 40 characters), an object by its type's
+-- name (__name, as Lua 5.4 names it: "ik2d.Chain" from either core, where
+-- the C core's is a userdata and the pure-Lua core's may be a table),
+-- anything else by its type.
 function common.show(v)
   local t = type(v)
   if t == "number" then
@@ -27,6 +30,10 @@ function common.show(v)
     return ("%q"):format(v)
   elseif t == "boolean" then
     return v and "true" or "false"
+  elseif t == "table" or t == "userdata" then
+    local mt = getmetatable(v)
+    local name = type(mt) == "table" and rawget(mt, "__name")
+    if type(name) == "string" then return name end
   end
   return t
 end

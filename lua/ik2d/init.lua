@@ -1,8 +1,15 @@
 --- ik2d: 2D inverse kinematics for games.
--- The C core (ik2d.core) does the solving; this module re-exports it,
--- switches on the LuaJIT FFI fast path where it can, and adds the
--- pure-Lua helpers.
-local core = require "ik2d.core"
+-- The core does the solving: the C module ik2d.core where it loads, else
+-- (a .love file, Android, iOS, love.js, or IK2D_PURE=1 in the environment)
+-- the pure-Lua core ik2d.pure.core, with the same API, errors and bits.
+-- This module re-exports it, switches on the LuaJIT FFI fast path where it
+-- can, and adds the pure-Lua helpers.
+local core, backend
+if os.getenv("IK2D_PURE") ~= "1" then
+  local ok, c = pcall(require, "ik2d.core")
+  if ok then core, backend = c, "c" end
+end
+if not core then core, backend = require "ik2d.pure.core", "lua" end
 
 local ik2d = {
   _VERSION = core._VERSION,
@@ -18,11 +25,13 @@ local ik2d = {
   MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
   spring = core.spring,
   ffi = false,
+  -- "c" (the C core), "ffi" (the C core through LuaJIT's FFI) or "lua"
+  backend = backend,
 }
 
 -- Under LuaJIT the hot methods go through the FFI unless IK2D_NO_FFI is set.
 local switch_ffi
-if rawget(_G, "jit") and package.searchpath then
+if backend == "c" and rawget(_G, "jit") and package.searchpath then
   local ok, fast = pcall(require, "ik2d.ffi")
   if ok then switch_ffi = fast.install(core) end
 end
@@ -33,6 +42,7 @@ function ik2d.use_ffi(on)
   if not switch_ffi then return false end
   switch_ffi(on and true or false)
   ik2d.ffi = on and true or false
+  ik2d.backend = ik2d.ffi and "ffi" or "c"
   return ik2d.ffi
 end
 

@@ -237,9 +237,12 @@ static int skeleton_bone(lua_State *L) {
 }
 
 static int skeleton_name(lua_State *L) {
+  int i;
   luaik_check_skeleton(L, 1);
+  /* the bone first: the info pushed would stand for a missing argument */
+  i = bone_arg(L, 1, 2);
   push_info(L, 1);
-  lua_rawgeti(L, -1, bone_arg(L, 1, 2) + 1);
+  lua_rawgeti(L, -1, i + 1);
   return 1;
 }
 

@@ -1,0 +1,421 @@
+--- ik2d.pure.binding: what the pure-Lua API shares (src/lua/luaik_core.c):
+-- objects and their lifetime, errors worded and placed as the C binding
+-- places them, and conversions of Lua values with the binding's rules.
+--
+-- Objects are proxies: a userdata from newproxy where Lua has it (5.1,
+-- LuaJIT: #obj and type(obj) then behave as the C binding's userdata do),
+-- else an empty table; one metatable per type, its methods in __index.
+-- What an object holds lives in a weak-keyed table per type, keyed by the
+-- proxy, so a method finds its object and checks its type in one lookup.
+local B = {}
+
+local type, tostring, tonumber, select, error = type, tostring, tonumber, select, error
+local getinfo, rawget, next = debug.getinfo, rawget, next
+local getmetatable_raw = debug.getmetatable
+local floor, abs = math.floor, math.abs
+local format = string.format
+local newproxy = rawget(_G, "newproxy")
+-- whole numbers are integers on 5.3+ (lua_pushinteger)
+local tointeger = math.tointeger or function(v) return v end -- luacheck: ignore 143
+
+local rawlen = rawget(_G, "rawlen") or function(t) return #t end
+local IS_51 = _VERSION == "Lua 5.1"
+-- what arg_error asks of a frame: its name and function, and on 5.2+
+-- whether it was reached by a tail call ("t": not on 5.1 and LuaJIT)
+local FRAME_INFO = IS_51 and "nf" or "nft"
+
+-- ------------------------------------------------------------------
+-- objects
+-- ------------------------------------------------------------------
+
+-- every type's objects and name: a table is an object when one of these
+-- holds it (a table given an object's metatable by hand is still a table,
+-- as it is to the C binding)
+local registries = {}
+
+--- A type: the weak table of its objects, a constructor of proxies and
+-- their metatable (with __name, __index = methods and __gc = gc: a
+-- table's finaliser must be there before setmetatable).  objects: the
+-- weak table to use (made by B.objects).
+function B.new_type(name, methods, gc, objects)
+  local proto, mt
+  if newproxy then
+    proto = newproxy(true)
+    mt = getmetatable(proto)
+  else
+    mt = {}
+  end
+  mt.__gc = gc
+  mt.__name = name
+  mt.__index = methods
+  if not proto then
+    -- a table stands for a userdata: no fields of its own, and no length
+    -- (a type with one sets __len over this); Lua would also name the
+    -- variable, which a metamethod cannot see.  Any other table given
+    -- this metatable stays a table, as it is with the C core's.
+    mt.__newindex = function(t, k, v)
+      if objects[t] then error("attempt to index a " .. name .. " value", 2) end
+      rawset(t, k, v)
+    end
+    mt.__len = function(t)
+      if objects[t] then error("attempt to get length of a " .. name .. " value", 2) end
+      return rawlen(t)
+    end
+  end
+  registries[#registries + 1] = { objects = objects, name = name }
+  local function new(object)
+    -- the fields __gc writes, there from the start
+    object.collected = false
+    if object.anchor == nil then object.anchor = false end
+    local proxy
+    if proto then proxy = newproxy(proto) else proxy = setmetatable({}, mt) end
+    objects[proxy] = object
+    return proxy
+  end
+  return objects, new, mt
+end
+
+--- __gc of the type whose objects are tables[own]: one of them is
+-- released first (release: a skeleton's chain or solver leaves its
+-- lists), then any object is marked finalised (idempotent) and what it
+-- kept alive may go, as the C binding's __gc functions do.  tables: a
+-- list of the types' object tables (a list: LuaJIT 2.1.0-beta3 could loop
+-- for ever leaving a trace of a pairs() loop here, in one of 7 runs of
+-- the diff spec).
+function B.gc(tables, own, release)
+  return function(proxy)
+    local object = tables[own][proxy]
+    if object and not object.collected and release then release(object) end
+    for k = 1, #tables do
+      object = tables[k][proxy]
+      if object then
+        object.collected = true
+        object.anchor = false
+        return
+      end
+    end
+  end
+end
+
+--- a type's table of objects: proxy -> what it stands for, weak keys
+function B.objects() return setmetatable({}, { __mode = "k" }) end
+
+-- the name of the type of the pure-Lua object v (a proxy), or nil
+local function object_name(v)
+  for k = 1, #registries do
+    if registries[k].objects[v] then return registries[k].name end
+  end
+  return nil
+end
+
+--- a value's type name: an ik2d object's, a userdata's __name, else Lua's
+function B.typename(v)
+  local t = type(v)
+  if t == "table" then return object_name(v) or t end
+  if t == "userdata" then
+    local mt = getmetatable_raw(v)
+    local n = mt and rawget(mt, "__name")
+    if type(n) == "string" then return n end
+  end
+  return t
+end
+local typename = B.typename
+
+-- the type name of argument i of n (n: how many were passed)
+local function typename_of(v, i, n)
+  if i > n then return "no value" end
+  return typename(v)
+end
+B.typename_of = typename_of
+
+--- a table that is not an ik2d object (the C binding's objects are
+-- userdata, never tables)
+local function is_table(v)
+  return type(v) == "table" and object_name(v) == nil
+end
+B.is_table = is_table
+
+-- ------------------------------------------------------------------
+-- errors
+-- ------------------------------------------------------------------
+
+-- every public function: its name and whether it is a method
+local public = {}
+
+function B.register(list, method)
+  for name, f in pairs(list) do public[f] = { name = name, method = method } end
+end
+
+-- Was the public function at this frame called as a method (obj:f())?
+-- As the C binding decides (called_as_method): the call site says so; on
+-- 5.1 and LuaJIT, which keep no call site for a tail call, a method
+-- whose frame names another function counts as one.  A Lua function
+-- reached by a tail call on 5.2+ has no call site either (a C function
+-- keeps it there): a method so reached counts as called with a colon.
+local function called_as_method(info, entry)
+  if info.namewhat == "method" then return true end
+  if not entry.method then return false end
+  if IS_51 then
+    return info.namewhat ~= "" and info.name ~= nil and info.name ~= entry.name
+  end
+  return info.istailcall == true
+end
+
+-- The running public function: its entry, its frame's info and level
+-- (the stack is walked from the caller of the function calling this),
+-- and the "file:line: " of its caller, as luaL_where(L, 1) gives it.
+local function running()
+  local level, entry, info = 3, nil
+  while true do
+    info = getinfo(level, FRAME_INFO)
+    if not info then break end
+    entry = public[info.func]
+    if entry then break end
+    level = level + 1
+  end
+  if not entry then level = 3 end
+  local where = ""
+  local caller = getinfo(level + 1, "Sl")
+  if caller and caller.currentline > 0 then
+    where = caller.short_src .. ":" .. caller.currentline .. ": "
+  end
+  return entry, info, where
+end
+
+--- Raises "bad argument #arg to 'name' (message)" at the level of the
+-- running public function's caller, arguments numbered as Lua numbers
+-- them (a colon call does not count self), as luaik_arg_error does.
+function B.arg_error(arg, message)
+  local entry, info, where = running()
+  local name = "?"
+  if entry then
+    name = entry.name
+    if called_as_method(info, entry) then arg = arg - 1 end
+  end
+  if arg == 0 then
+    error(format("%scalling '%s' on bad self (%s)", where, name, message), 0)
+  end
+  error(format("%sbad argument #%d to '%s' (%s)", where, arg, name, message), 0)
+end
+local arg_error = B.arg_error
+
+--- Raises "bad call to 'name' (message)": a call that cannot be made at
+-- all, as luaik_call_error does.
+function B.call_error(message)
+  local entry, _, where = running()
+  error(format("%sbad call to '%s' (%s)", where, entry and entry.name or "?", message), 0)
+end
+
+function B.type_error(arg, expected, v, n)
+  arg_error(arg, format("%s expected, got %s", expected, typename_of(v, arg, n)))
+end
+
+--- the C core's words for each status (src/ik2d_status.c)
+B.MESSAGES = {
+  BONE_COUNT = "a chain needs 1 to 64 bones",
+  LENGTH = "length must be > 0 and finite",
+  REACH = "the bone lengths add up beyond the largest number",
+  REST = "rest angle must be finite",
+  BASE_X = "base x must be finite",
+  BASE_Y = "base y must be finite",
+  BASE_ANGLE = "base angle must be finite",
+  POSE = "pose angle must be finite",
+  TARGET_X = "target x must be finite",
+  TARGET_Y = "target y must be finite",
+  MIN = "min must be finite",
+  MAX = "max must be finite",
+  MIN_DEGREES = "min must be within [-2 pi, 2 pi]: limits are radians, not degrees",
+  MAX_DEGREES = "max must be within [-2 pi, 2 pi]: limits are radians, not degrees",
+  LIMIT_ORDER = "min > max",
+  SPACE = "space must be parent or world",
+  INDEX = "index out of range",
+  METHOD = "method must be ccd, fabrik, two_bone or follow",
+  TWO_BONE = "method two_bone needs a chain of 2 bones of length > 0",
+  ITERATIONS = "iterations must be >= 1",
+  TOLERANCE = "tolerance must be >= 0 and finite",
+  WEIGHT = "weight must not be nan",
+  DAMPING = "damping must be >= 0 and finite",
+  BEND = "bend must be 1 or -1",
+  SOFTNESS = "softness must be >= 0 and finite",
+  STRETCH = "stretch must be >= 1",
+  SWEEP = "sweep must be root or tip",
+  TIP_ANGLE = "tip angle must be finite",
+  TIP_WEIGHT = "tip weight must be within [0, 1]",
+  POLE_X = "pole x must be finite",
+  POLE_Y = "pole y must be finite",
+  SOFTNESS_CURVE = "softness curve must be smooth or spine",
+  COMPRESS = "compress must be within [0, 1]",
+  SKELETON_BONES = "a skeleton needs 1 to 256 bones",
+  PIVOT_LENGTH = "length must be >= 0 and finite",
+  PARENT = "parent must be an earlier bone",
+  ORIGIN_X = "origin x must be finite",
+  ORIGIN_Y = "origin y must be finite",
+  INHERIT = "inherit must be all or position",
+  PATH = "the last bone does not descend from the first",
+  PATH_INHERIT = "a bone that inherits position only can only start a chain",
+  LINKED = "the chain is a path of a skeleton: edit the skeleton's bones instead",
+  LINKED_STRETCH = "stretch and compress are not available on a skeleton chain",
+  PRIORITY = "priority must be >= 0 and finite",
+  SKELETON_SOLVERS = "a skeleton takes at most 256 solvers",
+  LINKED_FOLLOW = "method follow moves the chain's base, which the skeleton owns",
+  SKELETON_SPACE =
+    "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)",
+  STIFFNESS = "stiffness must be >= 0 and finite",
+  MASS = "mass must be > 0 and finite, with stiffness / mass and damping / mass finite",
+  GRAVITY_X = "gravity x must be finite",
+  GRAVITY_Y = "gravity y must be finite",
+  DT = "dt must be >= 0 (seconds), not nan",
+}
+
+--- the core's words for a status, with a hint for Lua where one helps
+function B.status_message(status)
+  local message = B.MESSAGES[status]
+  if status == "MIN_DEGREES" or status == "MAX_DEGREES" then
+    return message .. " (math.rad converts degrees)"
+  end
+  return message
+end
+
+--- a status as an error on argument arg; nothing for nil
+function B.check_status(arg, status)
+  if status then arg_error(arg, B.status_message(status)) end
+end
+
+function B.index_error(arg, what, last)
+  arg_error(arg, format("%s index out of range (1..%d)", what, last))
+end
+
+-- ------------------------------------------------------------------
+-- conversions
+-- ------------------------------------------------------------------
+
+-- "<what>: <message>" for a named value, or the message alone
+local function value_error(arg, what, message)
+  if what == nil then arg_error(arg, message) end
+  arg_error(arg, format("%s: %s", what, message))
+end
+
+--- A number, or a string Lua converts to one, as a float; v is the value
+-- and present whether it was there at all (an argument not passed).
+local function number_at(v, present, arg, what)
+  local t = type(v)
+  if t == "number" then return v * 1.0 end
+  if t == "string" then
+    local n = tonumber(v)
+    if n then return n * 1.0 end
+  end
+  value_error(arg, what, format("number expected, got %s", present and typename(v) or "no value"))
+end
+B.number_at = number_at
+
+--- a whole number that fits a C int
+function B.whole_at(v, present, arg, what)
+  local value = number_at(v, present, arg, what)
+  if not (value - value == 0) or value ~= floor(value) then
+    arg_error(arg, format("%s must be a whole number", what))
+  end
+  if abs(value) > 2147483647.0 then
+    arg_error(arg, format("%s must be a whole number within +-2147483647", what))
+  end
+  return tointeger(value + 0.0) -- (int): no negative zero
+end
+
+function B.boolean_at(v, present, arg, what)
+  if type(v) ~= "boolean" then
+    arg_error(arg, format("%s must be true or false, got %s", what,
+                          present and typename(v) or "no value"))
+  end
+  return v
+end
+
+--- the string v if it is one of choices (a list), else an error listing them
+function B.choice_at(v, arg, what, choices)
+  if type(v) == "string" then
+    for k = 1, #choices do
+      if choices[k] == v then return v end
+    end
+  end
+  local parts = { what, " must be " }
+  for k = 1, #choices do
+    if k > 1 then parts[#parts + 1] = k == #choices and " or " or ", " end
+    parts[#parts + 1] = '"' .. choices[k] .. '"'
+  end
+  arg_error(arg, table.concat(parts))
+end
+
+-- a string key as C reads it: up to its first zero byte
+local function c_string(s)
+  local zero = s:find("\0", 1, true)
+  if zero then return s:sub(1, zero - 1) end
+  return s
+end
+B.c_string = c_string
+
+--- Raises "<owner>unknown <kind> '<key>'" for the first key of t that is
+-- not in names (a set); integer keys 1..skip are allowed.
+function B.check_keys(t, arg, owner, kind, names, skip)
+  for key in next, t do
+    local kt = type(key)
+    if kt == "string" then
+      local name = c_string(key)
+      if not names[name] then arg_error(arg, format("%sunknown %s '%s'", owner, kind, name)) end
+    elseif kt == "number" then
+      if not (key >= 1.0 and key <= skip and key == floor(key)) then
+        arg_error(arg, format("%sunknown %s [%s]", owner, kind, tostring(key)))
+      end
+    else
+      arg_error(arg, format("%sunknown %s of type %s", owner, kind, typename(key)))
+    end
+  end
+end
+
+--- the table argument t (checked), or a new one when it is none or nil
+function B.table_arg(t, arg, n)
+  if t == nil then return {} end
+  if not is_table(t) then B.type_error(arg, "table", t, n) end
+  return t
+end
+
+--- clears t[first], t[first + 1], ... up to the first nil, raw
+function B.trim(t, first)
+  while rawget(t, first) ~= nil do
+    rawset(t, first, nil)
+    first = first + 1
+  end
+end
+
+B.select = select
+
+-- ------------------------------------------------------------------
+-- arrays (LuaJIT's FFI)
+-- ------------------------------------------------------------------
+
+--- LuaJIT's FFI, for the arrays of groups and skeletons (nil elsewhere)
+B.ffi = nil
+if rawget(_G, "jit") then
+  local ok, ffi = pcall(require, "ffi")
+  if ok then B.ffi = ffi end
+end
+
+local kept_owner = setmetatable({}, { __mode = "k" }) -- pointer -> owner
+local pointers = setmetatable({}, { __mode = "k" })   -- owner -> { weak pointers }
+
+--- The pointer (of ctype) to record[key], an FFI array the object owner
+-- (a proxy) owns: the same pointer while it is reachable; it keeps the
+-- owner alive, and the owner keeps it only weakly.
+function B.pointer(owner, record, key, ctype)
+  local cache = pointers[owner]
+  if not cache then
+    cache = setmetatable({}, { __mode = "v" })
+    pointers[owner] = cache
+  end
+  local pointer = cache[key]
+  if pointer == nil then
+    pointer = B.ffi.cast(ctype, record[key])
+    cache[key] = pointer
+    kept_owner[pointer] = owner
+  end
+  return pointer
+end
+
+return B

@@ -1,0 +1,399 @@
+--- ik2d.pure.binding_skeleton: ik2d.skeleton and chains over its paths for
+-- Lua (src/lua/luaik_skeleton.c): the same arguments, checks, errors and
+-- results.  Bones have names here: a skeleton's anchor is its info, the
+-- names (info[i]), their indices (info.index[name]) and the constraints
+-- of its bones (info.constraints[i]).
+local B = require "ik2d.pure.binding"
+local O = require "ik2d.pure.objects"
+local skeleton = require "ik2d.pure.skeleton"
+local skeleton_solve = require "ik2d.pure.skeleton_solve"
+local binding_chain = require "ik2d.pure.binding_chain"
+
+local type, select, rawget, rawset, rawequal, tostring = type, select, rawget, rawset,
+  rawequal, tostring
+local format = string.format
+local rawlen = rawget(_G, "rawlen") or function(t) return #t end
+local arg_error, type_error, check_status, index_error = B.arg_error, B.type_error,
+  B.check_status, B.index_error
+local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.boolean_at,
+  B.choice_at
+local is_table, typename, status_message, c_string = B.is_table, B.typename,
+  B.status_message, B.c_string
+local number_field, read_limits, push_constraint = binding_chain.number_field,
+  binding_chain.read_limits, binding_chain.push_constraint
+
+local skeletons, new_skeleton = O.objects.Skeleton, O.new.Skeleton
+local Skeleton = O.methods.Skeleton
+
+local M = {}
+
+--- the live skeleton that argument arg (of n) is, or an error
+local function check_skeleton(v, arg, n)
+  local sk = skeletons[v]
+  if not sk then type_error(arg, "ik2d.Skeleton", v, n) end
+  if sk.collected then arg_error(arg, "skeleton was collected") end
+  return sk
+end
+
+-- The bone at argument arg (v; present: passed at all): its name or its
+-- index.
+local function bone_arg(sk, v, present, arg)
+  if type(v) == "number" then
+    local i = whole_at(v, present, arg, "bone index")
+    if i < 1 or i > sk.count then index_error(arg, "bone", sk.count) end
+    return i
+  end
+  if type(v) ~= "string" then
+    arg_error(arg, "bone name or index expected, got " .. (present and typename(v) or "no value"))
+  end
+  local i = rawget(sk.anchor.index, v)
+  if i == nil then arg_error(arg, format('unknown bone "%s"', c_string(v))) end
+  return i
+end
+
+local function bone_name(sk, i) return c_string(sk.anchor[i]) end
+
+-- ------------------------------------------------------------------
+-- ik2d.skeleton{ ... }
+-- ------------------------------------------------------------------
+
+local SKELETON_FIELDS = { x = true, y = true, angle = true, flip = true }
+local BONE_FIELDS = { name = true, parent = true, length = true, angle = true, x = true,
+  y = true, min = true, max = true, invert = true, space = true, inherit = true }
+local INHERIT_NAMES = { "all", "position" }
+
+-- Reads bone i of the table t into a def; info gets its name, limits its
+-- constraint (proxy).
+local function read_bone(t, info, i, bones, limits)
+  local bone = rawget(t, i)
+  if not is_table(bone) then
+    arg_error(1, format("bone %d: table expected, got %s", i, typename(bone)))
+  end
+  local name = bone.name
+  if type(name) ~= "string" then
+    arg_error(1, format("bone %d: name must be a string, got %s", i, typename(name)))
+  end
+  local owner = format('bone "%s": ', c_string(name))
+  B.check_keys(bone, 1, owner, "field", BONE_FIELDS, 0)
+  local index = info.index
+  local other = rawget(index, name)
+  if other ~= nil then
+    arg_error(1, format('bone %d: duplicate name "%s" (bone %d has it)', i, c_string(name), other))
+  end
+  local def = { parent = 0, length = 0.0, rest = 0.0, at_tip = true, x = 0.0, y = 0.0,
+    position_only = false, constraint = false }
+  local parent = bone.parent
+  if parent ~= nil then
+    if type(parent) ~= "string" then
+      arg_error(1, format("%sparent must be a bone name, got %s", owner, typename(parent)))
+    end
+    local p = rawget(index, parent)
+    if p == nil then
+      -- not yet: a name given later, or none
+      local k = i + 1
+      while k <= rawlen(t) do
+        local later = rawget(t, k)
+        if is_table(later) and rawequal(later.name, parent) then
+          arg_error(1, format('%sparent "%s" is not defined earlier (it is bone %d: parents '
+                              .. "come first)", owner, c_string(parent), k))
+        end
+        k = k + 1
+      end
+      arg_error(1, format('%sparent "%s" is not defined earlier', owner, c_string(parent)))
+    end
+    def.parent = p
+  end
+  local length = bone.length
+  if length == nil then arg_error(1, owner .. "length: number expected, got nil") end
+  def.length = number_at(length, true, 1, owner .. "length")
+  def.rest = number_field(bone, "angle", owner .. "angle", 0.0)
+  -- an origin given: at (x, y), x defaulting to the parent's tip
+  local x, y = bone.x, bone.y
+  if x ~= nil or y ~= nil then
+    def.at_tip = false
+    if def.parent > 0 then def.x = bones[def.parent].length end
+    if x ~= nil then def.x = number_at(x, true, 1, owner .. "x") end
+    if y ~= nil then def.y = number_at(y, true, 1, owner .. "y") end
+  end
+  local inherit = bone.inherit
+  if inherit ~= nil then
+    def.position_only = choice_at(inherit, 1, owner .. "inherit", INHERIT_NAMES) == "position"
+  end
+  local limit_def = {}
+  if read_limits(bone, 1, owner, limit_def) then
+    def.constraint, limits[i] = push_constraint(1, owner, limit_def)
+  end
+  info[i] = name
+  index[name] = i
+  return def
+end
+
+function M.skeleton(...)
+  local t, n = ..., select("#", ...)
+  if not is_table(t) then type_error(1, "table", t, n) end
+  local count = rawlen(t)
+  if count < 1 or count > skeleton.MAX_BONES then check_status(1, "SKELETON_BONES") end
+  B.check_keys(t, 1, "", "field", SKELETON_FIELDS, count)
+  local info, bones, limits = { index = {} }, {}, {}
+  for i = 1, count do bones[i] = read_bone(t, info, i, bones, limits) end
+  local def = { count = count, bones = bones }
+  def.x = number_field(t, "x", "x", 0.0)
+  def.y = number_field(t, "y", "y", 0.0)
+  def.angle = number_field(t, "angle", "angle", 0.0)
+  local flip = t.flip
+  def.flip = flip ~= nil and boolean_at(flip, true, 1, "flip")
+  local sk, status, bad = skeleton.new(def)
+  if not sk and bad then
+    arg_error(1, format('bone "%s": %s', c_string(info[bad]), status_message(status)))
+  end
+  check_status(1, status)
+  info.constraints = limits
+  sk.anchor = info
+  return new_skeleton(sk)
+end
+
+-- ------------------------------------------------------------------
+-- methods
+-- ------------------------------------------------------------------
+
+function Skeleton.bone(...)
+  local self, name = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  if type(name) ~= "string" then type_error(2, "string", name, n) end
+  return (rawget(sk.anchor.index, name))
+end
+
+function Skeleton.name(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  return sk.anchor[bone_arg(sk, bone, n >= 2, 2)]
+end
+
+--- the parent's index; nothing for a root
+function Skeleton.parent(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local p = sk.parent[bone_arg(sk, bone, n >= 2, 2)]
+  if p == 0 then return end
+  return p
+end
+
+function Skeleton.set_base(...)
+  local self, x, y, angle = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  x = number_at(x, n >= 2, 2)
+  y = number_at(y, n >= 3, 3)
+  if angle == nil then angle = sk.base_angle else angle = number_at(angle, true, 4) end
+  local status = skeleton.set_base(sk, x, y, angle)
+  check_status(status == "BASE_X" and 2 or status == "BASE_Y" and 3 or 4, status)
+end
+
+function Skeleton.base(...)
+  local sk = check_skeleton(..., 1, select("#", ...))
+  return sk.base_x, sk.base_y, sk.base_angle
+end
+
+function Skeleton.set_flip(...)
+  local self, flip = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  skeleton.set_flip(sk, boolean_at(flip, n >= 2, 2, "flip"))
+end
+
+function Skeleton.flip(...)
+  return check_skeleton(..., 1, select("#", ...)).flip
+end
+
+-- sk:f(bone, value) for a per-bone edit: the core's status on the value,
+-- naming the bone
+local function bone_setter(write)
+  return function(...)
+    local self, bone, value = ...
+    local n = select("#", ...)
+    local sk = check_skeleton(self, 1, n)
+    local i = bone_arg(sk, bone, n >= 2, 2)
+    value = number_at(value, n >= 3, 3)
+    local status = write(sk, i, value)
+    if status then arg_error(3, format('bone "%s": %s', bone_name(sk, i), status_message(status))) end
+  end
+end
+
+Skeleton.set_pose = bone_setter(skeleton.set_pose)
+Skeleton.set_length = bone_setter(skeleton.set_length)
+Skeleton.set_rest = bone_setter(skeleton.set_rest)
+
+-- sk:f(bone) for a per-bone array of the skeleton
+local function bone_value(field)
+  return function(...)
+    local self, bone = ...
+    local n = select("#", ...)
+    local sk = check_skeleton(self, 1, n)
+    return sk[field][bone_arg(sk, bone, n >= 2, 2)]
+  end
+end
+
+Skeleton.pose = bone_value("pose")
+Skeleton.angle = bone_value("angle")
+Skeleton.length = bone_value("length")
+Skeleton.rest = bone_value("rest")
+
+--- x, y, angle of a bone as drawn
+function Skeleton.world(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local t = 5 * bone_arg(sk, bone, n >= 2, 2)
+  local T = sk.T
+  return T[t - 4], T[t - 3], T[t - 2]
+end
+
+function Skeleton.tip(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local t = 5 * bone_arg(sk, bone, n >= 2, 2)
+  return sk.T[t - 1], sk.T[t]
+end
+
+function Skeleton.origin(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local i = bone_arg(sk, bone, n >= 2, 2)
+  return sk.ox[i], sk.oy[i]
+end
+
+function Skeleton.inherit(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  if sk.position_only[bone_arg(sk, bone, n >= 2, 2)] then return "position" end
+  return "all"
+end
+
+function Skeleton.constraint(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  return sk.anchor.constraints[bone_arg(sk, bone, n >= 2, 2)]
+end
+
+function Skeleton.set_constraint(...)
+  local self, bone, c = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local i = bone_arg(sk, bone, n >= 2, 2)
+  local limit = false
+  if c ~= nil then limit = binding_chain.check_constraint(c, 3, n) end
+  check_status(3, skeleton.set_constraint(sk, i, limit))
+  -- the info keeps it alive for as long as the skeleton holds it
+  sk.anchor.constraints[i] = c
+end
+
+function Skeleton.reset(...)
+  skeleton.reset(check_skeleton(..., 1, select("#", ...)))
+end
+
+--- every bone's x, y, angle, tip x, tip y as drawn, bone after bone
+function Skeleton.transforms(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  local T, last = sk.T, 5 * sk.count
+  for k = 1, last do rawset(t, k, T[k]) end
+  if rawget(t, last + 1) ~= nil then B.trim(t, last + 1) end
+  return t
+end
+
+--- LuaJIT: a const double * to the transforms, kept up to date by every
+-- call that changes them, valid while the skeleton lives (the pointer
+-- keeps it alive)
+function Skeleton.transform_array(...)
+  local self = ...
+  local sk = check_skeleton(self, 1, select("#", ...))
+  if not B.ffi then
+    arg_error(1, "transform_array needs LuaJIT's FFI (the ik2d.ffi fast path is off or not "
+              .. "available: use transforms)")
+  end
+  if not sk.array then
+    sk.array = B.ffi.new("double[?]", 5 * sk.count)
+    skeleton.synced(sk)
+  end
+  return B.pointer(self, sk, "array", "const double *")
+end
+
+function Skeleton.solve(...)
+  return skeleton_solve.solve(check_skeleton(..., 1, select("#", ...)))
+end
+
+-- ------------------------------------------------------------------
+-- chains over paths, and the solvers on them
+-- ------------------------------------------------------------------
+
+function Skeleton.chain(...)
+  local self, from, to = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  from = bone_arg(sk, from, n >= 2, 2)
+  to = bone_arg(sk, to, n >= 3, 3)
+  local status, bad = skeleton.path(sk, from, to)
+  if status == "PATH" then
+    arg_error(3, format('bone "%s" does not descend from bone "%s"', bone_name(sk, to),
+                        bone_name(sk, from)))
+  elseif status == "PATH_INHERIT" then
+    arg_error(3, format('bone "%s" inherits position only: it can only start a chain',
+                        bone_name(sk, bad)))
+  elseif status == "BONE_COUNT" then
+    arg_error(3, status_message(status) .. " (the path has more)")
+  end
+  check_status(3, status)
+  local ch
+  ch, status = skeleton.chain(sk, from, to)
+  check_status(3, status)
+  -- the chain keeps its skeleton alive (and not the other way)
+  ch.anchor = { skeleton = self }
+  return O.new.Chain(ch)
+end
+
+--- every solver on the skeleton's chains, in the order made (one being
+-- collected is left out)
+function Skeleton.solvers(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  local list, proxies, next_index = sk.solvers, O.solver_proxies, 1
+  for k = 1, #list do
+    local proxy = proxies[list[k]]
+    if proxy ~= nil then
+      rawset(t, next_index, proxy)
+      next_index = next_index + 1
+    end
+  end
+  if rawget(t, next_index) ~= nil then B.trim(t, next_index) end
+  return t
+end
+
+local meta = {}
+function meta.__len(...)
+  return check_skeleton(..., 1, select("#", ...)).count
+end
+
+function meta.__tostring(self)
+  local sk = skeletons[self]
+  if not sk or sk.collected then return "ik2d.Skeleton(collected)" end
+  return format("ik2d.Skeleton(%d bones, base %s, %s)", sk.count, tostring(sk.base_x),
+                tostring(sk.base_y))
+end
+
+for name, f in pairs(meta) do O.mt.Skeleton[name] = f end
+B.register(Skeleton, true)
+B.register(meta, false)
+B.register({ skeleton = M.skeleton }, false)
+
+return M

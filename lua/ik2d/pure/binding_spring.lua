@@ -1,0 +1,157 @@
+--- ik2d.pure.binding_spring: ik2d.spring for Lua (src/lua/luaik_spring.c):
+-- options into a copy of the def, which the core checks whole.
+local B = require "ik2d.pure.binding"
+local O = require "ik2d.pure.objects"
+local springs = require "ik2d.pure.spring"
+local binding_chain = require "ik2d.pure.binding_chain"
+
+local select, tostring, rawget = select, tostring, rawget
+local format = string.format
+local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
+local number_at, is_table, typename = B.number_at, B.is_table, B.typename
+
+local springs_of, new_spring = O.objects.Spring, O.new.Spring
+local Spring = O.methods.Spring
+
+local M = {}
+
+local function check_spring(v, arg, n)
+  local sp = springs_of[v]
+  if not sp then type_error(arg, "ik2d.Spring", v, n) end
+  if sp.collected then arg_error(arg, "spring was collected") end
+  if sp.chain.collected then arg_error(arg, "chain was collected") end
+  return sp
+end
+
+local NAMES = { "stiffness", "damping", "mass", "weight" }
+local KNOWN = { stiffness = true, damping = true, mass = true, weight = true, gravity = true }
+
+-- every option of table t into def; unknown names raise
+local function read_options(t, arg, def)
+  B.check_keys(t, arg, "", "option", KNOWN, 0)
+  for k = 1, #NAMES do
+    local v = t[NAMES[k]]
+    if v ~= nil then def[NAMES[k]] = number_at(v, true, arg, NAMES[k]) end
+  end
+  local gravity = t.gravity
+  if gravity ~= nil then
+    if not is_table(gravity) then
+      arg_error(arg, format("gravity: table {gx, gy} expected, got %s", typename(gravity)))
+    end
+    def.gravity_x = number_at(rawget(gravity, 1), true, arg, "gravity[1]")
+    def.gravity_y = number_at(rawget(gravity, 2), true, arg, "gravity[2]")
+  end
+end
+
+local scratch = springs.default_def()
+
+function M.spring(...)
+  local chain, options = ...
+  local n = select("#", ...)
+  local ch = binding_chain.check_chain(chain, 1, n)
+  local def = springs.default_def(scratch)
+  if options ~= nil then
+    if not is_table(options) then type_error(2, "table", options, n) end
+    read_options(options, 2, def)
+  end
+  local sp, status = springs.new(ch, def)
+  check_status(2, status)
+  -- the spring keeps its chain alive
+  sp.anchor = chain
+  return new_spring(sp)
+end
+
+function Spring.chain(...)
+  return check_spring(..., 1, select("#", ...)).anchor
+end
+
+function Spring.update(...)
+  local self, dt = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  check_status(2, springs.update(sp, number_at(dt, n >= 2, 2)))
+end
+
+function Spring.reset(...)
+  springs.reset(check_spring(..., 1, select("#", ...)))
+end
+
+function Spring.set_weight(...)
+  local self, weight = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  check_status(2, springs.set_weight(sp, number_at(weight, n >= 2, 2, "weight")))
+end
+
+function Spring.weight(...)
+  return check_spring(..., 1, select("#", ...)).settings.weight
+end
+
+function Spring.set_gravity(...)
+  local self, x, y = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  x = number_at(x, n >= 2, 2)
+  y = number_at(y, n >= 3, 3)
+  local status = springs.set_gravity(sp, x, y)
+  check_status(status == "GRAVITY_Y" and 3 or 2, status)
+end
+
+function Spring.gravity(...)
+  local settings = check_spring(..., 1, select("#", ...)).settings
+  return settings.gravity_x, settings.gravity_y
+end
+
+--- all or nothing: the options go into a copy of the def
+function Spring.set_options(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  local def = springs.copy_def(sp.settings, scratch)
+  if not is_table(t) then type_error(2, "table", t, n) end
+  read_options(t, 2, def)
+  check_status(2, springs.set_def(sp, def))
+end
+
+--- every option's value in t (or a new table); gravity in t.gravity when
+-- that is a table already
+function Spring.options(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local settings = check_spring(self, 1, n).settings
+  t = B.table_arg(t, 2, n)
+  for k = 1, #NAMES do t[NAMES[k]] = settings[NAMES[k]] end
+  local gravity = t.gravity
+  if not is_table(gravity) then
+    gravity = {}
+    t.gravity = gravity
+  end
+  rawset(gravity, 1, settings.gravity_x)
+  rawset(gravity, 2, settings.gravity_y)
+  return t
+end
+
+function Spring.velocity(...)
+  local self, i = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  i = B.whole_at(i, n >= 2, 2, "bone index")
+  if not (i >= 1 and i <= sp.chain.count) then B.index_error(2, "bone", sp.chain.count) end
+  return springs.velocity(sp, i)
+end
+
+local meta = {}
+function meta.__tostring(self)
+  local sp = springs_of[self]
+  if not sp or sp.collected then return "ik2d.Spring(collected)" end
+  local s = sp.settings
+  return format("ik2d.Spring(stiffness %s, damping %s, mass %s, weight %s)", tostring(s.stiffness),
+                tostring(s.damping), tostring(s.mass), tostring(s.weight))
+end
+
+for name, f in pairs(meta) do O.mt.Spring[name] = f end
+B.register(Spring, true)
+B.register(meta, false)
+B.register({ spring = M.spring }, false)
+
+return M

@@ -1,0 +1,211 @@
+--- ik2d.pure.ccd: cyclic coordinate descent with the exact two-joint step
+-- (src/ik2d_ccd.c, one chain at a time: the C core's lockstep batches give
+-- every chain the bits of this run).
+--
+-- A sweep turns each joint so that joint->tip points at joint->target,
+-- inside its limits; root to tip it rebuilds the next joint from the
+-- turned one, tip to root (textbook CCD) only the tip moves.  Each
+-- iteration first tries the exact step; a run never ends farther than it
+-- began.  The turn is written out in both sweeps: it is the inner loop.
+local m = require "ik2d.pure.math"
+local pose = require "ik2d.pure.pose"
+
+local sqrt, hypot = math.sqrt, m.hypot
+
+local P = pose.P
+local forward, clamp = pose.forward, pose.clamp
+local settle_world, exact_step = pose.settle_world, pose.exact_step
+
+-- A sweep that gains less than this fraction of the distance has stalled.
+local STALL_GAIN = 1e-9
+-- With the exact step on, an iteration taking off less than this fraction
+-- of the squared distance while still farther than sqrt(FAR) tolerances
+-- crawls: the solver hands the rest of the iterations to FABRIK.
+local SLOW_GAIN = 0.3
+local FAR = 100.0
+
+local M = {}
+
+-- the norms a turn takes from its squares: outside, they underflow into
+-- denormals (or overflow), and a norm from them would give a turn off
+-- unit length (hypot then)
+local TINY, HUGE = 1e-150, 1e150
+
+-- the run's start, for keep-best
+local start_c, start_s = pose.array(64), pose.array(64)
+
+-- After joint i turned from (oc, os) and moved the tip to (tip_x, tip_y)
+-- around (px, py): the turn actually made when its limit clamped it, and
+-- a world-space limit below back into its arc; returns the tip.
+local function limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y)
+  local rc, rs = P.rc, P.rs
+  if P.chain.constraint[i] and clamp(i) then
+    -- the clamped rotation from the old one
+    local nc, ns = rc[i], rs[i]
+    local tc, ts = oc * nc + os * ns, oc * ns - os * nc
+    tip_x = px + tc * to_tip_x - ts * to_tip_y
+    tip_y = py + ts * to_tip_x + tc * to_tip_y
+  end
+  -- a world-space limit below turned with this joint
+  if P.world_limits > i and settle_world(i + 1) then
+    forward()
+    local n1 = P.count + 1
+    tip_x, tip_y = P.jx[n1], P.jy[n1]
+  end
+  return tip_x, tip_y
+end
+
+--- Turns the pose's start rotations into an IK solution; returns the
+-- iterations used.  One function with its sweeps and forward passes
+-- written in: the solve's inner loop, run as the C core runs it.
+function M.run()
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local ch = P.chain
+  local n, length = P.count, ch.length
+  local n1 = n + 1
+  local bx, by, bc, bs = P.base_x, P.base_y, P.base_c, P.base_s
+  local tx, ty, tol_sq = P.target_x, P.target_y, P.tolerance_sq
+  -- the forward pass, the start kept for keep-best on the way (a failed
+  -- straighten puts these very rotations back)
+  local x, y, wc, ws = bx, by, bc, bs
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    start_c[i], start_s[i] = c, s
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    jx[i], jy[i] = x, y
+    local l = length[i]
+    x = x + l * wc
+    y = y + l * ws
+  end
+  jx[n1], jy[n1] = x, y
+  local dx, dy = tx - x, ty - y
+  local distance_sq = dx * dx + dy * dy
+  P.fresh = true
+  if distance_sq <= tol_sq then return 0 end
+  P.fresh = false
+  -- out of reach: the straight pose is the answer, in one step (its own
+  -- first test, made here: reachable targets skip the call)
+  local ux, uy = tx - ch.base_x, ty - ch.base_y
+  local distance = sqrt(ux * ux + uy * uy)
+  if distance >= P.reach and distance ~= 0.0 and pose.straighten() then return 1 end
+  local settings = P.settings
+  local exact, tip_first = settings.exact, settings.sweep == "tip"
+  local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
+  local tiny, huge = TINY, HUGE -- in registers, not reloaded per turn
+  local iterations = P.iterations
+  local iteration, used = 1, iterations
+  local start_sq = distance_sq
+  while true do
+    -- an iteration is an exact step or, when none gains, a sweep
+    local before_sq = distance_sq
+    local stepped = false
+    if exact then stepped, distance_sq = exact_step(distance_sq) end
+    if stepped then
+      if distance_sq <= tol_sq then
+        P.fresh = true -- the step ends with a forward pass
+        return iteration
+      end
+    else
+      -- the sweep: each joint turned so that joint->tip points at the
+      -- target, tip to root (textbook CCD: only the tip moves) or root to
+      -- tip (the next joint rebuilt from the turned one and the bone's
+      -- world direction, a running product).  The two loops share the
+      -- turn, written out in each: it is the solve's inner loop.
+      local tip_x, tip_y = jx[n1], jy[n1]
+      if tip_first then
+        for i = n, 1, -1 do
+          local px, py = jx[i], jy[i]
+          local to_tip_x, to_tip_y = tip_x - px, tip_y - py
+          local to_target_x, to_target_y = tx - px, ty - py
+          local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
+          local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
+          local norm = sqrt(dot * dot + cross * cross)
+          if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
+          if norm > 0.0 then
+            local tc, ts = dot / norm, cross / norm
+            if tc < damping_c then
+              tc = damping_c
+              if ts < 0.0 then ts = -damping_s else ts = damping_s end
+            end
+            local oc, os = rc[i], rs[i]
+            rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
+            tip_x = px + tc * to_tip_x - ts * to_tip_y
+            tip_y = py + ts * to_tip_x + tc * to_tip_y
+            if limited then tip_x, tip_y = limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
+          end
+          dx, dy = tx - tip_x, ty - tip_y
+          distance_sq = dx * dx + dy * dy
+          -- within tolerance: done (the joints are left stale)
+          if distance_sq <= tol_sq then return iteration end
+        end
+      else
+        wc, ws = bc, bs
+        for i = 1, n do
+          local px, py = jx[i], jy[i]
+          local to_tip_x, to_tip_y = tip_x - px, tip_y - py
+          local to_target_x, to_target_y = tx - px, ty - py
+          local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
+          local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
+          local norm = sqrt(dot * dot + cross * cross)
+          if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
+          if norm > 0.0 then
+            local tc, ts = dot / norm, cross / norm
+            if tc < damping_c then
+              tc = damping_c
+              if ts < 0.0 then ts = -damping_s else ts = damping_s end
+            end
+            local oc, os = rc[i], rs[i]
+            rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
+            tip_x = px + tc * to_tip_x - ts * to_tip_y
+            tip_y = py + ts * to_tip_x + tc * to_tip_y
+            if limited then tip_x, tip_y = limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
+          end
+          dx, dy = tx - tip_x, ty - tip_y
+          distance_sq = dx * dx + dy * dy
+          if distance_sq <= tol_sq then return iteration end
+          local c, s = rc[i], rs[i]
+          wc, ws = wc * c - ws * s, wc * s + ws * c
+          local l = length[i]
+          jx[i + 1] = jx[i] + l * wc
+          jy[i + 1] = jy[i] + l * ws
+        end
+      end
+      -- the forward pass after a sweep
+      x, y, wc, ws = bx, by, bc, bs
+      for i = 1, n do
+        local c, s = rc[i], rs[i]
+        wc, ws = wc * c - ws * s, wc * s + ws * c
+        jx[i], jy[i] = x, y
+        local l = length[i]
+        x = x + l * wc
+        y = y + l * ws
+      end
+      jx[n1], jy[n1] = x, y
+      dx, dy = tx - x, ty - y
+      distance_sq = dx * dx + dy * dy
+    end
+    -- a stalled run or the last iteration ends the run; so does, with the
+    -- exact step on, a run that crawls while still far
+    local gain = before_sq - distance_sq
+    local ended
+    if gain <= STALL_GAIN * before_sq or
+       (exact and gain < SLOW_GAIN * before_sq and distance_sq > FAR * tol_sq) then
+      used = iteration
+      ended = true
+    else
+      iteration = iteration + 1
+      ended = iteration > iterations
+    end
+    if ended then
+      -- keep best: a run that gains nothing changes nothing
+      if distance_sq >= start_sq then
+        pose.load(start_c, start_s)
+        forward()
+      end
+      P.fresh = true
+      return used
+    end
+  end
+end
+
+return M

@@ -1,0 +1,185 @@
+--- ik2d.pure.chain: chains and their forward kinematics (src/ik2d_chain.c).
+-- A chain is a table of per-bone arrays (1-based: bone i of the C core is
+-- i + 1 here) and the result joints as one flat array of x, y pairs from
+-- the base to the tip, as the C core keeps them.
+local m = require "ik2d.pure.math"
+
+local cos, sin = math.cos, math.sin
+local PI, wrap = m.PI, m.wrap
+
+local M = {}
+
+M.MAX_BONES = 64
+
+local function finite(x) return x - x == 0 end
+
+--- a base angle as kept: (-pi, pi]
+local function base_angle(angle)
+  local wrapped = wrap(angle)
+  if wrapped == -PI then return PI end
+  return wrapped
+end
+M.base_angle = base_angle
+
+--- the base (x, y) and its angle, kept with its rotation
+local function keep_base(ch, x, y, angle)
+  ch.base_x, ch.base_y = x, y
+  local wrapped = base_angle(angle)
+  ch.base_angle = wrapped
+  ch.base_c, ch.base_s = cos(wrapped), sin(wrapped)
+end
+M.keep_base = keep_base
+
+local function check_base(x, y, angle)
+  if not finite(x) then return "BASE_X" end
+  if not finite(y) then return "BASE_Y" end
+  if not finite(angle) then return "BASE_ANGLE" end
+  return nil
+end
+
+--- nil or the status of a bone def { length =, rest = }
+function M.check_bone(length, rest)
+  if not finite(length) or not (length > 0.0) then return "LENGTH" end
+  if not finite(rest) then return "REST" end
+  return nil
+end
+
+--- Joints from base, result angles and scale (ik2d_chain_update_joints).
+local function update_joints(ch)
+  local x, y, world, scale = ch.base_x, ch.base_y, ch.base_angle, ch.scale
+  local joints, length, angle = ch.joints, ch.length, ch.angle
+  local n = ch.count
+  joints[1], joints[2] = x, y
+  for i = 1, n do
+    -- wrapped at each step: rest angles near 1e308 would sum to inf
+    world = wrap(world + angle[i])
+    x = x + length[i] * scale * cos(world)
+    y = y + length[i] * scale * sin(world)
+    joints[2 * i + 1], joints[2 * i + 2] = x, y
+  end
+  if ch.flip then
+    local bx = ch.base_x
+    for i = 1, n do joints[2 * i + 1] = 2.0 * bx - joints[2 * i + 1] end
+  end
+end
+M.update_joints = update_joints
+
+--- Pose and result back to the rest angles (scale 1); nothing on a
+-- skeleton's chain (its angles are the skeleton's).
+function M.reset(ch)
+  if ch.link then return end
+  local pose, angle, rest = ch.pose, ch.angle, ch.rest
+  for i = 1, ch.count do
+    pose[i] = rest[i]
+    angle[i] = rest[i]
+  end
+  ch.scale = 1.0
+  update_joints(ch)
+end
+
+--- A chain from def { count =, length = {}, rest = {}, constraint = {}
+-- (false: free), x =, y =, angle =, flip = }, or nil and the status.
+-- pivots: bones of length 0 are allowed (a skeleton's chains).
+function M.new(def, pivots)
+  local n = def.count
+  if n < 1 or n > M.MAX_BONES then return nil, "BONE_COUNT" end
+  local reach = 0.0
+  for i = 1, n do
+    local length = def.length[i]
+    if pivots and length == 0.0 then length = 1.0 end
+    local status = M.check_bone(length, def.rest[i])
+    if status then return nil, status end
+    reach = reach + def.length[i]
+  end
+  if not finite(reach) then return nil, "REACH" end
+  local status = check_base(def.x, def.y, def.angle)
+  if status then return nil, status end
+  local ch = {
+    count = n, flip = def.flip, reach = 0.0, scale = 1.0, uniform = false,
+    length = {}, rest = {}, rest_c = {}, rest_s = {}, pose = {}, angle = {},
+    constraint = {}, joints = {},
+  }
+  for i = 1, n do
+    local rest = def.rest[i]
+    ch.length[i], ch.rest[i] = def.length[i], rest
+    ch.rest_c[i], ch.rest_s[i] = cos(rest), sin(rest)
+    ch.constraint[i] = def.constraint[i]
+    ch.reach = ch.reach + def.length[i]
+  end
+  keep_base(ch, def.x, def.y, def.angle)
+  M.reset(ch)
+  return ch
+end
+
+-- The edits below refuse a skeleton's chain (LINKED): the binding says
+-- so before, but for a chain whose skeleton was finalised (its __gc
+-- called by hand), whose edits reach the core as they do the C core's.
+
+function M.set_base(ch, x, y, angle)
+  if ch.link then return "LINKED" end
+  local status = check_base(x, y, angle)
+  if status then return status end
+  keep_base(ch, x, y, angle)
+  update_joints(ch)
+  return nil
+end
+
+function M.set_flip(ch, flip)
+  if ch.link then return "LINKED" end
+  ch.flip = flip
+  update_joints(ch)
+  return nil
+end
+
+function M.set_pose(ch, i, angle)
+  if ch.link then return "LINKED" end
+  if not (i >= 1 and i <= ch.count) then return "INDEX" end
+  if not finite(angle) then return "POSE" end
+  ch.pose[i] = angle
+  ch.angle[i] = angle
+  ch.scale = 1.0
+  update_joints(ch)
+  return nil
+end
+
+--- bone i's length (> 0; the reach, summed afresh, follows)
+function M.set_length(ch, i, length)
+  if ch.link then return "LINKED" end
+  if not (i >= 1 and i <= ch.count) then return "INDEX" end
+  if not finite(length) or not (length > 0.0) then return "LENGTH" end
+  -- summed afresh, not adjusted: no rounding accumulates over edits
+  local reach, lengths = 0.0, ch.length
+  for k = 1, ch.count do
+    if k == i then reach = reach + length else reach = reach + lengths[k] end
+  end
+  if not finite(reach) then return "REACH" end
+  lengths[i] = length
+  ch.reach = reach
+  update_joints(ch)
+  return nil
+end
+
+--- bone i's rest angle: the pose and the result keep their angles, the
+-- limits (relative to it) move with it
+function M.set_rest(ch, i, angle)
+  if ch.link then return "LINKED" end
+  if not (i >= 1 and i <= ch.count) then return "INDEX" end
+  if not finite(angle) then return "REST" end
+  ch.rest[i] = angle
+  ch.rest_c[i], ch.rest_s[i] = cos(angle), sin(angle)
+  -- the joints are made the angles' again, as a skeleton's are
+  update_joints(ch)
+  return nil
+end
+
+--- world direction of bone i in the result, mirrored when flipped
+function M.world_angle(ch, i)
+  local world, angle = ch.base_angle, ch.angle
+  -- wrapped at each step, as the joints are
+  for k = 1, i do world = wrap(world + angle[k]) end
+  -- mirroring about a vertical line maps a direction phi to pi - phi
+  if ch.flip then return wrap(PI - world) end
+  return world
+end
+
+return M

@@ -1,0 +1,134 @@
+--- ik2d.pure.constraint: joint limits, wrap-safe (src/ik2d_constraint.c).
+-- A constraint is a table: its def (min, max, invert, space) as given, and
+-- the allowed arc derived from it, mid +- half, also as rotations.
+local m = require "ik2d.pure.math"
+
+local cos, sin, abs = math.cos, math.sin, math.abs
+local PI, TWO_PI, wrap = m.PI, m.TWO_PI, m.wrap
+
+local M = {}
+
+local function finite(x) return x - x == 0 end
+
+--- min = -pi, max = pi, not inverted, parent space: every angle allowed
+function M.default_def()
+  return { min = -PI, max = PI, invert = false, space = "parent" }
+end
+
+--- nil, or the status naming what is wrong with def
+function M.check(def)
+  if not finite(def.min) then return "MIN" end
+  if not finite(def.max) then return "MAX" end
+  if abs(def.min) > TWO_PI then return "MIN_DEGREES" end
+  if abs(def.max) > TWO_PI then return "MAX_DEGREES" end
+  if def.min > def.max then return "LIMIT_ORDER" end
+  if def.space ~= "parent" and def.space ~= "world" then return "SPACE" end
+  return nil
+end
+
+-- The arc from a checked def (constraint_derive).
+local function derive(c, def)
+  local min, max, invert = def.min, def.max, def.invert
+  c.min, c.max, c.invert, c.space = min, max, invert, def.space
+  c.world = def.space == "world"
+  -- an inverted range allows the arc from max round to min + 2 pi
+  local low, high, width
+  if invert then
+    low, high, width = max, min + TWO_PI, TWO_PI - (max - min)
+  else
+    low, high, width = min, max, max - min
+  end
+  c.full = width >= TWO_PI
+  c.mid = 0.5 * low + 0.5 * high
+  -- an inverted range of more than 2 pi pins the joint (see the C)
+  if c.full then
+    c.half = PI
+  elseif width > 0.0 then
+    c.half = 0.5 * width
+  else
+    c.half = 0.0
+  end
+  c.mid_c, c.mid_s = cos(c.mid), sin(c.mid)
+  c.half_c, c.half_s = cos(c.half), sin(c.half)
+  -- which test clamp_rot makes: the cosine where it is steep, else the
+  -- sine (half_cos > 0 or < 0)
+  if abs(c.half_c) <= 0.7071067811865476 then
+    c.mode = 1
+  elseif c.half_c > 0.0 then
+    c.mode = 2
+  else
+    c.mode = 3
+  end
+end
+
+--- a new constraint from def, or nil and the status
+function M.new(def)
+  local status = M.check(def)
+  if status then return nil, status end
+  local c = {}
+  derive(c, def)
+  return c
+end
+
+--- new limits for every bone sharing c; nil or the status (c unchanged)
+function M.set(c, def)
+  local status = M.check(def)
+  if status == nil then derive(c, def) end
+  return status
+end
+
+--- the def as last set, into out
+function M.get(c, out)
+  out.min, out.max, out.invert, out.space = c.min, c.max, c.invert, c.space
+  return out
+end
+
+--- the allowed delta nearest to delta, in the frame centred on the range
+function M.clamp(c, delta)
+  if c.full then return delta end
+  local mid, half = c.mid, c.half
+  local centred = mid + wrap(delta - mid)
+  if centred > mid + half then return mid + half end
+  if centred < mid - half then return mid - half end
+  return centred
+end
+
+--- The turn from local angle `from` to local angle `to` of a bone whose
+-- rest angle is rest (c its limit or false): for a parent-space limit,
+-- to's nearest allowed angle less from, both in the frame centred on the
+-- arc (a blend never sweeps through forbidden angles); else the shortest.
+function M.turn(c, rest, from, to)
+  if c and not c.full and not c.world then
+    local mid = c.mid
+    return M.clamp(c, to - rest) - (mid + wrap(from - rest - mid))
+  end
+  return wrap(to - from)
+end
+
+--- from, to of the allowed arc; nothing when every delta is allowed
+function M.arc(c)
+  if c.full then return end
+  return c.mid - c.half, c.mid + c.half
+end
+
+--- Moves rotation (rc, rs) into the arc of half-width half around the
+-- middle (mc, ms): returns whether it had to, and the rotation.  No trig.
+function M.clamp_rot(c, mc, ms, rc, rs)
+  if c.full then return false, rc, rs end
+  local hc, hs = c.half_c, c.half_s
+  -- the rotation relative to the middle of the allowed arc
+  local rel_c, rel_s = mc * rc + ms * rs, mc * rs - ms * rc
+  local mode, inside = c.mode
+  if mode == 1 then
+    inside = rel_c >= hc
+  elseif mode == 2 then
+    inside = rel_c >= 0.0 and abs(rel_s) <= hs
+  else
+    inside = rel_c >= 0.0 or abs(rel_s) >= hs
+  end
+  if inside then return false, rc, rs end
+  if rel_s < 0.0 then hs = -hs end
+  return true, mc * hc - ms * hs, mc * hs + ms * hc
+end
+
+return M

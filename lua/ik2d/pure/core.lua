@@ -1,0 +1,28 @@
+--- ik2d.pure.core: the pure-Lua core, the same table as ik2d.core (the C
+-- module): ik2d.chain, ik2d.constraint, ik2d.solver, ik2d.group,
+-- ik2d.skeleton, ik2d.spring and their methods, with the same arguments,
+-- errors and results, bit for bit.  For where native code cannot load (a
+-- .love file, Android, iOS, love.js).
+local O = require "ik2d.pure.objects"
+local binding_chain = require "ik2d.pure.binding_chain"
+local binding_solver = require "ik2d.pure.binding_solver"
+local group = require "ik2d.pure.group"
+local binding_spring = require "ik2d.pure.binding_spring"
+local binding_skeleton = require "ik2d.pure.binding_skeleton"
+
+return {
+  chain = binding_chain.chain,
+  constraint = binding_chain.constraint,
+  solver = binding_solver.solver,
+  group = group.group,
+  use_isa = group.use_isa,
+  spring = binding_spring.spring,
+  skeleton = binding_skeleton.skeleton,
+  _VERSION = "0.2.0",
+  MAX_BONES = 64,
+  MAX_SKELETON_BONES = 256,
+  -- the method tables (ik2d.core has them for its FFI path)
+  _methods = { Chain = O.methods.Chain, Constraint = O.methods.Constraint,
+               Solver = O.methods.Solver, Group = O.methods.Group,
+               Skeleton = O.methods.Skeleton, Spring = O.methods.Spring },
+}

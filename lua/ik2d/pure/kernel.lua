@@ -1,0 +1,318 @@
+--- ik2d.pure.kernel: plain CCD solved by code made for one bone count.
+--
+-- A solve of plain CCD without the exact step (method "ccd", exact =
+-- false: the textbook sweep and its root-to-tip twin, with damping and
+-- parent-space limits; no tip angle, pole, one-bone stretch or skeleton)
+-- is what a game runs most, many chains a frame.  For it, this module
+-- writes the whole solve out for n bones, once per n and sweep (load),
+-- with every rotation and joint in a local: the start (warm start or
+-- pose, into the limits), the sweeps and forward passes, keep-best, the
+-- sanity pass, the angles blended with the pose and the joints.  It is
+-- the general path (ik2d.pure.solver with pose.lua and ccd.lua) term for
+-- term, only unrolled: the same operations in the same order, so the
+-- same bits (the diff spec compares both with the C core).  It needs no
+-- table but the chain's and solver's own, so a solve allocates nothing.
+--
+-- A kernel returns the iterations used, or before changing anything nil
+-- when the solve needs what it leaves to the general path (a world-space
+-- limit, or a target at or beyond the chain's reach: the straight pose),
+-- false when a kernel made without limits meets one.
+local m = require "ik2d.pure.math"
+local limits = require "ik2d.pure.constraint"
+local chains = require "ik2d.pure.chain"
+
+local load = loadstring or load -- luacheck: ignore 113 143
+local format, concat = string.format, table.concat
+
+local M = {}
+
+--- the most bones a kernel is made for (a Lua function holds at most 200
+-- locals: 4 per bone and joint, and the start kept)
+M.MAX_BONES = 16
+
+-- The source of the kernel for n bones; tip: the tip-to-root sweep;
+-- limited: some bone has a limit (code for limits only where one can be).
+local function source(n, tip, limited)
+  local out = {}
+  local function emit(...) out[#out + 1] = format(...) end
+  -- "c1, s1, c2, s2, ..." from a pattern with %d twice
+  local function list(pattern, first, last)
+    local parts = {}
+    for i = first or 1, last or n do parts[#parts + 1] = format(pattern, i, i) end
+    return concat(parts, ", ")
+  end
+  -- the forward pass: joints x1..x(n+1) from the rotations
+  local function forward()
+    emit("wc, ws = bc, bs")
+    for i = 1, n do
+      emit("wc, ws = wc * c%d - ws * s%d, wc * s%d + ws * c%d", i, i, i, i)
+      emit("x%d = x%d + l%d * wc", i + 1, i, i)
+      emit("y%d = y%d + l%d * ws", i + 1, i, i)
+    end
+  end
+  -- joint i turned so that joint->tip points at the target, its limit
+  -- and the tip with it; then the distance, and within the tolerance the
+  -- run ends (break: out of the iterations).  The turn is written twice:
+  -- for a norm its squares hold, and after hypot for one they do not.
+  local function turn_body(i)
+    emit("local tc, ts = dot / norm, cross / norm")
+    emit("if tc < damping_c then")
+    emit("tc = damping_c")
+    emit("if ts < 0.0 then ts = -damping_s else ts = damping_s end")
+    emit("end")
+    if limited then emit("local oc, os = c%d, s%d", i, i) end
+    emit("c%d, s%d = c%d * tc - s%d * ts, c%d * ts + s%d * tc", i, i, i, i, i, i)
+    emit("tip_x = x%d + tc * ax - ts * ay", i)
+    emit("tip_y = y%d + ts * ax + tc * ay", i)
+    if limited then
+      emit("local limit = constraint[%d]", i)
+      emit("if limit and not limit.full then")
+      emit("local moved, nc, ns = clamp_rot(limit, mid_c[%d], mid_s[%d], c%d, s%d)", i, i, i, i)
+      emit("if moved then")
+      emit("c%d, s%d = nc, ns", i, i)
+      emit("tc, ts = oc * nc + os * ns, oc * ns - os * nc")
+      emit("tip_x = x%d + tc * ax - ts * ay", i)
+      emit("tip_y = y%d + ts * ax + tc * ay", i)
+      emit("end")
+      emit("end")
+    end
+  end
+  local function turn(i)
+    emit("do")
+    emit("local ax, ay = tip_x - x%d, tip_y - y%d", i, i)
+    emit("local gx, gy = tx - x%d, ty - y%d", i, i)
+    emit("local dot = ax * gx + ay * gy")
+    emit("local cross = ax * gy - ay * gx")
+    emit("local norm = sqrt(dot * dot + cross * cross)")
+    emit("if norm > tiny and norm < huge then")
+    turn_body(i)
+    emit("else")
+    emit("norm = hypot(dot, cross)")
+    emit("if norm > 0.0 then")
+    turn_body(i)
+    emit("end")
+    emit("end")
+    emit("local dx, dy = tx - tip_x, ty - tip_y")
+    emit("distance_sq = dx * dx + dy * dy")
+    emit("if distance_sq <= tol_sq then")
+    emit("used = iteration")
+    emit("break")
+    emit("end")
+    if not tip then
+      emit("wc, ws = wc * c%d - ws * s%d, wc * s%d + ws * c%d", i, i, i, i)
+      emit("x%d = x%d + l%d * wc", i + 1, i, i)
+      emit("y%d = y%d + l%d * ws", i + 1, i, i)
+    end
+    emit("end")
+  end
+  -- bone i into its limit (the start, and the sanity pass)
+  local function clamp(i)
+    if not limited then return end
+    emit("do")
+    emit("local limit = constraint[%d]", i)
+    emit("if limit and not limit.full then")
+    emit("local _, nc, ns = clamp_rot(limit, mid_c[%d], mid_s[%d], c%d, s%d)", i, i, i, i)
+    emit("c%d, s%d = nc, ns", i, i)
+    emit("end")
+    emit("end")
+  end
+
+  emit("local sqrt, hypot, cos, sin, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI"
+       .. " = ...")
+  emit("return function(sv, ch, settings, weight, mid_c, mid_s)")
+  emit("local length, constraint = ch.length, ch.constraint")
+  -- the limits: a kernel without them hands a limited chain to its twin
+  -- (false), one with them a world-space limit to the general path (nil)
+  for i = 1, n do
+    emit("do")
+    emit("local limit = constraint[%d]", i)
+    emit("if limit and not limit.full then")
+    if limited then
+      emit("if limit.world then return nil end")
+    else
+      emit("return false")
+    end
+    emit("end")
+    emit("end")
+  end
+  emit("local %s = %s", list("l%d"), list("length[%d]"))
+  emit("local %s", list("c%d, s%d"))
+  -- the start: the warm start or the pose; each limit's middle, and the
+  -- start into it
+  emit("if settings.warm_start and sv.have_solution then")
+  emit("local solution_c, solution_s = sv.solution_c, sv.solution_s")
+  emit("%s = %s", list("c%d, s%d"), list("solution_c[%d], solution_s[%d]"))
+  emit("else")
+  emit("local pose = ch.pose")
+  for i = 1, n do emit("c%d, s%d = cos(pose[%d]), sin(pose[%d])", i, i, i, i) end
+  emit("end")
+  if limited then
+    emit("local rest_c, rest_s = ch.rest_c, ch.rest_s")
+    for i = 1, n do
+      emit("do")
+      emit("local limit = constraint[%d]", i)
+      emit("if limit and not limit.full then")
+      emit("local c, s, lc, ls = rest_c[%d], rest_s[%d], limit.mid_c, limit.mid_s", i, i)
+      emit("mid_c[%d], mid_s[%d] = c * lc - s * ls, c * ls + s * lc", i, i)
+      emit("end")
+      emit("end")
+    end
+  end
+  for i = 1, n do clamp(i) end
+  emit("local %s = %s", list("start_c%d, start_s%d"), list("c%d, s%d"))
+  -- the pose fields: base, target (chain space), tolerance, damping
+  emit("local bx, by, bc, bs = ch.base_x, ch.base_y, ch.base_c, ch.base_s")
+  emit("local tx, ty = sv.target_x, sv.target_y")
+  emit("if not sv.has_target then")
+  emit("local joints = ch.joints")
+  emit("tx, ty = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
+  emit("end")
+  emit("if ch.flip then tx = 2.0 * bx - tx end")
+  emit("local tol_sq = settings.tolerance * settings.tolerance")
+  -- the norms a turn takes from its squares (outside: hypot), in registers
+  emit("local tiny, huge = 1e-150, 1e150")
+  emit("local damping_c, damping_s = settings.damping_c, settings.damping_s")
+  -- the first forward pass; within the tolerance already: no run
+  emit("local x1, y1 = bx, by")
+  emit("local %s", list("x%d, y%d", 2, n + 1))
+  emit("local wc, ws")
+  forward()
+  emit("local dx, dy = tx - x%d, ty - y%d", n + 1, n + 1)
+  emit("local distance_sq = dx * dx + dy * dy")
+  emit("local used = 0")
+  emit("if not (distance_sq <= tol_sq) then")
+  -- the straight pose toward a target out of reach: the general path's
+  emit("local ux, uy = tx - bx, ty - by")
+  emit("local distance = sqrt(ux * ux + uy * uy)")
+  emit("if distance >= ch.reach and distance ~= 0.0 then return nil end")
+  emit("local iterations = settings.iterations")
+  emit("local iteration, start_sq = 1, distance_sq")
+  emit("used = iterations")
+  emit("while true do")
+  emit("local before_sq = distance_sq")
+  emit("local tip_x, tip_y = x%d, y%d", n + 1, n + 1)
+  if tip then
+    for i = n, 1, -1 do turn(i) end
+  else
+    emit("wc, ws = bc, bs")
+    for i = 1, n do turn(i) end
+  end
+  forward()
+  emit("dx, dy = tx - x%d, ty - y%d", n + 1, n + 1)
+  emit("distance_sq = dx * dx + dy * dy")
+  -- a stalled run or the last iteration ends it; keep best
+  emit("local ended")
+  emit("if before_sq - distance_sq <= 1e-9 * before_sq then")
+  emit("used = iteration")
+  emit("ended = true")
+  emit("else")
+  emit("iteration = iteration + 1")
+  emit("ended = iteration > iterations")
+  emit("end")
+  emit("if ended then")
+  emit("if distance_sq >= start_sq then")
+  emit("%s = %s", list("c%d, s%d"), list("start_c%d, start_s%d"))
+  emit("end")
+  emit("break")
+  emit("end")
+  emit("end")
+  emit("end")
+  -- the sanity pass: a rotation NaN, zero or far from unit drops the run
+  -- for the start; off unit length, it goes back on it and into its limit
+  emit("repeat")
+  for i = 1, n do
+    emit("do")
+    emit("local norm = c%d * c%d + s%d * s%d", i, i, i, i)
+    emit("if not (norm > 0.25 and norm < 4.0) then")
+    emit("%s = %s", list("c%d, s%d"), list("start_c%d, start_s%d"))
+    emit("break")
+    emit("end")
+    emit("local off = norm - 1.0")
+    emit("if off > 1e-14 or off < -1e-14 then")
+    emit("norm = sqrt(norm)")
+    emit("c%d, s%d = c%d / norm, s%d / norm", i, i, i, i)
+    emit("end")
+    emit("end")
+    clamp(i)
+  end
+  emit("until true")
+  -- limited: a bone on the edge of its arc
+  emit("local on_limit = false")
+  if limited then
+    for i = 1, n do
+      emit("do")
+      emit("local limit = constraint[%d]", i)
+      emit("if not on_limit and limit and not limit.full then")
+      emit("local mc, ms = mid_c[%d], mid_s[%d]", i, i)
+      emit("local rel_c, rel_s = mc * c%d + ms * s%d, mc * s%d - ms * c%d", i, i, i, i)
+      emit("on_limit = abs(atan2(rel_s, rel_c)) >= limit.half - 1e-9")
+      emit("end")
+      emit("end")
+    end
+  end
+  emit("sv.limited = on_limit")
+  emit("sv.have_solution = true")
+  -- the solution, its angles and the result: pose + weight * delta,
+  -- delta inside the limits
+  emit("local solution_c, solution_s, solution_angle = sv.solution_c, sv.solution_s,"
+       .. " sv.solution_angle")
+  emit("local chain_pose, angle, rest = ch.pose, ch.angle, ch.rest")
+  for i = 1, n do
+    emit("do")
+    emit("local c, s = c%d, s%d", i, i)
+    emit("solution_c[%d], solution_s[%d] = c, s", i, i)
+    emit("local ik = atan2(s, c)")
+    emit("solution_angle[%d] = ik", i)
+    emit("local limit, p = constraint[%d], chain_pose[%d]", i, i)
+    emit("local delta")
+    emit("if limit and not limit.full then")
+    emit("local r, mid = rest[%d], limit.mid", i)
+    emit("delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
+    emit("else")
+    emit("delta = ik - p")
+    emit("if not (delta >= -PI and delta < PI) then delta = wrap(delta) end")
+    emit("end")
+    emit("if weight == 1.0 then angle[%d] = p + delta else angle[%d] = p + weight * delta end",
+         i, i)
+    emit("end")
+  end
+  emit("ch.uniform = settings.uniform")
+  emit("ch.scale = 1.0")
+  -- the joints: the solution's (no trig), or the blend's
+  emit("if weight == 1.0 then")
+  forward()
+  emit("local joints = ch.joints")
+  emit("if ch.flip then")
+  emit("local bx2 = 2.0 * bx")
+  for i = 1, n + 1 do emit("joints[%d], joints[%d] = bx2 - x%d, y%d", 2 * i - 1, 2 * i, i, i) end
+  emit("else")
+  for i = 1, n + 1 do emit("joints[%d], joints[%d] = x%d, y%d", 2 * i - 1, 2 * i, i, i) end
+  emit("end")
+  emit("else")
+  emit("update_joints(ch)")
+  emit("end")
+  emit("return used")
+  emit("end")
+  return concat(out, "\n")
+end
+M.source = source
+
+local kernels = {}
+
+--- The kernel for n bones (1 .. MAX_BONES), the sweep ("tip", "root")
+-- and whether it handles limits.  A kernel: solve(sv, ch, settings,
+-- weight, mid_c, mid_s) -> the iterations used; false: the chain has a
+-- limit (the limited kernel's solve); nil: the general path's.
+function M.get(n, sweep, limited)
+  local key = n * 4 + (sweep == "tip" and 2 or 0) + (limited and 1 or 0)
+  local kernel = kernels[key]
+  if not kernel then
+    local chunk = assert(load(source(n, sweep == "tip", limited), "=ik2d.pure.kernel"))
+    kernel = chunk(math.sqrt, m.hypot, math.cos, math.sin, math.abs, m.atan2, m.wrap,
+                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI)
+    kernels[key] = kernel
+  end
+  return kernel
+end
+
+return M

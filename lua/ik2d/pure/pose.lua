@@ -1,0 +1,415 @@
+--- ik2d.pure.pose: the pose a solve works on (src/ik2d_pose.c): forward
+-- passes, the straight pose toward a far target, world-space limits,
+-- poles and the exact two-joint step.
+--
+-- There is one pose, P, shared by every solve (a solve never runs inside
+-- another): its arrays are made once, so a solve allocates nothing.
+-- Rotations are pairs of arrays (rc[i], rs[i]); bone i of the C core is
+-- i + 1 here, joint j (0 = base) is jx[j + 1], jy[j + 1].
+local m = require "ik2d.pure.math"
+local limits = require "ik2d.pure.constraint"
+
+local sqrt, abs = math.sqrt, math.abs
+local fmax, atan2 = m.fmax, m.atan2
+local clamp_rot = limits.clamp_rot
+
+local MAX_BONES = 64
+
+local M = {}
+
+local function array(n)
+  local t = {}
+  for i = 1, n do t[i] = 0.0 end
+  return t
+end
+M.array = array
+
+-- The pose.  Scalars: chain, settings, count (bones solved: a tip angle
+-- leaves the last one out), iterations (this run's budget), reach (of the
+-- bones solved), target_x/y and pole_x/y (chain space), pole, limited,
+-- world_limits (the last bone with a world-space limit; 0: none),
+-- tolerance_sq, damping_c/s (the largest CCD turn; cos -1 lets every turn
+-- pass), base_c/s, scale, fresh (the joints are those of the rotations),
+-- limited_bones (a bone has a limit: loops over free chains skip them),
+-- base_x/y (where the solution puts the base, chain space: the chain's
+-- base, but for follow, which moves it).
+local rc, rs = array(MAX_BONES), array(MAX_BONES)
+local mid_c, mid_s = array(MAX_BONES), array(MAX_BONES)
+local jx, jy = array(MAX_BONES + 1), array(MAX_BONES + 1)
+local P = {
+  chain = false, settings = false, count = 0, iterations = 0, reach = 0.0,
+  target_x = 0.0, target_y = 0.0, pole = false, pole_x = 0.0, pole_y = 0.0,
+  limited = false, world_limits = 0, tolerance_sq = 0.0, damping_c = -1.0,
+  damping_s = 0.0, base_c = 1.0, base_s = 0.0, scale = 1.0, fresh = false,
+  limited_bones = false, base_x = 0.0, base_y = 0.0,
+  rc = rc, rs = rs, mid_c = mid_c, mid_s = mid_s, jx = jx, jy = jy,
+}
+M.P = P
+
+-- ------------------------------------------------------------------
+-- rotations and joints
+-- ------------------------------------------------------------------
+
+--- copies the rotations out to (c, s), or back in (the joints are then
+-- stale until the next forward pass)
+function M.save(c, s)
+  for i = 1, P.count do c[i], s[i] = rc[i], rs[i] end
+end
+
+local function load(c, s)
+  P.fresh = false
+  for i = 1, P.count do rc[i], rs[i] = c[i], s[i] end
+end
+M.load = load
+
+--- positions of every joint from the rotations, from the pose's base
+local function forward()
+  local length = P.chain.length
+  local wc, ws = P.base_c, P.base_s
+  local x, y = P.base_x, P.base_y
+  local n = P.count
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    jx[i], jy[i] = x, y
+    local l = length[i]
+    x = x + l * wc
+    y = y + l * ws
+  end
+  jx[n + 1], jy[n + 1] = x, y
+end
+M.forward = forward
+
+--- squared distance from the tip of the last forward pass to the target
+local function tip_distance_sq()
+  local n1 = P.count + 1
+  local dx, dy = P.target_x - jx[n1], P.target_y - jy[n1]
+  return dx * dx + dy * dy
+end
+M.tip_distance_sq = tip_distance_sq
+
+--- the world rotation of bone i (the base's times every local one up to
+-- i); i = 0 gives the base's
+local function world(i)
+  local wc, ws = P.base_c, P.base_s
+  for k = 1, i do
+    local c, s = rc[k], rs[k]
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+  end
+  return wc, ws
+end
+M.world = world
+
+--- the middle of bone i's allowed arc as a local rotation: for a
+-- world-space limit, the world middle seen from the parent's rotation,
+-- put back on unit length
+local function limit_mid(i)
+  local limit = P.chain.constraint[i]
+  if not limit or not limit.world then return mid_c[i], mid_s[i] end
+  local pc, ps = world(i - 1)
+  local c, s = pc * mid_c[i] + ps * mid_s[i], pc * mid_s[i] - ps * mid_c[i]
+  local norm = sqrt(c * c + s * s)
+  if norm > 0.0 then return c / norm, s / norm end
+  return mid_c[i], mid_s[i]
+end
+M.limit_mid = limit_mid
+
+--- moves rotation i into its limits; returns true if it had to
+local function clamp(i)
+  local limit = P.chain.constraint[i]
+  if not limit or limit.full then return false end
+  local mc, ms = limit_mid(i)
+  local moved, c, s = clamp_rot(limit, mc, ms, rc[i], rs[i])
+  if moved then rc[i], rs[i] = c, s end
+  return moved
+end
+M.clamp = clamp
+
+--- each world-space limited bone from first on back into its limit;
+-- true if one moved (the joints are then stale)
+local function settle_world(first)
+  local moved = false
+  local last = P.world_limits
+  if last > P.count then last = P.count end
+  local constraint = P.chain.constraint
+  for i = first, last do
+    local limit = constraint[i]
+    if limit and limit.world and clamp(i) then moved = true end
+  end
+  if moved then P.fresh = false end
+  return moved
+end
+M.settle_world = settle_world
+
+--- whether a limited bone ends on the edge of its allowed arc
+function M.on_limit()
+  local constraint = P.chain.constraint
+  for i = 1, P.count do
+    local limit = constraint[i]
+    if limit and not limit.full then
+      local mc, ms = limit_mid(i)
+      local c, s = rc[i], rs[i]
+      local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
+      if abs(atan2(rel_s, rel_c)) >= limit.half - 1e-9 then return true end
+    end
+  end
+  return false
+end
+
+-- ------------------------------------------------------------------
+-- the straight pose
+-- ------------------------------------------------------------------
+
+local saved_c, saved_s = array(MAX_BONES), array(MAX_BONES)
+
+--- points the chain straight at an out-of-reach target when the limits
+-- allow it; true if it did
+function M.straighten()
+  local ch = P.chain
+  local tx, ty, bx, by = P.target_x, P.target_y, ch.base_x, ch.base_y
+  local dx, dy = tx - bx, ty - by
+  local distance = sqrt(dx * dx + dy * dy)
+  if not (distance >= P.reach) or distance == 0.0 then return false end
+  M.save(saved_c, saved_s)
+  if not (distance - distance == 0) then
+    -- a target beyond 1e154: the squares overflowed
+    if not (dx - dx == 0 and dy - dy == 0) then
+      dx = 0.5 * tx - 0.5 * bx
+      dy = 0.5 * ty - 0.5 * by
+    end
+    distance = fmax(abs(dx), abs(dy))
+    dx = dx / distance
+    dy = dy / distance
+    distance = sqrt(dx * dx + dy * dy)
+  end
+  dx = dx / distance
+  dy = dy / distance
+  -- first bone: world direction to the target, less the base rotation
+  local bc, bs = P.base_c, P.base_s
+  rc[1], rs[1] = bc * dx + bs * dy, bc * dy - bs * dx
+  local n = P.count
+  for i = 2, n do rc[i], rs[i] = 1.0, 0.0 end
+  for i = 1, n do
+    if clamp(i) then
+      -- a limit forbids the straight pose: leave it to the iterations
+      load(saved_c, saved_s)
+      return false
+    end
+  end
+  P.fresh = false
+  return true
+end
+
+-- ------------------------------------------------------------------
+-- poles
+-- ------------------------------------------------------------------
+
+-- the mirror of rotation (wc, ws) across the line along unit u: u^2 conj(w)
+local function mirror(uc, us, wc, ws)
+  local qc, qs = uc * uc - us * us, uc * us + us * uc
+  local nws = -ws
+  return qc * wc - qs * nws, qc * nws + qs * wc
+end
+
+-- the unit direction from (x0, y0) to (x1, y1); nil if they meet
+local function unit(x0, y0, x1, y1)
+  local dx, dy = x1 - x0, y1 - y0
+  local norm = sqrt(dx * dx + dy * dy)
+  if not (norm > 0.0 and norm - norm == 0) then return nil end
+  return dx / norm, dy / norm
+end
+
+-- which side of the line through (x0, y0) along u the point is on
+local function side_of(uc, us, x0, y0, x, y)
+  return uc * (y - y0) - us * (x - x0)
+end
+
+local pole_c, pole_s = array(MAX_BONES), array(MAX_BONES)
+local world_c, world_s = array(MAX_BONES), array(MAX_BONES)
+
+-- keeps the rotations first..last when every limit allows them; else puts
+-- the saved ones back and says so
+local function keep_if_allowed(first, last)
+  for i = first, last do
+    local c, s = rc[i], rs[i]
+    if clamp(i) then
+      rc[i], rs[i] = c, s
+      for k = first, last do rc[k], rs[k] = pole_c[k], pole_s[k] end
+      P.limited = true
+      return false
+    end
+  end
+  return true
+end
+
+--- turns the chain's middle joints toward the pole, base and tip kept
+function M.toward_pole()
+  local n = P.count
+  if n < 2 then return end
+  forward()
+  local uc, us = unit(jx[1], jy[1], jx[n + 1], jy[n + 1])
+  if not uc then return end
+  local px, py = P.pole_x, P.pole_y
+  local pole = side_of(uc, us, jx[1], jy[1], px, py)
+  local bulk = 0.0
+  for j = 2, n do bulk = bulk + side_of(uc, us, jx[1], jy[1], jx[j], jy[j]) end
+  M.save(pole_c, pole_s)
+  if pole * bulk < 0.0 then
+    -- the whole chain mirrored across the base-tip line: the first bone
+    -- takes the mirrored direction, every later turn is reversed
+    local bc, bs = P.base_c, P.base_s
+    local wc, ws = bc * rc[1] - bs * rs[1], bc * rs[1] + bs * rc[1]
+    wc, ws = mirror(uc, us, wc, ws)
+    rc[1], rs[1] = bc * wc + bs * ws, bc * ws - bs * wc
+    for i = 2, n do rc[i], rs[i] = pole_c[i], -pole_s[i] end
+    if keep_if_allowed(1, n) then M.save(pole_c, pole_s) end
+    forward()
+  end
+  -- each middle joint mirrored across the line through its neighbours,
+  -- when that brings it nearer the pole (C joint j is Lua joint j + 1;
+  -- its bones are j and j + 1 here)
+  for j = 2, n do
+    local vc, vs = unit(jx[j - 1], jy[j - 1], jx[j + 1], jy[j + 1])
+    if vc then
+      local side_pole = side_of(vc, vs, jx[j - 1], jy[j - 1], px, py)
+      local side_joint = side_of(vc, vs, jx[j - 1], jy[j - 1], jx[j], jy[j])
+      if side_pole * side_joint < 0.0 then
+        local wc, ws = P.base_c, P.base_s
+        for i = 1, n do
+          local c, s = rc[i], rs[i]
+          wc, ws = wc * c - ws * s, wc * s + ws * c
+          world_c[i], world_s[i] = wc, ws
+        end
+        local parent_c, parent_s = P.base_c, P.base_s
+        if j >= 3 then parent_c, parent_s = world_c[j - 2], world_s[j - 2] end
+        local ac, as = mirror(vc, vs, world_c[j - 1], world_s[j - 1])
+        local bc, bs = mirror(vc, vs, world_c[j], world_s[j])
+        world_c[j - 1], world_s[j - 1] = ac, as
+        world_c[j], world_s[j] = bc, bs
+        rc[j - 1], rs[j - 1] = parent_c * ac + parent_s * as, parent_c * as - parent_s * ac
+        rc[j], rs[j] = ac * bc + as * bs, ac * bs - as * bc
+        local last = j
+        if j + 1 <= n then
+          local cc, cs = world_c[j + 1], world_s[j + 1]
+          rc[j + 1], rs[j + 1] = bc * cc + bs * cs, bc * cs - bs * cc
+          last = j + 1
+        end
+        if keep_if_allowed(j - 1, last) then M.save(pole_c, pole_s) end
+        forward()
+      end
+    end
+  end
+  P.fresh = false
+end
+
+-- ------------------------------------------------------------------
+-- the exact two-joint step
+-- ------------------------------------------------------------------
+
+-- The exact step skips a pair whose triangle is degenerate: the tip or
+-- the target closer to a joint than a tenth of the pair's first side.
+local DEGENERATE = 0.01
+
+-- is rotation (c, s) of bone i inside its limits? (asks the clamp itself)
+local function allowed(i, c, s)
+  local limit = P.chain.constraint[i]
+  if not limit or limit.full then return true end
+  local mc, ms = limit_mid(i)
+  return not clamp_rot(limit, mc, ms, c, s)
+end
+
+-- the best pair so far: its bones, cost and new rotations
+local best_i, best_j, best_cost = 0, 0, 5.0
+local best_ic, best_is, best_jc, best_js = 1.0, 0.0, 1.0, 0.0
+
+-- Keeps the pair i < j when the bend side whose wanted angle at joint j
+-- is (want_c, want_s) is cheaper than the best; returns true when a limit
+-- forbids the side.  u, v: the triangle's sides from joint i and j; w:
+-- the target from joint i; now: the angle at joint j now.
+local function pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, want_s)
+  local damping_c = P.damping_c
+  local jc, js = now_c * want_c + now_s * want_s, now_c * want_s - now_s * want_c
+  if not (1.0 - jc < best_cost) or jc < damping_c then return false end
+  -- the tip after turning j, from joint i; then turn i onto the target
+  local px = ux + jc * vx - js * vy
+  local py = uy + js * vx + jc * vy
+  local dot = px * wx + py * wy
+  local cross = px * wy - py * wx
+  local norm = sqrt(dot * dot + cross * cross)
+  if not (norm > 0.0) then return false end
+  local ic, is = dot / norm, cross / norm
+  local cost = (1.0 - jc) + (1.0 - ic)
+  if not (cost < best_cost) or ic < damping_c then return false end
+  local oc, os = rc[i], rs[i]
+  local i_c, i_s = oc * ic - os * is, oc * is + os * ic
+  if not allowed(i, i_c, i_s) then return true end
+  oc, os = rc[j], rs[j]
+  local j_c, j_s = oc * jc - os * js, oc * js + os * jc
+  if not allowed(j, j_c, j_s) then return true end
+  best_ic, best_is, best_jc, best_js = i_c, i_s, j_c, j_s
+  best_i, best_j, best_cost = i, j, cost
+  return false
+end
+
+-- Solves the triangle of bones i < j and keeps it when cheaper, on the
+-- bend side it has now unless a limit forbids that side.
+local function pair_try(i, j)
+  local n1 = P.count + 1
+  local ux, uy = jx[j] - jx[i], jy[j] - jy[i]           -- side a
+  local vx, vy = jx[n1] - jx[j], jy[n1] - jy[j]         -- side b
+  local wx, wy = P.target_x - jx[i], P.target_y - jy[i]
+  local a2 = ux * ux + uy * uy
+  local b2 = vx * vx + vy * vy
+  local d2 = wx * wx + wy * wy
+  local gap = d2 - a2 - b2
+  -- sides whose squares and products doubles hold exactly enough
+  if not (a2 >= 1e-140 and a2 <= 1e140 and b2 >= 1e-140 and b2 <= 1e140 and
+          d2 >= 1e-140 and d2 <= 1e140) then
+    return
+  end
+  -- out of this pair's reach, or degenerate
+  if gap * gap > 4.0 * a2 * b2 then return end
+  if b2 < DEGENERATE * a2 or d2 < DEGENERATE * a2 then return end
+  -- the angle at joint j between side a and side b: now and wanted
+  local ab = sqrt(a2 * b2)
+  local want_c = gap / (2.0 * ab)
+  local want_sin = 1.0 - want_c * want_c
+  local want_s = 0.0
+  if want_sin > 0.0 then want_s = sqrt(want_sin) end
+  local now_c, now_s = (ux * vx + uy * vy) / ab, (ux * vy - uy * vx) / ab
+  -- keep the bend side (the sign of the wanted sine is the side's)
+  local side = now_s < 0.0 and -1.0 or 1.0
+  if pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, side * want_s) and
+     want_s > 0.0 then
+    pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, -side * want_s)
+  end
+end
+
+local exact_c, exact_s = array(MAX_BONES), array(MAX_BONES)
+
+--- The exact two-joint step from the joints of the last forward pass and
+-- their squared tip distance; returns whether it applied a pair and the
+-- squared distance (the joints are then those of the new pose).
+function M.exact_step(distance_sq)
+  local n = P.count
+  if n < 2 then return false, distance_sq end
+  best_i, best_j, best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
+  for k = 1, n - 1 do pair_try(k, k + 1) end
+  for k = 3, n do pair_try(1, k) end
+  for k = 2, n - 2 do pair_try(k, n) end
+  if best_i == 0 then return false, distance_sq end
+  M.save(exact_c, exact_s)
+  rc[best_i], rs[best_i] = best_ic, best_is
+  rc[best_j], rs[best_j] = best_jc, best_js
+  -- world-space limits below the pair turned with it
+  if P.world_limits > best_i then settle_world(best_i + 1) end
+  forward()
+  local after_sq = tip_distance_sq()
+  if after_sq < distance_sq then return true, after_sq end
+  -- no gain (the tip already sat on the target up to rounding)
+  load(exact_c, exact_s)
+  forward()
+  return false, distance_sq
+end
+
+return M

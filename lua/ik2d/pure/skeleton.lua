@@ -1,0 +1,609 @@
+--- ik2d.pure.skeleton: skeletons, their forward kinematics and the chains
+-- that are paths through them (src/ik2d_skeleton.c), term for term.
+--
+-- Bones are 1-based here (bone b of the C core is b + 1) and stored
+-- parents first; a root's parent is 0.  A bone's frame (unflipped) is
+-- kept in arrays fx, fy (origin), fa (world angle), fc, fs (its rotation)
+-- and ftx, fty (tip); the transforms as drawn in one flat array, 5 a bone.
+-- A skeleton chain is a chain (ik2d.pure.chain) with a link: its
+-- skeleton (false once released), from, to, and per chain bone its
+-- skeleton bone, phi and shift.  The skeleton lists its chains and the
+-- solvers on them in the order made.
+local m = require "ik2d.pure.math"
+local chains = require "ik2d.pure.chain"
+
+local cos, sin, abs = math.cos, math.sin, math.abs
+local PI, wrap, hypot, libm_atan2 = m.PI, m.wrap, m.hypot, m.libm_atan2
+local base_angle, keep_base = chains.base_angle, chains.keep_base
+
+local M = {}
+
+M.MAX_BONES = 256
+M.MAX_SOLVERS = 256
+M.TRANSFORM = 5
+
+local function finite(x) return x - x == 0 end
+
+-- ------------------------------------------------------------------
+-- forward kinematics
+-- ------------------------------------------------------------------
+
+-- Bone b's frame from its parent's (or the base), unflipped.
+local function frame(sk, b)
+  local p = sk.parent[b]
+  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
+  local px, py, parent_angle, pc, ps = sk.base_x, sk.base_y, sk.base_angle, sk.base_c,
+    sk.base_s
+  if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
+  local x, y
+  if sk.at_tip[b] then
+    if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
+  else
+    local ox, oy = sk.ox[b], sk.oy[b]
+    x = px + (pc * ox - ps * oy)
+    y = py + (ps * ox + pc * oy)
+  end
+  fx[b], fy[b] = x, y
+  -- wrapped at each step, as a chain's world angles are
+  local w
+  if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
+  w = wrap(w)
+  fa[b] = w
+  local c, s = cos(w), sin(w)
+  fc[b], fs[b] = c, s
+  local length = sk.length[b]
+  ftx[b], fty[b] = x + length * c, y + length * s
+end
+
+-- Bone b's transform as drawn: mirrored about the base when flipped (a
+-- root bone at the base's origin stays exactly there, as a chain's
+-- joint 1 does).
+local function transform(sk, b)
+  local t, T = 5 * b - 5, sk.T
+  if sk.flip then
+    local mirror = 2.0 * sk.base_x
+    if sk.parent[b] == 0 and sk.at_tip[b] then
+      T[t + 1] = sk.base_x
+    else
+      T[t + 1] = mirror - sk.fx[b]
+    end
+    T[t + 3] = wrap(PI - sk.fa[b])
+    T[t + 4] = mirror - sk.ftx[b]
+  else
+    T[t + 1] = sk.fx[b]
+    T[t + 3] = sk.fa[b]
+    T[t + 4] = sk.ftx[b]
+  end
+  T[t + 2] = sk.fy[b]
+  T[t + 5] = sk.fty[b]
+end
+
+-- The transforms into the skeleton's FFI array (sk.array: made when
+-- sk:transform_array is first asked for, false before), after a change.
+local function synced(sk)
+  local array = sk.array
+  if array then
+    local T = sk.T
+    for k = 1, 5 * sk.count do array[k - 1] = T[k] end
+  end
+end
+M.synced = synced
+
+--- frames and transforms of the bones from first on that mask marks
+-- (every one from first without a mask)
+local function forward(sk, first, mask)
+  for b = first, sk.count do
+    if not mask or mask[b] then
+      frame(sk, b)
+      transform(sk, b)
+    end
+  end
+  synced(sk)
+end
+M.forward = forward
+
+--- marks bone and its descendants in mask (the marks there stay)
+local function subtree(sk, bone, mask)
+  local parent = sk.parent
+  mask[bone] = true
+  for b = bone + 1, sk.count do
+    local p = parent[b]
+    if p >= bone and mask[p] then mask[b] = true end
+  end
+end
+M.subtree = subtree
+
+--- mask (a table) cleared for the skeleton's bones
+local function cleared(mask, sk)
+  for b = 1, sk.count do mask[b] = false end
+  return mask
+end
+M.cleared = cleared
+
+-- ------------------------------------------------------------------
+-- skeleton chains: geometry, pull and push
+-- ------------------------------------------------------------------
+
+-- chain bone of skeleton bone b, or nil
+local function chain_bone_of(ch, b)
+  local link = ch.link
+  if b < link.from or b > link.to then return nil end
+  local bones = link.bones
+  for k = 1, ch.count do
+    if bones[k] == b then return k end
+  end
+  return nil
+end
+
+-- The path child of chain bone k starts at s in the bone's space: the
+-- chain bone's length |s| and direction phi (the last bone runs to its
+-- own tip).  An s along +x is exact: |s| = x, phi = 0.
+local function segment(sk, bones, n, k)
+  local x, y
+  if k == n then
+    x, y = sk.length[bones[k]], 0.0
+  else
+    local child = bones[k + 1]
+    x, y = sk.ox[child], sk.oy[child]
+  end
+  if y == 0.0 and x >= 0.0 then return x, 0.0 end
+  return hypot(x, y), libm_atan2(y, x)
+end
+
+-- a + b, with b = 0 giving a's bits (-0 + 0 would be +0)
+local function shifted(a, b)
+  if b == 0.0 then return a end
+  return a + b
+end
+
+-- Lengths, shifts, rest angles and reach of a chain from its skeleton.
+local function geometry(ch)
+  local link = ch.link
+  local sk, bones, phis, shifts = link.skeleton, link.bones, link.phi, link.shift
+  local previous, reach = 0.0, 0.0
+  for k = 1, ch.count do
+    local b = bones[k]
+    local length, phi = segment(sk, bones, ch.count, k)
+    local shift = phi - previous
+    phis[k], shifts[k] = phi, shift
+    previous = phi
+    ch.length[k] = length
+    reach = reach + length
+    if shift == 0.0 then
+      ch.rest[k], ch.rest_c[k], ch.rest_s[k] = sk.rest[b], sk.rest_c[b], sk.rest_s[b]
+    else
+      local rest = sk.rest[b] + shift
+      ch.rest[k], ch.rest_c[k], ch.rest_s[k] = rest, cos(rest), sin(rest)
+    end
+  end
+  ch.reach = reach
+end
+
+-- the same double, zeros told apart
+local function same_bits(a, b)
+  return a == b and (a ~= 0.0 or 1.0 / a == 1.0 / b)
+end
+
+--- A skeleton chain takes its skeleton's state: base, flip, limits, pose
+-- and result (shifted), joints (from the transforms).
+local function pull(ch)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk then return end
+  local T, from, parent = sk.T, link.from, sk.parent[link.from]
+  local angle = sk.base_angle
+  if parent > 0 and not sk.position_only[from] then angle = sk.fa[parent] end
+  -- the base rotation's trig only when the angle changed
+  if same_bits(base_angle(angle), ch.base_angle) then
+    ch.base_x, ch.base_y = T[5 * from - 4], T[5 * from - 3]
+  else
+    keep_base(ch, T[5 * from - 4], T[5 * from - 3], angle)
+  end
+  ch.flip = sk.flip
+  ch.scale = 1.0
+  local n, bones, shift = ch.count, link.bones, link.shift
+  local constraint, pose, angles, joints = ch.constraint, ch.pose, ch.angle, ch.joints
+  local sk_constraint, sk_pose, sk_angle = sk.constraint, sk.pose, sk.angle
+  for k = 1, n do
+    local b = bones[k]
+    constraint[k] = sk_constraint[b]
+    pose[k] = shifted(sk_pose[b], shift[k])
+    angles[k] = shifted(sk_angle[b], shift[k])
+    joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
+  end
+  local to = link.to
+  joints[2 * n + 1], joints[2 * n + 2] = T[5 * to - 1], T[5 * to]
+end
+M.pull = pull
+
+local function pull_all(sk)
+  local list = sk.chains
+  for k = 1, #list do pull(list[k]) end
+end
+
+-- Every chain ending at a bone mask marks (but except) takes the state.
+local function pull_marked(sk, mask, except)
+  local list = sk.chains
+  for k = 1, #list do
+    local ch = list[k]
+    if ch ~= except and mask[ch.link.to] then pull(ch) end
+  end
+end
+M.pull_marked = pull_marked
+
+local push_mask = {}
+
+--- A skeleton chain's solve, written back: its bones take its result
+-- angles (shift undone), its joints, and the bones below follow; with
+-- pull_others, every other chain ending below then pulls.
+function M.push(ch, pull_others)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk then return end
+  local n, bones, shift, angles, joints = ch.count, link.bones, link.shift, ch.angle, ch.joints
+  local sk_angle = sk.angle
+  for k = 1, n do
+    local b = bones[k]
+    if shift[k] == 0.0 then
+      sk_angle[b] = angles[k]
+    else
+      -- and back, so that the chain reads as a pull would write it
+      sk_angle[b] = angles[k] - shift[k]
+      angles[k] = sk_angle[b] + shift[k]
+    end
+  end
+  local mask = cleared(push_mask, sk)
+  subtree(sk, link.from, mask)
+  -- the frames below from, parents first; the path's positions are the
+  -- chain's joints, taken before the bones below them are placed
+  local T, fx, fy, ftx, fty, fc, fs = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty, sk.fc, sk.fs
+  local flip, mirror, at_tip, length = sk.flip, 2.0 * sk.base_x, sk.at_tip, sk.length
+  local k = 1
+  for b = link.from, sk.count do
+    if mask[b] then
+      frame(sk, b)
+      transform(sk, b)
+      if k <= n and bones[k] == b then
+        local t = 5 * b - 5
+        local x, y = joints[2 * k - 1], joints[2 * k]
+        T[t + 1], T[t + 2] = x, y
+        if flip then fx[b] = mirror - x else fx[b] = x end
+        fy[b] = y
+        if k == n or at_tip[bones[k + 1]] then
+          local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+          T[t + 4], T[t + 5] = tx, ty
+          if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+          fty[b] = ty
+        else
+          local tx = fx[b] + length[b] * fc[b]
+          ftx[b], fty[b] = tx, fy[b] + length[b] * fs[b]
+          if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+          T[t + 5] = fty[b]
+        end
+        k = k + 1
+      end
+    end
+  end
+  synced(sk)
+  if pull_others then pull_marked(sk, mask, ch) end
+end
+
+-- ------------------------------------------------------------------
+-- solvers in the skeleton's list
+-- ------------------------------------------------------------------
+
+-- removes value from the list, keeping the order
+local function remove(list, value)
+  for k = 1, #list do
+    if list[k] == value then
+      table.remove(list, k)
+      return
+    end
+  end
+end
+
+--- Links the solver sv into the skeleton of its chain ch (nothing for a
+-- standalone or released chain); false when the skeleton has
+-- MAX_SOLVERS already.
+function M.link_solver(sv, ch)
+  sv.skeleton = false
+  local sk = ch.link and ch.link.skeleton
+  if not sk then return true end
+  if #sk.solvers >= M.MAX_SOLVERS then return false end
+  sk.solvers[#sk.solvers + 1] = sv
+  sv.skeleton = sk
+  return true
+end
+
+--- unlinks a solver (no-op when it is not linked)
+local function unlink_solver(sv)
+  local sk = sv.skeleton
+  if not sk then return end
+  remove(sk.solvers, sv)
+  sv.skeleton = false
+end
+M.unlink_solver = unlink_solver
+
+--- a chain going: its solvers go with it (a skeleton never solves a
+-- released chain), and it leaves the skeleton's chains
+function M.release_chain(ch)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk then return end
+  -- the others kept in order, in one pass (LuaJIT 2.1.0-beta3's JIT kept
+  -- a stale #list in a loop calling table.remove, now and then)
+  local list, kept, n = sk.solvers, 0, #sk.solvers
+  for k = 1, n do
+    local sv = list[k]
+    if sv.chain == ch then
+      sv.skeleton = false
+    else
+      kept = kept + 1
+      list[kept] = sv
+    end
+  end
+  for k = kept + 1, n do list[k] = nil end
+  remove(sk.chains, ch)
+  link.skeleton = false
+end
+
+--- a skeleton going: every chain and solver leaves it
+function M.release(sk)
+  local list = sk.chains
+  for k = #list, 1, -1 do
+    list[k].link.skeleton = false
+    list[k] = nil
+  end
+  list = sk.solvers
+  for k = #list, 1, -1 do
+    list[k].skeleton = false
+    list[k] = nil
+  end
+end
+
+-- ------------------------------------------------------------------
+-- set-up
+-- ------------------------------------------------------------------
+
+local function check_base(x, y, angle)
+  if not finite(x) then return "BASE_X" end
+  if not finite(y) then return "BASE_Y" end
+  if not finite(angle) then return "BASE_ANGLE" end
+  return nil
+end
+
+local function check_length(length)
+  if finite(length) and length >= 0.0 then return nil end
+  return "PIVOT_LENGTH"
+end
+
+-- A skeleton's limits are in parent space: its joint solve turns bones
+-- in their parents' frames.
+local function check_limit(limit)
+  if limit and limit.world then return "SKELETON_SPACE" end
+  return nil
+end
+M.check_limit = check_limit
+
+-- bone i of a def: { parent = (0: the base), length =, rest =, at_tip =,
+-- x =, y =, position_only =, constraint = (false: none) }
+local function check_bone(bone, i)
+  if bone.parent < 0 or bone.parent >= i then return "PARENT" end
+  if check_length(bone.length) then return "PIVOT_LENGTH" end
+  if not finite(bone.rest) then return "REST" end
+  if not bone.at_tip and not finite(bone.x) then return "ORIGIN_X" end
+  if not bone.at_tip and not finite(bone.y) then return "ORIGIN_Y" end
+  return check_limit(bone.constraint)
+end
+
+local function array(n, v)
+  local t = {}
+  for i = 1, n do t[i] = v end
+  return t
+end
+
+--- A skeleton from def { count =, bones = {...}, x =, y =, angle =, flip =
+-- }, or nil, the status and the bad bone (or nil).
+function M.new(def)
+  local n, bones = def.count, def.bones
+  if n < 1 or n > M.MAX_BONES then return nil, "SKELETON_BONES" end
+  for i = 1, n do
+    local status = check_bone(bones[i], i)
+    if status then return nil, status, i end
+  end
+  -- every length and origin offset, summed: while finite, every position
+  -- the bones reach is
+  local extent = 0.0
+  for i = 1, n do
+    local bone = bones[i]
+    extent = extent + bone.length
+    if not bone.at_tip then extent = extent + (abs(bone.x) + abs(bone.y)) end
+  end
+  if not finite(extent) then return nil, "REACH" end
+  local status = check_base(def.x, def.y, def.angle)
+  if status then return nil, status end
+  local sk = {
+    count = n, flip = def.flip, parent = {}, length = {}, rest = {}, rest_c = {},
+    rest_s = {}, at_tip = {}, position_only = {}, constraint = {}, ox = {}, oy = {},
+    pose = {}, angle = {}, fx = array(n, 0.0), fy = array(n, 0.0), fa = array(n, 0.0),
+    fc = array(n, 1.0), fs = array(n, 0.0), ftx = array(n, 0.0), fty = array(n, 0.0),
+    T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
+  }
+  for i = 1, n do
+    local bone = bones[i]
+    local rest = bone.rest
+    sk.parent[i], sk.length[i], sk.rest[i] = bone.parent, bone.length, rest
+    sk.rest_c[i], sk.rest_s[i] = cos(rest), sin(rest)
+    sk.at_tip[i], sk.position_only[i] = bone.at_tip, bone.position_only
+    sk.constraint[i] = bone.constraint
+    -- at the tip: the parent's length along its +x (0, 0 for a root)
+    if not bone.at_tip then
+      sk.ox[i], sk.oy[i] = bone.x, bone.y
+    else
+      if bone.parent > 0 then sk.ox[i] = bones[bone.parent].length else sk.ox[i] = 0.0 end
+      sk.oy[i] = 0.0
+    end
+  end
+  sk.base_x, sk.base_y = def.x, def.y
+  sk.base_angle = base_angle(def.angle)
+  sk.base_c, sk.base_s = cos(sk.base_angle), sin(sk.base_angle)
+  for i = 1, n do
+    sk.pose[i] = sk.rest[i]
+    sk.angle[i] = sk.rest[i]
+  end
+  forward(sk, 1, nil)
+  return sk
+end
+
+-- ------------------------------------------------------------------
+-- edits
+-- ------------------------------------------------------------------
+
+local moved_mask = {}
+
+-- Bone i and those below it moved: their frames, and the chains ending
+-- there.
+local function moved(sk, i)
+  local mask = cleared(moved_mask, sk)
+  subtree(sk, i, mask)
+  forward(sk, i, mask)
+  pull_marked(sk, mask, nil)
+end
+
+-- Everything moved (base, flip, reset).
+local function moved_all(sk)
+  forward(sk, 1, nil)
+  pull_all(sk)
+end
+
+function M.set_base(sk, x, y, angle)
+  local status = check_base(x, y, angle)
+  if status then return status end
+  sk.base_x, sk.base_y = x, y
+  sk.base_angle = base_angle(angle)
+  sk.base_c, sk.base_s = cos(sk.base_angle), sin(sk.base_angle)
+  moved_all(sk)
+  return nil
+end
+
+function M.set_flip(sk, flip)
+  sk.flip = flip
+  moved_all(sk)
+end
+
+function M.set_pose(sk, i, angle)
+  if not finite(angle) then return "POSE" end
+  sk.pose[i] = angle
+  sk.angle[i] = angle
+  moved(sk, i)
+  return nil
+end
+
+-- The chains over bone i take its new geometry (lengths, rest angles).
+local function regeometry(sk, i)
+  local list = sk.chains
+  for k = 1, #list do
+    if chain_bone_of(list[k], i) then geometry(list[k]) end
+  end
+end
+
+function M.set_length(sk, i, length)
+  if check_length(length) then return "PIVOT_LENGTH" end
+  local extent = 0.0
+  for b = 1, sk.count do
+    if b == i then extent = extent + length else extent = extent + sk.length[b] end
+    if not sk.at_tip[b] then extent = extent + (abs(sk.ox[b]) + abs(sk.oy[b])) end
+  end
+  if not finite(extent) then return "REACH" end
+  sk.length[i] = length
+  for b = i + 1, sk.count do
+    if sk.parent[b] == i and sk.at_tip[b] then sk.ox[b] = length end
+  end
+  regeometry(sk, i)
+  moved(sk, i)
+  return nil
+end
+
+function M.set_rest(sk, i, angle)
+  if not finite(angle) then return "REST" end
+  sk.rest[i] = angle
+  sk.rest_c[i], sk.rest_s[i] = cos(angle), sin(angle)
+  regeometry(sk, i)
+  -- the angles stay; the transforms are made theirs again
+  moved(sk, i)
+  return nil
+end
+
+--- bone i's limit (false: none); the chains over it take it
+function M.set_constraint(sk, i, limit)
+  if check_limit(limit) then return "SKELETON_SPACE" end
+  sk.constraint[i] = limit
+  local list = sk.chains
+  for k = 1, #list do
+    local ch = list[k]
+    local at = chain_bone_of(ch, i)
+    if at then ch.constraint[at] = limit end
+  end
+  return nil
+end
+
+function M.reset(sk)
+  for i = 1, sk.count do
+    sk.pose[i] = sk.rest[i]
+    sk.angle[i] = sk.rest[i]
+  end
+  moved_all(sk)
+end
+
+-- ------------------------------------------------------------------
+-- chains over paths
+-- ------------------------------------------------------------------
+
+--- The path from bone from down to bone to: nil and its bone count, or
+-- the status and the bone it names.
+function M.path(sk, from, to)
+  local count, b = 1, to
+  while b > from do
+    if sk.position_only[b] then return "PATH_INHERIT", b end
+    count = count + 1
+    b = sk.parent[b]
+  end
+  if b ~= from then return "PATH", to end
+  if count > chains.MAX_BONES then return "BONE_COUNT", to end
+  return nil, count
+end
+
+--- A chain over the path from..to (checked), linked into the skeleton,
+-- or nil and the status.
+function M.chain(sk, from, to)
+  local status, n = M.path(sk, from, to)
+  if status then return nil, status end
+  local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {} }
+  local bones, phis, shifts = link.bones, link.phi, link.shift
+  local b = to
+  for k = n, 1, -1 do
+    bones[k] = b
+    b = sk.parent[b]
+  end
+  local def = { count = n, length = {}, rest = {}, constraint = {}, x = 0.0, y = 0.0,
+    angle = 0.0, flip = false }
+  for k = 1, n do
+    local previous = 0.0
+    if k > 1 then previous = phis[k - 1] end
+    local length, phi = segment(sk, bones, n, k)
+    phis[k], shifts[k] = phi, phi - previous
+    def.length[k] = length
+    def.rest[k] = shifted(sk.rest[bones[k]], shifts[k])
+    def.constraint[k] = sk.constraint[bones[k]]
+  end
+  local ch
+  ch, status = chains.new(def, true)
+  if not ch then return nil, status end
+  ch.link = link
+  link.skeleton = sk
+  sk.chains[#sk.chains + 1] = ch
+  pull(ch)
+  return ch
+end
+
+return M

@@ -1,0 +1,840 @@
+--- ik2d.pure.skeleton_solve: a whole skeleton in one call, and effectors
+-- that share bones solved jointly (src/ik2d_skeleton_solve.c), term for
+-- term: the plan (units of solvers in order), the joint solve (damped
+-- least squares over the group's bones, each effector's private part
+-- solved alone with its own solver's method, two starts, the best pose
+-- kept) and the blend into the skeleton.  The C file says why each step
+-- is what it is.
+--
+-- Bones are 1-based (0: the base), solvers numbered in the skeleton's
+-- list from 1; rotations are pairs of arrays (c, s).  The working state
+-- lives in module tables made once (a solve never runs inside another).
+local m = require "ik2d.pure.math"
+local limits = require "ik2d.pure.constraint"
+local skeleton = require "ik2d.pure.skeleton"
+local solvers = require "ik2d.pure.solver"
+
+local sqrt, cos, sin, abs = math.sqrt, math.cos, math.sin, math.abs
+local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
+local clamp_rot = limits.clamp_rot
+local MAX_BONES, MAX_SOLVERS = skeleton.MAX_BONES, skeleton.MAX_SOLVERS
+local CHAIN_BONES = 64
+
+local M = {}
+
+-- An attempt has stalled after this many iterations that do not lower
+-- its objective by a tenth.
+local JOINT_STALL = 3
+
+local function finite(x) return x - x == 0 end
+
+-- ------------------------------------------------------------------
+-- paths
+-- ------------------------------------------------------------------
+
+-- Is bone x on the path of a chain from..to?
+local function on_path(sk, from, to, x)
+  if x < from or x > to then return false end
+  local parent, y = sk.parent, to
+  while y > x do y = parent[y] end
+  return y == x
+end
+
+local function shares(sk, a, b)
+  return on_path(sk, a.from, a.to, b.from) or on_path(sk, b.from, b.to, a.from)
+end
+
+-- The deepest common ancestor-or-self of x and y, 0 for none.
+local function common_ancestor(sk, x, y)
+  local parent = sk.parent
+  while x ~= y and x > 0 and y > 0 do
+    if x > y then x = parent[x] else y = parent[y] end
+  end
+  if x == y then return x end
+  return 0
+end
+
+-- Does chain b hang below a bone of chain a (sharing none)?
+local function below(sk, a, b)
+  local p = sk.parent[b.from]
+  if p <= 0 or shares(sk, a, b) then return false end
+  return common_ancestor(sk, p, a.to) >= a.from
+end
+
+-- ------------------------------------------------------------------
+-- the plan: units in order
+-- ------------------------------------------------------------------
+
+local plan = {
+  solvers = 0, units = 0,
+  solver = {},      -- on the skeleton, in the order made
+  unit_of = {},     -- union-find, then the unit's index
+  unit_first = {},  -- the unit's first solver
+  unit_group = {},  -- solvers with together
+  order = {},       -- units in solving order
+  before = {},      -- before[u][v]: unit u runs before unit v
+}
+local done, roots, number = {}, {}, {}
+
+local function link_of(i) return plan.solver[i].chain.link end
+
+local function find(i)
+  local unit_of = plan.unit_of
+  while unit_of[i] ~= i do
+    local up = unit_of[unit_of[i]]
+    unit_of[i] = up
+    i = up
+  end
+  return i
+end
+
+-- Must solver i's unit run before solver j's unit (they differ)?
+local function precedes(sk, i, j)
+  local a, b = link_of(i), link_of(j)
+  local u, v = plan.unit_of[i], plan.unit_of[j]
+  if below(sk, a, b) then return true end
+  if not shares(sk, a, b) then return false end
+  -- sharing across units: a together = false solver wins, after the
+  -- group; two of them in the order made
+  if plan.unit_group[u] ~= plan.unit_group[v] then return plan.unit_group[u] end
+  return i < j
+end
+
+local function plan_make(sk)
+  local p = plan
+  local list, solver, unit_of = sk.solvers, p.solver, p.unit_of
+  local n = #list
+  for i = 1, n do solver[i] = list[i] end
+  p.solvers = n
+  -- groups: together solvers sharing bones
+  for i = 1, n do unit_of[i] = i end
+  for i = 1, n do
+    if solver[i].settings.together then
+      for j = 1, i - 1 do
+        if solver[j].settings.together and shares(sk, link_of(i), link_of(j)) then
+          -- the root is the group's earliest solver
+          local a, b = find(i), find(j)
+          if a > b then unit_of[a] = b else unit_of[b] = a end
+        end
+      end
+    end
+  end
+  -- units numbered in the order of their first solver
+  for i = 1, n do roots[i] = find(i) end
+  local units = 0
+  for i = 1, n do
+    if roots[i] == i then
+      units = units + 1
+      p.unit_first[units] = i
+      p.unit_group[units] = solver[i].settings.together
+      number[i] = units
+    end
+    unit_of[i] = number[roots[i]]
+  end
+  p.units = units
+  local before = p.before
+  for u = 1, units do
+    local row = before[u]
+    if not row then
+      row = {}
+      before[u] = row
+    end
+    for v = 1, units do row[v] = false end
+  end
+  for i = 1, n do
+    for j = 1, n do
+      if unit_of[i] ~= unit_of[j] and precedes(sk, i, j) then
+        before[unit_of[i]][unit_of[j]] = true
+      end
+    end
+  end
+  -- Kahn: the first unit (in the order made) whose predecessors have all
+  -- run; a cycle is broken at its first unit
+  for i = 1, units do done[i] = false end
+  for k = 1, units do
+    local pick = 0
+    for i = 1, units do
+      local ready = not done[i]
+      for j = 1, units do
+        if not ready then break end
+        ready = done[j] or j == i or not before[j][i]
+      end
+      if ready then
+        pick = i
+        break
+      end
+    end
+    if pick == 0 then
+      for i = 1, units do
+        if not done[i] then
+          pick = i
+          break
+        end
+      end
+    end
+    done[pick] = true
+    p.order[k] = pick
+  end
+end
+
+-- ------------------------------------------------------------------
+-- the joint solve's state
+-- ------------------------------------------------------------------
+
+local function array(n, v)
+  local t = {}
+  for i = 1, n do t[i] = v end
+  return t
+end
+
+-- effectors: records made once, filled per solve
+local effectors = {}
+for k = 1, MAX_SOLVERS do
+  effectors[k] = {
+    solver = false, chain = false, link = false, target_x = 0.0, target_y = 0.0,
+    weight = 0.0, pull = 0.0, tolerance = 0.0, private_first = 0, ring_low = 0.0,
+    ring_high = 0.0, distance_sq = 0.0,
+  }
+end
+
+local W = {
+  sk = false, count = 0, first = 0,
+  within = array(MAX_BONES, 0),     -- in the group: 1, or 2 when joint
+  moves = array(MAX_BONES, 0),      -- effectors a bone moves
+  blend = array(MAX_BONES, 0.0),    -- its largest weight
+}
+local within, moves, blend = W.within, W.moves, W.blend
+-- the working pose (local rotations), the best, trial and start poses
+local rc, rs = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
+local best_c, best_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
+local trial_c, trial_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
+local start_c, start_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
+-- its frames, no trig
+local fx, fy, fc, fs = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0), array(MAX_BONES, 1.0),
+  array(MAX_BONES, 0.0)
+local ftx, fty = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0)
+
+-- Working frames of the group's bones, from their rotations; the bones
+-- above the group keep the skeleton's frames.
+local function joint_forward()
+  local sk = W.sk
+  local parent, at_tip, position_only, ox, oy, length = sk.parent, sk.at_tip,
+    sk.position_only, sk.ox, sk.oy, sk.length
+  local bc, bs = sk.base_c, sk.base_s
+  for b = W.first, sk.count do
+    if within[b] ~= 0 then
+      local p = parent[b]
+      local pc, ps, px, py, ptx, pty
+      if p <= 0 then
+        pc, ps, px, py = bc, bs, sk.base_x, sk.base_y
+      elseif within[p] ~= 0 then
+        pc, ps, px, py, ptx, pty = fc[p], fs[p], fx[p], fy[p], ftx[p], fty[p]
+      else
+        pc, ps, px, py, ptx, pty = sk.fc[p], sk.fs[p], sk.fx[p], sk.fy[p], sk.ftx[p], sk.fty[p]
+      end
+      local x, y
+      if at_tip[b] then
+        if p > 0 then x, y = ptx, pty else x, y = px, py end
+      else
+        local oxb, oyb = ox[b], oy[b]
+        x = px + (pc * oxb - ps * oyb)
+        y = py + (ps * oxb + pc * oyb)
+      end
+      fx[b], fy[b] = x, y
+      if position_only[b] then pc, ps = bc, bs end
+      local c, s = rc[b], rs[b]
+      c, s = pc * c - ps * s, pc * s + ps * c
+      fc[b], fs[b] = c, s
+      local l = length[b]
+      ftx[b], fty[b] = x + l * c, y + l * s
+    end
+  end
+end
+
+local function effector_distance_sq(e)
+  local to = e.link.to
+  local dx, dy = e.target_x - ftx[to], e.target_y - fty[to]
+  return dx * dx + dy * dy
+end
+
+-- The weighted objective, and whether every effector with weight is
+-- within its tolerance.
+local function joint_measure()
+  local sum, reached = 0.0, true
+  for k = 1, W.count do
+    local e = effectors[k]
+    local d = effector_distance_sq(e)
+    e.distance_sq = d
+    if e.weight > 0.0 then
+      sum = sum + e.pull * d
+      reached = reached and d <= e.tolerance * e.tolerance
+    end
+  end
+  return sum, reached
+end
+
+-- Bone b turned into its limits (in the skeleton's angles).
+local function joint_clamp(b)
+  local sk = W.sk
+  local limit = sk.constraint[b]
+  if limit and not limit.full then
+    local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+    local _
+    _, rc[b], rs[b] = clamp_rot(limit, c * lc - s * ls, c * ls + s * lc, rc[b], rs[b])
+  end
+end
+
+-- For groups too big for the dense step: effector e's pull on the joint
+-- bone at (ox, oy), weighted, added to dot and cross.
+local function joint_pull(e, ox, oy, dot, cross)
+  local to = e.link.to
+  local px, py = ftx[to], fty[to]
+  if e.private_first <= e.chain.count then
+    local r = e.link.bones[e.private_first]
+    px, py = fx[r], fy[r]
+  end
+  local gx, gy = px + (e.target_x - ftx[to]), py + (e.target_y - fty[to])
+  local ax, ay, cx, cy = gx - ox, gy - oy, px - ox, py - oy
+  return dot + e.pull * (cx * ax + cy * ay), cross + e.pull * (cx * ay - cy * ax)
+end
+
+-- Each joint bone, root to tip, turned by weighted least squares.
+local function joint_sweep()
+  local sk = W.sk
+  for b = W.first, sk.count do
+    if within[b] == 2 then
+      local dot, cross = 0.0, 0.0
+      for k = 1, W.count do
+        local e = effectors[k]
+        if e.pull > 0.0 and common_ancestor(sk, b, e.link.to) == b then
+          dot, cross = joint_pull(e, fx[b], fy[b], dot, cross)
+        end
+      end
+      local norm = sqrt(dot * dot + cross * cross)
+      if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+      if norm > 0.0 and finite(norm) then
+        local tc, ts = dot / norm, cross / norm
+        local c, s = rc[b], rs[b]
+        rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
+        joint_clamp(b)
+        joint_forward()
+        for k = 1, W.count do
+          local e = effectors[k]
+          e.distance_sq = effector_distance_sq(e)
+        end
+      end
+    end
+  end
+end
+
+local function joint_save(to_c, to_s)
+  for b = W.first, W.sk.count do
+    if within[b] ~= 0 then to_c[b], to_s[b] = rc[b], rs[b] end
+  end
+end
+
+local function joint_load(from_c, from_s)
+  for b = W.first, W.sk.count do
+    if within[b] ~= 0 then rc[b], rs[b] = from_c[b], from_s[b] end
+  end
+  joint_forward()
+end
+
+-- ------------------------------------------------------------------
+-- damped least squares (Levenberg-Marquardt)
+-- ------------------------------------------------------------------
+
+local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = 32, 64, 4
+local DLS_MAX_TURN = 0.6
+local DLS_LAMBDA = 1e-2 -- the damping each attempt starts with
+
+local jacobian, a = {}, {}
+for i = 1, DLS_ROWS do
+  jacobian[i] = array(DLS_COLUMNS, 0.0)
+  a[i] = array(DLS_ROWS, 0.0)
+end
+local err, y, step = array(DLS_ROWS, 0.0), array(DLS_ROWS, 0.0), array(DLS_COLUMNS, 0.0)
+local column_of, bone_of = array(MAX_BONES, 0), array(DLS_COLUMNS, 0)
+
+-- Solves the m x m symmetric positive definite system a y = b in place
+-- (Cholesky); false when it is not positive definite.
+local function cholesky(b, rows)
+  for j = 1, rows do
+    local aj = a[j]
+    local d = aj[j]
+    for k = 1, j - 1 do d = d - aj[k] * aj[k] end
+    if not (d > 0.0) then return false end
+    aj[j] = sqrt(d)
+    for i = j + 1, rows do
+      local ai = a[i]
+      local v = ai[j]
+      for k = 1, j - 1 do v = v - ai[k] * aj[k] end
+      ai[j] = v / aj[j]
+    end
+  end
+  for i = 1, rows do
+    local ai = a[i]
+    for k = 1, i - 1 do b[i] = b[i] - ai[k] * b[k] end
+    b[i] = b[i] / ai[i]
+  end
+  for i = rows, 1, -1 do
+    for k = i + 1, rows do b[i] = b[i] - a[k][i] * b[k] end
+    b[i] = b[i] / a[i][i]
+  end
+  return true
+end
+
+-- One step over every bone of the group at once; returns false when the
+-- group is too big for it, and the damping and objective.
+local function joint_dls(lambda, objective)
+  local sk = W.sk
+  local parent, position_only = sk.parent, sk.position_only
+  local rows, columns, scale = 0, 0, 0.0
+  for b = W.first, sk.count do
+    if within[b] ~= 0 then
+      if columns == DLS_COLUMNS then return false, lambda, objective end
+      columns = columns + 1
+      column_of[b] = columns
+      bone_of[columns] = b
+      scale = scale + (sk.length[b] + abs(sk.ox[b]) + abs(sk.oy[b]))
+    end
+  end
+  for k = 1, W.count do
+    if effectors[k].pull > 0.0 then rows = rows + 2 end
+  end
+  if rows > DLS_ROWS then return false, lambda, objective end
+  if not (scale > 1e-150 and scale < 1e150) or rows == 0 then return true, lambda, objective end
+  -- the rows: each pulling effector's error and its tip's derivatives
+  local i = 1
+  for k = 1, W.count do
+    local e = effectors[k]
+    local to = e.link.to
+    local root = sqrt(e.pull) / scale
+    local qx, qy = ftx[to], fty[to]
+    if e.pull > 0.0 then
+      local row, next_row = jacobian[i], jacobian[i + 1]
+      err[i] = root * (e.target_x - qx)
+      err[i + 1] = root * (e.target_y - qy)
+      for j = 1, columns do
+        row[j] = 0.0
+        next_row[j] = 0.0
+      end
+      local b = to
+      while b >= W.first do
+        if within[b] ~= 0 then
+          local column = column_of[b]
+          row[column] = -root * (qy - fy[b])
+          next_row[column] = root * (qx - fx[b])
+          if position_only[b] then qx, qy = fx[b], fy[b] end
+        end
+        b = parent[b]
+      end
+      i = i + 2
+    end
+  end
+  -- bones held at a limit that the error pushes against stay out of the
+  -- step
+  for j = 1, columns do
+    local b = bone_of[j]
+    local limit = sk.constraint[b]
+    if limit and not limit.full then
+      local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+      local mc, ms = c * lc - s * ls, c * ls + s * lc
+      local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
+      if not (abs(side) < limit.half - 1e-9) then
+        local gradient = 0.0
+        for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
+        if gradient * side > 0.0 then
+          for r = 1, rows do jacobian[r][j] = 0.0 end
+        end
+      end
+    end
+  end
+  joint_save(trial_c, trial_s)
+  for _ = 1, DLS_TRIES do
+    local largest = 0.0
+    for r = 1, rows do
+      local ar, jr = a[r], jacobian[r]
+      for q = 1, r do
+        local jq = jacobian[q]
+        local v = 0.0
+        for k = 1, columns do v = v + jr[k] * jq[k] end
+        ar[q] = v
+        a[q][r] = v
+      end
+      ar[r] = ar[r] + lambda
+      y[r] = err[r]
+    end
+    if not cholesky(y, rows) then return true, lambda, objective end
+    for j = 1, columns do
+      local v = 0.0
+      for r = 1, rows do v = v + jacobian[r][j] * y[r] end
+      step[j] = v
+      if abs(v) > largest then largest = abs(v) end
+    end
+    if not (largest < 1e300) then return true, lambda, objective end
+    for j = 1, columns do
+      local t = step[j]
+      if largest > DLS_MAX_TURN then t = step[j] * (DLS_MAX_TURN / largest) end
+      local b = bone_of[j]
+      local tc, ts = cos(t), sin(t)
+      local c, s = rc[b], rs[b]
+      rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
+      joint_clamp(b)
+    end
+    joint_forward()
+    local measured = joint_measure()
+    if measured < objective then
+      objective = measured
+      if lambda * 0.3 > 1e-12 then lambda = lambda * 0.3 else lambda = 1e-12 end
+      return true, lambda, objective
+    end
+    joint_load(trial_c, trial_s)
+    joint_measure()
+    lambda = lambda * 8.0
+  end
+  return true, lambda, objective
+end
+
+-- ------------------------------------------------------------------
+-- private parts
+-- ------------------------------------------------------------------
+
+-- A chain over a private part's bones: its arrays copied from the
+-- chain's, its own pose (the result too: one array, as the C core's
+-- view shares one) and joints; and a solver for it, both made once.
+local view = {
+  count = CHAIN_BONES, flip = false, reach = 0.0, scale = 1.0, uniform = false,
+  base_x = 0.0, base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0,
+  length = array(CHAIN_BONES, 0.0), rest = array(CHAIN_BONES, 0.0),
+  rest_c = array(CHAIN_BONES, 1.0), rest_s = array(CHAIN_BONES, 0.0),
+  constraint = array(CHAIN_BONES, false), joints = array(2 * CHAIN_BONES + 2, 0.0),
+}
+view.pose = array(CHAIN_BONES, 0.0)
+view.angle = view.pose
+local private_def = solvers.default_def()
+local private = solvers.new(view, private_def)
+
+-- Effector e's private part solved alone from where its root is, with its
+-- solver's method and settings, warm-started from the working rotations.
+local function joint_private(e)
+  local ch, link = e.chain, e.link
+  local first = e.private_first -- chain index of the part's first bone
+  local n = ch.count - first + 1
+  -- (every member of a group has a joint bone: first > 1)
+  if n <= 0 or first == 1 or not (e.weight > 0.0) then return end
+  local bones, shift, phi = link.bones, link.shift, link.phi
+  local root = bones[first]
+  local before = bones[first - 1]
+  local base_c, base_s = fc[before], fs[before]
+  -- the chain's direction before its private part: the bone's, turned
+  -- by the segment's phi
+  local turn = phi[first - 1]
+  if turn ~= 0.0 then
+    local tc, ts = cos(turn), sin(turn)
+    base_c, base_s = base_c * tc - base_s * ts, base_c * ts + base_s * tc
+  end
+  view.count = n
+  view.base_x, view.base_y = fx[root], fy[root]
+  view.base_c, view.base_s = base_c, base_s
+  view.base_angle = atan2(base_s, base_c)
+  local length, rest, rest_c, rest_s, constraint = ch.length, ch.rest, ch.rest_c, ch.rest_s,
+    ch.constraint
+  local reach, angles = 0.0, view.pose
+  for i = 1, n do
+    local k = first + i - 1
+    view.length[i], view.rest[i] = length[k], rest[k]
+    view.rest_c[i], view.rest_s[i], view.constraint[i] = rest_c[k], rest_s[k], constraint[k]
+    reach = reach + length[k]
+    angles[i] = 0.0
+  end
+  view.reach = reach
+  local def = solvers.copy_def(e.solver.settings, private_def)
+  def.weight, def.warm_start, def.stretch = 1.0, true, 1.0
+  if def.method == "two_bone" and
+     (n ~= 2 or not (view.length[1] > 0.0 and view.length[2] > 0.0)) then
+    def.method = "ccd"
+  end
+  if solvers.set_def(private, def) then return end
+  -- a solver as made: no target, no result
+  private.has_target, private.reached, private.limited = false, false, false
+  private.iterations, private.distance = 0, 0.0
+  local solution_c, solution_s = private.solution_c, private.solution_s
+  for i = 1, n do
+    local k = first + i - 1
+    local b = bones[k]
+    local c, s = rc[b], rs[b]
+    local sh = shift[k]
+    if sh ~= 0.0 then
+      local tc, ts = cos(sh), sin(sh)
+      c, s = c * tc - s * ts, c * ts + s * tc
+    end
+    solution_c[i], solution_s[i] = c, s
+  end
+  private.have_solution = true
+  solvers.set_target(private, e.target_x, e.target_y)
+  solvers.solve(private)
+  for i = 1, n do
+    local k = first + i - 1
+    local b = bones[k]
+    local c, s = solution_c[i], solution_s[i]
+    local sh = shift[k]
+    if sh ~= 0.0 then
+      local tc, ts = cos(sh), sin(sh)
+      c, s = tc * c + ts * s, tc * s - ts * c
+    end
+    rc[b], rs[b] = c, s
+  end
+  joint_forward()
+  e.distance_sq = effector_distance_sq(e)
+end
+
+local function joint_privates()
+  for k = 1, W.count do joint_private(effectors[k]) end
+end
+
+local function joint_sane()
+  for b = W.first, W.sk.count do
+    if within[b] ~= 0 then
+      local c, s = rc[b], rs[b]
+      local norm = c * c + s * s
+      if not (norm > 0.25 and norm < 4.0) then return false end
+    end
+  end
+  return true
+end
+
+-- ------------------------------------------------------------------
+-- a group: begin, solve, finish
+-- ------------------------------------------------------------------
+
+-- The group of the plan's unit u: effectors, bones, the start pose;
+-- returns the iterations (the largest of the group's).
+local function joint_begin(sk, u)
+  local p = plan
+  W.sk, W.count, W.first = sk, 0, sk.count + 1
+  for b = 1, sk.count do within[b] = 0 end
+  local iterations = 1
+  for i = 1, p.solvers do
+    if p.unit_of[i] == u then
+      local s = p.solver[i]
+      local count = W.count + 1
+      W.count = count
+      local e = effectors[count]
+      local settings = s.settings
+      e.solver, e.chain, e.link = s, s.chain, s.chain.link
+      local tx, ty = solvers.target(s)
+      if sk.flip then tx = 2.0 * sk.base_x - tx end
+      e.target_x, e.target_y = tx, ty
+      e.weight = settings.weight
+      e.pull = settings.weight * settings.priority
+      e.tolerance = settings.tolerance
+      if settings.iterations > iterations then iterations = settings.iterations end
+      if e.link.from < W.first then W.first = e.link.from end
+      local bones = e.link.bones
+      for k = 1, e.chain.count do within[bones[k]] = 1 end
+    end
+  end
+  local first, parent = W.first, sk.parent
+  for b = first, sk.count do
+    moves[b] = 0
+    blend[b] = 0.0
+  end
+  -- the effectors each bone moves, and each bone's blend weight
+  for k = 1, W.count do
+    local e = effectors[k]
+    local b = e.link.to
+    while b >= first do
+      if within[b] ~= 0 then moves[b] = moves[b] + 1 end
+      b = parent[b]
+    end
+    local bones = e.link.bones
+    for i = 1, e.chain.count do
+      b = bones[i]
+      if e.weight > blend[b] then blend[b] = e.weight end
+    end
+  end
+  for b = first, sk.count do
+    if within[b] ~= 0 and moves[b] > 1 then within[b] = 2 end
+  end
+  -- private parts: the chain's tail of bones that move it alone, and the
+  -- ring its bones reach
+  for k = 1, W.count do
+    local e = effectors[k]
+    local ch, bones = e.chain, e.link.bones
+    local sum, longest, at = 0.0, 0.0, ch.count + 1
+    while at > 1 and within[bones[at - 1]] == 1 do at = at - 1 end
+    e.private_first = at
+    for i = at, ch.count do
+      sum = sum + ch.length[i]
+      if ch.length[i] > longest then longest = ch.length[i] end
+    end
+    e.ring_high = sum
+    if 2.0 * longest - sum > 0.0 then e.ring_low = 2.0 * longest - sum else e.ring_low = 0.0 end
+  end
+  -- the start: each bone's warm start from a solver holding it (the
+  -- first, in the order made, that has one), else its pose
+  local sk_pose = sk.pose
+  for b = first, sk.count do
+    if within[b] ~= 0 then rc[b], rs[b] = cos(sk_pose[b]), sin(sk_pose[b]) end
+  end
+  for k = W.count, 1, -1 do
+    local e = effectors[k]
+    local s = e.solver
+    if s.settings.warm_start and s.have_solution then
+      local bones, shift = e.link.bones, e.link.shift
+      local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s,
+        s.solution_angle
+      for i = 1, e.chain.count do
+        local b = bones[i]
+        if shift[i] == 0.0 then
+          rc[b], rs[b] = solution_c[i], solution_s[i]
+        else
+          local angle = solution_angle[i] - shift[i]
+          rc[b], rs[b] = cos(angle), sin(angle)
+        end
+      end
+    end
+  end
+  for b = first, sk.count do
+    if within[b] ~= 0 then joint_clamp(b) end
+  end
+  joint_forward()
+  return iterations
+end
+
+local finish_mask = {}
+
+-- The IK solution into the skeleton (blended with the pose, bone by
+-- bone), the solvers' warm starts and results; returns how many reached.
+local function joint_finish(used)
+  local sk = W.sk
+  local mask = skeleton.cleared(finish_mask, sk)
+  local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
+  for b = W.first, sk.count do
+    if within[b] ~= 0 then
+      local limit, p, weight = sk.constraint[b], sk_pose[b], blend[b]
+      local c, s = rc[b], rs[b]
+      local norm = c * c + s * s
+      -- back on unit length and into the limits, as a chain's solve does
+      if abs(norm - 1.0) > 1e-14 then
+        norm = sqrt(norm)
+        rc[b], rs[b] = c / norm, s / norm
+        joint_clamp(b)
+      end
+      local ik = atan2(rs[b], rc[b])
+      local delta
+      if limit and not limit.full then
+        local rest, mid = sk_rest[b], limit.mid
+        delta = limits.clamp(limit, ik - rest) - (mid + wrap(p - rest - mid))
+      else
+        delta = wrap(ik - p)
+      end
+      if weight == 1.0 then sk_angle[b] = p + delta else sk_angle[b] = p + weight * delta end
+    end
+  end
+  for k = 1, W.count do
+    local from = effectors[k].link.from
+    if not mask[from] then skeleton.subtree(sk, from, mask) end
+  end
+  skeleton.forward(sk, W.first, mask)
+  for k = 1, W.count do
+    local e = effectors[k]
+    local s, bones, shift = e.solver, e.link.bones, e.link.shift
+    local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
+    for i = 1, e.chain.count do
+      local b = bones[i]
+      local c, sn = rc[b], rs[b]
+      local sh = shift[i]
+      if sh ~= 0.0 then
+        local tc, ts = cos(sh), sin(sh)
+        c, sn = c * tc - sn * ts, c * ts + sn * tc
+      end
+      solution_c[i], solution_s[i] = c, sn
+      solution_angle[i] = atan2(sn, c)
+    end
+    s.have_solution = true
+    s.iterations = used
+  end
+  -- the chains ending below the group take the new state
+  skeleton.pull_marked(sk, mask, nil)
+  local reached = 0
+  for k = 1, W.count do
+    if solvers.measure(effectors[k].solver) then reached = reached + 1 end
+  end
+  return reached
+end
+
+-- Unit u, a group of two solvers or more, solved jointly.
+local function joint_solve(sk, u)
+  local iterations = joint_begin(sk, u)
+  local iteration, used = 0, 0
+  local any = false
+  for k = 1, W.count do any = any or effectors[k].weight > 0.0 end
+  if not any then return joint_finish(0) end -- weight 0: the pose
+  local best, reached = joint_measure()
+  if reached then return joint_finish(0) end
+  joint_save(best_c, best_s)
+  joint_save(start_c, start_s)
+  local attempt = 0
+  while attempt < 2 and not reached and iteration < iterations do
+    joint_load(start_c, start_s)
+    if attempt == 1 then joint_privates() end
+    local objective
+    objective, reached = joint_measure()
+    local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
+    while not reached and iteration < iterations do
+      iteration = iteration + 1
+      used = iteration
+      -- (the step's objective is measured again below, after the privates)
+      local dense
+      dense, lambda = joint_dls(lambda, objective)
+      if not dense then joint_sweep() end
+      joint_privates()
+      objective, reached = joint_measure()
+      if not joint_sane() then break end
+      if objective < best then
+        best = objective
+        joint_save(best_c, best_s)
+      end
+      if objective < 0.9 * attempt_best then stalled = 0 else stalled = stalled + 1 end
+      if objective < attempt_best then attempt_best = objective end
+      if stalled >= JOINT_STALL then break end
+    end
+    attempt = attempt + 1
+  end
+  if not reached or not joint_sane() then joint_load(best_c, best_s) end
+  return joint_finish(used)
+end
+
+-- ------------------------------------------------------------------
+-- the whole skeleton
+-- ------------------------------------------------------------------
+
+--- Every solver on the skeleton's chains, units in order; returns how
+-- many reached their targets (measured after all: a later unit may have
+-- moved a tip).
+function M.solve(sk)
+  plan_make(sk)
+  local p = plan
+  for k = 1, p.units do
+    local u, members = p.order[k], 0
+    for i = 1, p.solvers do
+      if p.unit_of[i] == u then members = members + 1 end
+    end
+    if members == 1 then
+      solvers.solve(p.solver[p.unit_first[u]])
+    else
+      joint_solve(sk, u)
+    end
+  end
+  local reached = 0
+  for k = 1, p.solvers do
+    if solvers.measure(p.solver[k]) then reached = reached + 1 end
+  end
+  -- the plan holds no solver past the solve
+  for k = 1, p.solvers do p.solver[k] = false end
+  return reached
+end
+
+return M

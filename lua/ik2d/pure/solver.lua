@@ -1,0 +1,579 @@
+--- ik2d.pure.solver: solver settings and the solve driver (src/ik2d_solver.c):
+-- the start pose, the method and CCD's FABRIK fallback, the tip angle, the
+-- pole, one-bone scale, the weight blend and the result.
+--
+-- Settings are a def table with the C def's fields; method, sweep and
+-- softness_curve hold their Lua names ("ccd", "root", "smooth").  Every
+-- setter and set_def check as the C core does, with the same statuses.
+local m = require "ik2d.pure.math"
+local limits = require "ik2d.pure.constraint"
+local chains = require "ik2d.pure.chain"
+local pose = require "ik2d.pure.pose"
+local ccd = require "ik2d.pure.ccd"
+local fabrik = require "ik2d.pure.fabrik"
+local two_bone = require "ik2d.pure.two_bone"
+local follow = require "ik2d.pure.follow"
+local skeleton = require "ik2d.pure.skeleton"
+local kernel = require "ik2d.pure.kernel"
+
+local sqrt, cos, sin = math.sqrt, math.cos, math.sin
+local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
+local limit_clamp = limits.clamp
+local update_joints = chains.update_joints
+
+local P = pose.P
+local rc, rs, mid_c, mid_s, jx, jy = P.rc, P.rs, P.mid_c, P.mid_s, P.jx, P.jy
+local forward, clamp = pose.forward, pose.clamp
+
+local M = {}
+
+local function finite(x) return x - x == 0 end
+
+-- ------------------------------------------------------------------
+-- settings: one check each, used by the setters and by set_def
+-- ------------------------------------------------------------------
+
+M.FIELDS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
+  "exact", "sweep", "bend", "softness", "softness_curve", "stretch", "compress",
+  "uniform", "tip", "tip_angle", "tip_weight", "pole", "pole_x", "pole_y", "priority",
+  "together" }
+
+--- every setting at its default, into def (a new table without one)
+function M.default_def(def)
+  def = def or {}
+  def.method, def.iterations, def.tolerance, def.weight = "ccd", 10, 0.01, 1.0
+  def.damping, def.warm_start, def.exact, def.sweep = 0.0, true, true, "root"
+  def.bend, def.softness, def.softness_curve = 1, 0.0, "smooth"
+  def.stretch, def.compress, def.uniform = 1.0, 1.0, false
+  def.tip, def.tip_angle, def.tip_weight = false, 0.0, 1.0
+  def.pole, def.pole_x, def.pole_y = false, 0.0, 0.0
+  def.priority, def.together = 1.0, true
+  return def
+end
+
+--- copies every setting of from into to
+function M.copy_def(from, to)
+  local fields = M.FIELDS
+  for k = 1, #fields do
+    local key = fields[k]
+    to[key] = from[key]
+  end
+  return to
+end
+
+local function check_method(ch, method)
+  if method ~= "ccd" and method ~= "fabrik" and method ~= "two_bone" and method ~= "follow" then
+    return "METHOD"
+  end
+  if method == "two_bone" and ch.count ~= 2 then return "TWO_BONE" end
+  -- follow moves the base, which a skeleton owns
+  if method == "follow" and ch.link then return "LINKED_FOLLOW" end
+  -- a skeleton chain's pivot: the triangle has a side of 0
+  if method == "two_bone" and not (ch.length[1] > 0.0 and ch.length[2] > 0.0) then
+    return "TWO_BONE"
+  end
+  return nil
+end
+
+local function check_tip(angle, weight)
+  if not finite(angle) then return "TIP_ANGLE" end
+  if weight >= 0.0 and weight <= 1.0 then return nil end
+  return "TIP_WEIGHT"
+end
+
+local function check_pole(x, y)
+  if not finite(x) then return "POLE_X" end
+  if finite(y) then return nil end
+  return "POLE_Y"
+end
+
+-- Every setting, in the order the def declares them.
+local function check_def(ch, def)
+  local status = check_method(ch, def.method)
+  if status then return status end
+  if not (def.iterations >= 1) then return "ITERATIONS" end
+  if not (finite(def.tolerance) and def.tolerance >= 0.0) then return "TOLERANCE" end
+  if def.weight ~= def.weight then return "WEIGHT" end
+  if not (finite(def.damping) and def.damping >= 0.0) then return "DAMPING" end
+  if def.sweep ~= "root" and def.sweep ~= "tip" then return "SWEEP" end
+  if def.bend ~= 1 and def.bend ~= -1 then return "BEND" end
+  if not (finite(def.softness) and def.softness >= 0.0) then return "SOFTNESS" end
+  if def.softness_curve ~= "smooth" and def.softness_curve ~= "spine" then
+    return "SOFTNESS_CURVE"
+  end
+  if not (def.stretch >= 1.0) then return "STRETCH" end
+  if not (def.compress >= 0.0 and def.compress <= 1.0) then return "COMPRESS" end
+  -- a skeleton's bones keep their lengths: no stretch or compress there
+  if (def.stretch > 1.0 or def.compress < 1.0) and ch.link then return "LINKED_STRETCH" end
+  -- a tip angle or pole switched off need not hold numbers
+  status = check_tip(def.tip and def.tip_angle or 0.0, def.tip_weight)
+  if status then return status end
+  if def.pole then
+    status = check_pole(def.pole_x, def.pole_y)
+    if status then return status end
+  end
+  if not (finite(def.priority) and def.priority >= 0.0) then return "PRIORITY" end
+  return nil
+end
+
+local function clamp_weight(weight)
+  if weight < 0.0 then return 0.0 end
+  if weight > 1.0 then return 1.0 end
+  return weight
+end
+
+-- Keeps a checked def, and the largest turn as a rotation (damping_c,
+-- damping_s: 0 or a half turn or more is none, cos -1).
+local function keep_def(sv, def)
+  local settings = M.copy_def(def, sv.settings)
+  settings.weight = clamp_weight(def.weight)
+  local damping = def.damping
+  if damping == 0.0 or damping >= PI then
+    settings.damping_c, settings.damping_s = -1.0, 0.0
+  else
+    settings.damping_c, settings.damping_s = cos(damping), sin(damping)
+  end
+end
+
+--- a solver for the core chain ch from def, or nil and the status
+function M.new(ch, def)
+  local status = check_def(ch, def)
+  if status then return nil, status end
+  local n = ch.count
+  local sv = {
+    chain = ch, settings = {},
+    target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
+    reached = false, limited = false, iterations = 0, distance = 0.0,
+    solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
+  }
+  keep_def(sv, def)
+  -- on a skeleton chain: into the skeleton's solvers
+  if not skeleton.link_solver(sv, ch) then return nil, "SKELETON_SOLVERS" end
+  return sv
+end
+
+--- a solver going: it leaves its skeleton's solvers
+M.release = skeleton.unlink_solver
+
+--- every setting at once, all checked before any is kept
+function M.set_def(sv, def)
+  local status = check_def(sv.chain, def)
+  if status == nil then keep_def(sv, def) end
+  return status
+end
+
+function M.set_tip_angle(sv, angle, weight)
+  local status = check_tip(angle, weight)
+  if status then return status end
+  local settings = sv.settings
+  settings.tip, settings.tip_angle, settings.tip_weight = true, angle, weight
+  return nil
+end
+
+function M.set_pole(sv, x, y)
+  local status = check_pole(x, y)
+  if status then return status end
+  local settings = sv.settings
+  settings.pole, settings.pole_x, settings.pole_y = true, x, y
+  return nil
+end
+
+--- nil, or the status of a target
+-- (finite written out: a call per frame and target counts here)
+function M.check_target(x, y)
+  if not (x - x == 0) then return "TARGET_X" end
+  if not (y - y == 0) then return "TARGET_Y" end
+  return nil
+end
+
+function M.set_target(sv, x, y)
+  if not (x - x == 0) then return "TARGET_X" end
+  if not (y - y == 0) then return "TARGET_Y" end
+  sv.target_x, sv.target_y, sv.has_target = x, y, true
+  return nil
+end
+
+--- the target; until the first set_target, the chain's result tip
+local function target(sv)
+  if sv.has_target then return sv.target_x, sv.target_y end
+  local ch = sv.chain
+  local joints, n = ch.joints, ch.count
+  return joints[2 * n + 1], joints[2 * n + 2]
+end
+M.target = target
+
+-- ------------------------------------------------------------------
+-- the solve
+-- ------------------------------------------------------------------
+
+local start_c, start_s = pose.array(64), pose.array(64)
+
+-- The pose for a solve, from the solver's warm start or the chain's pose,
+-- into the limits; the start rotations kept in start_c, start_s.
+local function prepare(sv)
+  local ch, settings = sv.chain, sv.settings
+  local warm = settings.warm_start and sv.have_solution
+  local n = ch.count
+  local target_x, target_y = sv.target_x, sv.target_y
+  if not sv.has_target then
+    local joints = ch.joints
+    target_x, target_y = joints[2 * n + 1], joints[2 * n + 2]
+  end
+  P.chain, P.settings, P.count = ch, settings, n
+  P.iterations, P.reach = settings.iterations, ch.reach
+  if ch.flip then target_x = 2.0 * ch.base_x - target_x end
+  P.target_x, P.target_y = target_x, target_y
+  P.pole = settings.pole
+  if ch.flip then
+    P.pole_x = 2.0 * ch.base_x - settings.pole_x
+  else
+    P.pole_x = settings.pole_x
+  end
+  P.pole_y = settings.pole_y
+  P.limited, P.world_limits = false, 0
+  P.tolerance_sq = settings.tolerance * settings.tolerance
+  P.damping_c, P.damping_s = settings.damping_c, settings.damping_s
+  P.scale, P.fresh = 1.0, false
+  P.base_c, P.base_s = ch.base_c, ch.base_s
+  P.base_x, P.base_y = ch.base_x, ch.base_y
+  local constraint, chain_pose = ch.constraint, ch.pose
+  local solution_c, solution_s = sv.solution_c, sv.solution_s
+  local limited = false
+  for i = 1, n do
+    if warm then
+      rc[i], rs[i] = solution_c[i], solution_s[i]
+    else
+      local a = chain_pose[i]
+      rc[i], rs[i] = cos(a), sin(a)
+    end
+    local limit = constraint[i]
+    if limit and not limit.full then
+      limited = true
+      -- rest rotation times the range's middle: no trig per solve
+      local c, s, lc, ls = ch.rest_c[i], ch.rest_s[i], limit.mid_c, limit.mid_s
+      mid_c[i], mid_s[i] = c * lc - s * ls, c * ls + s * lc
+      if limit.world then P.world_limits = i end
+      clamp(i)
+    end
+    start_c[i], start_s[i] = rc[i], rs[i]
+  end
+  P.limited_bones = limited
+end
+
+-- Follow moves the base: the chain's base goes weight of the way to where
+-- the solution put it (mirrored back into world space when flipped; the
+-- base angle stays).  Returns whether it moved.
+local function move_base(ch, weight)
+  local bx, by = ch.base_x, ch.base_y
+  if P.base_x == bx and P.base_y == by then return false end
+  local x, y = P.base_x, P.base_y
+  if ch.flip then x = 2.0 * bx - P.base_x end
+  if weight ~= 1.0 then
+    local dx, dy = x - bx, y - by
+    -- on halves where the way overflows
+    if finite(dx) then x = bx + weight * dx else x = 2.0 * (0.5 * bx + weight * (0.5 * x - 0.5 * bx)) end
+    if finite(dy) then y = by + weight * dy else y = 2.0 * (0.5 * by + weight * (0.5 * y - 0.5 * by)) end
+  end
+  if not finite(x) or not finite(y) then return false end
+  ch.base_x, ch.base_y = x, y
+  return true
+end
+
+-- The end of a solve that ran: a run that met numbers doubles cannot hold
+-- (a rotation NaN, zero or far from unit) is dropped for the start,
+-- unstretched; rotations merely off unit length by more than 1e-14 are
+-- put back on it, and into their limits once more.  Then the angles,
+-- always derived from the rotations (no drift over frames), the result
+-- blended with the pose, and the joints.
+local function finish_run(sv, weight)
+  local ch = sv.chain
+  local n, limited = P.count, P.limited_bones
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    local norm = c * c + s * s
+    if not (norm > 0.25 and norm < 4.0) then -- NaN fails too
+      pose.load(start_c, start_s)
+      P.scale = 1.0
+      break
+    end
+    local off = norm - 1.0
+    if off > 1e-14 or off < -1e-14 then
+      norm = sqrt(norm)
+      P.fresh = false
+      rc[i], rs[i] = c / norm, s / norm
+    end
+    if limited and clamp(i) then P.fresh = false end
+  end
+  sv.limited = P.limited or (limited and pose.on_limit())
+  sv.have_solution = true
+  -- each bone: the solution, its angle (always derived from the rotation:
+  -- no drift over frames), and result = pose + weight * delta, where
+  -- delta runs inside the limits
+  local solution_angle, solution_c, solution_s = sv.solution_angle, sv.solution_c,
+    sv.solution_s
+  local constraint, chain_pose, angle, rest = ch.constraint, ch.pose, ch.angle, ch.rest
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    solution_c[i], solution_s[i] = c, s
+    local ik = atan2(s, c)
+    solution_angle[i] = ik
+    local limit, p = constraint[i], chain_pose[i]
+    local delta
+    if limit and not limit.full and not limit.world then
+      local r, mid = rest[i], limit.mid
+      delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))
+    else
+      delta = ik - p
+      if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
+    end
+    if weight == 1.0 then angle[i] = p + delta else angle[i] = p + weight * delta end
+  end
+  ch.uniform = sv.settings.uniform
+  -- the stretch blends as the angles do
+  if weight == 1.0 then ch.scale = P.scale else ch.scale = 1.0 + weight * (P.scale - 1.0) end
+  if move_base(ch, weight) then
+    update_joints(ch)
+  elseif weight == 1.0 and ch.scale == 1.0 then
+    -- the result is the IK solution: its joints need no trig, from the
+    -- last forward pass or (stale) a new one
+    local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
+    if P.fresh then
+      for i = 1, n + 1 do
+        local x = jx[i]
+        if flip then x = bx2 - x end
+        joints[2 * i - 1], joints[2 * i] = x, jy[i]
+      end
+    else
+      local length = ch.length
+      local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
+      for i = 1, n do
+        local c, s = rc[i], rs[i]
+        wc, ws = wc * c - ws * s, wc * s + ws * c
+        if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
+        joints[2 * i] = y
+        local l = length[i]
+        x = x + l * wc
+        y = y + l * ws
+      end
+      if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
+      joints[2 * n + 2] = y
+    end
+  else
+    update_joints(ch)
+  end
+end
+
+-- After a CCD run that stopped short of a target the chain can reach,
+-- FABRIK from where CCD stopped for the rest of the iterations.
+local function ccd_fallback(used)
+  if not P.settings.exact then return used end
+  local ch = P.chain
+  local dx, dy = P.target_x - ch.base_x, P.target_y - ch.base_y
+  if not P.fresh then forward() end
+  if not (pose.tip_distance_sq() > P.tolerance_sq) then return used end
+  -- only a target the chain can reach
+  if not (sqrt(dx * dx + dy * dy) < P.reach) then return used end
+  P.fresh = false
+  P.iterations = P.iterations - used
+  if P.iterations < 1 then return used end
+  return used + fabrik.run()
+end
+
+-- the method on the pose's bones: two_bone needs 2 (a tip angle leaves
+-- one: CCD aims it), and no world-space limit
+local function method_run()
+  local method = P.settings.method
+  if method == "fabrik" then return fabrik.run() end
+  if method == "follow" then return follow.run() end
+  -- two_bone also needs no world-space limit (CCD solves the limb then),
+  -- and no pivot (a skeleton bone set to length 0 after it was chosen)
+  local length = P.chain.length
+  if method == "two_bone" and P.count == 2 and P.world_limits == 0 and length[1] > 0.0 and
+     length[2] > 0.0 then
+    return two_bone.run()
+  end
+  return ccd_fallback(ccd.run())
+end
+
+-- the method, then the bend toward the pole (two_bone chooses its side)
+local function bent()
+  local used = method_run()
+  if P.pole and not (P.settings.method == "two_bone" and P.count == 2 and
+                     P.world_limits == 0) then
+    pose.toward_pole()
+  end
+  return used
+end
+
+-- How many times the others solve again for a last bone whose limit
+-- forbade the direction asked for.
+local ORIENT_ROUNDS = 3
+
+-- The last bone along (dir_c, dir_s) (chain space), the others solving
+-- for the joint that puts the tip on the target.
+local function oriented(dir_c, dir_s)
+  local ch = P.chain
+  local n, used, budget = P.count, 0, P.iterations
+  local length = ch.length[n]
+  local target_x, target_y, reach = P.target_x, P.target_y, P.reach
+  local round = 1
+  while true do
+    local parent_c, parent_s = P.base_c, P.base_s
+    if n > 1 then
+      P.count = n - 1
+      P.reach = reach - length
+      P.target_x = target_x - length * dir_c
+      P.target_y = target_y - length * dir_s
+      P.iterations = budget - used
+      P.fresh = false
+      used = used + bent()
+      P.count, P.reach, P.target_x, P.target_y = n, reach, target_x, target_y
+      parent_c, parent_s = pose.world(n - 1)
+    end
+    rc[n], rs[n] = parent_c * dir_c + parent_s * dir_s, parent_c * dir_s - parent_s * dir_c
+    local clamped = clamp(n)
+    P.limited = P.limited or clamped
+    P.fresh = false
+    if not clamped or n == 1 or used >= budget or round == ORIENT_ROUNDS then
+      if used > 0 then return used end
+      return 1
+    end
+    local c, s = rc[n], rs[n]
+    dir_c, dir_s = parent_c * c - parent_s * s, parent_c * s + parent_s * c
+    round = round + 1
+  end
+end
+
+-- One bone stretched or compressed toward the target along its direction.
+local function one_bone_scale()
+  local ch, settings = P.chain, P.settings
+  local c, s = rc[1], rs[1]
+  local bc, bs = P.base_c, P.base_s
+  local wc, ws = bc * c - bs * s, bc * s + bs * c
+  local along = (P.target_x - ch.base_x) * wc + (P.target_y - ch.base_y) * ws
+  local scale = along / ch.length[1]
+  if scale ~= scale then return end
+  -- compared, as the C core compares them (not fmin and fmax: 0 and -0)
+  if not (scale < settings.stretch) then scale = settings.stretch end
+  if scale > settings.compress then P.scale = scale else P.scale = settings.compress end
+  if P.scale ~= 1.0 then P.fresh = false end
+end
+
+-- the rotations a blended tip angle's free solve leaves aside
+local warm_c, warm_s = pose.array(64), pose.array(64)
+
+-- The whole run: the method, a tip angle and a pole when set, and for
+-- one bone its scale.
+local function run()
+  local settings = P.settings
+  local used
+  if not settings.tip then
+    used = bent()
+  else
+    -- the tip angle in chain space: mirrored when flipped
+    local angle = settings.tip_angle
+    if P.chain.flip then angle = PI - settings.tip_angle end
+    local dir_c, dir_s = cos(angle), sin(angle)
+    if settings.tip_weight < 1.0 then
+      -- blended: the last bone's direction in the free solve turned
+      -- toward the angle by the weight.  The free solve starts from the
+      -- pose, not the warm start (which the last blend turned already),
+      -- and without the pole; it only measures (a limit met there is not
+      -- the answer's)
+      local pole, chain_pose = P.pole, P.chain.pose
+      pose.save(warm_c, warm_s)
+      for i = 1, P.count do
+        local a = chain_pose[i]
+        rc[i], rs[i] = cos(a), sin(a)
+        clamp(i)
+      end
+      P.pole = false
+      method_run()
+      local fc, fs = pose.world(P.count)
+      pose.load(warm_c, warm_s)
+      P.pole, P.limited = pole, false
+      local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
+      turn = turn * settings.tip_weight
+      local tc, ts = cos(turn), sin(turn)
+      dir_c, dir_s = fc * tc - fs * ts, fc * ts + fs * tc
+      P.iterations = settings.iterations
+    end
+    used = oriented(dir_c, dir_s)
+  end
+  -- follow reaches every target by moving the base, never the length:
+  -- the base behind the tip where a tip angle or a pole left the bones
+  if settings.method == "follow" then
+    follow.place()
+  elseif P.count == 1 and (settings.stretch > 1.0 or settings.compress < 1.0) then
+    one_bone_scale()
+  end
+  return used
+end
+
+local get_kernel, KERNEL_BONES = kernel.get, kernel.MAX_BONES
+
+--- The distance of the chain's tip from the target, and whether it is
+-- within the tolerance, into sv (ik2d_solver_measure); returns reached.
+function M.measure(sv)
+  local ch = sv.chain
+  local n, joints = ch.count, ch.joints
+  local target_x, target_y = sv.target_x, sv.target_y
+  if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
+  local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
+  -- hypot only where the squares overflow or underflow
+  local squared = dx * dx + dy * dy
+  local distance
+  if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(dx, dy) end
+  sv.distance = distance
+  local reached = distance <= sv.settings.tolerance
+  sv.reached = reached
+  return reached
+end
+
+--- Solves and writes the chain's result; returns whether the target is
+-- reached (the outcome stays in sv: reached, distance, iterations, limited).
+function M.solve(sv)
+  local ch, settings = sv.chain, sv.settings
+  local weight, used = settings.weight, nil
+  if weight > 0.0 then
+    local n = ch.count
+    local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
+      not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+    -- plain CCD without the exact step, the most common solve: the kernel
+    -- made for n bones (nil: it leaves this solve to the path below)
+    if plain and not settings.exact and n <= KERNEL_BONES and not ch.link then
+      local sweep = settings.sweep
+      used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
+      if used == false then
+        used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+      end
+    end
+    if not used then
+      prepare(sv)
+      if plain then
+        -- plain CCD (what the C core's batches run in lockstep): no tip
+        -- angle, pole or one-bone scale
+        used = ccd.run()
+        if settings.exact then used = ccd_fallback(used) end
+      else
+        used = run()
+      end
+      finish_run(sv, weight)
+    end
+  else
+    -- weight 0: the pose exactly, and no solving work
+    used = 0
+    sv.limited = false
+    local angle, chain_pose = ch.angle, ch.pose
+    for i = 1, ch.count do angle[i] = chain_pose[i] end
+    ch.scale = 1.0
+    update_joints(ch)
+  end
+  sv.iterations = used
+  local reached = M.measure(sv)
+  -- a skeleton chain writes its bones back, and the skeleton follows
+  if ch.link then skeleton.push(ch, true) end
+  return reached
+end
+
+return M

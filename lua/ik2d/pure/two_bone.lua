@@ -1,0 +1,167 @@
+--- ik2d.pure.two_bone: the analytic two-bone solver (src/ik2d_two_bone.c):
+-- law of cosines, bend side, softness and stretch; under limits, the
+-- allowed pose nearest the goal from a handful of closed-form candidates.
+local m = require "ik2d.pure.math"
+local pose = require "ik2d.pure.pose"
+local limits = require "ik2d.pure.constraint"
+
+local sqrt, cos, sin, exp, acos, abs = math.sqrt, math.cos, math.sin, math.exp, math.acos,
+  math.abs
+local PI, wrap, fmin, hypot, atan2 = m.PI, m.wrap, m.fmin, m.hypot, m.libm_atan2
+local huge = math.huge
+local limit_clamp = limits.clamp
+
+local P = pose.P
+local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+
+local M = {}
+
+-- Distance the limb actually reaches toward a target at distance d.
+local function soft_reach(d, reach, softness, curve)
+  local start = reach - softness
+  if softness <= 0.0 or d <= start then return d end
+  if curve == "smooth" then return start + softness * (1.0 - exp(-(d - start) / softness)) end
+  local p = fmin(1.0, (d - start) / (softness * 2.0)) - 1.0
+  return d - ((d - start) - softness * (1.0 - p * p))
+end
+
+-- the candidate search: the chain, bone lengths, the softened goal (chain
+-- space), the best local angles so far, their distance, the tie margin
+local ch, a, b, goal_x, goal_y = nil, 0.0, 0.0, 0.0, 0.0
+local best_shoulder, best_elbow, best, tie = 0.0, 0.0, 0.0, 0.0
+
+-- the allowed local angle of bone i nearest to angle
+local function allowed(i, angle)
+  local limit = ch.constraint[i]
+  if not limit or limit.full then return angle end
+  return ch.rest[i] + limit_clamp(limit, angle - ch.rest[i])
+end
+
+local function inside(i, angle)
+  return abs(wrap(allowed(i, angle) - angle)) <= 1e-12
+end
+
+-- keeps (shoulder, elbow) when its tip is nearer the goal than the best
+local function consider(shoulder, elbow)
+  local w1 = ch.base_angle + shoulder
+  local w2 = w1 + elbow
+  local x = ch.base_x + a * cos(w1) + b * cos(w2)
+  local y = ch.base_y + a * sin(w1) + b * sin(w2)
+  -- hypot: squares of 1e200 bones overflow
+  local distance = hypot(goal_x - x, goal_y - y)
+  if distance < best - tie then
+    best, best_shoulder, best_elbow = distance, shoulder, elbow
+  end
+end
+
+-- local shoulder angle that points the limb, bent by elbow, at the goal
+local function aim_at(aim, elbow)
+  return aim - ch.base_angle - atan2(b * sin(elbow), a + b * cos(elbow))
+end
+
+-- best allowed elbow with the shoulder fixed
+local function from_shoulder(shoulder)
+  local w1 = ch.base_angle + shoulder
+  local x = ch.base_x + a * cos(w1)
+  local y = ch.base_y + a * sin(w1)
+  local dx, dy = goal_x - x, goal_y - y
+  local elbow = 0.0
+  if dx ~= 0.0 or dy ~= 0.0 then elbow = atan2(dy, dx) - w1 end
+  consider(shoulder, allowed(2, elbow))
+end
+
+-- best allowed shoulder with the elbow fixed
+local function from_elbow(aim, elbow)
+  consider(allowed(1, aim_at(aim, elbow)), elbow)
+end
+
+-- the bend side: the one facing the pole when there is one, else bend
+local function bend_side(bend)
+  if not P.pole then return bend end
+  local side = (P.target_x - ch.base_x) * (P.pole_y - ch.base_y) -
+               (P.target_y - ch.base_y) * (P.pole_x - ch.base_x)
+  if side > 0.0 then return -1 end
+  if side < 0.0 then return 1 end
+  return bend
+end
+
+--- Solves the pose's 2 bones; returns the iterations used (0 when the tip
+-- already was within tolerance, else 1).
+function M.run()
+  ch = P.chain
+  local settings = P.settings
+  a, b = ch.length[1], ch.length[2]
+  local bx, by = ch.base_x, ch.base_y
+  local dx, dy = P.target_x - bx, P.target_y - by
+  local d = sqrt(dx * dx + dy * dy)
+  local reach = soft_reach(d, a + b, settings.softness, settings.softness_curve)
+  pose.forward()
+  local used = 1
+  if pose.tip_distance_sq() <= P.tolerance_sq then used = 0 end
+  if settings.stretch > 1.0 and reach > a + b and pose.straighten() then
+    P.scale = fmin(reach / (a + b), settings.stretch)
+    return used
+  end
+  local aim
+  if d > 0.0 then
+    aim = atan2(dy, dx)
+  else
+    -- target on the base: keep the upper bone where it points
+    aim = atan2(jy[2] - by, jx[2] - bx)
+  end
+  goal_x = bx + reach * cos(aim)
+  goal_y = by + reach * sin(aim)
+  local bend = bend_side(settings.bend)
+  -- straight and folded exactly
+  local elbow
+  if reach >= a + b then
+    elbow = 0.0
+  elseif reach <= abs(a - b) then
+    elbow = bend * PI
+  else
+    local cos_elbow = (reach * reach - a * a - b * b) / (2.0 * a * b)
+    if cos_elbow > 1.0 then cos_elbow = 1.0 elseif cos_elbow < -1.0 then cos_elbow = -1.0 end
+    elbow = bend * acos(cos_elbow)
+  end
+  -- on the base the limb folds and any shoulder does as well: keep it
+  local shoulder
+  if d > 0.0 then shoulder = aim_at(aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
+  if not inside(1, shoulder) or not inside(2, elbow) then
+    P.limited = true
+    -- a limit forbids it: the nearest allowed pose
+    best_shoulder = allowed(1, shoulder)
+    best_elbow = allowed(2, elbow)
+    best = huge
+    tie = 1e-12 * (a + b)
+    -- the other bend, when it is allowed
+    if inside(1, aim_at(aim, -elbow)) and inside(2, -elbow) then
+      consider(aim_at(aim, -elbow), -elbow)
+    end
+    -- the elbow at the allowed angle nearest the answer, straight, folded
+    -- and at its limits; the shoulder at its limits
+    from_elbow(aim, allowed(2, elbow))
+    from_elbow(aim, allowed(2, 0.0))
+    from_elbow(aim, allowed(2, PI))
+    local constraint, rest = ch.constraint, ch.rest
+    for side = 0, 1 do
+      local limit = constraint[2]
+      if limit and not limit.full then
+        from_elbow(aim, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
+      end
+      limit = constraint[1]
+      if limit and not limit.full then
+        from_shoulder(rest[1] + limit.mid + (side == 1 and limit.half or -limit.half))
+      end
+    end
+    shoulder, elbow = best_shoulder, best_elbow
+  end
+  rc[1], rs[1] = cos(shoulder), sin(shoulder)
+  rc[2], rs[2] = cos(elbow), sin(elbow)
+  -- the limits decided in rotation space, as every method ends
+  pose.clamp(1)
+  pose.clamp(2)
+  ch = nil
+  return used
+end
+
+return M
