@@ -80,6 +80,43 @@ function M.atan2(y, x)
   return angle
 end
 
+-- 1 for d > 0, 0 for d <= 0 (d not NaN): the smallest d > 0, 2^-1074,
+-- times 2^600 and 2^474 is 1; larger ones overflow toward infinity
+local ABOVE_1, ABOVE_2 = 2.0 ^ 600, 2.0 ^ 474
+local min, max = math.min, math.max
+
+--- atan2(y, x) with the bits of M.atan2, its octant chosen by arithmetic
+-- rather than branches: LuaJIT compiles the branches of M.atan2 into a
+-- side trace each, and with the signs and steepness of rotations at
+-- random a loop calling it leaves its trace often.  Here the choices are
+-- factors 0 or 1 (from min and max, which it compiles without a branch):
+-- the steep case's (HALF_PI_HI - angle) + HALF_PI_LO is written
+-- (f * HALF_PI_HI + (1 - 2 f) * angle) + f * HALF_PI_LO, which for
+-- f = 0 is (0 + angle) + 0 = angle and for f = 1 the same operations as
+-- M.atan2's; a negative y multiplies by -1 (exactly the negation).  The
+-- axes, infinities and NaN go to M.atan2.
+function M.atan2_flat(y, x)
+  local ax, ay = abs(x), abs(y)
+  if not (ax > 0.0 and ay > 0.0 and ax <= DBL_MAX and ay <= DBL_MAX) then
+    return M.atan2(y, x)
+  end
+  -- ay > ax: ax / ay, else ay / ax (equal, they are one number)
+  local t = min(ax, ay) / max(ax, ay)
+  local k = 8.0 * t
+  k = k - k % 1.0
+  local c = 0.125 * k
+  local u = (t - c) / (1.0 + t * c)
+  local u2 = u * u
+  local angle = atan_eighths[k + 1] + u * (1.0 + u2 * (A3 + u2 * (A5 + u2 * (A7 +
+    u2 * (A9 + u2 * (A11 + u2 * (A13 + u2 * (A15 + u2 * (A17 + u2 * A19)))))))))
+  local steep = min(max(ay - ax, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  angle = (steep * HALF_PI_HI + (1.0 - 2.0 * steep) * angle) + steep * HALF_PI_LO
+  local left = min(max(-x, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  angle = (left * PI_HI + (1.0 - 2.0 * left) * angle) + left * PI_LO
+  local below = min(max(-y, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  return angle * (1.0 - 2.0 * below)
+end
+
 --- fmin and fmax as the C library computes them on x86-64 (minsd and
 -- maxsd): NaN gives the other operand, and equal operands (0 and -0)
 -- the second.

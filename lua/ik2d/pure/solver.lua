@@ -511,6 +511,7 @@ local function run()
 end
 
 local get_kernel, KERNEL_BONES = kernel.get, kernel.MAX_BONES
+local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 
 --- The distance of the chain's tip from the target, and whether it is
 -- within the tolerance, into sv (ik2d_solver_measure); returns reached.
@@ -541,11 +542,16 @@ function M.solve(sv)
       not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
     -- plain CCD without the exact step, the most common solve: the kernel
     -- made for n bones (nil: it leaves this solve to the path below)
-    if plain and not settings.exact and n <= KERNEL_BONES and not ch.link then
+    if plain and not settings.exact and not ch.link then
       local sweep = settings.sweep
-      used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
-      if used == false then
-        used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+      if LOOPS then
+        -- under LuaJIT: loops over arrays (false: a limit, the path below)
+        used = get_loop(sweep)(sv, ch, settings, weight) or nil
+      elseif n <= KERNEL_BONES then
+        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
+        if used == false then
+          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+        end
       end
     end
     if not used then
