@@ -177,6 +177,12 @@ end
 function Solver.set_target(...)
   local self, x, y = ...
   local sv = solvers_of[self]
+  -- the common case, finite numbers, kept here without another call
+  if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
+     not sv.collected and not sv.chain.collected then
+    sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
+    return
+  end
   if not sv or sv.collected or sv.chain.collected or type(x) ~= "number" or
      type(y) ~= "number" then
     local n = select("#", ...)
@@ -243,7 +249,9 @@ function Solver.tip_angle(...)
 end
 
 function Solver.clear_tip_angle(...)
-  check_solver(..., 1, select("#", ...)).settings.tip = false
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.settings.tip = false
+  solvers.refresh(sv)
 end
 
 function Solver.set_pole(...)
@@ -264,7 +272,9 @@ function Solver.pole(...)
 end
 
 function Solver.clear_pole(...)
-  check_solver(..., 1, select("#", ...)).settings.pole = false
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.settings.pole = false
+  solvers.refresh(sv)
 end
 
 function Solver.forget(...)

@@ -105,6 +105,39 @@ local function source(n, tip, limited)
     end
     emit("end")
   end
+  -- ik = atan2(s, c) of the solution's rotation, M.atan2 written out
+  -- (PUC Lua: no call, its constants as literals; a zero part goes to
+  -- the function)
+  local function atan2_inline()
+    local A = m.ATAN2
+    local function lit(x) return format("%.17g", x) end
+    emit("local ik")
+    emit("do")
+    emit("local ax, ay = c, s")
+    emit("if c < 0.0 then ax = -c end")
+    emit("if s < 0.0 then ay = -s end")
+    -- (after the sanity pass both parts are finite: |c|, |s| < 2)
+    emit("if ax > 0.0 and ay > 0.0 then")
+    emit("local t")
+    emit("local steep = ay > ax")
+    emit("if steep then t = ax / ay else t = ay / ax end")
+    emit("local k = 8.0 * t")
+    emit("k = k - k %% 1.0")
+    emit("local e = 0.125 * k")
+    emit("local u = (t - e) / (1.0 + t * e)")
+    emit("local u2 = u * u")
+    emit("ik = atan_eighths[k + 1] + u * (1.0 + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s"
+         .. " + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s + u2 * %s)))))))))", lit(A.A3),
+         lit(A.A5), lit(A.A7), lit(A.A9), lit(A.A11), lit(A.A13), lit(A.A15), lit(A.A17),
+         lit(A.A19))
+    emit("if steep then ik = (%s - ik) + %s end", lit(A.HALF_PI_HI), lit(A.HALF_PI_LO))
+    emit("if c < 0.0 then ik = (%s - ik) + %s end", lit(A.PI_HI), lit(A.PI_LO))
+    emit("if s < 0.0 then ik = -ik end")
+    emit("else")
+    emit("ik = atan2(s, c)")
+    emit("end")
+    emit("end")
+  end
   -- bone i into its limit (the start, and the sanity pass)
   local function clamp(i)
     if not limited then return end
@@ -117,8 +150,8 @@ local function source(n, tip, limited)
     emit("end")
   end
 
-  emit("local sqrt, hypot, cos, sin, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI"
-       .. " = ...")
+  emit("local sqrt, hypot, cos, sin, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
+       .. " atan_eighths = ...")
   emit("return function(sv, ch, settings, weight, mid_c, mid_s)")
   emit("local length, constraint = ch.length, ch.constraint")
   -- the limits: a kernel without them hands a limited chain to its twin
@@ -261,17 +294,22 @@ local function source(n, tip, limited)
     emit("do")
     emit("local c, s = c%d, s%d", i, i)
     emit("solution_c[%d], solution_s[%d] = c, s", i, i)
-    emit("local ik = atan2(s, c)")
+    atan2_inline()
     emit("solution_angle[%d] = ik", i)
-    emit("local limit, p = constraint[%d], chain_pose[%d]", i, i)
+    -- (a kernel without limits met none: no bone's limit to look at)
+    local pi = format("%.17g", m.PI)
+    emit("local p = chain_pose[%d]", i)
     emit("local delta")
-    emit("if limit and not limit.full then")
-    emit("local r, mid = rest[%d], limit.mid", i)
-    emit("delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
-    emit("else")
+    if limited then
+      emit("local limit = constraint[%d]", i)
+      emit("if limit and not limit.full then")
+      emit("local r, mid = rest[%d], limit.mid", i)
+      emit("delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
+      emit("else")
+    end
     emit("delta = ik - p")
-    emit("if not (delta >= -PI and delta < PI) then delta = wrap(delta) end")
-    emit("end")
+    emit("if not (delta >= -%s and delta < %s) then delta = wrap(delta) end", pi, pi)
+    if limited then emit("end") end
     emit("if weight == 1.0 then angle[%d] = p + delta else angle[%d] = p + weight * delta end",
          i, i)
     emit("end")
@@ -577,7 +615,7 @@ function M.get(n, sweep, limited)
   if not kernel then
     local chunk = assert(load(source(n, sweep == "tip", limited), "=ik2d.pure.kernel"))
     kernel = chunk(math.sqrt, m.hypot, math.cos, math.sin, math.abs, m.atan2, m.wrap,
-                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI)
+                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI, m.ATAN2.eighths)
     kernels[key] = kernel
   end
   return kernel

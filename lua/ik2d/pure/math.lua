@@ -41,6 +41,10 @@ local A3, A5, A7, A9, A11 = -1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11
 local A13, A15, A17, A19 = 1.0 / 13, -1.0 / 15, 1.0 / 17, -1.0 / 19
 local HALF_PI_HI, HALF_PI_LO = 1.5707963267948966, 6.123233995736766e-17
 local PI_HI, PI_LO = 3.141592653589793, 1.2246467991473532e-16
+-- for code that writes M.atan2 out in its own body (ik2d.pure.kernel)
+M.ATAN2 = { eighths = atan_eighths, A3 = A3, A5 = A5, A7 = A7, A9 = A9, A11 = A11, A13 = A13,
+  A15 = A15, A17 = A17, A19 = A19, HALF_PI_HI = HALF_PI_HI, HALF_PI_LO = HALF_PI_LO,
+  PI_HI = PI_HI, PI_LO = PI_LO }
 
 --- atan2(y, x) as ik2d_atan2 computes it (within 2 ulps of libm's):
 -- the octant, then atan(k/8) plus the series of a small rest; on an axis
