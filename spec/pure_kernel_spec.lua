@@ -85,6 +85,8 @@ describe("pure kernel", function()
           unrolled.chain:set_pose(1, pose_angle)
           loop.chain:set_pose(1, pose_angle)
         end
+        -- now and then the same target again: a solve from the solution
+        if rnd() < 0.25 then tx, ty = unrolled.solver:target() end
         unrolled.solver:set_target(tx, ty)
         loop.solver:set_target(tx, ty)
         local sv, ch = unrolled.sv, unrolled.ch
@@ -113,6 +115,10 @@ describe("pure kernel", function()
           assert(same(unrolled.sv.solution_s[k], loop.sv.solution_s[k]), format("solution s %d", k))
           assert(same(unrolled.sv.solution_angle[k], loop.sv.solution_angle[k]),
                  format("solution angle %d", k))
+          -- an angle kept from the last solve is still atan2 of its rotation
+          local lsv = loop.sv
+          assert(same(lsv.solution_angle[k], m.atan2(lsv.solution_s[k], lsv.solution_c[k])),
+                 format("solution angle %d is not atan2 of its rotation", k))
         end
         assert.are.equal(unrolled.sv.have_solution, loop.sv.have_solution)
         assert.are.equal(unrolled.sv.limited, loop.sv.limited)

@@ -111,7 +111,6 @@ local function source(n, tip, limited)
   local function atan2_inline()
     local A = m.ATAN2
     local function lit(x) return format("%.17g", x) end
-    emit("local ik")
     emit("do")
     emit("local ax, ay = c, s")
     emit("if c < 0.0 then ax = -c end")
@@ -293,9 +292,16 @@ local function source(n, tip, limited)
   for i = 1, n do
     emit("do")
     emit("local c, s = c%d, s%d", i, i)
+    -- the rotation of the last solution again (both parts nonzero: equal
+    -- numbers, equal bits): its angle, atan2 of the same numbers
+    emit("local ik")
+    emit("if c == solution_c[%d] and s == solution_s[%d] and c * s ~= 0.0 then", i, i)
+    emit("ik = solution_angle[%d]", i)
+    emit("else")
     emit("solution_c[%d], solution_s[%d] = c, s", i, i)
     atan2_inline()
     emit("solution_angle[%d] = ik", i)
+    emit("end")
     -- (a kernel without limits met none: no bone's limit to look at)
     local pi = format("%.17g", m.PI)
     emit("local p = chain_pose[%d]", i)
@@ -549,9 +555,16 @@ local function loop_kernel(tip_first)
       wc, ws, x, y = bc, bs, bx, by
       for i = 1, n do
         local c, s = rc[i], rs[i]
-        solution_c[i], solution_s[i] = c, s
-        local ik = atan2(s, c)
-        solution_angle[i] = ik
+        -- the last solution's rotation again (both parts nonzero: equal
+        -- numbers, equal bits): its angle, atan2 of the same numbers
+        local ik
+        if c == solution_c[i] and s == solution_s[i] and c * s ~= 0.0 then
+          ik = solution_angle[i]
+        else
+          solution_c[i], solution_s[i] = c, s
+          ik = atan2(s, c)
+          solution_angle[i] = ik
+        end
         local p = chain_pose[i]
         local delta = ik - p
         if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
@@ -568,9 +581,16 @@ local function loop_kernel(tip_first)
     else
       for i = 1, n do
         local c, s = rc[i], rs[i]
-        solution_c[i], solution_s[i] = c, s
-        local ik = atan2(s, c)
-        solution_angle[i] = ik
+        -- the last solution's rotation again (both parts nonzero: equal
+        -- numbers, equal bits): its angle, atan2 of the same numbers
+        local ik
+        if c == solution_c[i] and s == solution_s[i] and c * s ~= 0.0 then
+          ik = solution_angle[i]
+        else
+          solution_c[i], solution_s[i] = c, s
+          ik = atan2(s, c)
+          solution_angle[i] = ik
+        end
         local p = chain_pose[i]
         local delta = ik - p
         if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
