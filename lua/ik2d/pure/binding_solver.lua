@@ -281,11 +281,21 @@ function Solver.forget(...)
   check_solver(..., 1, select("#", ...)).have_solution = false
 end
 
+-- The solve and its results, reached from Solver.solve by a tail call:
+-- LuaJIT records no return of a vararg function to a frame below a
+-- trace's start, so the traces that begin in a kernel's loops stopped at
+-- solve's return and the rest of the caller's frame ran in the
+-- interpreter; from this fixed-argument function they return into the
+-- caller and go on there.
+local function solve_results(sv)
+  solve(sv)
+  return sv.reached, sv.distance, sv.iterations, sv.limited
+end
+
 function Solver.solve(...)
   local sv = solvers_of[...]
   if not sv or sv.collected or sv.chain.collected then sv = check_solver(..., 1, select("#", ...)) end
-  solve(sv)
-  return sv.reached, sv.distance, sv.iterations, sv.limited
+  return solve_results(sv)
 end
 
 function Solver.result(...)
