@@ -2,12 +2,17 @@
 -- The frame loop a game runs, on one Lua runtime: for every chain set the
 -- target, solve, read every joint position.  Compares the plain-Lua CCD peer
 -- (bench/plain_ccd.lua) with ik2d one chain at a time and with ik2d.group,
--- and under LuaJIT the FFI path and the classic C API path.
+-- and under LuaJIT the FFI path and the classic C API path; at 1,000 and
+-- 10,000 chains also ik2d's pure-Lua core (ik2d.pure.core, required in this
+-- same process beside the C core, so that its rows are measured in the
+-- same rounds as the peer's and the C core's).
 --
 -- Prints a markdown table (header and rows) on stdout; the goals of issue 4
--- item 6 that this runtime can answer go to the goals file (or stdout).
--- Progress goes to stderr.  BENCH_TIME (seconds, default 0.2) sets how long
--- the measurements run.
+-- item 6 that this runtime can answer go to the goals file (or stdout), and
+-- the pure-Lua core's comparison (issue 15, item 1) to the pure file (or
+-- stdout).  Progress goes to stderr.  BENCH_TIME (seconds, default 0.2)
+-- sets how long the measurements run; BENCH_COUNTS (say "1000,10000")
+-- runs only those chain counts (the goals need 1000 and 10000).
 --
 -- Scenes: 1, 100, 1000, 10000 chains of 3 or 10 bones of length 1, base at
 -- the origin, tolerance 0.001 per bone, 10 iterations, warm start, weight 1,
@@ -35,10 +40,13 @@
 -- untimed replay of the same frames on a fresh scene.
 local label = arg and arg[1] or (rawget(_G, "jit") and "luajit" or _VERSION)
 local goals_path = arg and arg[2]
+local pure_path = arg and arg[3]
 
 local dir = (arg and arg[0] or ""):match("^(.*[/\\])") or ""
 local plain = dofile(dir .. "plain_ccd.lua")
 local ik2d = require "ik2d"
+-- the pure-Lua core, the same API (what IK2D_PURE=1 makes ik2d load)
+local pure = require "ik2d.pure.core"
 
 local clock, floor, sqrt, cos, sin = os.clock, math.floor, math.sqrt, math.cos, math.sin
 local format = string.format
@@ -140,13 +148,14 @@ local function peer_frames(scene, state, first, last)
   return used
 end
 
-local function ik2d_build(scene, options)
+-- lib: the core (ik2d, the C core, or pure, the pure-Lua core)
+local function ik2d_build(scene, options, lib)
   local chains, solvers = {}, {}
   for i = 1, scene.count do
-    chains[i] = ik2d.chain(scene.spec)
-    solvers[i] = ik2d.solver(chains[i], options)
+    chains[i] = lib.chain(scene.spec)
+    solvers[i] = lib.solver(chains[i], options)
   end
-  local group = ik2d.group(solvers)
+  local group = lib.group(solvers)
   local state = { chains = chains, solvers = solvers, group = group, sink = 0,
                   all = {}, -- every chain's joints, reused
                   flat = {} } -- every chain's target, reused
@@ -239,10 +248,10 @@ local function group_counter(frames)
   end
 end
 
-local function builder(defaults, arrays)
+local function builder(defaults, arrays, lib)
   return function(scene)
     scene.arrays = arrays
-    return ik2d_build(scene, defaults and scene.default_options or scene.options)
+    return ik2d_build(scene, defaults and scene.default_options or scene.options, lib or ik2d)
   end
 end
 
@@ -257,12 +266,13 @@ local function switches(ffi, isa)
 end
 
 -- A mode: key, name, algorithm ("textbook": the peer's; "default": ik2d's
--- defaults), build, frames, [count], [before, after].
+-- defaults), build, frames, [count], [before, after], [only_at: the set of
+-- chain counts it runs at; nil: every one].
 local function make_mode(key, name, algorithm, build, frames, ffi, isa, only_at)
   local before, after = switches(ffi, isa)
   return { key = key, name = name, algorithm = algorithm, build = build, frames = frames,
            count = frames ~= chain_frames and group_counter(frames) or nil,
-           before = before, after = after, only_at = only_at }
+           before = before, after = after, only_at = only_at, pure = false }
 end
 
 -- the instruction sets this machine runs, each with rows of its own
@@ -290,7 +300,7 @@ if is_jit and ik2d.ffi then
            arrays_frames))
   for _, isa in ipairs(supported_isas) do
     add(make_mode("arrays_" .. isa, "ik2d.group arrays, " .. isa, "textbook", builder(false, true),
-             arrays_frames, nil, isa, 1000))
+             arrays_frames, nil, isa, { [1000] = true }))
   end
 else
   add(make_mode("chain", "ik2d per chain", "textbook", builder(false), chain_frames))
@@ -300,9 +310,26 @@ else
            tables_frames))
   for _, isa in ipairs(supported_isas) do
     add(make_mode("tables_" .. isa, "ik2d.group tables, " .. isa, "textbook", builder(false),
-             tables_frames, nil, isa, 1000))
+             tables_frames, nil, isa, { [1000] = true }))
   end
 end
+
+-- The pure-Lua core, at 1,000 and 10,000 chains: the peer's algorithm one
+-- chain at a time and through ik2d.group (tables), and ik2d's defaults
+-- (for information, against the C core's default rows).  The same frame
+-- loops as the C core's rows, on the same scenes, in the same rounds.
+local PURE_COUNTS = { [1000] = true, [10000] = true }
+local function add_pure(key, name, algorithm, defaults, frames)
+  local m = make_mode(key, name, algorithm, builder(defaults, false, pure), frames, nil, nil,
+                      PURE_COUNTS)
+  m.before, m.after, m.pure = nil, nil, true
+  add(m)
+end
+add_pure("pure_chain", "pure-Lua core per chain", "textbook", false, chain_frames)
+add_pure("pure_chain_default", "pure-Lua core per chain, default", "default", true, chain_frames)
+add_pure("pure_tables", "pure-Lua core ik2d.group tables", "textbook", false, tables_frames)
+add_pure("pure_tables_default", "pure-Lua core ik2d.group tables, default", "default", true,
+         tables_frames)
 
 -- ------------------------------------------------------------------
 -- measuring
@@ -392,7 +419,12 @@ end
 -- the table
 -- ------------------------------------------------------------------
 
+-- BENCH_COUNTS ("1000,10000") runs some of the chain counts only
 local counts = { 1, 100, 1000, 10000 }
+if os.getenv("BENCH_COUNTS") then
+  counts = {}
+  for c in os.getenv("BENCH_COUNTS"):gmatch("%d+") do counts[#counts + 1] = tonumber(c) end
+end
 local bone_counts = { 3, 10 }
 local kinds = { "path", "random" }
 local kind_names = { path = "moving", random = "random" }
@@ -418,7 +450,7 @@ for _, count in ipairs(counts) do
       }
       local row, per_frame, scene_modes = {}, {}, {}
       for _, m in ipairs(modes) do
-        if not m.only_at or m.only_at == count then scene_modes[#scene_modes + 1] = m end
+        if not m.only_at or m.only_at[count] then scene_modes[#scene_modes + 1] = m end
       end
       results[count][bones][kind] = row
       progress("%s: %d x %d bones, %s targets:", label, count, bones, kind)
@@ -496,7 +528,7 @@ if is_jit then
   ratio_goal("tables, default solver >= 5x", "tables_default", flat(5))
   ratio_goal("per chain, default solver >= 3x", "chain_default", flat(3))
   ratio_goal("per chain, textbook CCD >= 3x", "chain", flat(3))
-  for _, kind in ipairs(kinds) do
+  for _, kind in ipairs(results[10000] and kinds or {}) do
     local row = results[10000][3][kind]
     say("- 10,000 chains x 3 bones, %s targets, via the arrays: %.2f ms a frame textbook, "
       .. "%.2f ms default (goal 1 ms; the peer %.2f ms)", kind_names[kind],
@@ -515,6 +547,69 @@ if #out > 0 then
   local text = table.concat(out, "\n") .. "\n"
   if goals_path then
     local file = assert(io.open(goals_path, "w"))
+    file:write(text)
+    file:close()
+  else
+    io.write("\n", text)
+  end
+end
+
+-- ------------------------------------------------------------------
+-- the pure-Lua core against the peer and the C core (issue 15, item 1)
+-- ------------------------------------------------------------------
+
+-- Every figure from the same scene and rounds: ms a frame (the whole
+-- frame loop: set the targets, solve, read every joint), pure / peer
+-- (below 1: the pure core is faster) and C / pure (the C core's time as a
+-- fraction of the pure core's).  The peer runs only the textbook
+-- algorithm: the default rows compare with it for information only.
+local pure_out = {}
+local function put(...) pure_out[#pure_out + 1] = format(...) end
+local PURE_ROWS = {
+  { "per chain", "pure_chain", "chain", true },
+  { "group tables", "pure_tables", "tables", true },
+  { "per chain, default", "pure_chain_default", "chain_default", false },
+  { "group tables, default", "pure_tables_default", "tables_default", false },
+}
+local met, rows = 0, 0
+put("| runtime | chains x bones | targets | frame loop | pure ms | peer ms | C ms | pure / peer "
+  .. "| C / pure | pure at least as fast as the peer |")
+put("|---|---|---|---|--:|--:|--:|--:|--:|---|")
+for _, count in ipairs(counts) do
+  if PURE_COUNTS[count] then
+    for _, bones in ipairs(bone_counts) do
+      for _, kind in ipairs(kinds) do
+        local row = results[count][bones][kind]
+        for _, r in ipairs(PURE_ROWS) do
+          local name, pure_key, c_key, same_algorithm = r[1], r[2], r[3], r[4]
+          local p, c, peer = row[pure_key], row[c_key], row.peer
+          local verdict = "n/a (ik2d's defaults, not the peer's algorithm)"
+          if same_algorithm then
+            rows = rows + 1
+            if p.seconds <= peer.seconds then
+              met = met + 1
+              verdict = "yes"
+            else
+              verdict = format("**no** (%.0f%% slower)", 100 * (p.seconds / peer.seconds - 1))
+            end
+          end
+          put("| %s | %d x %d | %s | %s | %.3f | %.3f | %.3f | %.2f | %.2f | %s |", label, count,
+              bones, kind_names[kind], name, p.ms_per_frame, peer.ms_per_frame, c.ms_per_frame,
+              p.seconds / peer.seconds, c.seconds / p.seconds, verdict)
+        end
+      end
+    end
+  end
+end
+put("")
+put("- %s: the pure-Lua core at least as fast as the plain-Lua peer (same algorithm): %s",
+    label, met == rows and format("met in all %d rows", rows) or
+      format("**not met**: %d of %d rows", met, rows))
+
+do
+  local text = table.concat(pure_out, "\n") .. "\n"
+  if pure_path then
+    local file = assert(io.open(pure_path, "w"))
     file:write(text)
     file:close()
   else

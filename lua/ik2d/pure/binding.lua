@@ -82,13 +82,20 @@ end
 -- list of the types' object tables (a list: LuaJIT 2.1.0-beta3 could loop
 -- for ever leaving a trace of a pairs() loop here, in one of 7 runs of
 -- the diff spec).
+-- B.finalised.count: how many times __gc marked an object finalised
+-- (the only way an object becomes collected): a check that every one of
+-- many objects is alive holds until it changes (ik2d.group's members)
+B.finalised = { count = 0 }
+
 function B.gc(tables, own, release)
+  local finalised = B.finalised
   return function(proxy)
     local object = tables[own][proxy]
     if object and not object.collected and release then release(object) end
     for k = 1, #tables do
       object = tables[k][proxy]
       if object then
+        finalised.count = finalised.count + 1
         object.collected = true
         object.anchor = false
         return

@@ -177,6 +177,12 @@ end
 function Solver.set_target(...)
   local self, x, y = ...
   local sv = solvers_of[self]
+  -- the common case, finite numbers, kept here without another call
+  if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
+     not sv.collected and not sv.chain.collected then
+    sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
+    return
+  end
   if not sv or sv.collected or sv.chain.collected or type(x) ~= "number" or
      type(y) ~= "number" then
     local n = select("#", ...)
@@ -243,7 +249,9 @@ function Solver.tip_angle(...)
 end
 
 function Solver.clear_tip_angle(...)
-  check_solver(..., 1, select("#", ...)).settings.tip = false
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.settings.tip = false
+  solvers.refresh(sv)
 end
 
 function Solver.set_pole(...)
@@ -264,18 +272,30 @@ function Solver.pole(...)
 end
 
 function Solver.clear_pole(...)
-  check_solver(..., 1, select("#", ...)).settings.pole = false
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.settings.pole = false
+  solvers.refresh(sv)
 end
 
 function Solver.forget(...)
   check_solver(..., 1, select("#", ...)).have_solution = false
 end
 
+-- The solve and its results, reached from Solver.solve by a tail call:
+-- LuaJIT records no return of a vararg function to a frame below a
+-- trace's start, so the traces that begin in a kernel's loops stopped at
+-- solve's return and the rest of the caller's frame ran in the
+-- interpreter; from this fixed-argument function they return into the
+-- caller and go on there.
+local function solve_results(sv)
+  solve(sv)
+  return sv.reached, sv.distance, sv.iterations, sv.limited
+end
+
 function Solver.solve(...)
   local sv = solvers_of[...]
   if not sv or sv.collected or sv.chain.collected then sv = check_solver(..., 1, select("#", ...)) end
-  solve(sv)
-  return sv.reached, sv.distance, sv.iterations, sv.limited
+  return solve_results(sv)
 end
 
 function Solver.result(...)

@@ -10,6 +10,7 @@ local solvers = require "ik2d.pure.solver"
 local binding_solver = require "ik2d.pure.binding_solver"
 
 local type, select, rawget, rawset, tonumber = type, select, rawget, rawset, tonumber
+local getmetatable = getmetatable
 local format = string.format
 local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local arg_error, type_error, index_error = B.arg_error, B.type_error, B.index_error
@@ -32,16 +33,23 @@ local function check_group(v, arg, n)
   return g
 end
 
--- the group, its members and their chains all alive
+-- the group, its members and their chains all alive.  Found so, it
+-- stays so until __gc finalises some object (B.finalised.count): until
+-- then a frame's calls skip the pass over every member (with 10,000
+-- members each pass reads memory no longer in the cache)
+local finalised = B.finalised
 local function check_live_group(v, arg, n)
   local g = groups[v]
   if not g or g.collected then g = check_group(v, arg, n) end
+  local count = finalised.count
+  if g.alive_at == count then return g end
   local list = g.solvers
   for i = 1, g.count do
     local sv = list[i]
     if sv.collected then arg_error(arg, format("solver %d was collected", i)) end
     if sv.chain.collected then arg_error(arg, format("solver %d: chain was collected", i)) end
   end
+  g.alive_at = count
   return g
 end
 
@@ -64,7 +72,7 @@ function M.group(...)
   -- offsets[i]: the 0-based index of member i's first joint in the joint
   -- array, offsets[count + 1] their total
   local g = { count = count, solvers = {}, scratch = {}, offsets = { 0 }, anchor = {},
-              read_targets = false, write_joints = false }
+              read_targets = false, write_joints = false, alive_at = -1 }
   for i = 1, count do
     local item = rawget(t, i)
     local sv = solvers_of[item]
@@ -108,7 +116,10 @@ function Group.solve(...)
                             B.status_message(status)))
       end
     end
-    for k = 1, count do solvers.set_target(list[k], targets[2 * k - 2], targets[2 * k - 1]) end
+    for k = 1, count do
+      local sv = list[k]
+      sv.target_x, sv.target_y, sv.has_target = targets[2 * k - 2], targets[2 * k - 1], true
+    end
   end
   local reached = 0
   for i = 1, count do
@@ -131,8 +142,11 @@ function Group.set_targets(...)
     arg_error(2, format("%d numbers expected (x, y for each of %d solvers), got %d", 2 * count,
                         count, length))
   end
+  -- (a table without a metatable reads raw without rawget's call)
+  local plain = getmetatable(t) == nil
   for i = 1, 2 * count do
-    local v = rawget(t, i)
+    local v
+    if plain then v = t[i] else v = rawget(t, i) end
     if type(v) ~= "number" then
       v = type(v) == "string" and tonumber(v)
       if not v then B.number_at(rawget(t, i), true, 2, format("item %d", i)) end
@@ -140,14 +154,20 @@ function Group.set_targets(...)
     scratch[i] = v * 1.0
   end
   for k = 1, count do
-    local status = check_target(scratch[2 * k - 1], scratch[2 * k])
-    if status then
+    local x, y = scratch[2 * k - 1], scratch[2 * k]
+    -- finite (check_target's test, written out)
+    if not (x - x == 0 and y - y == 0) then
+      local status = check_target(x, y)
       arg_error(2, format("item %d: %s", 2 * k - 2 + (status == "TARGET_Y" and 2 or 1),
                           B.status_message(status)))
     end
   end
+  -- every one checked: kept as solvers.set_target keeps a target
   local list = g.solvers
-  for k = 1, count do solvers.set_target(list[k], scratch[2 * k - 1], scratch[2 * k]) end
+  for k = 1, count do
+    local sv = list[k]
+    sv.target_x, sv.target_y, sv.has_target = scratch[2 * k - 1], scratch[2 * k], true
+  end
   -- the target array follows them
   if g.read_targets then
     local targets = g.targets
@@ -205,12 +225,24 @@ function Group.joints(...)
   local g = check_live_group(self, 1, n)
   t = B.table_arg(t, 2, n)
   local list, next_index = g.solvers, 1
-  for i = 1, g.count do
-    local ch = list[i].chain
-    local joints = ch.joints
-    for k = 1, 2 * ch.count + 2 do
-      rawset(t, next_index, joints[k])
-      next_index = next_index + 1
+  if getmetatable(t) == nil then
+    -- a plain table: its sets are raw already (no rawset call each)
+    for i = 1, g.count do
+      local ch = list[i].chain
+      local joints = ch.joints
+      for k = 1, 2 * ch.count + 2 do
+        t[next_index] = joints[k]
+        next_index = next_index + 1
+      end
+    end
+  else
+    for i = 1, g.count do
+      local ch = list[i].chain
+      local joints = ch.joints
+      for k = 1, 2 * ch.count + 2 do
+        rawset(t, next_index, joints[k])
+        next_index = next_index + 1
+      end
     end
   end
   if rawget(t, next_index) ~= nil then B.trim(t, next_index) end

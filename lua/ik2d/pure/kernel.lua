@@ -105,6 +105,38 @@ local function source(n, tip, limited)
     end
     emit("end")
   end
+  -- ik = atan2(s, c) of the solution's rotation, M.atan2 written out
+  -- (PUC Lua: no call, its constants as literals; a zero part goes to
+  -- the function)
+  local function atan2_inline()
+    local A = m.ATAN2
+    local function lit(x) return format("%.17g", x) end
+    emit("do")
+    emit("local ax, ay = c, s")
+    emit("if c < 0.0 then ax = -c end")
+    emit("if s < 0.0 then ay = -s end")
+    -- (after the sanity pass both parts are finite: |c|, |s| < 2)
+    emit("if ax > 0.0 and ay > 0.0 then")
+    emit("local t")
+    emit("local steep = ay > ax")
+    emit("if steep then t = ax / ay else t = ay / ax end")
+    emit("local k = 8.0 * t")
+    emit("k = k - k %% 1.0")
+    emit("local e = 0.125 * k")
+    emit("local u = (t - e) / (1.0 + t * e)")
+    emit("local u2 = u * u")
+    emit("ik = atan_eighths[k + 1] + u * (1.0 + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s"
+         .. " + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s + u2 * %s)))))))))", lit(A.A3),
+         lit(A.A5), lit(A.A7), lit(A.A9), lit(A.A11), lit(A.A13), lit(A.A15), lit(A.A17),
+         lit(A.A19))
+    emit("if steep then ik = (%s - ik) + %s end", lit(A.HALF_PI_HI), lit(A.HALF_PI_LO))
+    emit("if c < 0.0 then ik = (%s - ik) + %s end", lit(A.PI_HI), lit(A.PI_LO))
+    emit("if s < 0.0 then ik = -ik end")
+    emit("else")
+    emit("ik = atan2(s, c)")
+    emit("end")
+    emit("end")
+  end
   -- bone i into its limit (the start, and the sanity pass)
   local function clamp(i)
     if not limited then return end
@@ -117,8 +149,8 @@ local function source(n, tip, limited)
     emit("end")
   end
 
-  emit("local sqrt, hypot, cos, sin, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI"
-       .. " = ...")
+  emit("local sqrt, hypot, cos, sin, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
+       .. " atan_eighths = ...")
   emit("return function(sv, ch, settings, weight, mid_c, mid_s)")
   emit("local length, constraint = ch.length, ch.constraint")
   -- the limits: a kernel without them hands a limited chain to its twin
@@ -260,18 +292,30 @@ local function source(n, tip, limited)
   for i = 1, n do
     emit("do")
     emit("local c, s = c%d, s%d", i, i)
-    emit("solution_c[%d], solution_s[%d] = c, s", i, i)
-    emit("local ik = atan2(s, c)")
-    emit("solution_angle[%d] = ik", i)
-    emit("local limit, p = constraint[%d], chain_pose[%d]", i, i)
-    emit("local delta")
-    emit("if limit and not limit.full then")
-    emit("local r, mid = rest[%d], limit.mid", i)
-    emit("delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
+    -- the rotation of the last solution again (both parts nonzero: equal
+    -- numbers, equal bits): its angle, atan2 of the same numbers
+    emit("local ik")
+    emit("if c == solution_c[%d] and s == solution_s[%d] and c * s ~= 0.0 then", i, i)
+    emit("ik = solution_angle[%d]", i)
     emit("else")
-    emit("delta = ik - p")
-    emit("if not (delta >= -PI and delta < PI) then delta = wrap(delta) end")
+    emit("solution_c[%d], solution_s[%d] = c, s", i, i)
+    atan2_inline()
+    emit("solution_angle[%d] = ik", i)
     emit("end")
+    -- (a kernel without limits met none: no bone's limit to look at)
+    local pi = format("%.17g", m.PI)
+    emit("local p = chain_pose[%d]", i)
+    emit("local delta")
+    if limited then
+      emit("local limit = constraint[%d]", i)
+      emit("if limit and not limit.full then")
+      emit("local r, mid = rest[%d], limit.mid", i)
+      emit("delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
+      emit("else")
+    end
+    emit("delta = ik - p")
+    emit("if not (delta >= -%s and delta < %s) then delta = wrap(delta) end", pi, pi)
+    if limited then emit("end") end
     emit("if weight == 1.0 then angle[%d] = p + delta else angle[%d] = p + weight * delta end",
          i, i)
     emit("end")
@@ -297,6 +341,288 @@ local function source(n, tip, limited)
 end
 M.source = source
 
+-- ------------------------------------------------------------------
+-- loops: the same solve written with loops over arrays
+-- ------------------------------------------------------------------
+
+-- LuaJIT compiles the unrolled kernels badly: each rotation and joint a
+-- value carried around the iteration loop, a long chain has more of them
+-- than registers and snapshot slots ("too many spill slots", "register
+-- coalescing too complex", "trace too long"), and its traces abort or
+-- blacklist (10 bones: 5 times the plain-Lua peer's time).  Its traces of
+-- short loops over arrays are tight instead.  So under LuaJIT a free
+-- chain (no limit but full ones) is solved by the loop kernel of its
+-- sweep: the unrolled kernel's operations in the same order, the
+-- rotations and joints in arrays instead of locals, so the same bits.
+local sqrt, cos, sin = math.sqrt, math.cos, math.sin
+local hypot, atan2, wrap, PI = m.hypot, m.atan2_flat, m.wrap, m.PI
+local update_joints = chains.update_joints
+
+local LOOP_BONES = 64
+local function array(count)
+  local t = {}
+  for i = 1, count do t[i] = 0.0 end
+  return t
+end
+-- the working rotations, joints, and the start kept for keep-best (the
+-- kernel takes them into locals: LuaJIT reloads an upvalue and checks
+-- its bounds again in every turn of a loop, a local once before it)
+local RC, RS = array(LOOP_BONES), array(LOOP_BONES)
+local JX, JY = array(LOOP_BONES + 1), array(LOOP_BONES + 1)
+local START_C, START_S = array(LOOP_BONES), array(LOOP_BONES)
+
+-- One sweep's loop kernel: solve(sv, ch, settings, weight) -> the
+-- iterations used; false: a bone has a limit; nil: the target is at or
+-- beyond the reach (the general path's straight pose).  Nothing of sv or
+-- ch changes before it answers false or nil.
+--
+-- Written for LuaJIT's traces: every loop in this one function (a trace
+-- that leaves a called function's loop returns to the interpreter), the
+-- unrolled kernel's passes merged where they run over the same bones
+-- (the start with the first forward pass; the solution, its angles and
+-- the joints), per bone the same operations in the same order, so the
+-- same bits; constants as literals (LuaJIT keeps them out of registers);
+-- the angles from m.atan2_flat (M.atan2's bits without its branches).
+local function loop_kernel(tip_first)
+  return function(sv, ch, settings, weight)
+    local rc, rs, jx, jy, start_c, start_s = RC, RS, JX, JY, START_C, START_S
+    local n, length = ch.count, ch.length
+    local bx, by, bc, bs = ch.base_x, ch.base_y, ch.base_c, ch.base_s
+    -- the start (warm start or pose) and the first forward pass; a bone
+    -- with a limit (not full) goes to the caller
+    local constraint = ch.constraint
+    local warm = settings.warm_start and sv.have_solution
+    local solution_c, solution_s, chain_pose = sv.solution_c, sv.solution_s, ch.pose
+    local wc, ws, x, y = bc, bs, bx, by
+    for i = 1, n do
+      local limit = constraint[i]
+      if limit and not limit.full then return false end
+      local c, s
+      if warm then
+        c, s = solution_c[i], solution_s[i]
+      else
+        local p = chain_pose[i]
+        c, s = cos(p), sin(p)
+      end
+      rc[i], rs[i], start_c[i], start_s[i] = c, s, c, s
+      wc, ws = wc * c - ws * s, wc * s + ws * c
+      jx[i], jy[i] = x, y
+      local l = length[i]
+      x = x + l * wc
+      y = y + l * ws
+    end
+    jx[n + 1], jy[n + 1] = x, y
+    local tx, ty = sv.target_x, sv.target_y
+    if not sv.has_target then
+      local joints = ch.joints
+      tx, ty = joints[2 * n + 1], joints[2 * n + 2]
+    end
+    if ch.flip then tx = 2.0 * bx - tx end
+    local tol_sq = settings.tolerance * settings.tolerance
+    local dx, dy = tx - x, ty - y
+    local distance_sq = dx * dx + dy * dy
+    local used = 0
+    if not (distance_sq <= tol_sq) then
+      local ux, uy = tx - bx, ty - by
+      local distance = sqrt(ux * ux + uy * uy)
+      if distance >= ch.reach and distance ~= 0.0 then return nil end
+      local damping_c, damping_s = settings.damping_c, settings.damping_s
+      local iterations = settings.iterations
+      local start_sq = distance_sq
+      used = iterations
+      for iteration = 1, iterations do
+        local before_sq = distance_sq
+        local tip_x, tip_y = x, y
+        local done = false
+        if tip_first then
+          for i = n, 1, -1 do
+            local px, py = jx[i], jy[i]
+            local ax, ay = tip_x - px, tip_y - py
+            local gx, gy = tx - px, ty - py
+            local dot = ax * gx + ay * gy
+            local cross = ax * gy - ay * gx
+            local norm = sqrt(dot * dot + cross * cross)
+            if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+            if norm > 0.0 then
+              local tc, ts = dot / norm, cross / norm
+              if tc < damping_c then
+                tc = damping_c
+                if ts < 0.0 then ts = -damping_s else ts = damping_s end
+              end
+              local oc, os = rc[i], rs[i]
+              rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
+              tip_x = px + tc * ax - ts * ay
+              tip_y = py + ts * ax + tc * ay
+            end
+            dx, dy = tx - tip_x, ty - tip_y
+            distance_sq = dx * dx + dy * dy
+            if distance_sq <= tol_sq then
+              done = true
+              break
+            end
+          end
+        else
+          wc, ws = bc, bs
+          for i = 1, n do
+            local px, py = jx[i], jy[i]
+            local ax, ay = tip_x - px, tip_y - py
+            local gx, gy = tx - px, ty - py
+            local dot = ax * gx + ay * gy
+            local cross = ax * gy - ay * gx
+            local norm = sqrt(dot * dot + cross * cross)
+            if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+            if norm > 0.0 then
+              local tc, ts = dot / norm, cross / norm
+              if tc < damping_c then
+                tc = damping_c
+                if ts < 0.0 then ts = -damping_s else ts = damping_s end
+              end
+              local oc, os = rc[i], rs[i]
+              rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
+              tip_x = px + tc * ax - ts * ay
+              tip_y = py + ts * ax + tc * ay
+            end
+            dx, dy = tx - tip_x, ty - tip_y
+            distance_sq = dx * dx + dy * dy
+            if distance_sq <= tol_sq then
+              done = true
+              break
+            end
+            local c, s = rc[i], rs[i]
+            wc, ws = wc * c - ws * s, wc * s + ws * c
+            local l = length[i]
+            jx[i + 1] = px + l * wc
+            jy[i + 1] = py + l * ws
+          end
+        end
+        if done then
+          used = iteration
+          break
+        end
+        -- the forward pass after a sweep
+        wc, ws, x, y = bc, bs, bx, by
+        for i = 1, n do
+          local c, s = rc[i], rs[i]
+          wc, ws = wc * c - ws * s, wc * s + ws * c
+          jx[i], jy[i] = x, y
+          local l = length[i]
+          x = x + l * wc
+          y = y + l * ws
+        end
+        jx[n + 1], jy[n + 1] = x, y
+        dx, dy = tx - x, ty - y
+        distance_sq = dx * dx + dy * dy
+        -- a stalled run or the last iteration ends it; keep best
+        local ended = iteration == iterations
+        if before_sq - distance_sq <= 1e-9 * before_sq then
+          used = iteration
+          ended = true
+        end
+        if ended then
+          if distance_sq >= start_sq then
+            for k = 1, n do rc[k], rs[k] = start_c[k], start_s[k] end
+          end
+          break
+        end
+      end
+    end
+    -- the sanity pass: a rotation NaN, zero or far from unit drops the
+    -- run for the start; one off unit length by more than 1e-14 goes
+    -- back on it
+    for i = 1, n do
+      local c, s = rc[i], rs[i]
+      local norm = c * c + s * s
+      if not (norm > 0.25 and norm < 4.0) then
+        for k = 1, n do rc[k], rs[k] = start_c[k], start_s[k] end
+        break
+      end
+      local off = norm - 1.0
+      if off > 1e-14 or off < -1e-14 then
+        norm = sqrt(norm)
+        rc[i], rs[i] = c / norm, s / norm
+      end
+    end
+    sv.limited = false
+    sv.have_solution = true
+    local solution_angle, angle = sv.solution_angle, ch.angle
+    ch.uniform = settings.uniform
+    ch.scale = 1.0
+    if weight == 1.0 then
+      -- the solution, its angles, and the joints from the rotations (no
+      -- trig), in one pass
+      local joints = ch.joints
+      local flip, bx2 = ch.flip, 2.0 * bx
+      wc, ws, x, y = bc, bs, bx, by
+      for i = 1, n do
+        local c, s = rc[i], rs[i]
+        -- the last solution's rotation again (both parts nonzero: equal
+        -- numbers, equal bits): its angle, atan2 of the same numbers
+        local ik
+        if c == solution_c[i] and s == solution_s[i] and c * s ~= 0.0 then
+          ik = solution_angle[i]
+        else
+          solution_c[i], solution_s[i] = c, s
+          ik = atan2(s, c)
+          solution_angle[i] = ik
+        end
+        local p = chain_pose[i]
+        local delta = ik - p
+        if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
+        angle[i] = p + delta
+        wc, ws = wc * c - ws * s, wc * s + ws * c
+        if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
+        joints[2 * i] = y
+        local l = length[i]
+        x = x + l * wc
+        y = y + l * ws
+      end
+      if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
+      joints[2 * n + 2] = y
+    else
+      for i = 1, n do
+        local c, s = rc[i], rs[i]
+        -- the last solution's rotation again (both parts nonzero: equal
+        -- numbers, equal bits): its angle, atan2 of the same numbers
+        local ik
+        if c == solution_c[i] and s == solution_s[i] and c * s ~= 0.0 then
+          ik = solution_angle[i]
+        else
+          solution_c[i], solution_s[i] = c, s
+          ik = atan2(s, c)
+          solution_angle[i] = ik
+        end
+        local p = chain_pose[i]
+        local delta = ik - p
+        if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
+        angle[i] = p + weight * delta
+      end
+      update_joints(ch)
+    end
+    return used
+  end
+end
+local loop_tip, loop_root = loop_kernel(true), loop_kernel(false)
+
+--- The loop kernel for a sweep ("tip", "root"): solve(sv, ch, settings,
+-- weight) -> the iterations used, false (a limit) or nil (as a kernel's).
+function M.loop(sweep)
+  if sweep == "tip" then return loop_tip end
+  return loop_root
+end
+
+--- whether solves take the loop kernels (LuaJIT) or the unrolled ones
+-- (PUC Lua's interpreter: locals are registers there, array slots are
+-- not); IK2D_PURE_LOOPS=1 or 0 in the environment chooses (the tests run
+-- both on every runtime)
+do
+  local forced = os.getenv("IK2D_PURE_LOOPS")
+  if forced == "1" or forced == "0" then
+    M.LOOPS = forced == "1"
+  else
+    M.LOOPS = rawget(_G, "jit") ~= nil
+  end
+end
+
 local kernels = {}
 
 --- The kernel for n bones (1 .. MAX_BONES), the sweep ("tip", "root")
@@ -309,7 +635,7 @@ function M.get(n, sweep, limited)
   if not kernel then
     local chunk = assert(load(source(n, sweep == "tip", limited), "=ik2d.pure.kernel"))
     kernel = chunk(math.sqrt, m.hypot, math.cos, math.sin, math.abs, m.atan2, m.wrap,
-                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI)
+                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI, m.ATAN2.eighths)
     kernels[key] = kernel
   end
   return kernel

@@ -41,6 +41,10 @@ local A3, A5, A7, A9, A11 = -1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11
 local A13, A15, A17, A19 = 1.0 / 13, -1.0 / 15, 1.0 / 17, -1.0 / 19
 local HALF_PI_HI, HALF_PI_LO = 1.5707963267948966, 6.123233995736766e-17
 local PI_HI, PI_LO = 3.141592653589793, 1.2246467991473532e-16
+-- for code that writes M.atan2 out in its own body (ik2d.pure.kernel)
+M.ATAN2 = { eighths = atan_eighths, A3 = A3, A5 = A5, A7 = A7, A9 = A9, A11 = A11, A13 = A13,
+  A15 = A15, A17 = A17, A19 = A19, HALF_PI_HI = HALF_PI_HI, HALF_PI_LO = HALF_PI_LO,
+  PI_HI = PI_HI, PI_LO = PI_LO }
 
 --- atan2(y, x) as ik2d_atan2 computes it (within 2 ulps of libm's):
 -- the octant, then atan(k/8) plus the series of a small rest; on an axis
@@ -78,6 +82,43 @@ function M.atan2(y, x)
   if x < 0.0 then angle = (PI_HI - angle) + PI_LO end
   if y < 0.0 then return -angle end
   return angle
+end
+
+-- 1 for d > 0, 0 for d <= 0 (d not NaN): the smallest d > 0, 2^-1074,
+-- times 2^600 and 2^474 is 1; larger ones overflow toward infinity
+local ABOVE_1, ABOVE_2 = 2.0 ^ 600, 2.0 ^ 474
+local min, max = math.min, math.max
+
+--- atan2(y, x) with the bits of M.atan2, its octant chosen by arithmetic
+-- rather than branches: LuaJIT compiles the branches of M.atan2 into a
+-- side trace each, and with the signs and steepness of rotations at
+-- random a loop calling it leaves its trace often.  Here the choices are
+-- factors 0 or 1 (from min and max, which it compiles without a branch):
+-- the steep case's (HALF_PI_HI - angle) + HALF_PI_LO is written
+-- (f * HALF_PI_HI + (1 - 2 f) * angle) + f * HALF_PI_LO, which for
+-- f = 0 is (0 + angle) + 0 = angle and for f = 1 the same operations as
+-- M.atan2's; a negative y multiplies by -1 (exactly the negation).  The
+-- axes, infinities and NaN go to M.atan2.
+function M.atan2_flat(y, x)
+  local ax, ay = abs(x), abs(y)
+  if not (ax > 0.0 and ay > 0.0 and ax <= DBL_MAX and ay <= DBL_MAX) then
+    return M.atan2(y, x)
+  end
+  -- ay > ax: ax / ay, else ay / ax (equal, they are one number)
+  local t = min(ax, ay) / max(ax, ay)
+  local k = 8.0 * t
+  k = k - k % 1.0
+  local c = 0.125 * k
+  local u = (t - c) / (1.0 + t * c)
+  local u2 = u * u
+  local angle = atan_eighths[k + 1] + u * (1.0 + u2 * (A3 + u2 * (A5 + u2 * (A7 +
+    u2 * (A9 + u2 * (A11 + u2 * (A13 + u2 * (A15 + u2 * (A17 + u2 * A19)))))))))
+  local steep = min(max(ay - ax, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  angle = (steep * HALF_PI_HI + (1.0 - 2.0 * steep) * angle) + steep * HALF_PI_LO
+  local left = min(max(-x, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  angle = (left * PI_HI + (1.0 - 2.0 * left) * angle) + left * PI_LO
+  local below = min(max(-y, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  return angle * (1.0 - 2.0 * below)
 end
 
 --- fmin and fmax as the C library computes them on x86-64 (minsd and

@@ -122,6 +122,27 @@ local function clamp_weight(weight)
   return weight
 end
 
+-- The kernel that solves sv while its settings stay (sv.kernel; false:
+-- none): for plain CCD without the exact step (no tip angle, pole or
+-- one-bone scale), the loop kernel of its sweep (LuaJIT) or the unrolled
+-- kernel made for its bone count and sweep (PUC Lua, up to
+-- kernel.MAX_BONES bones).  Made again whenever a setting changes.
+local function refresh(sv)
+  local settings, n = sv.settings, sv.chain.count
+  local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
+    not settings.exact and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+  if not plain then
+    sv.kernel = false
+  elseif kernel.LOOPS then
+    sv.kernel = kernel.loop(settings.sweep)
+  elseif n <= kernel.MAX_BONES then
+    sv.kernel = kernel.get(n, settings.sweep, false)
+  else
+    sv.kernel = false
+  end
+end
+M.refresh = refresh
+
 -- Keeps a checked def, and the largest turn as a rotation (damping_c,
 -- damping_s: 0 or a half turn or more is none, cos -1).
 local function keep_def(sv, def)
@@ -133,6 +154,7 @@ local function keep_def(sv, def)
   else
     settings.damping_c, settings.damping_s = cos(damping), sin(damping)
   end
+  refresh(sv)
 end
 
 --- a solver for the core chain ch from def, or nil and the status
@@ -145,6 +167,7 @@ function M.new(ch, def)
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
+    kernel = false,
   }
   keep_def(sv, def)
   -- on a skeleton chain: into the skeleton's solvers
@@ -167,6 +190,7 @@ function M.set_tip_angle(sv, angle, weight)
   if status then return status end
   local settings = sv.settings
   settings.tip, settings.tip_angle, settings.tip_weight = true, angle, weight
+  refresh(sv)
   return nil
 end
 
@@ -175,6 +199,7 @@ function M.set_pole(sv, x, y)
   if status then return status end
   local settings = sv.settings
   settings.pole, settings.pole_x, settings.pole_y = true, x, y
+  refresh(sv)
   return nil
 end
 
@@ -511,6 +536,7 @@ local function run()
 end
 
 local get_kernel, KERNEL_BONES = kernel.get, kernel.MAX_BONES
+local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 
 --- The distance of the chain's tip from the target, and whether it is
 -- within the tolerance, into sv (ik2d_solver_measure); returns reached.
@@ -530,9 +556,9 @@ function M.measure(sv)
   return reached
 end
 
---- Solves and writes the chain's result; returns whether the target is
--- reached (the outcome stays in sv: reached, distance, iterations, limited).
-function M.solve(sv)
+-- Solves on the general path (or, plain CCD without the exact step,
+-- the kernels: M.solve tried sv.kernel already when tried is set).
+local function solve_general(sv, tried)
   local ch, settings = sv.chain, sv.settings
   local weight, used = settings.weight, nil
   if weight > 0.0 then
@@ -541,11 +567,16 @@ function M.solve(sv)
       not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
     -- plain CCD without the exact step, the most common solve: the kernel
     -- made for n bones (nil: it leaves this solve to the path below)
-    if plain and not settings.exact and n <= KERNEL_BONES and not ch.link then
+    if plain and not settings.exact and not ch.link and not tried then
       local sweep = settings.sweep
-      used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
-      if used == false then
-        used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+      if LOOPS then
+        -- under LuaJIT: loops over arrays (false: a limit, the path below)
+        used = get_loop(sweep)(sv, ch, settings, weight) or nil
+      elseif n <= KERNEL_BONES then
+        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
+        if used == false then
+          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+        end
       end
     end
     if not used then
@@ -573,6 +604,36 @@ function M.solve(sv)
   local reached = M.measure(sv)
   -- a skeleton chain writes its bones back, and the skeleton follows
   if ch.link then skeleton.push(ch, true) end
+  return reached
+end
+
+--- Solves and writes the chain's result; returns whether the target is
+-- reached (the outcome stays in sv: reached, distance, iterations, limited).
+-- The common solve first, in few steps (a frame runs it for every
+-- chain): the solver's kernel, then M.measure written out.
+function M.solve(sv)
+  local solve_kernel = sv.kernel
+  if not solve_kernel then return solve_general(sv, false) end
+  local ch, settings = sv.chain, sv.settings
+  local weight = settings.weight
+  if not (weight > 0.0) or ch.link then return solve_general(sv, false) end
+  local used = solve_kernel(sv, ch, settings, weight, mid_c, mid_s)
+  if used == false and not LOOPS then
+    -- a limit: the unrolled kernel made for limits
+    used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+  end
+  if not used then return solve_general(sv, true) end
+  sv.iterations = used
+  local n, joints = ch.count, ch.joints
+  local target_x, target_y = sv.target_x, sv.target_y
+  if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
+  local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
+  local squared = dx * dx + dy * dy
+  local distance
+  if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(dx, dy) end
+  sv.distance = distance
+  local reached = distance <= settings.tolerance
+  sv.reached = reached
   return reached
 end
 

@@ -1,0 +1,143 @@
+-- The pure core's two ways of solving plain CCD without the exact step
+-- (lua/ik2d/pure/kernel.lua): the unrolled kernels (PUC Lua) and the loop
+-- kernels (LuaJIT) must give the same bits, and so must m.atan2_flat and
+-- m.atan2.  Each runtime takes one way in ik2d (kernel.LOOPS); this spec
+-- runs both on every runtime, solve after solve, on free chains with
+-- random bases, flips, lengths, poses, targets and settings.  (The diff
+-- spec compares whichever one the runtime takes with the C core.)
+local m = require "ik2d.pure.math"
+local kernel = require "ik2d.pure.kernel"
+local L = require "ik2d.pure.core"
+local O = require "ik2d.pure.objects"
+local pose = require "ik2d.pure.pose"
+
+local format = string.format
+
+-- a bit-exact comparison (%a, and the sign of a zero)
+local function same(a, b)
+  if a ~= a then return b ~= b end
+  return a == b and (a ~= 0 or 1 / a == 1 / b)
+end
+
+local function bits(x) return format("%a", x) end
+
+-- Park-Miller, the same on every runtime
+local state = 4242
+local function rnd()
+  state = (state * 16807) % 2147483647
+  return state / 2147483647
+end
+local function between(a, b) return a + (b - a) * rnd() end
+
+describe("pure kernel", function()
+  it("m.atan2_flat gives m.atan2's bits", function()
+    local values = { 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 1 / 3, 1e-300, -1e-300, 5e-324,
+      -5e-324, 1e300, -1e300, 1.7976931348623157e308, math.huge, -math.huge, 0 / 0 }
+    for _, y in ipairs(values) do
+      for _, x in ipairs(values) do
+        local a, b = m.atan2(y, x), m.atan2_flat(y, x)
+        assert(same(a, b), format("atan2(%s, %s): %s ~= %s", bits(y), bits(x), bits(a), bits(b)))
+      end
+    end
+    for k = 1, 200000 do
+      local y, x = between(-1, 1), between(-1, 1)
+      if k % 4 == 0 then y = y * 10 ^ math.floor(between(-300, 300)) end
+      if k % 8 == 0 then x = y * (1 + (rnd() - 0.5) * 1e-15) end
+      if k % 16 == 0 then x = -y end
+      if k % 32 == 0 then x, y = math.floor(between(-8, 9)) / 8, 1.0 end
+      local a, b = m.atan2(y, x), m.atan2_flat(y, x)
+      assert(same(a, b), format("atan2(%s, %s): %s ~= %s", bits(y), bits(x), bits(a), bits(b)))
+    end
+  end)
+
+  it("the loop kernels give the unrolled kernels' bits", function()
+    local mid_c, mid_s = pose.P.mid_c, pose.P.mid_s
+    local solves, general = 0, 0
+    for _ = 1, 400 do
+      local n = math.floor(between(1, kernel.MAX_BONES + 1))
+      local spec = { x = between(-5, 5), y = between(-5, 5), angle = between(-4, 4),
+                     flip = rnd() < 0.3 }
+      for k = 1, n do
+        spec[k] = { length = rnd() < 0.05 and 1e-9 or between(0.1, 3), angle = between(-3, 3) }
+        -- a full limit: free, and taken by both kernels
+        if rnd() < 0.05 then spec[k].min, spec[k].max = -4, 4 end
+      end
+      local options = { exact = false, sweep = rnd() < 0.7 and "tip" or "root",
+        iterations = math.floor(between(1, 30)), tolerance = 10 ^ between(-6, -1),
+        weight = rnd() < 0.2 and between(0, 1) or 1, warm_start = rnd() < 0.8,
+        damping = rnd() < 0.3 and between(0, 1) or 0 }
+      local objects = {}
+      for w = 1, 2 do
+        local chain = L.chain(spec)
+        local solver = L.solver(chain, options)
+        objects[w] = { chain = chain, solver = solver, ch = O.objects.Chain[chain],
+                       sv = O.objects.Solver[solver] }
+      end
+      local unrolled, loop = objects[1], objects[2]
+      local reach = unrolled.chain:reach()
+      for _ = 1, 12 do
+        -- mostly reachable, some beyond (the general path's), some on the tip
+        local r = reach * (rnd() < 0.1 and between(1, 1.5) or between(0, 1))
+        local direction = between(-4, 4)
+        local tx, ty = spec.x + r * math.cos(direction), spec.y + r * math.sin(direction)
+        if rnd() < 0.2 then
+          local pose_angle = between(-3, 3)
+          unrolled.chain:set_pose(1, pose_angle)
+          loop.chain:set_pose(1, pose_angle)
+        end
+        -- now and then the same target again: a solve from the solution
+        if rnd() < 0.25 then tx, ty = unrolled.solver:target() end
+        unrolled.solver:set_target(tx, ty)
+        loop.solver:set_target(tx, ty)
+        local sv, ch = unrolled.sv, unrolled.ch
+        local settings = sv.settings
+        local used_a = kernel.get(n, settings.sweep, false)(sv, ch, settings, settings.weight,
+                                                            mid_c, mid_s)
+        sv, ch = loop.sv, loop.ch
+        local used_b = kernel.loop(settings.sweep)(sv, ch, sv.settings, settings.weight)
+        assert.are.equal(used_a, used_b)
+        if used_a == nil then
+          general = general + 1
+          -- beyond the reach: both leave it to the general path
+          unrolled.solver:solve()
+          loop.solver:solve()
+        else
+          solves = solves + 1
+        end
+        local a, b = unrolled.ch, loop.ch
+        for k = 1, 2 * n + 2 do
+          assert(same(a.joints[k], b.joints[k]), format("joint value %d: %s ~= %s", k,
+            bits(a.joints[k]), bits(b.joints[k])))
+        end
+        for k = 1, n do
+          assert(same(a.angle[k], b.angle[k]), format("angle %d", k))
+          assert(same(unrolled.sv.solution_c[k], loop.sv.solution_c[k]), format("solution c %d", k))
+          assert(same(unrolled.sv.solution_s[k], loop.sv.solution_s[k]), format("solution s %d", k))
+          assert(same(unrolled.sv.solution_angle[k], loop.sv.solution_angle[k]),
+                 format("solution angle %d", k))
+          -- an angle kept from the last solve is still atan2 of its rotation
+          local lsv = loop.sv
+          assert(same(lsv.solution_angle[k], m.atan2(lsv.solution_s[k], lsv.solution_c[k])),
+                 format("solution angle %d is not atan2 of its rotation", k))
+        end
+        assert.are.equal(unrolled.sv.have_solution, loop.sv.have_solution)
+        assert.are.equal(unrolled.sv.limited, loop.sv.limited)
+        assert.are.equal(a.scale, b.scale)
+      end
+    end
+    assert.is_true(solves > 3000)
+    assert.is_true(general > 50)
+  end)
+
+  it("a loop kernel leaves a limited chain to the general path, changing nothing", function()
+    local chain = L.chain { { length = 1, min = -1, max = 1 }, { length = 1 } }
+    local solver = L.solver(chain, { exact = false, sweep = "tip" })
+    solver:set_target(1, 1)
+    local sv, ch = O.objects.Solver[solver], O.objects.Chain[chain]
+    local before = {}
+    for k = 1, 6 do before[k] = ch.joints[k] end
+    assert.is_false(kernel.loop("tip")(sv, ch, sv.settings, 1.0))
+    assert.is_false(sv.have_solution)
+    for k = 1, 6 do assert.are.equal(before[k], ch.joints[k]) end
+  end)
+end)
