@@ -3,7 +3,7 @@
 # and the C core bench, runs the frame loop bench (bench/frame_bench.lua) on
 # both runtimes, the C bench (bench/core_bench.c) and callgrind on it, and
 # prints markdown: the frame loop table, the C table, instructions per joint
-# update, and the goals of issue 4 (item 6) with the measured figures.
+# update, the pure-Lua core's rows, and the headline ratios.
 # Logs and raw outputs stay in build/bench.  BENCH_TIME (seconds, default
 # 0.2) sets how long each frame loop measurement runs, BENCH_REPEATS
 # (default 3) how many rounds of them each row keeps the fastest of.
@@ -32,7 +32,7 @@ for runtime in lua5.4 luajit; do
   command -v $runtime > /dev/null || fail "$runtime is not installed (make deps)"
   echo "bench: frame loops on $runtime (progress in $out/progress-$runtime.log)" >&2
   LUA_PATH='lua/?.lua;lua/?/init.lua' LUA_CPATH="build/$runtime/?.so" \
-    $runtime bench/frame_bench.lua $runtime "$out/goals-$runtime.md" "$out/pure-$runtime.md" \
+    $runtime bench/frame_bench.lua $runtime "$out/ratios-$runtime.md" "$out/pure-$runtime.md" \
     > "$out/frames-$runtime.md" 2> "$out/progress-$runtime.log" ||
     fail "frame_bench on $runtime failed" "$out/progress-$runtime.log"
 done
@@ -123,7 +123,7 @@ instruction set solves with it (ik2d.use_isa), the others with the best
 this machine runs; "classic" is LuaJIT with ik2d.use_ffi(false).
 EOF
 echo
-echo "### The pure-Lua core against the plain-Lua peer and the C core (issue 15, item 1)"
+echo "### The pure-Lua core against the plain-Lua peer and the C core"
 echo
 sed '/^$/,$d' "$out/pure-lua5.4.md"
 sed '/^$/,$d' "$out/pure-luajit.md" | tail -n +3
@@ -166,22 +166,20 @@ echo "callgrind, \`core_bench batch N isa textbook\` for N = 2 and 6 (1000 chain
   "random targets, textbook CCD, solved as a batch): instructions per joint update by instruction" \
   "set:${batch_ir:- valgrind not installed} (valgrind runs no AVX-512)."
 echo
-echo "### Goals (issue 11, item 6)"
+echo "### Headline ratios"
 echo
-cat "$out/goals-lua5.4.md" "$out/goals-luajit.md"
+cat "$out/ratios-lua5.4.md" "$out/ratios-luajit.md"
 field() { # the ns/joint upd (or ns/solve) of a core_bench row: algorithm, scene, isa, chains
   awk -F'|' -v a="$1" -v s="$2" -v i="$3" -v c="$4" -v col="$5" \
     '$2 ~ a && $3 ~ s && $4 ~ i && $5 + 0 == c && $6 + 0 == 3 { gsub(/ /, "", $col); print $col; exit }' \
     "$out/core_bench.md"
 }
-verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { if (v == "") print "n/a"; else if (v + 0 <= limit + 0) print "met"; else printf "not met (%.1fx the target)", v / limit }'; }
 avx2=$(field textbook "random targets, batch" avx2 1000 8)
 sse2=$(field textbook "random targets, batch" sse2 1000 8)
 single=$(field textbook "random targets, one by one" scalar 1 8)
 default=$(field default "moving target, batch" "$(build/core_bench best)" 1000 7)
 echo "C core, 3 bones:"
-echo "- textbook CCD batched, 1000 chains, random targets: AVX2 ${avx2:-?} ns per joint update" \
-  "(goal <= 5: $(verdict "$avx2" 5)), SSE2 ${sse2:-?} (goal <= 8: $(verdict "$sse2" 8))"
-echo "- one chain alone: ${single:-?} ns per joint update (goal <= 25: $(verdict "$single" 25))"
-echo "- the default solver tracking a moving target, 1000 chains in a group: ${default:-?} ns a" \
-  "chain (goal <= 80: $(verdict "$default" 80))"
+echo "- textbook CCD batched, 1000 chains, random targets: AVX2 ${avx2:-?} ns per joint update," \
+  "SSE2 ${sse2:-?}"
+echo "- one chain alone: ${single:-?} ns per joint update"
+echo "- the default solver tracking a moving target, 1000 chains in a group: ${default:-?} ns a chain"
