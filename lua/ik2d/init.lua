@@ -4,10 +4,10 @@
 -- the pure-Lua core ik2d.pure.core, with the same API, errors and bits.
 -- This module re-exports it, switches on the LuaJIT FFI fast path where it
 -- can, and adds the pure-Lua helpers.
-local core, backend
+local core, backend, core_error
 if os.getenv("IK2D_PURE") ~= "1" then
   local ok, c = pcall(require, "ik2d.core")
-  if ok then core, backend = c, "c" end
+  if ok then core, backend = c, "c" else core_error = tostring(c) end
 end
 if not core then core, backend = require "ik2d.pure.core", "lua" end
 
@@ -27,6 +27,10 @@ local ik2d = {
   ffi = false,
   -- "c" (the C core), "ffi" (the C core through LuaJIT's FFI) or "lua"
   backend = backend,
+  -- why require "ik2d.core" failed when the pure core stands in (not found,
+  -- or built for another Lua or platform); nil when the C core runs or
+  -- IK2D_PURE=1 asked for the pure one
+  core_error = core_error,
 }
 
 -- Under LuaJIT the hot methods go through the FFI unless IK2D_NO_FFI is set.
