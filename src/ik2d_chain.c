@@ -64,7 +64,7 @@ ik2d_chain_def ik2d_default_chain_def(void) {
   return def;
 }
 
-static ik2d_status chain_check_base(double x, double y, double angle) {
+ik2d_status ik2d_chain_check_base(double x, double y, double angle) {
   if (!isfinite(x)) return IK2D_ERR_BASE_X;
   if (!isfinite(y)) return IK2D_ERR_BASE_Y;
   if (!isfinite(angle)) return IK2D_ERR_BASE_ANGLE;
@@ -95,7 +95,7 @@ static ik2d_status chain_check_def(const ik2d_chain_def *def, bool pivots) {
     reach += def->bones[i].length;
   }
   if (!isfinite(reach)) return IK2D_ERR_REACH;
-  return chain_check_base(def->x, def->y, def->angle);
+  return ik2d_chain_check_base(def->x, def->y, def->angle);
 }
 
 static ik2d_status chain_init(ik2d_chain *chain, size_t size,
@@ -163,7 +163,7 @@ ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
   ik2d_status status;
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
-  status = chain_check_base(x, y, angle);
+  status = ik2d_chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
   chain_keep_base(chain, x, y, angle);
   ik2d_chain_update_joints(chain);

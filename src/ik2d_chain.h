@@ -46,6 +46,10 @@ void ik2d_chain_update_joints(ik2d_chain *chain);
 ik2d_status ik2d_chain_init_pivots(ik2d_chain *chain, size_t size,
                                    const ik2d_chain_def *def);
 void ik2d_chain_keep_base(ik2d_chain *chain, double x, double y, double angle);
+/* The status of a base (x, y, angle) for chains and skeletons: each
+** finite. */
+ik2d_status ik2d_chain_check_base(double x, double y, double angle);
+
 /* A base angle as chains and skeletons keep it: wrapped to (-pi, pi]. */
 double ik2d_base_angle(double angle);
 

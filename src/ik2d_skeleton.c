@@ -398,13 +398,6 @@ ik2d_skeleton_def ik2d_default_skeleton_def(void) {
   return def;
 }
 
-static ik2d_status skeleton_check_base(double x, double y, double angle) {
-  if (!isfinite(x)) return IK2D_ERR_BASE_X;
-  if (!isfinite(y)) return IK2D_ERR_BASE_Y;
-  if (!isfinite(angle)) return IK2D_ERR_BASE_ANGLE;
-  return IK2D_OK;
-}
-
 static ik2d_status skeleton_check_length(double length) {
   return isfinite(length) && length >= 0.0 ? IK2D_OK : IK2D_ERR_PIVOT_LENGTH;
 }
@@ -461,7 +454,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
     }
   }
   if (!isfinite(skeleton_extent(def, -1, 0.0))) return IK2D_ERR_REACH;
-  status = skeleton_check_base(def->x, def->y, def->angle);
+  status = ik2d_chain_check_base(def->x, def->y, def->angle);
   if (status != IK2D_OK) return status;
   l = skeleton_layout_of(n);
   if (size < l.size) return IK2D_ERR_SIZE;
@@ -544,7 +537,7 @@ ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
                                    double angle) {
   ik2d_status status;
   if (sk == NULL) return IK2D_ERR_NULL;
-  status = skeleton_check_base(x, y, angle);
+  status = ik2d_chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
   sk->base_x = x;
   sk->base_y = y;

@@ -30,12 +30,15 @@ local function keep_base(ch, x, y, angle)
 end
 M.keep_base = keep_base
 
+--- nil or the status of a base (x, y, angle) for chains and skeletons
+-- (ik2d_chain_check_base)
 local function check_base(x, y, angle)
   if not finite(x) then return "BASE_X" end
   if not finite(y) then return "BASE_Y" end
   if not finite(angle) then return "BASE_ANGLE" end
   return nil
 end
+M.check_base = check_base
 
 --- nil or the status of a bone def { length =, rest = }
 function M.check_bone(length, rest)

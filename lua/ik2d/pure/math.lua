@@ -121,6 +121,13 @@ function M.atan2_flat(y, x)
   return angle * (1.0 - 2.0 * below)
 end
 
+--- a weight into [0, 1] (ik2d_clamp_weight)
+function M.clamp_weight(weight)
+  if weight < 0.0 then return 0.0 end
+  if weight > 1.0 then return 1.0 end
+  return weight
+end
+
 --- fmin and fmax as the C library computes them on x86-64 (minsd and
 -- maxsd): NaN gives the other operand, and equal operands (0 and -0)
 -- the second.

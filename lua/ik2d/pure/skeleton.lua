@@ -365,12 +365,7 @@ end
 -- set-up
 -- ------------------------------------------------------------------
 
-local function check_base(x, y, angle)
-  if not finite(x) then return "BASE_X" end
-  if not finite(y) then return "BASE_Y" end
-  if not finite(angle) then return "BASE_ANGLE" end
-  return nil
-end
+local check_base = chains.check_base
 
 local function check_length(length)
   if finite(length) and length >= 0.0 then return nil end

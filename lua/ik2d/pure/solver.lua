@@ -116,11 +116,7 @@ local function check_def(ch, def)
   return nil
 end
 
-local function clamp_weight(weight)
-  if weight < 0.0 then return 0.0 end
-  if weight > 1.0 then return 1.0 end
-  return weight
-end
+local clamp_weight = m.clamp_weight
 
 -- The kernel that solves sv while its settings stay (sv.kernel; false:
 -- none): for plain CCD without the exact step (no tip angle, pole or

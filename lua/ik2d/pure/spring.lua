@@ -56,11 +56,7 @@ local function check_def(def)
   return check_gravity(def.gravity_x, def.gravity_y)
 end
 
-local function clamp_weight(weight)
-  if weight < 0.0 then return 0.0 end
-  if weight > 1.0 then return 1.0 end
-  return weight
-end
+local clamp_weight = m.clamp_weight
 
 local function keep_def(sp, def)
   M.copy_def(def, sp.settings)
