@@ -78,7 +78,7 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_aim *aim, int i,
   double dx, dy;
   /* the squares underflow into denormals (or overflow) far from unit
   ** scale, and a norm from them would give a turn off unit length */
-  if (!(norm > 1e-150 && norm < 1e150)) norm = hypot(dot, cross);
+  if (!(norm > 1e-150 && norm < 1e150)) norm = ik2d_hypot(dot, cross);
   if (norm > 0.0) {
     ik2d_rot turn = ik2d_rot_of(dot / norm, cross / norm), old = pose->rot[i];
     if (turn.c < aim->damping.c)

@@ -48,7 +48,7 @@ static void chain_keep_base(ik2d_chain *chain, double x, double y, double angle)
   chain->base_x = x;
   chain->base_y = y;
   chain->base_angle = chain_base_angle(angle);
-  chain->base_rot = ik2d_rot_of(cos(chain->base_angle), sin(chain->base_angle));
+  chain->base_rot = ik2d_rot_angle(chain->base_angle);
 }
 
 /* ------------------------------------------------------------------ */
@@ -124,7 +124,7 @@ static ik2d_status chain_init(ik2d_chain *chain, size_t size,
     const ik2d_bone_def *bone = &def->bones[i];
     chain->length[i] = bone->length;
     chain->rest[i] = bone->rest;
-    chain->rest_rot[i] = ik2d_rot_of(cos(bone->rest), sin(bone->rest));
+    chain->rest_rot[i] = ik2d_rot_angle(bone->rest);
     chain->constraint[i] = bone->constraint;
     chain->reach += bone->length;
   }
@@ -250,7 +250,7 @@ ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle) {
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   if (!isfinite(angle)) return IK2D_ERR_REST;
   chain->rest[i] = angle;
-  chain->rest_rot[i] = ik2d_rot_of(cos(angle), sin(angle));
+  chain->rest_rot[i] = ik2d_rot_angle(angle);
   /* the joints are made the angles' again, as a skeleton's are */
   ik2d_chain_update_joints(chain);
   return IK2D_OK;
@@ -349,8 +349,8 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
   for (i = 0; i < chain->count; i++) {
     /* wrapped at each step: rest angles near 1e308 would sum to inf */
     world = ik2d_wrap(world + chain->angle[i]);
-    x += chain->length[i] * scale * cos(world);
-    y += chain->length[i] * scale * sin(world);
+    x += chain->length[i] * scale * ik2d_cos(world);
+    y += chain->length[i] * scale * ik2d_sin(world);
     joints[2 * i + 2] = x;
     joints[2 * i + 3] = y;
   }

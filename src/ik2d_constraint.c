@@ -46,8 +46,8 @@ static void constraint_derive(ik2d_constraint *c, const ik2d_constraint_def *def
   ** the point the shrinking arc closed on (continuous in min and max),
   ** rather than a negative half-width the two clamps read differently */
   c->half = c->full ? IK2D_PI : width > 0.0 ? 0.5 * width : 0.0;
-  c->mid_rot = ik2d_rot_of(cos(c->mid), sin(c->mid));
-  c->half_rot = ik2d_rot_of(cos(c->half), sin(c->half));
+  c->mid_rot = ik2d_rot_angle(c->mid);
+  c->half_rot = ik2d_rot_angle(c->half);
 }
 
 ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,

@@ -314,7 +314,7 @@ static inline vd lanes_norm(vd dot, vd cross, vm m) {
   if (m_any(odd)) {
     int l;
     for (l = 0; l < V_LANES; l++)
-      if (m_lane(odd, l)) norm = v_set_lane(norm, l, hypot(v_lane(dot, l), v_lane(cross, l)));
+      if (m_lane(odd, l)) norm = v_set_lane(norm, l, ik2d_hypot(v_lane(dot, l), v_lane(cross, l)));
   }
   return norm;
 }

@@ -92,4 +92,17 @@ double ik2d_atan2(double y, double x);
 /* its table, for the lane kernels' copy of it */
 extern const double ik2d_atan_eighths[9];
 
+/* The rest of the core's transcendentals, from +, -, *, / and sqrt alone
+** so that every platform gives the same bits (libm's differ in the last
+** bit between glibc with and without FMA, msvcrt and aarch64); within 1
+** to 2 ulps of a correctly rounded result (spec/core/libm.c measures). */
+/* (cos angle, sin angle), one range reduction for both */
+ik2d_rot ik2d_rot_angle(double angle);
+double ik2d_sin(double x);
+double ik2d_cos(double x);
+double ik2d_exp(double x);
+double ik2d_expm1(double x);
+double ik2d_hypot(double x, double y);
+double ik2d_acos(double x);
+
 #endif

@@ -154,7 +154,7 @@ static void skeleton_frame(ik2d_skeleton *sk, int b) {
   w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
                 sk->angle[b]);
   f->angle = w;
-  f->rot = ik2d_rot_of(cos(w), sin(w));
+  f->rot = ik2d_rot_angle(w);
   f->tip_x = f->x + length * f->rot.c;
   f->tip_y = f->y + length * f->rot.s;
 }
@@ -230,8 +230,8 @@ static void chain_segment(const ik2d_skeleton *sk, const struct ik2d_chain_link 
     *length = x;
     *phi = 0.0;
   } else {
-    *length = hypot(x, y);
-    *phi = atan2(y, x);
+    *length = ik2d_hypot(x, y);
+    *phi = ik2d_atan2(y, x);
   }
 }
 
@@ -260,7 +260,7 @@ static void chain_geometry(ik2d_chain *chain) {
       chain->rest_rot[k] = sk->rest_rot[b];
     } else {
       chain->rest[k] = sk->rest[b] + link->shift[k];
-      chain->rest_rot[k] = ik2d_rot_of(cos(chain->rest[k]), sin(chain->rest[k]));
+      chain->rest_rot[k] = ik2d_rot_angle(chain->rest[k]);
     }
   }
   chain->reach = reach;
@@ -476,7 +476,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
     sk->parent[i] = bone->parent;
     sk->length[i] = bone->length;
     sk->rest[i] = bone->rest;
-    sk->rest_rot[i] = ik2d_rot_of(cos(bone->rest), sin(bone->rest));
+    sk->rest_rot[i] = ik2d_rot_angle(bone->rest);
     sk->at_tip[i] = bone->at_tip;
     sk->inherit[i] = (unsigned char)bone->inherit;
     sk->constraint[i] = bone->constraint;
@@ -489,7 +489,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->base_x = def->x;
   sk->base_y = def->y;
   sk->base_angle = ik2d_base_angle(def->angle);
-  sk->base_rot = ik2d_rot_of(cos(sk->base_angle), sin(sk->base_angle));
+  sk->base_rot = ik2d_rot_angle(sk->base_angle);
   node_clear(&sk->chains);
   node_clear(&sk->solvers);
   sk->solver_count = 0;
@@ -542,7 +542,7 @@ ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
   sk->base_x = x;
   sk->base_y = y;
   sk->base_angle = ik2d_base_angle(angle);
-  sk->base_rot = ik2d_rot_of(cos(sk->base_angle), sin(sk->base_angle));
+  sk->base_rot = ik2d_rot_angle(sk->base_angle);
   skeleton_moved_all(sk);
   return IK2D_OK;
 }
@@ -608,7 +608,7 @@ ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
   if (!isfinite(angle)) return IK2D_ERR_REST;
   sk->rest[i] = angle;
-  sk->rest_rot[i] = ik2d_rot_of(cos(angle), sin(angle));
+  sk->rest_rot[i] = ik2d_rot_angle(angle);
   skeleton_regeometry(sk, i);
   /* the angles stay; the transforms are made theirs again (a solve's
   ** come from its rotations, which a rest of 1e300 rad left the blended

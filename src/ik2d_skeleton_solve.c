@@ -327,7 +327,7 @@ static void joint_sweep(joint *w) {
         joint_pull(w, e, f->x, f->y, &dot, &cross);
     }
     norm = sqrt(dot * dot + cross * cross);
-    if (!(norm > 1e-150 && norm < 1e150)) norm = hypot(dot, cross);
+    if (!(norm > 1e-150 && norm < 1e150)) norm = ik2d_hypot(dot, cross);
     if (!(norm > 0.0) || !isfinite(norm)) continue;
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(dot / norm, cross / norm));
     joint_clamp(w, b);
@@ -471,7 +471,7 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
     for (j = 0; j < n; j++) {
       double t = largest > DLS_MAX_TURN ? step[j] * (DLS_MAX_TURN / largest) : step[j];
       b = bone_of[j];
-      w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(cos(t), sin(t)));
+      w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
       joint_clamp(w, b);
     }
     joint_forward(w);
@@ -515,8 +515,7 @@ static void joint_private(joint *w, effector *e) {
   /* the chain's direction before its private part: the bone's, turned
   ** by the segment's phi */
   if (link->phi[first - 1] != 0.0)
-    base = ik2d_rot_mul(base, ik2d_rot_of(cos(link->phi[first - 1]),
-                                          sin(link->phi[first - 1])));
+    base = ik2d_rot_mul(base, ik2d_rot_angle(link->phi[first - 1]));
   view.count = n;
   view.flip = false;
   view.link = NULL;
@@ -545,7 +544,7 @@ static void joint_private(joint *w, effector *e) {
   for (i = 0; i < n; i++) {
     ik2d_rot r = w->rot[link->bones[first + i]];
     double shift = link->shift[first + i];
-    solver->solution[i] = shift == 0.0 ? r : ik2d_rot_mul(r, ik2d_rot_of(cos(shift), sin(shift)));
+    solver->solution[i] = shift == 0.0 ? r : ik2d_rot_mul(r, ik2d_rot_angle(shift));
   }
   solver->have_solution = true;
   ik2d_solver_set_target(solver, e->target_x, e->target_y);
@@ -554,7 +553,7 @@ static void joint_private(joint *w, effector *e) {
     ik2d_rot r = solver->solution[i];
     double shift = link->shift[first + i];
     b = link->bones[first + i];
-    w->rot[b] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_of(cos(shift), sin(shift)), r);
+    w->rot[b] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_angle(shift), r);
   }
   joint_forward(w);
   e->distance_sq = effector_distance_sq(w, e);
@@ -639,7 +638,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
   /* the start: each bone's warm start from a solver holding it (the
   ** first, in the order made, that has one), else its pose */
   for (b = w->first; b < sk->count; b++)
-    if (w->in[b]) w->rot[b] = ik2d_rot_of(cos(sk->pose[b]), sin(sk->pose[b]));
+    if (w->in[b]) w->rot[b] = ik2d_rot_angle(sk->pose[b]);
   for (k = w->count - 1; k >= 0; k--) {
     const effector *e = &w->effector[k];
     if (!e->solver->settings.warm_start || !e->solver->have_solution) continue;
@@ -647,7 +646,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
       double angle = e->solver->solution_angle[i] - e->link->shift[i];
       b = e->link->bones[i];
       w->rot[b] = e->link->shift[i] == 0.0 ? e->solver->solution[i]
-                                            : ik2d_rot_of(cos(angle), sin(angle));
+                                            : ik2d_rot_angle(angle);
     }
   }
   for (b = w->first; b < sk->count; b++)
@@ -696,7 +695,7 @@ static int joint_finish(joint *w, int used) {
     for (i = 0; i < e->chain->count; i++) {
       double shift = e->link->shift[i];
       ik2d_rot r = w->rot[e->link->bones[i]];
-      if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_of(cos(shift), sin(shift)));
+      if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
       s->solution[i] = r;
       s->solution_angle[i] = ik2d_atan2(r.s, r.c);
     }

@@ -175,7 +175,7 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
 ** (cos = -1 lets every turn pass). */
 static ik2d_rot damping_rot(double damping) {
   if (damping == 0.0 || damping >= IK2D_PI) return ik2d_rot_of(-1.0, 0.0);
-  return ik2d_rot_of(cos(damping), sin(damping));
+  return ik2d_rot_angle(damping);
 }
 
 /* Keeps a checked def. */
@@ -564,7 +564,7 @@ bool ik2d_solver_measure(ik2d_solver *solver) {
   ** away): it costs several times a sqrt */
   squared = dx * dx + dy * dy;
   solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
-                                                                : hypot(dx, dy);
+                                                                : ik2d_hypot(dx, dy);
   solver->result.reached = solver->result.distance <= solver->settings.tolerance;
   return solver->result.reached;
 }
@@ -746,7 +746,7 @@ static int solve_run(ik2d_pose *pose) {
   } else {
     /* the tip angle in chain space: mirrored when flipped */
     double angle = pose->chain->flip ? IK2D_PI - settings->tip_angle : settings->tip_angle;
-    ik2d_rot dir = ik2d_rot_of(cos(angle), sin(angle));
+    ik2d_rot dir = ik2d_rot_angle(angle);
     if (settings->tip_weight < 1.0) {
       /* blended: the last bone's direction in the free solve turned toward
       ** the angle by the weight.  The free solve starts from the pose, not
@@ -768,7 +768,7 @@ static int solve_run(ik2d_pose *pose) {
       pose->limited = false;
       turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
       turn *= settings->tip_weight;
-      dir = ik2d_rot_mul(free_dir, ik2d_rot_of(cos(turn), sin(turn)));
+      dir = ik2d_rot_mul(free_dir, ik2d_rot_angle(turn));
       pose->iterations = settings->iterations;
       used = solve_oriented(pose, dir);
     } else {

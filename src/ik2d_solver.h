@@ -64,7 +64,7 @@ static inline bool ik2d_solve_warm(const ik2d_solver *solver) {
 
 /* Bone i's animated pose as a rotation. */
 static inline ik2d_rot ik2d_solve_pose_rot(const ik2d_chain *chain, int i) {
-  return ik2d_rot_of(cos(chain->pose[i]), sin(chain->pose[i]));
+  return ik2d_rot_angle(chain->pose[i]);
 }
 
 /* Bone i's rotation a solve starts from (before its limit). */

@@ -301,30 +301,30 @@ static double spring_step(double k, double gamma, double f, double h, double *v)
     ** e^(-a h) C without cancellation */
     double q = k - a * a, c, one_minus_c;
     if (q > 0.0) {
-      double w = sqrt(q), decay = exp(-a * h), half = sin(0.5 * w * h);
-      c = decay * cos(w * h);
-      e = decay * sin(w * h) / w;
-      one_minus_c = -expm1(-a * h) + decay * 2.0 * half * half;
+      double w = sqrt(q), decay = ik2d_exp(-a * h), half = ik2d_sin(0.5 * w * h);
+      c = decay * ik2d_cos(w * h);
+      e = decay * ik2d_sin(w * h) / w;
+      one_minus_c = -ik2d_expm1(-a * h) + decay * 2.0 * half * half;
     } else if (q < 0.0) {
       /* the roots -a +- r, the small one without cancellation */
       double r = sqrt(-q), slow = -k / (a + r), fast = -(a + r);
-      double e_slow = exp(slow * h), e_fast = exp(fast * h);
+      double e_slow = ik2d_exp(slow * h), e_fast = ik2d_exp(fast * h);
       c = 0.5 * (e_slow + e_fast);
-      e = 2.0 * r * h < 1.0 ? e_fast * expm1(2.0 * r * h) / (2.0 * r)
+      e = 2.0 * r * h < 1.0 ? e_fast * ik2d_expm1(2.0 * r * h) / (2.0 * r)
                             : (e_slow - e_fast) / (2.0 * r);
-      one_minus_c = -0.5 * (expm1(slow * h) + expm1(fast * h));
+      one_minus_c = -0.5 * (ik2d_expm1(slow * h) + ik2d_expm1(fast * h));
     } else {
-      c = exp(-a * h);
+      c = ik2d_exp(-a * h);
       e = c * h;
-      one_minus_c = -expm1(-a * h);
+      one_minus_c = -ik2d_expm1(-a * h);
     }
     p = c - a * e;
     /* P' = -gamma P - k E, so k I = 1 - P - gamma E = 1 - C - a E */
     integral = (one_minus_c - a * e) / k;
   } else if (gamma * h > 1e-4) {
     /* free: E = (1 - e^(-gamma h)) / gamma, I = (h - E) / gamma */
-    e = -expm1(-gamma * h) / gamma;
-    p = exp(-gamma * h);
+    e = -ik2d_expm1(-gamma * h) / gamma;
+    p = ik2d_exp(-gamma * h);
     integral = (h - e) / gamma;
   } else {
     /* free and all but undamped: the series, to (gamma h)^2 */
@@ -404,7 +404,7 @@ static void spring_substep(ik2d_spring *spring, const spring_inputs *in, double 
     }
     if (gravity) {
       /* G cos and G sin of the angle from the bone to g, G = |g| / L */
-      double c = cos(x0), sn = sin(x0), length = chain->length[i];
+      double c = ik2d_cos(x0), sn = ik2d_sin(x0), length = chain->length[i];
       double along = (gx * c + gy * sn) / length, across = (gy * c - gx * sn) / length;
       f += across;
       if (along > 0.0) k += along;

@@ -33,7 +33,7 @@ static double two_bone_soft_reach(double d, double reach, double softness,
   double start = reach - softness, p;
   if (softness <= 0.0 || d <= start) return d;
   if (curve == IK2D_SOFTNESS_SMOOTH)
-    return start + softness * (1.0 - exp(-(d - start) / softness));
+    return start + softness * (1.0 - ik2d_exp(-(d - start) / softness));
   p = fmin(1.0, (d - start) / (softness * 2.0)) - 1.0;
   return d - ((d - start) - softness * (1.0 - p * p));
 }
@@ -62,10 +62,10 @@ static int two_bone_inside(const ik2d_chain *chain, int i, double angle) {
 static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
   const ik2d_chain *chain = tb->chain;
   double w1 = chain->base_angle + shoulder, w2 = w1 + elbow;
-  double x = chain->base_x + tb->a * cos(w1) + tb->b * cos(w2);
-  double y = chain->base_y + tb->a * sin(w1) + tb->b * sin(w2);
+  double x = chain->base_x + tb->a * ik2d_cos(w1) + tb->b * ik2d_cos(w2);
+  double y = chain->base_y + tb->a * ik2d_sin(w1) + tb->b * ik2d_sin(w2);
   /* hypot: squares of 1e200 bones overflow */
-  double distance = hypot(tb->goal_x - x, tb->goal_y - y);
+  double distance = ik2d_hypot(tb->goal_x - x, tb->goal_y - y);
   if (distance < tb->best - tb->tie) {
     tb->best = distance;
     tb->shoulder = shoulder;
@@ -76,7 +76,7 @@ static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
 /* Local shoulder angle that points the limb, bent by elbow, at the goal. */
 static double two_bone_aim(const two_bone *tb, double aim, double elbow) {
   return aim - tb->chain->base_angle -
-         atan2(tb->b * sin(elbow), tb->a + tb->b * cos(elbow));
+         ik2d_atan2(tb->b * ik2d_sin(elbow), tb->a + tb->b * ik2d_cos(elbow));
 }
 
 /* Best allowed elbow with the shoulder fixed: bone 2 aimed at the goal,
@@ -84,10 +84,10 @@ static double two_bone_aim(const two_bone *tb, double aim, double elbow) {
 static void two_bone_from_shoulder(two_bone *tb, double shoulder) {
   const ik2d_chain *chain = tb->chain;
   double w1 = chain->base_angle + shoulder;
-  double jx = chain->base_x + tb->a * cos(w1);
-  double jy = chain->base_y + tb->a * sin(w1);
+  double jx = chain->base_x + tb->a * ik2d_cos(w1);
+  double jy = chain->base_y + tb->a * ik2d_sin(w1);
   double dx = tb->goal_x - jx, dy = tb->goal_y - jy;
-  double elbow = (dx != 0.0 || dy != 0.0) ? atan2(dy, dx) - w1 : 0.0;
+  double elbow = (dx != 0.0 || dy != 0.0) ? ik2d_atan2(dy, dx) - w1 : 0.0;
   two_bone_consider(tb, shoulder, two_bone_allowed(chain, 1, elbow));
 }
 
@@ -138,15 +138,15 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
     return used;
   }
   if (d > 0.0) {
-    aim = atan2(dy, dx);
+    aim = ik2d_atan2(dy, dx);
   } else {
     /* target on the base: keep the upper bone where it points */
-    aim = atan2(pose->joint_y[1] - chain->base_y,
+    aim = ik2d_atan2(pose->joint_y[1] - chain->base_y,
                 pose->joint_x[1] - chain->base_x);
   }
   /* the goal: the target, or with softness the eased point before it */
-  tb.goal_x = chain->base_x + reach * cos(aim);
-  tb.goal_y = chain->base_y + reach * sin(aim);
+  tb.goal_x = chain->base_x + reach * ik2d_cos(aim);
+  tb.goal_y = chain->base_y + reach * ik2d_sin(aim);
   bend = two_bone_bend(pose, settings->bend);
   /* straight and folded exactly: the law of cosines there is acos of
   ** 1 - eps or -1 + eps, which is off by sqrt(2 eps) (2e-8 rad for a
@@ -158,14 +158,14 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   } else {
     cos_elbow = (reach * reach - tb.a * tb.a - tb.b * tb.b) / (2.0 * tb.a * tb.b);
     cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
-    elbow = bend * acos(cos_elbow);
+    elbow = bend * ik2d_acos(cos_elbow);
   }
   /* on the base the limb folds and any shoulder does as well: keep it.
   ** Aiming at the upper bone's own direction turned it by the rounding
   ** of the atan2 term (6e-16 rad) on every solve, a creep that never
   ** settled. */
   shoulder = d > 0.0 ? two_bone_aim(&tb, aim, elbow)
-                     : atan2(pose->rot[0].s, pose->rot[0].c);
+                     : ik2d_atan2(pose->rot[0].s, pose->rot[0].c);
   if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
     pose->limited = true;
     /* a limit forbids it: the nearest allowed pose; the answer clamped
@@ -197,8 +197,8 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
     shoulder = tb.shoulder;
     elbow = tb.elbow;
   }
-  pose->rot[0] = ik2d_rot_of(cos(shoulder), sin(shoulder));
-  pose->rot[1] = ik2d_rot_of(cos(elbow), sin(elbow));
+  pose->rot[0] = ik2d_rot_angle(shoulder);
+  pose->rot[1] = ik2d_rot_angle(elbow);
   /* the limits decided in rotation space, as every method ends: the
   ** angle-space clamp above can sit a rounding outside */
   ik2d_pose_clamp(pose, 0);

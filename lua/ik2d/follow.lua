@@ -24,7 +24,9 @@ local follow = {
   _DESCRIPTION = "ik2d.follow: frame-rate independent target smoothing",
 }
 
-local exp, abs, sqrt = math.exp, math.abs, math.sqrt
+local abs, sqrt = math.abs, math.sqrt
+-- the core's own exp: the same bits on every platform
+local exp = require("ik2d.pure.math").exp
 local finite, rate_of, nonnegative = common.finite, common.rate, common.nonnegative
 
 local Follow = {}

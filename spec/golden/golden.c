@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "ik2d.h"
+#include "ik2d_math.h" /* the core's own sin, cos and hypot: inputs with the same bits everywhere */
 
 /* The inputs this program computes stay the same whatever the build's
 ** flags (the golden spec also builds it in GNU C mode for this machine,
@@ -301,7 +302,7 @@ static double chain_reach(const g_chain *c) {
   double r = 0.0;
   int i;
   for (i = 0; i < g_count(c); i++)
-    r += hypot(g_joint_x(c, i + 1) - g_joint_x(c, i),
+    r += ik2d_hypot(g_joint_x(c, i + 1) - g_joint_x(c, i),
                g_joint_y(c, i + 1) - g_joint_y(c, i));
   return r;
 }
@@ -328,15 +329,15 @@ static void next_target(const g_chain *c, double reach, int frame, int kind,
   switch (kind) {
     case 0:
       a = 0.05 * frame;
-      r = reach * (0.5 + 0.3 * sin(0.07 * frame));
+      r = reach * (0.5 + 0.3 * ik2d_sin(0.07 * frame));
       break;
     case 1: a = rnd_in(-PI, PI); r = reach * rnd(); break;
     case 2: a = rnd_in(-PI, PI); r = reach * rnd_in(1.01, 3.0); break;
     case 3: *x = bx; *y = by; return;
     default: a = rnd_in(-PI, PI); r = reach * rnd_in(0.95, 1.0); break;
   }
-  *x = bx + r * cos(a);
-  *y = by + r * sin(a);
+  *x = bx + r * ik2d_cos(a);
+  *y = by + r * ik2d_sin(a);
 }
 
 static const int bone_counts[] = {1, 2, 2, 3, 3, 4, 5, 7, 10, 16, 64};

@@ -4,7 +4,7 @@
 -- the base to the tip, as the C core keeps them.
 local m = require "ik2d.pure.math"
 
-local cos, sin = math.cos, math.sin
+local cos, sin, rot = m.cos, m.sin, m.rot
 local PI, wrap = m.PI, m.wrap
 
 local M = {}
@@ -26,7 +26,7 @@ local function keep_base(ch, x, y, angle)
   ch.base_x, ch.base_y = x, y
   local wrapped = base_angle(angle)
   ch.base_angle = wrapped
-  ch.base_c, ch.base_s = cos(wrapped), sin(wrapped)
+  ch.base_c, ch.base_s = rot(wrapped)
 end
 M.keep_base = keep_base
 
@@ -105,7 +105,7 @@ function M.new(def, pivots)
   for i = 1, n do
     local rest = def.rest[i]
     ch.length[i], ch.rest[i] = def.length[i], rest
-    ch.rest_c[i], ch.rest_s[i] = cos(rest), sin(rest)
+    ch.rest_c[i], ch.rest_s[i] = rot(rest)
     ch.constraint[i] = def.constraint[i]
     ch.reach = ch.reach + def.length[i]
   end
@@ -169,7 +169,7 @@ function M.set_rest(ch, i, angle)
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
   if not finite(angle) then return "REST" end
   ch.rest[i] = angle
-  ch.rest_c[i], ch.rest_s[i] = cos(angle), sin(angle)
+  ch.rest_c[i], ch.rest_s[i] = rot(angle)
   -- the joints are made the angles' again, as a skeleton's are
   update_joints(ch)
   return nil

@@ -3,7 +3,7 @@
 -- the allowed arc derived from it, mid +- half, also as rotations.
 local m = require "ik2d.pure.math"
 
-local cos, sin, abs = math.cos, math.sin, math.abs
+local rot, abs = m.rot, math.abs
 local PI, TWO_PI, wrap = m.PI, m.TWO_PI, m.wrap
 
 local M = {}
@@ -48,8 +48,8 @@ local function derive(c, def)
   else
     c.half = 0.0
   end
-  c.mid_c, c.mid_s = cos(c.mid), sin(c.mid)
-  c.half_c, c.half_s = cos(c.half), sin(c.half)
+  c.mid_c, c.mid_s = rot(c.mid)
+  c.half_c, c.half_s = rot(c.half)
   -- which test clamp_rot makes: the cosine where it is steep, else the
   -- sine (half_cos > 0 or < 0)
   if abs(c.half_c) <= 0.7071067811865476 then

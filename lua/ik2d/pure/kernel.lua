@@ -149,7 +149,7 @@ local function source(n, tip, limited)
     emit("end")
   end
 
-  emit("local sqrt, hypot, cos, sin, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
+  emit("local sqrt, hypot, rot, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
        .. " atan_eighths = ...")
   emit("return function(sv, ch, settings, weight, mid_c, mid_s)")
   emit("local length, constraint = ch.length, ch.constraint")
@@ -176,7 +176,7 @@ local function source(n, tip, limited)
   emit("%s = %s", list("c%d, s%d"), list("solution_c[%d], solution_s[%d]"))
   emit("else")
   emit("local pose = ch.pose")
-  for i = 1, n do emit("c%d, s%d = cos(pose[%d]), sin(pose[%d])", i, i, i, i) end
+  for i = 1, n do emit("c%d, s%d = rot(pose[%d])", i, i, i, i) end
   emit("end")
   if limited then
     emit("local rest_c, rest_s = ch.rest_c, ch.rest_s")
@@ -354,7 +354,7 @@ M.source = source
 -- chain (no limit but full ones) is solved by the loop kernel of its
 -- sweep: the unrolled kernel's operations in the same order, the
 -- rotations and joints in arrays instead of locals, so the same bits.
-local sqrt, cos, sin = math.sqrt, math.cos, math.sin
+local sqrt, rot = math.sqrt, m.rot
 local hypot, atan2, wrap, PI = m.hypot, m.atan2_flat, m.wrap, m.PI
 local update_joints = chains.update_joints
 
@@ -402,7 +402,7 @@ local function loop_kernel(tip_first)
         c, s = solution_c[i], solution_s[i]
       else
         local p = chain_pose[i]
-        c, s = cos(p), sin(p)
+        c, s = rot(p)
       end
       rc[i], rs[i], start_c[i], start_s[i] = c, s, c, s
       wc, ws = wc * c - ws * s, wc * s + ws * c
@@ -634,7 +634,7 @@ function M.get(n, sweep, limited)
   local kernel = kernels[key]
   if not kernel then
     local chunk = assert(load(source(n, sweep == "tip", limited), "=ik2d.pure.kernel"))
-    kernel = chunk(math.sqrt, m.hypot, math.cos, math.sin, math.abs, m.atan2, m.wrap,
+    kernel = chunk(math.sqrt, m.hypot, m.rot, math.abs, m.atan2, m.wrap,
                    limits.clamp_rot, limits.clamp, chains.update_joints, m.PI, m.ATAN2.eighths)
     kernels[key] = kernel
   end

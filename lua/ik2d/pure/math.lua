@@ -1,25 +1,23 @@
 --- ik2d.pure.math: the maths every layer of the pure-Lua core shares,
--- mirroring src/ik2d_math.{h,c} and the few libm functions the C core
--- calls, so that both give the same bits.
+-- mirroring src/ik2d_math.{h,c}, so that both give the same bits.
 --
 -- Rotations are unit complex numbers (c, s) held as two numbers, never
 -- tables (the solve allocates nothing): callers write the products out,
--- with the operands in the C code's order.  libm functions that Lua has
--- (sqrt, cos, sin, exp, acos, fmod, atan2) are called as the C core calls
--- them; the rest (hypot, fmin, fmax) are written here as the C library
--- computes them.
+-- with the operands in the C code's order.  Every transcendental is
+-- ik2d_math.c's own, operation for operation (+, -, *, / and sqrt, which
+-- every platform rounds alike), so the bits are the C core's everywhere;
+-- Lua's math library serves only for sqrt, abs, floor and fmod, which
+-- are exact.
 local M = {}
 
 local abs, sqrt, fmod = math.abs, math.sqrt, math.fmod
 local huge = math.huge
 -- two arguments: math.atan since 5.3, math.atan2 before
-local libm_atan2 = math.atan2 or math.atan -- luacheck: ignore 143
 
 local PI = 3.14159265358979323846
 local TWO_PI = 6.28318530717958647692
 local DBL_MAX = 1.7976931348623157e308
 M.PI, M.TWO_PI, M.DBL_MAX = PI, TWO_PI, DBL_MAX
-M.libm_atan2 = libm_atan2
 
 --- angle wrapped to [-pi, pi), as ik2d_wrap: fmod is exact, so the
 -- result is in range for any finite angle
@@ -46,27 +44,42 @@ M.ATAN2 = { eighths = atan_eighths, A3 = A3, A5 = A5, A7 = A7, A9 = A9, A11 = A1
   A15 = A15, A17 = A17, A19 = A19, HALF_PI_HI = HALF_PI_HI, HALF_PI_LO = HALF_PI_LO,
   PI_HI = PI_HI, PI_LO = PI_LO }
 
+-- copysign(v, s) for v >= 0: the sign of s, that of 1 / s for a zero
+local function copysign(v, s)
+  if s < 0.0 or (s == 0.0 and 1.0 / s < 0.0) then return -v end
+  return v
+end
+
+-- atan2 on an axis, at the zeros and infinities: C99's Annex F, as
+-- ik2d_atan2 (the signs of zero; pi/4 and 3 pi/4 when both are infinite)
+local function atan2_edge(y, x, ax, ay)
+  if x ~= x or y ~= y then return x + y end
+  if ay == 0.0 then
+    if x > 0.0 or (x == 0.0 and 1.0 / x > 0.0) then return y end
+    return copysign(PI_HI, y)
+  end
+  if ax == 0.0 then return copysign(HALF_PI_HI, y) end
+  if ay > DBL_MAX then
+    if ax > DBL_MAX then
+      if x > 0.0 then return copysign(0.7853981633974483, y) end
+      return copysign(2.356194490192345, y)
+    end
+    return copysign(HALF_PI_HI, y)
+  end
+  if x > 0.0 then return copysign(0.0, y) end
+  return copysign(PI_HI, y)
+end
+
 --- atan2(y, x) as ik2d_atan2 computes it (within 2 ulps of libm's):
--- the octant, then atan(k/8) plus the series of a small rest; on an axis
--- the exact answers, infinities and NaN from libm.
+-- the octant, then atan(k/8) plus the series of a small rest; on an axis,
+-- at the zeros and infinities atan2_edge.
 function M.atan2(y, x)
-  -- |x|, |y| without calls (a zero or NaN goes to libm either way)
+  -- |x|, |y| without calls (a zero or NaN goes to atan2_edge either way)
   local ax, ay = x, y
   if x < 0.0 then ax = -x end
   if y < 0.0 then ay = -y end
   if not (ax > 0.0 and ay > 0.0 and ax <= DBL_MAX and ay <= DBL_MAX) then
-    -- on an axis the exact answers of C99's Annex F (copysign's sign of a
-    -- zero y is that of 1 / y)
-    if ay == 0.0 and ax > 0.0 and ax <= DBL_MAX then
-      if x > 0.0 then return y end
-      if 1.0 / y < 0.0 then return -PI_HI end
-      return PI_HI
-    end
-    if ax == 0.0 and ay > 0.0 and ay <= DBL_MAX then
-      if y < 0.0 then return -HALF_PI_HI end
-      return HALF_PI_HI
-    end
-    return libm_atan2(y, x)
+    return atan2_edge(y, x, ax, ay)
   end
   local steep = ay > ax
   local t
@@ -102,7 +115,7 @@ local min, max = math.min, math.max
 function M.atan2_flat(y, x)
   local ax, ay = abs(x), abs(y)
   if not (ax > 0.0 and ay > 0.0 and ax <= DBL_MAX and ay <= DBL_MAX) then
-    return M.atan2(y, x)
+    return atan2_edge(y, x, ax, ay)
   end
   -- ay > ax: ax / ay, else ay / ax (equal, they are one number)
   local t = min(ax, ay) / max(ax, ay)
@@ -145,146 +158,247 @@ function M.fmax(x, y)
   return y
 end
 
--- hypot: glibc's (2.35 on, built without FMA, as on x86-64): Borges'
--- correction of sqrt(x^2 + y^2), with scaling at the extremes.  Lua has
--- no hypot; this gives glibc's bits (the README's pure-Lua section says
--- where the C core would need a hypot of its own instead).
-local SCALE, LARGE_VAL, TINY_VAL, EPS = 2 ^ -600, 2 ^ 511, 2 ^ -459, 2 ^ -54
+-- ---- sin, cos, exp, expm1, hypot, acos: ik2d_math.c's, step for step --
 
-local function kernel(ax, ay)
-  local h = sqrt(ax * ax + ay * ay)
-  local t1, t2
-  if h <= 2.0 * ay then
-    local delta = h - ay
-    t1 = ax * (2.0 * delta - ax)
-    t2 = (delta - 2.0 * (ax - ay)) * delta
-  else
-    local delta = h - ax
-    t1 = 2.0 * delta * (ax - 2.0 * ay)
-    t2 = (4.0 * delta - ay) * ay + delta * delta
-  end
-  return h - (t1 + t2) / (2.0 * h)
+local floor = math.floor
+
+-- pi/2 as P1 + P2 + P3 (P1, P2 of 33 bits) and as PIO2_HI + PIO2_LO
+local P1, P2, P3 = 1.5707963267341256, 6.077100506303966e-11, 2.0222662487959506e-21
+local PIO2_HI, PIO2_LO = 1.5707963267948966, 6.123233995736766e-17
+local INV_PIO2 = 1.0 / PIO2_HI
+local MEDIUM_MAX = 1.6e6
+local TWO_24, TWO_53 = 16777216.0, 9007199254740992.0
+local INV_TWO_24 = 1.0 / TWO_24
+
+-- 2/pi in digits of 24 bits (index k + 1): ik2d_math.c's two_over_pi
+local two_over_pi = {
+  10680707, 7228996, 1387004, 2578385, 16069853, 12639074, 9804092,
+  4427841, 16666979, 11263675, 12935607, 2387514, 4345298, 14681673,
+  3074569, 13734428, 16653803, 1880361, 10960616, 8533493, 3062596,
+  8710556, 7349940, 6258241, 3772886, 3769171, 3798172, 8675211,
+  12450088, 3874808, 9961438, 366607, 15675153, 9132554, 7151469,
+  3571407, 2607881, 12013382, 4155038, 6285869, 7677882, 13102053,
+  15825725, 473591, 9065106, 15363067, 6271263, 9264392, 5636912,
+  4652155, 7056368, 13614112
+}
+M.TWO_OVER_PI = two_over_pi
+
+-- 2^k for -1074 <= k <= 1023, each from the last by an exact doubling or
+-- halving (the C core's power_of_two squares: the same exact values)
+local pow2 = { [0] = 1.0 }
+for k = 1, 1023 do pow2[k] = pow2[k - 1] * 2.0 end
+for k = -1, -1074, -1 do pow2[k] = pow2[k + 1] * 0.5 end
+
+-- y 2^k rounded once, as scale_by_power_of_two
+local function scale_by_power_of_two(y, k)
+  if k > 1000 then return y * pow2[1000] * pow2[k - 1000] end
+  if k < -1000 then return y * pow2[k + 600] * pow2[-600] end
+  return y * pow2[k]
 end
 
-function M.hypot(x, y)
-  if not (x - x == 0.0 and y - y == 0.0) then -- not both finite
-    if x == huge or x == -huge or y == huge or y == -huge then return huge end
-    return x + y
-  end
-  x, y = abs(x), abs(y)
-  local ax, ay
-  if x < y then ax, ay = y, x else ax, ay = x, y end
-  if ax > LARGE_VAL then
-    if ay <= ax * EPS then return ax + ay end
-    return kernel(ax * SCALE, ay * SCALE) / SCALE
-  end
-  if ay < TINY_VAL then
-    if ax >= ay / EPS then return ax + ay end
-    return kernel(ax / SCALE, ay / SCALE) * SCALE
-  end
-  if ay <= ax * EPS then return ax + ay end
-  return kernel(ax, ay)
+-- x - n pi/2 as hi + lo for pi/4 < x < MEDIUM_MAX; n mod 4 first
+local function reduce_medium(x)
+  local n = floor(x * INV_PIO2 + 0.5)
+  local t, w = x - n * P1, -(n * P2)
+  -- two-sum of t and w
+  local head = t + w
+  local v = head - t
+  local rest = (t - (head - v)) + (w - v)
+  rest = rest - n * P3
+  local hi = head + rest
+  return n % 4, hi, (head - hi) + rest
 end
 
--- expm1: under LuaJIT the C library's own, through the FFI; elsewhere
--- glibc's code written out (fdlibm's; the high-word tests as comparisons
--- of |x|, the exponent edits as exact scalings).  Where glibc runs an
--- FMA build of that code (x86-64 with FMA) the two can part in the last
--- bit: the README's pure-Lua section says what the C core would need.
-local function high_word(h)
-  -- the double whose high word is h and low word 0 (h < 0x7ff00000)
-  local e = (h - h % 0x100000) / 0x100000
-  return (1.0 + (h % 0x100000) / 0x100000) * 2.0 ^ (e - 1023)
+-- S_k: the sum of X_i two_over_pi[k + i] over the digits that exist
+local function digit_sum(k, x0, x1, x2)
+  local sum = 0.0
+  if k >= 0 then sum = sum + x0 * two_over_pi[k + 1] end
+  if k + 1 >= 0 then sum = sum + x1 * two_over_pi[k + 2] end
+  if k + 2 >= 0 then sum = sum + x2 * two_over_pi[k + 3] end
+  return sum
 end
-local BIG_X = high_word(0x4043687A)   -- 56 ln 2
-local HUGE_X = high_word(0x40862E42)  -- 709.78
-local HALF_LN2 = high_word(0x3fd62e43) -- |x| > 0.5 ln 2 from here
-local THREE_HALF_LN2 = high_word(0x3FF0A2B2)
-local TINY_X = 2.0 ^ -54
-local O_THRESHOLD = 7.09782712893383973096e+02
-local LN2_HI, LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10
-local INVLN2 = 1.44269504088896338700e+00
-local Q1, Q2, Q3 = -3.33333333333331316428e-02, 1.58730158725481460165e-03,
-  -7.93650757867487942473e-05
-local Q4, Q5 = 4.00821782732936239552e-06, -2.01099218183624371326e-07
 
-local function lua_expm1(x)
-  local negative = x < 0.0 or (x == 0.0 and 1.0 / x < 0.0)
-  local y = negative and -x or x
-  if y ~= y then return x + x end
-  if y >= BIG_X then
-    if y >= HUGE_X then
-      if y == huge then
-        if negative then return -1.0 end
-        return x
-      end
-      if x > O_THRESHOLD then return huge end
+-- Payne and Hanek for x >= MEDIUM_MAX (ik2d_math.c says how)
+local function reduce_large(x)
+  local mantissa, e, step = x, 0, 512
+  while step >= 1 do
+    if mantissa >= TWO_53 * pow2[step - 1] then
+      mantissa = mantissa * pow2[-step]
+      e = e + step
     end
-    if negative then return 1.0e-300 - 1.0 end
+    step = step / 2
   end
-  local k, c = 0, 0.0
-  if y >= HALF_LN2 then
-    local hi, lo
-    if y < THREE_HALF_LN2 then
-      if not negative then
-        hi, lo, k = x - LN2_HI, LN2_LO, 1
-      else
-        hi, lo, k = x + LN2_HI, -LN2_LO, -1
-      end
+  step = 32
+  while step >= 1 do
+    if mantissa < TWO_53 * pow2[-step] then
+      mantissa = mantissa * pow2[step]
+      e = e - step
+    end
+    step = step / 2
+  end
+  local carry = floor(mantissa * INV_TWO_24)
+  local x0 = mantissa - carry * TWO_24
+  local x2 = floor(carry * INV_TWO_24)
+  local x1 = carry - x2 * TWO_24
+  local d0 = floor((e - 2) / 24.0)
+  local w0 = e - 24 * (d0 + 1)
+  local s0, s1, s2, s3, s4, s5, s6, s7, s8 =
+    digit_sum(d0, x0, x1, x2), digit_sum(d0 + 1, x0, x1, x2), digit_sum(d0 + 2, x0, x1, x2),
+    digit_sum(d0 + 3, x0, x1, x2), digit_sum(d0 + 4, x0, x1, x2), digit_sum(d0 + 5, x0, x1, x2),
+    digit_sum(d0 + 6, x0, x1, x2), digit_sum(d0 + 7, x0, x1, x2), digit_sum(d0 + 8, x0, x1, x2)
+  carry = floor(s8 * INV_TWO_24); s7 = s7 + carry
+  carry = floor(s7 * INV_TWO_24); s7 = s7 - carry * TWO_24; s6 = s6 + carry
+  carry = floor(s6 * INV_TWO_24); s6 = s6 - carry * TWO_24; s5 = s5 + carry
+  carry = floor(s5 * INV_TWO_24); s5 = s5 - carry * TWO_24; s4 = s4 + carry
+  carry = floor(s4 * INV_TWO_24); s4 = s4 - carry * TWO_24; s3 = s3 + carry
+  carry = floor(s3 * INV_TWO_24); s3 = s3 - carry * TWO_24; s2 = s2 + carry
+  carry = floor(s2 * INV_TWO_24); s2 = s2 - carry * TWO_24; s1 = s1 + carry
+  carry = floor(s1 * INV_TWO_24); s1 = s1 - carry * TWO_24; s0 = s0 + carry
+  local modulus = pow2[2 - w0]
+  s0 = s0 - floor(s0 / modulus) * modulus
+  local a = (s0 * TWO_24 + s1) * pow2[w0 - 24]
+  local b = (s2 * TWO_24 + s3) * pow2[w0 - 72]
+  local c = (s4 * TWO_24 + s5) * pow2[w0 - 120] + (s6 * TWO_24 + s7) * pow2[w0 - 168]
+  local n = floor(a)
+  local f = a - n
+  if f >= 0.5 then
+    n = n + 1.0
+    f = f - 1.0
+  end
+  local head = f + b
+  local v = head - f
+  local rest = (f - (head - v)) + (b - v)
+  rest = rest + c
+  f = head + rest
+  rest = (head - f) + rest
+  -- (f + rest) pi/2 to double-double, f PIO2_HI by Dekker's product
+  local cf = 134217729.0 * f
+  local f_hi = cf - (cf - f)
+  local f_lo = f - f_hi
+  local cp = 134217729.0 * PIO2_HI
+  local p_hi = cp - (cp - PIO2_HI)
+  local p_lo = PIO2_HI - p_hi
+  local product = f * PIO2_HI
+  local product_lo = ((f_hi * p_hi - product) + f_hi * p_lo + f_lo * p_hi) + f_lo * p_lo
+  product_lo = product_lo + (f * PIO2_LO + rest * PIO2_HI)
+  local hi = product + product_lo
+  return n % 4, hi, (product - hi) + product_lo
+end
+
+local S3, S5, S7, S9 = -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880
+local S11, S13, S15, S17 = -1.0 / 39916800, 1.0 / 6227020800.0, -1.0 / 1307674368000.0,
+  1.0 / 355687428096000.0
+local C4, C6, C8, C10 = 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800
+local C12, C14, C16 = 1.0 / 479001600, -1.0 / 87178291200.0, 1.0 / 20922789888000.0
+local QUARTER_PI, TINY_ANGLE = 0.7853981633974483, 7.450580596923828e-9
+
+--- (cos angle, sin angle) as ik2d_rot_angle: one range reduction for both
+function M.rot(angle)
+  local ax = angle
+  if angle < 0.0 then ax = -angle end
+  if not (ax <= DBL_MAX) then return angle - angle, angle - angle end
+  if ax < TINY_ANGLE then return 1.0, angle end
+  local quadrant, hi, lo = 0, ax, 0.0
+  if ax > QUARTER_PI then
+    if ax < MEDIUM_MAX then
+      quadrant, hi, lo = reduce_medium(ax)
     else
-      local v = INVLN2 * x + (negative and -0.5 or 0.5)
-      k = v - v % 1.0 -- the C cast truncates toward 0
-      if v < 0.0 and v % 1.0 ~= 0.0 then k = k + 1.0 end
-      hi = x - k * LN2_HI
-      lo = k * LN2_LO
+      quadrant, hi, lo = reduce_large(ax)
     end
-    x = hi - lo
-    c = (hi - x) - lo
-  elseif y < TINY_X then
-    local t = 1.0e300 + x
-    return x - (t - (1.0e300 + x))
   end
-  -- x is now in primary range
-  local hfx = 0.5 * x
-  local hxs = x * hfx
-  local r1_ = 1.0 + hxs * Q1
-  local h2 = hxs * hxs
-  local r2 = Q2 + hxs * Q3
-  local h4 = h2 * h2
-  local r3 = Q4 + hxs * Q5
-  local r1 = r1_ + h2 * r2 + h4 * r3
-  local t = 3.0 - r1 * hfx
-  local e = hxs * ((r1 - t) / (6.0 - x * t))
-  if k == 0 then return x - (x * e - hxs) end
-  e = (x * (e - c) - c)
-  e = e - hxs
-  if k == -1 then return 0.5 * (x - e) - 0.5 end
-  if k == 1 then
-    if x < -0.25 then return -2.0 * (e - (x + 0.5)) end
-    return 1.0 + 2.0 * (x - e)
+  local z = hi * hi
+  local p = S3 + z * (S5 + z * (S7 + z * (S9 + z * (S11 + z * (S13 + z * (S15 + z * S17))))))
+  local s = hi + ((hi * z) * p + lo * (1.0 - 0.5 * z))
+  local half = 0.5 * z
+  local w = 1.0 - half
+  local q = C4 + z * (C6 + z * (C8 + z * (C10 + z * (C12 + z * (C14 + z * C16)))))
+  local c = w + (((1.0 - w) - half) + (z * z * q - hi * lo))
+  if quadrant == 1 then
+    s, c = c, -s
+  elseif quadrant == 2 then
+    s, c = -s, -c
+  elseif quadrant == 3 then
+    s, c = -c, s
   end
-  local twopk = 2.0 ^ k
-  if k <= -2 or k > 56 then
-    y = 1.0 - (e - x)
-    return y * twopk - 1.0
-  end
-  if k < 20 then
-    y = (1.0 - 2.0 ^ -k) - (e - x)
-  else
-    y = x - (e + 2.0 ^ -k)
-    y = y + 1.0
-  end
-  return y * twopk
+  if angle < 0.0 then return c, -s end
+  return c, s
+end
+local rot = M.rot
+
+function M.sin(x)
+  local _, s = rot(x)
+  return s
 end
 
-M.expm1 = lua_expm1
-M.lua_expm1 = lua_expm1 -- (the FFI's stands in for it under LuaJIT)
-if rawget(_G, "jit") then
-  local ok, ffi = pcall(require, "ffi")
-  if ok and pcall(ffi.cdef, "double expm1(double x);") or ok then
-    local found, f = pcall(function() return ffi.C.expm1 end)
-    if found then M.expm1 = f end
-  end
+function M.cos(x)
+  return (rot(x))
+end
+
+local E2, E3, E4, E5, E6, E7, E8 = 0.5, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
+  1.0 / 40320
+local E9, E10, E11, E12 = 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600
+local E13, E14, E15 = 1.0 / 6227020800.0, 1.0 / 87178291200.0, 1.0 / 1307674368000.0
+local LN2_HI, LN2_LO = 0.6931471805598903, 5.497923018708371e-14
+local INV_LN2, HALF_LN2 = 1.4426950408889634, 0.34657359027997264
+local EXP_OVERFLOW = 709.782712893384
+-- ik2d_math.c's #defines, which spec/math_spec.lua compares
+M.CONSTANTS = { P1 = P1, P2 = P2, P3 = P3, PIO2_HI = PIO2_HI, PIO2_LO = PIO2_LO,
+  MEDIUM_MAX = MEDIUM_MAX, TWO_24 = TWO_24, TWO_53 = TWO_53,
+  LN2_HI = LN2_HI, LN2_LO = LN2_LO, HALF_LN2 = HALF_LN2, EXP_OVERFLOW = EXP_OVERFLOW }
+
+local function kernel_expm1(r)
+  return r + (r * r) * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * (E7 + r * (E8 +
+    r * (E9 + r * (E10 + r * (E11 + r * (E12 + r * (E13 + r * (E14 + r * E15)))))))))))))
+end
+
+-- e^r - 1 of x = k ln2 + r, and k
+local function expm1_reduced(x)
+  local n = floor(x * INV_LN2 + 0.5)
+  local hi, lo = x - n * LN2_HI, n * LN2_LO
+  local r = hi - lo
+  local c = (hi - r) - lo
+  local e = kernel_expm1(r)
+  return e + (c + c * e), n
+end
+
+function M.exp(x)
+  if x ~= x then return x end
+  if x > EXP_OVERFLOW then return huge end
+  if x < -746.0 then return 0.0 end
+  local e, k = expm1_reduced(x)
+  return scale_by_power_of_two(1.0 + e, k)
+end
+
+function M.expm1(x)
+  if x ~= x then return x end
+  if x > EXP_OVERFLOW then return huge end
+  if abs(x) < 5.551115123125783e-17 then return x end
+  if x < -40.0 then return -1.0 end
+  if abs(x) <= HALF_LN2 then return kernel_expm1(x) end
+  local e, k = expm1_reduced(x)
+  if k > 56 then return scale_by_power_of_two(1.0 + e, k) - 1.0 end
+  local t = pow2[k]
+  return (t - 1.0) + t * e
+end
+
+--- hypot as ik2d_hypot: sqrt(x^2 + y^2), scaled where squares overflow
+-- or underflow; an infinity wins over NaN
+function M.hypot(x, y)
+  local ax, ay = abs(x), abs(y)
+  if ax == huge or ay == huge then return huge end
+  if ax ~= ax or ay ~= ay then return x + y end
+  local big, small
+  if ax > ay then big, small = ax, ay else big, small = ay, ax end
+  if small == 0.0 then return big end
+  local scale = 1.0
+  if big > 1e150 then scale = pow2[600] elseif big < 1e-150 then scale = pow2[-600] end
+  big, small = big / scale, small / scale
+  return sqrt(big * big + small * small) * scale
+end
+
+--- acos as ik2d_acos: atan2(sqrt((1 - x)(1 + x)), x)
+function M.acos(x)
+  return M.atan2(sqrt((1.0 - x) * (1.0 + x)), x)
 end
 
 return M

@@ -12,8 +12,8 @@
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
 
-local cos, sin, abs = math.cos, math.sin, math.abs
-local PI, wrap, hypot, libm_atan2 = m.PI, m.wrap, m.hypot, m.libm_atan2
+local rot, abs = m.rot, math.abs
+local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
 local base_angle, keep_base = chains.base_angle, chains.keep_base
 
 local M = {}
@@ -49,7 +49,7 @@ local function frame(sk, b)
   if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
   w = wrap(w)
   fa[b] = w
-  local c, s = cos(w), sin(w)
+  local c, s = rot(w)
   fc[b], fs[b] = c, s
   local length = sk.length[b]
   ftx[b], fty[b] = x + length * c, y + length * s
@@ -147,7 +147,7 @@ local function segment(sk, bones, n, k)
     x, y = sk.ox[child], sk.oy[child]
   end
   if y == 0.0 and x >= 0.0 then return x, 0.0 end
-  return hypot(x, y), libm_atan2(y, x)
+  return hypot(x, y), atan2(y, x)
 end
 
 -- a + b, with b = 0 giving a's bits (-0 + 0 would be +0)
@@ -173,7 +173,7 @@ local function geometry(ch)
       ch.rest[k], ch.rest_c[k], ch.rest_s[k] = sk.rest[b], sk.rest_c[b], sk.rest_s[b]
     else
       local rest = sk.rest[b] + shift
-      ch.rest[k], ch.rest_c[k], ch.rest_s[k] = rest, cos(rest), sin(rest)
+      ch.rest[k], ch.rest_c[k], ch.rest_s[k] = rest, rot(rest)
     end
   end
   ch.reach = reach
@@ -428,7 +428,7 @@ function M.new(def)
     local bone = bones[i]
     local rest = bone.rest
     sk.parent[i], sk.length[i], sk.rest[i] = bone.parent, bone.length, rest
-    sk.rest_c[i], sk.rest_s[i] = cos(rest), sin(rest)
+    sk.rest_c[i], sk.rest_s[i] = rot(rest)
     sk.at_tip[i], sk.position_only[i] = bone.at_tip, bone.position_only
     sk.constraint[i] = bone.constraint
     -- at the tip: the parent's length along its +x (0, 0 for a root)
@@ -441,7 +441,7 @@ function M.new(def)
   end
   sk.base_x, sk.base_y = def.x, def.y
   sk.base_angle = base_angle(def.angle)
-  sk.base_c, sk.base_s = cos(sk.base_angle), sin(sk.base_angle)
+  sk.base_c, sk.base_s = rot(sk.base_angle)
   for i = 1, n do
     sk.pose[i] = sk.rest[i]
     sk.angle[i] = sk.rest[i]
@@ -476,7 +476,7 @@ function M.set_base(sk, x, y, angle)
   if status then return status end
   sk.base_x, sk.base_y = x, y
   sk.base_angle = base_angle(angle)
-  sk.base_c, sk.base_s = cos(sk.base_angle), sin(sk.base_angle)
+  sk.base_c, sk.base_s = rot(sk.base_angle)
   moved_all(sk)
   return nil
 end
@@ -522,7 +522,7 @@ end
 function M.set_rest(sk, i, angle)
   if not finite(angle) then return "REST" end
   sk.rest[i] = angle
-  sk.rest_c[i], sk.rest_s[i] = cos(angle), sin(angle)
+  sk.rest_c[i], sk.rest_s[i] = rot(angle)
   regeometry(sk, i)
   -- the angles stay; the transforms are made theirs again
   moved(sk, i)

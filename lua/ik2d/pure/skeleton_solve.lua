@@ -14,7 +14,7 @@ local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
 
-local sqrt, cos, sin, abs = math.sqrt, math.cos, math.sin, math.abs
+local sqrt, rot, abs = math.sqrt, m.rot, math.abs
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
 local clamp_rot = limits.clamp_rot
 local MAX_BONES, MAX_SOLVERS = skeleton.MAX_BONES, skeleton.MAX_SOLVERS
@@ -477,7 +477,7 @@ local function joint_dls(lambda, objective)
       local t = step[j]
       if largest > DLS_MAX_TURN then t = step[j] * (DLS_MAX_TURN / largest) end
       local b = bone_of[j]
-      local tc, ts = cos(t), sin(t)
+      local tc, ts = rot(t)
       local c, s = rc[b], rs[b]
       rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
       joint_clamp(b)
@@ -531,7 +531,7 @@ local function joint_private(e)
   -- by the segment's phi
   local turn = phi[first - 1]
   if turn ~= 0.0 then
-    local tc, ts = cos(turn), sin(turn)
+    local tc, ts = rot(turn)
     base_c, base_s = base_c * tc - base_s * ts, base_c * ts + base_s * tc
   end
   view.count = n
@@ -566,7 +566,7 @@ local function joint_private(e)
     local c, s = rc[b], rs[b]
     local sh = shift[k]
     if sh ~= 0.0 then
-      local tc, ts = cos(sh), sin(sh)
+      local tc, ts = rot(sh)
       c, s = c * tc - s * ts, c * ts + s * tc
     end
     solution_c[i], solution_s[i] = c, s
@@ -580,7 +580,7 @@ local function joint_private(e)
     local c, s = solution_c[i], solution_s[i]
     local sh = shift[k]
     if sh ~= 0.0 then
-      local tc, ts = cos(sh), sin(sh)
+      local tc, ts = rot(sh)
       c, s = tc * c + ts * s, tc * s - ts * c
     end
     rc[b], rs[b] = c, s
@@ -676,7 +676,7 @@ local function joint_begin(sk, u)
   -- first, in the order made, that has one), else its pose
   local sk_pose = sk.pose
   for b = first, sk.count do
-    if within[b] ~= 0 then rc[b], rs[b] = cos(sk_pose[b]), sin(sk_pose[b]) end
+    if within[b] ~= 0 then rc[b], rs[b] = rot(sk_pose[b]) end
   end
   for k = W.count, 1, -1 do
     local e = effectors[k]
@@ -691,7 +691,7 @@ local function joint_begin(sk, u)
           rc[b], rs[b] = solution_c[i], solution_s[i]
         else
           local angle = solution_angle[i] - shift[i]
-          rc[b], rs[b] = cos(angle), sin(angle)
+          rc[b], rs[b] = rot(angle)
         end
       end
     end
@@ -747,7 +747,7 @@ local function joint_finish(used)
       local c, sn = rc[b], rs[b]
       local sh = shift[i]
       if sh ~= 0.0 then
-        local tc, ts = cos(sh), sin(sh)
+        local tc, ts = rot(sh)
         c, sn = c * tc - sn * ts, c * ts + sn * tc
       end
       solution_c[i], solution_s[i] = c, sn

@@ -16,7 +16,7 @@ local follow = require "ik2d.pure.follow"
 local skeleton = require "ik2d.pure.skeleton"
 local kernel = require "ik2d.pure.kernel"
 
-local sqrt, cos, sin = math.sqrt, math.cos, math.sin
+local sqrt, rot = math.sqrt, m.rot
 local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
 local limit_clamp = limits.clamp
 local update_joints = chains.update_joints
@@ -148,7 +148,7 @@ local function keep_def(sv, def)
   if damping == 0.0 or damping >= PI then
     settings.damping_c, settings.damping_s = -1.0, 0.0
   else
-    settings.damping_c, settings.damping_s = cos(damping), sin(damping)
+    settings.damping_c, settings.damping_s = rot(damping)
   end
   refresh(sv)
 end
@@ -265,7 +265,7 @@ local function prepare(sv)
       rc[i], rs[i] = solution_c[i], solution_s[i]
     else
       local a = chain_pose[i]
-      rc[i], rs[i] = cos(a), sin(a)
+      rc[i], rs[i] = rot(a)
     end
     local limit = constraint[i]
     if limit and not limit.full then
@@ -494,7 +494,7 @@ local function run()
     -- the tip angle in chain space: mirrored when flipped
     local angle = settings.tip_angle
     if P.chain.flip then angle = PI - settings.tip_angle end
-    local dir_c, dir_s = cos(angle), sin(angle)
+    local dir_c, dir_s = rot(angle)
     if settings.tip_weight < 1.0 then
       -- blended: the last bone's direction in the free solve turned
       -- toward the angle by the weight.  The free solve starts from the
@@ -505,7 +505,7 @@ local function run()
       pose.save(warm_c, warm_s)
       for i = 1, P.count do
         local a = chain_pose[i]
-        rc[i], rs[i] = cos(a), sin(a)
+        rc[i], rs[i] = rot(a)
         clamp(i)
       end
       P.pole = false
@@ -515,7 +515,7 @@ local function run()
       P.pole, P.limited = pole, false
       local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
       turn = turn * settings.tip_weight
-      local tc, ts = cos(turn), sin(turn)
+      local tc, ts = rot(turn)
       dir_c, dir_s = fc * tc - fs * ts, fc * ts + fs * tc
       P.iterations = settings.iterations
     end

@@ -8,7 +8,7 @@ local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
 local skeleton = require "ik2d.pure.skeleton"
 
-local sqrt, exp, cos, sin, ceil = math.sqrt, math.exp, math.cos, math.sin, math.ceil
+local sqrt, exp, cos, sin, rot, ceil = math.sqrt, m.exp, m.cos, m.sin, m.rot, math.ceil
 local PI, wrap = m.PI, m.wrap
 local limit_clamp, update_joints = limits.clamp, chains.update_joints
 
@@ -293,7 +293,8 @@ local function substep(sp, h, s0, s1)
       f = f + k_child * wrap(child - x0 - (from[i + 1] + s * turn[i + 1]))
     end
     if gravity then
-      local c, sn, l = cos(x0), sin(x0), length[i]
+      local c, sn = rot(x0)
+      local l = length[i]
       local along, across = (gx * c + gy * sn) / l, (gy * c - gx * sn) / l
       f = f + across
       if along > 0.0 then k = k + along end

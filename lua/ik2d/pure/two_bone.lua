@@ -5,9 +5,9 @@ local m = require "ik2d.pure.math"
 local pose = require "ik2d.pure.pose"
 local limits = require "ik2d.pure.constraint"
 
-local sqrt, cos, sin, exp, acos, abs = math.sqrt, math.cos, math.sin, math.exp, math.acos,
-  math.abs
-local PI, wrap, fmin, hypot, atan2 = m.PI, m.wrap, m.fmin, m.hypot, m.libm_atan2
+local sqrt, abs = math.sqrt, math.abs
+local cos, sin, rot, exp, acos = m.cos, m.sin, m.rot, m.exp, m.acos
+local PI, wrap, fmin, hypot, atan2 = m.PI, m.wrap, m.fmin, m.hypot, m.atan2
 local huge = math.huge
 local limit_clamp = limits.clamp
 
@@ -155,8 +155,8 @@ function M.run()
     end
     shoulder, elbow = best_shoulder, best_elbow
   end
-  rc[1], rs[1] = cos(shoulder), sin(shoulder)
-  rc[2], rs[2] = cos(elbow), sin(elbow)
+  rc[1], rs[1] = rot(shoulder)
+  rc[2], rs[2] = rot(elbow)
   -- the limits decided in rotation space, as every method ends
   pose.clamp(1)
   pose.clamp(2)
