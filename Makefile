@@ -172,6 +172,21 @@ test-windows: windows
 	@$(MAKE) --no-print-directory love-dist
 	@sh spec/windows_run.sh
 
+# --- the same bits on every platform ----------------------------------------
+# `make test-platforms` (spec/golden/platforms.sh): the golden program built
+# and run natively, natively with glibc's FMA variants off, for Windows with
+# mingw-w64 under wine, and for Linux aarch64 under qemu; every part of its
+# hash must equal the one value in spec/golden/expected.
+# `make deps-platforms` installs the cross compilers and emulators.
+PLATFORM_PACKAGES = gcc-mingw-w64-x86-64 wine64 wine gcc-aarch64-linux-gnu \
+                    libc6-dev-arm64-cross qemu-user
+.PHONY: deps-platforms test-platforms
+deps-platforms: deps
+	@$(call debs,$(PLATFORM_PACKAGES),$(WIN_CROSS)gcc wine aarch64-linux-gnu-gcc qemu-aarch64 /usr/aarch64-linux-gnu/lib/libm.a)
+
+test-platforms: deps-platforms
+	@sh spec/golden/platforms.sh
+
 # --- the C example --------------------------------------------------------
 # examples/c/arm.c uses src/ik2d.h alone: built as C99 with $(CC) and as
 # C++ with $(CXX) (-x c++), both linked with the core compiled as C, both
