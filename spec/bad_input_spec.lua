@@ -89,7 +89,7 @@ local function index_kind(what)
     if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
       return err(what .. " must be a whole number")
     end
-    return err(what .. " out of range")
+    return err(("%s %d out of range"):format(what, v))
   end
 end
 

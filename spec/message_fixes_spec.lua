@@ -19,6 +19,13 @@ local function three_bones()
   return ik2d.chain{ x = 1, y = 2, { length = 3 }, { length = 2 }, { length = 1 } }
 end
 
+-- A skeleton of n bones in a line, "b1" to "bn".
+local function line_skeleton(n)
+  local t = {}
+  for i = 1, n do t[i] = { name = "b" .. i, parent = i > 1 and "b" .. (i - 1) or nil, length = 1 } end
+  return ik2d.skeleton(t)
+end
+
 local caller_error = helpers.caller_error
 
 -- A stand-in for a global variable holding an ik2d method: the call site
@@ -97,6 +104,49 @@ describe("message fixes (issue 19)", function()
           assert.are.equal("bad argument #1 to 'set_target' (number expected, got string)",
             msg:match(": (bad.*)$"))
         end)
+      end)
+
+      -- 3. an index out of range names the index given
+      describe("an index out of range", function()
+        local cases = {
+          { "arm:angle(5)", function(o) local r = o.arm:angle(5) return r end,
+            "bad argument #1 to 'angle' (bone index 5 out of range (1..3))" },
+          { "arm:pose(0)", function(o) local r = o.arm:pose(0) return r end,
+            "bad argument #1 to 'pose' (bone index 0 out of range (1..3))" },
+          { "arm:joint(5)", function(o) local r = o.arm:joint(5) return r end,
+            "bad argument #1 to 'joint' (joint index 5 out of range (1..4))" },
+          { "arm:joint('-7')", function(o) local r = o.arm:joint("-7") return r end,
+            "bad argument #1 to 'joint' (joint index -7 out of range (1..4))" },
+          { "arm:set_pose(4, 0)", function(o) local r = o.arm:set_pose(4, 0) return r end,
+            "bad argument #1 to 'set_pose' (bone index 4 out of range (1..3))" },
+          { "arm:set_length(9, 1)", function(o) local r = o.arm:set_length(9, 1) return r end,
+            "bad argument #1 to 'set_length' (bone index 9 out of range (1..3))" },
+          { "arm:set_constraint(4, nil)", function(o) local r = o.arm:set_constraint(4, nil) return r end,
+            "bad argument #1 to 'set_constraint' (bone index 4 out of range (1..3))" },
+          { "arm:constraint(-1)", function(o) local r = o.arm:constraint(-1) return r end,
+            "bad argument #1 to 'constraint' (bone index -1 out of range (1..3))" },
+          { "sk:world(19) on 18 bones", function(o) local r = o.sk:world(19) return r end,
+            "bad argument #1 to 'world' (bone index 19 out of range (1..18))" },
+          { "sk:chain(1, 19)", function(o) local r = o.sk:chain(1, 19) return r end,
+            "bad argument #2 to 'chain' (bone index 19 out of range (1..18))" },
+          { "g:solver(3) of 2", function(o) local r = o.g:solver(3) return r end,
+            "bad argument #1 to 'solver' (solver index 3 out of range (1..2))" },
+          { "sp:velocity(4)", function(o) local r = o.sp:velocity(4) return r end,
+            "bad argument #1 to 'velocity' (bone index 4 out of range (1..3))" },
+          { "Chain.angle(arm, 5)", function(o) local r = o.Chain.angle(o.arm, 5) return r end,
+            "bad argument #2 to 'angle' (bone index 5 out of range (1..3))" },
+        }
+        for _, case in ipairs(cases) do
+          it(case[1] .. " says " .. case[3]:match("%((.*)%)$"), function()
+            local arm = three_bones()
+            local o = {
+              arm = arm, Chain = getmetatable(arm).__index, sk = line_skeleton(18),
+              g = ik2d.group{ ik2d.solver(three_bones()), ik2d.solver(three_bones()) },
+              sp = ik2d.spring(three_bones()),
+            }
+            assert.are.equal(case[3], caller_error(case[2], o))
+          end)
+        end
       end)
     end)
   end

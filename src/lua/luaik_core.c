@@ -329,8 +329,10 @@ void luaik_check_status(lua_State *L, int arg, ik2d_status status) {
 
 int luaik_index_error(lua_State *L, int arg, const char *what, int last) {
   /* the core words IK2D_ERR_INDEX for bones; joints and solvers are
-  ** numbered too */
-  return luaik_arg_errorf(L, arg, "%s index out of range (1..%d)", what, last);
+  ** numbered too.  The index at arg was read as a whole number in int
+  ** range (luaik_whole_at): it converts back exactly. */
+  return luaik_arg_errorf(L, arg, "%s index %d out of range (1..%d)", what,
+                          (int)lua_tonumber(L, arg), last);
 }
 
 /* ------------------------------------------------------------------ */

@@ -318,8 +318,9 @@ function B.check_status(arg, status)
   if status then arg_error(arg, B.status_message(status)) end
 end
 
-function B.index_error(arg, what, last)
-  arg_error(arg, format("%s index out of range (1..%d)", what, last))
+--- an index out of range (i, a whole number) as luaik_index_error words it
+function B.index_error(arg, what, i, last)
+  arg_error(arg, format("%s index %d out of range (1..%d)", what, i, last))
 end
 
 -- ------------------------------------------------------------------

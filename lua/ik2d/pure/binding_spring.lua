@@ -136,7 +136,7 @@ function Spring.velocity(...)
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
   i = B.whole_at(i, n >= 2, 2, "bone index")
-  if not (i >= 1 and i <= sp.chain.count) then B.index_error(2, "bone", sp.chain.count) end
+  if not (i >= 1 and i <= sp.chain.count) then B.index_error(2, "bone", i, sp.chain.count) end
   return springs.velocity(sp, i)
 end
 
