@@ -148,6 +148,23 @@ describe("message fixes (issue 19)", function()
           end)
         end
       end)
+
+      -- 4. a spring's dt: the value given, not "not nan"
+      describe("sp:update with a bad dt", function()
+        for _, case in ipairs{ { -1, "-1" }, { 0 / 0, "nan" }, { -math.huge, "-inf" },
+                               { "-0.5", "-0.5" }, { -1e-300, "-1e-300" } } do
+          it(("sp:update(%s) says dt must be >= 0 (seconds), got %s"):format(tostring(case[1]), case[2]),
+             function()
+            local chain = three_bones()
+            local sp = ik2d.spring(chain)
+            sp:update(1 / 60)
+            local before = helpers.chain_state(chain)
+            assert.are.equal(("bad argument #1 to 'update' (dt must be >= 0 (seconds), got %s)"):format(case[2]),
+              caller_error(function() local r = sp:update(case[1]) return r end))
+            assert.are.same(before, helpers.chain_state(chain))
+          end)
+        end
+      end)
     end)
   end
 end)

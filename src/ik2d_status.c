@@ -68,7 +68,7 @@ const char *ik2d_status_message(ik2d_status status) {
       return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";
     case IK2D_ERR_GRAVITY_X: return "gravity x must be finite";
     case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
-    case IK2D_ERR_DT: return "dt must be >= 0 (seconds), not nan";
+    case IK2D_ERR_DT: return "dt must be >= 0 (seconds)";
   }
   return "unknown status";
 }

@@ -327,6 +327,15 @@ void luaik_check_status(lua_State *L, int arg, ik2d_status status) {
   if (status != IK2D_OK) luaik_arg_error(L, arg, luaik_status_message(L, status));
 }
 
+void luaik_check_value_status(lua_State *L, int arg, ik2d_status status, double value) {
+  char shown[32];
+  if (status == IK2D_OK) return;
+  /* %.14g as Lua prints numbers; "nan" for every NaN (glibc prints -nan) */
+  if (isnan(value)) strcpy(shown, "nan");
+  else snprintf(shown, sizeof shown, "%.14g", value);
+  luaik_arg_errorf(L, arg, "%s, got %s", luaik_status_message(L, status), shown);
+}
+
 int luaik_index_error(lua_State *L, int arg, const char *what, int last) {
   /* the core words IK2D_ERR_INDEX for bones; joints and solvers are
   ** numbered too.  The index at arg was read as a whole number in int

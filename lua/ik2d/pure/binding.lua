@@ -301,7 +301,7 @@ B.MESSAGES = {
   MASS = "mass must be > 0 and finite, with stiffness / mass and damping / mass finite",
   GRAVITY_X = "gravity x must be finite",
   GRAVITY_Y = "gravity y must be finite",
-  DT = "dt must be >= 0 (seconds), not nan",
+  DT = "dt must be >= 0 (seconds)",
 }
 
 --- the core's words for a status, with a hint for Lua where one helps
@@ -316,6 +316,15 @@ end
 --- a status as an error on argument arg; nothing for nil
 function B.check_status(arg, status)
   if status then arg_error(arg, B.status_message(status)) end
+end
+
+--- the same for a status about the number v given at arg, which the
+-- message shows ("<words>, got -1"), as luaik_check_value_status does
+function B.check_value_status(arg, status, v)
+  if status then
+    arg_error(arg, format("%s, got %s", B.status_message(status),
+                          v ~= v and "nan" or format("%.14g", v)))
+  end
 end
 
 --- an index out of range (i, a whole number) as luaik_index_error words it

@@ -69,7 +69,8 @@ function Spring.update(...)
   local self, dt = ...
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
-  check_status(2, springs.update(sp, number_at(dt, n >= 2, 2)))
+  dt = number_at(dt, n >= 2, 2)
+  B.check_value_status(2, springs.update(sp, dt), dt)
 end
 
 function Spring.reset(...)
