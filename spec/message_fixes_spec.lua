@@ -165,6 +165,25 @@ describe("message fixes (issue 19)", function()
           end)
         end
       end)
+
+      -- 5. the 257th solver on one skeleton: the chain (#1) is what cannot
+      -- take one more, not the options (#2), which were not even given
+      it("the 257th solver on one skeleton says bad argument #1: the skeleton already has 256", function()
+        local sk = line_skeleton(3)
+        local chain = sk:chain("b1", "b3")
+        local solvers = {}
+        for i = 1, 256 do solvers[i] = ik2d.solver(chain) end   -- kept alive: the skeleton counts them
+        assert.are.same(solvers, sk:solvers())
+        local want = "(the chain's skeleton already has 256 solvers, the most a skeleton takes)"
+        assert.are.equal("bad argument #1 to 'solver' " .. want,
+          caller_error(function() local r = ik2d.solver(chain) return r end))
+        assert.are.equal("bad argument #1 to 'solver' " .. want,
+          caller_error(function() local r = ik2d.solver(chain, { iterations = 3 }) return r end))
+        assert.are.equal(256, #sk:solvers())
+        -- bad options are still #2
+        assert.are.equal("bad argument #2 to 'solver' (iterations must be >= 1)",
+          caller_error(function() local r = ik2d.solver(chain, { iterations = 0 }) return r end))
+      end)
     end)
   end
 end)

@@ -293,7 +293,7 @@ B.MESSAGES = {
   LINKED = "the chain is a path of a skeleton: edit the skeleton's bones instead",
   LINKED_STRETCH = "stretch and compress are not available on a skeleton chain",
   PRIORITY = "priority must be >= 0 and finite",
-  SKELETON_SOLVERS = "a skeleton takes at most 256 solvers",
+  SKELETON_SOLVERS = "the chain's skeleton already has 256 solvers, the most a skeleton takes",
   LINKED_FOLLOW = "method follow moves the chain's base, which the skeleton owns",
   SKELETON_SPACE =
     "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)",
