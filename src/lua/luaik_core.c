@@ -218,7 +218,8 @@ static bool site_holds(lua_State *L, const lua_Debug *ar, int f, const char *nam
   const char *found;
   int n, top = lua_gettop(L);
   bool same = false;
-  if (!lua_getstack(L, 1, &caller)) return false;
+  /* the caller's function, its env, a value, a metatable and a method */
+  if (!lua_checkstack(L, 5) || !lua_getstack(L, 1, &caller)) return false;
   if (strcmp(ar->namewhat, "local") == 0) {
     for (n = 1; !same && (found = lua_getlocal(L, &caller, n)) != NULL; n++) {
       if (strcmp(found, ar->name) == 0) same = is_this_function(L, f, name);
