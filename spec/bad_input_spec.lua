@@ -89,7 +89,7 @@ local function index_kind(what)
     if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
       return err(what .. " must be a whole number")
     end
-    return err(what .. " out of range")
+    return err(("%s %d out of range"):format(what, v))
   end
 end
 
@@ -111,7 +111,9 @@ local weight_kind = weight_kind_of("s")
 local function dt_kind(v)
   if v == nil then return err("number expected, got nil") end
   if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
-  if v ~= v or v < 0 then return err("dt must be >= 0") end
+  if v ~= v or v < 0 then
+    return err(("dt must be >= 0 (seconds), got %s"):format(v ~= v and "nan" or ("%.14g"):format(v)))
+  end
   return ok()
 end
 

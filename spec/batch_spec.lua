@@ -169,7 +169,7 @@ describe("group:joint_offset", function()
       assert.are.equal(y, all[g:joint_offset(k) + 2])
     end
     local msg = helpers.caller_error(function() g:joint_offset(5) end)
-    helpers.check_message(msg, { "bad argument #1", "solver index out of range (1..4)" })
+    helpers.check_message(msg, { "bad argument #1", "solver index 5 out of range (1..4)" })
   end)
 end)
 

@@ -110,13 +110,13 @@ describe("binding fixes (issue 14)", function()
       it("arm:joint(0) says 'joint index', the range of joints", function()
         local arm = three_bones()
         local msg = message(function() local x = arm:joint(0) return x end)
-        assert.are.equal("bad argument #1 to 'joint' (joint index out of range (1..4))", msg:match(": (bad.*)$"))
-        assert.are.equal("joint index out of range (1..4)",
+        assert.are.equal("bad argument #1 to 'joint' (joint index 0 out of range (1..4))", msg:match(": (bad.*)$"))
+        assert.are.equal("joint index 5 out of range (1..4)",
                          words(message(function() local x = arm:joint(5) return x end)))
         assert.are.equal("joint index must be a whole number",
                          words(message(function() local x = arm:joint(1.5) return x end)))
         -- bones keep their own word
-        assert.are.equal("bone index out of range (1..3)",
+        assert.are.equal("bone index 4 out of range (1..3)",
                          words(message(function() local x = arm:angle(4) return x end)))
       end)
 
@@ -268,7 +268,7 @@ describe("binding fixes (issue 14)", function()
             local solver, chain = o[1], o[2]
             assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)",
                              message(function() solver:set_target(nil, 1) end):match(": (bad.*)$"))
-            assert.are.equal("bad argument #1 to 'joint' (joint index out of range (1..4))",
+            assert.are.equal("bad argument #1 to 'joint' (joint index 0 out of range (1..4))",
                              message(function() local x = chain:joint(0) return x end):match(": (bad.*)$"))
             assert.are.equal("calling 'solve' on bad self (ik2d.Solver expected, got table)",
                              message(function()

@@ -339,6 +339,61 @@ describe("ik2d.blend", function()
       assert.near(0.5, subject.w, 1e-15)
     end)
 
+    -- A subject whose weight() raises once set_weight has run (the object
+    -- behind it gone meanwhile): update's last read, for its return value.
+    local function unreadable_after_set(w)
+      local subject = { w = w, fail = false }
+      function subject.weight(self)
+        if self.fail then error("weight() unavailable", 0) end
+        return self.w
+      end
+      function subject.set_weight(self, v)
+        self.w = v
+        self.fail = true
+      end
+      return subject
+    end
+
+    it("an update whose last weight() read raises puts back the weight and the progress", function()
+      local subject = unreadable_after_set(0)
+      local b = blend.new(subject)
+      b:to(1, 1, "linear")
+      subject.fail = false
+      assert.has_error(function() b:update(0.25) end, "weight() unavailable")
+      subject.fail = false
+      assert.are.same({ 0, 1, false, 0, 0 }, state(b, subject))
+      -- the next update goes on from there, not from 0.25
+      subject.fail, subject.set_weight = false, function(self, v) self.w = v end
+      assert.are.equal(0.25, b:update(0.25))
+    end)
+
+    it("an update ending the blend whose last read raises keeps the callback pending", function()
+      local subject = unreadable_after_set(0)
+      local b = blend.new(subject)
+      local n = 0
+      b:to(1, 0.25, "linear"):on_done(function() n = n + 1 end)
+      subject.fail = false
+      assert.has_error(function() b:update(0.25) end, "weight() unavailable")
+      subject.fail = false
+      assert.are.same({ 0, 1, false, 0, 0 }, state(b, subject))
+      subject.set_weight = function(self, v) self.w = v end
+      assert.are.equal(1, b:update(0.25))
+      assert.are.equal(2, n)                -- it ran in the undone update and again now
+    end)
+
+    it("an update whose last read is not a finite number says so at the caller's line and puts back",
+      function()
+        local subject = { w = 0 }
+        function subject.weight(self) return self.w end
+        function subject.set_weight(self, v) self.w = v == 0.25 and 0 / 0 or v end
+        local b = blend.new(subject)
+        b:to(1, 1, "linear")
+        assert.are.equal("ik2d.blend: update: the subject's weight() must return a finite number, got nan",
+          helpers.caller_error(function() b:update(0.25) end))
+        assert.are.equal(0, subject.w)
+        assert.are.same({ 1, false, 0 }, { b:target(), b:done(), b:progress() })
+      end)
+
     it("a raising on_done puts back the weight, the blend and the callback", function()
       local subject = fragile(0)
       local b = blend.new(subject)
@@ -352,6 +407,16 @@ describe("ik2d.blend", function()
       b:update(DT)                         -- the same step again, callback included
       assert.are.equal(1, subject.w)
       assert.are.equal(2, n)
+    end)
+
+    it("an on_done that starts another blend and then raises leaves the first one's end and length", function()
+      local subject = fragile(0)
+      local b = blend.new(subject)
+      b:to(1, 0.25, "linear"):on_done(function(self) self:to(0, 4); error("callback fails", 0) end)
+      local before = state(b, subject)
+      assert.has_error(function() b:update(0.25) end, "callback fails")
+      assert.are.same(before, state(b, subject))
+      assert.are.equal(0.5, b:on_done(nil):update(0.125))   -- half of the 0.25 s from 0 to 1
     end)
 
     it("an easing that returns NaN is an error and changes nothing", function()

@@ -21,7 +21,10 @@ local function method_arg(n, fname, ...)
 end
 
 local FINITE = { any = { "finite", "nan", "inf" } }
-local OUT_OF_RANGE = "out of range"
+-- "bone index 4 out of range (1..3)": the index given and the range
+local function out_of_range(what, i, last)
+  return ("%s index %d out of range (1..%d)"):format(what, i, last)
+end
 local NOT_WHOLE = { any = { "whole", "integer", "out of range" } }
 
 -- The objects every case starts from: a posed, solved chain with a
@@ -236,28 +239,29 @@ describe("errors", function()
         for _, i in ipairs{ 0, 4, -1 } do
           list[#list + 1] = { ("%s(%d) of a 3-bone chain"):format(name, i),
             -- a call written arm[name](arm, i) is no colon call: Lua counts self
-            function(arm) local v = arm[name](arm, i); return v end, bad(2, name, OUT_OF_RANGE) }
+            function(arm) local v = arm[name](arm, i); return v end, bad(2, name, out_of_range("bone", i, 3)) }
         end
         list[#list + 1] = { ("%s(1.5)"):format(name),
           function(arm) local v = arm[name](arm, 1.5); return v end, bad(2, name, NOT_WHOLE) }
       end
       for _, i in ipairs{ 0, 4 } do
         list[#list + 1] = { ("set_pose(%d, 0.5)"):format(i),
-          function(arm) arm:set_pose(i, 0.5) end, method_arg(1, "set_pose", OUT_OF_RANGE) }
+          function(arm) arm:set_pose(i, 0.5) end, method_arg(1, "set_pose", out_of_range("bone", i, 3)) }
         list[#list + 1] = { ("set_constraint(%d, c)"):format(i),
-          function(arm, _, c) arm:set_constraint(i, c) end, method_arg(1, "set_constraint", OUT_OF_RANGE) }
+          function(arm, _, c) arm:set_constraint(i, c) end,
+          method_arg(1, "set_constraint", out_of_range("bone", i, 3)) }
       end
       list[#list + 1] = { "set_pose(1.5, 0.5)",
         function(arm) arm:set_pose(1.5, 0.5) end, method_arg(1, "set_pose", NOT_WHOLE) }
       list[#list + 1] = { "set_constraint(1.5, c)",
         function(arm, _, c) arm:set_constraint(1.5, c) end, method_arg(1, "set_constraint", NOT_WHOLE) }
       list[#list + 1] = { "set_constraint(4, nil)",
-        function(arm) arm:set_constraint(4, nil) end, method_arg(1, "set_constraint", OUT_OF_RANGE) }
+        function(arm) arm:set_constraint(4, nil) end, method_arg(1, "set_constraint", out_of_range("bone", 4, 3)) }
       -- joints run 1..#arm + 1
       for _, i in ipairs{ 0, 5 } do
         list[#list + 1] = { ("joint(%d) of a 3-bone chain (joints 1..4)"):format(i),
           -- no tail call: it would hide the colon from the error's numbering
-          function(arm) local x = arm:joint(i); return x end, method_arg(1, "joint", OUT_OF_RANGE) }
+          function(arm) local x = arm:joint(i); return x end, method_arg(1, "joint", out_of_range("joint", i, 4)) }
       end
       list[#list + 1] = { "joint(1.5)",
         function(arm) local x = arm:joint(1.5); return x end, method_arg(1, "joint", NOT_WHOLE) }

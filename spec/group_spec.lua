@@ -200,7 +200,7 @@ describe("ik2d.group", function()
     assert.are.equal(solvers[2], g:solver(2))
     local ok, msg = pcall(function() local s = g:solver(3); return s end)
     assert.is_false(ok)
-    assert.truthy(msg:find("solver index out of range", 1, true))
+    assert.truthy(msg:find("solver index 3 out of range (1..2)", 1, true))
   end)
 
   it("rejects a list that holds something other than solvers", function()

@@ -243,9 +243,9 @@ local INDEX_CASES = {
   { "-inf", args(-inf), "%s must be a whole number" },
   { "1.5", args(1.5), "%s must be a whole number" },
   { "2^31", args(2 ^ 31), "%s must be a whole number within +-2147483647" },
-  { "0", args(0), "%s out of range (1..%d)" },
-  { "-1", args(-1), "%s out of range (1..%d)" },
-  { "'0'", args("0"), "%s out of range (1..%d)" },
+  { "0", args(0), "%s 0 out of range (1..%d)" },
+  { "-1", args(-1), "%s -1 out of range (1..%d)" },
+  { "'0'", args("0"), "%s 0 out of range (1..%d)" },
 }
 for _, method in ipairs{ "joint", "angle", "pose" } do
   local what, last = method == "joint" and "joint" or "bone", method == "joint" and 4 or 3
@@ -253,7 +253,7 @@ for _, method in ipairs{ "joint", "angle", "pose" } do
     add(method, "index " .. c[1], chain, c[2], 2, c[3]:format(what .. " index", last))
   end
   add(method, "index one past the last", chain, args(last + 1), 2,
-      ("%s index out of range (1..%d)"):format(what, last))
+      ("%s index %d out of range (1..%d)"):format(what, last + 1, last))
 end
 
 -- joints(t)

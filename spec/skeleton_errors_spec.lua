@@ -41,8 +41,8 @@ local BONE_VALUES = {
   { "+inf", inf, "bone index must be a whole number" },
   { "-inf", -inf, "bone index must be a whole number" },
   { "a float", 1.5, "bone index must be a whole number" },
-  { "zero", 0, "bone index out of range (1..6)" },
-  { "an index past the end", 7, "bone index out of range (1..6)" },
+  { "zero", 0, "bone index 0 out of range (1..6)" },
+  { "an index past the end", 7, "bone index 7 out of range (1..6)" },
   { "an unknown name", "tail", 'unknown bone "tail"' },
 }
 

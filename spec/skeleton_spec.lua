@@ -385,7 +385,7 @@ describe("ik2d.skeleton", function()
         { "arm_l", "hand_r", 'bone "hand_r" does not descend from bone "arm_l"' },
         { "spine", "head", 'bone "head" inherits position only: it can only start a chain' },
         { "spine", "nose", 'unknown bone "nose"' },
-        { "spine", 9, "bone index out of range (1..8)" },
+        { "spine", 9, "bone index 9 out of range (1..8)" },
         { "spine", {}, "bone name or index expected, got table" },
       }
       for _, case in ipairs(cases) do

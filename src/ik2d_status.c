@@ -3,6 +3,10 @@
 */
 #include "ik2d.h"
 
+/* a limit's number in its message, from the constant that sets it */
+#define STRING(n) STRING_(n)
+#define STRING_(n) #n
+
 const char *ik2d_status_message(ik2d_status status) {
   switch (status) {
     case IK2D_OK: return "ok";
@@ -58,7 +62,9 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_LINKED_STRETCH:
       return "stretch and compress are not available on a skeleton chain";
     case IK2D_ERR_PRIORITY: return "priority must be >= 0 and finite";
-    case IK2D_ERR_SKELETON_SOLVERS: return "a skeleton takes at most 256 solvers";
+    case IK2D_ERR_SKELETON_SOLVERS:
+      return "the chain's skeleton already has " STRING(IK2D_MAX_SKELETON_SOLVERS)
+             " solvers, the most a skeleton takes";
     case IK2D_ERR_LINKED_FOLLOW:
       return "method follow moves the chain's base, which the skeleton owns";
     case IK2D_ERR_SKELETON_SPACE:
@@ -68,7 +74,7 @@ const char *ik2d_status_message(ik2d_status status) {
       return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";
     case IK2D_ERR_GRAVITY_X: return "gravity x must be finite";
     case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
-    case IK2D_ERR_DT: return "dt must be >= 0 (seconds), not nan";
+    case IK2D_ERR_DT: return "dt must be >= 0 (seconds)";
   }
   return "unknown status";
 }

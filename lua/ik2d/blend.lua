@@ -13,9 +13,9 @@
 -- so an interrupted blend never jumps.  Weights are clamped to [0, 1], as
 -- the solver clamps them.
 --
--- All or nothing: when the subject's set_weight, an easing or the
--- on_done callback raises, the blend and the subject's weight are as they
--- were before the call, and the error goes on to the caller.
+-- All or nothing: when the subject's weight or set_weight, an easing or
+-- the on_done callback raises, the blend and the subject's weight are as
+-- they were before the call, and the error goes on to the caller.
 
 local common = require "ik2d.common"
 
@@ -71,17 +71,24 @@ local function check_self(self, who)
   common.self(self, Blend, 3, who, "a blend")
 end
 
--- The weight now: the subject's, or the blend's own when standalone.
--- A subject answering something other than a finite number is an error
--- at the level of the caller of the function that asks (level 3 here).
-local function weight_of(self, who)
+local BAD_WEIGHT = "the subject's weight() must return a finite number"
+
+-- The weight now: the subject's, or the blend's own when standalone; nil
+-- and the answer when the subject's weight() is not a finite number.
+local function try_weight(self)
   local subject = self.subject
   if not subject then return self.own end
   local w = subject:weight()
-  if not is_finite(w) then
-    common.fail(3, who, "the subject's weight() must return a finite number", w)
-  end
+  if not is_finite(w) then return nil, w end
   return clamp(w)
+end
+
+-- The same, where a bad answer is an error at the level of the caller of
+-- the function that asks (level 3 here).
+local function weight_of(self, who)
+  local w, bad = try_weight(self)
+  if w == nil then common.fail(3, who, BAD_WEIGHT, bad) end
+  return w
 end
 
 local function apply(self, w)
@@ -163,24 +170,20 @@ function Blend:on_done(f)
   return self
 end
 
--- Runs the pending callback; when it raises, puts back what update
--- changed (elapsed, running, the weight, the callback) and re-raises.
-local function run_callback(self, cb, elapsed, running, w)
-  self.done_cb = false
-  local ok, err = pcall(cb, self)
-  if not ok then
-    self.elapsed, self.running, self.done_cb = elapsed, running, cb
-    if w ~= nil then pcall(apply, self, w) end
-    error(err, 0)
-  end
-end
-
 -- :update(dt): advance the blend by dt seconds; returns the weight.
+-- Everything that may raise after the weight is applied (the callback,
+-- the last read of the weight) runs under pcall, so that a raise puts
+-- the blend and the subject's weight back as they were.
 function Blend:update(dt)
   check_self(self, "ik2d.blend: update")
   common.nonnegative(dt, 2, "ik2d.blend: update", "dt")
-  local elapsed, running = self.elapsed, self.running
-  local before                    -- the weight to put back if the callback raises
+  -- what a raise puts back (the callback may start another blend)
+  local from, goal, ease, duration = self.from, self.goal, self.ease, self.duration
+  local elapsed, running, cb = self.elapsed, self.running, self.done_cb
+  local before                    -- the weight before this update
+  if cb or (running and dt > 0) then
+    before = weight_of(self, "ik2d.blend: update")
+  end
   if running and dt > 0 then
     local e, w, still = elapsed + dt, self.goal, false
     if e < self.duration then
@@ -192,14 +195,21 @@ function Blend:update(dt)
     else
       e = 0
     end
-    if not still and self.done_cb then before = weight_of(self, "ik2d.blend: update") end
     apply(self, w)                -- may raise: nothing changed yet
     self.elapsed, self.running = e, still
   end
-  local cb = self.done_cb
-  if cb and not self.running then run_callback(self, cb, elapsed, running, before) end
-  local w = weight_of(self, "ik2d.blend: update")   -- not a tail call: keeps the level
-  return w
+  local ok, w, bad = true, nil, nil
+  if cb and not self.running then
+    self.done_cb = false
+    ok, w = pcall(cb, self)
+  end
+  if ok then ok, w, bad = pcall(try_weight, self) end
+  if ok and w ~= nil then return w end
+  self.from, self.goal, self.ease, self.duration = from, goal, ease, duration
+  self.elapsed, self.running, self.done_cb = elapsed, running, cb
+  if before ~= nil then pcall(apply, self, before) end
+  if not ok then error(w, 0) end
+  common.fail(2, "ik2d.blend: update", BAD_WEIGHT, bad)
 end
 
 -- :value(): the current weight (the subject's when there is one).

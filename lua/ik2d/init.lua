@@ -42,12 +42,17 @@ end
 
 --- Puts the FFI methods (true) or the classic C API methods (false) in
 -- place for every object; returns whether the FFI path is now in use.
+-- Only a boolean: "false" and 0 are true in Lua.  No argument changes
+-- nothing, as ik2d.use_isa() does.
 function ik2d.use_ffi(on)
-  if not switch_ffi then return false end
-  switch_ffi(on and true or false)
-  ik2d.ffi = on and true or false
-  ik2d.backend = ik2d.ffi and "ffi" or "c"
-  return ik2d.ffi
+  if on ~= nil and type(on) ~= "boolean" then
+    error(("bad argument #1 to 'use_ffi' (boolean expected, got %s)"):format(type(on)), 2)
+  end
+  if on == nil or not switch_ffi then return ik2d.ffi end
+  switch_ffi(on)
+  ik2d.ffi = on
+  ik2d.backend = on and "ffi" or "c"
+  return on
 end
 
 ik2d.use_ffi(os.getenv("IK2D_NO_FFI") == nil)

@@ -99,9 +99,13 @@ int luaik_arg_errorf(lua_State *L, int arg, const char *format, ...);
 int luaik_type_error(lua_State *L, int arg, const char *expected);
 /* A core status as an error on argument arg; nothing when IK2D_OK. */
 void luaik_check_status(lua_State *L, int arg, ik2d_status status);
+/* The same for a status about the number value given at arg, which the
+** message shows: "<words>, got -1". */
+void luaik_check_value_status(lua_State *L, int arg, ik2d_status status, double value);
 /* The core's words for a status, with a hint for Lua where one helps. */
 const char *luaik_status_message(lua_State *L, ik2d_status status);
-/* An IK2D_ERR_INDEX as "<what> index out of range (1..last)". */
+/* An IK2D_ERR_INDEX as "<what> index <i> out of range (1..last)", i the
+** whole number at argument arg (already checked as one). */
 int luaik_index_error(lua_State *L, int arg, const char *what, int last);
 
 /* ------------------------------------------------------------------ */

@@ -182,19 +182,86 @@ static const char *function_name(lua_CFunction f, bool *method) {
   return NULL;
 }
 
-/* Was the running function called as a method (obj:f())?  Lua knows from
-** the call site.  LuaJIT has no call site for a function reached by a
-** tail call (return obj:f()): it reports the call site of a frame
-** further out, which names another function.  A method so reached counts
-** as called with a colon, as ik2d's methods are written (and as Lua 5.4
-** sees that tail call); a module function does not. */
-static bool called_as_method(const lua_Debug *ar, const char *name, bool method) {
+#if LUA_VERSION_NUM < 502
+/* Is the value on top the running function (at index f) or an ik2d
+** method named name (the FFI path's, which hands a failure on to this
+** one by a tail call)?  Pops it. */
+static bool is_this_function(lua_State *L, int f, const char *name) {
+  static const char *const types[] = {LUAIK_CHAIN, LUAIK_CONSTRAINT, LUAIK_SOLVER,
+                                      LUAIK_GROUP, LUAIK_SKELETON, LUAIK_SPRING, NULL};
+  int k, value = lua_gettop(L);
+  bool same = lua_rawequal(L, value, f) != 0;
+  for (k = 0; types[k] != NULL && !same && lua_isfunction(L, value); k++) {
+    luaL_getmetatable(L, types[k]);
+    if (lua_istable(L, -1)) {
+      lua_pushliteral(L, "__index");
+      lua_rawget(L, -2);
+      if (lua_istable(L, -1)) {
+        lua_pushstring(L, name);
+        lua_rawget(L, -2);
+        same = lua_rawequal(L, -1, value) != 0;
+      }
+    }
+    lua_settop(L, value);
+  }
+  lua_settop(L, value - 1);
+  return same;
+}
+
+/* Does the variable the call site names (ar: the running function's
+** frame), a local, an upvalue or a global of the calling function, hold
+** the running function (at index f) or its method of that name?  Then
+** the call site called it, with no tail call in between.  A field is
+** not looked up (its table is gone): false. */
+static bool site_holds(lua_State *L, const lua_Debug *ar, int f, const char *name) {
+  lua_Debug caller;
+  const char *found;
+  int n, top = lua_gettop(L);
+  bool same = false;
+  /* the caller's function, its env, a value, a metatable and a method */
+  if (!lua_checkstack(L, 5) || !lua_getstack(L, 1, &caller)) return false;
+  if (strcmp(ar->namewhat, "local") == 0) {
+    for (n = 1; !same && (found = lua_getlocal(L, &caller, n)) != NULL; n++) {
+      if (strcmp(found, ar->name) == 0) same = is_this_function(L, f, name);
+      else lua_pop(L, 1);
+    }
+  } else if (strcmp(ar->namewhat, "upvalue") == 0 || strcmp(ar->namewhat, "global") == 0) {
+    if (!lua_getinfo(L, "f", &caller)) return false;
+    if (ar->namewhat[0] == 'u') {
+      for (n = 1; !same && (found = lua_getupvalue(L, top + 1, n)) != NULL; n++) {
+        if (strcmp(found, ar->name) == 0) same = is_this_function(L, f, name);
+        else lua_pop(L, 1);
+      }
+    } else {
+      lua_getfenv(L, top + 1);
+      lua_pushstring(L, ar->name);
+      lua_rawget(L, -2);
+      same = is_this_function(L, f, name);
+    }
+  }
+  lua_settop(L, top);
+  return same;
+}
+#endif
+
+/* Was the running function (at index f) called as a method (obj:f())?
+** Lua knows from the call site.  LuaJIT has no call site for a function
+** reached by a tail call (return obj:f()): it reports the call site of a
+** frame further out, which names another function.  A method so reached
+** counts as called with a colon, as ik2d's methods are written (and as
+** Lua 5.4 sees that tail call); a module function does not.  A call
+** through a variable of another name (local f = s.weight; f(x)) is no
+** tail call: the variable holds the method. */
+static bool called_as_method(lua_State *L, const lua_Debug *ar, int f, const char *name,
+                             bool method) {
   if (ar->namewhat != NULL && strcmp(ar->namewhat, "method") == 0) return true;
 #if LUA_VERSION_NUM < 502
   if (method && ar->namewhat != NULL && ar->namewhat[0] != '\0' && ar->name != NULL &&
       name != NULL && strcmp(ar->name, name) != 0)
-    return true;
+    return !site_holds(L, ar, f, name);
 #else
+  (void)L;
+  (void)f;
   (void)name;
   (void)method;
 #endif
@@ -207,8 +274,8 @@ int luaik_arg_error(lua_State *L, int arg, const char *message) {
   bool method;
   if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "nf", &ar)) {
     name = function_name(lua_tocfunction(L, -1), &method);
+    if (called_as_method(L, &ar, lua_gettop(L), name, method)) arg--;
     lua_pop(L, 1);
-    if (called_as_method(&ar, name, method)) arg--;
   }
   if (name == NULL) name = "?";
   luaL_where(L, 1);
@@ -261,10 +328,21 @@ void luaik_check_status(lua_State *L, int arg, ik2d_status status) {
   if (status != IK2D_OK) luaik_arg_error(L, arg, luaik_status_message(L, status));
 }
 
+void luaik_check_value_status(lua_State *L, int arg, ik2d_status status, double value) {
+  char shown[32];
+  if (status == IK2D_OK) return;
+  /* %.14g as Lua prints numbers; "nan" for every NaN (glibc prints -nan) */
+  if (isnan(value)) strcpy(shown, "nan");
+  else snprintf(shown, sizeof shown, "%.14g", value);
+  luaik_arg_errorf(L, arg, "%s, got %s", luaik_status_message(L, status), shown);
+}
+
 int luaik_index_error(lua_State *L, int arg, const char *what, int last) {
   /* the core words IK2D_ERR_INDEX for bones; joints and solvers are
-  ** numbered too */
-  return luaik_arg_errorf(L, arg, "%s index out of range (1..%d)", what, last);
+  ** numbered too.  The index at arg was read as a whole number in int
+  ** range (luaik_whole_at): it converts back exactly. */
+  return luaik_arg_errorf(L, arg, "%s index %d out of range (1..%d)", what,
+                          (int)lua_tonumber(L, arg), last);
 }
 
 /* ------------------------------------------------------------------ */

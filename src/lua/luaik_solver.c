@@ -213,6 +213,7 @@ int luaik_solver_new(lua_State *L) {
   ik2d_chain *chain = luaik_check_chain(L, 1);
   ik2d_solver_def def = ik2d_default_solver_def();
   ik2d_solver *solver;
+  ik2d_status status;
   size_t size = ik2d_solver_size(ik2d_chain_bone_count(chain));
   if (!lua_isnoneornil(L, 2)) {
     luaik_check_table(L, 2);
@@ -220,7 +221,9 @@ int luaik_solver_new(lua_State *L) {
   }
   lua_settop(L, 1);
   solver = (ik2d_solver *)luaik_new_object(L, size, LUAIK_SOLVER);
-  luaik_check_status(L, 2, ik2d_solver_init(solver, size, chain, &def));
+  status = ik2d_solver_init(solver, size, chain, &def);
+  /* a full skeleton is the chain's doing, not the options' */
+  luaik_check_status(L, status == IK2D_ERR_SKELETON_SOLVERS ? 1 : 2, status);
   /* the solver keeps its chain alive */
   luaik_anchor(L, 2, 1);
   luaik_skeleton_solver_made(L, chain);

@@ -92,7 +92,8 @@ static int spring_chain(lua_State *L) {
 
 static int spring_update(lua_State *L) {
   ik2d_spring *spring = luaik_check_spring(L, 1);
-  luaik_check_status(L, 2, ik2d_spring_update(spring, luaik_check_number(L, 2)));
+  double dt = luaik_check_number(L, 2);
+  luaik_check_value_status(L, 2, ik2d_spring_update(spring, dt), dt);
   return 0;
 }
 

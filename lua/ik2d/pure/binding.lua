@@ -11,6 +11,8 @@ local B = {}
 
 local type, tostring, tonumber, select, error = type, tostring, tonumber, select, error
 local getinfo, rawget, next = debug.getinfo, rawget, next
+local getlocal, getupvalue = debug.getlocal, debug.getupvalue
+local getfenv = rawget(_G, "getfenv")
 local getmetatable_raw = debug.getmetatable
 local floor, abs = math.floor, math.abs
 local format = string.format
@@ -153,24 +155,51 @@ function B.register(list, method)
   for name, f in pairs(list) do public[f] = { name = name, method = method } end
 end
 
+-- Does the variable the call site of info's function names, a local, an
+-- upvalue or a global of its caller (at `level`, as getinfo here counts),
+-- hold that function?  Then the call site called it, with no tail call
+-- in between; as the C binding's site_holds.  A field is not looked up
+-- (its table is gone).
+local function site_holds(level, info)
+  local name, what, f = info.name, info.namewhat, info.func
+  local caller = getinfo(level, "f")
+  if not caller then return false end
+  if what == "global" then
+    return getfenv ~= nil and rawget(getfenv(caller.func), name) == f
+  end
+  if what ~= "local" and what ~= "upvalue" then return false end
+  local n = 1
+  while true do
+    local found, v
+    if what == "local" then found, v = getlocal(level, n) else found, v = getupvalue(caller.func, n) end
+    if found == nil then return false end
+    if found == name and v == f then return true end
+    n = n + 1
+  end
+end
+
 -- Was the public function at this frame called as a method (obj:f())?
 -- As the C binding decides (called_as_method): the call site says so; on
 -- 5.1 and LuaJIT, which keep no call site for a tail call, a method
--- whose frame names another function counts as one.  A Lua function
--- reached by a tail call on 5.2+ has no call site either (a C function
--- keeps it there): a method so reached counts as called with a colon.
-local function called_as_method(info, entry)
+-- whose frame names another function counts as one, unless the variable
+-- so named holds it (local f = s.weight; f(x)).  A Lua function reached
+-- by a tail call on 5.2+ has no call site either (a C function keeps it
+-- there): a method so reached counts as called with a colon.  level: the
+-- frame's caller, as getinfo here counts.
+local function called_as_method(info, entry, level)
   if info.namewhat == "method" then return true end
   if not entry.method then return false end
   if IS_51 then
     return info.namewhat ~= "" and info.name ~= nil and info.name ~= entry.name
+      and not site_holds(level + 1, info)
   end
   return info.istailcall == true
 end
 
--- The running public function: its entry, its frame's info and level
--- (the stack is walked from the caller of the function calling this),
--- and the "file:line: " of its caller, as luaL_where(L, 1) gives it.
+-- The running public function: its entry, whether it was called as a
+-- method (the stack is walked from the caller of the function calling
+-- this), and the "file:line: " of its caller, as luaL_where(L, 1) gives
+-- it.
 local function running()
   local level, entry, info = 3, nil
   while true do
@@ -180,24 +209,25 @@ local function running()
     if entry then break end
     level = level + 1
   end
+  local method = entry ~= nil and called_as_method(info, entry, level + 2)
   if not entry then level = 3 end
   local where = ""
   local caller = getinfo(level + 1, "Sl")
   if caller and caller.currentline > 0 then
     where = caller.short_src .. ":" .. caller.currentline .. ": "
   end
-  return entry, info, where
+  return entry, method, where
 end
 
 --- Raises "bad argument #arg to 'name' (message)" at the level of the
 -- running public function's caller, arguments numbered as Lua numbers
 -- them (a colon call does not count self), as luaik_arg_error does.
 function B.arg_error(arg, message)
-  local entry, info, where = running()
+  local entry, method, where = running()
   local name = "?"
   if entry then
     name = entry.name
-    if called_as_method(info, entry) then arg = arg - 1 end
+    if method then arg = arg - 1 end
   end
   if arg == 0 then
     error(format("%scalling '%s' on bad self (%s)", where, name, message), 0)
@@ -263,7 +293,7 @@ B.MESSAGES = {
   LINKED = "the chain is a path of a skeleton: edit the skeleton's bones instead",
   LINKED_STRETCH = "stretch and compress are not available on a skeleton chain",
   PRIORITY = "priority must be >= 0 and finite",
-  SKELETON_SOLVERS = "a skeleton takes at most 256 solvers",
+  SKELETON_SOLVERS = "the chain's skeleton already has 256 solvers, the most a skeleton takes",
   LINKED_FOLLOW = "method follow moves the chain's base, which the skeleton owns",
   SKELETON_SPACE =
     "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)",
@@ -271,7 +301,7 @@ B.MESSAGES = {
   MASS = "mass must be > 0 and finite, with stiffness / mass and damping / mass finite",
   GRAVITY_X = "gravity x must be finite",
   GRAVITY_Y = "gravity y must be finite",
-  DT = "dt must be >= 0 (seconds), not nan",
+  DT = "dt must be >= 0 (seconds)",
 }
 
 --- the core's words for a status, with a hint for Lua where one helps
@@ -288,8 +318,18 @@ function B.check_status(arg, status)
   if status then arg_error(arg, B.status_message(status)) end
 end
 
-function B.index_error(arg, what, last)
-  arg_error(arg, format("%s index out of range (1..%d)", what, last))
+--- the same for a status about the number v given at arg, which the
+-- message shows ("<words>, got -1"), as luaik_check_value_status does
+function B.check_value_status(arg, status, v)
+  if status then
+    arg_error(arg, format("%s, got %s", B.status_message(status),
+                          v ~= v and "nan" or format("%.14g", v)))
+  end
+end
+
+--- an index out of range (i, a whole number) as luaik_index_error words it
+function B.index_error(arg, what, i, last)
+  arg_error(arg, format("%s index %d out of range (1..%d)", what, i, last))
 end
 
 -- ------------------------------------------------------------------

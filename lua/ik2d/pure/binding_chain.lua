@@ -197,7 +197,7 @@ end
 
 local function bone_arg(ch, v, present)
   local i = whole_at(v, present, 2, "bone index")
-  if not (i >= 1 and i <= ch.count) then index_error(2, "bone", ch.count) end
+  if not (i >= 1 and i <= ch.count) then index_error(2, "bone", i, ch.count) end
   return i
 end
 
@@ -236,7 +236,7 @@ function Chain.set_pose(...)
   i = whole_at(i, n >= 2, 2, "bone index")
   angle = number_at(angle, n >= 3, 3)
   local status = chains.set_pose(ch, i, angle)
-  if status == "INDEX" then index_error(2, "bone", ch.count) end
+  if status == "INDEX" then index_error(2, "bone", i, ch.count) end
   check_status(3, status)
 end
 
@@ -298,7 +298,7 @@ function Chain.joint(...)
   local n = select("#", ...)
   ch = check_chain(self, 1, n)
   i = whole_at(i, n >= 2, 2, "joint index")
-  if not (i >= 1 and i <= ch.count + 1) then index_error(2, "joint", ch.count + 1) end
+  if not (i >= 1 and i <= ch.count + 1) then index_error(2, "joint", i, ch.count + 1) end
   local joints = ch.joints
   return joints[2 * i - 1], joints[2 * i]
 end
@@ -342,7 +342,7 @@ local function bone_setter(write)
     i = whole_at(i, n >= 2, 2, "bone index")
     value = number_at(value, n >= 3, 3)
     local status = write(ch, i, value)
-    if status == "INDEX" then index_error(2, "bone", ch.count) end
+    if status == "INDEX" then index_error(2, "bone", i, ch.count) end
     check_status(3, status)
   end
 end
@@ -357,7 +357,7 @@ function Chain.set_constraint(...)
   i = whole_at(i, n >= 2, 2, "bone index")
   local limit = false
   if c ~= nil then limit = check_constraint(c, 3, n) end
-  if not (i >= 1 and i <= ch.count) then index_error(2, "bone", ch.count) end
+  if not (i >= 1 and i <= ch.count) then index_error(2, "bone", i, ch.count) end
   -- the chain keeps its constraints alive
   local anchor = ch.anchor
   if not anchor then

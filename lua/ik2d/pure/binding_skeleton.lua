@@ -40,7 +40,7 @@ end
 local function bone_arg(sk, v, present, arg)
   if type(v) == "number" then
     local i = whole_at(v, present, arg, "bone index")
-    if i < 1 or i > sk.count then index_error(arg, "bone", sk.count) end
+    if i < 1 or i > sk.count then index_error(arg, "bone", i, sk.count) end
     return i
   end
   if type(v) ~= "string" then

@@ -161,7 +161,8 @@ function M.solver(...)
     read_options(options, 2, def)
   end
   local sv, status = solvers.new(ch, def)
-  check_status(2, status)
+  -- a full skeleton is the chain's doing, not the options'
+  check_status(status == "SKELETON_SOLVERS" and 1 or 2, status)
   -- the solver keeps its chain alive
   sv.anchor = chain
   local proxy = new_solver(sv)

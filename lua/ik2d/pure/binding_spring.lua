@@ -69,7 +69,8 @@ function Spring.update(...)
   local self, dt = ...
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
-  check_status(2, springs.update(sp, number_at(dt, n >= 2, 2)))
+  dt = number_at(dt, n >= 2, 2)
+  B.check_value_status(2, springs.update(sp, dt), dt)
 end
 
 function Spring.reset(...)
@@ -136,7 +137,7 @@ function Spring.velocity(...)
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
   i = B.whole_at(i, n >= 2, 2, "bone index")
-  if not (i >= 1 and i <= sp.chain.count) then B.index_error(2, "bone", sp.chain.count) end
+  if not (i >= 1 and i <= sp.chain.count) then B.index_error(2, "bone", i, sp.chain.count) end
   return springs.velocity(sp, i)
 end
 

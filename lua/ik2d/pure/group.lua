@@ -90,7 +90,7 @@ function Group.solver(...)
   local n = select("#", ...)
   local g = check_group(self, 1, n)
   i = B.whole_at(i, n >= 2, 2, "solver index")
-  if i < 1 or i > g.count then index_error(2, "solver", g.count) end
+  if i < 1 or i > g.count then index_error(2, "solver", i, g.count) end
   return g.anchor[i]
 end
 
@@ -182,7 +182,7 @@ function Group.joint_offset(...)
   local n = select("#", ...)
   local g = check_group(self, 1, n)
   i = B.whole_at(i, n >= 2, 2, "solver index")
-  if i < 1 or i > g.count then index_error(2, "solver", g.count) end
+  if i < 1 or i > g.count then index_error(2, "solver", i, g.count) end
   return g.offsets[i]
 end
 
