@@ -78,5 +78,6 @@ ik2d.blend = require "ik2d.blend"
 ik2d.follow = require "ik2d.follow"
 ik2d.behaviour = require "ik2d.behaviour"
 ik2d.attach = require "ik2d.attach"
+ik2d.mirror_bones = require "ik2d.mirror"
 
 return ik2d
