@@ -45,7 +45,8 @@ describe("ik2d.mirror_bones", function()
 
   for _, method in ipairs { "ccd", "fabrik", "two_bone" } do
     it("gives a chain that solves a mirrored target to mirrored angles (" .. method .. ")", function()
-      local bones = { { length = 30, angle = 1.2, min = -0.5, max = 1.0 }, { length = 28, angle = -0.4, min = -2, max = 0 } }
+      local bones = { { length = 30, angle = 1.2, min = -0.5, max = 1.0 },
+                      { length = 28, angle = -0.4, min = -2, max = 0 } }
       local left, right = ik2d.chain(bones), ik2d.chain(ik2d.mirror_bones(bones))
       local sl, sr = ik2d.solver(left, { method = method }), ik2d.solver(right, { method = method })
       for _, target in ipairs { { 20, 35 }, { -10, 40 }, { 45, -5 }, { 100, 100 } } do
