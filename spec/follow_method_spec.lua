@@ -278,6 +278,36 @@ describe("method follow", function()
     end
   end)
 
+  -- issue 19: a pole's mirrors (products of products of rotations) left
+  -- rotations up to 7e-12 off unit length; the base was placed behind the
+  -- tip before they were put back on it, and the tip of this chain ended
+  -- up to 1.5e-4 off the target.  The floor: 64 ulps of the reach per
+  -- bone, what the fuzz target's check_follow allows a bone's direction.
+  it("puts the tip on the target with a pole and a blended tip angle on bones of 1e6 at 6e6", function()
+    local lengths = { 61, 1e6, 1e6, 1, 1e6, 1e6, 1e-6, 90.7, 1e6, 1e6 }
+    local reach = 0
+    for _, l in ipairs(lengths) do reach = reach + l end
+    local floor = #lengths * 64 * 2 ^ -52 * reach
+    for trial = 1, 40 do
+      local t = { x = 612709.68, y = 468632.22, angle = -0.043 }
+      for i = 1, #lengths do
+        t[i] = { length = lengths[i], angle = i % 3 == 0 and 3.0 or 0.3 * ((i + trial) % 5 - 2) }
+      end
+      local arm = ik2d.chain(t)
+      local s = ik2d.solver(arm, { method = "follow" })
+      s:set_tip_angle(0.1 * trial, 0.75)
+      s:set_pole(0, 0)
+      for f = 1, 10 do
+        local tx, ty = 6e6 * cos(0.1 * f + trial), 6e6 * sin(0.07 * f * trial)
+        s:set_target(tx, ty)
+        s:solve()
+        local d = helpers.tip_distance(arm, tx, ty)
+        assert.truthy(d <= floor, ("trial %d, frame %d: the tip %.3g off (floor %.3g)")
+          :format(trial, f, d, floor))
+      end
+    end
+  end)
+
   it("is refused on nothing but its own name: 'follow' in the method list of the error", function()
     local msg = helpers.error_of(ik2d.solver, rope(2, 1), { method = "rope" })
     assert.truthy(msg:find('"follow"', 1, true), msg)

@@ -611,6 +611,13 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
       ik2d_pose_load(pose, start);
       pose->scale = 1.0;
     }
+    /* follow: the base one chain behind the target, placed last, on the
+    ** rotations as they are now (after a tip angle or a pole turned bones
+    ** after the drag, and after solve_sane put them back on unit length:
+    ** a pole's mirrors, products of products, left rotations 7e-12 off
+    ** it, and a base placed before that renormalising left the tip of a
+    ** chain of 1e6 bones 2.8e-5 off the target) */
+    if (solver->settings.method == IK2D_FOLLOW) ik2d_follow_place(pose);
     solve_angles(solver, pose);
     return ik2d_solve_commit(solver, pose, used);
   }
@@ -775,13 +782,11 @@ static int solve_run(ik2d_pose *pose) {
       used = solve_oriented(pose, dir);
     }
   }
-  /* follow reaches every target by moving the base, never the length:
-  ** the base behind the tip where a tip angle or a pole left the bones */
-  if (settings->method == IK2D_FOLLOW) {
-    ik2d_follow_place(pose);
-  } else if (pose->count == 1 && (settings->stretch > 1.0 || settings->compress < 1.0)) {
+  /* follow reaches every target by moving the base, never the length
+  ** (ik2d_solve_finish places it, on the rotations it keeps) */
+  if (settings->method != IK2D_FOLLOW && pose->count == 1 &&
+      (settings->stretch > 1.0 || settings->compress < 1.0))
     solve_one_bone_scale(pose);
-  }
   return used;
 }
 

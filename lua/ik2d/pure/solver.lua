@@ -325,6 +325,10 @@ local function finish_run(sv, weight)
     end
     if limited and clamp(i) then P.fresh = false end
   end
+  -- follow: the base one chain behind the target, placed last, on the
+  -- rotations as they are now (after a tip angle or a pole, and after
+  -- they were put back on unit length above), as ik2d_solve_finish does
+  if sv.settings.method == "follow" then follow.place() end
   sv.limited = P.limited or (limited and pose.on_limit())
   sv.have_solution = true
   -- each bone: the solution, its angle (always derived from the rotation:
@@ -521,11 +525,10 @@ local function run()
     end
     used = oriented(dir_c, dir_s)
   end
-  -- follow reaches every target by moving the base, never the length:
-  -- the base behind the tip where a tip angle or a pole left the bones
-  if settings.method == "follow" then
-    follow.place()
-  elseif P.count == 1 and (settings.stretch > 1.0 or settings.compress < 1.0) then
+  -- follow reaches every target by moving the base, never the length
+  -- (finish_run places it, on the rotations it keeps)
+  if settings.method ~= "follow" and P.count == 1 and
+     (settings.stretch > 1.0 or settings.compress < 1.0) then
     one_bone_scale()
   end
   return used
