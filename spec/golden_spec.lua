@@ -23,6 +23,8 @@ local q = helpers.shell_quote
 -- (src/ik2d_math.c), as are the program's inputs: every value moved by
 -- an ulp or two, and the bits are now those of every platform (make
 -- test-platforms checks them without FMA, under wine and on aarch64).
+-- Then: method follow places the base on the rotations the result keeps
+-- (after the sanity pass), so effectors moved where follow meets a pole.
 -- The values are in spec/golden/expected, which both read.
 local expected = {}
 do
