@@ -1,9 +1,10 @@
 -- The golden hash: spec/golden/golden.c solves many chains (every method,
 -- option and kind of limit, one by one and in batches, over sequences of
--- frames) and hashes every output's bits.  The recorded values below were
--- taken from the core before a change that must keep the same bits; a
--- change that alters results on purpose records new ones in its commit,
--- saying why.
+-- frames) and skeletons (chains over their paths, sharing bones, solved by
+-- ik2d_skeleton_solve) and hashes every output's bits.  The recorded
+-- values below were taken from the core before a change that must keep
+-- the same bits; a change that alters results on purpose records new ones
+-- in its commit, saying why.
 
 local helpers = require "spec.helpers"
 
@@ -26,6 +27,8 @@ local q = helpers.shell_quote
 -- Then: method follow places the base on the rotations the result keeps
 -- (after the sanity pass), so effectors moved where follow meets a pole.
 -- The values are in spec/golden/expected, which both read.
+-- skeleton: recorded when the skeleton scenes joined the program (their
+-- own part, their own random numbers: the other three kept theirs).
 local expected = {}
 do
   local file = assert(io.open(helpers.repo_root() .. "/spec/golden/expected"))
@@ -55,7 +58,9 @@ describe("golden hash", function()
     assert.truthy(output and output:find("total"), output)
   end)
 
-  for _, part in ipairs { "joints", "angles", "effectors" } do
+  local parts = { "joints", "angles", "effectors", "skeleton" }
+
+  for _, part in ipairs(parts) do
     it("gives the recorded " .. part .. " bits", function()
       assert(built, program)
       assert.equal(expected[part], output:match(part .. "%s+(%x+)"))
@@ -71,8 +76,8 @@ describe("golden hash", function()
     assert(ok, native)
     local _, out = helpers.run(q(native))
     os.remove(native)
-    assert.equal(expected.joints, out:match("joints%s+(%x+)"))
-    assert.equal(expected.angles, out:match("angles%s+(%x+)"))
-    assert.equal(expected.effectors, out:match("effectors%s+(%x+)"))
+    for _, part in ipairs(parts) do
+      assert.equal(expected[part], out:match(part .. "%s+(%x+)"), part)
+    end
   end)
 end)

@@ -16,8 +16,23 @@
 **                    (tip angles, poles, world-space limits, Spine's
 **                    softness, one-bone stretch and compress, follow) and
 **                    springs, one by one and in batches
-**   total   <hash>
-** spec/golden_spec.lua compares them with the recorded values.
+**   skeleton <hash>  skeletons (ik2d_skeleton_*): trees of 1..100 bones
+**                    (pivots, origins off the tips, bones keeping the
+**                    base's direction, parent-space limits), chains over
+**                    their paths with solvers of every method and option,
+**                    sharing bones (solved jointly, weighed by priority,
+**                    or after the others with together = false), hanging
+**                    below each other or apart; a body whose two arms
+**                    share a spine; groups of 24 effectors and of 86
+**                    bones; 24 frames each of targets circling, jumping,
+**                    out of reach and from random poses, with base, flip,
+**                    pose, length, rest, limit and weight edits between,
+**                    each solved by ik2d_skeleton_solve: every bone's
+**                    angle and transform, every chain's joints and every
+**                    solver's reached, limited, iterations and distance
+**   total   <hash>   all four
+** spec/golden_spec.lua and spec/golden/platforms.sh compare each part
+** with its value recorded in spec/golden/expected.
 **
 ** The program talks to the core only through the adapter below, so a
 ** new API needs a new adapter, not new scenes.
@@ -182,12 +197,230 @@ static int g_reached(const g_solver *s) { return ik2d_solver_result(s->solver)->
 static double g_distance(const g_solver *s) { return ik2d_solver_result(s->solver)->distance; }
 static int g_iterations(const g_solver *s) { return ik2d_solver_result(s->solver)->iterations; }
 
+/* skeletons: a tree of bones, chains over its paths and solvers on
+** them, all solved by the skeleton */
+#define G_MAX_SKELETON_BONES 128
+#define G_MAX_SKELETON_CHAINS 32
+
+typedef struct g_bone {
+  int parent;          /* an earlier bone or -1 */
+  double length, rest; /* length 0: a pivot */
+  int at_tip;          /* else the origin (x, y) in the parent's space */
+  double x, y;
+  int position_only;   /* inherits its parent's position only */
+  int limited;         /* parent-space limits [min, max] from the rest */
+  double min, max;
+  int invert;
+} g_bone;
+
+typedef struct g_skeleton {
+  ik2d_skeleton *skeleton;
+  ik2d_constraint *limits[G_MAX_SKELETON_BONES];
+  int chain_count;
+  ik2d_chain *chains[G_MAX_SKELETON_CHAINS];
+  ik2d_solver *solvers[G_MAX_SKELETON_CHAINS];
+} g_skeleton;
+
+typedef struct g_skeleton_options {
+  g_options solve;     /* stretch stays 1: a skeleton's bones keep their length */
+  double priority;
+  int together;
+  int tip;             /* orient the last bone along tip_angle */
+  double tip_angle, tip_weight;
+  int pole;            /* bend toward (pole_x, pole_y) */
+  double pole_x, pole_y;
+} g_skeleton_options;
+
+/* a new skeleton in s, whose last one (its chains, solvers and limits)
+** is released and freed first */
+static void g_skeleton_init(g_skeleton *s, int n, const g_bone *bones, double x,
+                            double y, double angle, int flip) {
+  ik2d_skeleton_bone_def defs[G_MAX_SKELETON_BONES];
+  ik2d_skeleton_def def = ik2d_default_skeleton_def();
+  size_t size = ik2d_skeleton_size(n);
+  int i;
+  if (s->skeleton != NULL) ik2d_skeleton_release(s->skeleton);
+  for (i = 0; i < s->chain_count; i++) {
+    free(s->solvers[i]);
+    free(s->chains[i]);
+    s->solvers[i] = NULL;
+    s->chains[i] = NULL;
+  }
+  s->chain_count = 0;
+  for (i = 0; i < G_MAX_SKELETON_BONES; i++) {
+    free(s->limits[i]);
+    s->limits[i] = NULL;
+  }
+  for (i = 0; i < n; i++) {
+    defs[i] = ik2d_default_skeleton_bone_def();
+    defs[i].parent = bones[i].parent;
+    defs[i].length = bones[i].length;
+    defs[i].rest = bones[i].rest;
+    defs[i].at_tip = bones[i].at_tip != 0;
+    defs[i].x = bones[i].x;
+    defs[i].y = bones[i].y;
+    defs[i].inherit = bones[i].position_only ? IK2D_INHERIT_POSITION : IK2D_INHERIT_ALL;
+    if (bones[i].limited) {
+      ik2d_constraint_def limit = ik2d_default_constraint_def();
+      limit.min = bones[i].min;
+      limit.max = bones[i].max;
+      limit.invert = bones[i].invert != 0;
+      s->limits[i] = malloc(ik2d_constraint_size());
+      g_check(ik2d_constraint_init(s->limits[i], ik2d_constraint_size(), &limit));
+      defs[i].constraint = s->limits[i];
+    }
+  }
+  def.bone_count = n;
+  def.bones = defs;
+  def.x = x;
+  def.y = y;
+  def.angle = angle;
+  def.flip = flip != 0;
+  free(s->skeleton);
+  s->skeleton = malloc(size);
+  g_check(ik2d_skeleton_init(s->skeleton, size, &def, NULL));
+}
+
+/* the chain over the path from .. to: its index */
+static int g_skeleton_chain(g_skeleton *s, int from, int to) {
+  int count, k = s->chain_count;
+  size_t size;
+  g_check(ik2d_skeleton_path(s->skeleton, from, to, &count, NULL));
+  size = ik2d_skeleton_chain_size(count);
+  s->chains[k] = malloc(size);
+  g_check(ik2d_skeleton_chain_init(s->chains[k], size, s->skeleton, from, to, NULL));
+  s->solvers[k] = NULL;
+  s->chain_count++;
+  return k;
+}
+
+static int g_skeleton_chain_bones(const g_skeleton *s, int k) {
+  return ik2d_chain_bone_count(s->chains[k]);
+}
+
+/* two_bone runs on chain k: 2 chain bones, neither a pivot */
+static int g_skeleton_two_bone_ok(const g_skeleton *s, int k) {
+  double a, b;
+  if (g_skeleton_chain_bones(s, k) != 2) return 0;
+  g_check(ik2d_chain_length(s->chains[k], 0, &a));
+  g_check(ik2d_chain_length(s->chains[k], 1, &b));
+  return a > 0.0 && b > 0.0;
+}
+
+static void g_skeleton_solver(g_skeleton *s, int k, const g_skeleton_options *o) {
+  ik2d_solver_def def = ik2d_default_solver_def();
+  size_t size = ik2d_solver_size(g_skeleton_chain_bones(s, k));
+  def.method = o->solve.method == G_FABRIK ? IK2D_FABRIK
+             : o->solve.method == G_TWO_BONE ? IK2D_TWO_BONE
+                                             : IK2D_CCD;
+  def.iterations = o->solve.iterations;
+  def.tolerance = o->solve.tolerance;
+  def.weight = o->solve.weight;
+  def.damping = o->solve.damping;
+  def.bend = o->solve.bend;
+  def.softness = o->solve.softness;
+  def.warm_start = o->solve.warm_start != 0;
+  def.exact = o->solve.exact != 0;
+  def.sweep = o->solve.sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+  def.priority = o->priority;
+  def.together = o->together != 0;
+  def.tip = o->tip != 0;
+  def.tip_angle = o->tip_angle;
+  def.tip_weight = o->tip_weight;
+  def.pole = o->pole != 0;
+  def.pole_x = o->pole_x;
+  def.pole_y = o->pole_y;
+  s->solvers[k] = malloc(size);
+  g_check(ik2d_solver_init(s->solvers[k], size, s->chains[k], &def));
+}
+
+static void g_skeleton_base(g_skeleton *s, double x, double y, double angle) {
+  g_check(ik2d_skeleton_set_base(s->skeleton, x, y, angle));
+}
+static void g_skeleton_flip(g_skeleton *s, int flip) {
+  g_check(ik2d_skeleton_set_flip(s->skeleton, flip != 0));
+}
+static void g_skeleton_pose(g_skeleton *s, int i, double angle) {
+  g_check(ik2d_skeleton_set_pose(s->skeleton, i, angle));
+}
+static void g_skeleton_length(g_skeleton *s, int i, double length) {
+  g_check(ik2d_skeleton_set_length(s->skeleton, i, length));
+}
+static void g_skeleton_rest(g_skeleton *s, int i, double angle) {
+  g_check(ik2d_skeleton_set_rest(s->skeleton, i, angle));
+}
+/* bone i shares bone j's limits (none for j = -1 or a free bone j) */
+static void g_skeleton_constraint(g_skeleton *s, int i, int j) {
+  g_check(ik2d_skeleton_set_constraint(s->skeleton, i, j >= 0 ? s->limits[j] : NULL));
+}
+static void g_skeleton_target(g_skeleton *s, int k, double x, double y) {
+  g_check(ik2d_solver_set_target(s->solvers[k], x, y));
+}
+static void g_skeleton_weight(g_skeleton *s, int k, double w) {
+  g_check(ik2d_solver_set_weight(s->solvers[k], w));
+}
+static void g_skeleton_priority(g_skeleton *s, int k, double p) {
+  g_check(ik2d_solver_set_priority(s->solvers[k], p));
+}
+static void g_skeleton_forget(g_skeleton *s, int k) { ik2d_solver_forget(s->solvers[k]); }
+static void g_skeleton_reset(g_skeleton *s) { ik2d_skeleton_reset(s->skeleton); }
+static int g_skeleton_solve(g_skeleton *s) { return ik2d_skeleton_solve(s->skeleton); }
+
+/* outputs */
+static int g_skeleton_bone_count(const g_skeleton *s) {
+  return ik2d_skeleton_bone_count(s->skeleton);
+}
+static double g_skeleton_angle(const g_skeleton *s, int i) {
+  double a;
+  g_check(ik2d_skeleton_angle(s->skeleton, i, &a));
+  return a;
+}
+static double g_skeleton_pose_of(const g_skeleton *s, int i) {
+  double a;
+  g_check(ik2d_skeleton_pose(s->skeleton, i, &a));
+  return a;
+}
+/* bone i's origin x, y, world angle, tip x, y (0..4) */
+static double g_skeleton_transform(const g_skeleton *s, int i, int part) {
+  return ik2d_skeleton_transforms(s->skeleton)[5 * i + part];
+}
+/* the base as it is now: x, y, angle and flip */
+static void g_skeleton_base_now(const g_skeleton *s, double *x, double *y, double *angle,
+                                int *flip) {
+  ik2d_skeleton_base(s->skeleton, x, y, angle);
+  *flip = ik2d_skeleton_flip(s->skeleton);
+}
+static const double *g_skeleton_chain_joints(const g_skeleton *s, int k) {
+  return ik2d_chain_joints(s->chains[k]);
+}
+/* the skeleton bone of chain k's bone i */
+static int g_skeleton_chain_bone(const g_skeleton *s, int k, int i) {
+  int bone;
+  g_check(ik2d_skeleton_chain_bone(s->chains[k], i, &bone));
+  return bone;
+}
+static double g_skeleton_chain_reach(const g_skeleton *s, int k) {
+  return ik2d_chain_reach(s->chains[k]);
+}
+static int g_skeleton_reached(const g_skeleton *s, int k) {
+  return ik2d_solver_result(s->solvers[k])->reached;
+}
+static int g_skeleton_limited(const g_skeleton *s, int k) {
+  return ik2d_solver_result(s->solvers[k])->limited;
+}
+static int g_skeleton_iterations(const g_skeleton *s, int k) {
+  return ik2d_solver_result(s->solvers[k])->iterations;
+}
+static double g_skeleton_distance(const g_skeleton *s, int k) {
+  return ik2d_solver_result(s->solvers[k])->distance;
+}
+
 /* ------------------------------------------------------------------ */
 /* hashing                                                              */
 /* ------------------------------------------------------------------ */
 
 typedef struct g_hash {
-  uint64_t joints, angles, effectors;
+  uint64_t joints, angles, effectors, skeleton;
 } g_hash;
 
 static void hash_bytes(uint64_t *h, const void *data, size_t n) {
@@ -228,6 +461,26 @@ static void hash_outcome(g_hash *h, const g_chain *c, const g_solver *s,
   for (i = 0; i < n; i++) {
     hash_double(&h->angles, g_angle(c, i));
     hash_double(&h->angles, g_world_angle(c, i));
+  }
+}
+
+/* a skeleton after a solve that returned `returned`: every bone's result
+** angle and world transform, every chain's joints and every solver's
+** outcome */
+static void hash_skeleton(g_hash *h, const g_skeleton *s, int returned) {
+  int i, k, part, n = g_skeleton_bone_count(s);
+  hash_int(&h->skeleton, returned);
+  for (i = 0; i < n; i++) {
+    hash_double(&h->skeleton, g_skeleton_angle(s, i));
+    for (part = 0; part < 5; part++) hash_double(&h->skeleton, g_skeleton_transform(s, i, part));
+  }
+  for (k = 0; k < s->chain_count; k++) {
+    const double *joints = g_skeleton_chain_joints(s, k);
+    for (i = 0; i <= 2 * g_skeleton_chain_bones(s, k) + 1; i++) hash_double(&h->skeleton, joints[i]);
+    hash_int(&h->skeleton, g_skeleton_reached(s, k));
+    hash_int(&h->skeleton, g_skeleton_limited(s, k));
+    hash_int(&h->skeleton, g_skeleton_iterations(s, k));
+    hash_double(&h->skeleton, g_skeleton_distance(s, k));
   }
 }
 
@@ -482,12 +735,506 @@ static void scene_effectors(g_hash *h, int n) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* skeletons (hashed apart as well; their random numbers come from the  */
+/* same generator started again from a seed of their own, so they do    */
+/* not depend on how many the scenes above draw)                        */
+/* ------------------------------------------------------------------ */
+
+#define SKELETON_SEED 0x243f6a8885a308d3ULL
+#define SKELETON_FRAMES 24
+
+/* Bone b's limits of kind (as make_chain's): 0 none, 1 random ranges, 2
+** one-sided elbows (not on a root), 3 mixed (inverted, pinned, full). */
+static void random_bone_limits(g_bone *b, int kind) {
+  double a = rnd_in(-PI, PI), w = rnd_in(0.0, 2.5);
+  int pick;
+  b->limited = 0;
+  b->invert = 0;
+  b->min = b->max = 0.0;
+  switch (kind) {
+    case 1:
+      if (rnd_int(2)) {
+        b->limited = 1;
+        b->min = a - w;
+        b->max = a + w;
+      }
+      break;
+    case 2:
+      if (b->parent >= 0) {
+        b->limited = 1;
+        b->min = rnd_int(2) ? 0.0 : -2.4;
+        b->max = rnd_int(2) ? 2.4 : 0.0;
+      }
+      break;
+    case 3:
+      pick = rnd_int(5);
+      b->limited = pick < 4;
+      b->invert = pick == 0;
+      b->min = pick == 2 ? -4.0 : pick == 3 ? a - 0.1 : pick == 1 ? a : a - w;
+      b->max = pick == 2 ? 4.0 : pick == 3 ? a + 0.1 : pick == 1 ? a : a + w;
+      break;
+    default: break;
+  }
+}
+
+static void set_limits(g_bone *b, double min, double max) {
+  b->limited = 1;
+  b->invert = 0;
+  b->min = min;
+  b->max = max;
+}
+
+/* a bone of the given parent, length and rest at its parent's tip,
+** inheriting all, free */
+static g_bone bone_at_tip(int parent, double length, double rest) {
+  g_bone b;
+  memset(&b, 0, sizeof b);
+  b.parent = parent;
+  b.length = length;
+  b.rest = rest;
+  b.at_tip = 1;
+  return b;
+}
+
+/* n random bones in a tree: mostly the previous bone's child, else any
+** earlier bone's (or a second root), pivots, origins off the tips,
+** bones keeping the base's direction, limits of kind */
+static void random_skeleton_bones(g_bone *bones, int n, int kind) {
+  int i;
+  for (i = 0; i < n; i++) {
+    g_bone *b = &bones[i];
+    int parent = i == 0 ? -1 : rnd_int(10) < 6 ? i - 1 : rnd_int(12) == 0 ? -1 : rnd_int(i);
+    double length = rnd_int(8) == 0 ? 0.0 : rnd_int(3) == 0 ? 1.0 : rnd_in(0.2, 3.0);
+    double rest = rnd_int(2) == 0 ? 0.0 : rnd_in(-1.0, 1.0);
+    *b = bone_at_tip(parent, length, rest);
+    if (rnd_int(4) == 0) {
+      b->at_tip = 0;
+      b->x = rnd_in(-1.0, 3.0);
+      b->y = rnd_int(3) == 0 ? 0.0 : rnd_in(-1.0, 1.0);
+    }
+    b->position_only = i > 0 && rnd_int(12) == 0;
+    random_bone_limits(b, kind);
+  }
+}
+
+/* A random path ending at a random bone: from it up a few bones, or as
+** far as a path goes (to a root, a bone keeping the base's direction,
+** which only starts a path, or 64 bones). */
+static void random_path(const g_bone *bones, int n, int *from, int *to) {
+  int b = rnd_int(n), count = 1;
+  int want = rnd_int(3) == 0 ? G_MAX_BONES : 1 + rnd_int(6);
+  *to = b;
+  while (count < want && bones[b].parent >= 0 && !bones[b].position_only) {
+    b = bones[b].parent;
+    count++;
+  }
+  *from = b;
+}
+
+/* random solver options for chain k of s: no stretch (a skeleton's bones
+** keep their lengths), a priority, together or not, sometimes a tip
+** angle or a pole near the chain's tip */
+static void random_skeleton_options(g_skeleton_options *o, const g_skeleton *s, int k) {
+  const double *joints = g_skeleton_chain_joints(s, k);
+  int n = g_skeleton_chain_bones(s, k);
+  g_options *p = &o->solve;
+  p->method = g_skeleton_two_bone_ok(s, k) ? rnd_int(3) : rnd_int(2);
+  p->iterations = 1 + rnd_int(20);
+  p->tolerance = rnd_int(4) == 0 ? 0.0 : rnd_in(1e-4, 0.05);
+  p->weight = rnd_int(6) == 0 ? rnd() : 1.0;
+  p->damping = rnd_int(4) == 0 ? rnd_in(0.01, 0.5) : 0.0;
+  p->warm_start = rnd_int(4) != 0;
+  p->exact = rnd_int(3) != 0;
+  p->sweep_tip = rnd_int(3) == 0;
+  p->bend = rnd_int(2) ? 1 : -1;
+  p->softness = rnd_int(3) == 0 ? rnd_in(0.0, 1.0) : 0.0;
+  p->stretch = 1.0;
+  o->priority = rnd_int(3) == 0 ? rnd_in(0.0, 3.0) : 1.0;
+  o->together = rnd_int(4) != 0;
+  o->tip = rnd_int(8) == 0;
+  o->tip_angle = o->tip ? rnd_in(-PI, PI) : 0.0;
+  o->tip_weight = o->tip && rnd_int(2) ? rnd() : 1.0;
+  o->pole = rnd_int(6) == 0;
+  o->pole_x = o->pole ? joints[2 * n] + rnd_in(-5, 5) : 0.0;
+  o->pole_y = o->pole ? joints[2 * n + 1] + rnd_in(-5, 5) : 0.0;
+}
+
+typedef struct g_skeleton_scene {
+  g_skeleton s;
+  g_bone bones[G_MAX_SKELETON_BONES];
+  int bone_count;
+  /* each chain's tip at the start, from the base in the base's frame */
+  double tip_x[G_MAX_SKELETON_CHAINS], tip_y[G_MAX_SKELETON_CHAINS];
+} g_skeleton_scene;
+
+/* a random pose inside bone b's limits */
+static double random_pose(const g_bone *b) {
+  double u = rnd();
+  if (!b->limited) return b->rest + PI * (2.0 * u - 1.0);
+  if (!b->invert) return b->rest + b->min + (b->max - b->min) * u;
+  return b->rest + b->max + (2.0 * PI - (b->max - b->min)) * u;
+}
+
+/* Every target where its chain's tip is in a random pose (within the
+** limits) of the bones on chains: all of them reachable at once.  The
+** poses are set back after. */
+static void pose_targets(g_skeleton_scene *sc) {
+  g_skeleton *s = &sc->s;
+  double kept[G_MAX_SKELETON_BONES];
+  int on_chain[G_MAX_SKELETON_BONES] = {0};
+  int i, k;
+  for (k = 0; k < s->chain_count; k++)
+    for (i = 0; i < g_skeleton_chain_bones(s, k); i++) on_chain[g_skeleton_chain_bone(s, k, i)] = 1;
+  for (i = 0; i < sc->bone_count; i++) {
+    kept[i] = g_skeleton_pose_of(s, i);
+    if (on_chain[i]) g_skeleton_pose(s, i, random_pose(&sc->bones[i]));
+  }
+  for (k = 0; k < s->chain_count; k++) {
+    const double *joints = g_skeleton_chain_joints(s, k);
+    int n = g_skeleton_chain_bones(s, k);
+    g_skeleton_target(s, k, joints[2 * n], joints[2 * n + 1]);
+  }
+  for (i = 0; i < sc->bone_count; i++)
+    if (on_chain[i]) g_skeleton_pose(s, i, kept[i]);
+}
+
+/* the skeleton's base frame: its origin, rotation and flip */
+static void skeleton_frame_of(const g_skeleton *s, double *x, double *y, double *c,
+                              double *sn, int *flip) {
+  double angle;
+  g_skeleton_base_now(s, x, y, &angle, flip);
+  *c = ik2d_cos(angle);
+  *sn = ik2d_sin(angle);
+}
+
+/* each chain's tip at the start, in the base's frame */
+static void skeleton_start_tips(g_skeleton_scene *sc) {
+  double bx, by, c, sn;
+  int flip, k;
+  skeleton_frame_of(&sc->s, &bx, &by, &c, &sn, &flip);
+  for (k = 0; k < sc->s.chain_count; k++) {
+    const double *joints = g_skeleton_chain_joints(&sc->s, k);
+    int n = g_skeleton_chain_bones(&sc->s, k);
+    double dx = joints[2 * n] - bx, dy = joints[2 * n + 1] - by;
+    if (flip) dx = -dx;
+    sc->tip_x[k] = c * dx + sn * dy;
+    sc->tip_y[k] = c * dy - sn * dx;
+  }
+}
+
+/* The targets of a frame.  For the first half each chain's target
+** circles where its tip was at the start (moved with the base since);
+** then either every target is where the tips are in a random pose, or
+** each jumps: within reach of the chain's base, out of reach, onto the
+** base, near full reach. */
+static void skeleton_targets(g_skeleton_scene *sc, int frame) {
+  g_skeleton *s = &sc->s;
+  double bx, by, c, sn;
+  int flip, k;
+  if (frame >= SKELETON_FRAMES / 2 && rnd_int(3) == 0) {
+    pose_targets(sc);
+    return;
+  }
+  skeleton_frame_of(s, &bx, &by, &c, &sn, &flip);
+  for (k = 0; k < s->chain_count; k++) {
+    const double *joints = g_skeleton_chain_joints(s, k);
+    double reach = g_skeleton_chain_reach(s, k), a, r, x, y;
+    int kind = frame < SKELETON_FRAMES / 2 ? 0 : rnd_int(5);
+    if (kind == 0) {
+      double dx = c * sc->tip_x[k] - sn * sc->tip_y[k];
+      double dy = sn * sc->tip_x[k] + c * sc->tip_y[k];
+      a = 0.7 * k + 0.5 * frame;
+      r = reach * (0.25 + 0.15 * ik2d_sin(0.29 * frame + k));
+      x = bx + (flip ? -dx : dx) + r * ik2d_cos(a);
+      y = by + dy + r * ik2d_sin(a);
+      g_skeleton_target(s, k, x, y);
+      continue;
+    }
+    switch (kind) {
+      case 1: a = rnd_in(-PI, PI); r = reach * rnd(); break;
+      case 2: a = rnd_in(-PI, PI); r = reach * rnd_in(1.01, 3.0); break;
+      case 3: g_skeleton_target(s, k, joints[0], joints[1]); continue;
+      default: a = rnd_in(-PI, PI); r = reach * rnd_in(0.95, 1.0); break;
+    }
+    x = joints[0] + r * ik2d_cos(a);
+    y = joints[1] + r * ik2d_sin(a);
+    g_skeleton_target(s, k, x, y);
+  }
+}
+
+/* Edits between frames: a bone's pose (within its limits), the base, the
+** flip, a bone's length or rest angle, its limits (another bone's, shared,
+** or none), a reset; a solver's weight or priority, its warm start
+** forgotten.  size scales the base's moves and the lengths. */
+static void skeleton_edits(g_skeleton_scene *sc, double size) {
+  g_skeleton *s = &sc->s;
+  int k;
+  if (rnd_int(6) == 0) {
+    int bone = rnd_int(sc->bone_count);
+    g_skeleton_pose(s, bone, random_pose(&sc->bones[bone]));
+  }
+  if (rnd_int(10) == 0) {
+    double x = rnd_in(-20, 20) * size;
+    double y = rnd_in(-20, 20) * size;
+    g_skeleton_base(s, x, y, rnd_in(-PI, PI));
+  }
+  if (rnd_int(10) == 0) g_skeleton_flip(s, rnd_int(2));
+  if (rnd_int(30) == 0) {
+    int bone = rnd_int(sc->bone_count);
+    g_skeleton_length(s, bone, rnd_int(5) == 0 ? 0.0 : rnd_in(0.2, 3.0) * size);
+  }
+  if (rnd_int(30) == 0) {
+    int bone = rnd_int(sc->bone_count);
+    double rest = rnd_in(-1.0, 1.0);
+    g_skeleton_rest(s, bone, rest);
+    sc->bones[bone].rest = rest;
+  }
+  if (rnd_int(30) == 0) {
+    int bone = rnd_int(sc->bone_count);
+    int other = rnd_int(4) == 0 ? -1 : rnd_int(sc->bone_count);
+    g_skeleton_constraint(s, bone, other);
+    sc->bones[bone].limited = other >= 0 && sc->bones[other].limited;
+    if (sc->bones[bone].limited) {
+      sc->bones[bone].min = sc->bones[other].min;
+      sc->bones[bone].max = sc->bones[other].max;
+      sc->bones[bone].invert = sc->bones[other].invert;
+    }
+  }
+  if (rnd_int(40) == 0) g_skeleton_reset(s);
+  for (k = 0; k < s->chain_count; k++) {
+    if (rnd_int(100) == 0) g_skeleton_weight(s, k, rnd_int(3) == 0 ? 0.0 : rnd_int(2) ? 1.0 : rnd());
+    if (rnd_int(30) == 0) g_skeleton_priority(s, k, rnd_in(0.0, 3.0));
+    if (rnd_int(20) == 0) g_skeleton_forget(s, k);
+  }
+}
+
+/* the frames of a scene: edits, targets, a solve of the whole skeleton */
+static void skeleton_frames(g_hash *h, g_skeleton_scene *sc, double size) {
+  int frame;
+  skeleton_start_tips(sc);
+  for (frame = 0; frame < SKELETON_FRAMES; frame++) {
+    skeleton_edits(sc, size);
+    skeleton_targets(sc, frame);
+    hash_skeleton(h, &sc->s, g_skeleton_solve(&sc->s));
+  }
+}
+
+static void skeleton_base_random(g_skeleton_scene *sc, double size) {
+  double x = rnd_in(-50, 50) * size;
+  double y = rnd_in(-50, 50) * size;
+  double angle = rnd_in(-PI, PI);
+  g_skeleton_init(&sc->s, sc->bone_count, sc->bones, x, y, angle, rnd_int(4) == 0);
+}
+
+/* solvers with random options on every chain */
+static void skeleton_solvers(g_skeleton_scene *sc) {
+  int k;
+  for (k = 0; k < sc->s.chain_count; k++) {
+    g_skeleton_options o;
+    random_skeleton_options(&o, &sc->s, k);
+    g_skeleton_solver(&sc->s, k, &o);
+  }
+}
+
+/* A random tree of n bones with limits of kind and a few chains over
+** random paths (sharing bones, hanging below each other, or apart). */
+static void scene_skeleton_random(g_hash *h, int n, int kind) {
+  static g_skeleton_scene sc;
+  int k, chains = 1 + rnd_int(n < 6 ? n : 6);
+  sc.bone_count = n;
+  random_skeleton_bones(sc.bones, n, kind);
+  skeleton_base_random(&sc, 1.0);
+  for (k = 0; k < chains; k++) {
+    int from, to;
+    random_path(sc.bones, n, &from, &to);
+    g_skeleton_chain(&sc.s, from, to);
+  }
+  skeleton_solvers(&sc);
+  skeleton_frames(h, &sc, 1.0);
+}
+
+/* A body: a hip pivot, a spine and a chest, a head keeping the base's
+** direction, two arms (shoulders at the chest's tip or off it) of upper
+** arm, forearm and hand, two fingers below the left hand and a tail off
+** the hip, with limits; the chains of variant:
+**   0  both arms from the spine, together (the goal case)
+**   1  the same, the right arm with together = false (after, winning)
+**   2  both arms together and a third chain chest..right hand with them
+**   3  both arms with together = false
+**   4  a spine chain, each arm a two-bone chain below it
+** and the fingers, the head and the tail on their own chains. */
+enum { HIP, SPINE, CHEST, HEAD, ARM_L, FORE_L, HAND_L, ARM_R, FORE_R, HAND_R,
+       FINGER_1, FINGER_2, TAIL_1, TAIL_2, BODY_BONES };
+
+static void scene_skeleton_body(g_hash *h, int variant) {
+  static g_skeleton_scene sc;
+  g_bone *b = sc.bones;
+  int k, left, right, offsets = rnd_int(2);
+  sc.bone_count = BODY_BONES;
+  b[HIP] = bone_at_tip(-1, 0.0, 0.0);
+  set_limits(&b[HIP], -0.3, 0.3);
+  b[SPINE] = bone_at_tip(HIP, 40, -1.57);
+  set_limits(&b[SPINE], -0.5, 0.5);
+  b[CHEST] = bone_at_tip(SPINE, 30, 0.0);
+  set_limits(&b[CHEST], -0.6, 0.6);
+  b[HEAD] = bone_at_tip(CHEST, 12, -1.57);
+  b[HEAD].position_only = 1;
+  set_limits(&b[HEAD], -0.8, 0.8);
+  b[ARM_L] = bone_at_tip(CHEST, 30, 2.0);
+  set_limits(&b[ARM_L], -1.0, 2.0);
+  b[FORE_L] = bone_at_tip(ARM_L, 25, 0.0);
+  set_limits(&b[FORE_L], 0.0, 2.4);
+  b[HAND_L] = bone_at_tip(FORE_L, 8, 0.0);
+  b[ARM_R] = bone_at_tip(CHEST, 30, -2.0);
+  set_limits(&b[ARM_R], -2.0, 1.0);
+  b[FORE_R] = bone_at_tip(ARM_R, 25, 0.0);
+  set_limits(&b[FORE_R], -2.4, 0.0);
+  b[HAND_R] = bone_at_tip(FORE_R, 8, 0.0);
+  set_limits(&b[HAND_R], -0.7, 0.7);
+  b[FINGER_1] = bone_at_tip(HAND_L, 5, 0.3);
+  b[FINGER_2] = bone_at_tip(FINGER_1, 4, 0.2);
+  set_limits(&b[FINGER_2], 0.0, 1.5);
+  b[TAIL_1] = bone_at_tip(HIP, 15, 2.8);
+  b[TAIL_1].at_tip = 0;
+  b[TAIL_1].x = -4;
+  b[TAIL_1].y = 3;
+  b[TAIL_2] = bone_at_tip(TAIL_1, 12, 0.0);
+  if (offsets) {
+    b[ARM_L].at_tip = b[ARM_R].at_tip = 0;
+    b[ARM_L].x = b[ARM_R].x = 26;
+    b[ARM_L].y = 9;
+    b[ARM_R].y = -9;
+  }
+  skeleton_base_random(&sc, 8.0);
+  if (variant == 4) {
+    g_skeleton_chain(&sc.s, SPINE, CHEST);
+    left = g_skeleton_chain(&sc.s, ARM_L, FORE_L);
+    right = g_skeleton_chain(&sc.s, ARM_R, FORE_R);
+  } else {
+    left = g_skeleton_chain(&sc.s, SPINE, rnd_int(2) ? HAND_L : FORE_L);
+    right = g_skeleton_chain(&sc.s, SPINE, rnd_int(2) ? HAND_R : FORE_R);
+    if (variant == 2) g_skeleton_chain(&sc.s, CHEST, HAND_R);
+  }
+  g_skeleton_chain(&sc.s, FINGER_1, FINGER_2);
+  g_skeleton_chain(&sc.s, HEAD, HEAD);
+  g_skeleton_chain(&sc.s, TAIL_1, TAIL_2);
+  for (k = 0; k < sc.s.chain_count; k++) {
+    g_skeleton_options o;
+    random_skeleton_options(&o, &sc.s, k);
+    if (k == left || k == right) {
+      o.together = variant != 3 && !(variant == 1 && k == right);
+      o.solve.iterations = 5 + rnd_int(26);
+      o.solve.tolerance = rnd_in(0.01, 0.5);
+      o.solve.weight = 1.0;
+      o.tip = 0;
+    }
+    g_skeleton_solver(&sc.s, k, &o);
+  }
+  skeleton_frames(h, &sc, 8.0);
+}
+
+/* Many effectors on one body: legs legs of two bones, each from a point
+** off the body, a chain body..knee on each, nearly all together (a group
+** of more than 16 effectors is too big for the dense joint step: its
+** joint bones turn one at a time). */
+static void scene_skeleton_crowd(g_hash *h, int legs) {
+  static g_skeleton_scene sc;
+  g_bone *b = sc.bones;
+  int j;
+  sc.bone_count = 2 + 2 * legs;
+  b[0] = bone_at_tip(-1, 0.0, 0.0);
+  b[1] = bone_at_tip(0, 2.0, rnd_in(-1.0, 1.0));
+  set_limits(&b[1], -0.5, 0.5);
+  for (j = 0; j < legs; j++) {
+    g_bone *hip = &b[2 + 2 * j], *knee = &b[3 + 2 * j];
+    double length = rnd_in(0.5, 1.5);
+    *hip = bone_at_tip(1, length, rnd_in(-PI, PI));
+    hip->at_tip = 0;
+    hip->x = rnd_in(-1.0, 2.0);
+    hip->y = rnd_in(-1.0, 1.0);
+    random_bone_limits(hip, 1);
+    length = rnd_in(0.5, 1.5);
+    *knee = bone_at_tip(2 + 2 * j, length, rnd_in(-1.0, 1.0));
+    random_bone_limits(knee, 2);
+  }
+  skeleton_base_random(&sc, 1.0);
+  for (j = 0; j < legs; j++) g_skeleton_chain(&sc.s, 1, 3 + 2 * j);
+  for (j = 0; j < legs; j++) {
+    g_skeleton_options o;
+    random_skeleton_options(&o, &sc.s, j);
+    o.together = rnd_int(8) != 0;
+    g_skeleton_solver(&sc.s, j, &o);
+  }
+  skeleton_frames(h, &sc, 1.0);
+}
+
+/* A spine of 6 bones with two arms of arm bones at its top and a chain
+** from the spine's first bone to each hand: a group of 6 + 2 arm bones
+** when together (over 64 is too big for the dense joint step); and a
+** chain on a side branch off the spine, which hangs below them. */
+static void scene_skeleton_long(g_hash *h, int arm) {
+  static g_skeleton_scene sc;
+  g_bone *b = sc.bones;
+  int i, side, n = 0;
+  b[n++] = bone_at_tip(-1, 0.0, 0.0);
+  for (i = 0; i < 6; i++) {
+    double length = rnd_in(0.5, 1.5);
+    b[n] = bone_at_tip(n - 1, length, rnd_in(-0.3, 0.3));
+    random_bone_limits(&b[n], 1);
+    n++;
+  }
+  for (side = 0; side < 2; side++) {
+    for (i = 0; i < arm; i++) {
+      double length = rnd_in(0.2, 1.0);
+      b[n] = bone_at_tip(i == 0 ? 6 : n - 1, length, rnd_in(-0.5, 0.5));
+      random_bone_limits(&b[n], 3);
+      n++;
+    }
+  }
+  b[n] = bone_at_tip(3, 1.0, 1.2);
+  b[n].at_tip = 0;
+  b[n].x = 0.5;
+  b[n].y = 0.5;
+  n++;
+  b[n] = bone_at_tip(n - 1, 1.0, 0.0);
+  n++;
+  sc.bone_count = n;
+  skeleton_base_random(&sc, 1.0);
+  g_skeleton_chain(&sc.s, 1, 6 + arm);
+  g_skeleton_chain(&sc.s, 1, 6 + 2 * arm);
+  g_skeleton_chain(&sc.s, n - 2, n - 1);
+  skeleton_solvers(&sc);
+  skeleton_frames(h, &sc, 1.0);
+}
+
+static const int skeleton_bone_counts[] = {1, 2, 3, 4, 6, 9, 14, 24, 40, 64, 100};
+#define SKELETON_BONE_COUNTS ((int)(sizeof skeleton_bone_counts / sizeof skeleton_bone_counts[0]))
+
+static void scenes_skeleton(g_hash *h) {
+  int k, kind, round;
+  rng_state = SKELETON_SEED;
+  for (round = 0; round < 2; round++)
+    for (k = 0; k < SKELETON_BONE_COUNTS; k++)
+      for (kind = 0; kind < 4; kind++) scene_skeleton_random(h, skeleton_bone_counts[k], kind);
+  for (round = 0; round < 4; round++)
+    for (k = 0; k < 5; k++) scene_skeleton_body(h, k);
+  for (round = 0; round < 2; round++) {
+    scene_skeleton_crowd(h, 4);
+    scene_skeleton_crowd(h, 16);
+    scene_skeleton_crowd(h, 17);
+    scene_skeleton_crowd(h, 24);
+    scene_skeleton_long(h, 20);
+    scene_skeleton_long(h, 40);
+  }
+}
+
 int main(int argc, char **argv) {
   g_hash h;
   uint64_t total;
   int k, limits, round;
   if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
-  h.joints = h.angles = h.effectors = 14695981039346656037ULL;
+  h.joints = h.angles = h.effectors = h.skeleton = 14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
       for (limits = 0; limits < 4; limits++)
@@ -495,12 +1242,15 @@ int main(int argc, char **argv) {
   for (k = 0; k < BONE_COUNTS; k++) scene_batch(&h, bone_counts[k]);
   for (round = 0; round < 2; round++)
     for (k = 0; k < BONE_COUNTS; k++) scene_effectors(&h, bone_counts[k]);
+  scenes_skeleton(&h);
   total = h.joints;
   hash_bytes(&total, &h.angles, sizeof h.angles);
   hash_bytes(&total, &h.effectors, sizeof h.effectors);
+  hash_bytes(&total, &h.skeleton, sizeof h.skeleton);
   printf("joints %016llx\n", (unsigned long long)h.joints);
   printf("angles %016llx\n", (unsigned long long)h.angles);
   printf("effectors %016llx\n", (unsigned long long)h.effectors);
+  printf("skeleton %016llx\n", (unsigned long long)h.skeleton);
   printf("total  %016llx\n", (unsigned long long)total);
   return 0;
 }
