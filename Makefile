@@ -140,9 +140,11 @@ WIN_LUA_INCDIR ?= /usr/include/luajit-2.1
 WIN_OBJECTS = $(patsubst src/%.c,$(WIN_BUILD)/obj/%.o,$(CORE_SOURCES) $(BINDING_SOURCES))
 # GCC's 64-bit Windows target keeps the stack 16-byte aligned but spills
 # AVX vectors with aligned moves (GCC bug 54412): the assembler writes
-# every aligned vector move as an unaligned one.
+# every aligned vector move as an unaligned one, and the core, told so,
+# builds its AVX2 and AVX-512 kernels (src/ik2d_isa.h).
+WIN_VECTOR_FLAGS = -Wa,-muse-unaligned-vector-move -DIK2D_UNALIGNED_VECTOR_MOVES
 WIN_CFLAGS = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -DIK2D_BUILD_DLL \
-             -Wa,-muse-unaligned-vector-move -I$(WIN_LUA_INCDIR)
+             $(WIN_VECTOR_FLAGS) -I$(WIN_LUA_INCDIR)
 .PHONY: windows deps-windows test-windows
 
 deps-windows: deps

@@ -63,6 +63,8 @@ static void batch_flush(batch *b, batch_bucket *bucket) {
   switch (b->isa) {
 #if IK2D_X86
     case IK2D_ISA_SSE2: b->reached += ik2d_lanes_ccd_sse2(solvers, count); break;
+#endif
+#if IK2D_X86_WIDE
     case IK2D_ISA_AVX2: b->reached += ik2d_lanes_ccd_avx2(solvers, count); break;
     case IK2D_ISA_AVX512: b->reached += ik2d_lanes_ccd_avx512(solvers, count); break;
 #endif

@@ -11,6 +11,8 @@ bool ik2d_isa_supported(ik2d_isa isa) {
     case IK2D_ISA_SCALAR: return true;
 #if IK2D_X86
     case IK2D_ISA_SSE2: return true; /* every x86-64 */
+#endif
+#if IK2D_X86_WIDE
     case IK2D_ISA_AVX2: return __builtin_cpu_supports("avx2") != 0;
     case IK2D_ISA_AVX512: return __builtin_cpu_supports("avx512f") != 0;
 #endif

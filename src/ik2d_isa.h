@@ -16,12 +16,28 @@
 #define IK2D_X86 0
 #endif
 
+/* gcc keeps 64-bit Windows' stack aligned to 16 bytes only, yet spills
+** and passes AVX vectors through stack slots with aligned moves (GCC bug
+** 54412): they fault wherever a slot lands off 32 or 64.  There the AVX2
+** and AVX-512 kernels are built only when the assembler writes every
+** aligned vector move as an unaligned one (-Wa,-muse-unaligned-vector-move,
+** as the Makefile's Windows build does) and the build says so with
+** -DIK2D_UNALIGNED_VECTOR_MOVES; otherwise groups run SSE2, with the same
+** bits. */
+#if IK2D_X86 && defined(_WIN32) && !defined(__clang__) && !defined(IK2D_UNALIGNED_VECTOR_MOVES)
+#define IK2D_X86_WIDE 0
+#else
+#define IK2D_X86_WIDE IK2D_X86
+#endif
+
 /* Plain CCD solves (ik2d_solve_is_plain_ccd, no world-space limit) for
 ** count >= 1 solvers of one bone count on distinct chains, streamed
 ** through the lanes, each left exactly as ik2d_solver_solve leaves it;
 ** return how many reached. */
 #if IK2D_X86
 int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count);
+#endif
+#if IK2D_X86_WIDE
 int ik2d_lanes_ccd_avx2(ik2d_solver *const *solvers, int count);
 int ik2d_lanes_ccd_avx512(ik2d_solver *const *solvers, int count);
 #endif

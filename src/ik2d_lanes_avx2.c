@@ -6,7 +6,7 @@
 */
 #include "ik2d_isa.h"
 
-#if IK2D_X86
+#if IK2D_X86_WIDE
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
 #else
@@ -23,6 +23,6 @@
 #pragma clang attribute pop
 #endif
 #else
-/* not an x86: nothing here (ISO C wants a declaration) */
+/* not an x86 (or not safe here: ik2d_isa.h): nothing here (ISO C wants a declaration) */
 typedef int ik2d_lanes_avx2_unused;
 #endif

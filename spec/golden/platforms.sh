@@ -5,7 +5,10 @@
 #   native       this machine (x86-64: glibc's FMA variants of libm)
 #   no-fma       the same binary with glibc's FMA variants off, as on a
 #                CPU without FMA (GLIBC_TUNABLES)
-#   windows      built with mingw-w64 (msvcrt's maths), run under wine
+#   windows      built with mingw-w64 (msvcrt's maths) as the Makefile
+#                builds core.dll (AVX2 and AVX-512 kernels on), under wine
+#   windows-sse2 the same with mingw-w64's default flags: the core then
+#                leaves out its AVX kernels (src/ik2d_isa.h), under wine
 #   aarch64      built static for Linux aarch64, run under qemu-aarch64
 # A platform whose tools are missing is reported and counted as failed:
 # make deps-platforms installs them.  Ends with `N passed, N failed`.
@@ -24,6 +27,11 @@ check() {
   if ! "$@" > "$out/$name.txt" 2> "$out/$name.err"; then
     echo "FAIL $name: the program did not run ($*)"
     cat "$out/$name.err"
+    failed=$((failed + 1))
+    return
+  fi
+  if ! grep -q '^total' "$out/$name.txt"; then
+    echo "FAIL $name: the program printed no hash ($*)"
     failed=$((failed + 1))
     return
   fi
@@ -72,9 +80,13 @@ if build native "${CC:-cc}"; then
   check native "$out/native"
   check no-fma env GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-AVX2,-FMA4,-AVX512F "$out/native"
 fi
-if build windows.exe x86_64-w64-mingw32-gcc && needs wine windows; then
-  mkdir -p "$out/wine"
+mkdir -p "$out/wine"
+if build windows.exe x86_64-w64-mingw32-gcc -Wa,-muse-unaligned-vector-move -DIK2D_UNALIGNED_VECTOR_MOVES &&
+   needs wine windows; then
   check windows env WINEDEBUG=-all WINEPREFIX="$(pwd)/$out/wine" wine "$out/windows.exe"
+fi
+if build windows-sse2.exe x86_64-w64-mingw32-gcc && needs wine windows-sse2; then
+  check windows-sse2 env WINEDEBUG=-all WINEPREFIX="$(pwd)/$out/wine" wine "$out/windows-sse2.exe"
 fi
 if build aarch64 aarch64-linux-gnu-gcc -static && needs qemu-aarch64 aarch64; then
   check aarch64 qemu-aarch64 "$out/aarch64"
