@@ -223,11 +223,12 @@ end
 -- The switch itself, inside the snapshot: weight blend, smoothing, then
 -- on_exit of the state left (if it was entered) and on_enter of the new
 -- one (if a callback has not switched elsewhere meanwhile).
-local function enter(self, name, gx, gy, instant, jump_target)
+local function enter(self, name, gx, gy, sx, sy, instant, jump_target)
   local st = self.states[name]
   local old, was_entered = self.current, self.entered
   self.weights:to(st.weight, instant and 0 or st.blend)
   self.tracker:set_rate(st.rate or self.default_rate)
+  if sx then self.tracker:set_position(sx, sy) end
   self.tracker:set_goal(gx, gy)
   if jump_target then
     self.tracker:snap()
@@ -245,6 +246,23 @@ local function enter(self, name, gx, gy, instant, jump_target)
   end
 end
 
+-- Where the smoothed target leaves from at a switch: the chain's tip (the
+-- hand as drawn) while the solver's weight is 0, for the target then
+-- moves nothing and may be stale (the chain moved since, by set_base or
+-- ik2d.attach); the solver's target when no state has driven it yet;
+-- else nil: the target the behaviour gave, which the solve follows, so
+-- that the IK solution does not jump.
+local function start(self, level, who)
+  local s = self.solver
+  if s:weight() == 0 then return tip(self, level + 1, who) end
+  if self.current then return nil end
+  local x, y = s:target()
+  if not (is_finite(x) and is_finite(y)) then
+    fail(level, who, "the solver's target must be finite", is_finite(x) and y or x)
+  end
+  return x, y
+end
+
 -- set_state's work for set_state and new (which also jumps the target
 -- to the state's; `level` counts from here).
 local function switch(self, name, instant, jump_target, level, who)
@@ -255,8 +273,10 @@ local function switch(self, name, instant, jump_target, level, who)
   else
     gx, gy = tip(self, level + 1, who)
   end
+  local sx, sy
+  if not jump_target then sx, sy = start(self, level + 1, who) end
   local saved = take(self)
-  finish(self, saved, pcall(enter, self, name, gx, gy, instant, jump_target))
+  finish(self, saved, pcall(enter, self, name, gx, gy, sx, sy, instant, jump_target))
 end
 
 -- behaviour.new(solver, states [, opts]): opts.initial names the first
