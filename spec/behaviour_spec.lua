@@ -655,6 +655,160 @@ describe("ik2d.behaviour", function()
     end)
   end)
 
+  describe("on_reached in a state whose weight is below 1 (issue 21)", function()
+    -- A chain from `def`, posed at `pose`, and a solver on it with `opts`.
+    local function limb(def, pose, opts)
+      local c = ik2d.chain(def)
+      for i, a in ipairs(pose) do c:set_pose(i, a) end
+      return c, ik2d.solver(c, opts)
+    end
+
+    -- Does the IK solution for target (x, y) reach, judged by a twin at
+    -- weight 1 solved from the same pose with the same options?
+    local function twin_reaches(def, pose, opts, x, y)
+      local o = {}
+      for k, v in pairs(opts) do o[k] = v end
+      o.weight = 1
+      local _, s = limb(def, pose, o)
+      s:set_target(x, y)
+      return (s:solve())
+    end
+
+    local ARM = { x = 0, y = 0, { length = 50, angle = 0.3 }, { length = 50, angle = 0.4 } }
+    local CASES = {
+      { "ccd", ARM, { 0.3, 0.4 }, {} },
+      { "fabrik", ARM, { 0.3, 0.4 }, { method = "fabrik" } },
+      { "two_bone", ARM, { 0.3, 0.4 }, { method = "two_bone" } },
+      { "limits, posed outside them", { x = 10, y = -5, angle = 0.4,
+          { length = 40, min = -1, max = 1 }, { length = 30, min = -2.5, max = 0.1 }, { length = 20 } },
+        { 3, 2.8, -1 }, {} },
+      { "flipped", { x = 0, y = 0, flip = true, { length = 50, angle = 0.3 }, { length = 50 } },
+        { 0.3, 0.4 }, {} },
+      { "one bone stretching", { x = 0, y = 0, { length = 40 } }, { 0 }, { stretch = 2 } },
+    }
+
+    for _, case in ipairs(CASES) do
+      local what, def, pose, opts = case[1], case[2], case[3], case[4]
+      for _, solve in ipairs{ true, false } do
+        it(("fires once when the IK solution reaches, the drawn tip short of it (%s, solve = %s)")
+          :format(what, tostring(solve)), function()
+          local c, s = limb(def, pose, opts)
+          local bx, by = c:base()
+          local goal = { bx + (c:flip() and -45 or 45), by + 40 }
+          if what == "one bone stretching" then goal = { bx + 60, by + 20 } end
+          assert.is_true(twin_reaches(def, pose, { warm_start = false, method = opts.method,
+            stretch = opts.stretch }, goal[1], goal[2]))
+          local fired = {}
+          local b = behaviour.new(s, {
+            idle = { weight = 0 },
+            aim = { weight = 0.6, blend = 0.1, target = goal, rate = 30,
+                    on_reached = function(h)
+                      local x, y = c:tip()
+                      fired[#fired + 1] = { weight = s:weight(), tip = dist(x, y, goal[1], goal[2]),
+                                            state = h:state() }
+                    end },
+          }, { solve = solve })
+          b:set_state("aim")
+          for _ = 1, 120 do
+            b:update(DT)
+            if not solve then s:solve() end
+          end
+          assert.are.equal(1, #fired)
+          assert.are.equal(0.6, fired[1].weight)
+          assert.are.equal("aim", fired[1].state)
+          -- what is drawn is 0.6 of the way in angles: not at the target
+          assert.is_true(fired[1].tip > s:tolerance())
+        end)
+      end
+    end
+
+    it("fires as the IK solution arrives, not a frame early, with warm_start = false too", function()
+      for _, warm in ipairs{ true, false } do
+        local arm, s = rig()
+        s:set_options{ warm_start = warm }
+        local item = { 60, 30 }
+        local n, first = 0, nil
+        local twin_arm, twin = rig(1)
+        twin:set_options{ warm_start = warm }
+        local st = states(item)
+        st.aim.on_reached = function() n = n + 1 end
+        local b = behaviour.new(s, st, { solve = true })
+        b:set_state("aim")
+        -- the twin solves each frame's target at weight 1 from the same start
+        for frame = 1, 120 do
+          b:update(DT)
+          twin_arm:set_pose(1, 0.3)
+          twin_arm:set_pose(2, 0.4)
+          if not warm then twin:forget() end
+          twin:set_target(s:target())
+          local twin_reached = twin:solve()
+          local gx, gy = b:goal()
+          local tx, ty = s:target()
+          if not first and twin_reached and not b:blending() and dist(tx, ty, gx, gy) <= s:tolerance() then
+            first = frame
+          end
+          if first == frame then assert.are.equal(1, n, "frame " .. frame) end
+          if not first then assert.are.equal(0, n, "frame " .. frame) end
+        end
+        assert.is_number(first)
+        assert.are.equal(1, n)
+        local x, y = arm:tip()
+        assert.is_true(dist(x, y, 40, -60) > 1)       -- the drawn hand is 0.7 of the way
+      end
+    end)
+
+    it("never fires while the IK solution cannot reach", function()
+      local _, s = rig()
+      local n = 0
+      local b = behaviour.new(s, { idle = { weight = 0 },
+        aim = { weight = 0.5, target = { 150, 40 }, on_reached = function() n = n + 1 end } }, { solve = true })
+      b:set_state("aim")
+      for _ = 1, 120 do b:update(DT) end
+      assert.are.equal(0, n)
+    end)
+
+    it("the follow method: fires once the drag has run (its solution always puts the tip on the target)", function()
+      local snake = ik2d.chain{ x = 0, y = 0, { length = 12 }, { length = 12 }, { length = 12 } }
+      local head = ik2d.solver(snake, { method = "follow", weight = 0 })
+      local n = 0
+      local b = behaviour.new(head, { idle = { weight = 0 },
+        crawl = { weight = 0.5, blend = 0.1, target = { 80, 20 }, rate = math.huge,
+                  on_reached = function() n = n + 1 end } }, { solve = true })
+      b:set_state("crawl")
+      for _ = 1, 30 do b:update(DT) end
+      assert.are.equal(1, n)
+      assert.is_true(helpers.tip_distance(snake, 80, 20) > 1)
+    end)
+
+    it("solve = false: a chain moved between your solve and the next update still arrives", function()
+      -- the arm rides on a swaying torso (ik2d.attach moves its base before
+      -- each update, after the solve the update checks)
+      local torso = ik2d.chain{ x = 0, y = 0, { length = 30 } }
+      local arm, s = rig()
+      local rig2 = ik2d.attach.new():add(arm, torso)
+      local n = 0
+      local b = behaviour.new(s, { idle = { weight = 0 },
+        aim = { weight = 0.6, blend = 0.1, target = { 70, 60 }, rate = 30, on_reached = function() n = n + 1 end } })
+      b:set_state("aim")
+      for frame = 1, 120 do
+        torso:set_base(0, 0, 0.2 * math.sin(frame * 0.05))
+        rig2:update()
+        b:update(DT)
+        s:solve()
+      end
+      assert.are.equal(1, n)
+    end)
+
+    it("a weight 0 state still fires when the drawn pose reaches (nothing is solved there)", function()
+      local _, s = rig()
+      local n = 0
+      local b = behaviour.new(s, { idle = { weight = 0, on_reached = function() n = n + 1 end } },
+        { solve = true })
+      for _ = 1, 30 do b:update(DT) end   -- idle holds the tip, where the pose puts it
+      assert.are.equal(1, n)
+    end)
+  end)
+
   describe("solve option", function()
     it("solve = true: update also solves", function()
       local arm, s = rig()
