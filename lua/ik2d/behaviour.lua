@@ -231,14 +231,48 @@ local function check_state(name, st, tracks, level, who)
            on_reached = st.on_reached or false }
 end
 
--- The solver: one track, no name.
-local function check_solvers(solver, solving, level, who)
-  if solving then
-    common.object(solver, SOLVING_METHODS, level, who, "solver", SOLVING_KIND)
-  else
-    common.object(solver, SOLVER_METHODS, level, who, "solver", SOLVER_KIND)
+-- Does table t look like one solver rather than a set: has it one of a
+-- solver's methods?  (A set's values are solvers, never functions.)
+local function looks_like_solver(t)
+  for i = 1, #SOLVER_METHODS do
+    local m = t[SOLVER_METHODS[i]]
+    if type(m) == "function" then return true end
   end
-  return { single = true, { name = false, solver = solver, prefix = "" } }
+  return false
+end
+
+-- The solvers: one (a single track, no name) or a set of named ones (a
+-- track each, in the order of their names).
+local function check_solvers(solvers, solving, level, who)
+  local methods, kind = SOLVER_METHODS, SOLVER_KIND
+  if solving then methods, kind = SOLVING_METHODS, SOLVING_KIND end
+  if type(solvers) ~= "table" or looks_like_solver(solvers) then
+    common.object(solvers, methods, level, who, "solver", kind)
+    return { single = true, { name = false, solver = solvers, prefix = "" } }
+  end
+  local tracks = { single = false }
+  for name in pairs(solvers) do
+    if type(name) ~= "string" then
+      fail(level, who, "a solver set must map names (strings) to solvers", name)
+    elseif STATE_FIELDS[name] then
+      fail(level, who, "a solver cannot be named as a state field (" .. sorted_names(STATE_FIELDS) .. ")",
+        name)
+    end
+  end
+  for _, name in ipairs(sorted_keys(solvers)) do
+    local s = solvers[name]
+    common.object(s, methods, level, who, ("solver '%s'"):format(name), kind)
+    for k = 1, #tracks do
+      if tracks[k].solver == s then
+        fail(level, who, ("solvers '%s' and '%s' are the same solver"):format(tracks[k].name, name))
+      end
+    end
+    tracks[#tracks + 1] = { name = name, solver = s, prefix = ("solver '%s': "):format(name) }
+  end
+  if #tracks == 0 then
+    fail(level, who, "solver must be " .. kind .. " or a table of named solvers, got an empty table")
+  end
+  return tracks
 end
 
 -- ------------------------------------------------------------------
