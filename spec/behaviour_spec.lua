@@ -1094,6 +1094,9 @@ describe("ik2d.behaviour over a set of named solvers (issue 21)", function()
       assert.are.same({ -10, 5 }, { x, y })
       local lx = s.left:target()
       assert.are_not.equal(-10, lx)
+      b:set_target(7, 8, "left")                    -- the name may come last
+      x, y = s.left:target()
+      assert.are.same({ 7, 8 }, { x, y })
     end)
   end)
 

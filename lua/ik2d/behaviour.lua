@@ -581,19 +581,23 @@ function Behaviour:goal(name)
   return track_of(self, name, 3, who).tracker:goal()
 end
 
--- :set_target(x, y), in a set :set_target(name, x, y): put the smoothed
--- target and its goal at (x, y) at once and give it to the solver (e.g.
--- after placing a character).  A state without a target then holds
--- (x, y); a state with one reads its source again at the next update
--- and smooths from (x, y).
-function Behaviour:set_target(...)
+-- :set_target(x, y), in a set :set_target(name, x, y) (or (x, y, name)):
+-- put the smoothed target and its goal at (x, y) at once and give it to
+-- the solver (e.g. after placing a character).  A state without a target
+-- then holds (x, y); a state with one reads its source again at the next
+-- update and smooths from (x, y).
+function Behaviour:set_target(a, b, c)
   local who = "ik2d.behaviour: set_target"
   check_self(self, who)
   local name, x, y
-  if self.single and type((...)) ~= "string" then
-    x, y = ...
+  if type(a) == "string" then
+    name, x, y = a, b, c
+  elseif type(c) == "string" then
+    x, y, name = a, b, c
+  elseif self.single then
+    x, y = a, b
   else
-    name, x, y = ...
+    name, x, y = a, b, c     -- no name: track_of says which it wants
   end
   local track = track_of(self, name, 3, who)
   common.finite(x, 2, who, "x")
