@@ -702,10 +702,10 @@ end
 -- update's work, inside the snapshot (the goals are in the tracks).
 local function step(self, st, dt)
   local tracks, parts = self.tracks, st.parts
-  local now
+  local watch, now = st.on_reached, nil    -- arrival is only worked out for on_reached
   -- solve = false: the result of your solve after the previous update in
   -- this state (never one made for the state before)
-  if not self.solve and self.primed then now = arrived(self, parts) end
+  if watch and not self.solve and self.primed then now = arrived(self, parts) end
   for k = 1, #tracks do
     local track = tracks[k]
     local tracker = track.tracker
@@ -715,7 +715,7 @@ local function step(self, st, dt)
   end
   if self.solve then
     for k = 1, #tracks do tracks[k].solver:solve() end
-    now = arrived(self, parts)
+    if watch then now = arrived(self, parts) end
   end
   local t = self.elapsed + dt
   self.elapsed = t < MAX and t or MAX
@@ -723,7 +723,7 @@ local function step(self, st, dt)
   if now ~= nil then
     local fire = now and not self.reached
     self.reached = now
-    if fire and st.on_reached then st.on_reached(self) end
+    if fire then watch(self) end
   end
 end
 
