@@ -47,14 +47,65 @@ describe("ik2d.attach", function()
       assert.near(torso:world_angle(2), ba, EPS)
     end)
 
-    it("at joint 1 uses the parent's base direction (legs on a hip)", function()
+    it("at joint 1 turns with bone 1 (legs on a hip)", function()
       local torso, arm = body()
       local leg = arm
+      torso:set_pose(1, 0.3)              -- the hip bone leans: the legs lean with it
       attach.new():add(leg, torso, 1, pi):update()
       local bx, by, ba = leg:base()
       assert.near(100, bx, EPS)
       assert.near(200, by, EPS)
-      assert.near(pi / 2, ba, EPS)        -- -pi/2 + pi: pointing down
+      assert.near(0, wrap(-pi / 2 + 0.3 + pi - ba), EPS)
+    end)
+
+    it("at joint i turns with bone i, the one that starts there; at the tip with the last", function()
+      local torso = ik2d.chain{ x = 10, y = 20, angle = 0.5,
+        { length = 30, angle = 0.1 }, { length = 20, angle = -0.7 }, { length = 10, angle = 0.4 } }
+      for j = 1, 4 do
+        local child = ik2d.chain{ { length = 5 } }
+        attach.new():add(child, torso, j, 0.25):update()
+        local bx, by, ba = child:base()
+        local jx, jy = torso:joint(j)
+        assert.near(jx, bx, EPS)
+        assert.near(jy, by, EPS)
+        local bone = math.min(j, 3)
+        assert.near(0, wrap(torso:world_angle(bone) + 0.25 - ba), EPS)
+        assert.near(0, wrap(attach.direction(torso, j) - torso:world_angle(bone)), 0)
+      end
+    end)
+
+    it("at joint 1 of a follow chain turns with bone 1, not the base angle the method never turns", function()
+      -- a snake's tail is its base: the rattle on it must swing as the tail does
+      local snake = ik2d.chain{ x = 0, y = 0, { length = 12 }, { length = 12 }, { length = 12 } }
+      local rattle = ik2d.chain{ { length = 4 } }
+      local head = ik2d.solver(snake, { method = "follow" })
+      local rig = attach.new():add(rattle, snake, 1, pi)   -- pointing back, away from the body
+      for k = 1, 40 do
+        head:set_target(36 + 2 * k, 3 * k)                 -- crawl down and to the right
+        head:solve()
+        rig:update()
+      end
+      local _, _, snake_angle = snake:base()
+      assert.near(0, snake_angle, 0)                        -- follow never turns the base
+      assert.is_true(math.abs(wrap(snake:world_angle(1))) > 0.5)
+      local _, _, ba = rattle:base()
+      assert.near(0, wrap(snake:world_angle(1) + pi - ba), 1e-12)
+      -- drawn: the rattle's first bone runs straight on from the tail, backwards
+      local x1, y1 = snake:joint(1)
+      local x2, y2 = snake:joint(2)
+      local rx, ry = rattle:tip()
+      local ux, uy = (x1 - x2) / 12, (y1 - y2) / 12
+      assert.near(x1 + 4 * ux, rx, 1e-9)
+      assert.near(y1 + 4 * uy, ry, 1e-9)
+    end)
+
+    it("at joint 1 of a flipped parent turns with bone 1 as drawn", function()
+      local torso, arm = body()
+      torso:set_pose(1, 0.3)
+      torso:set_flip(true)
+      attach.new():add(arm, torso, 1, 0, { flip = false }):update()
+      local _, _, ba = arm:base()
+      assert.near(0, wrap(torso:world_angle(1) - ba), EPS)
     end)
 
     it("follows the parent's solved pose on the next update", function()

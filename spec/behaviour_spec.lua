@@ -256,6 +256,82 @@ describe("ik2d.behaviour", function()
     end)
   end)
 
+  describe("entering a reach state after the chain has moved (issue 21, defect 5)", function()
+    local k = 1 - math.exp(-12 * DT)
+
+    it("smooths from the hand, not from the stale target where the chain was made (set_base)", function()
+      local arm, s = rig(1)
+      local item = { 260, 130 }
+      local b = behaviour.new(s, states(item))          -- idle: holds the tip at (86, 47)
+      local x0, y0 = s:target()
+      for _ = 1, 10 do
+        arm:set_base(200, 100)                          -- the body carries the arm away
+        b:update(DT)
+        s:solve()
+      end
+      local hx, hy = arm:tip()                          -- the hand, drawn (weight 0: the pose)
+      assert.is_true(dist(hx, hy, x0, y0) > 100)
+      b:set_state("pickup")
+      local tx, ty = b:target()
+      assert.near(hx, tx, 1e-12)
+      assert.near(hy, ty, 1e-12)
+      b:update(DT)
+      tx, ty = s:target()
+      local k15 = 1 - math.exp(-15 * DT)                -- pickup's rate
+      assert.near(hx + (260 - hx) * k15, tx, 1e-9)
+      assert.near(hy + (130 - hy) * k15, ty, 1e-9)
+    end)
+
+    it("smooths from the hand when ik2d.attach moved the chain", function()
+      local torso = ik2d.chain{ x = 0, y = 0, { length = 40 } }
+      local arm, s = rig(1)
+      local b = behaviour.new(s, { idle = { weight = 0 }, aim = { target = { 100, 80 } } })
+      local rig2 = ik2d.attach.new():add(arm, torso)
+      local tsolver = ik2d.solver(torso)
+      local x0, y0 = b:target()
+      for f = 1, 20 do
+        tsolver:set_target(30 + f, 25)
+        tsolver:solve()
+        rig2:update()
+        b:update(DT)
+        s:solve()
+      end
+      local hx, hy = arm:tip()
+      assert.is_true(dist(hx, hy, x0, y0) > 20)
+      b:set_state("aim")
+      b:update(DT)
+      local tx, ty = s:target()
+      assert.near(hx + (100 - hx) * k, tx, 1e-9)
+      assert.near(hy + (80 - hy) * k, ty, 1e-9)
+    end)
+
+    it("with no state before, smooths from the solver's target (the tip until set_target)", function()
+      local arm, s = rig(1)
+      local b = behaviour.new(s, { reach = { target = { 240, 60 } } })
+      assert.is_nil(b:state())
+      arm:set_base(200, 100)
+      s:solve()
+      local hx, hy = arm:tip()
+      b:set_state("reach")
+      b:update(DT)
+      local tx, ty = s:target()
+      assert.near(hx + (240 - hx) * k, tx, 1e-9)
+      assert.near(hy + (60 - hy) * k, ty, 1e-9)
+    end)
+
+    it("from a state with weight, keeps smoothing from the target it gave (no jump in the solve)", function()
+      local arm, s = rig()
+      local b = behaviour.new(s, states{ 60, 30 }, { initial = "pickup" })
+      step(b, s, 5)
+      local tx0, ty0 = b:target()
+      arm:set_base(5, 5)
+      b:set_state("aim")
+      local tx, ty = b:target()
+      assert.are.equal(tx0, tx)
+      assert.are.equal(ty0, ty)
+    end)
+  end)
+
   describe("set_target", function()
     it("moves the target and the goal: a state without a target stays there", function()
       local _, s = rig()
@@ -579,6 +655,160 @@ describe("ik2d.behaviour", function()
     end)
   end)
 
+  describe("on_reached in a state whose weight is below 1 (issue 21)", function()
+    -- A chain from `def`, posed at `pose`, and a solver on it with `opts`.
+    local function limb(def, pose, opts)
+      local c = ik2d.chain(def)
+      for i, a in ipairs(pose) do c:set_pose(i, a) end
+      return c, ik2d.solver(c, opts)
+    end
+
+    -- Does the IK solution for target (x, y) reach, judged by a twin at
+    -- weight 1 solved from the same pose with the same options?
+    local function twin_reaches(def, pose, opts, x, y)
+      local o = {}
+      for k, v in pairs(opts) do o[k] = v end
+      o.weight = 1
+      local _, s = limb(def, pose, o)
+      s:set_target(x, y)
+      return (s:solve())
+    end
+
+    local ARM = { x = 0, y = 0, { length = 50, angle = 0.3 }, { length = 50, angle = 0.4 } }
+    local CASES = {
+      { "ccd", ARM, { 0.3, 0.4 }, {} },
+      { "fabrik", ARM, { 0.3, 0.4 }, { method = "fabrik" } },
+      { "two_bone", ARM, { 0.3, 0.4 }, { method = "two_bone" } },
+      { "limits, posed outside them", { x = 10, y = -5, angle = 0.4,
+          { length = 40, min = -1, max = 1 }, { length = 30, min = -2.5, max = 0.1 }, { length = 20 } },
+        { 3, 2.8, -1 }, {} },
+      { "flipped", { x = 0, y = 0, flip = true, { length = 50, angle = 0.3 }, { length = 50 } },
+        { 0.3, 0.4 }, {} },
+      { "one bone stretching", { x = 0, y = 0, { length = 40 } }, { 0 }, { stretch = 2 } },
+    }
+
+    for _, case in ipairs(CASES) do
+      local what, def, pose, opts = case[1], case[2], case[3], case[4]
+      for _, solve in ipairs{ true, false } do
+        it(("fires once when the IK solution reaches, the drawn tip short of it (%s, solve = %s)")
+          :format(what, tostring(solve)), function()
+          local c, s = limb(def, pose, opts)
+          local bx, by = c:base()
+          local goal = { bx + (c:flip() and -45 or 45), by + 40 }
+          if what == "one bone stretching" then goal = { bx + 60, by + 20 } end
+          assert.is_true(twin_reaches(def, pose, { warm_start = false, method = opts.method,
+            stretch = opts.stretch }, goal[1], goal[2]))
+          local fired = {}
+          local b = behaviour.new(s, {
+            idle = { weight = 0 },
+            aim = { weight = 0.6, blend = 0.1, target = goal, rate = 30,
+                    on_reached = function(h)
+                      local x, y = c:tip()
+                      fired[#fired + 1] = { weight = s:weight(), tip = dist(x, y, goal[1], goal[2]),
+                                            state = h:state() }
+                    end },
+          }, { solve = solve })
+          b:set_state("aim")
+          for _ = 1, 120 do
+            b:update(DT)
+            if not solve then s:solve() end
+          end
+          assert.are.equal(1, #fired)
+          assert.are.equal(0.6, fired[1].weight)
+          assert.are.equal("aim", fired[1].state)
+          -- what is drawn is 0.6 of the way in angles: not at the target
+          assert.is_true(fired[1].tip > s:tolerance())
+        end)
+      end
+    end
+
+    it("fires as the IK solution arrives, not a frame early, with warm_start = false too", function()
+      for _, warm in ipairs{ true, false } do
+        local arm, s = rig()
+        s:set_options{ warm_start = warm }
+        local item = { 60, 30 }
+        local n, first = 0, nil
+        local twin_arm, twin = rig(1)
+        twin:set_options{ warm_start = warm }
+        local st = states(item)
+        st.aim.on_reached = function() n = n + 1 end
+        local b = behaviour.new(s, st, { solve = true })
+        b:set_state("aim")
+        -- the twin solves each frame's target at weight 1 from the same start
+        for frame = 1, 120 do
+          b:update(DT)
+          twin_arm:set_pose(1, 0.3)
+          twin_arm:set_pose(2, 0.4)
+          if not warm then twin:forget() end
+          twin:set_target(s:target())
+          local twin_reached = twin:solve()
+          local gx, gy = b:goal()
+          local tx, ty = s:target()
+          if not first and twin_reached and not b:blending() and dist(tx, ty, gx, gy) <= s:tolerance() then
+            first = frame
+          end
+          if first == frame then assert.are.equal(1, n, "frame " .. frame) end
+          if not first then assert.are.equal(0, n, "frame " .. frame) end
+        end
+        assert.is_number(first)
+        assert.are.equal(1, n)
+        local x, y = arm:tip()
+        assert.is_true(dist(x, y, 40, -60) > 1)       -- the drawn hand is 0.7 of the way
+      end
+    end)
+
+    it("never fires while the IK solution cannot reach", function()
+      local _, s = rig()
+      local n = 0
+      local b = behaviour.new(s, { idle = { weight = 0 },
+        aim = { weight = 0.5, target = { 150, 40 }, on_reached = function() n = n + 1 end } }, { solve = true })
+      b:set_state("aim")
+      for _ = 1, 120 do b:update(DT) end
+      assert.are.equal(0, n)
+    end)
+
+    it("the follow method: fires once the drag has run (its solution always puts the tip on the target)", function()
+      local snake = ik2d.chain{ x = 0, y = 0, { length = 12 }, { length = 12 }, { length = 12 } }
+      local head = ik2d.solver(snake, { method = "follow", weight = 0 })
+      local n = 0
+      local b = behaviour.new(head, { idle = { weight = 0 },
+        crawl = { weight = 0.5, blend = 0.1, target = { 80, 20 }, rate = math.huge,
+                  on_reached = function() n = n + 1 end } }, { solve = true })
+      b:set_state("crawl")
+      for _ = 1, 30 do b:update(DT) end
+      assert.are.equal(1, n)
+      assert.is_true(helpers.tip_distance(snake, 80, 20) > 1)
+    end)
+
+    it("solve = false: a chain moved between your solve and the next update still arrives", function()
+      -- the arm rides on a swaying torso (ik2d.attach moves its base before
+      -- each update, after the solve the update checks)
+      local torso = ik2d.chain{ x = 0, y = 0, { length = 30 } }
+      local arm, s = rig()
+      local rig2 = ik2d.attach.new():add(arm, torso)
+      local n = 0
+      local b = behaviour.new(s, { idle = { weight = 0 },
+        aim = { weight = 0.6, blend = 0.1, target = { 70, 60 }, rate = 30, on_reached = function() n = n + 1 end } })
+      b:set_state("aim")
+      for frame = 1, 120 do
+        torso:set_base(0, 0, 0.2 * math.sin(frame * 0.05))
+        rig2:update()
+        b:update(DT)
+        s:solve()
+      end
+      assert.are.equal(1, n)
+    end)
+
+    it("a weight 0 state still fires when the drawn pose reaches (nothing is solved there)", function()
+      local _, s = rig()
+      local n = 0
+      local b = behaviour.new(s, { idle = { weight = 0, on_reached = function() n = n + 1 end } },
+        { solve = true })
+      for _ = 1, 30 do b:update(DT) end   -- idle holds the tip, where the pose puts it
+      assert.are.equal(1, n)
+    end)
+  end)
+
   describe("solve option", function()
     it("solve = true: update also solves", function()
       local arm, s = rig()
@@ -649,6 +879,359 @@ describe("ik2d.behaviour", function()
         err(function() behaviour.new(s, { a = {} }, { solve = "yes" }) end))
       assert.are.equal("ik2d.behaviour: new: opts has an unknown field (known: initial, rate, solve), got \"inital\"",
         err(function() behaviour.new(s, { a = {} }, { inital = "a" }) end))
+    end)
+  end)
+end)
+
+describe("ik2d.behaviour over a set of named solvers (issue 21)", function()
+  -- Two arms, at (0, 0) and (100, 0), each reaching 100, and their solvers.
+  local function hands(opts)
+    local function arm(x)
+      local c = ik2d.chain{ x = x, y = 0, { length = 50, angle = 0.3 }, { length = 50, angle = 0.4 } }
+      c:set_pose(1, 0.3)
+      c:set_pose(2, 0.4)
+      local o = { weight = 0, iterations = 20, tolerance = 0.01 }
+      for k, v in pairs(opts or {}) do o[k] = v end
+      return c, ik2d.solver(c, o)
+    end
+    local lc, ls = arm(0)
+    local rc, rs = arm(100)
+    return { left = ls, right = rs }, lc, rc
+  end
+
+  local box = { left = { 40, 60 }, right = { 60, 60 } }
+
+  -- idle: both hands off; lift: each hand to its handle; wave: the left
+  -- hand alone, the right one off
+  local function set_states(extra)
+    local t = {
+      idle = { weight = 0, blend = 0.2 },
+      lift = { blend = 0.3, rate = 15, left = { target = box.left }, right = { target = box.right } },
+      wave = { left = { weight = 0.8, target = function() return -30, -40 end, blend = 0.1 },
+               right = { weight = 0 } },
+    }
+    for k, v in pairs(extra or {}) do t.lift[k] = v end
+    return t
+  end
+
+  local function step_both(b, s, n)
+    for _ = 1, n do
+      b:update(DT)
+      s.left:solve()
+      s.right:solve()
+    end
+  end
+
+  it("starts both solvers in the initial state at once", function()
+    local s = hands{ weight = 1 }
+    local b = behaviour.new(s, set_states())
+    assert.are.equal("idle", b:state())
+    assert.are.equal(0, s.left:weight())
+    assert.are.equal(0, s.right:weight())
+    assert.are.equal(0, b:weight("left"))
+    assert.is_false(b:blending())
+    assert.are.same({ "left", "right" }, b:solvers())
+    assert.are.equal(s.right, b:solver("right"))
+  end)
+
+  it("one set_state switches them together, each to its own weight and target", function()
+    local s = hands()
+    local b = behaviour.new(s, set_states())
+    assert.is_true(b:set_state("lift"))
+    step_both(b, s, 9)                                    -- 0.15 s of 0.3: half way, both
+    assert.near(0.5, s.left:weight(), 1e-9)
+    assert.near(0.5, s.right:weight(), 1e-9)
+    assert.is_true(b:blending())
+    assert.is_true(b:blending("right"))
+    assert.are.equal(15, b:rate("left"))
+    local gx, gy = b:goal("right")
+    assert.are.same({ 60, 60 }, { gx, gy })
+    step_both(b, s, 120)
+    assert.are.equal(1, s.left:weight())
+    assert.are.equal(1, b:weight("right"))
+    assert.is_false(b:blending())
+    local lx, ly = s.left:chain():tip()
+    local rx, ry = s.right:chain():tip()
+    assert.is_true(dist(lx, ly, 40, 60) <= 0.01 + 1e-9)
+    assert.is_true(dist(rx, ry, 60, 60) <= 0.01 + 1e-9)
+    local tx, ty = b:target("left")
+    local sx, sy = s.left:target()
+    assert.are.same({ sx, sy }, { tx, ty })
+  end)
+
+  it("a state's own weight, blend, rate and target are every solver's defaults", function()
+    local s = hands()
+    local point = { 50, 50 }
+    local b = behaviour.new(s, { idle = { weight = 0 },
+      both = { weight = 0.5, blend = 0, rate = math.huge, target = point, right = { weight = 0.25 } } })
+    b:set_state("both")
+    b:update(DT)
+    assert.are.equal(0.5, s.left:weight())
+    assert.are.equal(0.25, s.right:weight())
+    for _, name in ipairs{ "left", "right" } do
+      local x, y = s[name]:target()
+      assert.are.same({ 50, 50 }, { x, y })
+      assert.are.equal(math.huge, b:rate(name))
+    end
+  end)
+
+  it("a solver a state leaves out takes the state's fields (weight 1 holding its tip by default)", function()
+    local s, _, rc = hands()
+    local b = behaviour.new(s, { idle = { weight = 0 }, left_only = { left = { target = { 30, 30 } } } })
+    local rx, ry = rc:tip()
+    b:set_state("left_only", true)
+    b:update(DT)
+    assert.are.equal(1, s.right:weight())
+    local tx, ty = s.right:target()
+    assert.are.same({ rx, ry }, { tx, ty })
+  end)
+
+  it("solve = true solves every solver in the set, in the order of their names", function()
+    local s, lc, rc = hands()
+    local order = {}
+    local proxy = {}
+    for name, sv in pairs(s) do
+      proxy[name] = setmetatable({}, { __index = function(_, m)
+        if m == "solve" then return function() order[#order + 1] = name; return sv:solve() end end
+        return function(_, ...) return sv[m](sv, ...) end
+      end })
+    end
+    local b = behaviour.new(proxy, set_states(), { solve = true })
+    b:set_state("lift")
+    for _ = 1, 120 do b:update(DT) end
+    assert.are.same({ "left", "right" }, { order[1], order[2] })
+    assert.is_true(helpers.tip_distance(lc, 40, 60) <= 0.01 + 1e-9)
+    assert.is_true(helpers.tip_distance(rc, 60, 60) <= 0.01 + 1e-9)
+  end)
+
+  describe("on_reached", function()
+    -- Has one solver arrived, as on_reached judges it: weight blend done,
+    -- its target within tolerance of the goal (x, y), its solve reached.
+    local function arrived(b, s, name, x, y)
+      local tx, ty = s:target()
+      return not b:blending(name) and dist(tx, ty, x, y) <= s:tolerance() and (s:result())
+    end
+
+    for _, solve in ipairs{ true, false } do
+      it("fires once when every solver with a weight above 0 has arrived, not before (solve = "
+         .. tostring(solve) .. ")", function()
+        local s, lc, rc = hands()
+        local fired, left_first, right_first = {}, nil, nil
+        local right_handle = { 60, 60 }
+        local b = behaviour.new(s, { idle = { weight = 0 },
+          lift = { blend = 0.3, rate = 15, left = { target = box.left }, right = { target = right_handle, rate = 4 },
+                   on_reached = function(h) fired[#fired + 1] = h.frame end } }, { solve = solve })
+        b:set_state("lift")
+        for frame = 1, 240 do
+          b.frame = frame
+          b:update(DT)
+          if not solve then s.left:solve(); s.right:solve() end
+          if not left_first and arrived(b, s.left, "left", 40, 60) then left_first = frame end
+          if not right_first and arrived(b, s.right, "right", 60, 60) then right_first = frame end
+        end
+        assert.is_number(left_first)
+        assert.is_number(right_first)
+        assert.is_true(right_first > left_first + 10)       -- the right hand is slower
+        assert.are.equal(1, #fired)
+        -- the left hand alone was not enough; solve = false reads the solve a frame late
+        assert.are.equal(solve and right_first or right_first + 1, fired[1])
+        assert.is_true(helpers.tip_distance(lc, 40, 60) <= 0.02)
+        assert.is_true(helpers.tip_distance(rc, 60, 60) <= 0.02)
+      end)
+    end
+
+    it("ignores the solvers at weight 0 in the state; the others may be below 1", function()
+      local s = hands()
+      local n = 0
+      local st = set_states()
+      st.wave.on_reached = function() n = n + 1 end
+      local b = behaviour.new(s, st, { solve = true })
+      b:set_state("wave")
+      for _ = 1, 120 do b:update(DT) end
+      assert.are.equal(1, n)
+      assert.are.equal(0, s.right:weight())
+      assert.are.equal(0.8, s.left:weight())
+    end)
+
+    it("in a state where every weight is 0, fires when every solver arrives (as for one solver)", function()
+      local s = hands()
+      local n = 0
+      local st = set_states()
+      st.idle.on_reached = function() n = n + 1 end
+      local b = behaviour.new(s, st, { solve = true })
+      for _ = 1, 10 do b:update(DT) end
+      assert.are.equal(1, n)
+    end)
+  end)
+
+  describe("entering a reach state after the chains have moved (defect 5)", function()
+    it("each solver's target leaves from its hand", function()
+      local s, lc, rc = hands{ weight = 1 }
+      local b = behaviour.new(s, set_states())
+      for _ = 1, 5 do
+        lc:set_base(-20, 30)
+        rc:set_base(130, 10)
+        step_both(b, s, 1)
+      end
+      local lx, ly = lc:tip()
+      local rx, ry = rc:tip()
+      b:set_state("lift")
+      local x, y = b:target("left")
+      assert.are.same({ lx, ly }, { x, y })
+      x, y = b:target("right")
+      assert.are.same({ rx, ry }, { x, y })
+    end)
+  end)
+
+  describe("set_target", function()
+    it("takes the solver's name first", function()
+      local s = hands()
+      local b = behaviour.new(s, set_states())
+      assert.are.equal(b, b:set_target("right", -10, 5))
+      local x, y = s.right:target()
+      assert.are.same({ -10, 5 }, { x, y })
+      x, y = b:goal("right")
+      assert.are.same({ -10, 5 }, { x, y })
+      local lx = s.left:target()
+      assert.are_not.equal(-10, lx)
+      b:set_target(7, 8, "left")                    -- the name may come last
+      x, y = s.left:target()
+      assert.are.same({ 7, 8 }, { x, y })
+    end)
+  end)
+
+  describe("all or nothing", function()
+    local function observe(b, s)
+      local t = { b:state() or "-", b:previous() or "-", b:time(), b:blending() }
+      for _, name in ipairs{ "left", "right" } do
+        local x, y = b:target(name)
+        local gx, gy = b:goal(name)
+        local tx, ty = s[name]:target()
+        for _, v in ipairs{ b:weight(name), b:blending(name), b:rate(name), x, y, gx, gy, tx, ty, s[name]:weight() } do
+          t[#t + 1] = v
+        end
+      end
+      return t
+    end
+
+    it("a raising source of the second solver leaves the first as it was too", function()
+      local s = hands()
+      local fail = false
+      local b = behaviour.new(s, { idle = { weight = 0 }, lift = { left = { target = { 40, 60 } },
+        right = { target = function() if fail then error("handle gone", 0) end return 60, 60 end } } })
+      b:set_state("lift")
+      step_both(b, s, 3)
+      local before = observe(b, s)
+      fail = true
+      assert.has_error(function() b:update(DT) end, "handle gone")
+      assert.are.same(before, observe(b, s))
+      assert.has_error(function() b:set_state("idle"); b:set_state("lift") end, "handle gone")
+      assert.are.equal("idle", b:state())
+      fail = false
+      b:set_state("lift")
+      assert.are.equal("lift", b:state())
+    end)
+
+    it("a raising callback undoes the switch of every solver, instant weights included", function()
+      local s = hands()
+      local raise = true
+      local b = behaviour.new(s, set_states{ on_enter = function() if raise then error("no", 0) end end })
+      local before = observe(b, s)
+      assert.has_error(function() b:set_state("lift", true) end, "no")
+      assert.are.same(before, observe(b, s))
+      raise = false
+      b:set_state("lift", true)
+      assert.are.equal(1, s.left:weight())
+      assert.are.equal(1, s.right:weight())
+    end)
+
+    it("a raising on_reached leaves both solvers' targets and weights as they were", function()
+      local s = hands()
+      local raise, calls = true, 0
+      local b = behaviour.new(s, set_states{ on_reached = function()
+        calls = calls + 1
+        if raise then error("busy", 0) end
+      end })
+      b:set_state("lift")
+      local before
+      for _ = 1, 240 do
+        before = observe(b, s)
+        local ok = pcall(b.update, b, DT)
+        if not ok then break end
+        s.left:solve(); s.right:solve()
+      end
+      assert.are.equal(1, calls)
+      assert.are.same(before, observe(b, s))
+      raise = false
+      b:update(DT)
+      assert.are.equal(2, calls)
+    end)
+  end)
+
+  describe("refused calls", function()
+    local err = helpers.caller_error
+
+    it("refuses bad solver sets, naming the solver", function()
+      local s = hands()
+      assert.are.equal("ik2d.behaviour: new: solver 'right' must be an ik2d solver (target, set_target, weight, "
+        .. "set_weight, result, tolerance, chain), got 5",
+        err(function() behaviour.new({ left = s.left, right = 5 }, {}) end))
+      assert.are.equal("ik2d.behaviour: new: a solver set must map names (strings) to solvers, got 1",
+        err(function() behaviour.new({ s.left, s.right }, {}) end))
+      assert.are.equal("ik2d.behaviour: new: a solver cannot be named as a state field (blend, on_enter, "
+        .. "on_exit, on_reached, rate, target, weight), got \"blend\"",
+        err(function() behaviour.new({ blend = s.left }, {}) end))
+      assert.are.equal("ik2d.behaviour: new: solvers 'a' and 'b' are the same solver",
+        err(function() behaviour.new({ a = s.left, b = s.left }, {}) end))
+      assert.are.equal("ik2d.behaviour: new: solver must be an ik2d solver (target, set_target, weight, "
+        .. "set_weight, result, tolerance, chain) or a table of named solvers, got an empty table",
+        err(function() behaviour.new({}, {}) end))
+      assert.are.equal("ik2d.behaviour: new: solver 'left' must be an ik2d solver (target, set_target, weight, "
+        .. "set_weight, result, tolerance, chain, solve), got table",
+        err(function() behaviour.new({ left = { target = true } }, {}, { solve = true }) end))
+    end)
+
+    it("refuses bad per-solver fields, naming the state and the solver", function()
+      local s = hands()
+      assert.are.equal("ik2d.behaviour: new: state 'lift': left: weight must be a number in [0, 1], got 2",
+        err(function() behaviour.new(s, { lift = { left = { weight = 2 } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'lift': right has an unknown field (known: blend, rate, "
+        .. "target, weight), got \"on_reached\"",
+        err(function() behaviour.new(s, { lift = { right = { on_reached = print } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'lift': right must be a table or nil, got 3",
+        err(function() behaviour.new(s, { lift = { right = 3 } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'lift' has an unknown field (known: blend, left, on_enter, "
+        .. "on_exit, on_reached, rate, right, target, weight), got \"middle\"",
+        err(function() behaviour.new(s, { lift = { middle = {} } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'lift': left: target must give finite numbers x, y, got nan",
+        err(function() behaviour.new(s, { lift = { left = { target = { 0 / 0, 1 } } } }) end))
+      assert.are.equal("ik2d.behaviour: new: state 'lift': target must be a point table, a function "
+        .. "or { chain = c }, got 7",
+        err(function() behaviour.new(s, { lift = { target = 7 } }) end))
+      local bad = { 1, 2 }
+      local b = behaviour.new(s, { idle = {}, lift = { right = { target = bad } } })
+      bad[2] = math.huge
+      assert.are.equal("ik2d.behaviour: set_state: state 'lift': right: target must give finite numbers x, y, got inf",
+        err(function() b:set_state("lift") end))
+      assert.are.equal("idle", b:state())
+    end)
+
+    it("asks for a solver's name in a set, and for none with one solver", function()
+      local s = hands()
+      local b = behaviour.new(s, set_states())
+      assert.are.equal("ik2d.behaviour: target: name must be one of the solvers (left, right), got nil",
+        err(function() b:target() end))
+      assert.are.equal("ik2d.behaviour: weight: name must be one of the solvers (left, right), got \"middle\"",
+        err(function() b:weight("middle") end))
+      assert.are.equal("ik2d.behaviour: set_target: name must be one of the solvers (left, right), got 1",
+        err(function() b:set_target(1, 2) end))
+      assert.are.equal("ik2d.behaviour: set_target: y must be a finite number, got nil",
+        err(function() b:set_target("left", 1) end))
+      local one = behaviour.new(s.left, { idle = {} })
+      assert.are.equal("ik2d.behaviour: goal: name must be nil (the behaviour drives one solver), got \"left\"",
+        err(function() one:goal("left") end))
+      assert.are.same({}, one:solvers())
+      assert.are.equal(s.left, one:solver())
     end)
   end)
 end)

@@ -328,6 +328,71 @@ describe("helpers fuzz", function()
     end)
   end
 
+  for _, solve in ipairs{ false, true } do
+    it("behaviour: random calls on a set of two solvers, fake and real (solve = " .. tostring(solve) .. ")",
+      function()
+        local c = context(solve and 7919 or 6007)
+        local fchain = fake_chain(c)
+        local fake = fake_solver(c, fchain)
+        local arm = ik2d.chain{ x = 0, y = 0, { length = 50 }, { length = 40, min = -2, max = 0.3 } }
+        local real = ik2d.solver(arm, { weight = 0 })
+        local proxy = fragile(real)
+        local flags = { raise = false, depth = 0, fx = 1, fy = 2 }
+        local base = behaviour_states(c, fchain, flags)
+        -- the same states, each solver given its own part of some
+        local point, named = { 10, 20 }, { x = 5, y = -5 }
+        local states = {
+          idle = base.idle,
+          point = { weight = 1, blend = 0.3, rate = 8, a = { target = point }, b = { target = named, weight = 0.5 },
+                    on_enter = base.point.on_enter, on_exit = base.point.on_exit,
+                    on_reached = base.point.on_reached },
+          named = { weight = 0.5, blend = 0, target = named, rate = math.huge, b = { weight = 0 },
+                    on_reached = base.named.on_reached },
+          fn = base.fn,
+          ledge = { a = { target = { chain = fchain, joint = 2, dx = 1 } }, b = { weight = 0.25, blend = 0.1 },
+                    on_enter = base.ledge.on_enter, on_reached = base.ledge.on_reached },
+        }
+        local solvers = { a = fake, b = proxy }
+        local h = ik2d.behaviour.new(solvers, states, { solve = solve })
+        local actions = behaviour_actions(c, h, flags, point, named, fake, function()
+          fchain.move()
+          fake.reached = c.chance(0.5)
+          arm:set_base(c.rng.range(-200, 200), c.rng.range(-200, 200))
+          if not solve then real:solve() end
+        end)
+        for k, act in ipairs(actions) do
+          if act[1] == "set_target" then
+            actions[k] = { "set_target", function()
+              h:set_target(c.pick{ "a", "b", "c", NIL, 1 }, c.number(-1e3, 1e3), c.number(-1e3, 1e3))
+            end }
+          elseif act[1] == "a raising solver" then
+            actions[k] = { "a raising solver", function()
+              fake.raise, proxy.raise = {}, {}
+              if c.chance(0.5) then
+                local which = c.pick{ fake, proxy }
+                which.raise[c.pick{ "set_target", "set_weight", "solve" }] = true
+              end
+            end }
+          end
+        end
+        fuzz(c, actions, function()
+          local t = { h:state() or "-", h:previous() or "-", h:time(), h:blending() }
+          for _, name in ipairs{ "a", "b" } do
+            local x, y = h:target(name)
+            local gx, gy = h:goal(name)
+            local tx, ty = solvers[name]:target()
+            local rate = h:rate(name)
+            if rate == math.huge then rate = "at once" end      -- a rate, not an overflow
+            for _, v in ipairs{ h:weight(name), h:blending(name), rate, x, y, gx, gy, tx, ty,
+                                solvers[name]:weight() } do
+              t[#t + 1] = v
+            end
+          end
+          return t
+        end, STEPS)
+      end)
+  end
+
   it("attach: random links, removals and updates, with a chain that raises", function()
     local c = context(5772)
     local chains = {}

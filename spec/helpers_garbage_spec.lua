@@ -73,6 +73,53 @@ describe("the helpers in a steady frame loop", function()
       end)
   end
 
+  for _, warm in ipairs{ true, false } do
+    it("behaviour:update allocates nothing judging arrival below weight 1 (warm_start = " .. tostring(warm) .. ")",
+      function()
+        -- a still goal the IK solution reaches: every update checks arrival,
+        -- without a warm start by working the solution out of the chain
+        local s = ik2d.solver(arm(), { weight = 0, warm_start = warm })
+        local reached = 0
+        local b = ik2d.behaviour.new(s, {
+          idle = { weight = 0 },
+          aim = { weight = 0.6, blend = 0, target = { 30, 40 }, rate = math.huge,
+                  on_reached = function() reached = reached + 1 end },
+        })
+        b:set_state("aim")
+        for _ = 1, 3 do b:update(DT); s:solve() end
+        assert.are.equal(1, reached)
+        assert.are.equal(0, growth(frames(3000, function()
+          b:update(DT)
+          s:solve()
+        end)))
+        assert.are.equal(1, reached)
+      end)
+  end
+
+  for _, solve in ipairs{ false, true } do
+    it("behaviour:update of a solver set allocates nothing (solve = " .. tostring(solve) .. ")", function()
+      local point = { 30, 20 }
+      local s = { left = ik2d.solver(arm(), { weight = 0 }), right = ik2d.solver(arm(50), { weight = 0 }),
+                  head = ik2d.solver(arm(20), { weight = 0 }) }
+      local reached = 0
+      local b = ik2d.behaviour.new(s, {
+        idle = { weight = 0 },
+        lift = { blend = 0.2, rate = 6, left = { target = point },
+                 right = { target = function() return 60 + math.sin(reached), 25 end, weight = 0.6 },
+                 head = { weight = 0 },
+                 on_reached = function() reached = reached + 1 end },
+      }, { solve = solve })
+      b:set_state("lift")
+      assert.are.equal(0, growth(frames(2000, function(i)
+        point[1] = 30 + 0.001 * math.cos(i * 0.02)
+        b:update(DT)
+        if not solve then
+          s.left:solve(); s.right:solve(); s.head:solve()
+        end
+      end)))
+    end)
+  end
+
   it("attach:update allocates nothing", function()
     local torso, a, b = arm(), arm(), arm()
     local rig = ik2d.attach.new():add(a, torso, 3, 0.2):add(b, torso, 1, 0, { inherit = "position" })

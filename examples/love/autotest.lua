@@ -70,9 +70,15 @@ function T:monitor_before()
   for name, b in pairs(hero.behaviours) do
     local p = self.prev[name] or {}
     self.prev[name] = p
-    p[1], p[2] = hero.solvers[name]:target()
+    local s = hero.solvers[name]
+    p[1], p[2] = s:target()
     p[3], p[4] = b:goal()
     p[5] = b:rate()
+    -- a switch at weight 0 smooths from the hand, the chain's tip (nothing
+    -- moves the chains between here and the switch: the solve comes last)
+    p[6] = s:weight()
+    p[7], p[8] = s:chain():tip()
+    p[9] = b:state()
   end
 end
 
@@ -121,7 +127,9 @@ function T:monitor_after()
   -- smoothed targets: never more than 1 - exp(-rate dt) of the gap, with
   -- the goal and rate of the state that made the step: the state now,
   -- or, when a callback switched state after the step (its time is 0),
-  -- the one before (its goal has not moved within the frame)
+  -- the one before (its goal has not moved within the frame); from the
+  -- target before the frame, or, after a switch made at weight 0, from
+  -- the hand (the target then moved nothing, and may have been stale)
   for name, b in pairs(hero.behaviours) do
     local p = self.prev[name]
     local x, y = hero.solvers[name]:target()
@@ -130,8 +138,10 @@ function T:monitor_after()
       gx, gy = b:goal()
       rate = b:rate()
     end
-    local moved = dist(p[1], p[2], x, y)
-    local allowed = (1 - exp(-rate * DT)) * dist(p[1], p[2], gx, gy)
+    local ox, oy = p[1], p[2]
+    if p[6] == 0 and b:state() ~= p[9] then ox, oy = p[7], p[8] end
+    local moved = dist(ox, oy, x, y)
+    local allowed = (1 - exp(-rate * DT)) * dist(ox, oy, gx, gy)
     if moved > allowed + 1e-9 then
       self.jumps = self.jumps + 1
       self.jump_at = ("%s at %.2f s: moved %.3f, allowed %.3f"):format(name, self.time, moved, allowed)

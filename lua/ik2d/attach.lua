@@ -9,8 +9,10 @@
 --
 -- Each link sets the child's base position to the parent's joint (result
 -- pose) and its base angle to the parent's direction there plus the
--- offset.  The direction at joint j is that of the bone ending there
--- (bone j - 1); at joint 1 it is the parent's base direction.  With
+-- offset.  The direction at joint j is that of bone j, the bone that
+-- starts there and turns about it (at joint 1 bone 1, not the base angle:
+-- the follow method moves a chain's base and turns its bones, never its
+-- base angle); at the tip (joint #parent + 1) that of the last bone.  With
 -- inherit = "position" the child's base follows the joint's position
 -- only and keeps its own base angle.
 --
@@ -55,13 +57,11 @@ function attach.new()
 end
 
 -- The world direction (as drawn, so mirrored when flipped) of chain c at
--- joint j.
+-- joint j: bone j's, the last bone's at the tip (j = #c + 1).
 local function direction(c, j)
-  if j > 1 then return c:world_angle(j - 1) end
-  -- the base frame: bone 1's world direction minus its local angle,
-  -- mirrored when the chain is flipped
-  if c:flip() then return c:world_angle(1) + c:angle(1) end
-  return c:world_angle(1) - c:angle(1)
+  local n = #c
+  if j > n then j = n end
+  return c:world_angle(j)
 end
 attach.direction = direction
 
@@ -73,7 +73,7 @@ end
 
 -- the methods a link uses of a child and of a parent
 local CHILD_METHODS = { "set_base", "base", "flip", "set_flip" }
-local PARENT_METHODS = { "joint", "world_angle", "angle", "flip" }
+local PARENT_METHODS = { "joint", "world_angle", "flip" }
 
 -- Does `chain` hang from `from` through the links (or is it `from`)?
 local function hangs_from(self, chain, from)
