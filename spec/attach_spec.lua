@@ -58,7 +58,7 @@ describe("ik2d.attach", function()
       assert.near(0, wrap(-pi / 2 + 0.3 + pi - ba), EPS)
     end)
 
-    it("at joint i turns with bone i, the one that starts there; at the tip with the last", function()
+    it("at joint i > 1 turns with bone i - 1, the one ending there; at joint 1 with bone 1", function()
       local torso = ik2d.chain{ x = 10, y = 20, angle = 0.5,
         { length = 30, angle = 0.1 }, { length = 20, angle = -0.7 }, { length = 10, angle = 0.4 } }
       for j = 1, 4 do
@@ -68,7 +68,7 @@ describe("ik2d.attach", function()
         local jx, jy = torso:joint(j)
         assert.near(jx, bx, EPS)
         assert.near(jy, by, EPS)
-        local bone = math.min(j, 3)
+        local bone = math.max(j - 1, 1)
         assert.near(0, wrap(torso:world_angle(bone) + 0.25 - ba), EPS)
         assert.near(0, wrap(attach.direction(torso, j) - torso:world_angle(bone)), 0)
       end

@@ -9,10 +9,10 @@
 --
 -- Each link sets the child's base position to the parent's joint (result
 -- pose) and its base angle to the parent's direction there plus the
--- offset.  The direction at joint j is that of bone j, the bone that
--- starts there and turns about it (at joint 1 bone 1, not the base angle:
--- the follow method moves a chain's base and turns its bones, never its
--- base angle); at the tip (joint #parent + 1) that of the last bone.  With
+-- offset.  The direction at joint j is that of the bone ending there
+-- (bone j - 1); at joint 1, where none ends, that of bone 1, not the base
+-- angle (the follow method moves a chain's base and turns its bones, never
+-- its base angle).  With
 -- inherit = "position" the child's base follows the joint's position
 -- only and keeps its own base angle.
 --
@@ -57,11 +57,10 @@ function attach.new()
 end
 
 -- The world direction (as drawn, so mirrored when flipped) of chain c at
--- joint j: bone j's, the last bone's at the tip (j = #c + 1).
+-- joint j: the bone's ending there, bone 1's at joint 1.
 local function direction(c, j)
-  local n = #c
-  if j > n then j = n end
-  return c:world_angle(j)
+  if j > 1 then return c:world_angle(j - 1) end
+  return c:world_angle(1)
 end
 attach.direction = direction
 
