@@ -452,7 +452,7 @@ void luaik_push_path_constraint(lua_State *L, int chain, int i) {
   ik2d_skeleton_chain_bone(c, i, &bone);
   luaik_anchored(L, chain);
   lua_getfield(L, -1, "skeleton");
-  luaik_anchored(L, -1);          /* its info (nil once it was collected) */
+  luaik_anchored(L, -1);          /* its info */
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, "constraints");
     lua_rawgeti(L, -1, bone + 1);
@@ -499,10 +499,18 @@ void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain) {
   if (ik2d_chain_skeleton(chain, NULL, NULL) != NULL) remember_solver(L, lua_gettop(L));
 }
 
+/* The chains it lets go keep pointing at the bones' constraints: its info
+** (info.constraints) stays as long as it does, and each of those chains
+** keeps it alive. */
 static int skeleton_gc(lua_State *L) {
   ik2d_skeleton *sk = (ik2d_skeleton *)luaik_test_object(L, 1, LUAIK_SKELETON);
-  if (sk != NULL && !luaik_box_of(sk)->collected) ik2d_skeleton_release(sk);
-  return luaik_gc(L);
+  if (sk == NULL || luaik_box_of(sk)->collected) return luaik_gc(L);
+  ik2d_skeleton_release(sk);
+  lua_settop(L, 1);
+  push_info(L, 1);
+  luaik_gc(L);
+  if (lua_istable(L, 2)) luaik_anchor(L, 1, 2);
+  return 0;
 }
 
 static int skeleton_tostring(lua_State *L) {
