@@ -104,3 +104,65 @@ describe("a skeleton finalised while its chains are in use", function()
       end)
   end)
 end)
+
+describe("the metatables", function()
+  local function objects()
+    local chain = ik2d.chain{ { length = 1 }, { length = 1 } }
+    local sk = ik2d.skeleton{ { name = "a", length = 1 }, { name = "b", parent = "a", length = 1 } }
+    local s = ik2d.solver(chain)
+    return { Constraint = ik2d.constraint{ min = -1, max = 1 }, Chain = chain, Solver = s,
+             Group = ik2d.group{ s }, Skeleton = sk, Spring = ik2d.spring(chain),
+             SkeletonChain = sk:chain("a", "b") }
+  end
+
+  it("are protected: getmetatable gives the type's name, which has no __gc to take", function()
+    for kind, o in pairs(objects()) do
+      local name = "ik2d." .. (kind == "SkeletonChain" and "Chain" or kind)
+      assert.are.equal(name, getmetatable(o), kind)
+      assert.is_nil(getmetatable(o).__gc, kind)
+      assert.has_error(function() getmetatable(o).__gc = function() end end)
+      -- the pure core's objects may be tables: their metatable stays
+      if type(o) == "table" then
+        assert.has_error(function() setmetatable(o, {}) end)
+      end
+      assert.are.equal(name, raw_metatable(o).__name)
+    end
+  end)
+
+  -- in a child: before the fix the chain type's __gc was replaced for good
+  it("a skeleton chain dropped after an attempt to replace its __gc leaves the skeleton's lists",
+    function()
+      local ok, out, code = helpers.run_lua([[
+        local ik2d = require "ik2d"
+        local sk = ik2d.skeleton{ { name = "a", length = 1 }, { name = "b", parent = "a", length = 1 } }
+        print("replaced", (pcall(function() getmetatable(sk:chain("a", "b")).__gc = function() end end)))
+        do local _ = sk:chain("a", "b") end
+        for _ = 1, 4 do collectgarbage() end
+        local junk = {}
+        for i = 1, 5000 do junk[i] = { i, i, i, i } end
+        for k = 1, 100 do sk:set_pose("b", k * 0.01) end
+        local keep = sk:chain("a", "b")
+        sk:set_pose("b", 0.25)
+        print("angles", sk:angle(2), keep:angle(2), #junk)
+      ]], ik2d.ffi and "" or "IK2D_NO_FFI=1")
+      assert(ok, ("the child exited with %s:\n%s"):format(tostring(code), out))
+      assert.truthy(out:find("replaced\tfalse\n", 1, true), out)
+      assert.truthy(out:find("angles\t0.25\t0.25\t5000\n", 1, true), out)
+    end)
+
+  if helpers.is_luajit and ik2d.ffi ~= nil and ik2d.backend ~= "lua" then
+    it("an FFI method given the pure core's object of the same type name refuses it", function()
+      local pure = require "ik2d.pure.core"
+      local chain = pure.chain{ { length = 1 } }
+      local c_chain = ik2d.chain{ { length = 1 } }
+      local was = ik2d.ffi
+      for _, on in ipairs{ true, false } do
+        ik2d.use_ffi(on)
+        local ok, err = pcall(c_chain.tip, chain)
+        assert.is_false(ok)
+        assert.truthy(tostring(err):find("ik2d.Chain expected", 1, true), tostring(err))
+      end
+      ik2d.use_ffi(was)
+    end)
+  end
+end)

@@ -440,7 +440,10 @@ static void pin_library(void) {
 #endif
 }
 
-/* Creates or (after a reload of the module) refills the metatable. */
+/* Creates or (after a reload of the module) refills the metatable.
+** __metatable: getmetatable(obj) gives the type's name, never this table,
+** whose __gc a script could otherwise call or replace (an object freed
+** while its skeleton still lists it). */
 static void register_type(lua_State *L, const char *type,
                           const luaL_Reg *methods, const luaL_Reg *meta) {
   luaL_newmetatable(L, type);
@@ -450,6 +453,8 @@ static void register_type(lua_State *L, const char *type,
   lua_setfield(L, -2, "__index");
   lua_pushstring(L, type);
   lua_setfield(L, -2, "__name");
+  lua_pushstring(L, type);
+  lua_setfield(L, -2, "__metatable");
   lua_pop(L, 1);
 }
 

@@ -48,6 +48,9 @@ function B.new_type(name, methods, gc, objects)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
+  -- getmetatable(obj) gives the name, as the C core's do: no script can
+  -- call, replace or (for a table) swap the metatable
+  mt.__metatable = name
   if not proto then
     -- a table stands for a userdata: no fields of its own, and no length
     -- (a type with one sets __len over this); Lua would also name the
