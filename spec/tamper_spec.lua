@@ -45,6 +45,22 @@ local function angles(chain)
   return out
 end
 
+local function error_of(f, ...)
+  local ok, err = pcall(f, ...)
+  assert(not ok, "expected an error, but the call succeeded")
+  return tostring(err)
+end
+
+-- A metatable whose every read and write is counted (and does nothing).
+local function spy()
+  local seen = { reads = 0, writes = 0 }
+  local mt = {
+    __index = function() seen.reads = seen.reads + 1 end,
+    __newindex = function() seen.writes = seen.writes + 1 end,
+  }
+  return seen, mt
+end
+
 describe("a skeleton finalised while its chains are in use", function()
   -- a limited arm of 3 bones and a limited tail of 2, all on one skeleton:
   -- s on the arm, g a group of a second solver on the arm, sp a spring on
@@ -102,6 +118,161 @@ describe("a skeleton finalised while its chains are in use", function()
         end
         assert.is_true(math.abs(dropped.tail[2]) <= 0.25 + 1e-12)
       end)
+  end)
+end)
+
+describe("option tables are read raw", function()
+  local function solver()
+    local chain = ik2d.chain{ { length = 1 }, { length = 1 } }
+    return ik2d.solver(chain, { iterations = 12, weight = 0.75 })
+  end
+
+  local function settings(s)
+    local t = s:options()
+    t.pole = { s:pole() }
+    return t
+  end
+
+  it("s:set_options: a pole's __index never runs, not even to finalise the solver mid-call", function()
+    local s = solver()
+    local calls = 0
+    local pole = setmetatable({}, { __index = function(_, k)
+      calls = calls + 1
+      if k == "x" then
+        finalise(s)
+        full()
+        churn()
+      end
+      return 1
+    end })
+    local before = settings(s)
+    local err = error_of(s.set_options, s, { method = "two_bone", pole = pole })
+    assert.truthy(err:find("pole x: number expected, got nil", 1, true), err)
+    assert.are.equal(0, calls)
+    assert.are.same(before, settings(s))
+    s:set_target(1, 1)
+    local _, distance = s:solve()
+    assert.is_true(distance < 1)
+  end)
+
+  it("s:set_options and ik2d.solver: only the table's own fields count", function()
+    local seen, mt = spy()
+    local s = solver()
+    s:set_options(setmetatable({ iterations = 3, pole = setmetatable({ 4, 5 }, mt) }, mt))
+    assert.are.equal(3, s:iterations())
+    assert.are.same({ 4, 5 }, { s:pole() })
+    s:set_options{ pole = setmetatable({ x = 6, y = 7 }, mt) }
+    assert.are.same({ 6, 7 }, { s:pole() })
+    -- an inherited option is not an option
+    s:set_options(setmetatable({}, { __index = { weight = 0.25 } }))
+    assert.are.equal(0.75, s:weight())
+    local made = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } },
+                             setmetatable({ tolerance = 0.5 }, { __index = { iterations = 2 } }))
+    assert.are.equal(0.5, made:tolerance())
+    assert.are.equal(10, made:iterations())
+    assert.are.same({ reads = 0, writes = 0 }, seen)
+  end)
+
+  it("ik2d.solver: an options table's __index never runs, not even to finalise the chain", function()
+    local chain = ik2d.chain{ { length = 1 }, { length = 1 } }
+    local calls = 0
+    local options = setmetatable({ pole = setmetatable({}, { __index = function()
+      calls = calls + 1
+      finalise(chain)
+      return 1
+    end }) }, {})
+    local err = error_of(ik2d.solver, chain, options)
+    assert.truthy(err:find("pole x: number expected, got nil", 1, true), err)
+    assert.are.equal(0, calls)
+    assert.are.equal(2, #chain)
+  end)
+
+  it("sp:set_options and ik2d.spring: __index never runs, not even to finalise the spring", function()
+    local sp = ik2d.spring(ik2d.chain{ { length = 1 }, { length = 1, min = -0.5, max = 0.5 } })
+    local calls = 0
+    local before = sp:options()
+    local options = setmetatable({}, { __index = function(_, k)
+      calls = calls + 1
+      if k == "stiffness" then
+        finalise(sp)
+        full()
+        churn()
+      end
+      return 7
+    end })
+    sp:set_options(options)
+    assert.are.equal(0, calls)
+    assert.are.same(before, sp:options())
+    sp:update(1 / 60)
+    -- own fields only, gravity's too
+    local seen, mt = spy()
+    sp:set_options(setmetatable({ damping = 3, gravity = setmetatable({ 1, 2 }, mt) }, mt))
+    assert.are.same({ 3, 1, 2 }, { sp:options().damping, sp:gravity() })
+    local made = ik2d.spring(ik2d.chain{ { length = 1 } },
+                             setmetatable({ mass = 2 }, { __index = { weight = 0.5 } }))
+    assert.are.same({ 2, 1 }, { made:options().mass, made:weight() })
+    assert.are.same({ reads = 0, writes = 0 }, seen)
+  end)
+
+  it("s:options(t) and sp:options(t) write t raw, and read t.gravity raw", function()
+    local seen, mt = spy()
+    local t = setmetatable({}, mt)
+    assert.are.equal(t, solver():options(t))
+    assert.are.equal(12, rawget(t, "iterations"))
+    assert.are.equal("ccd", rawget(t, "method"))
+    local sp = ik2d.spring(ik2d.chain{ { length = 1 } }, { gravity = { 3, 4 } })
+    local u = setmetatable({}, mt)
+    sp:options(u)
+    assert.are.same({ 3, 4 }, rawget(u, "gravity"))
+    assert.are.equal(100, rawget(u, "stiffness"))
+    assert.are.same({ reads = 0, writes = 0 }, seen)
+  end)
+
+  it("definitions: chain, skeleton and constraint tables' metatables are not consulted", function()
+    local seen, mt = spy()
+    local chain = ik2d.chain(setmetatable({ x = 2,
+      setmetatable({ length = 1, min = -1, max = 1 }, mt) }, mt))
+    assert.are.same({ 2, 0, 0 }, { chain:base() })
+    local sk = ik2d.skeleton(setmetatable({ setmetatable({ name = "a", length = 1 }, mt),
+      setmetatable({ name = "b", parent = "a", length = 2 }, mt) }, mt))
+    assert.are.equal(2, sk:length("b"))
+    ik2d.constraint(setmetatable({ min = -1, max = 1 }, mt))
+    assert.are.same({ reads = 0, writes = 0 }, seen)
+    local inherited = { __index = { length = 1 } }
+    local err = error_of(ik2d.chain, { setmetatable({}, inherited) })
+    assert.truthy(err:find("bone 1: length: number expected, got nil", 1, true), err)
+    err = error_of(ik2d.skeleton, { setmetatable({ name = "a" }, inherited) })
+    assert.truthy(err:find('bone "a": length: number expected, got nil', 1, true), err)
+  end)
+
+  it("a pole whose __index would yield: set_options raises at once, nothing changes", function()
+    local s = solver()
+    local before = settings(s)
+    local co = coroutine.create(function()
+      return pcall(s.set_options, s, { method = "fabrik", pole = setmetatable({}, {
+        __index = function() coroutine.yield("suspended inside set_options") return 1 end }) })
+    end)
+    local resumed, ok, err = coroutine.resume(co)
+    assert.is_true(resumed)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("pole x: number expected, got nil", 1, true), tostring(err))
+    assert.are.equal("dead", coroutine.status(co))
+    assert.are.same(before, settings(s))
+  end)
+
+  it("a nested call from a pole's __index cannot mix two solvers' settings", function()
+    local s1 = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } },
+                           { method = "ccd", iterations = 10, weight = 1 })
+    local s2 = ik2d.solver(ik2d.chain{ { length = 2 }, { length = 2 } },
+                           { method = "fabrik", iterations = 3, weight = 0.2 })
+    local pole = setmetatable({}, { __index = function(_, k)
+      if k == "x" then s2:set_tolerance(0.5) end
+      return 1
+    end })
+    local before1, before2 = settings(s1), settings(s2)
+    error_of(s1.set_options, s1, { pole = pole })
+    assert.are.same(before1, settings(s1))
+    assert.are.same(before2, settings(s2))
   end)
 end)
 

@@ -340,6 +340,20 @@ void luaik_check_table(lua_State *L, int arg) {
   if (!lua_istable(L, arg)) luaik_type_error(L, arg, "table");
 }
 
+int luaik_rawfield(lua_State *L, int t, const char *key) {
+  t = t < 0 && t > LUA_REGISTRYINDEX ? lua_gettop(L) + t + 1 : t;
+  lua_pushstring(L, key);
+  lua_rawget(L, t);
+  return lua_type(L, -1);
+}
+
+void luaik_rawsetfield(lua_State *L, int t, const char *key) {
+  t = t < 0 && t > LUA_REGISTRYINDEX ? lua_gettop(L) + t + 1 : t;
+  lua_pushstring(L, key);
+  lua_insert(L, -2);
+  lua_rawset(L, t);
+}
+
 void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
                       const char *kind, const char *const *names, int skip) {
   lua_pushnil(L);
