@@ -337,3 +337,122 @@ describe("the metatables", function()
     end)
   end
 end)
+
+describe("a call nested in another (a debug hook here, a finaliser could do it)", function()
+  -- Runs f with a hook called at every Lua instruction that runs nested()
+  -- once, inside the function inside (on the stack when the hook runs;
+  -- with at, only while at runs): in the pure core's own code, never
+  -- inside a C function.  Returns whether nested ran.
+  local function nested_inside(inside, f, nested, at)
+    local jit = rawget(_G, "jit")
+    if jit then jit.off() jit.flush() end
+    local ran = false
+    debug.sethook(function()
+      if ran then return end
+      if at and debug.getinfo(2, "f").func ~= at then return end
+      for level = 2, 40 do
+        local info = debug.getinfo(level, "f")
+        if not info then return end
+        if info.func == inside then
+          ran = true
+          nested()
+          return
+        end
+      end
+    end, "", 1)
+    local ok, err = pcall(f)
+    debug.sethook()
+    if jit then jit.on() end
+    assert(ok, err)
+    return ran
+  end
+
+  -- the pure core's conversion of a value read: a call has taken its
+  -- copy of the settings then (nil on the C core)
+  local number_at = ik2d.backend == "lua" and require("ik2d.pure.binding").number_at or nil
+  local PURE = ik2d.backend == "lua"
+
+  local function two_solvers()
+    local s1 = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } },
+                           { method = "ccd", iterations = 10, weight = 1 })
+    local s2 = ik2d.solver(ik2d.chain{ { length = 2 }, { length = 2 } },
+                           { method = "fabrik", iterations = 3, weight = 0.2 })
+    return s1, s2
+  end
+
+  it("a setter of another solver inside set_options, setters and ik2d.solver: each keeps its own",
+    function()
+      local s1, s2 = two_solvers()
+      local ran = nested_inside(s1.set_options, function()
+        s1:set_options{ iterations = 7, pole = { 1, 2 } }
+      end, function() s2:set_tolerance(0.5) end, number_at)
+      assert.are.same({ "ccd", 7, 1, 0.01, 1, 2 },
+                      { s1:method(), s1:iterations(), s1:weight(), s1:tolerance(), s1:pole() })
+      assert.are.same({ "fabrik", 3, 0.2, ran and 0.5 or 0.01 },
+                      { s2:method(), s2:iterations(), s2:weight(), s2:tolerance() })
+      assert.are.equal(PURE, ran)
+
+      s1, s2 = two_solvers()
+      ran = nested_inside(s1.set_weight, function() s1:set_weight(0.5) end,
+                          function() s2:set_options{ iterations = 4 } end, number_at)
+      assert.are.equal(PURE, ran)
+      assert.are.same({ "ccd", 10, 0.5 }, { s1:method(), s1:iterations(), s1:weight() })
+      assert.are.same({ "fabrik", ran and 4 or 3, 0.2 }, { s2:method(), s2:iterations(), s2:weight() })
+
+      local made
+      s1, s2 = two_solvers()
+      ran = nested_inside(ik2d.solver, function()
+        made = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } }, { iterations = 5 })
+      end, function() s2:set_weight(0.3) end, number_at)
+      assert.are.equal(PURE, ran)
+      assert.are.same({ "ccd", 5, 1 }, { made:method(), made:iterations(), made:weight() })
+      assert.are.same({ "fabrik", 3, ran and 0.3 or 0.2 }, { s2:method(), s2:iterations(), s2:weight() })
+    end)
+
+  it("another spring's set_options inside set_options and ik2d.spring: each keeps its own", function()
+    local sp1 = ik2d.spring(ik2d.chain{ { length = 1 } }, { stiffness = 100, damping = 10 })
+    local sp2 = ik2d.spring(ik2d.chain{ { length = 1 } }, { stiffness = 5, damping = 1, mass = 3 })
+    local ran = nested_inside(sp1.set_options, function() sp1:set_options{ damping = 4 } end,
+                              function() sp2:set_options{ weight = 0.5 } end, number_at)
+    assert.are.equal(PURE, ran)
+    local o1, o2 = sp1:options(), sp2:options()
+    assert.are.same({ 100, 4, 1, 1 }, { o1.stiffness, o1.damping, o1.mass, o1.weight })
+    assert.are.same({ 5, 1, 3, ran and 0.5 or 1 }, { o2.stiffness, o2.damping, o2.mass, o2.weight })
+    local made
+    ran = nested_inside(ik2d.spring, function()
+      made = ik2d.spring(ik2d.chain{ { length = 1 } }, { mass = 2 })
+    end, function() sp2:set_options{ stiffness = 9 } end, number_at)
+    assert.are.equal(PURE, ran)
+    o1 = made:options()
+    assert.are.same({ 100, 10, 2, 1 }, { o1.stiffness, o1.damping, o1.mass, o1.weight })
+  end)
+
+  it("the object finalised while set_options reads its table: the call raises, nothing is kept",
+    function()
+      local s1 = two_solvers()
+      local ok, err
+      local ran = nested_inside(s1.set_options, function()
+        ok, err = pcall(s1.set_options, s1, { iterations = 7 })
+      end, function() finalise(s1) end, number_at)
+      assert.are.equal(PURE, ran)
+      if ran then
+        assert.is_false(ok)
+        assert.truthy(tostring(err):find("solver was collected", 1, true), tostring(err))
+      else
+        assert.is_true(ok)
+        assert.are.equal(7, s1:iterations())
+      end
+      local sp = ik2d.spring(ik2d.chain{ { length = 1 } })
+      ran = nested_inside(sp.set_options, function()
+        ok, err = pcall(sp.set_options, sp, { mass = 2 })
+      end, function() finalise(sp) end, number_at)
+      assert.are.equal(PURE, ran)
+      if ran then
+        assert.is_false(ok)
+        assert.truthy(tostring(err):find("spring was collected", 1, true), tostring(err))
+      else
+        assert.is_true(ok)
+        assert.are.equal(2, sp:options().mass)
+      end
+    end)
+end)

@@ -82,17 +82,18 @@ function M.constraint(...)
   return proxy
 end
 
-local scratch = {}
+local take_def, give_def = B.pool()
 
 function Constraint.set_limits(...)
   local self, min, max, invert = ...
   local n = select("#", ...)
   local c = check_constraint(self, 1, n)
-  local def = limits.get(c, scratch)
+  local def = limits.get(c, take_def())
   def.min = number_at(min, n >= 2, 2)
   def.max = number_at(max, n >= 3, 3)
   if invert ~= nil then def.invert = boolean_at(invert, true, 4, "invert") end
   local status = limits.set(c, def)
+  give_def(def)
   check_status((status == "MAX" or status == "MAX_DEGREES") and 3 or 2, status)
 end
 

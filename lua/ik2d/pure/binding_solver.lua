@@ -127,7 +127,8 @@ local function read_options(t, arg, def)
   end
 end
 
-local scratch = solvers.default_def()
+-- each call's own copy of the settings it changes
+local take_def, give_def = B.pool()
 
 -- s:set_<option>(value): one option, as set_options would take it
 local function setter(o)
@@ -135,9 +136,11 @@ local function setter(o)
     local self, v = ...
     local n = select("#", ...)
     local sv = check_solver(self, 1, n)
-    local def = copy_def(sv.settings, scratch)
+    local def = copy_def(sv.settings, take_def())
     read_option(v, n >= 2, 2, o, def)
-    check_status(2, set_def(sv, def))
+    local status = set_def(sv, def)
+    give_def(def)
+    check_status(2, status)
   end
 end
 
@@ -155,7 +158,7 @@ function M.solver(...)
   local chain, options = ...
   local n = select("#", ...)
   local ch = check_chain(chain, 1, n)
-  local def = solvers.default_def(scratch)
+  local def = solvers.default_def()
   if options ~= nil then
     if not is_table(options) then type_error(2, "table", options, n) end
     read_options(options, 2, def)
@@ -214,11 +217,13 @@ function Solver.set_options(...)
   local n = select("#", ...)
   local sv = check_solver(self, 1, n)
   if not is_table(t) then type_error(2, "table", t, n) end
-  local def = copy_def(sv.settings, scratch)
+  local def = copy_def(sv.settings, take_def())
   read_options(t, 2, def)
   -- a solver finalised meanwhile raises rather than change
   sv = check_solver(self, 1, n)
-  check_status(2, set_def(sv, def))
+  local status = set_def(sv, def)
+  give_def(def)
+  check_status(2, status)
 end
 
 --- every option's value, in t (or a new table)

@@ -43,13 +43,14 @@ local function read_options(t, arg, def)
   end
 end
 
-local scratch = springs.default_def()
+-- each call's own copy of the settings it changes
+local take_def, give_def = B.pool()
 
 function M.spring(...)
   local chain, options = ...
   local n = select("#", ...)
   local ch = binding_chain.check_chain(chain, 1, n)
-  local def = springs.default_def(scratch)
+  local def = springs.default_def()
   if options ~= nil then
     if not is_table(options) then type_error(2, "table", options, n) end
     read_options(options, 2, def)
@@ -110,11 +111,13 @@ function Spring.set_options(...)
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
   if not is_table(t) then type_error(2, "table", t, n) end
-  local def = springs.copy_def(sp.settings, scratch)
+  local def = springs.copy_def(sp.settings, take_def())
   read_options(t, 2, def)
   -- a spring finalised meanwhile raises rather than change
   sp = check_spring(self, 1, n)
-  check_status(2, springs.set_def(sp, def))
+  local status = springs.set_def(sp, def)
+  give_def(def)
+  check_status(2, status)
 end
 
 --- every option's value in t (or a new table); gravity in t.gravity when
