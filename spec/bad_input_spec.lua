@@ -42,7 +42,7 @@ local VALUES = {
 
 local function type_name(v)
   if type(v) == "userdata" then
-    local mt = getmetatable(v)
+    local mt = debug.getmetatable(v)
     return mt and mt.__name or "userdata"
   end
   return type(v)
@@ -712,7 +712,7 @@ local function matrix()
     for kind, rows in pairs(METHODS) do
       local o = fx[SELF[kind]]
       if o then
-        local methods = getmetatable(o).__index
+        local methods = debug.getmetatable(o).__index
         for name in pairs(methods) do
           assert(rows[name], ("%s:%s has no row in the bad-input matrix"):format(kind, name))
         end
@@ -742,7 +742,7 @@ local function matrix()
             if bad == "other type" then bad = kind == "Solver" and fx.arm or fx.s end
             local args = {}
             for i = 1, n do args[i] = resolve(fx, row.valid[i]) end
-            local methods = getmetatable(fx[self_name]).__index
+            local methods = debug.getmetatable(fx[self_name]).__index
             local okc, msg = pcall(caller("dot", name, n), ik2d, methods, bad, unpack(args, 1, n))
             assert(not okc, ("%s.%s accepted %s as self"):format(kind, name, tostring(bad)))
             msg = tostring(msg)

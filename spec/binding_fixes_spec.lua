@@ -272,7 +272,7 @@ describe("binding fixes (issue 14)", function()
                              message(function() local x = chain:joint(0) return x end):match(": (bad.*)$"))
             assert.are.equal("calling 'solve' on bad self (ik2d.Solver expected, got table)",
                              message(function()
-                               local x = setmetatable({}, getmetatable(solver)):solve() return x
+                               local x = setmetatable({}, debug.getmetatable(solver)):solve() return x
                              end):match(": (calling.*)$"))
             assert.are.equal("bad argument #1 to 'group' (item 1: ik2d.Solver expected, got ik2d.Chain)",
                              message(function() local r = again.group{ chain } return r end):match(": (bad.*)$"))

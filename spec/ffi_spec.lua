@@ -133,7 +133,7 @@ describe("the FFI fast path", function()
       end
       local messages = {}
       for _, victim in ipairs{ arm, s2 } do
-        getmetatable(victim).__gc(victim)
+        debug.getmetatable(victim).__gc(victim)
         for _, on in ipairs{ true, false } do
           ik2d.use_ffi(on)
           messages[on] = message(function() g:joints({}) end)
@@ -149,7 +149,7 @@ describe("the FFI fast path", function()
     local sp = ik2d.spring(arm)
     ik2d.use_ffi(true)
     sp:update(0.01)
-    getmetatable(arm).__gc(arm)
+    debug.getmetatable(arm).__gc(arm)
     local update = function() sp:update(0.01) end
     local fast = message(update)
     ik2d.use_ffi(false)

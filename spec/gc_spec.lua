@@ -332,7 +332,7 @@ local function manual_gc_script(order)
     local o = objects()
     local order = { %s }
     for _, name in ipairs(order) do
-      if o[name] then getmetatable(o[name]).__gc(o[name]) end
+      if o[name] then debug.getmetatable(o[name]).__gc(o[name]) end
       poke(o)
     end
     collectgarbage()
@@ -374,7 +374,7 @@ describe("garbage-collector torture", function()
       local o = kind == "Chain" and c.arm or kind == "Constraint" and c.c
                 or kind == "Solver" and c.s or c.g
       if o then
-        for name in pairs(getmetatable(o).__index) do
+        for name in pairs(debug.getmetatable(o).__index) do
           assert(recipes[name], ("%s:%s has no recipe in the GC torture"):format(kind, name))
         end
       end

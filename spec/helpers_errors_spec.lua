@@ -19,7 +19,7 @@ describe("the helpers' methods", function()
   for module, entry in pairs(objects()) do
     local obj, kind = entry[1], entry[2]
     local names = {}
-    for name, f in pairs(getmetatable(obj).__index) do
+    for name, f in pairs(debug.getmetatable(obj).__index) do
       if type(f) == "function" then names[#names + 1] = name end
     end
     table.sort(names)

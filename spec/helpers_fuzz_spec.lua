@@ -133,7 +133,7 @@ end
 -- #obj, through the array part under LuaJIT).
 local function fragile(obj)
   local p = { raise = {} }
-  if type(obj) == "userdata" and getmetatable(obj).__len then
+  if type(obj) == "userdata" and debug.getmetatable(obj).__len then
     for i = 1, #obj do p[i] = true end
   end
   return setmetatable(p, {

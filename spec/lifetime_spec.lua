@@ -83,7 +83,7 @@ local function arguments(list)
 end
 function shared.call_all(o, kind, call)
   local out = {}
-  for name in pairs(getmetatable(o).__index) do
+  for name in pairs(debug.getmetatable(o).__index) do
     local args, n = arguments(shared.RECIPES[kind][name])
     local ok, msg = pcall(call, o, name, unpack(args, 1, n))
     out[name] = not ok and tostring(msg)
@@ -182,7 +182,7 @@ describe("lifetime", function()
     local o = shared.build()
     for _, name in ipairs(ORDER) do
       local count = 0
-      for method in pairs(getmetatable(o[name]).__index) do
+      for method in pairs(debug.getmetatable(o[name]).__index) do
         assert(RECIPES[KIND[name]][method], KIND[name] .. ":" .. method .. " has no recipe")
         count = count + 1
       end
@@ -210,13 +210,13 @@ describe("lifetime", function()
                                                                      path_name(on)), function()
           ik2d.use_ffi(on)
           local o = shared.build()
-          for _, v in ipairs(victims) do getmetatable(o[v]).__gc(o[v]) end
+          for _, v in ipairs(victims) do debug.getmetatable(o[v]).__gc(o[v]) end
           local dead = finalised(o)
           for _, v in ipairs(victims) do assert.is_true(dead[v]) end
           local raised = check_all(dead, results_of(o), WHERE)
           assert.truthy(raised > 0)
           -- a second __gc changes nothing, and a collection neither
-          for _, v in ipairs(victims) do getmetatable(o[v]).__gc(o[v]) end
+          for _, v in ipairs(victims) do debug.getmetatable(o[v]).__gc(o[v]) end
           collectgarbage()
           collectgarbage()
           assert.are.equal(raised, check_all(finalised(o), results_of(o), WHERE))
@@ -226,8 +226,8 @@ describe("lifetime", function()
 
     it("gives the same words from a colon call, with Lua's self wording", function()
       on_each_path(function(o)
-        getmetatable(o.arm).__gc(o.arm)
-        getmetatable(o.g).__gc(o.g)
+        debug.getmetatable(o.arm).__gc(o.arm)
+        debug.getmetatable(o.g).__gc(o.g)
         local msg = helpers.error_of(function() local x = o.arm:tip() return x end)
         assert.truthy(msg:find(": calling 'tip' on bad self %(chain was collected%)$"), msg)
         msg = helpers.error_of(function() local x = o.s:solve() return x end)
@@ -243,7 +243,7 @@ describe("lifetime", function()
     it("group:solve() with a finalised member raises instead of returning 0", function()
       on_each_path(function(o)
         assert.are.equal("number", type(o.g:solve()))
-        getmetatable(o.s2).__gc(o.s2)
+        debug.getmetatable(o.s2).__gc(o.s2)
         local ok, msg = pcall(call, o.g, "solve")
         assert.is_false(ok)
         assert.are.equal(WHERE .. "bad argument #1 to 'solve' (solver 2 was collected)", msg)

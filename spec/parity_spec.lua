@@ -20,9 +20,9 @@ local nan, inf = 0 / 0, math.huge
 
 -- A chain, a solver and a group made only to find the method tables (the
 -- FFI switch swaps the functions inside these same tables).
-local Chain = getmetatable(ik2d.chain{ { length = 1 } }).__index
-local Solver = getmetatable(ik2d.solver(ik2d.chain{ { length = 1 } })).__index
-local Group = getmetatable(ik2d.group{}).__index
+local Chain = debug.getmetatable(ik2d.chain{ { length = 1 } }).__index
+local Solver = debug.getmetatable(ik2d.solver(ik2d.chain{ { length = 1 } })).__index
+local Group = debug.getmetatable(ik2d.group{}).__index
 
 -- ------------------------------------------------------------------
 -- the call sites, one line each: its line is the message's "file:line:"
@@ -105,7 +105,7 @@ local METHODS = {
 -- ------------------------------------------------------------------
 
 local function collect(o)
-  getmetatable(o).__gc(o)
+  debug.getmetatable(o).__gc(o)
 end
 
 local function fixture()
@@ -130,7 +130,7 @@ local SELVES = {
   { "a plain table", make = function() return {} end,
     text = function(t) return t .. " expected, got table" end },
   { "a table with the type's metatable", colon = true,
-    make = function(fx, kind) return setmetatable({}, getmetatable(fx[kind])) end,
+    make = function(fx, kind) return setmetatable({}, debug.getmetatable(fx[kind])) end,
     text = function(t) return t .. " expected, got table" end },
   { "an object of another type", make = function(fx, kind)
       return kind == "arm" and fx.s or fx.arm

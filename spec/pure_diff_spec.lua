@@ -60,7 +60,7 @@ local call_len = assert(load("local pack = ... return function(o) local r = pack
                              "=diff"))(pack)
 local call_tostring = assert(load("local pack = ... return function(o) local r = pack(tostring(o)) "
                                   .. "return r end", "=diff"))(pack)
-local call_gc = assert(load("local pack = ... return function(o) local r = pack(getmetatable(o)"
+local call_gc = assert(load("local pack = ... return function(o) local r = pack(debug.getmetatable(o)"
                             .. ".__gc(o)) return r end", "=diff"))(pack)
 local call_set = assert(load("return function(a, i, v) a[i] = v end", "=diff"))()
 local call_get = assert(load("local pack = ... return function(a, i) local r = pack(a[i]) return r end",
@@ -98,7 +98,7 @@ local function show(w, v, depth)
     if w.names[v] then return w.names[v] end
     -- an object met for the first time (a chain's own constraint): kept
     -- under the next name of its kind, in both worlds alike
-    local mt = getmetatable(v)
+    local mt = debug.getmetatable(v)
     local kind = type(mt) == "table" and type(mt.__name) == "string" and mt.__name:match("^ik2d%.(%a+)$")
     if kind then
       keep(w, kind:lower(), v)
@@ -226,7 +226,7 @@ local function materialize(w, token)
   if tag == "stolen" then
     -- a table given an object's metatable by hand: still a table
     local model = w[token[2]][1]
-    return model and setmetatable({}, getmetatable(model)) or false
+    return model and setmetatable({}, debug.getmetatable(model)) or false
   end
   if tag == "table" then
     local t = {}

@@ -177,7 +177,7 @@ describe("skeletons and the collector", function()
           for _, order in ipairs(orders) do
             local o = objects()
             for _, name in ipairs(order) do
-              getmetatable(o[name]).__gc(o[name])
+              debug.getmetatable(o[name]).__gc(o[name])
               poke(o)
             end
             collectgarbage()

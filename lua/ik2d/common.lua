@@ -13,6 +13,8 @@
 local common = {}
 
 local huge, type = math.huge, type
+-- the real metatable: an ik2d object's answers getmetatable with a string
+local raw_metatable = (rawget(_G, "debug") or {}).getmetatable or getmetatable
 
 -- How a message shows a value: numbers and booleans by value (nan, inf,
 -- -inf), strings quoted (cut to 40 characters), an object by its type's
@@ -31,7 +33,7 @@ function common.show(v)
   elseif t == "boolean" then
     return v and "true" or "false"
   elseif t == "table" or t == "userdata" then
-    local mt = getmetatable(v)
+    local mt = raw_metatable(v)
     local name = type(mt) == "table" and rawget(mt, "__name")
     if type(name) == "string" then return name end
   end

@@ -13,8 +13,10 @@
 -- a few functions of the binding (src/lua/luaik_ffi.c, luaik_group.c).
 local ffi = require "ffi"
 
-local cast, type, getmetatable, setmetatable, rawget, rawset =
-  ffi.cast, type, getmetatable, setmetatable, rawget, rawset
+local cast, type, setmetatable, rawget, rawset = ffi.cast, type, setmetatable, rawget, rawset
+-- an object's real metatable: getmetatable gives only the type's name
+-- (__metatable), which the pure core's objects of that type share
+local getmetatable = debug.getmetatable
 
 local M = {}
 

@@ -118,6 +118,13 @@ double luaik_opt_number(lua_State *L, int arg, double fallback);
 /* A whole number that fits an int; what names it in the error. */
 int luaik_check_whole(lua_State *L, int arg, const char *what);
 void luaik_check_table(lua_State *L, int arg);
+/* Pushes t[key] read raw and returns its type.  Every table a caller
+** gives (options, definitions, a pole) is read raw: no metamethod runs
+** inside an ik2d call, so none can finalise the object in use or yield
+** half-way; the pure core reads them with rawget alike. */
+int luaik_rawfield(lua_State *L, int t, const char *key);
+/* t[key] = the value on top (popped), written raw. */
+void luaik_rawsetfield(lua_State *L, int t, const char *key);
 
 /* The value at index, as (part of) argument arg, named by what (an
 ** option or field name): each raises "<what>: number expected, got

@@ -26,10 +26,10 @@ static const char *const space_names[] = {"parent", "world", NULL};
 bool luaik_read_limits(lua_State *L, int t, int arg, const char *owner,
                        ik2d_constraint_def *def) {
   int top = lua_gettop(L), min = top + 1, max = top + 2, invert = top + 3, space = top + 4;
-  lua_getfield(L, t, "min");
-  lua_getfield(L, t, "max");
-  lua_getfield(L, t, "invert");
-  lua_getfield(L, t, "space");
+  luaik_rawfield(L, t, "min");
+  luaik_rawfield(L, t, "max");
+  luaik_rawfield(L, t, "invert");
+  luaik_rawfield(L, t, "space");
   if (lua_isnil(L, min) && lua_isnil(L, max)) {
     if (!lua_isnil(L, invert)) luaik_arg_errorf(L, arg, "%sinvert needs min and max", owner);
     if (!lua_isnil(L, space)) luaik_arg_errorf(L, arg, "%sspace needs min and max", owner);
@@ -153,7 +153,7 @@ static const char *const bone_fields[] = {"length", "angle", "min", "max",
 double luaik_number_field(lua_State *L, int t, int arg, const char *key,
                           const char *what, double fallback) {
   double value = fallback;
-  lua_getfield(L, t, key);
+  luaik_rawfield(L, t, key);
   if (!lua_isnil(L, -1)) value = luaik_number_at(L, -1, arg, what);
   lua_pop(L, 1);
   return value;
@@ -171,7 +171,7 @@ static void read_bone(lua_State *L, int i, ik2d_bone_def *bone) {
   if (!lua_istable(L, t))
     luaik_arg_errorf(L, 1, "%stable expected, got %s", owner, luaik_typename(L, t));
   luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
-  lua_getfield(L, t, "length");
+  luaik_rawfield(L, t, "length");
   bone->length = luaik_number_at(L, owner_index + 1, 1,
                                  lua_pushfstring(L, "%slength", owner));
   bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
@@ -216,7 +216,7 @@ int luaik_chain_new(lua_State *L) {
   def.x = luaik_number_field(L, 1, 1, "x", "x", 0.0);
   def.y = luaik_number_field(L, 1, 1, "y", "y", 0.0);
   def.angle = luaik_number_field(L, 1, 1, "angle", "angle", 0.0);
-  lua_getfield(L, 1, "flip");
+  luaik_rawfield(L, 1, "flip");
   def.flip = !lua_isnil(L, -1) && luaik_boolean_at(L, -1, 1, "flip");
   lua_pop(L, 1);
   size = ik2d_chain_size(count);

@@ -418,6 +418,20 @@ void luaik_check_table(lua_State *L, int arg) {
   if (!lua_istable(L, arg)) luaik_type_error(L, arg, "table");
 }
 
+int luaik_rawfield(lua_State *L, int t, const char *key) {
+  t = t < 0 && t > LUA_REGISTRYINDEX ? lua_gettop(L) + t + 1 : t;
+  lua_pushstring(L, key);
+  lua_rawget(L, t);
+  return lua_type(L, -1);
+}
+
+void luaik_rawsetfield(lua_State *L, int t, const char *key) {
+  t = t < 0 && t > LUA_REGISTRYINDEX ? lua_gettop(L) + t + 1 : t;
+  lua_pushstring(L, key);
+  lua_insert(L, -2);
+  lua_rawset(L, t);
+}
+
 void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
                       const char *kind, const char *const *names, int skip) {
   lua_pushnil(L);
@@ -518,7 +532,10 @@ static void pin_library(void) {
 #endif
 }
 
-/* Creates or (after a reload of the module) refills the metatable. */
+/* Creates or (after a reload of the module) refills the metatable.
+** __metatable: getmetatable(obj) gives the type's name, never this table,
+** whose __gc a script could otherwise call or replace (an object freed
+** while its skeleton still lists it). */
 static void register_type(lua_State *L, const char *type,
                           const luaL_Reg *methods, const luaL_Reg *meta) {
   luaL_newmetatable(L, type);
@@ -528,6 +545,8 @@ static void register_type(lua_State *L, const char *type,
   lua_setfield(L, -2, "__index");
   lua_pushstring(L, type);
   lua_setfield(L, -2, "__name");
+  lua_pushstring(L, type);
+  lua_setfield(L, -2, "__metatable");
   lua_pop(L, 1);
 }
 

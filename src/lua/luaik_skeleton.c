@@ -76,7 +76,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
   lua_rawgeti(L, 1, i + 1);
   if (!lua_istable(L, t))
     luaik_arg_errorf(L, 1, "bone %d: table expected, got %s", i + 1, luaik_typename(L, t));
-  lua_getfield(L, t, "name");
+  luaik_rawfield(L, t, "name");
   if (lua_type(L, -1) != LUA_TSTRING)
     luaik_arg_errorf(L, 1, "bone %d: name must be a string, got %s", i + 1,
                      luaik_typename(L, -1));
@@ -92,7 +92,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
                      lua_tostring(L, top + 2), (int)lua_tointeger(L, -1));
   lua_pop(L, 1);
   *bone = ik2d_default_skeleton_bone_def();
-  lua_getfield(L, t, "parent");
+  luaik_rawfield(L, t, "parent");
   if (!lua_isnil(L, -1)) {
     if (lua_type(L, -1) != LUA_TSTRING)
       luaik_arg_errorf(L, 1, "%sparent must be a bone name, got %s", owner, luaik_typename(L, -1));
@@ -104,7 +104,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
       for (k = i + 2; later == 0 && k <= (int)luaik_rawlen(L, 1); k++) {
         lua_rawgeti(L, 1, k);
         if (lua_istable(L, -1)) {
-          lua_getfield(L, -1, "name");
+          luaik_rawfield(L, -1, "name");
           if (lua_rawequal(L, -1, -4)) later = k;
           lua_pop(L, 1);
         }
@@ -119,15 +119,15 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  lua_getfield(L, t, "length");
+  luaik_rawfield(L, t, "length");
   if (lua_isnil(L, -1)) luaik_arg_errorf(L, 1, "%slength: number expected, got nil", owner);
   bone->length = luaik_number_at(L, index + 1, 1, lua_pushfstring(L, "%slength", owner));
   lua_settop(L, index);
   bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
   /* an origin given: at (x, y), x defaulting to the parent's tip */
-  lua_getfield(L, t, "x");
+  luaik_rawfield(L, t, "x");
   x = lua_gettop(L);
-  lua_getfield(L, t, "y");
+  luaik_rawfield(L, t, "y");
   y = lua_gettop(L);
   if (!lua_isnil(L, x) || !lua_isnil(L, y)) {
     bone->at_tip = false;
@@ -136,7 +136,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
     if (!lua_isnil(L, y)) bone->y = luaik_number_at(L, y, 1, lua_pushfstring(L, "%sy", owner));
   }
   lua_settop(L, index);
-  lua_getfield(L, t, "inherit");
+  luaik_rawfield(L, t, "inherit");
   if (!lua_isnil(L, -1))
     bone->inherit = (ik2d_inherit)luaik_choice_at(L, index + 1, 1,
                                                   lua_pushfstring(L, "%sinherit", owner),
@@ -187,7 +187,7 @@ int luaik_skeleton_new(lua_State *L) {
   def.x = luaik_number_field(L, 1, 1, "x", "x", 0.0);
   def.y = luaik_number_field(L, 1, 1, "y", "y", 0.0);
   def.angle = luaik_number_field(L, 1, 1, "angle", "angle", 0.0);
-  lua_getfield(L, 1, "flip");
+  luaik_rawfield(L, 1, "flip");
   def.flip = !lua_isnil(L, -1) && luaik_boolean_at(L, -1, 1, "flip");
   lua_pop(L, 1);
   size = ik2d_skeleton_size(count);
@@ -452,7 +452,7 @@ void luaik_push_path_constraint(lua_State *L, int chain, int i) {
   ik2d_skeleton_chain_bone(c, i, &bone);
   luaik_anchored(L, chain);
   lua_getfield(L, -1, "skeleton");
-  luaik_anchored(L, -1);          /* its info (nil once it was collected) */
+  luaik_anchored(L, -1);          /* its info */
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, "constraints");
     lua_rawgeti(L, -1, bone + 1);
@@ -499,10 +499,18 @@ void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain) {
   if (ik2d_chain_skeleton(chain, NULL, NULL) != NULL) remember_solver(L, lua_gettop(L));
 }
 
+/* The chains it lets go keep pointing at the bones' constraints: its info
+** (info.constraints) stays as long as it does, and each of those chains
+** keeps it alive. */
 static int skeleton_gc(lua_State *L) {
   ik2d_skeleton *sk = (ik2d_skeleton *)luaik_test_object(L, 1, LUAIK_SKELETON);
-  if (sk != NULL && !luaik_box_of(sk)->collected) ik2d_skeleton_release(sk);
-  return luaik_gc(L);
+  if (sk == NULL || luaik_box_of(sk)->collected) return luaik_gc(L);
+  ik2d_skeleton_release(sk);
+  lua_settop(L, 1);
+  push_info(L, 1);
+  luaik_gc(L);
+  if (lua_istable(L, 2)) luaik_anchor(L, 1, 2);
+  return 0;
 }
 
 static int skeleton_tostring(lua_State *L) {

@@ -102,12 +102,12 @@ static void read_point(lua_State *L, int index, int arg, const char *what, doubl
   lua_rawgeti(L, index, 1);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
-    lua_getfield(L, index, "x");
+    luaik_rawfield(L, index, "x");
   }
   lua_rawgeti(L, index, 2);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
-    lua_getfield(L, index, "y");
+    luaik_rawfield(L, index, "y");
   }
   *x = luaik_number_at(L, top + 1, arg, lua_pushfstring(L, "%s x", what));
   *y = luaik_number_at(L, top + 2, arg, lua_pushfstring(L, "%s y", what));
@@ -218,6 +218,8 @@ int luaik_solver_new(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     luaik_check_table(L, 2);
     read_options(L, 2, 2, &def);
+    /* still alive after the reading (nothing in it can run Lua today) */
+    chain = luaik_check_chain(L, 1);
   }
   lua_settop(L, 1);
   solver = (ik2d_solver *)luaik_new_object(L, size, LUAIK_SOLVER);
@@ -273,6 +275,8 @@ static int solver_set_options(lua_State *L) {
   ik2d_solver_def def = ik2d_solver_get_def(solver);
   luaik_check_table(L, 2);
   read_options(L, 2, 2, &def);
+  /* a solver finalised meanwhile raises rather than change */
+  solver = luaik_check_solver(L, 1);
   luaik_check_status(L, 2, ik2d_solver_set_def(solver, &def));
   return 0;
 }
@@ -284,7 +288,7 @@ static int solver_options(lua_State *L) {
   luaik_push_table_arg(L, 2);
   for (o = options; o->name != NULL; o++) {
     push_option(L, o, &def);
-    lua_setfield(L, 2, o->name);
+    luaik_rawsetfield(L, 2, o->name);
   }
   return 1;
 }

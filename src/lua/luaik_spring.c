@@ -52,13 +52,13 @@ static void read_options(lua_State *L, int t, int arg, ik2d_spring_def *def) {
   int k;
   luaik_check_keys(L, t, arg, "", "option", option_names, 0);
   for (k = 0; k < NUMBER_OPTIONS; k++) {
-    lua_getfield(L, t, option_names[k]);
+    luaik_rawfield(L, t, option_names[k]);
     if (!lua_isnil(L, -1))
       *(double *)(void *)((char *)def + number_fields[k]) =
           luaik_number_at(L, -1, arg, option_names[k]);
     lua_pop(L, 1);
   }
-  lua_getfield(L, t, "gravity");
+  luaik_rawfield(L, t, "gravity");
   if (!lua_isnil(L, -1)) read_gravity(L, lua_gettop(L), arg, def);
   lua_pop(L, 1);
 }
@@ -75,6 +75,8 @@ int luaik_spring_new(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     luaik_check_table(L, 2);
     read_options(L, 2, 2, &def);
+    /* still alive after the reading (nothing in it can run Lua today) */
+    chain = luaik_check_chain(L, 1);
   }
   lua_settop(L, 1);
   spring = (ik2d_spring *)luaik_new_object(L, size, LUAIK_SPRING);
@@ -134,6 +136,8 @@ static int spring_set_options(lua_State *L) {
   ik2d_spring_def def = ik2d_spring_get_def(spring);
   luaik_check_table(L, 2);
   read_options(L, 2, 2, &def);
+  /* a spring finalised meanwhile raises rather than change */
+  spring = luaik_check_spring(L, 1);
   luaik_check_status(L, 2, ik2d_spring_set_def(spring, &def));
   return 0;
 }
@@ -146,14 +150,13 @@ static int spring_options(lua_State *L) {
   luaik_push_table_arg(L, 2);
   for (k = 0; k < NUMBER_OPTIONS; k++) {
     lua_pushnumber(L, *(const double *)(const void *)((const char *)&def + number_fields[k]));
-    lua_setfield(L, 2, option_names[k]);
+    luaik_rawsetfield(L, 2, option_names[k]);
   }
-  lua_getfield(L, 2, "gravity");
-  if (!lua_istable(L, -1)) {
+  if (luaik_rawfield(L, 2, "gravity") != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_createtable(L, 2, 0);
     lua_pushvalue(L, -1);
-    lua_setfield(L, 2, "gravity");
+    luaik_rawsetfield(L, 2, "gravity");
   }
   lua_pushnumber(L, def.gravity_x);
   lua_rawseti(L, -2, 1);

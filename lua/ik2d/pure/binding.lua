@@ -50,6 +50,9 @@ function B.new_type(name, methods, gc, objects)
   mt.__gc = gc
   mt.__name = name
   mt.__index = methods
+  -- getmetatable(obj) gives the name, as the C core's do: no script can
+  -- call, replace or (for a table) swap the metatable
+  mt.__metatable = name
   if not proto then
     -- a table stands for a userdata: no fields of its own, and no length
     -- (a type with one sets __len over this); Lua would also name the
@@ -108,6 +111,27 @@ end
 
 --- a type's table of objects: proxy -> what it stands for, weak keys
 function B.objects() return setmetatable({}, { __mode = "k" }) end
+
+--- Tables for the calls that change an object's settings: take() gives
+-- one that no running call holds (a call nested in another, from a
+-- finaliser or a hook, gets its own), give(t) hands it back when the call
+-- is done; one left by a call that raised goes to the collector.  A call
+-- in a frame loop so makes no garbage.
+function B.pool()
+  local spare, count = {}, 0
+  local function take()
+    if count == 0 then return {} end
+    local t = spare[count]
+    spare[count] = nil
+    count = count - 1
+    return t
+  end
+  local function give(t)
+    count = count + 1
+    spare[count] = t
+  end
+  return take, give
+end
 
 -- the name of the type of the pure-Lua object v (a proxy), or nil
 local function object_name(v)

@@ -48,7 +48,8 @@ local SPACE_NAMES = { "parent", "world" }
 -- A def from the limit fields of table t, named by owner ("" or "bone
 -- 2: ") in errors; false when t has neither min nor max.
 local function read_limits(t, arg, owner, def)
-  local min, max, invert, space = t.min, t.max, t.invert, t.space
+  local min, max, invert, space = rawget(t, "min"), rawget(t, "max"), rawget(t, "invert"),
+    rawget(t, "space")
   if min == nil and max == nil then
     if invert ~= nil then arg_error(arg, owner .. "invert needs min and max") end
     if space ~= nil then arg_error(arg, owner .. "space needs min and max") end
@@ -81,17 +82,18 @@ function M.constraint(...)
   return proxy
 end
 
-local scratch = {}
+local take_def, give_def = B.pool()
 
 function Constraint.set_limits(...)
   local self, min, max, invert = ...
   local n = select("#", ...)
   local c = check_constraint(self, 1, n)
-  local def = limits.get(c, scratch)
+  local def = limits.get(c, take_def())
   def.min = number_at(min, n >= 2, 2)
   def.max = number_at(max, n >= 3, 3)
   if invert ~= nil then def.invert = boolean_at(invert, true, 4, "invert") end
   local status = limits.set(c, def)
+  give_def(def)
   check_status((status == "MAX" or status == "MAX_DEGREES") and 3 or 2, status)
 end
 
@@ -131,7 +133,7 @@ local BONE_FIELDS = { length = true, angle = true, min = true, max = true, inver
 
 -- the optional number field key of t (fallback if nil)
 local function number_field(t, key, what, fallback)
-  local v = t[key]
+  local v = rawget(t, key)
   if v == nil then return fallback end
   return number_at(v, true, 1, what)
 end
@@ -146,7 +148,7 @@ local function read_bone(t, i, def)
     arg_error(1, format("%stable expected, got %s", owner, typename(bone)))
   end
   B.check_keys(bone, 1, owner, "field", BONE_FIELDS, 0)
-  local length = number_at(bone.length, true, 1, owner .. "length")
+  local length = number_at(rawget(bone, "length"), true, 1, owner .. "length")
   local rest = number_field(bone, "angle", owner .. "angle", 0.0)
   def.length[i], def.rest[i], def.constraint[i] = length, rest, false
   local status = chains.check_bone(length, rest)
@@ -178,7 +180,7 @@ function M.chain(...)
   def.x = number_field(t, "x", "x", 0.0)
   def.y = number_field(t, "y", "y", 0.0)
   def.angle = number_field(t, "angle", "angle", 0.0)
-  local flip = t.flip
+  local flip = rawget(t, "flip")
   def.flip = flip ~= nil and boolean_at(flip, true, 1, "flip")
   local ch, status = chains.new(def)
   check_status(1, status)

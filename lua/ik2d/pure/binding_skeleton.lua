@@ -69,7 +69,7 @@ local function read_bone(t, info, i, bones, limits)
   if not is_table(bone) then
     arg_error(1, format("bone %d: table expected, got %s", i, typename(bone)))
   end
-  local name = bone.name
+  local name = rawget(bone, "name")
   if type(name) ~= "string" then
     arg_error(1, format("bone %d: name must be a string, got %s", i, typename(name)))
   end
@@ -82,7 +82,7 @@ local function read_bone(t, info, i, bones, limits)
   end
   local def = { parent = 0, length = 0.0, rest = 0.0, at_tip = true, x = 0.0, y = 0.0,
     position_only = false, constraint = false }
-  local parent = bone.parent
+  local parent = rawget(bone, "parent")
   if parent ~= nil then
     if type(parent) ~= "string" then
       arg_error(1, format("%sparent must be a bone name, got %s", owner, typename(parent)))
@@ -93,7 +93,7 @@ local function read_bone(t, info, i, bones, limits)
       local k = i + 1
       while k <= rawlen(t) do
         local later = rawget(t, k)
-        if is_table(later) and rawequal(later.name, parent) then
+        if is_table(later) and rawequal(rawget(later, "name"), parent) then
           arg_error(1, format('%sparent "%s" is not defined earlier (it is bone %d: parents '
                               .. "come first)", owner, c_string(parent), k))
         end
@@ -103,19 +103,19 @@ local function read_bone(t, info, i, bones, limits)
     end
     def.parent = p
   end
-  local length = bone.length
+  local length = rawget(bone, "length")
   if length == nil then arg_error(1, owner .. "length: number expected, got nil") end
   def.length = number_at(length, true, 1, owner .. "length")
   def.rest = number_field(bone, "angle", owner .. "angle", 0.0)
   -- an origin given: at (x, y), x defaulting to the parent's tip
-  local x, y = bone.x, bone.y
+  local x, y = rawget(bone, "x"), rawget(bone, "y")
   if x ~= nil or y ~= nil then
     def.at_tip = false
     if def.parent > 0 then def.x = bones[def.parent].length end
     if x ~= nil then def.x = number_at(x, true, 1, owner .. "x") end
     if y ~= nil then def.y = number_at(y, true, 1, owner .. "y") end
   end
-  local inherit = bone.inherit
+  local inherit = rawget(bone, "inherit")
   if inherit ~= nil then
     def.position_only = choice_at(inherit, 1, owner .. "inherit", INHERIT_NAMES) == "position"
   end
@@ -140,7 +140,7 @@ function M.skeleton(...)
   def.x = number_field(t, "x", "x", 0.0)
   def.y = number_field(t, "y", "y", 0.0)
   def.angle = number_field(t, "angle", "angle", 0.0)
-  local flip = t.flip
+  local flip = rawget(t, "flip")
   def.flip = flip ~= nil and boolean_at(flip, true, 1, "flip")
   local sk, status, bad = skeleton.new(def)
   if not sk and bad then

@@ -7,7 +7,7 @@ local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
 local binding_chain = require "ik2d.pure.binding_chain"
 
-local type, select, tostring = type, select, tostring
+local type, select, tostring, rawget, rawset = type, select, tostring, rawget, rawset
 local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
 local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.boolean_at,
@@ -66,9 +66,9 @@ for _, o in ipairs(OPTIONS) do BY_NAME[o.name] = o end
 -- {x, y} or {x =, y =} into the def's pole
 local function read_point(p, arg, what, def)
   local x = rawget(p, 1)
-  if x == nil then x = p.x end
+  if x == nil then x = rawget(p, "x") end
   local y = rawget(p, 2)
-  if y == nil then y = p.y end
+  if y == nil then y = rawget(p, "y") end
   def.pole_x = number_at(x, true, arg, what .. " x")
   def.pole_y = number_at(y, true, arg, what .. " y")
 end
@@ -127,7 +127,8 @@ local function read_options(t, arg, def)
   end
 end
 
-local scratch = solvers.default_def()
+-- each call's own copy of the settings it changes
+local take_def, give_def = B.pool()
 
 -- s:set_<option>(value): one option, as set_options would take it
 local function setter(o)
@@ -135,9 +136,11 @@ local function setter(o)
     local self, v = ...
     local n = select("#", ...)
     local sv = check_solver(self, 1, n)
-    local def = copy_def(sv.settings, scratch)
+    local def = copy_def(sv.settings, take_def())
     read_option(v, n >= 2, 2, o, def)
-    check_status(2, set_def(sv, def))
+    local status = set_def(sv, def)
+    give_def(def)
+    check_status(2, status)
   end
 end
 
@@ -155,10 +158,12 @@ function M.solver(...)
   local chain, options = ...
   local n = select("#", ...)
   local ch = check_chain(chain, 1, n)
-  local def = solvers.default_def(scratch)
+  local def = solvers.default_def()
   if options ~= nil then
     if not is_table(options) then type_error(2, "table", options, n) end
     read_options(options, 2, def)
+    -- still alive after the reading (nothing in it can run Lua)
+    ch = check_chain(chain, 1, n)
   end
   local sv, status = solvers.new(ch, def)
   -- a full skeleton is the chain's doing, not the options'
@@ -212,10 +217,14 @@ function Solver.set_options(...)
   local self, t = ...
   local n = select("#", ...)
   local sv = check_solver(self, 1, n)
-  local def = copy_def(sv.settings, scratch)
   if not is_table(t) then type_error(2, "table", t, n) end
+  local def = copy_def(sv.settings, take_def())
   read_options(t, 2, def)
-  check_status(2, set_def(sv, def))
+  -- a solver finalised meanwhile raises rather than change
+  sv = check_solver(self, 1, n)
+  local status = set_def(sv, def)
+  give_def(def)
+  check_status(2, status)
 end
 
 --- every option's value, in t (or a new table)
@@ -227,7 +236,7 @@ function Solver.options(...)
   local settings = sv.settings
   for k = 1, #OPTIONS do
     local o = OPTIONS[k]
-    t[o.name] = push_option(o, settings)
+    rawset(t, o.name, push_option(o, settings))
   end
   return t
 end

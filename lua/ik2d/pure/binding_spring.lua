@@ -5,7 +5,7 @@ local O = require "ik2d.pure.objects"
 local springs = require "ik2d.pure.spring"
 local binding_chain = require "ik2d.pure.binding_chain"
 
-local select, tostring, rawget = select, tostring, rawget
+local select, tostring, rawget, rawset = select, tostring, rawget, rawset
 local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
 local number_at, is_table, typename = B.number_at, B.is_table, B.typename
@@ -30,10 +30,10 @@ local KNOWN = { stiffness = true, damping = true, mass = true, weight = true, gr
 local function read_options(t, arg, def)
   B.check_keys(t, arg, "", "option", KNOWN, 0)
   for k = 1, #NAMES do
-    local v = t[NAMES[k]]
+    local v = rawget(t, NAMES[k])
     if v ~= nil then def[NAMES[k]] = number_at(v, true, arg, NAMES[k]) end
   end
-  local gravity = t.gravity
+  local gravity = rawget(t, "gravity")
   if gravity ~= nil then
     if not is_table(gravity) then
       arg_error(arg, format("gravity: table {gx, gy} expected, got %s", typename(gravity)))
@@ -43,16 +43,19 @@ local function read_options(t, arg, def)
   end
 end
 
-local scratch = springs.default_def()
+-- each call's own copy of the settings it changes
+local take_def, give_def = B.pool()
 
 function M.spring(...)
   local chain, options = ...
   local n = select("#", ...)
   local ch = binding_chain.check_chain(chain, 1, n)
-  local def = springs.default_def(scratch)
+  local def = springs.default_def()
   if options ~= nil then
     if not is_table(options) then type_error(2, "table", options, n) end
     read_options(options, 2, def)
+    -- still alive after the reading (nothing in it can run Lua)
+    ch = binding_chain.check_chain(chain, 1, n)
   end
   local sp, status = springs.new(ch, def)
   check_status(2, status)
@@ -108,10 +111,14 @@ function Spring.set_options(...)
   local self, t = ...
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
-  local def = springs.copy_def(sp.settings, scratch)
   if not is_table(t) then type_error(2, "table", t, n) end
+  local def = springs.copy_def(sp.settings, take_def())
   read_options(t, 2, def)
-  check_status(2, springs.set_def(sp, def))
+  -- a spring finalised meanwhile raises rather than change
+  sp = check_spring(self, 1, n)
+  local status = springs.set_def(sp, def)
+  give_def(def)
+  check_status(2, status)
 end
 
 --- every option's value in t (or a new table); gravity in t.gravity when
@@ -121,11 +128,11 @@ function Spring.options(...)
   local n = select("#", ...)
   local settings = check_spring(self, 1, n).settings
   t = B.table_arg(t, 2, n)
-  for k = 1, #NAMES do t[NAMES[k]] = settings[NAMES[k]] end
-  local gravity = t.gravity
+  for k = 1, #NAMES do rawset(t, NAMES[k], settings[NAMES[k]]) end
+  local gravity = rawget(t, "gravity")
   if not is_table(gravity) then
     gravity = {}
-    t.gravity = gravity
+    rawset(t, "gravity", gravity)
   end
   rawset(gravity, 1, settings.gravity_x)
   rawset(gravity, 2, settings.gravity_y)
