@@ -719,7 +719,9 @@ local function matrix()
       end
     end
     for name, f in pairs(ik2d) do
-      if type(f) == "function" and name ~= "use_ffi" then
+      -- use_ffi and the helper mirror_bones (spec/mirror_spec.lua holds its
+      -- errors) are not the core's
+      if type(f) == "function" and name ~= "use_ffi" and name ~= "mirror_bones" then
         assert(FUNCTIONS[name], ("ik2d.%s has no row in the bad-input matrix"):format(name))
       end
     end

@@ -73,7 +73,7 @@ describe("message fixes (issue 19)", function()
 
         it("a chain's joint through a local: bad argument #1 to 'joint' for a collected chain", function()
           local arm = three_bones()
-          getmetatable(arm).__gc(arm)
+          debug.getmetatable(arm).__gc(arm)
           local joint = arm.joint
           assert.are.equal("bad argument #1 to 'joint' (chain was collected)",
             caller_error(function() local h = joint; local r = h(arm, 1) return r end))
@@ -92,7 +92,7 @@ describe("message fixes (issue 19)", function()
 
         it("a colon call on a bad self still says calling 'solve' on bad self", function()
           local s = ik2d.solver(three_bones())
-          local bad = setmetatable({}, getmetatable(s))
+          local bad = setmetatable({}, debug.getmetatable(s))
           assert.are.equal("calling 'solve' on bad self (ik2d.Solver expected, got table)",
             caller_error(function() local r = bad:solve() return r end))
         end)
@@ -140,7 +140,7 @@ describe("message fixes (issue 19)", function()
           it(case[1] .. " says " .. case[3]:match("%((.*)%)$"), function()
             local arm = three_bones()
             local o = {
-              arm = arm, Chain = getmetatable(arm).__index, sk = line_skeleton(18),
+              arm = arm, Chain = debug.getmetatable(arm).__index, sk = line_skeleton(18),
               g = ik2d.group{ ik2d.solver(three_bones()), ik2d.solver(three_bones()) },
               sp = ik2d.spring(three_bones()),
             }
