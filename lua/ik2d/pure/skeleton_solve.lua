@@ -2,8 +2,10 @@
 -- that share bones solved jointly (src/ik2d_skeleton_solve.c), term for
 -- term: the plan (units of solvers in order), the joint solve (damped
 -- least squares over the group's bones, each effector's private part
--- solved alone with its own solver's method, two starts, the best pose
--- kept) and the blend into the skeleton.  The C file says why each step
+-- solved alone with its own solver's method, the starts tried in turn
+-- (warm, warm with the private parts first, cold; or warm and scattered
+-- when the group has stalled), the best pose kept) and the blend into the
+-- skeleton.  The C file says why each step
 -- is what it is.
 --
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
@@ -14,7 +16,7 @@ local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
 
-local sqrt, rot, abs = math.sqrt, m.rot, math.abs
+local sqrt, rot, abs, floor = math.sqrt, m.rot, math.abs, math.floor
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
 local clamp_rot = limits.clamp_rot
 local MAX_BONES, MAX_SOLVERS = skeleton.MAX_BONES, skeleton.MAX_SOLVERS
@@ -25,6 +27,19 @@ local M = {}
 -- An attempt has stalled after this many iterations that do not lower
 -- its objective by a tenth.
 local JOINT_STALL = 3
+
+-- A solver's count of joint solves in a row that ended unreached stops
+-- here (it seeds the scattered start).
+local JOINT_STALLS_MAX = 1000000000
+
+-- Park and Miller's minimal standard generator, for the scattered start:
+-- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
+local SCATTER_MODULUS, SCATTER_SEED, SCATTER_STEP = 2147483647, 16807, 48271
+
+-- a % SCATTER_MODULUS for 0 <= a < 2^53, exact on both runtimes
+local function scatter_mod(a)
+  return a - floor(a / SCATTER_MODULUS) * SCATTER_MODULUS
+end
 
 local function finite(x) return x - x == 0 end
 
@@ -199,6 +214,8 @@ end
 
 local W = {
   sk = false, count = 0, first = 0,
+  warm = false,   -- the start is not the cold one
+  stalls = 0,     -- joint solves in a row that ended unreached
   within = array(MAX_BONES, 0),     -- in the group: 1, or 2 when joint
   moves = array(MAX_BONES, 0),      -- effectors a bone moves
   blend = array(MAX_BONES, 0.0),    -- its largest weight
@@ -209,6 +226,8 @@ local rc, rs = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local best_c, best_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local trial_c, trial_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local start_c, start_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
+-- the start as after forget(): the pose
+local cold_c, cold_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 -- its frames, no trig
 local fx, fy, fc, fs = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0), array(MAX_BONES, 1.0),
   array(MAX_BONES, 0.0)
@@ -273,15 +292,22 @@ local function joint_measure()
   return sum, reached
 end
 
--- Bone b turned into its limits (in the skeleton's angles).
-local function joint_clamp(b)
+-- Rotation (c, s) of bone b turned into its limits (in the skeleton's
+-- angles); returns it.
+local function joint_clamp_rot(b, c, s)
   local sk = W.sk
   local limit = sk.constraint[b]
   if limit and not limit.full then
-    local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+    local rc_, rs_, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
     local _
-    _, rc[b], rs[b] = clamp_rot(limit, c * lc - s * ls, c * ls + s * lc, rc[b], rs[b])
+    _, c, s = clamp_rot(limit, rc_ * lc - rs_ * ls, rc_ * ls + rs_ * lc, c, s)
   end
+  return c, s
+end
+
+-- Bone b of the working pose turned into its limits.
+local function joint_clamp(b)
+  rc[b], rs[b] = joint_clamp_rot(b, rc[b], rs[b])
 end
 
 -- For groups too big for the dense step: effector e's pull on the joint
@@ -336,6 +362,31 @@ end
 local function joint_load(from_c, from_s)
   for b = W.first, W.sk.count do
     if within[b] ~= 0 then rc[b], rs[b] = from_c[b], from_s[b] end
+  end
+  joint_forward()
+end
+
+-- The start of a group that has stalled for W.stalls > 0 frames: every
+-- bone of the group at a point of its allowed arc (a free bone: of the
+-- circle around its pose) drawn from a fixed sequence seeded by the
+-- count, so that each stalled frame tries another basin.
+local function joint_scatter()
+  local sk = W.sk
+  local state = scatter_mod((W.stalls % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
+  for b = W.first, sk.count do
+    if within[b] ~= 0 then
+      local limit = sk.constraint[b]
+      state = scatter_mod(state * SCATTER_STEP)
+      local v = 2.0 * (state / SCATTER_MODULUS) - 1.0 -- in (-1, 1)
+      if limit and not limit.full then
+        local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+        local mc, ms = c * lc - s * ls, c * ls + s * lc
+        local tc, ts = rot(v * limit.half)
+        rc[b], rs[b] = mc * tc - ms * ts, mc * ts + ms * tc
+      else
+        rc[b], rs[b] = rot(sk.pose[b] + m.PI * v)
+      end
+    end
   end
   joint_forward()
 end
@@ -673,10 +724,14 @@ local function joint_begin(sk, u)
     if 2.0 * longest - sum > 0.0 then e.ring_low = 2.0 * longest - sum else e.ring_low = 0.0 end
   end
   -- the start: each bone's warm start from a solver holding it (the
-  -- first, in the order made, that has one), else its pose
+  -- first, in the order made, that has one), else its pose; and the
+  -- cold start, the pose
   local sk_pose = sk.pose
   for b = first, sk.count do
-    if within[b] ~= 0 then rc[b], rs[b] = rot(sk_pose[b]) end
+    if within[b] ~= 0 then
+      local c, s = rot(sk_pose[b])
+      rc[b], rs[b], cold_c[b], cold_s[b] = c, s, c, s
+    end
   end
   for k = W.count, 1, -1 do
     local e = effectors[k]
@@ -696,10 +751,29 @@ local function joint_begin(sk, u)
       end
     end
   end
+  local warm = false
   for b = first, sk.count do
-    if within[b] ~= 0 then joint_clamp(b) end
+    if within[b] ~= 0 then
+      local same = rc[b] == cold_c[b] and rs[b] == cold_s[b]
+      joint_clamp(b)
+      if same then
+        cold_c[b], cold_s[b] = rc[b], rs[b]
+      else
+        cold_c[b], cold_s[b] = joint_clamp_rot(b, cold_c[b], cold_s[b])
+        warm = true
+      end
+    end
   end
+  W.warm = warm
   joint_forward()
+  -- how long the group has stalled: the longest of its solvers' counts
+  -- (a solver that joined it since, or forgot, has 0)
+  local stalls = 0
+  for k = 1, W.count do
+    local n = effectors[k].solver.joint_stalls
+    if n > stalls then stalls = n end
+  end
+  W.stalls = stalls
   return iterations
 end
 
@@ -707,7 +781,7 @@ local finish_mask = {}
 
 -- The IK solution into the skeleton (blended with the pose, bone by
 -- bone), the solvers' warm starts and results; returns how many reached.
-local function joint_finish(used)
+local function joint_finish(used, stalled)
   local sk = W.sk
   local mask = skeleton.cleared(finish_mask, sk)
   local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
@@ -755,6 +829,13 @@ local function joint_finish(used)
     end
     s.have_solution = true
     s.iterations = used
+    if not stalled then
+      s.joint_stalls = 0
+    elseif W.stalls < JOINT_STALLS_MAX then
+      s.joint_stalls = W.stalls + 1
+    else
+      s.joint_stalls = W.stalls
+    end
   end
   -- the chains ending below the group take the new state
   skeleton.pull_marked(sk, mask, nil)
@@ -765,21 +846,49 @@ local function joint_finish(used)
   return reached
 end
 
+-- The starts a joint solve tries.
+local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
+local starts = { 0, 0, 0 }
+
 -- Unit u, a group of two solvers or more, solved jointly.
 local function joint_solve(sk, u)
   local iterations = joint_begin(sk, u)
   local iteration, used = 0, 0
   local any = false
   for k = 1, W.count do any = any or effectors[k].weight > 0.0 end
-  if not any then return joint_finish(0) end -- weight 0: the pose
+  if not any then return joint_finish(0, false) end -- weight 0: the pose
   local best, reached = joint_measure()
-  if reached then return joint_finish(0) end
+  if reached then return joint_finish(0, false) end
   joint_save(best_c, best_s)
   joint_save(start_c, start_s)
-  local attempt = 0
-  while attempt < 2 and not reached and iteration < iterations do
-    joint_load(start_c, start_s)
-    if attempt == 1 then joint_privates() end
+  -- the starts (the iterations shared): the warm start; then, after a
+  -- solve that reached, the warm start with the private parts solved
+  -- first, and the cold start when it is another; after one that did
+  -- not, a scattered start, another each frame the group stays stalled
+  local start, attempts = starts, 2
+  start[1] = START_WARM
+  if W.stalls == 0 then
+    start[2] = START_WARM_PRIVATES
+    if W.warm then
+      start[3] = START_COLD
+      attempts = 3
+    end
+  else
+    start[2] = START_SCATTERED
+  end
+  local attempt = 1
+  while attempt <= attempts and not reached and iteration < iterations do
+    local how = start[attempt]
+    if how == START_WARM_PRIVATES then
+      joint_load(start_c, start_s)
+      joint_privates()
+    elseif how == START_COLD then
+      joint_load(cold_c, cold_s)
+    elseif how == START_SCATTERED then
+      joint_scatter()
+    else
+      joint_load(start_c, start_s)
+    end
     local objective
     objective, reached = joint_measure()
     local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
@@ -804,7 +913,7 @@ local function joint_solve(sk, u)
     attempt = attempt + 1
   end
   if not reached or not joint_sane() then joint_load(best_c, best_s) end
-  return joint_finish(used)
+  return joint_finish(used, not reached)
 end
 
 -- ------------------------------------------------------------------
