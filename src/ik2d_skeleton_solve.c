@@ -71,7 +71,8 @@
 ** Each bone then blends with its pose by the largest weight of the
 ** solvers whose chains hold it (a chain's bone blends by its solver's
 ** weight), and each solver keeps the joint solution of its bones as its
-** warm start and reports its own reached, distance and iterations.
+** warm start and reports its own reached, distance and iterations, and
+** limited when a joint of its chain ends on a limit.
 */
 #include <math.h>
 #include <stddef.h>
@@ -339,6 +340,16 @@ static void joint_clamp(joint *w, int b) {
   joint_clamp_rot(w, b, &w->rot[b]);
 }
 
+/* Whether bone b of the working pose ends on an edge of its limits; *side
+** is its angle from the middle of the allowed arc. */
+static bool joint_on_limit(const joint *w, int b, double *side) {
+  const ik2d_constraint *limit = w->sk->constraint[b];
+  ik2d_rot rel;
+  if (limit == NULL || limit->full) return false;
+  rel = ik2d_rot_inv_mul(ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), w->rot[b]);
+  *side = ik2d_atan2(rel.s, rel.c);
+  return fabs(*side) >= limit->half - 1e-9;
+}
 
 /* For groups too big for the dense step: effector e's pull on the joint
 ** bone at (ox, oy), weighted, into sums: its private part's root r (its
@@ -502,15 +513,8 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
   ** step (their turn would be clamped away, and the others would not
   ** make up for it) */
   for (j = 0; j < n; j++) {
-    const ik2d_constraint *limit;
-    ik2d_rot rel;
-    double gradient = 0.0, side;
-    b = bone_of[j];
-    limit = sk->constraint[b];
-    if (limit == NULL || limit->full) continue;
-    rel = ik2d_rot_inv_mul(ik2d_rot_mul(sk->rest_rot[b], limit->mid_rot), w->rot[b]);
-    side = ik2d_atan2(rel.s, rel.c);
-    if (fabs(side) < limit->half - 1e-9) continue;
+    double gradient = 0.0, side = 0.0;
+    if (!joint_on_limit(w, bone_of[j], &side)) continue;
     for (i = 0; i < m; i++) gradient += jacobian[i][j] * error[i];
     if (gradient * side > 0.0)
       for (i = 0; i < m; i++) jacobian[i][j] = 0.0;
@@ -778,9 +782,11 @@ static int joint_finish(joint *w, int used, bool stalled) {
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
     ik2d_solver *s = e->solver;
+    bool limited = false;
     for (i = 0; i < e->chain->count; i++) {
-      double shift = e->link->shift[i];
+      double shift = e->link->shift[i], side;
       ik2d_rot r = w->rot[e->link->bones[i]];
+      limited = limited || joint_on_limit(w, e->link->bones[i], &side);
       if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
       s->solution[i] = r;
       s->solution_angle[i] = ik2d_atan2(r.s, r.c);
@@ -788,6 +794,9 @@ static int joint_finish(joint *w, int used, bool stalled) {
     s->have_solution = true;
     s->joint_updates = 0;
     s->result.iterations = used;
+    /* limited as a chain's solve says it: a joint of its chain ends on a
+    ** limit (weight 0: the pose, no limit changed it) */
+    s->result.limited = e->weight > 0.0 && limited;
     s->joint_stalls = !stalled ? 0 : w->stalls < JOINT_STALLS_MAX ? w->stalls + 1 : w->stalls;
   }
   /* the chains ending below the group take the new state */

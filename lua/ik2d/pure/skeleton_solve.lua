@@ -310,6 +310,18 @@ local function joint_clamp(b)
   rc[b], rs[b] = joint_clamp_rot(b, rc[b], rs[b])
 end
 
+-- Whether bone b of the working pose ends on an edge of its limits, and
+-- its angle from the middle of the allowed arc.
+local function joint_on_limit(b)
+  local sk = W.sk
+  local limit = sk.constraint[b]
+  if not limit or limit.full then return false, 0.0 end
+  local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+  local mc, ms = c * lc - s * ls, c * ls + s * lc
+  local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
+  return abs(side) >= limit.half - 1e-9, side
+end
+
 -- For groups too big for the dense step: effector e's pull on the joint
 -- bone at (ox, oy), weighted, added to dot and cross.
 local function joint_pull(e, ox, oy, dot, cross)
@@ -486,18 +498,12 @@ local function joint_dls(lambda, objective)
   -- bones held at a limit that the error pushes against stay out of the
   -- step
   for j = 1, columns do
-    local b = bone_of[j]
-    local limit = sk.constraint[b]
-    if limit and not limit.full then
-      local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
-      local mc, ms = c * lc - s * ls, c * ls + s * lc
-      local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
-      if not (abs(side) < limit.half - 1e-9) then
-        local gradient = 0.0
-        for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
-        if gradient * side > 0.0 then
-          for r = 1, rows do jacobian[r][j] = 0.0 end
-        end
+    local on, side = joint_on_limit(bone_of[j])
+    if on then
+      local gradient = 0.0
+      for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
+      if gradient * side > 0.0 then
+        for r = 1, rows do jacobian[r][j] = 0.0 end
       end
     end
   end
@@ -816,9 +822,11 @@ local function joint_finish(used, stalled)
     local e = effectors[k]
     local s, bones, shift = e.solver, e.link.bones, e.link.shift
     local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
+    local limited = false
     for i = 1, e.chain.count do
       local b = bones[i]
       local c, sn = rc[b], rs[b]
+      limited = limited or joint_on_limit(b)
       local sh = shift[i]
       if sh ~= 0.0 then
         local tc, ts = rot(sh)
@@ -829,6 +837,9 @@ local function joint_finish(used, stalled)
     end
     s.have_solution = true
     s.iterations = used
+    -- limited as a chain's solve says it: a joint of its chain ends on a
+    -- limit (weight 0: the pose, no limit changed it)
+    s.limited = e.weight > 0.0 and limited
     if not stalled then
       s.joint_stalls = 0
     elseif W.stalls < JOINT_STALLS_MAX then
