@@ -93,9 +93,10 @@
 ** its objective by a tenth. */
 #define JOINT_STALL 3
 
-/* A solver's count of joint solves in a row that ended unreached stops
-** here (it seeds the scattered start). */
-#define JOINT_STALLS_MAX 1000000000
+/* A solver's count of joint solves in a row that ended unreached goes
+** round from here to 1 (it seeds the scattered start: another each
+** frame, never the 0 of a group that reached). */
+#define JOINT_STALLS_MAX 65535
 
 /* Park and Miller's minimal standard generator, for the scattered start:
 ** its products stay below 2^53, exact in the pure-Lua core's doubles. */
@@ -797,7 +798,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
     /* limited as a chain's solve says it: a joint of its chain ends on a
     ** limit (weight 0: the pose, no limit changed it) */
     s->result.limited = e->weight > 0.0 && limited;
-    s->joint_stalls = !stalled ? 0 : w->stalls < JOINT_STALLS_MAX ? w->stalls + 1 : w->stalls;
+    s->joint_stalls = (unsigned short)(!stalled ? 0 : w->stalls < JOINT_STALLS_MAX ? w->stalls + 1 : 1);
   }
   /* the chains ending below the group take the new state */
   for (node = sk->chains.next; node != &sk->chains; node = node->next)

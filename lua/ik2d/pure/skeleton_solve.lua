@@ -28,9 +28,10 @@ local M = {}
 -- its objective by a tenth.
 local JOINT_STALL = 3
 
--- A solver's count of joint solves in a row that ended unreached stops
--- here (it seeds the scattered start).
-local JOINT_STALLS_MAX = 1000000000
+-- A solver's count of joint solves in a row that ended unreached goes
+-- round from here to 1 (it seeds the scattered start: another each
+-- frame, never the 0 of a group that reached).
+local JOINT_STALLS_MAX = 65535
 
 -- Park and Miller's minimal standard generator, for the scattered start:
 -- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
@@ -845,7 +846,7 @@ local function joint_finish(used, stalled)
     elseif W.stalls < JOINT_STALLS_MAX then
       s.joint_stalls = W.stalls + 1
     else
-      s.joint_stalls = W.stalls
+      s.joint_stalls = 1
     end
   end
   -- the chains ending below the group take the new state
