@@ -204,6 +204,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
   solver->have_solution = false;
+  solver->joint_stalls = 0;
   solver->result.reached = false;
   solver->result.limited = false;
   solver->result.iterations = 0;
@@ -393,7 +394,10 @@ void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
 }
 
 void ik2d_solver_forget(ik2d_solver *solver) {
-  if (solver != NULL) solver->have_solution = false;
+  if (solver != NULL) {
+    solver->have_solution = false;
+    solver->joint_stalls = 0;
+  }
 }
 
 const ik2d_result *ik2d_solver_result(const ik2d_solver *solver) {

@@ -22,6 +22,11 @@ struct ik2d_solver {
                                 solve, for benchmarks */
   bool has_target;           /* false: the target is the chain's tip */
   bool have_solution;        /* the warm start holds a solution */
+  unsigned short joint_stalls; /* joint solves in a row that ended
+                                unreached, counted 1..65535 and round again
+                                (it seeds their scattered start); in the
+                                flags' padding: a solver of 3 bones and its
+                                chain stay under 1 KB (spec/memory_spec.lua) */
   ik2d_rot *solution;        /* the last IK solution's rotations */
   double *solution_angle;    /* and their angles, in [-pi, pi] */
   ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain

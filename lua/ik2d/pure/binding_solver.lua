@@ -288,7 +288,9 @@ function Solver.clear_pole(...)
 end
 
 function Solver.forget(...)
-  check_solver(..., 1, select("#", ...)).have_solution = false
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.have_solution = false
+  sv.joint_stalls = 0
 end
 
 -- The solve and its results, reached from Solver.solve by a tail call:

@@ -2,8 +2,10 @@
 -- that share bones solved jointly (src/ik2d_skeleton_solve.c), term for
 -- term: the plan (units of solvers in order), the joint solve (damped
 -- least squares over the group's bones, each effector's private part
--- solved alone with its own solver's method, two starts, the best pose
--- kept) and the blend into the skeleton.  The C file says why each step
+-- solved alone with its own solver's method, the starts tried in turn
+-- (warm, warm with the private parts first, cold; or warm and scattered
+-- when the group has stalled), the best pose kept) and the blend into the
+-- skeleton.  The C file says why each step
 -- is what it is.
 --
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
@@ -14,7 +16,7 @@ local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
 
-local sqrt, rot, abs = math.sqrt, m.rot, math.abs
+local sqrt, rot, abs, floor = math.sqrt, m.rot, math.abs, math.floor
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
 local clamp_rot = limits.clamp_rot
 local MAX_BONES, MAX_SOLVERS = skeleton.MAX_BONES, skeleton.MAX_SOLVERS
@@ -25,6 +27,20 @@ local M = {}
 -- An attempt has stalled after this many iterations that do not lower
 -- its objective by a tenth.
 local JOINT_STALL = 3
+
+-- A solver's count of joint solves in a row that ended unreached goes
+-- round from here to 1 (it seeds the scattered start: another each
+-- frame, never the 0 of a group that reached).
+local JOINT_STALLS_MAX = 65535
+
+-- Park and Miller's minimal standard generator, for the scattered start:
+-- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
+local SCATTER_MODULUS, SCATTER_SEED, SCATTER_STEP = 2147483647, 16807, 48271
+
+-- a % SCATTER_MODULUS for 0 <= a < 2^53, exact on both runtimes
+local function scatter_mod(a)
+  return a - floor(a / SCATTER_MODULUS) * SCATTER_MODULUS
+end
 
 local function finite(x) return x - x == 0 end
 
@@ -199,6 +215,8 @@ end
 
 local W = {
   sk = false, count = 0, first = 0,
+  warm = false,   -- the start is not the cold one
+  stalls = 0,     -- joint solves in a row that ended unreached
   within = array(MAX_BONES, 0),     -- in the group: 1, or 2 when joint
   moves = array(MAX_BONES, 0),      -- effectors a bone moves
   blend = array(MAX_BONES, 0.0),    -- its largest weight
@@ -209,6 +227,8 @@ local rc, rs = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local best_c, best_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local trial_c, trial_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local start_c, start_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
+-- the start as after forget(): the pose
+local cold_c, cold_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 -- its frames, no trig
 local fx, fy, fc, fs = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0), array(MAX_BONES, 1.0),
   array(MAX_BONES, 0.0)
@@ -273,15 +293,34 @@ local function joint_measure()
   return sum, reached
 end
 
--- Bone b turned into its limits (in the skeleton's angles).
-local function joint_clamp(b)
+-- Rotation (c, s) of bone b turned into its limits (in the skeleton's
+-- angles); returns it.
+local function joint_clamp_rot(b, c, s)
   local sk = W.sk
   local limit = sk.constraint[b]
   if limit and not limit.full then
-    local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+    local rc_, rs_, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
     local _
-    _, rc[b], rs[b] = clamp_rot(limit, c * lc - s * ls, c * ls + s * lc, rc[b], rs[b])
+    _, c, s = clamp_rot(limit, rc_ * lc - rs_ * ls, rc_ * ls + rs_ * lc, c, s)
   end
+  return c, s
+end
+
+-- Bone b of the working pose turned into its limits.
+local function joint_clamp(b)
+  rc[b], rs[b] = joint_clamp_rot(b, rc[b], rs[b])
+end
+
+-- Whether bone b of the working pose ends on an edge of its limits, and
+-- its angle from the middle of the allowed arc.
+local function joint_on_limit(b)
+  local sk = W.sk
+  local limit = sk.constraint[b]
+  if not limit or limit.full then return false, 0.0 end
+  local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+  local mc, ms = c * lc - s * ls, c * ls + s * lc
+  local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
+  return abs(side) >= limit.half - 1e-9, side
 end
 
 -- For groups too big for the dense step: effector e's pull on the joint
@@ -336,6 +375,31 @@ end
 local function joint_load(from_c, from_s)
   for b = W.first, W.sk.count do
     if within[b] ~= 0 then rc[b], rs[b] = from_c[b], from_s[b] end
+  end
+  joint_forward()
+end
+
+-- The start of a group that has stalled for W.stalls > 0 frames: every
+-- bone of the group at a point of its allowed arc (a free bone: of the
+-- circle around its pose) drawn from a fixed sequence seeded by the
+-- count, so that each stalled frame tries another basin.
+local function joint_scatter()
+  local sk = W.sk
+  local state = scatter_mod((W.stalls % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
+  for b = W.first, sk.count do
+    if within[b] ~= 0 then
+      local limit = sk.constraint[b]
+      state = scatter_mod(state * SCATTER_STEP)
+      local v = 2.0 * (state / SCATTER_MODULUS) - 1.0 -- in (-1, 1)
+      if limit and not limit.full then
+        local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
+        local mc, ms = c * lc - s * ls, c * ls + s * lc
+        local tc, ts = rot(v * limit.half)
+        rc[b], rs[b] = mc * tc - ms * ts, mc * ts + ms * tc
+      else
+        rc[b], rs[b] = rot(sk.pose[b] + m.PI * v)
+      end
+    end
   end
   joint_forward()
 end
@@ -435,18 +499,12 @@ local function joint_dls(lambda, objective)
   -- bones held at a limit that the error pushes against stay out of the
   -- step
   for j = 1, columns do
-    local b = bone_of[j]
-    local limit = sk.constraint[b]
-    if limit and not limit.full then
-      local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
-      local mc, ms = c * lc - s * ls, c * ls + s * lc
-      local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
-      if not (abs(side) < limit.half - 1e-9) then
-        local gradient = 0.0
-        for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
-        if gradient * side > 0.0 then
-          for r = 1, rows do jacobian[r][j] = 0.0 end
-        end
+    local on, side = joint_on_limit(bone_of[j])
+    if on then
+      local gradient = 0.0
+      for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
+      if gradient * side > 0.0 then
+        for r = 1, rows do jacobian[r][j] = 0.0 end
       end
     end
   end
@@ -673,10 +731,14 @@ local function joint_begin(sk, u)
     if 2.0 * longest - sum > 0.0 then e.ring_low = 2.0 * longest - sum else e.ring_low = 0.0 end
   end
   -- the start: each bone's warm start from a solver holding it (the
-  -- first, in the order made, that has one), else its pose
+  -- first, in the order made, that has one), else its pose; and the
+  -- cold start, the pose
   local sk_pose = sk.pose
   for b = first, sk.count do
-    if within[b] ~= 0 then rc[b], rs[b] = rot(sk_pose[b]) end
+    if within[b] ~= 0 then
+      local c, s = rot(sk_pose[b])
+      rc[b], rs[b], cold_c[b], cold_s[b] = c, s, c, s
+    end
   end
   for k = W.count, 1, -1 do
     local e = effectors[k]
@@ -696,10 +758,29 @@ local function joint_begin(sk, u)
       end
     end
   end
+  local warm = false
   for b = first, sk.count do
-    if within[b] ~= 0 then joint_clamp(b) end
+    if within[b] ~= 0 then
+      local same = rc[b] == cold_c[b] and rs[b] == cold_s[b]
+      joint_clamp(b)
+      if same then
+        cold_c[b], cold_s[b] = rc[b], rs[b]
+      else
+        cold_c[b], cold_s[b] = joint_clamp_rot(b, cold_c[b], cold_s[b])
+        warm = true
+      end
+    end
   end
+  W.warm = warm
   joint_forward()
+  -- how long the group has stalled: the longest of its solvers' counts
+  -- (a solver that joined it since, or forgot, has 0)
+  local stalls = 0
+  for k = 1, W.count do
+    local n = effectors[k].solver.joint_stalls
+    if n > stalls then stalls = n end
+  end
+  W.stalls = stalls
   return iterations
 end
 
@@ -707,7 +788,7 @@ local finish_mask = {}
 
 -- The IK solution into the skeleton (blended with the pose, bone by
 -- bone), the solvers' warm starts and results; returns how many reached.
-local function joint_finish(used)
+local function joint_finish(used, stalled)
   local sk = W.sk
   local mask = skeleton.cleared(finish_mask, sk)
   local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
@@ -742,9 +823,11 @@ local function joint_finish(used)
     local e = effectors[k]
     local s, bones, shift = e.solver, e.link.bones, e.link.shift
     local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
+    local limited = false
     for i = 1, e.chain.count do
       local b = bones[i]
       local c, sn = rc[b], rs[b]
+      limited = limited or joint_on_limit(b)
       local sh = shift[i]
       if sh ~= 0.0 then
         local tc, ts = rot(sh)
@@ -755,6 +838,16 @@ local function joint_finish(used)
     end
     s.have_solution = true
     s.iterations = used
+    -- limited as a chain's solve says it: a joint of its chain ends on a
+    -- limit (weight 0: the pose, no limit changed it)
+    s.limited = e.weight > 0.0 and limited
+    if not stalled then
+      s.joint_stalls = 0
+    elseif W.stalls < JOINT_STALLS_MAX then
+      s.joint_stalls = W.stalls + 1
+    else
+      s.joint_stalls = 1
+    end
   end
   -- the chains ending below the group take the new state
   skeleton.pull_marked(sk, mask, nil)
@@ -765,21 +858,49 @@ local function joint_finish(used)
   return reached
 end
 
+-- The starts a joint solve tries.
+local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
+local starts = { 0, 0, 0 }
+
 -- Unit u, a group of two solvers or more, solved jointly.
 local function joint_solve(sk, u)
   local iterations = joint_begin(sk, u)
   local iteration, used = 0, 0
   local any = false
   for k = 1, W.count do any = any or effectors[k].weight > 0.0 end
-  if not any then return joint_finish(0) end -- weight 0: the pose
+  if not any then return joint_finish(0, false) end -- weight 0: the pose
   local best, reached = joint_measure()
-  if reached then return joint_finish(0) end
+  if reached then return joint_finish(0, false) end
   joint_save(best_c, best_s)
   joint_save(start_c, start_s)
-  local attempt = 0
-  while attempt < 2 and not reached and iteration < iterations do
-    joint_load(start_c, start_s)
-    if attempt == 1 then joint_privates() end
+  -- the starts (the iterations shared): the warm start; then, after a
+  -- solve that reached, the warm start with the private parts solved
+  -- first, and the cold start when it is another; after one that did
+  -- not, a scattered start, another each frame the group stays stalled
+  local start, attempts = starts, 2
+  start[1] = START_WARM
+  if W.stalls == 0 then
+    start[2] = START_WARM_PRIVATES
+    if W.warm then
+      start[3] = START_COLD
+      attempts = 3
+    end
+  else
+    start[2] = START_SCATTERED
+  end
+  local attempt = 1
+  while attempt <= attempts and not reached and iteration < iterations do
+    local how = start[attempt]
+    if how == START_WARM_PRIVATES then
+      joint_load(start_c, start_s)
+      joint_privates()
+    elseif how == START_COLD then
+      joint_load(cold_c, cold_s)
+    elseif how == START_SCATTERED then
+      joint_scatter()
+    else
+      joint_load(start_c, start_s)
+    end
     local objective
     objective, reached = joint_measure()
     local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
@@ -804,7 +925,7 @@ local function joint_solve(sk, u)
     attempt = attempt + 1
   end
   if not reached or not joint_sane() then joint_load(best_c, best_s) end
-  return joint_finish(used)
+  return joint_finish(used, not reached)
 end
 
 -- ------------------------------------------------------------------

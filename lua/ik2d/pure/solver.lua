@@ -161,6 +161,7 @@ function M.new(ch, def)
   local sv = {
     chain = ch, settings = {},
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
+    joint_stalls = 0, -- joint solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
     kernel = false,
