@@ -342,6 +342,7 @@ bool ik2d_chain_uniform(const ik2d_chain *chain) {
 
 void ik2d_chain_update_joints(ik2d_chain *chain) {
   double x = chain->base_x, y = chain->base_y, world = chain->base_angle;
+  ik2d_rot dir;
   double scale = chain->scale, *joints = chain->joints;
   int i;
   joints[0] = x;
@@ -349,8 +350,9 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
   for (i = 0; i < chain->count; i++) {
     /* wrapped at each step: rest angles near 1e308 would sum to inf */
     world = ik2d_wrap(world + chain->angle[i]);
-    x += chain->length[i] * scale * ik2d_cos(world);
-    y += chain->length[i] * scale * ik2d_sin(world);
+    dir = ik2d_rot_angle(world);
+    x += chain->length[i] * scale * dir.c;
+    y += chain->length[i] * scale * dir.s;
     joints[2 * i + 2] = x;
     joints[2 * i + 3] = y;
   }

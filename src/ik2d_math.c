@@ -215,20 +215,24 @@ static double kernel_cos(double x, double y) {
   return w + (((1.0 - w) - half) + (z * z * q - x * y));
 }
 
+/* |angle| - n pi/2 as hi + lo, n mod 4 returned; for finite angles of
+** 2^-27 or more */
+static int reduce(double ax, double *hi, double *lo) {
+  if (ax <= 0.7853981633974483) {
+    *hi = ax;
+    *lo = 0.0;
+    return 0;
+  }
+  if (ax < MEDIUM_MAX) return reduce_medium(ax, hi, lo);
+  return reduce_large(ax, hi, lo);
+}
+
 ik2d_rot ik2d_rot_angle(double angle) {
   double ax = fabs(angle), hi, lo, s, c;
   int quadrant;
   if (!(ax <= DBL_MAX)) return ik2d_rot_of(angle - angle, angle - angle);
   if (ax < 7.450580596923828e-9) return ik2d_rot_of(1.0, angle); /* 2^-27 */
-  if (ax <= 0.7853981633974483) {
-    hi = ax;
-    lo = 0.0;
-    quadrant = 0;
-  } else if (ax < MEDIUM_MAX) {
-    quadrant = reduce_medium(ax, &hi, &lo);
-  } else {
-    quadrant = reduce_large(ax, &hi, &lo);
-  }
+  quadrant = reduce(ax, &hi, &lo);
   s = kernel_sin(hi, lo);
   c = kernel_cos(hi, lo);
   switch (quadrant) {
@@ -240,8 +244,27 @@ ik2d_rot ik2d_rot_angle(double angle) {
   return ik2d_rot_of(c, angle < 0.0 ? -s : s);
 }
 
-double ik2d_sin(double x) { return ik2d_rot_angle(x).s; }
-double ik2d_cos(double x) { return ik2d_rot_angle(x).c; }
+/* one kernel of ik2d_rot_angle's two, the same bits */
+double ik2d_sin(double x) {
+  double ax = fabs(x), hi, lo, s;
+  int quadrant;
+  if (!(ax <= DBL_MAX)) return x - x;
+  if (ax < 7.450580596923828e-9) return x;
+  quadrant = reduce(ax, &hi, &lo);
+  s = quadrant & 1 ? kernel_cos(hi, lo) : kernel_sin(hi, lo);
+  if (quadrant >= 2) s = -s;
+  return x < 0.0 ? -s : s;
+}
+
+double ik2d_cos(double x) {
+  double ax = fabs(x), hi, lo, c;
+  int quadrant;
+  if (!(ax <= DBL_MAX)) return x - x;
+  if (ax < 7.450580596923828e-9) return 1.0;
+  quadrant = reduce(ax, &hi, &lo);
+  c = quadrant & 1 ? kernel_sin(hi, lo) : kernel_cos(hi, lo);
+  return quadrant == 1 || quadrant == 2 ? -c : c;
+}
 
 /* e^r - 1 for |r| <= ln2/2 (a little more after rounding): the Taylor
 ** series to r^15, whose next term is below 2^-60 of the result */

@@ -302,8 +302,9 @@ static double spring_step(double k, double gamma, double f, double h, double *v)
     double q = k - a * a, c, one_minus_c;
     if (q > 0.0) {
       double w = sqrt(q), decay = ik2d_exp(-a * h), half = ik2d_sin(0.5 * w * h);
-      c = decay * ik2d_cos(w * h);
-      e = decay * ik2d_sin(w * h) / w;
+      ik2d_rot turn = ik2d_rot_angle(w * h);
+      c = decay * turn.c;
+      e = decay * turn.s / w;
       one_minus_c = -ik2d_expm1(-a * h) + decay * 2.0 * half * half;
     } else if (q < 0.0) {
       /* the roots -a +- r, the small one without cancellation */
@@ -404,7 +405,8 @@ static void spring_substep(ik2d_spring *spring, const spring_inputs *in, double 
     }
     if (gravity) {
       /* G cos and G sin of the angle from the bone to g, G = |g| / L */
-      double c = ik2d_cos(x0), sn = ik2d_sin(x0), length = chain->length[i];
+      ik2d_rot at = ik2d_rot_angle(x0);
+      double c = at.c, sn = at.s, length = chain->length[i];
       double along = (gx * c + gy * sn) / length, across = (gy * c - gx * sn) / length;
       f += across;
       if (along > 0.0) k += along;

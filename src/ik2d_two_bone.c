@@ -62,8 +62,9 @@ static int two_bone_inside(const ik2d_chain *chain, int i, double angle) {
 static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
   const ik2d_chain *chain = tb->chain;
   double w1 = chain->base_angle + shoulder, w2 = w1 + elbow;
-  double x = chain->base_x + tb->a * ik2d_cos(w1) + tb->b * ik2d_cos(w2);
-  double y = chain->base_y + tb->a * ik2d_sin(w1) + tb->b * ik2d_sin(w2);
+  ik2d_rot r1 = ik2d_rot_angle(w1), r2 = ik2d_rot_angle(w2);
+  double x = chain->base_x + tb->a * r1.c + tb->b * r2.c;
+  double y = chain->base_y + tb->a * r1.s + tb->b * r2.s;
   /* hypot: squares of 1e200 bones overflow */
   double distance = ik2d_hypot(tb->goal_x - x, tb->goal_y - y);
   if (distance < tb->best - tb->tie) {
@@ -75,8 +76,8 @@ static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
 
 /* Local shoulder angle that points the limb, bent by elbow, at the goal. */
 static double two_bone_aim(const two_bone *tb, double aim, double elbow) {
-  return aim - tb->chain->base_angle -
-         ik2d_atan2(tb->b * ik2d_sin(elbow), tb->a + tb->b * ik2d_cos(elbow));
+  ik2d_rot bent = ik2d_rot_angle(elbow);
+  return aim - tb->chain->base_angle - ik2d_atan2(tb->b * bent.s, tb->a + tb->b * bent.c);
 }
 
 /* Best allowed elbow with the shoulder fixed: bone 2 aimed at the goal,
@@ -84,8 +85,9 @@ static double two_bone_aim(const two_bone *tb, double aim, double elbow) {
 static void two_bone_from_shoulder(two_bone *tb, double shoulder) {
   const ik2d_chain *chain = tb->chain;
   double w1 = chain->base_angle + shoulder;
-  double jx = chain->base_x + tb->a * ik2d_cos(w1);
-  double jy = chain->base_y + tb->a * ik2d_sin(w1);
+  ik2d_rot r1 = ik2d_rot_angle(w1);
+  double jx = chain->base_x + tb->a * r1.c;
+  double jy = chain->base_y + tb->a * r1.s;
   double dx = tb->goal_x - jx, dy = tb->goal_y - jy;
   double elbow = (dx != 0.0 || dy != 0.0) ? ik2d_atan2(dy, dx) - w1 : 0.0;
   two_bone_consider(tb, shoulder, two_bone_allowed(chain, 1, elbow));
@@ -116,6 +118,7 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   const ik2d_constraint *limit;
   two_bone tb;
   double dx, dy, d, reach, cos_elbow, elbow, aim, shoulder;
+  ik2d_rot aim_rot;
   int side, used, bend;
   tb.chain = chain;
   tb.a = chain->length[0];
@@ -145,8 +148,9 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
                 pose->joint_x[1] - chain->base_x);
   }
   /* the goal: the target, or with softness the eased point before it */
-  tb.goal_x = chain->base_x + reach * ik2d_cos(aim);
-  tb.goal_y = chain->base_y + reach * ik2d_sin(aim);
+  aim_rot = ik2d_rot_angle(aim);
+  tb.goal_x = chain->base_x + reach * aim_rot.c;
+  tb.goal_y = chain->base_y + reach * aim_rot.s;
   bend = two_bone_bend(pose, settings->bend);
   /* straight and folded exactly: the law of cosines there is acos of
   ** 1 - eps or -1 + eps, which is off by sqrt(2 eps) (2e-8 rad for a

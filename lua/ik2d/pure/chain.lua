@@ -4,7 +4,7 @@
 -- the base to the tip, as the C core keeps them.
 local m = require "ik2d.pure.math"
 
-local cos, sin, rot = m.cos, m.sin, m.rot
+local rot = m.rot
 local PI, wrap = m.PI, m.wrap
 
 local M = {}
@@ -56,8 +56,9 @@ local function update_joints(ch)
   for i = 1, n do
     -- wrapped at each step: rest angles near 1e308 would sum to inf
     world = wrap(world + angle[i])
-    x = x + length[i] * scale * cos(world)
-    y = y + length[i] * scale * sin(world)
+    local dir_c, dir_s = rot(world)
+    x = x + length[i] * scale * dir_c
+    y = y + length[i] * scale * dir_s
     joints[2 * i + 1], joints[2 * i + 2] = x, y
   end
   if ch.flip then

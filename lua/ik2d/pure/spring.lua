@@ -8,7 +8,7 @@ local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
 local skeleton = require "ik2d.pure.skeleton"
 
-local sqrt, exp, cos, sin, rot, ceil = math.sqrt, m.exp, m.cos, m.sin, m.rot, math.ceil
+local sqrt, exp, sin, rot, ceil = math.sqrt, m.exp, m.sin, m.rot, math.ceil
 local PI, wrap = m.PI, m.wrap
 local limit_clamp, update_joints = limits.clamp, chains.update_joints
 
@@ -200,8 +200,9 @@ local function step(k, gamma, f, h, v0)
     if q > 0.0 then
       local w = sqrt(q)
       local decay, half = exp(-a * h), sin(0.5 * w * h)
-      c = decay * cos(w * h)
-      e = decay * sin(w * h) / w
+      local turn_c, turn_s = rot(w * h)
+      c = decay * turn_c
+      e = decay * turn_s / w
       one_minus_c = -expm1(-a * h) + decay * 2.0 * half * half
     elseif q < 0.0 then
       -- the roots -a +- r, the small one without cancellation

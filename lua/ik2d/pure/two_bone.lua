@@ -6,7 +6,7 @@ local pose = require "ik2d.pure.pose"
 local limits = require "ik2d.pure.constraint"
 
 local sqrt, abs = math.sqrt, math.abs
-local cos, sin, rot, exp, acos = m.cos, m.sin, m.rot, m.exp, m.acos
+local rot, exp, acos = m.rot, m.exp, m.acos
 local PI, wrap, fmin, hypot, atan2 = m.PI, m.wrap, m.fmin, m.hypot, m.atan2
 local huge = math.huge
 local limit_clamp = limits.clamp
@@ -45,8 +45,10 @@ end
 local function consider(shoulder, elbow)
   local w1 = ch.base_angle + shoulder
   local w2 = w1 + elbow
-  local x = ch.base_x + a * cos(w1) + b * cos(w2)
-  local y = ch.base_y + a * sin(w1) + b * sin(w2)
+  local c1, s1 = rot(w1)
+  local c2, s2 = rot(w2)
+  local x = ch.base_x + a * c1 + b * c2
+  local y = ch.base_y + a * s1 + b * s2
   -- hypot: squares of 1e200 bones overflow
   local distance = hypot(goal_x - x, goal_y - y)
   if distance < best - tie then
@@ -56,14 +58,16 @@ end
 
 -- local shoulder angle that points the limb, bent by elbow, at the goal
 local function aim_at(aim, elbow)
-  return aim - ch.base_angle - atan2(b * sin(elbow), a + b * cos(elbow))
+  local bent_c, bent_s = rot(elbow)
+  return aim - ch.base_angle - atan2(b * bent_s, a + b * bent_c)
 end
 
 -- best allowed elbow with the shoulder fixed
 local function from_shoulder(shoulder)
   local w1 = ch.base_angle + shoulder
-  local x = ch.base_x + a * cos(w1)
-  local y = ch.base_y + a * sin(w1)
+  local c1, s1 = rot(w1)
+  local x = ch.base_x + a * c1
+  local y = ch.base_y + a * s1
   local dx, dy = goal_x - x, goal_y - y
   local elbow = 0.0
   if dx ~= 0.0 or dy ~= 0.0 then elbow = atan2(dy, dx) - w1 end
@@ -109,8 +113,9 @@ function M.run()
     -- target on the base: keep the upper bone where it points
     aim = atan2(jy[2] - by, jx[2] - bx)
   end
-  goal_x = bx + reach * cos(aim)
-  goal_y = by + reach * sin(aim)
+  local aim_c, aim_s = rot(aim)
+  goal_x = bx + reach * aim_c
+  goal_y = by + reach * aim_s
   local bend = bend_side(settings.bend)
   -- straight and folded exactly
   local elbow
