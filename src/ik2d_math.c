@@ -126,7 +126,7 @@ static int reduce_medium(double x, double *hi, double *lo) {
   rest -= n * P3;
   *hi = head + rest;
   *lo = (head - *hi) + rest;
-  return (int)fmod(n, 4.0);
+  return (int)n & 3; /* 0 <= n < 2^20 */
 }
 
 /* x >= MEDIUM_MAX, finite (Payne and Hanek): x = M 2^e with M an
