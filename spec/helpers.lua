@@ -62,16 +62,17 @@ function helpers.tip_distance(arm, x, y)
 end
 
 -- Bytes that run() allocates in steady state: after warm-up runs (where
--- LuaJIT compiles, and may recompile, its traces and tables reach their
--- size), runs with the collector stopped; the least any of three grew.
--- A run that allocates per call grows every time; LuaJIT may still
--- compile a side trace (a GC object) in one of them, when a rare branch
--- gets hot late (its retry delays after an aborted trace are random).
--- interpreted = true: under LuaJIT the measured runs have the JIT off and
--- its traces flushed, so only what the code allocates counts, for loops
--- whose traces keep being recompiled (the pure core's joint solve).
-function helpers.steady_growth(run, interpreted)
-  local jit = interpreted and rawget(_G, "jit")
+-- tables reach their size and caches fill), runs with the collector
+-- stopped; the least any of three grew.  Under LuaJIT the measured runs
+-- are interpreted (the JIT off, its traces flushed): a trace is a GC
+-- object, and the compiler makes new ones whenever a branch or an exit
+-- gets hot, late and at random (its retry delays after an aborted trace
+-- are random), so with the JIT on the count measures the compiler, not
+-- the code.  The JIT only ever removes allocations (an exit materialises
+-- only what the interpreter would allocate), so what the interpreter
+-- counts bounds what a game's frame allocates.
+function helpers.steady_growth(run)
+  local jit = rawget(_G, "jit")
   for _ = 1, 3 do run() end
   if jit then
     jit.off()

@@ -179,8 +179,11 @@ function M.install(core)
   end
 
   -- where the reading methods get what the core writes out: one buffer
-  -- for all (Lua runs one call at a time)
+  -- for all (Lua runs one call at a time), and pointers to its second and
+  -- third numbers made once (out + 1 in a call is a new cdata whenever
+  -- LuaJIT interprets it: garbage in a frame loop)
   local out = doubles(4)
+  local out_1, out_2 = out + 1, out + 2
 
   local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
@@ -225,7 +228,7 @@ function M.install(core)
   function fast.Solver.target(...)
     local pointer = live_solver((...))
     if not pointer then return target(...) end
-    C.ik2d_solver_target(pointer, out, out + 1)
+    C.ik2d_solver_target(pointer, out, out_1)
     return out[0], out[1]
   end
 
@@ -310,7 +313,7 @@ function M.install(core)
   function fast.Chain.base(...)
     local pointer = live_chain((...))
     if not pointer then return base(...) end
-    C.ik2d_chain_base(pointer, out, out + 1, out + 2)
+    C.ik2d_chain_base(pointer, out, out_1, out_2)
     return out[0], out[1], out[2]
   end
 
