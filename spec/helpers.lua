@@ -21,6 +21,17 @@ helpers.is_luajit = type(rawget(_G, "jit")) == "table"
 -- IK2D_PURE=1 for it): specs about the C core alone skip there.
 helpers.pure_pass = os.getenv("IK2D_PURE") == "1"
 
+-- IK2D_LONG=1 (make test-all): the long runs of the specs' loops (more
+-- random cases, frames, sequences, every instruction set); make test runs
+-- the short ones, the same checks over fewer inputs.
+helpers.long = os.getenv("IK2D_LONG") == "1"
+
+-- short under make test, long under IK2D_LONG=1
+function helpers.size(short, long)
+  if helpers.long then return long end
+  return short
+end
+
 -- ------------------------------------------------------------------
 -- Geometry
 -- ------------------------------------------------------------------
