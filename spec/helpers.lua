@@ -420,17 +420,18 @@ end
 
 -- Builds a C program from the given source files and every file of the
 -- C core (src/ik2d_*.c, not the Lua binding) into a temporary file, with
--- the flags the core is built with (no FMA contraction; or base_flags)
--- plus extra ones, the core's objects compiled once per set of flags
--- (core_objects); returns ok, the program's path (or the compiler's
--- output).  With the default flags, the objects in IK2D_CORE_OBJECTS when
--- set: make test passes the folder its build has just made.
+-- the flags the core is built with (no FMA contraction; or base_flags),
+-- extra_flags added for the given sources alone; the core's objects are
+-- compiled once per set of flags (core_objects), or with the default
+-- flags taken from IK2D_CORE_OBJECTS when set (make test passes the
+-- folder its build has just made).  Returns ok, the program's path (or
+-- the compiler's output).
 function helpers.build_core_program(sources, extra_flags, base_flags)
   local q, root = helpers.shell_quote, helpers.repo_root()
   local cc = os.getenv("CC") or "cc"
-  local flags = (base_flags or "-std=c99 -O2 -ffp-contract=off") .. " " .. (extra_flags or "")
+  local flags = base_flags or "-std=c99 -O2 -ffp-contract=off"
   local objects = os.getenv("IK2D_CORE_OBJECTS")
-  if base_flags or (extra_flags or "") ~= "" or (objects or "") == "" then
+  if base_flags or (objects or "") == "" then
     local ok
     ok, objects = core_objects(root, cc, flags)
     if not ok then return false, objects end
@@ -440,8 +441,9 @@ function helpers.build_core_program(sources, extra_flags, base_flags)
   local files = {}
   for _, f in ipairs(sources) do files[#files + 1] = q(root .. "/" .. f) end
   local program = os.tmpname()
-  local built, out = helpers.run(("%s %s -I%s -o %s %s %s/*.o -lm")
-    :format(cc, flags, q(root .. "/src"), q(program), table.concat(files, " "), q(objects)))
+  local built, out = helpers.run(("%s %s %s -I%s -o %s %s %s/*.o -lm")
+    :format(cc, flags, extra_flags or "", q(root .. "/src"), q(program), table.concat(files, " "),
+            q(objects)))
   if not built then
     os.remove(program)
     return false, out
