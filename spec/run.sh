@@ -34,8 +34,8 @@ busted_task() {
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%e %U %S' -o "$logs/times/$id.cpu")
   IK2D_PURE=$pure IK2D_PROGRESS_LABEL="$runtime $core" IK2D_PROGRESS_POSITION="$position" \
     IK2D_PROGRESS_STATUS="$logs/running/$id.test" \
-    "${timer[@]}" busted --lua="$runtime" --cpath="build/$runtime/?.so" -o spec/progress.lua "$file" \
-    > "$log" 2>&1
+    "${timer[@]}" "$runtime" "$(command -v busted)" --cpath="build/$runtime/?.so" -o spec/progress.lua \
+    "$file" > "$log" 2>&1
   local rc=$?
   rm -f "$logs/running/$id" "$logs/running/$id.test"
   # "runtime core file wall cpu"
@@ -144,6 +144,11 @@ if [ "${1:-}" = --task ]; then
 fi
 
 # --- the run --------------------------------------------------------------
+if ! command -v busted >/dev/null; then
+  echo "run.sh: busted is not installed (make deps)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 jobs=${IK2D_JOBS:-$(nproc 2>/dev/null || echo 2)}
 rm -rf "$logs"
 mkdir -p "$logs/tasks" "$logs/counts" "$logs/running" "$logs/times"
