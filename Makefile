@@ -315,12 +315,13 @@ bench-quality: build/bench/quality
 # `make test` replays (spec/fuzz/replay_spec.lua).
 # `make test-asan`: the busted suite on Lua 5.4 against the module built with
 # -fsanitize=address,undefined (build/asan), the ASan runtime preloaded into
-# the uninstrumented interpreter.  Leak checking is off there (LSan would
+# the uninstrumented interpreter, a busted per spec file, JOBS at a time
+# (spec/run.sh, which ends with `N passed, N failed`).  Leak checking is off there (LSan would
 # report the interpreter's and the spawned compilers' deliberate leaks at
 # exit); leaks are test-valgrind's job.
-# `make test-valgrind`: the same suite under valgrind memcheck; any error or
-# definitely lost byte fails it, in the child interpreters the specs start
-# as well (IK2D_CHILD_WRAPPER).
+# `make test-valgrind`: the same suite under valgrind memcheck, the same
+# way; any error or definitely lost byte fails it, in the child
+# interpreters the specs start as well (IK2D_CHILD_WRAPPER).
 # `make deps-dev` installs clang, libclang-rt-N-dev (the runtimes of the installed
 # clang version), valgrind.
 .PHONY: fuzz test-asan test-valgrind
@@ -363,8 +364,9 @@ test-asan: deps-dev
 	echo "== busted on lua5.4 with $$runtime preloaded"; \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	LD_PRELOAD="$$runtime" IK2D_PROGRESS_LABEL=asan lua5.4 "$$(command -v busted)" \
-	  --cpath='build/asan/?.so' -o spec/progress.lua $(HARDEN_SPECS)
+	IK2D_RUN_NAME=asan IK2D_RUN_PASSES=lua5.4:c IK2D_RUN_BUILD=build/asan IK2D_RUN_EXTRAS=0 \
+	IK2D_RUN_WRAP="env LD_PRELOAD=$$runtime" IK2D_RUN_SPECS="$(HARDEN_SPECS)" IK2D_JOBS=$(JOBS) \
+	  bash spec/run.sh
 
 # Under valgrind the whole interpreter runs ~20x slower: the specs run
 # their short loops (as make test), but for the differential spec's 1500
@@ -373,6 +375,7 @@ test-asan: deps-dev
 test-valgrind: deps-dev
 	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/valgrind OPTFLAGS="-O2 -g"
 	@echo "== busted on lua5.4 under valgrind memcheck"
-	@IK2D_DIFF_SEQUENCES=1500 IK2D_CHILD_WRAPPER="$(VALGRIND)" IK2D_PROGRESS_LABEL=valgrind \
-	  $(VALGRIND) lua5.4 "$$(command -v busted)" \
-	  --cpath='build/valgrind/?.so' -o spec/progress.lua $(HARDEN_SPECS)
+	@IK2D_DIFF_SEQUENCES=1500 IK2D_CHILD_WRAPPER="$(VALGRIND)" \
+	IK2D_RUN_NAME=valgrind IK2D_RUN_PASSES=lua5.4:c IK2D_RUN_BUILD=build/valgrind IK2D_RUN_EXTRAS=0 \
+	IK2D_RUN_WRAP="$(VALGRIND)" IK2D_RUN_SPECS="$(HARDEN_SPECS)" IK2D_JOBS=$(JOBS) \
+	  bash spec/run.sh

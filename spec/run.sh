@@ -12,10 +12,23 @@
 # runner did not report.  Logs stay in build/logs, each file's time in
 # build/spec-times (the next run starts the slowest first).
 # IK2D_LONG=1 in the environment runs the specs' long loops (make test-all).
+# make test-asan and test-valgrind run it on their builds:
+#   IK2D_RUN_NAME     the run's name (its logs: build/logs-NAME)
+#   IK2D_RUN_PASSES   runtime:core pairs (default: all four)
+#   IK2D_RUN_BUILD    the folder of ik2d/core.so (default build/RUNTIME)
+#   IK2D_RUN_WRAP     words before the interpreter (valgrind, env ...)
+#   IK2D_RUN_EXTRAS=0 no luacheck, C example or LOVE tests
+#   IK2D_RUN_SPECS    the spec files or folders (default spec)
 set -u
 cd "$(dirname "$0")/.." || exit 1
-logs=build/logs
-times=build/spec-times
+name=${IK2D_RUN_NAME:-test}
+passes=${IK2D_RUN_PASSES:-lua5.4:c lua5.4:lua luajit:c luajit:lua}
+extras=${IK2D_RUN_EXTRAS:-1}
+if [ "$name" = test ]; then
+  logs=build/logs times=build/spec-times tag=""
+else
+  logs=build/logs-$name times=build/spec-times-$name tag="$name "
+fi
 
 # say LINE...: one line, written at once (the runners print side by side)
 say() { printf '%s\n' "$*"; touch "$logs/said"; }
@@ -28,14 +41,16 @@ busted_task() {
   local id="$runtime-$core-$(echo "$file" | tr '/' '_')"
   local log="$logs/tasks/$id.log" pure=""
   [ "$core" = lua ] && pure=1
-  echo "$runtime $core|$file|$(date +%s)" > "$logs/running/$id"
+  echo "$tag$runtime $core|$file|$(date +%s)" > "$logs/running/$id"
   # time (GNU time, where installed): wall and CPU seconds, children's too
   local timer=()
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%e %U %S' -o "$logs/times/$id.cpu")
-  IK2D_PURE=$pure IK2D_PROGRESS_LABEL="$runtime $core" IK2D_PROGRESS_POSITION="$position" \
+  local build=${IK2D_RUN_BUILD:-build/$runtime} wrap=()
+  read -r -a wrap <<< "${IK2D_RUN_WRAP:-}"
+  IK2D_PURE=$pure IK2D_PROGRESS_LABEL="$tag$runtime $core" IK2D_PROGRESS_POSITION="$position" \
     IK2D_PROGRESS_STATUS="$logs/running/$id.test" \
-    "${timer[@]}" "$runtime" "$(command -v busted)" --cpath="build/$runtime/?.so" -o spec/progress.lua \
-    "$file" > "$log" 2>&1
+    "${timer[@]}" "${wrap[@]}" "$runtime" "$(command -v busted)" --cpath="$build/?.so" \
+    -o spec/progress.lua "$file" > "$log" 2>&1
   local rc=$?
   rm -f "$logs/running/$id" "$logs/running/$id.test"
   # "runtime core file wall cpu"
@@ -50,7 +65,7 @@ busted_task() {
   line=$(grep -E '^[0-9]+ successes? / [0-9]+ failures? / [0-9]+ errors?' "$log" | tail -n 1)
   if [ -z "$line" ]; then
     echo "0 1" > "$logs/counts/$id"
-    say "[$runtime $core] $position $file: busted printed no summary (exit $rc):
+    say "[$tag$runtime $core] $position $file: busted printed no summary (exit $rc):
 $(cat "$log")"
     return
   fi
@@ -60,7 +75,7 @@ $(cat "$log")"
   [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ] && bad=1
   echo "$ok $bad" > "$logs/counts/$id"
   if [ "$bad" -eq 0 ]; then
-    say "$(grep -F "[$runtime $core] $position " "$log")"
+    say "$(grep -F "[$tag$runtime $core] $position " "$log")"
   else
     say "$(grep -vE '^[0-9]+ successes? / ' "$log")"
   fi
@@ -154,9 +169,10 @@ rm -rf "$logs"
 mkdir -p "$logs/tasks" "$logs/counts" "$logs/running" "$logs/times"
 touch "$logs/said"
 began=$(date +%s)
-specs=$(find spec -name '*_spec.lua' | LC_ALL=C sort)
+# shellcheck disable=SC2086
+specs=$(find ${IK2D_RUN_SPECS:-spec} -name '*_spec.lua' | LC_ALL=C sort)
 total=$(echo "$specs" | wc -l)
-echo "== make test: $total spec files x (lua5.4, luajit) x (C core, pure-Lua core), $jobs at a time" \
+echo "== $name: $total spec files x ($passes), $jobs at a time" \
      "${IK2D_LONG:+(IK2D_LONG=1: the long loops)}"
 
 # the task list: luacheck and the example first (short), then every
@@ -164,10 +180,13 @@ echo "== make test: $total spec files x (lua5.4, luajit) x (C core, pure-Lua cor
 # run, these known slow ones first)
 slow_first=" spec/pure_diff_spec.lua spec/install_spec.lua spec/memory_spec.lua spec/quality_spec.lua "
 {
-  echo "luacheck"
-  echo "example"
-  for runtime in lua5.4 luajit; do
-    for core in c lua; do
+  if [ "$extras" = 1 ]; then
+    echo "luacheck"
+    echo "example"
+  fi
+  for pass in $passes; do
+    runtime=${pass%%:*} core=${pass#*:}
+    (
       n=0
       for file in $specs; do
         n=$((n + 1))
@@ -178,7 +197,7 @@ slow_first=" spec/pure_diff_spec.lua spec/install_spec.lua spec/memory_spec.lua 
         fi
         echo "$last busted $runtime $core $file $n/$total"
       done
-    done
+    )
   done | sort -s -k1,1 -g -r | cut -d' ' -f2-
 } > "$logs/task-list"
 
@@ -200,11 +219,13 @@ heartbeat() {
 heartbeat &
 beat=$!
 
-if command -v love >/dev/null && command -v xvfb-run >/dev/null; then
+love=""
+if [ "$extras" != 1 ]; then
+  :
+elif command -v love >/dev/null && command -v xvfb-run >/dev/null; then
   bash "$0" --task love &
   love=$!
 else
-  love=""
   echo "== LOVE tests skipped: love or xvfb-run is not installed"
 fi
 
@@ -238,6 +259,6 @@ if [ "$failed" -ne 0 ]; then
     [ "$b" -ne 0 ] && echo "  $(basename "$f")"
   done
 fi
-echo "== make test took $(($(date +%s) - began)) s"
+echo "== $name took $(($(date +%s) - began)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

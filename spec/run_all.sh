@@ -7,8 +7,8 @@
 #     Windows LuaJIT under wine;
 #   make test-platforms: the golden hash natively, without FMA, under wine
 #     and under qemu-aarch64;
-#   make test-asan and make test-valgrind side by side (each runs one
-#     busted): the suite on the core under ASan+UBSan and under memcheck;
+#   make test-asan and make test-valgrind: the suite on the core under
+#     ASan+UBSan and under memcheck, a busted per spec file, JOBS at a time;
 #   make fuzz: each libFuzzer target for FUZZ_SECONDS (60 s; CI gives 30).
 # Each part's output as it comes; the last line is `N passed, N failed`,
 # added up from the runners' own counts (a part that printed none counts
@@ -74,27 +74,8 @@ part test line env IK2D_LONG=1 "$MAKE" --no-print-directory test JOBS="$JOBS"
 part windows line "$MAKE" --no-print-directory test-windows
 part platforms line "$MAKE" --no-print-directory test-platforms
 
-# ASan and valgrind each run one busted: side by side
-echo "== test-all: test-asan and test-valgrind, side by side"
-start=$(date +%s)
-"$MAKE" --no-print-directory test-asan > "$logs/asan.log" 2>&1 &
-asan=$!
-"$MAKE" --no-print-directory test-valgrind > "$logs/valgrind.log" 2>&1 &
-valgrind=$!
-# both logs shown as they grow, until both have ended
-( while kill -0 "$asan" 2>/dev/null || kill -0 "$valgrind" 2>/dev/null; do sleep 1; done ) &
-watch=$!
-tail -q -n +1 -f --pid="$watch" "$logs/asan.log" "$logs/valgrind.log" &
-shown=$!
-wait "$asan"
-asan_status=$?
-wait "$valgrind"
-valgrind_status=$?
-wait "$watch" "$shown" 2>/dev/null
-echo "== test-all: test-asan (exit $asan_status) and test-valgrind (exit $valgrind_status) took" \
-     "$(($(date +%s) - start)) s"
-count busted "$logs/asan.log" "$asan_status"
-count busted "$logs/valgrind.log" "$valgrind_status"
+part asan line "$MAKE" --no-print-directory test-asan JOBS="$JOBS"
+part valgrind line "$MAKE" --no-print-directory test-valgrind JOBS="$JOBS"
 
 # the fuzzer counts as one test: it passes when it finds nothing
 part fuzz status "$MAKE" --no-print-directory fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
