@@ -236,7 +236,7 @@ IK2D_INLINE void ccd_run_reached(ccd_run_state *run) {
 IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
   double gain = run->before_sq - run->distance_sq;
   if (gain <= CCD_STALL_GAIN * run->before_sq ||
-      (run->pose->settings->exact && gain < CCD_SLOW_GAIN * run->before_sq &&
+      (run->pose->settings->ccd.exact && gain < CCD_SLOW_GAIN * run->before_sq &&
        run->distance_sq > CCD_FAR * run->pose->tolerance_sq)) {
     run->used = run->iteration;
     ccd_run_end(run);
@@ -251,7 +251,7 @@ IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
 IK2D_INLINE int ccd_run_exact(ccd_run_state *run) {
   ik2d_pose *pose = run->pose;
   run->before_sq = run->distance_sq;
-  if (!pose->settings->exact || !ik2d_pose_exact_step(pose, &run->distance_sq))
+  if (!pose->settings->ccd.exact || !ik2d_pose_exact_step(pose, &run->distance_sq))
     return 0;
   if (run->distance_sq <= pose->tolerance_sq) {
     pose->fresh = true; /* the step ends with a forward pass */
@@ -291,7 +291,7 @@ void ik2d_ccd_run_together(ik2d_pose *const *poses, int *used, int count) {
     for (sweep = IK2D_SWEEP_ROOT; sweep <= IK2D_SWEEP_TIP; sweep++) {
       int sweeping = 0;
       for (k = 0; k < count; k++) {
-        if (runs[k].done || runs[k].pose->settings->sweep != sweep) continue;
+        if (runs[k].done || runs[k].pose->settings->ccd.sweep != sweep) continue;
         if (ccd_run_exact(&runs[k])) continue;
         sweepers[sweeping] = &runs[k];
         sweeping_poses[sweeping++] = runs[k].pose;
@@ -311,7 +311,7 @@ int ik2d_ccd_run(ik2d_pose *pose) {
   ccd_run_begin(&run, pose);
   while (!run.done) {
     if (ccd_run_exact(&run)) continue;
-    ccd_run_swept(&run, pose->settings->sweep == IK2D_SWEEP_TIP
+    ccd_run_swept(&run, pose->settings->ccd.sweep == IK2D_SWEEP_TIP
                             ? ccd_sweep(pose, IK2D_SWEEP_TIP)
                             : ccd_sweep(pose, IK2D_SWEEP_ROOT));
   }

@@ -124,6 +124,7 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   const ik2d_solver_def *settings = &solver->settings;
   bool warm = ik2d_solve_warm(solver);
+  ik2d_rot damping = ik2d_solver_damping(solver);
   double target_x, target_y;
   int i;
   k->solver[l] = solver;
@@ -161,18 +162,18 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->target_y.d[l] = target_y;
   k->base.c.d[l] = chain->base_rot.c;
   k->base.s.d[l] = chain->base_rot.s;
-  k->damping.c.d[l] = solver->damping.c;
-  k->damping.s.d[l] = solver->damping.s;
+  k->damping.c.d[l] = damping.c;
+  k->damping.s.d[l] = damping.s;
   k->base_x.d[l] = chain->base_x;
   k->base_y.d[l] = chain->base_y;
   k->tolerance_sq.d[l] = settings->tolerance * settings->tolerance;
   k->reach.d[l] = chain->reach;
   k->iterations.d[l] = settings->iterations;
   k->updates.d[l] = 0.0;
-  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->exact);
-  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->sweep == IK2D_SWEEP_TIP);
+  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->ccd.exact);
+  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->ccd.sweep == IK2D_SWEEP_TIP);
   /* a damping of cos -1 lets every turn through: no lane work */
-  k->damped_bits = lanes_with_bit(k->damped_bits, l, solver->damping.c > -1.0);
+  k->damped_bits = lanes_with_bit(k->damped_bits, l, damping.c > -1.0);
 }
 
 /* Lane to holds what lane from holds (a lane without a solver computes
@@ -791,13 +792,13 @@ static void lanes_finish(lanes *k, unsigned f) {
     solver->result.limited = (on_limit >> l) & 1u;
     for (i = 0; i < n; i++) {
       solver->solution[i] = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
-      solver->solution_angle[i] = angle[i].d[l];
+      ik2d_solution_angle(solver)[i] = angle[i].d[l];
       chain->angle[i] = (k->limited_bits[i] >> l) & 1u
                             ? ik2d_solve_blend_bone(chain, i, angle[i].d[l], weight.d[l])
                             : blended[i].d[l];
     }
     solver->have_solution = true;
-    chain->uniform = solver->settings.uniform;
+    chain->uniform = solver->settings.two_bone.uniform;
     chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
     if ((unit >> l) & 1u) {
       for (i = 0; i <= n; i++) {

@@ -377,26 +377,7 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
 /* set-up                                                               */
 /* ------------------------------------------------------------------ */
 
-ik2d_skeleton_bone_def ik2d_default_skeleton_bone_def(void) {
-  ik2d_skeleton_bone_def def;
-  def.parent = -1;
-  def.length = 0.0;
-  def.rest = 0.0;
-  def.at_tip = true;
-  def.x = def.y = 0.0;
-  def.inherit = IK2D_INHERIT_ALL;
-  def.constraint = NULL;
-  return def;
-}
 
-ik2d_skeleton_def ik2d_default_skeleton_def(void) {
-  ik2d_skeleton_def def;
-  def.bone_count = 0;
-  def.bones = NULL;
-  def.x = def.y = def.angle = 0.0;
-  def.flip = false;
-  return def;
-}
 
 static ik2d_status skeleton_check_length(double length) {
   return isfinite(length) && length >= 0.0 ? IK2D_OK : IK2D_ERR_PIVOT_LENGTH;

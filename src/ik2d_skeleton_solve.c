@@ -198,9 +198,9 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
   /* groups: together solvers sharing bones */
   for (i = 0; i < n; i++) p->unit_of[i] = i;
   for (i = 0; i < n; i++) {
-    if (!p->solver[i]->settings.together) continue;
+    if (!p->solver[i]->settings.skeleton.together) continue;
     for (j = 0; j < i; j++) {
-      if (p->solver[j]->settings.together && shares(sk, link_of(p, i), link_of(p, j))) {
+      if (p->solver[j]->settings.skeleton.together && shares(sk, link_of(p, i), link_of(p, j))) {
         /* the root is the group's earliest solver */
         int a = find(p, i), b = find(p, j);
         p->unit_of[a > b ? a : b] = a < b ? a : b;
@@ -214,7 +214,7 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
   for (i = 0; i < n; i++) {
     if (root[i] == i) {
       p->unit_first[p->units] = i;
-      p->unit_group[p->units] = p->solver[i]->settings.together;
+      p->unit_group[p->units] = p->solver[i]->settings.skeleton.together;
       number[i] = p->units++;
     }
     p->unit_of[i] = number[root[i]];
@@ -610,7 +610,7 @@ static void joint_private(joint *w, effector *e) {
   }
   def.weight = 1.0;
   def.warm_start = true;
-  def.stretch = 1.0;
+  def.two_bone.stretch = 1.0;
   if (def.method == IK2D_TWO_BONE && (n != 2 || !(view.length[0] > 0.0 && view.length[1] > 0.0)))
     def.method = IK2D_CCD;
   if (ik2d_solver_init(solver, sizeof memory, &view, &def) != IK2D_OK) return;
@@ -671,7 +671,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
     e->target_y = ty;
     e->weight = s->settings.weight;
-    e->pull = s->settings.weight * s->settings.priority;
+    e->pull = s->settings.weight * s->settings.skeleton.priority;
     e->tolerance = s->settings.tolerance;
     if (s->settings.iterations > *iterations) *iterations = s->settings.iterations;
     if (e->link->from < w->first) w->first = e->link->from;
@@ -717,7 +717,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     const effector *e = &w->effector[k];
     if (!e->solver->settings.warm_start || !e->solver->have_solution) continue;
     for (i = 0; i < e->chain->count; i++) {
-      double angle = e->solver->solution_angle[i] - e->link->shift[i];
+      double angle = ik2d_solution_angle(e->solver)[i] - e->link->shift[i];
       b = e->link->bones[i];
       w->rot[b] = e->link->shift[i] == 0.0 ? e->solver->solution[i]
                                             : ik2d_rot_angle(angle);
@@ -790,7 +790,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
       limited = limited || joint_on_limit(w, e->link->bones[i], &side);
       if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
       s->solution[i] = r;
-      s->solution_angle[i] = ik2d_atan2(r.s, r.c);
+      ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
     }
     s->have_solution = true;
     s->joint_updates = 0;

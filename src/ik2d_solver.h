@@ -15,7 +15,6 @@
 struct ik2d_solver {
   ik2d_chain *chain;
   ik2d_solver_def settings;  /* as set, checked */
-  ik2d_rot damping;          /* of settings.damping: (-1, 0) for none */
   double target_x, target_y;
   ik2d_result result;
   int joint_updates;         /* CCD turns of single joints in the last
@@ -27,11 +26,28 @@ struct ik2d_solver {
                                 (it seeds their scattered start); in the
                                 flags' padding: a solver of 3 bones and its
                                 chain stay under 1 KB (spec/memory_spec.lua) */
-  ik2d_rot *solution;        /* the last IK solution's rotations */
-  double *solution_angle;    /* and their angles, in [-pi, pi] */
   ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain
                                 on a skeleton */
+  ik2d_rot solution[];       /* the last IK solution's rotations, one per
+                                bone, then their angles in [-pi, pi]
+                                (ik2d_solution_angle): found from the
+                                solver's address, not kept in pointers */
 };
+
+/* The largest turn of a joint update as a rotation, from
+** settings.ccd.damping: 0 or a half turn or more is none (cos = -1 lets
+** every turn pass).  Found at each solve, not kept: a 3-bone chain and
+** its solver stay under 1 KB (spec/memory_spec.lua). */
+static inline ik2d_rot ik2d_solver_damping(const ik2d_solver *solver) {
+  double damping = solver->settings.ccd.damping;
+  if (damping == 0.0 || damping >= IK2D_PI) return ik2d_rot_of(-1.0, 0.0);
+  return ik2d_rot_angle(damping);
+}
+
+/* The angles of the last IK solution's rotations. */
+static inline double *ik2d_solution_angle(ik2d_solver *solver) {
+  return (double *)(void *)(solver->solution + solver->chain->count);
+}
 
 /* The check ik2d_solver_set_target makes of a target. */
 static inline ik2d_status ik2d_solver_check_target(double x, double y) {
@@ -107,7 +123,7 @@ bool ik2d_solver_measure(ik2d_solver *solver);
 ** ik2d_solve_sane: false for a run that broke (NaN or far off unit
 ** rotations); else rotations back on unit length and within limits
 ** (pose->fresh false if one moved).
-** ik2d_solve_commit: with solver->solution_angle already the angles of
+** ik2d_solve_commit: with ik2d_solution_angle(solver) already the angles of
 ** pose->rot (weight > 0), writes the solution, the chain's result and
 ** the outcome; returns whether the target is reached. */
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver);
@@ -124,7 +140,7 @@ bool ik2d_solve_result(ik2d_solver *solver, int used);
 /* After a CCD run that stopped short of a target the chain can reach
 ** (it stalled or crawled in a fold a far target needs undone), FABRIK
 ** from where CCD stopped for the rest of the iterations, keeping the best
-** pose; only with settings->exact (textbook CCD stays textbook).  Returns
+** pose; only with settings->ccd.exact (textbook CCD stays textbook).  Returns
 ** the iterations used in all. */
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used);
 

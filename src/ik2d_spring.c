@@ -89,15 +89,7 @@ size_t ik2d_spring_size(int bone_count) {
 /* settings                                                             */
 /* ------------------------------------------------------------------ */
 
-ik2d_spring_def ik2d_default_spring_def(void) {
-  ik2d_spring_def def;
-  def.stiffness = 100.0;
-  def.damping = 10.0;
-  def.mass = 1.0;
-  def.gravity_x = def.gravity_y = 0.0;
-  def.weight = 1.0;
-  return def;
-}
+/* ik2d_default_spring_def: src/ik2d_api.c, from the description */
 
 static ik2d_status spring_check_gravity(double x, double y) {
   if (!isfinite(x)) return IK2D_ERR_GRAVITY_X;
@@ -107,12 +99,12 @@ static ik2d_status spring_check_gravity(double x, double y) {
 
 static ik2d_status spring_check_def(const ik2d_spring_def *def) {
   if (def == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(def->stiffness) || def->stiffness < 0.0) return IK2D_ERR_STIFFNESS;
-  if (!isfinite(def->damping) || def->damping < 0.0) return IK2D_ERR_DAMPING;
+  if (!isfinite(def->stiffness) || def->stiffness < 0.0) return IK2D_ERR_SPRING_STIFFNESS;
+  if (!isfinite(def->damping) || def->damping < 0.0) return IK2D_ERR_SPRING_DAMPING;
   /* the motion depends on stiffness / mass and damping / mass */
   if (!isfinite(def->mass) || !(def->mass > 0.0) ||
       !isfinite(def->stiffness / def->mass) || !isfinite(def->damping / def->mass))
-    return IK2D_ERR_MASS;
+    return IK2D_ERR_SPRING_MASS;
   if (isnan(def->weight)) return IK2D_ERR_WEIGHT;
   return spring_check_gravity(def->gravity_x, def->gravity_y);
 }

@@ -58,7 +58,7 @@ local follow = require "ik2d.follow"
 local common = require "ik2d.common"
 
 local behaviour = {
-  _VERSION = "0.2.0",
+  _VERSION = require("ik2d.api").version,
   _DESCRIPTION = "ik2d.behaviour: state-driven weight and target control",
 }
 

@@ -207,8 +207,6 @@ static ik2d_solver *copy_solver(double *memory, const ik2d_solver *solver,
   ik2d_solver *copy = (ik2d_solver *)(void *)memory;
   memcpy(memory, solver, ik2d_solver_size(solver->chain->count));
   copy->chain = chain;
-  RELOCATE(copy, solver, solution);
-  RELOCATE(copy, solver, solution_angle);
   return copy;
 }
 
@@ -259,10 +257,10 @@ static void dump(void) {
             "distance %.17g, used %d, tip %d %.17g w %.3g, pole %d\n",
             (int)s->settings.method, s->settings.iterations,
             s->settings.tolerance, s->settings.weight, s->target_x, s->target_y,
-            (int)s->has_target, s->settings.damping, (int)s->settings.warm_start,
-            (int)s->have_solution, s->settings.bend, s->settings.softness,
-            s->result.distance, s->result.iterations, (int)s->settings.tip,
-            s->settings.tip_angle, s->settings.tip_weight, (int)s->settings.pole);
+            (int)s->has_target, s->settings.ccd.damping, (int)s->settings.warm_start,
+            (int)s->have_solution, s->settings.two_bone.bend, s->settings.two_bone.softness,
+            s->result.distance, s->result.iterations, (int)s->settings.tip.enabled,
+            s->settings.tip.angle, s->settings.tip.weight, (int)s->settings.pole.enabled);
 }
 
 static void breach(const char *what, int bone, double a, double b) {
@@ -588,7 +586,7 @@ static int solve_twice(world *w) {
     ik2d_solver_set_target(decoys[0].solver, 0.0, 0.0);
   if (ik2d_solver_set_target(decoys[1].solver, 0.5 * (chain->base_x + tx), ty) != IK2D_OK)
     ik2d_solver_set_target(decoys[1].solver, 0.0, ty);
-  ik2d_solver_set_sweep(decoys[1].solver, solver->settings.sweep == IK2D_SWEEP_ROOT
+  ik2d_solver_set_sweep(decoys[1].solver, solver->settings.ccd.sweep == IK2D_SWEEP_ROOT
                                               ? IK2D_SWEEP_TIP
                                               : IK2D_SWEEP_ROOT);
   reached = ik2d_solver_solve(w->solver);
@@ -613,7 +611,8 @@ static int solve_twice(world *w) {
                      sizeof(double)) == 0 &&
               solver->result.iterations == twin.solver->result.iterations &&
               memcmp(solver->solution, twin.solver->solution, n * sizeof(ik2d_rot)) == 0 &&
-              memcmp(solver->solution_angle, twin.solver->solution_angle,
+              /* the solution's angles follow its rotations */
+              memcmp(solver->solution + n, twin.solver->solution + n,
                      n * sizeof(double)) == 0,
           "same inputs, different outputs", -1, solver->result.distance,
           twin.solver->result.distance);
@@ -849,7 +848,7 @@ static void set_settings(world *w, reader *r) {
       ik2d_solver_set_softness_curve(s, (bits >> 5) & 1 ? IK2D_SOFTNESS_SPINE
                                                        : IK2D_SOFTNESS_SMOOTH);
       ik2d_solver_set_compress(s, (bits >> 6) & 1 ? 0.5 * unit_of(r) : 1.0);
-      s->settings.uniform = (bits >> 7) & 1;
+      s->settings.two_bone.uniform = (bits >> 7) & 1;
       if (byte_of(r) & 1) ik2d_solver_forget(s);
       memcpy(before, s, ik2d_solver_size(w->chain->count));
       status = ik2d_solver_set_sweep(s, (ik2d_sweep)(2 + (bits >> 3)));

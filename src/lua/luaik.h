@@ -21,6 +21,7 @@
 #include "lauxlib.h"
 
 #include "../ik2d.h"
+#include "luaik_api.h"
 #include "luaik_compat.h"
 
 #define LUAIK_CHAIN "ik2d.Chain"
@@ -136,6 +137,22 @@ bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what);
 /* The index in choices (NULL-terminated) of the string at index. */
 int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
                     const char *const *choices);
+
+/* Options (luaik_options.c), by the rows of luaik_api.c: every option
+** of the table at t into def (unknown names raise; nothing else is
+** written when one raises only if def is a copy), one option's value at
+** index, an option's value pushed, every option into the table at t. */
+const luaik_option *luaik_find_option(const luaik_option *options, const char *name);
+void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *options,
+                        void *def);
+void luaik_read_option(lua_State *L, int index, int arg, const luaik_option *o, void *def);
+void luaik_push_option(lua_State *L, const luaik_option *o, const void *def);
+void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def);
+/* The plain fields of a bone table at t (the rows of luaik_api.c for its
+** def) into def, each named "<owner><field>" in errors; a row that is
+** required is read even when nil ("number expected, got nil"). */
+void luaik_read_fields(lua_State *L, int t, int arg, const char *owner,
+                       const luaik_option *rows, void *def);
 
 /* Raises "<owner>unknown <kind> '<key>'" (owner "" or e.g. "bone 2: ")
 ** for the first key of the table at t that is not in names

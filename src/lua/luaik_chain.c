@@ -17,8 +17,6 @@ ik2d_constraint *luaik_check_constraint(lua_State *L, int arg) {
                                                "constraint");
 }
 
-static const char *const limit_fields[] = {"min", "max", "invert", "space", NULL};
-static const char *const space_names[] = {"parent", "world", NULL};
 
 /* Reads a constraint def from the limit fields of the table at t, named
 ** by owner ("" or "bone 2: ") in errors; returns false when the table
@@ -46,7 +44,7 @@ bool luaik_read_limits(lua_State *L, int t, int arg, const char *owner,
                    ? IK2D_SPACE_PARENT
                    : (ik2d_space)luaik_choice_at(L, space, arg,
                                                  lua_pushfstring(L, "%sspace", owner),
-                                                 space_names);
+                                                 luaik_space_names);
   lua_settop(L, top);
   return true;
 }
@@ -64,7 +62,7 @@ ik2d_constraint *luaik_push_constraint(lua_State *L, int arg, const char *owner,
 int luaik_constraint_new(lua_State *L) {
   ik2d_constraint_def def = ik2d_default_constraint_def();
   luaik_check_table(L, 1);
-  luaik_check_keys(L, 1, 1, "", "field", limit_fields, 0);
+  luaik_check_keys(L, 1, 1, "", "field", luaik_constraint_fields, 0);
   if (!luaik_read_limits(L, 1, 1, "", &def)) luaik_arg_error(L, 1, "min and max go together");
   luaik_push_constraint(L, 1, "", &def);
   return 1;
@@ -97,7 +95,7 @@ static int constraint_invert(lua_State *L) {
 }
 
 static int constraint_space(lua_State *L) {
-  lua_pushstring(L, space_names[ik2d_constraint_get(luaik_check_constraint(L, 1)).space]);
+  lua_pushstring(L, luaik_space_names[ik2d_constraint_get(luaik_check_constraint(L, 1)).space]);
   return 1;
 }
 
@@ -146,9 +144,6 @@ ik2d_chain *luaik_check_chain(lua_State *L, int arg) {
   return (ik2d_chain *)luaik_check_object(L, arg, LUAIK_CHAIN, "chain");
 }
 
-static const char *const chain_fields[] = {"x", "y", "angle", "flip", NULL};
-static const char *const bone_fields[] = {"length", "angle", "min", "max",
-                                          "invert", "space", NULL};
 
 double luaik_number_field(lua_State *L, int t, int arg, const char *key,
                           const char *what, double fallback) {
@@ -170,12 +165,9 @@ static void read_bone(lua_State *L, int i, ik2d_bone_def *bone) {
   owner = lua_pushfstring(L, "bone %d: ", i + 1);
   if (!lua_istable(L, t))
     luaik_arg_errorf(L, 1, "%stable expected, got %s", owner, luaik_typename(L, t));
-  luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
-  luaik_rawfield(L, t, "length");
-  bone->length = luaik_number_at(L, owner_index + 1, 1,
-                                 lua_pushfstring(L, "%slength", owner));
-  bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
-  bone->constraint = NULL;
+  luaik_check_keys(L, t, 1, owner, "field", luaik_bone_fields, 0);
+  *bone = ik2d_default_bone_def();
+  luaik_read_fields(L, t, 1, owner, luaik_bone_options, bone);
   status = ik2d_bone_def_check(bone);
   if (status != IK2D_OK) luaik_arg_errorf(L, 1, "%s%s", owner, luaik_status_message(L, status));
   lua_settop(L, owner_index);
@@ -201,7 +193,7 @@ int luaik_chain_new(lua_State *L) {
   count = (int)luaik_rawlen(L, 1);
   if (count < 1 || count > IK2D_MAX_BONES)
     luaik_check_status(L, 1, IK2D_ERR_BONE_COUNT);
-  luaik_check_keys(L, 1, 1, "", "field", chain_fields, count);
+  luaik_check_keys(L, 1, 1, "", "field", luaik_chain_fields, count);
   /* a slot per bone for its constraint (64 is more than Lua promises a C
   ** function), and room for reading one */
   luaL_checkstack(L, count + LUA_MINSTACK, "too many bones");

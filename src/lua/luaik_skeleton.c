@@ -61,10 +61,6 @@ static int bone_arg(lua_State *L, int sk, int arg) {
 /* ik2d.skeleton{ ... }                                                 */
 /* ------------------------------------------------------------------ */
 
-static const char *const skeleton_fields[] = {"x", "y", "angle", "flip", NULL};
-static const char *const bone_fields[] = {"name", "parent", "length", "angle", "x", "y",
-                                          "min", "max", "invert", "space", "inherit", NULL};
-static const char *const inherit_names[] = {"all", "position", NULL};
 
 /* Reads bone i (0-based) of the table at index 1 into bone; the info
 ** table at info gets its name.  Leaves its constraint (or nil) pushed. */
@@ -81,7 +77,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
     luaik_arg_errorf(L, 1, "bone %d: name must be a string, got %s", i + 1,
                      luaik_typename(L, -1));
   owner = lua_pushfstring(L, "bone \"%s\": ", lua_tostring(L, -1));
-  luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
+  luaik_check_keys(L, t, 1, owner, "field", luaik_skeleton_bone_fields, 0);
   /* unique: info.index[name] */
   lua_getfield(L, info, "index");
   index = lua_gettop(L);
@@ -119,11 +115,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  luaik_rawfield(L, t, "length");
-  if (lua_isnil(L, -1)) luaik_arg_errorf(L, 1, "%slength: number expected, got nil", owner);
-  bone->length = luaik_number_at(L, index + 1, 1, lua_pushfstring(L, "%slength", owner));
-  lua_settop(L, index);
-  bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
+  luaik_read_fields(L, t, 1, owner, luaik_skeleton_bone_options, bone);
   /* an origin given: at (x, y), x defaulting to the parent's tip */
   luaik_rawfield(L, t, "x");
   x = lua_gettop(L);
@@ -140,7 +132,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
   if (!lua_isnil(L, -1))
     bone->inherit = (ik2d_inherit)luaik_choice_at(L, index + 1, 1,
                                                   lua_pushfstring(L, "%sinherit", owner),
-                                                  inherit_names);
+                                                  luaik_inherit_names);
   lua_settop(L, index);
   if (luaik_read_limits(L, t, 1, owner, &limits)) {
     bone->constraint = luaik_push_constraint(L, 1, owner, &limits);
@@ -170,7 +162,7 @@ int luaik_skeleton_new(lua_State *L) {
   count = (int)luaik_rawlen(L, 1);
   if (count < 1 || count > IK2D_MAX_SKELETON_BONES)
     luaik_check_status(L, 1, IK2D_ERR_SKELETON_BONES);
-  luaik_check_keys(L, 1, 1, "", "field", skeleton_fields, count);
+  luaik_check_keys(L, 1, 1, "", "field", luaik_skeleton_fields, count);
   /* a slot per bone for its constraint, and room for reading one */
   luaL_checkstack(L, count + LUA_MINSTACK, "too many bones");
   lua_createtable(L, count, 2);
@@ -338,7 +330,7 @@ static int skeleton_inherit(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   ik2d_inherit inherit = IK2D_INHERIT_ALL;
   ik2d_skeleton_inherit(sk, bone_arg(L, 1, 2), &inherit);
-  lua_pushstring(L, inherit_names[inherit]);
+  lua_pushstring(L, luaik_inherit_names[inherit]);
   return 1;
 }
 

@@ -1,8 +1,9 @@
 /*
 ** luaik_spring.c: ik2d.spring, secondary motion on a chain.
 **
-** Options (stiffness, damping, mass, weight, gravity = {gx, gy}) go into
-** a copy of the core's def, which the core checks whole: a constructor,
+** Options (the rows of luaik_api.c: stiffness, damping, mass, gravity =
+** {gx, gy}, weight) go into a copy of the core's def, which the core
+** checks whole: a constructor,
 ** set_options and a setter accept the same values and word the same
 ** errors, and a refused call changes nothing.
 */
@@ -22,48 +23,6 @@ ik2d_spring *luaik_check_spring(lua_State *L, int arg) {
 }
 
 /* ------------------------------------------------------------------ */
-/* options                                                              */
-/* ------------------------------------------------------------------ */
-
-static const char *const option_names[] = {"stiffness", "damping", "mass", "weight",
-                                           "gravity", NULL};
-
-/* The number options, in the order of option_names, and their fields. */
-static const size_t number_fields[] = {
-  offsetof(ik2d_spring_def, stiffness), offsetof(ik2d_spring_def, damping),
-  offsetof(ik2d_spring_def, mass), offsetof(ik2d_spring_def, weight)
-};
-#define NUMBER_OPTIONS 4
-
-/* gravity = {gx, gy}: the table at index, two numbers. */
-static void read_gravity(lua_State *L, int index, int arg, ik2d_spring_def *def) {
-  if (!lua_istable(L, index))
-    luaik_arg_errorf(L, arg, "gravity: table {gx, gy} expected, got %s",
-                     luaik_typename(L, index));
-  lua_rawgeti(L, index, 1);
-  def->gravity_x = luaik_number_at(L, -1, arg, "gravity[1]");
-  lua_rawgeti(L, index, 2);
-  def->gravity_y = luaik_number_at(L, -1, arg, "gravity[2]");
-  lua_pop(L, 2);
-}
-
-/* Every option of the table at t into def; unknown names raise. */
-static void read_options(lua_State *L, int t, int arg, ik2d_spring_def *def) {
-  int k;
-  luaik_check_keys(L, t, arg, "", "option", option_names, 0);
-  for (k = 0; k < NUMBER_OPTIONS; k++) {
-    luaik_rawfield(L, t, option_names[k]);
-    if (!lua_isnil(L, -1))
-      *(double *)(void *)((char *)def + number_fields[k]) =
-          luaik_number_at(L, -1, arg, option_names[k]);
-    lua_pop(L, 1);
-  }
-  luaik_rawfield(L, t, "gravity");
-  if (!lua_isnil(L, -1)) read_gravity(L, lua_gettop(L), arg, def);
-  lua_pop(L, 1);
-}
-
-/* ------------------------------------------------------------------ */
 /* springs                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -74,7 +33,7 @@ int luaik_spring_new(lua_State *L) {
   size_t size = ik2d_spring_size(ik2d_chain_bone_count(chain));
   if (!lua_isnoneornil(L, 2)) {
     luaik_check_table(L, 2);
-    read_options(L, 2, 2, &def);
+    luaik_read_options(L, 2, 2, luaik_spring_options, &def);
     /* still alive after the reading (nothing in it can run Lua today) */
     chain = luaik_check_chain(L, 1);
   }
@@ -106,7 +65,9 @@ static int spring_reset(lua_State *L) {
 
 static int spring_set_weight(lua_State *L) {
   ik2d_spring *spring = luaik_check_spring(L, 1);
-  luaik_check_status(L, 2, ik2d_spring_set_weight(spring, luaik_number_at(L, 2, 2, "weight")));
+  ik2d_spring_def def = ik2d_spring_get_def(spring);
+  luaik_read_option(L, 2, 2, &luaik_spring_options[LUAIK_SPRING_WEIGHT], &def);
+  luaik_check_status(L, 2, ik2d_spring_set_def(spring, &def));
   return 0;
 }
 
@@ -135,7 +96,7 @@ static int spring_set_options(lua_State *L) {
   ik2d_spring *spring = luaik_check_spring(L, 1);
   ik2d_spring_def def = ik2d_spring_get_def(spring);
   luaik_check_table(L, 2);
-  read_options(L, 2, 2, &def);
+  luaik_read_options(L, 2, 2, luaik_spring_options, &def);
   /* a spring finalised meanwhile raises rather than change */
   spring = luaik_check_spring(L, 1);
   luaik_check_status(L, 2, ik2d_spring_set_def(spring, &def));
@@ -146,23 +107,8 @@ static int spring_set_options(lua_State *L) {
 ** that is a table already, so a reused t makes no garbage. */
 static int spring_options(lua_State *L) {
   ik2d_spring_def def = ik2d_spring_get_def(luaik_check_spring(L, 1));
-  int k;
   luaik_push_table_arg(L, 2);
-  for (k = 0; k < NUMBER_OPTIONS; k++) {
-    lua_pushnumber(L, *(const double *)(const void *)((const char *)&def + number_fields[k]));
-    luaik_rawsetfield(L, 2, option_names[k]);
-  }
-  if (luaik_rawfield(L, 2, "gravity") != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, 2, 0);
-    lua_pushvalue(L, -1);
-    luaik_rawsetfield(L, 2, "gravity");
-  }
-  lua_pushnumber(L, def.gravity_x);
-  lua_rawseti(L, -2, 1);
-  lua_pushnumber(L, def.gravity_y);
-  lua_rawseti(L, -2, 2);
-  lua_settop(L, 2);
+  luaik_push_options(L, 2, luaik_spring_options, &def);
   return 1;
 }
 

@@ -1,18 +1,19 @@
 --- ik2d.pure.binding_solver: ik2d.solver, its options and setters for Lua
--- (src/lua/luaik_solver.c).  Options are table-driven: a setter and an
--- option convert a value with the same code and hand the whole def to the
--- same check, so they take the same values and word the same errors.
+-- (src/lua/luaik_solver.c).  Options are the rows lua/ik2d/api.lua
+-- describes: a setter and an option convert a value with the same code
+-- (ik2d.pure.options) and hand the whole def to the same check, so they
+-- take the same values and word the same errors.
+local api = require "ik2d.api"
 local B = require "ik2d.pure.binding"
+local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
 local binding_chain = require "ik2d.pure.binding_chain"
 
-local type, select, tostring, rawget, rawset = type, select, tostring, rawget, rawset
+local type, select, tostring = type, select, tostring
 local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
-local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.boolean_at,
-  B.choice_at
-local is_table, typename = B.is_table, B.typename
+local number_at, is_table = B.number_at, B.is_table
 local check_chain = binding_chain.check_chain
 local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solve
 
@@ -35,96 +36,12 @@ M.check_solver = check_solver
 -- options
 -- ------------------------------------------------------------------
 
-local METHOD_NAMES = { "ccd", "fabrik", "two_bone", "follow" }
-local SWEEP_NAMES = { "root", "tip" }
-local CURVE_NAMES = { "smooth", "spine" }
+-- the rows of lua/ik2d/api.lua, read by ik2d.pure.options
+local OPTIONS, BY_NAME = option_rows.rows(api.solver)
+local read_option, push_option = option_rows.read, option_rows.push
 
-local OPTIONS = {
-  { name = "method", kind = "choice", choices = METHOD_NAMES },
-  { name = "iterations", kind = "whole" },
-  { name = "tolerance", kind = "number" },
-  { name = "weight", kind = "number" },
-  { name = "damping", kind = "number" },
-  { name = "warm_start", kind = "boolean" },
-  { name = "exact", kind = "boolean" },
-  { name = "sweep", kind = "choice", choices = SWEEP_NAMES },
-  { name = "bend", kind = "whole" },
-  { name = "softness", kind = "number" },
-  { name = "softness_curve", kind = "choice", choices = CURVE_NAMES },
-  { name = "stretch", kind = "number" },
-  { name = "compress", kind = "number" },
-  { name = "uniform", kind = "boolean" },
-  { name = "tip_angle", kind = "angle" },
-  { name = "tip_weight", kind = "number" },
-  { name = "pole", kind = "point" },
-  { name = "priority", kind = "number" },
-  { name = "together", kind = "boolean" },
-}
-local BY_NAME = {}
-for _, o in ipairs(OPTIONS) do BY_NAME[o.name] = o end
-
--- {x, y} or {x =, y =} into the def's pole
-local function read_point(p, arg, what, def)
-  local x = rawget(p, 1)
-  if x == nil then x = rawget(p, "x") end
-  local y = rawget(p, 2)
-  if y == nil then y = rawget(p, "y") end
-  def.pole_x = number_at(x, true, arg, what .. " x")
-  def.pole_y = number_at(y, true, arg, what .. " y")
-end
-
--- converts v (present: passed at all) into option o's field of def
-local function read_option(v, present, arg, o, def)
-  local kind, name = o.kind, o.name
-  if kind == "number" then
-    def[name] = number_at(v, present, arg, name)
-  elseif kind == "whole" then
-    def[name] = whole_at(v, present, arg, name)
-  elseif kind == "boolean" then
-    def[name] = boolean_at(v, present, arg, name)
-  elseif kind == "choice" then
-    def[name] = choice_at(v, arg, name, o.choices)
-  elseif kind == "angle" then
-    def.tip = v ~= false
-    if def.tip then def.tip_angle = number_at(v, present, arg, name) end
-  else
-    def.pole = v ~= false
-    if def.pole then
-      if not is_table(v) then
-        arg_error(arg, format("%s: {x, y} or false expected, got %s", name,
-                              present and typename(v) or "no value"))
-      end
-      read_point(v, arg, name, def)
-    end
-  end
-end
-
--- option o's field of def as a Lua value
-local function push_option(o, def)
-  local kind = o.kind
-  if kind == "angle" then
-    if def.tip then return def.tip_angle end
-    return false
-  elseif kind == "point" then
-    if not def.pole then return false end
-    return { def.pole_x, def.pole_y }
-  end
-  return def[o.name]
-end
-
--- every option of table t into def; unknown names raise
 local function read_options(t, arg, def)
-  for key, v in next, t do
-    local o
-    if type(key) == "string" then
-      local name = B.c_string(key)
-      o = BY_NAME[name]
-      if not o then arg_error(arg, format("unknown option '%s'", name)) end
-    else
-      arg_error(arg, format("option names are strings, got %s", typename(key)))
-    end
-    read_option(v, true, arg, o, def)
-  end
+  option_rows.read_all(t, arg, OPTIONS, BY_NAME, def)
 end
 
 -- each call's own copy of the settings it changes
@@ -233,12 +150,7 @@ function Solver.options(...)
   local n = select("#", ...)
   local sv = check_solver(self, 1, n)
   t = B.table_arg(t, 2, n)
-  local settings = sv.settings
-  for k = 1, #OPTIONS do
-    local o = OPTIONS[k]
-    rawset(t, o.name, push_option(o, settings))
-  end
-  return t
+  return option_rows.push_all(t, OPTIONS, sv.settings)
 end
 
 function Solver.set_tip_angle(...)

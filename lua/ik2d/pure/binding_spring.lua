@@ -1,14 +1,16 @@
 --- ik2d.pure.binding_spring: ik2d.spring for Lua (src/lua/luaik_spring.c):
 -- options into a copy of the def, which the core checks whole.
+local api = require "ik2d.api"
 local B = require "ik2d.pure.binding"
+local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local springs = require "ik2d.pure.spring"
 local binding_chain = require "ik2d.pure.binding_chain"
 
-local select, tostring, rawget, rawset = select, tostring, rawget, rawset
+local select, tostring = select, tostring
 local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
-local number_at, is_table, typename = B.number_at, B.is_table, B.typename
+local number_at, is_table = B.number_at, B.is_table
 
 local springs_of, new_spring = O.objects.Spring, O.new.Spring
 local Spring = O.methods.Spring
@@ -23,24 +25,11 @@ local function check_spring(v, arg, n)
   return sp
 end
 
-local NAMES = { "stiffness", "damping", "mass", "weight" }
-local KNOWN = { stiffness = true, damping = true, mass = true, weight = true, gravity = true }
+-- the rows of lua/ik2d/api.lua, read by ik2d.pure.options
+local OPTIONS, BY_NAME = option_rows.rows(api.spring)
 
--- every option of table t into def; unknown names raise
 local function read_options(t, arg, def)
-  B.check_keys(t, arg, "", "option", KNOWN, 0)
-  for k = 1, #NAMES do
-    local v = rawget(t, NAMES[k])
-    if v ~= nil then def[NAMES[k]] = number_at(v, true, arg, NAMES[k]) end
-  end
-  local gravity = rawget(t, "gravity")
-  if gravity ~= nil then
-    if not is_table(gravity) then
-      arg_error(arg, format("gravity: table {gx, gy} expected, got %s", typename(gravity)))
-    end
-    def.gravity_x = number_at(rawget(gravity, 1), true, arg, "gravity[1]")
-    def.gravity_y = number_at(rawget(gravity, 2), true, arg, "gravity[2]")
-  end
+  option_rows.read_all(t, arg, OPTIONS, BY_NAME, def)
 end
 
 -- each call's own copy of the settings it changes
@@ -84,7 +73,11 @@ function Spring.set_weight(...)
   local self, weight = ...
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
-  check_status(2, springs.set_weight(sp, number_at(weight, n >= 2, 2, "weight")))
+  local def = springs.copy_def(sp.settings, take_def())
+  option_rows.read(weight, n >= 2, 2, BY_NAME.weight, def)
+  local status = springs.set_def(sp, def)
+  give_def(def)
+  check_status(2, status)
 end
 
 function Spring.weight(...)
@@ -128,15 +121,7 @@ function Spring.options(...)
   local n = select("#", ...)
   local settings = check_spring(self, 1, n).settings
   t = B.table_arg(t, 2, n)
-  for k = 1, #NAMES do rawset(t, NAMES[k], settings[NAMES[k]]) end
-  local gravity = rawget(t, "gravity")
-  if not is_table(gravity) then
-    gravity = {}
-    rawset(t, "gravity", gravity)
-  end
-  rawset(gravity, 1, settings.gravity_x)
-  rawset(gravity, 2, settings.gravity_y)
-  return t
+  return option_rows.push_all(t, OPTIONS, settings)
 end
 
 function Spring.velocity(...)

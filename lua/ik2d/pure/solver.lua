@@ -5,6 +5,8 @@
 -- Settings are a def table with the C def's fields; method, sweep and
 -- softness_curve hold their Lua names ("ccd", "root", "smooth").  Every
 -- setter and set_def check as the C core does, with the same statuses.
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -33,23 +35,8 @@ local function finite(x) return x - x == 0 end
 -- settings: one check each, used by the setters and by set_def
 -- ------------------------------------------------------------------
 
-M.FIELDS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
-  "exact", "sweep", "bend", "softness", "softness_curve", "stretch", "compress",
-  "uniform", "tip", "tip_angle", "tip_weight", "pole", "pole_x", "pole_y", "priority",
-  "together" }
-
---- every setting at its default, into def (a new table without one)
-function M.default_def(def)
-  def = def or {}
-  def.method, def.iterations, def.tolerance, def.weight = "ccd", 10, 0.01, 1.0
-  def.damping, def.warm_start, def.exact, def.sweep = 0.0, true, true, "root"
-  def.bend, def.softness, def.softness_curve = 1, 0.0, "smooth"
-  def.stretch, def.compress, def.uniform = 1.0, 1.0, false
-  def.tip, def.tip_angle, def.tip_weight = false, 0.0, 1.0
-  def.pole, def.pole_x, def.pole_y = false, 0.0, 0.0
-  def.priority, def.together = 1.0, true
-  return def
-end
+-- the settings lua/ik2d/api.lua describes: their keys and defaults
+M.FIELDS, M.default_def = defs.of(api.solver)
 
 --- copies every setting of from into to
 function M.copy_def(from, to)

@@ -3,6 +3,8 @@
 -- substep (each bone's damped oscillator solved in closed form with its
 -- neighbours and gravity held over the substep), inside the limits;
 -- result = target + weight * turn(target -> spring), as a solve blends.
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -23,15 +25,9 @@ local SUBSTEP_RATE, MAX_SUBSTEPS, MAX_SUBSTEP = 720.0, 64, 1.0
 local MAX_SPEED = SUBSTEP_RATE * PI
 local FREE = 1e-8
 
---- every setting at its default, into def (a new table without one)
-function M.default_def(def)
-  def = def or {}
-  def.stiffness, def.damping, def.mass = 100.0, 10.0, 1.0
-  def.gravity_x, def.gravity_y, def.weight = 0.0, 0.0, 1.0
-  return def
-end
-
-local FIELDS = { "stiffness", "damping", "mass", "gravity_x", "gravity_y", "weight" }
+-- the settings lua/ik2d/api.lua describes: their keys and defaults
+local FIELDS
+FIELDS, M.default_def = defs.of(api.spring)
 
 function M.copy_def(from, to)
   for k = 1, #FIELDS do to[FIELDS[k]] = from[FIELDS[k]] end
@@ -45,12 +41,12 @@ local function check_gravity(x, y)
 end
 
 local function check_def(def)
-  if not finite(def.stiffness) or def.stiffness < 0.0 then return "STIFFNESS" end
-  if not finite(def.damping) or def.damping < 0.0 then return "DAMPING" end
+  if not finite(def.stiffness) or def.stiffness < 0.0 then return "SPRING_STIFFNESS" end
+  if not finite(def.damping) or def.damping < 0.0 then return "SPRING_DAMPING" end
   -- the motion depends on stiffness / mass and damping / mass
   if not finite(def.mass) or not (def.mass > 0.0) or not finite(def.stiffness / def.mass) or
      not finite(def.damping / def.mass) then
-    return "MASS"
+    return "SPRING_MASS"
   end
   if def.weight ~= def.weight then return "WEIGHT" end
   return check_gravity(def.gravity_x, def.gravity_y)

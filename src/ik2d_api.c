@@ -1,11 +1,12 @@
+/* generated from lua/ik2d/api.lua by make gen: src/ik2d_api.c */
 /*
-** ik2d_status.c: the words for every status the core returns.
+** ik2d_api.c: the words of every status and the default defs, as
+** lua/ik2d/api.lua describes them.  Edit that file, then make gen.
 */
-#include "ik2d.h"
+#include <math.h>
+#include <string.h>
 
-/* a limit's number in its message, from the constant that sets it */
-#define STRING(n) STRING_(n)
-#define STRING_(n) #n
+#include "ik2d.h"
 
 const char *ik2d_status_message(ik2d_status status) {
   switch (status) {
@@ -33,7 +34,8 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_SPACE: return "space must be parent or world";
     case IK2D_ERR_INDEX: return "index out of range";
     case IK2D_ERR_METHOD: return "method must be ccd, fabrik, two_bone or follow";
-    case IK2D_ERR_TWO_BONE: return "method two_bone needs a chain of 2 bones of length > 0";
+    case IK2D_ERR_TWO_BONE:
+      return "method two_bone needs a chain of 2 bones of length > 0";
     case IK2D_ERR_ITERATIONS: return "iterations must be >= 1";
     case IK2D_ERR_TOLERANCE: return "tolerance must be >= 0 and finite";
     case IK2D_ERR_WEIGHT: return "weight must not be nan";
@@ -63,18 +65,87 @@ const char *ik2d_status_message(ik2d_status status) {
       return "stretch and compress are not available on a skeleton chain";
     case IK2D_ERR_PRIORITY: return "priority must be >= 0 and finite";
     case IK2D_ERR_SKELETON_SOLVERS:
-      return "the chain's skeleton already has " STRING(IK2D_MAX_SKELETON_SOLVERS)
-             " solvers, the most a skeleton takes";
-    case IK2D_ERR_LINKED_FOLLOW:
-      return "method follow moves the chain's base, which the skeleton owns";
+      return "the chain's skeleton already has 256 solvers, the most a skeleton takes";
     case IK2D_ERR_SKELETON_SPACE:
       return "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)";
-    case IK2D_ERR_STIFFNESS: return "stiffness must be >= 0 and finite";
-    case IK2D_ERR_MASS:
+    case IK2D_ERR_LINKED_FOLLOW:
+      return "method follow moves the chain's base, which the skeleton owns";
+    case IK2D_ERR_SPRING_STIFFNESS: return "stiffness must be >= 0 and finite";
+    case IK2D_ERR_SPRING_MASS:
       return "mass must be > 0 and finite, with stiffness / mass and damping / mass finite";
     case IK2D_ERR_GRAVITY_X: return "gravity x must be finite";
     case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
     case IK2D_ERR_DT: return "dt must be >= 0 (seconds)";
+    case IK2D_ERR_SPRING_DAMPING: return "damping must be >= 0 and finite";
   }
   return "unknown status";
+}
+
+/* Every def at its defaults: all zero (a field added later is 0, false or
+** NULL), then the fields whose default is not. */
+
+ik2d_constraint_def ik2d_default_constraint_def(void) {
+  ik2d_constraint_def def;
+  memset(&def, 0, sizeof def);
+  def.min = -3.141592653589793;
+  def.max = 3.141592653589793;
+  def.space = IK2D_SPACE_PARENT;
+  return def;
+}
+
+ik2d_bone_def ik2d_default_bone_def(void) {
+  ik2d_bone_def def;
+  memset(&def, 0, sizeof def);
+  return def;
+}
+
+ik2d_chain_def ik2d_default_chain_def(void) {
+  ik2d_chain_def def;
+  memset(&def, 0, sizeof def);
+  return def;
+}
+
+ik2d_solver_def ik2d_default_solver_def(void) {
+  ik2d_solver_def def;
+  memset(&def, 0, sizeof def);
+  def.method = IK2D_CCD;
+  def.iterations = 10;
+  def.tolerance = 0.01;
+  def.weight = 1.0;
+  def.warm_start = true;
+  def.ccd.exact = true;
+  def.ccd.sweep = IK2D_SWEEP_ROOT;
+  def.two_bone.bend = 1;
+  def.two_bone.softness_curve = IK2D_SOFTNESS_SMOOTH;
+  def.two_bone.stretch = 1.0;
+  def.two_bone.compress = 1.0;
+  def.tip.weight = 1.0;
+  def.skeleton.priority = 1.0;
+  def.skeleton.together = true;
+  return def;
+}
+
+ik2d_spring_def ik2d_default_spring_def(void) {
+  ik2d_spring_def def;
+  memset(&def, 0, sizeof def);
+  def.stiffness = 100.0;
+  def.damping = 10.0;
+  def.mass = 1.0;
+  def.weight = 1.0;
+  return def;
+}
+
+ik2d_skeleton_bone_def ik2d_default_skeleton_bone_def(void) {
+  ik2d_skeleton_bone_def def;
+  memset(&def, 0, sizeof def);
+  def.parent = -1;
+  def.at_tip = true;
+  def.inherit = IK2D_INHERIT_ALL;
+  return def;
+}
+
+ik2d_skeleton_def ik2d_default_skeleton_def(void) {
+  ik2d_skeleton_def def;
+  memset(&def, 0, sizeof def);
+  return def;
 }
