@@ -76,6 +76,7 @@ build = {
     ["ik2d.behaviour"] = "lua/ik2d/behaviour.lua",
     ["ik2d.attach"] = "lua/ik2d/attach.lua",
     ["ik2d.mirror"] = "lua/ik2d/mirror.lua",
+    ["ik2d.gait"] = "lua/ik2d/gait.lua",
     ["ik2d.love"] = "lua/ik2d/love.lua",
     ["ik2d.common"] = "lua/ik2d/common.lua",
     -- the pure-Lua core, where ik2d.core cannot load
