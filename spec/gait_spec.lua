@@ -8,6 +8,7 @@ local helpers = require "spec.helpers"
 local gait = ik2d.gait
 local sin, cos, atan, abs, floor = math.sin, math.cos, math.atan, math.abs, math.floor
 local pi = math.pi
+local atan2 = math.atan2 or math.atan   -- luacheck: ignore 143
 
 -- Hills: height and direction (going right; y down, so uphill is negative).
 local function hills(x)
@@ -41,7 +42,7 @@ local function hexapod(core, opts)
   local g = gait.new{
     legs = legs, ground = opts.ground or hills, pattern = opts.pattern or "tripod",
     step = { trigger = 16, height = 8, duration = 0.16 }, tip = opts.tip,
-    on_step = function(i, x, y) steps[#steps + 1] = { i, x, y } end,
+    on_step = opts.on_step or function(i, x, y) steps[#steps + 1] = { i, x, y } end,
   }
   return g, solvers, steps
 end
@@ -288,7 +289,8 @@ describe("ik2d.gait", function()
 
     it("tripod needs six legs", function()
       local s = leg(ik2d, 0, 0)
-      local msg = helpers.caller_error(function() gait.new{ legs = { { solver = s, home = { 0, 1 } }, { solver = s, home = { 1, 1 } } }, ground = flat, pattern = "tripod" } end)
+      local two = { { solver = s, home = { 0, 1 } }, { solver = s, home = { 1, 1 } } }
+      local msg = helpers.caller_error(function() gait.new{ legs = two, ground = flat, pattern = "tripod" } end)
       assert.are.equal('ik2d.gait: new: pattern "tripod" needs 6 legs, got 2', msg)
     end)
   end)
@@ -391,5 +393,345 @@ describe("ik2d.gait", function()
       assert.are.equal(13, (g:foot(1)))
       assert.are.equal(3, (g:foot(2)))
     end)
+  end)
+
+  describe("segment ground", function()
+    -- a slope up, a flat, a slope down given right to left, and a ledge
+    -- over the flat's end (the topmost segment over x counts)
+    local SEGS = { { 0, 420, 200, 380 }, { 200, 380, 320, 380 }, { 400, 400, 320, 370 }, { 300, 360, 340, 360 } }
+    local function seg_ground(x)
+      local best, angle
+      for _, sg in ipairs(SEGS) do
+        local x1, y1, x2, y2 = sg[1], sg[2], sg[3], sg[4]
+        if x1 > x2 then x1, y1, x2, y2 = x2, y2, x1, y1 end
+        if x >= x1 and x <= x2 then
+          local y = y1 + (y2 - y1) * (x - x1) / (x2 - x1)
+          if not best or y < best then best, angle = y, atan2(y2 - y1, x2 - x1) end
+        end
+      end
+      if best then return best, angle end
+      return 400, 0               -- past the right end: the last end's height, flat
+    end
+
+    it("plants every foot on the topmost segment under it, along it; flat past the ends", function()
+      local g, solvers = hexapod(ik2d, { ground = SEGS, tip = true })
+      local planted, on_ledge, past = 0, 0, 0
+      for k = 0, 14 * 60 do
+        local x = 50 + 30 * k / 60
+        local y = seg_ground(x) - 44
+        for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], y) end
+        g:update(k == 0 and 0 or 1 / 60, x, y)
+        for i = 1, 6 do
+          local fx, fy, state = g:foot(i)
+          if state == "planted" then
+            planted = planted + 1
+            local gy, ga = seg_ground(fx)
+            assert.are.equal(gy, fy)
+            local a = solvers[i]:tip_angle()
+            assert.near(ga, a, 1e-15)
+            if fx > 300 and fx < 340 then on_ledge = on_ledge + 1 end
+            if fx > 400 then past = past + 1 end
+          end
+        end
+      end
+      assert.is_true(planted > 3000 and on_ledge > 100 and past > 100)
+    end)
+  end)
+
+  describe("body_height", function()
+    it("is the highest body y with every planted foot within its leg's reach of its hip", function()
+      for _, hips in ipairs{ false, true } do
+        -- hips given, or read from the chains' bases at update
+        local g, solvers = hexapod(ik2d, { ground = hills, hips = hips })
+        local worst_slack, tight = math.huge, 0
+        for k = 0, 10 * 60 do
+          local x = 100 + SPEED * k / 60
+          local y = hills(x) - 40
+          for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], y) end
+          g:update(k == 0 and 0 or 1 / 60, x, y, 0)
+          local top = g:body_height()
+          -- the body there: each planted foot at most 64 (the legs' length)
+          -- from its hip, one exactly
+          local most = 0
+          for i = 1, 6 do
+            local fx, fy, state = g:foot(i)
+            if state == "planted" then
+              most = math.max(most, helpers.distance(x + HIPS[i], top, fx, fy))
+            end
+          end
+          worst_slack = math.min(worst_slack, 64 - most)
+          if abs(64 - most) < 1e-9 then tight = tight + 1 end
+          -- and the legs solve there: every planted foot reached
+          for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], top) end
+          for i = 1, 6 do
+            local _, _, state = g:foot(i)
+            local _, distance = solvers[i]:solve()
+            if state == "planted" then assert.is_true(distance <= 1e-6, distance) end
+          end
+        end
+        assert.is_true(worst_slack >= -1e-9, worst_slack)
+        assert.are.equal(601, tight)
+      end
+    end)
+
+    it("is -math.huge when no foot is planted", function()
+      local s1, s2 = leg(ik2d, 0, 0), leg(ik2d, 0, 0)
+      local g = gait.new{ legs = { { solver = s1, home = { 5, 40 } }, { solver = s2, home = { -5, 40 } } },
+        ground = flat, pattern = { { 1, 2 } }, step = { trigger = 4, duration = 0.5 } }
+      g:update(0, 0, 360)
+      assert.is_true(g:body_height() > 300)
+      g:update(0.1, 5, 360)
+      assert.are.equal("stepping", select(3, g:foot(1)))
+      assert.are.equal(-math.huge, g:body_height())
+    end)
+  end)
+
+  describe("placing feet", function()
+    it("plant puts a foot on the ground at x now, ending its step; it steps home from there", function()
+      local s1, s2 = leg(ik2d, 0, 0), leg(ik2d, 0, 0)
+      local steps = {}
+      local g = gait.new{ legs = { { solver = s1, home = { 5, 40 } }, { solver = s2, home = { -5, 40 } } },
+        ground = hills, step = { trigger = 20, duration = 0.2 },
+        on_step = function(i, x) steps[#steps + 1] = { i, x } end }
+      g:update(0, 100, 300)
+      g:plant(1, 120):plant(2, 90)
+      local x, y, state = g:foot(1)
+      assert.are.same({ 120, hills(120), "planted" }, { x, y, state })
+      -- at rest, both step home (no trigger needed), one at a time
+      for _ = 1, 60 do g:update(1 / 60, 100, 300) end
+      assert.are.same({ { 1, 105 }, { 2, 95 } }, steps)
+    end)
+
+    it("reset plants every foot at home at the next update, a teleport making no step", function()
+      local g, solvers, steps = hexapod(ik2d)
+      for k = 0, 60 do g:update(k == 0 and 0 or 1 / 60, 100 + k, 300, 0) end
+      local walked = #steps
+      g:reset()
+      g:update(1 / 60, 5000, 300, 0)
+      assert.are.equal(walked, #steps)
+      for i = 1, 6 do
+        assert.are.same({ 5000 + HOMES[i], (hills(5000 + HOMES[i])), "planted", 0 }, { g:foot(i) })
+        assert.are.same({ 5000 + HOMES[i], (hills(5000 + HOMES[i])) }, { solvers[i]:target() })
+      end
+      local count = #steps
+      for _ = 1, 60 do g:update(1 / 60, 5000, 300, 0) end
+      assert.are.equal(count, #steps)
+    end)
+  end)
+
+  describe("all or nothing", function()
+    -- two gaits fed the same bodies; the first one's on_step or ground
+    -- raises once, at frame `at`: after the refused update is made again,
+    -- it is the second one exactly
+    local function twins(what)
+      local fail_now = false
+      local function ground(x)
+        if fail_now and what == "ground raises" then error("no ground here", 0) end
+        if fail_now and what == "ground gives nan" then return 0 / 0, 0 end
+        return hills(x)
+      end
+      local a_steps, b_steps = {}, {}
+      local function make(steps, gr)
+        local solvers, legs = {}, {}
+        for i = 1, 6 do
+          solvers[i] = leg(ik2d, 0, 0)
+          legs[i] = { solver = solvers[i], home = { HOMES[i], HOME_Y }, hip = { HIPS[i], 0 } }
+        end
+        local g = gait.new{ legs = legs, ground = gr, pattern = "tripod", tip = true,
+          step = { trigger = 16, height = 8, duration = 0.16 },
+          on_step = function(i, x, y)
+            if fail_now and what == "on_step raises" then error("callback", 0) end
+            steps[#steps + 1] = { i, x, y }
+          end }
+        return g, solvers
+      end
+      local a, sa = make(a_steps, ground)
+      local b, sb = make(b_steps, hills)
+      local refused = 0
+      for k = 0, 6 * 60 do
+        local x = 100 + SPEED * k / 60
+        local dt = k == 0 and 0 or 1 / 60
+        b:update(dt, x, 300, 0.1)
+        -- every 3rd frame, a frame that steps or lands is refused first
+        fail_now = k % 3 == 1
+        local done = false
+        if fail_now then
+          local before = { a:foot(1) }
+          local targets = { sa[1]:target() }
+          local tip = { sa[1]:tip_angle() }
+          local ok, err = pcall(a.update, a, dt, x, 300, 0.1)
+          done = ok
+          if not ok then
+            refused = refused + 1
+            if what == "ground gives nan" then
+              local want = "ik2d.gait: update: ground(x) must return a finite height, got nan"
+              assert.are.equal(want, err:sub(-#want))
+            else
+              assert.are.equal(what == "on_step raises" and "callback" or "no ground here", err)
+            end
+            assert.are.same(before, { a:foot(1) })
+            assert.are.same(targets, { sa[1]:target() })
+            assert.are.same(tip, { sa[1]:tip_angle() })
+          end
+          fail_now = false
+        end
+        if not done then a:update(dt, x, 300, 0.1) end
+        for i = 1, 6 do
+          assert.are.same({ b:foot(i) }, { a:foot(i) })
+          assert.are.same({ sb[i]:target() }, { sa[i]:target() })
+        end
+      end
+      assert.are.same(b_steps, a_steps)
+      return refused
+    end
+
+    for _, what in ipairs{ "on_step raises", "ground raises", "ground gives nan" } do
+      it(what .. ": the update is refused, the gait and the solvers' targets and tip angles are as before", function()
+        assert.is_true(twins(what) > 5)
+      end)
+    end
+  end)
+
+  describe("argument checks, at the caller's line", function()
+    local s = leg(ik2d, 0, 0)
+    local function legs(n)
+      local t = {}
+      for i = 1, n do t[i] = { solver = s, home = { i, 40 } } end
+      return t
+    end
+    local two = legs(2)
+    local new_cases = {
+      { function() gait.new() end, "opts must be a table, got nil" },
+      { function() gait.new{ legs = two, ground = flat, stepp = {} } end,
+        'opts has an unknown field (known: ground, legs, on_step, pattern, step, tip), got "stepp"' },
+      { function() gait.new{ legs = legs(1), ground = flat } end, "legs must be a list of 2 to 8 legs, got 1" },
+      { function() gait.new{ legs = legs(9), ground = flat } end, "legs must be a list of 2 to 8 legs, got 9" },
+      { function() gait.new{ ground = flat } end, "legs must be a list of 2 to 8 legs, got nil" },
+      { function() gait.new{ legs = { two[1], 5 }, ground = flat } end, "legs[2] must be a table, got 5" },
+      { function() gait.new{ legs = { two[1], { solver = s, home = { 1, 2 }, hmoe = 1 } }, ground = flat } end,
+        'legs[2] has an unknown field (known: hip, home, reach, solver), got "hmoe"' },
+      { function() gait.new{ legs = { two[1], { home = { 1, 2 } } }, ground = flat } end,
+        "legs[2].solver must be an ik2d solver (set_target, target), got nil" },
+      { function() gait.new{ legs = { two[1], { solver = { set_target = print, target = print }, home = { 1, 2 } } },
+          ground = flat, tip = true } end,
+        "legs[2].solver must be an ik2d solver (set_target, target, set_tip_angle, tip_angle, clear_tip_angle), "
+          .. "got table" },
+      { function() gait.new{ legs = { two[1], { solver = s, home = { 1, 0 / 0 } } }, ground = flat } end,
+        "legs[2].home must be a point { x, y } of finite numbers, got table" },
+      { function() gait.new{ legs = { two[1], { solver = s } }, ground = flat } end,
+        "legs[2].home must be a point { x, y } of finite numbers, got nil" },
+      { function() gait.new{ legs = { two[1], { solver = s, home = { 1, 2 }, reach = 0 } }, ground = flat } end,
+        "legs[2].reach must be a finite number > 0, got 0" },
+      { function() gait.new{ legs = { two[1], { solver = { set_target = print, target = print }, home = { 1, 2 } } },
+          ground = flat } end,
+        "legs[2].solver must have a chain (or give the leg a hip and a reach), got table" },
+      { function() gait.new{ legs = two } end,
+        "ground must be a function or a list of segments { x1, y1, x2, y2 }, got nil" },
+      { function() gait.new{ legs = two, ground = { { 0, 1, 2, 3 }, { 0, 1, 0 / 0, 3 } } } end,
+        "ground[2][3] must be a finite number, got nan" },
+      { function() gait.new{ legs = two, ground = { { 5, 1, 5, 3 } } } end,
+        "ground[1] must not be vertical (x1 == x2), got 5" },
+      { function() gait.new{ legs = two, ground = flat, pattern = "trot" } end,
+        'pattern must be "alternate", "tripod", "wave" or a list of groups of leg indices, got "trot"' },
+      { function() gait.new{ legs = two, ground = flat, pattern = { { 1 }, { 2, 3 } } } end,
+        "pattern[2][2] must be a whole number in 1..2, got 3" },
+      { function() gait.new{ legs = two, ground = flat, pattern = { { 1, 2 }, { 2 } } } end,
+        "pattern: leg 2 is in two groups" },
+      { function() gait.new{ legs = two, ground = flat, pattern = { { 2 } } } end, "pattern: leg 1 is in no group" },
+      { function() gait.new{ legs = two, ground = flat, pattern = { {} } } end,
+        "pattern[1] must be a non-empty list of leg indices, got table" },
+      { function() gait.new{ legs = two, ground = flat, step = { trigger = 0 } } end,
+        "step.trigger must be a finite number > 0, got 0" },
+      { function() gait.new{ legs = two, ground = flat, step = { duration = math.huge } } end,
+        "step.duration must be a finite number > 0, got inf" },
+      { function() gait.new{ legs = two, ground = flat, step = { height = -1 } } end,
+        "step.height must be a finite number >= 0, got -1" },
+      { function() gait.new{ legs = two, ground = flat, step = { lead = 0 / 0 } } end,
+        "step.lead must be a finite number >= 0, got nan" },
+      { function() gait.new{ legs = two, ground = flat, step = { hieght = 3 } } end,
+        'step has an unknown field (known: duration, height, lead, settle, trigger), got "hieght"' },
+      { function() gait.new{ legs = two, ground = flat, tip = 1 } end, "tip must be a boolean or nil, got 1" },
+      { function() gait.new{ legs = two, ground = flat, on_step = true } end,
+        "on_step must be a function or nil, got true" },
+    }
+    for k, case in ipairs(new_cases) do
+      it(("new refuses: %s (%d)"):format(case[2], k), function()
+        assert.are.equal("ik2d.gait: new: " .. case[2], helpers.caller_error(case[1]))
+      end)
+    end
+
+    it("update, foot, body_height, plant and reset refuse bad arguments and a dot call", function()
+      local g = gait.new{ legs = legs(2), ground = flat }
+      local function check(want, fn) assert.are.equal(want, helpers.caller_error(fn)) end
+      check("ik2d.gait: foot: the feet have no place before the first update", function() g:foot(1) end)
+      check("ik2d.gait: body_height: the feet have no place before the first update", function() g:body_height() end)
+      check("ik2d.gait: plant: the feet have no place before the first update", function() g:plant(1, 0) end)
+      check("ik2d.gait: update: dt must be a finite number >= 0, got -1", function() g:update(-1, 0, 0) end)
+      check("ik2d.gait: update: x must be a finite number, got nan", function() g:update(0, 0 / 0, 0) end)
+      check("ik2d.gait: update: y must be a finite number, got nil", function() g:update(0, 0) end)
+      check("ik2d.gait: update: angle must be a finite number, got inf", function() g:update(0, 0, 0, math.huge) end)
+      check('ik2d.gait: update: flip must be a boolean or nil, got "yes"', function() g:update(0, 0, 0, 0, "yes") end)
+      check("ik2d.gait: update: self must be a gait (call it with a colon), got 0.5",
+        function() g.update(0.5, 0, 0) end)
+      g:update(0, 0, 360)
+      check("ik2d.gait: foot: i must be a whole number in 1..2, got 3", function() g:foot(3) end)
+      check("ik2d.gait: foot: i must be a whole number in 1..2, got 1.5", function() g:foot(1.5) end)
+      check("ik2d.gait: plant: x must be a finite number, got nil", function() g:plant(1) end)
+      check("ik2d.gait: reset: self must be a gait (call it with a colon), got nil", function() g.reset() end)
+    end)
+
+    it("a ground that gives no number is named at update's caller", function()
+      local g = gait.new{ legs = legs(2), ground = function() return 0 / 0 end }
+      assert.are.equal("ik2d.gait: update: ground(x) must return a finite height, got nan",
+        helpers.caller_error(function() g:update(0, 0, 0) end))
+      g = gait.new{ legs = legs(2), ground = function() return 1 end, tip = nil }
+      g:update(0, 0, 0)
+      local tipped = gait.new{ legs = legs(2), ground = function() return 1 end, tip = true }
+      assert.are.equal("ik2d.gait: update: ground(x) must return a finite direction (angle) with tip = true, got nil",
+        helpers.caller_error(function() tipped:update(0, 0, 0) end))
+      assert.are.equal("ik2d.gait: foot: the feet have no place before the first update",
+        helpers.caller_error(function() tipped:foot(1) end))
+    end)
+
+    it("update, plant and reset refuse to run inside on_step", function()
+      local g
+      local seen = {}
+      g = gait.new{ legs = legs(2), ground = flat, step = { trigger = 2, duration = 0.1 },
+        on_step = function()
+          for _, name in ipairs{ "update", "plant", "reset" } do
+            local ok, err = pcall(g[name], g, 0, 0, 0)
+            seen[#seen + 1] = not ok and err:match("cannot run inside on_step") and name
+          end
+        end }
+      g:update(0, 0, 360)
+      for k = 1, 30 do g:update(1 / 60, k, 360) end
+      assert.are.same({ "update", "plant", "reset" }, { seen[1], seen[2], seen[3] })
+    end)
+  end)
+
+  describe("garbage", function()
+    for _, hips in ipairs{ false, true } do
+      it(("update allocates nothing in a frame loop (interpreted), hips %s"):format(
+        hips and "given" or "read from the chains"), function()
+        local count = 0
+        local g, solvers = hexapod(ik2d, { tip = true, hips = hips, on_step = function() count = count + 1 end })
+        local k = 0
+        local was_ffi = ik2d.ffi
+        if ik2d.ffi then ik2d.use_ffi(false) end
+        local bytes = helpers.steady_growth(function()
+          for _ = 1, 600 do
+            k = k + 1
+            local x, y, a = body(k / 60, 1e9, true)
+            for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], y) end
+            g:update(1 / 60, x, y, a)
+            g:body_height()
+            g:foot(1)
+          end
+        end, true)
+        if was_ffi then ik2d.use_ffi(true) end
+        assert.are.equal(0, bytes)
+        assert.is_true(count > 100)
+      end)
+    end
   end)
 end)

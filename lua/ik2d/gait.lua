@@ -636,6 +636,7 @@ end
 function Gait:update(dt, x, y, angle, flip)
   local who = "ik2d.gait: update"
   check_self(self, who)
+  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
   common.nonnegative(dt, 2, who, "dt")
   common.finite(x, 2, who, "x")
   common.finite(y, 2, who, "y")
@@ -646,7 +647,6 @@ function Gait:update(dt, x, y, angle, flip)
   elseif type(flip) ~= "boolean" then
     fail(2, who, "flip must be a boolean or nil", flip)
   end
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
   take(self)
   self.busy = true
   local ok, bad, v = pcall(step, self, dt, x, y, angle, flip)
@@ -718,10 +718,10 @@ end
 function Gait:plant(i, x)
   local who = "ik2d.gait: plant"
   check_self(self, who)
+  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
   common.whole(i, 1, #self.legs, 2, who, "i")
   common.finite(x, 2, who, "x")
   check_started(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
   self.busy = true
   local ok, y, a, v = pcall(ground_at, self, x)
   self.busy = false
