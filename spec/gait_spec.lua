@@ -517,6 +517,21 @@ describe("ik2d.gait", function()
       for _ = 1, 60 do g:update(1 / 60, 5000, 300, 0) end
       assert.are.equal(count, #steps)
     end)
+
+    it("reset starts the pattern again from its first group", function()
+      local g, _, steps = hexapod(ik2d)
+      -- walk until 1, 3, 5 have just stepped: 2, 4, 6 would be next
+      local k = 0
+      repeat
+        g:update(k == 0 and 0 or 1 / 60, 100 + k, 300, 0)
+        k = k + 1
+      until #steps > 0 and steps[#steps][1] == 5
+      g:reset()
+      g:update(1 / 60, 100 + k, 300, 0)
+      local count = #steps
+      for j = 1, 60 do g:update(1 / 60, 100 + k + j, 300, 0) end
+      assert.are.equal(1, steps[count + 1][1])
+    end)
   end)
 
   describe("all or nothing", function()

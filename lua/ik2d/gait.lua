@@ -702,13 +702,14 @@ function Gait:body_height()
 end
 
 --- g:reset() -> g: the next update plants every foot at its home spot,
--- as the first one does (after a jump, a fall, a teleport).
+-- as the first one does (after a jump, a fall, a teleport), and the
+-- pattern starts again from its first group.
 function Gait:reset()
   local who = "ik2d.gait: reset"
   check_self(self, who)
   if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
   local now = self.now
-  now.started, now.group, now.vx = false, 0, 0
+  now.started, now.group, now.last, now.vx = false, 0, 0, 0
   return self
 end
 
