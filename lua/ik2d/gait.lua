@@ -238,7 +238,7 @@ local function new_foot()
     home = 0,                     -- its home spot's x at the last update
     h0 = 0, hm = 0,               -- and at the two before (during an update)
     q = 0,                        -- its curve over this frame
-    ox = 0, oy = 0,               -- its hip from the body at the last update
+    ox = 0, oy = 0,               -- its hip (given) from the body at the last update
     u = 0,                        -- the step's progress
     landing = false,              -- landed, on_step still to come
     tx = 0, ty = 0, ta = false, tw = 0, aimed = false,   -- the solver's, before
@@ -531,15 +531,25 @@ local function place(self, t1, vx)
   end
 end
 
--- Each solver's target (and tip angle), the solver's own kept to put back.
+-- Each solver's target (and tip angle), what it had kept to put back:
+-- read from the solver at the first update, else what the last update
+-- gave it (reading a target back costs an allocation on the FFI path).
 local function aim(self, flip)
   local legs, feet, tip = self.legs, self.feet, self.tip
+  local before, first = self.saved_feet, not self.saved_now.started
+  local flipped = self.saved_now.flip
   for i = 1, #legs do
     local s, foot = legs[i].solver, feet[i]
-    foot.tx, foot.ty = s:target()
-    if tip then
-      local a, w = s:tip_angle()
-      foot.ta, foot.tw = a or false, w or 0
+    if first then
+      foot.tx, foot.ty = s:target()
+      if tip then
+        local a, w = s:tip_angle()
+        foot.ta, foot.tw = a or false, w or 0
+      end
+    else
+      local last = before[i]
+      foot.tx, foot.ty = last.x, last.y
+      foot.ta, foot.tw = flipped and last.a + PI or last.a, 1
     end
     foot.aimed = true
     s:set_target(foot.x, foot.y)
@@ -566,9 +576,6 @@ local function step(self, dt, x, y, angle, flip)
     if leg.hip then
       local hx = leg.px * c - leg.py * s
       foot.ox, foot.oy = flip and -hx or hx, leg.px * s + leg.py * c
-    else
-      local bx, by = leg.chain:base()
-      foot.ox, foot.oy = bx - x, by - y
     end
   end
   local fresh = now.resume or not now.started
@@ -680,7 +687,8 @@ end
 --- g:body_height() -> y: the least y (y grows downward: the highest
 -- place) the body may take, at the x and angle of the last update, with
 -- every planted foot within its leg's reach of its hip; -math.huge when
--- no foot is planted.
+-- no foot is planted.  A hip not given is the leg's chain's base as it
+-- stands now, from the body of the last update.
 function Gait:body_height()
   local who = "ik2d.gait: body_height"
   check_self(self, who)
@@ -688,13 +696,19 @@ function Gait:body_height()
   local now, legs, feet = self.now, self.legs, self.feet
   local best = -huge
   for i = 1, #legs do
-    local foot = feet[i]
+    local leg, foot = legs[i], feet[i]
     if foot.state == "planted" then
-      local r = legs[i].reach
-      local dx = foot.x - (now.x + foot.ox)
+      local hx, oy
+      if leg.hip then
+        hx, oy = now.x + foot.ox, foot.oy
+      else
+        local bx, by = leg.chain:base()
+        hx, oy = bx, by - now.y
+      end
+      local r, dx = leg.reach, foot.x - hx
       local h = r * r - dx * dx
       if h < 0 then h = 0 end
-      local y = foot.y - sqrt(h) - foot.oy
+      local y = foot.y - sqrt(h) - oy
       if y > best then best = y end
     end
   end
