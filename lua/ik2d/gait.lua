@@ -15,12 +15,12 @@
 --   -- and solve the legs
 --
 -- Time, not frames: everything the planner decides happens at a moment
--- worked out inside the frame.  Between two updates the home spots are
--- taken to move in a straight line; a foot steps at the moment its home
--- spot passes `trigger` away from it, lands `duration` later, where its
--- home spot is at that moment plus the body's velocity times `lead`, and
--- the next group may start at that very moment.  A body moving along the
--- same path makes the same steps at 60 Hz and at 144 Hz.
+-- worked out inside the frame, the home spots moving between two updates
+-- along the curve their last samples make.  A foot steps at the moment
+-- its home spot passes `trigger` away from it, lands `duration` later,
+-- where its home spot is at that moment plus the body's velocity times
+-- `lead`, and the next group may start at that very moment.  A body
+-- moving along the same path makes the same steps at 60 Hz and at 144 Hz.
 --
 -- A planted foot's target is the number it landed on, every frame.
 -- Pure Lua over the solvers' methods (set_target and target; with tip,
@@ -70,8 +70,7 @@ end
 -- Construction
 -- ------------------------------------------------------------------
 
--- A point {x, y} or {x =, y =} of finite numbers, or nil when `v` is nil
--- and may be.
+-- A point {x, y} or {x =, y =} of finite numbers: x, y.
 local function point(v, level, who, name)
   local x, y
   if type(v) == "table" then
@@ -112,7 +111,7 @@ local function new_legs(list, tip, level, who)
     -- sum of its bones' lengths)
     if not leg.hip or t.reach == nil then
       local ok, c = pcall(s.chain, s)
-      if not ok or not has_methods(c, { "base", "length" }) then
+      if not ok or not has_methods(c, { "joint", "length" }) then
         fail(level + 1, who, name .. ".solver must have a chain (or give the leg a hip and a reach)", s)
       end
       leg.chain = c
@@ -146,6 +145,9 @@ local function new_ground(ground, level, who)
       end
     end
     if x1 == x2 then fail(level + 1, who, name .. " must not be vertical (x1 == x2)", x1) end
+    if not (is_finite(x2 - x1) and is_finite(y2 - y1)) then
+      fail(level + 1, who, name .. " must span less than the largest number", sg)
+    end
     if x1 > x2 then x1, y1, x2, y2 = x2, y2, x1, y1 end
     local n = #segs
     segs[n + 1], segs[n + 2], segs[n + 3], segs[n + 4] = x1, y1, x2, y2
@@ -688,7 +690,7 @@ end
 -- place) the body may take, at the x and angle of the last update, with
 -- every planted foot within its leg's reach of its hip; -math.huge when
 -- no foot is planted.  A hip not given is the leg's chain's base as it
--- stands now, from the body of the last update.
+-- stands now (its first joint), from the body of the last update.
 function Gait:body_height()
   local who = "ik2d.gait: body_height"
   check_self(self, who)
@@ -702,7 +704,9 @@ function Gait:body_height()
       if leg.hip then
         hx, oy = now.x + foot.ox, foot.oy
       else
-        local bx, by = leg.chain:base()
+        -- joint 1 is the base (read without the allocation base()'s
+        -- three outputs cost on the FFI path when not compiled)
+        local bx, by = leg.chain:joint(1)
         hx, oy = bx, by - now.y
       end
       local r, dx = leg.reach, foot.x - hx
