@@ -761,7 +761,8 @@ function Gait:plant(i, x)
   return self
 end
 
-gait.SAME_TIME, gait.LEAD_CAP = SAME_TIME, LEAD_CAP
+-- the lead's cap, a share of trigger
+gait.LEAD_CAP = LEAD_CAP
 
 return setmetatable(gait, {
   __call = function(_, ...) return gait.new(...) end,
