@@ -80,6 +80,7 @@ build = {
     ["ik2d.common"] = "lua/ik2d/common.lua",
     ["ik2d.ffi"] = "lua/ik2d/ffi.lua",
     ["ik2d.follow"] = "lua/ik2d/follow.lua",
+    ["ik2d.gait"] = "lua/ik2d/gait.lua",
     ["ik2d.love"] = "lua/ik2d/love.lua",
     ["ik2d.mirror"] = "lua/ik2d/mirror.lua",
     ["ik2d.pure.binding"] = "lua/ik2d/pure/binding.lua",

@@ -12,6 +12,8 @@ local function objects()
     follow = { ik2d.follow.new(), "a follow" },
     behaviour = { ik2d.behaviour.new(s, { idle = {} }), "a behaviour" },
     attach = { ik2d.attach.new(), "an attach" },
+    gait = { ik2d.gait.new{ legs = { { solver = s, home = { 0, 1 } }, { solver = s, home = { 1, 1 } } },
+                            ground = function() return 0, 0 end }, "a gait" },
   }
 end
 

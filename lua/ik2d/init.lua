@@ -79,5 +79,6 @@ ik2d.follow = require "ik2d.follow"
 ik2d.behaviour = require "ik2d.behaviour"
 ik2d.attach = require "ik2d.attach"
 ik2d.mirror_bones = require "ik2d.mirror"
+ik2d.gait = require "ik2d.gait"
 
 return ik2d
