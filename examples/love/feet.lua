@@ -11,9 +11,9 @@
 -- shape: toes up first, the tip weight blended down (the foot only partly
 -- follows its angle), flat again and weight 1 before it lands.  While
 -- climbing the feet follow scripted spots on the wall and the ledge,
--- smoothed with ik2d.follow so a change of spot never jumps.
+-- smoothed with ik2d.smooth so a change of spot never jumps.
 
-local follow = require "ik2d.follow"
+local smooth = require "ik2d.smooth"
 local gait = require "ik2d.gait"
 
 local pi, sin, cos = math.pi, math.sin, math.cos
@@ -60,8 +60,8 @@ function feet.new(char, world)
   self.by_leg = { leg_front = self.front, leg_back = self.back }
   local legs = {}
   for i, f in ipairs(self.both) do
-    f.track = follow.new{ rate = math.huge }  -- the heel, climbing or falling
-    f.turn = follow.new{ rate = math.huge }   -- its x: the foot's angle, likewise
+    f.track = smooth.new{ rate = math.huge }  -- the heel, climbing or falling
+    f.turn = smooth.new{ rate = math.huge }   -- its x: the foot's angle, likewise
     f.stepping, f.t = false, 0
     f.cx = 0
     f.x, f.y, f.authored, f.angle, f.weight = 0, 0, 0, 0, 1

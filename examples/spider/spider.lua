@@ -1,7 +1,7 @@
 -- The walker: a body and six two-bone legs.  ik2d.gait plants the feet
 -- on the terrain's segments and steps them, a tripod at a time; the body
 -- rides at a height the planted feet allow (gait:body_height()),
--- smoothed with ik2d.follow, tilted along the ground under it.  Pure
+-- smoothed with ik2d.smooth, tilted along the ground under it.  Pure
 -- logic (no love.* calls): main.lua steps and draws it.
 
 local ik2d = require "ik2d"
@@ -47,7 +47,7 @@ function spider.new(x)
   self.y = terrain.height(x) - HEIGHT
   self.angle = 0
   -- the body's height and tilt ease toward where the ground puts them
-  self.ride = ik2d.follow.new{ x = self.y, y = 0, rate = 10 }
+  self.ride = ik2d.smooth.new{ x = self.y, y = 0, rate = 10 }
   self:place(0)
   return self
 end
