@@ -99,6 +99,7 @@ build = {
     ["ik2d.pure.group"] = "lua/ik2d/pure/group.lua",
     ["ik2d.pure.kernel"] = "lua/ik2d/pure/kernel.lua",
     ["ik2d.pure.math"] = "lua/ik2d/pure/math.lua",
+    ["ik2d.pure.numbers"] = "lua/ik2d/pure/numbers.lua",
     ["ik2d.pure.objects"] = "lua/ik2d/pure/objects.lua",
     ["ik2d.pure.options"] = "lua/ik2d/pure/options.lua",
     ["ik2d.pure.pose"] = "lua/ik2d/pure/pose.lua",

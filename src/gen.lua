@@ -539,6 +539,30 @@ local function ffi_cdef()
 end
 
 -- ------------------------------------------------------------------
+-- lua/ik2d/pure/numbers.lua: the thresholds of src/ik2d_numbers.h
+-- ------------------------------------------------------------------
+
+local function pure_numbers()
+  local out = {
+    "-- " .. MARK .. ": lua/ik2d/pure/numbers.lua",
+    "--- ik2d.pure.numbers: the thresholds the solves share, as",
+    "-- src/ik2d_numbers.h (the reference, with why each is what it is)",
+    "-- defines them; make gen writes this file from that one.",
+    "return {",
+  }
+  local count = 0
+  for name, value in read("src/ik2d_numbers.h"):gmatch("\n#define IK2D_([%u%d_]+) ([^\n]+)") do
+    local number = tonumber(value)
+    if not number then error("gen: IK2D_" .. name .. " is not a number: " .. value) end
+    out[#out + 1] = format("  %s = %s,", name, value)
+    count = count + 1
+  end
+  if count == 0 then error("gen: no IK2D_ numbers in src/ik2d_numbers.h") end
+  out[#out + 1] = "}"
+  return concat(out, "\n") .. "\n"
+end
+
+-- ------------------------------------------------------------------
 -- the files
 -- ------------------------------------------------------------------
 
@@ -575,6 +599,7 @@ local function outputs()
   files["src/ik2d_api.c"] = api_c()
   files["src/lua/luaik_api.h"] = luaik_api_h()
   files["src/lua/luaik_api.c"] = luaik_api_c()
+  files["lua/ik2d/pure/numbers.lua"] = pure_numbers()
   files["ik2d-scm-1.rockspec"] = fill("ik2d-scm-1.rockspec", read("ik2d-scm-1.rockspec"),
                                       { modules = rockspec_modules() })
   files["README.md"] = fill("README.md", read("README.md"), {

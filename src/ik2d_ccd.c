@@ -28,19 +28,9 @@
 #include <stddef.h>
 
 #include "ik2d_ccd.h"
+#include "ik2d_numbers.h"
 #include "ik2d_pose.h"
 
-/* A sweep that gains less than this fraction of the distance has
-** stalled (limits or a local minimum): more sweeps would not help. */
-#define CCD_STALL_GAIN 1e-9
-
-/* With the exact step on, an iteration that takes off less than this
-** fraction of the squared distance while the tip is still farther than
-** sqrt(CCD_FAR) tolerances crawls: the chain sits in a fold that sweeps
-** undo slowly, and the solver hands the rest of the iterations to FABRIK
-** (the value: measured with bench/quality.c's jumping targets). */
-#define CCD_SLOW_GAIN 0.3
-#define CCD_FAR 100.0
 
 /* ------------------------------------------------------------------ */
 /* sweeps                                                               */
@@ -78,7 +68,7 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_aim *aim, int i,
   double dx, dy;
   /* the squares underflow into denormals (or overflow) far from unit
   ** scale, and a norm from them would give a turn off unit length */
-  if (!(norm > 1e-150 && norm < 1e150)) norm = ik2d_hypot(dot, cross);
+  if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
   if (norm > 0.0) {
     ik2d_rot turn = ik2d_rot_of(dot / norm, cross / norm), old = pose->rot[i];
     if (turn.c < aim->damping.c)
@@ -235,9 +225,9 @@ IK2D_INLINE void ccd_run_reached(ccd_run_state *run) {
 ** fallback). */
 IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
   double gain = run->before_sq - run->distance_sq;
-  if (gain <= CCD_STALL_GAIN * run->before_sq ||
-      (run->pose->settings->ccd.exact && gain < CCD_SLOW_GAIN * run->before_sq &&
-       run->distance_sq > CCD_FAR * run->pose->tolerance_sq)) {
+  if (gain <= IK2D_CCD_STALL_GAIN * run->before_sq ||
+      (run->pose->settings->ccd.exact && gain < IK2D_CCD_SLOW_GAIN * run->before_sq &&
+       run->distance_sq > IK2D_CCD_FAR * run->pose->tolerance_sq)) {
     run->used = run->iteration;
     ccd_run_end(run);
   } else if (++run->iteration > run->pose->iterations) {

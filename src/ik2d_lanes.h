@@ -27,11 +27,7 @@
 #include "ik2d_simd.h"
 #include "ik2d_solver.h"
 
-/* the scalar code's thresholds (ik2d_ccd.c, ik2d_pose.c) */
-#define LANES_STALL_GAIN 1e-9
-#define LANES_SLOW_GAIN 0.3
-#define LANES_FAR 100.0
-#define LANES_DEGENERATE 0.01
+#include "ik2d_numbers.h"
 
 /* A vector in memory, its lanes addressable one by one. */
 typedef union lv {
@@ -311,7 +307,7 @@ static vm lanes_straighten(lanes *k, vm m) {
 ** ccd_turn takes it */
 static inline vd lanes_norm(vd dot, vd cross, vm m) {
   vd norm = v_sqrt(v_add(v_mul(dot, dot), v_mul(cross, cross)));
-  vm odd = m_andnot(m_and(v_gt(norm, v_set1(1e-150)), v_lt(norm, v_set1(1e150))), m);
+  vm odd = m_andnot(m_and(v_gt(norm, v_set1(IK2D_TURN_NORM_MIN)), v_lt(norm, v_set1(IK2D_TURN_NORM_MAX))), m);
   if (m_any(odd)) {
     int l;
     for (l = 0; l < V_LANES; l++)
@@ -466,8 +462,8 @@ static vm lanes_pair_side(lanes *k, const lanes_triangle *t, vd side, lanes_pair
 static void lanes_pair_try(lanes *k, int i, int j, lanes_pair *best, vm m) {
   int n = k->n;
   lanes_triangle t;
-  vd a2, b2, d2, gap, ab, want_sin, lo = v_set1(1e-140), hi = v_set1(1e140);
-  vd zero = v_set1(0.0), small = v_set1(LANES_DEGENERATE), side;
+  vd a2, b2, d2, gap, ab, want_sin, lo = v_set1(IK2D_EXACT_SQUARES_MIN), hi = v_set1(IK2D_EXACT_SQUARES_MAX);
+  vd zero = v_set1(0.0), small = v_set1(IK2D_EXACT_DEGENERATE), side;
   vm go, forbidden;
   t.i = i;
   t.j = j;
@@ -570,10 +566,10 @@ static void lanes_end(lanes *k, vm m) {
 /* ccd_run_next for the lanes m (a step that did not reach) */
 static void lanes_next(lanes *k, vm m) {
   vd before = k->before_sq.v, distance = k->distance_sq.v, gain = v_sub(before, distance);
-  vm stall = v_le(gain, v_mul(v_set1(LANES_STALL_GAIN), before));
+  vm stall = v_le(gain, v_mul(v_set1(IK2D_CCD_STALL_GAIN), before));
   vm slow = m_and(m_from_bits(k->exact_bits),
-                  m_and(v_lt(gain, v_mul(v_set1(LANES_SLOW_GAIN), before)),
-                        v_gt(distance, v_mul(v_set1(LANES_FAR), k->tolerance_sq.v))));
+                  m_and(v_lt(gain, v_mul(v_set1(IK2D_CCD_SLOW_GAIN), before)),
+                        v_gt(distance, v_mul(v_set1(IK2D_CCD_FAR), k->tolerance_sq.v))));
   vm stop = m_and(m, m_or(stall, slow)), go = m_andnot(stop, m), over;
   if (!m_any(m)) return;
   k->used.v = v_select(stop, k->iteration.v, k->used.v);
@@ -717,8 +713,8 @@ static void lanes_finish(lanes *k, unsigned f) {
   for (i = 0; i < n; i++) {
     lanes_rot r = lanes_get(&k->rot[i]);
     vd norm = v_add(v_mul(r.c, r.c), v_mul(r.s, r.s)), root;
-    again |= ~m_bits(m_and(v_gt(norm, v_set1(0.25)), v_lt(norm, v_set1(4.0)))) & f;
-    fix = m_and(fm, v_gt(v_abs(v_sub(norm, one)), v_set1(1e-14)));
+    again |= ~m_bits(m_and(v_gt(norm, v_set1(IK2D_ROT_NORM_MIN)), v_lt(norm, v_set1(IK2D_ROT_NORM_MAX)))) & f;
+    fix = m_and(fm, v_gt(v_abs(v_sub(norm, one)), v_set1(IK2D_ROT_DRIFT)));
     if (m_any(fix)) {
       root = v_sqrt(v_select(fix, norm, one));
       r = lanes_select(fix, lanes_rot_of(v_div(r.c, root), v_div(r.s, root)), r);

@@ -15,13 +15,9 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "ik2d_numbers.h"
 #include "ik2d_pose.h"
 
-/* The exact step skips a pair whose triangle is degenerate: the tip or
-** the target closer to a joint than a tenth of the pair's first side.
-** Its turns would be ill-defined there (a folded limb turning half round
-** for a hair's motion of the target).  Squared. */
-#define POSE_DEGENERATE 0.01
 
 /* ------------------------------------------------------------------ */
 /* rotations and joints                                                 */
@@ -134,7 +130,7 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose) {
     ik2d_rot rel;
     if (limit == NULL || limit->full) continue;
     rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
-    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - 1e-9) return true;
+    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - IK2D_ON_LIMIT) return true;
   }
   return false;
 }
@@ -304,12 +300,13 @@ static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) 
   gap = d2 - a2 - b2;
   /* sides whose squares and products doubles hold exactly enough: the
   ** step is optional, and sweeps handle the extremes (NaN fails too) */
-  if (!(a2 >= 1e-140 && a2 <= 1e140 && b2 >= 1e-140 && b2 <= 1e140 &&
-        d2 >= 1e-140 && d2 <= 1e140))
+  if (!(a2 >= IK2D_EXACT_SQUARES_MIN && a2 <= IK2D_EXACT_SQUARES_MAX &&
+        b2 >= IK2D_EXACT_SQUARES_MIN && b2 <= IK2D_EXACT_SQUARES_MAX &&
+        d2 >= IK2D_EXACT_SQUARES_MIN && d2 <= IK2D_EXACT_SQUARES_MAX))
     return;
   /* out of this pair's reach, or degenerate */
   if (gap * gap > 4.0 * a2 * b2) return;
-  if (b2 < POSE_DEGENERATE * a2 || d2 < POSE_DEGENERATE * a2) return;
+  if (b2 < IK2D_EXACT_DEGENERATE * a2 || d2 < IK2D_EXACT_DEGENERATE * a2) return;
   /* the angle at joint j between side a and side b: now and wanted */
   ab = sqrt(a2 * b2);
   t.want.c = gap / (2.0 * ab);

@@ -83,26 +83,13 @@
 #include "ik2d_chain.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 #include "ik2d_skeleton.h"
 #include "ik2d_solver.h"
 
 #define MAX_SOLVERS IK2D_MAX_SKELETON_SOLVERS
 #define MAX_BONES IK2D_MAX_SKELETON_BONES
 
-/* An attempt has stalled after this many iterations that do not lower
-** its objective by a tenth. */
-#define JOINT_STALL 3
-
-/* A solver's count of joint solves in a row that ended unreached goes
-** round from here to 1 (it seeds the scattered start: another each
-** frame, never the 0 of a group that reached). */
-#define JOINT_STALLS_MAX 65535
-
-/* Park and Miller's minimal standard generator, for the scattered start:
-** its products stay below 2^53, exact in the pure-Lua core's doubles. */
-#define SCATTER_MODULUS 2147483647u
-#define SCATTER_SEED 16807u
-#define SCATTER_STEP 48271u
 
 static ik2d_solver *solver_of(const ik2d_skeleton_node *node) {
   return (ik2d_solver *)(uintptr_t)((const char *)node - offsetof(ik2d_solver, node));
@@ -349,7 +336,7 @@ static bool joint_on_limit(const joint *w, int b, double *side) {
   if (limit == NULL || limit->full) return false;
   rel = ik2d_rot_inv_mul(ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), w->rot[b]);
   *side = ik2d_atan2(rel.s, rel.c);
-  return fabs(*side) >= limit->half - 1e-9;
+  return fabs(*side) >= limit->half - IK2D_ON_LIMIT;
 }
 
 /* For groups too big for the dense step: effector e's pull on the joint
@@ -382,7 +369,7 @@ static void joint_sweep(joint *w) {
         joint_pull(w, e, f->x, f->y, &dot, &cross);
     }
     norm = sqrt(dot * dot + cross * cross);
-    if (!(norm > 1e-150 && norm < 1e150)) norm = ik2d_hypot(dot, cross);
+    if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
     if (!(norm > 0.0) || !isfinite(norm)) continue;
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(dot / norm, cross / norm));
     joint_clamp(w, b);
@@ -411,15 +398,15 @@ static void joint_load(joint *w, const ik2d_rot *from) {
 ** count, so that each stalled frame tries another basin. */
 static void joint_scatter(joint *w) {
   const ik2d_skeleton *sk = w->sk;
-  uint64_t state = ((uint64_t)w->stalls % (SCATTER_MODULUS - 1u) + 1u) * SCATTER_SEED %
-                   SCATTER_MODULUS;
+  uint64_t state = ((uint64_t)w->stalls % (IK2D_SCATTER_MODULUS - 1u) + 1u) * IK2D_SCATTER_SEED %
+                   IK2D_SCATTER_MODULUS;
   int b;
   for (b = w->first; b < sk->count; b++) {
     const ik2d_constraint *limit = sk->constraint[b];
     double v;
     if (!w->in[b]) continue;
-    state = state * SCATTER_STEP % SCATTER_MODULUS;
-    v = 2.0 * ((double)state / (double)SCATTER_MODULUS) - 1.0;   /* in (-1, 1) */
+    state = state * IK2D_SCATTER_STEP % IK2D_SCATTER_MODULUS;
+    v = 2.0 * ((double)state / (double)IK2D_SCATTER_MODULUS) - 1.0;   /* in (-1, 1) */
     if (limit != NULL && !limit->full) {
       w->rot[b] = ik2d_rot_mul(ik2d_rot_mul(sk->rest_rot[b], limit->mid_rot),
                                ik2d_rot_angle(v * limit->half));
@@ -439,16 +426,13 @@ static void joint_scatter(joint *w) {
 ** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
 ** bone, damped; a step that does not lower the objective is retried with
 ** more damping, one that does lowers the damping.  Returns false when the
-** group is too big for it (then the joint bones turn one at a time). */
-#define DLS_ROWS 32
-#define DLS_COLUMNS 64
-#define DLS_TRIES 4
-#define DLS_MAX_TURN 0.6
-#define DLS_LAMBDA 1e-2   /* the damping each attempt starts with */
+** group is too big for it (then the joint bones turn one at a time).
+** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
+** ik2d_numbers.h. */
 
 /* Solves the m x m symmetric positive definite system a y = b in place
 ** (Cholesky); false when it is not positive definite. */
-static bool dls_cholesky(double a[DLS_ROWS][DLS_ROWS], double *b, int m) {
+static bool dls_cholesky(double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], double *b, int m) {
   int i, j, k;
   for (j = 0; j < m; j++) {
     double d = a[j][j];
@@ -474,20 +458,20 @@ static bool dls_cholesky(double a[DLS_ROWS][DLS_ROWS], double *b, int m) {
 
 static bool joint_dls(joint *w, double *lambda, double *objective) {
   const ik2d_skeleton *sk = w->sk;
-  double jacobian[DLS_ROWS][DLS_COLUMNS], a[DLS_ROWS][DLS_ROWS];
-  double error[DLS_ROWS], y[DLS_ROWS], step[DLS_COLUMNS];
-  int column_of[MAX_BONES], bone_of[DLS_COLUMNS];
+  double jacobian[IK2D_DLS_ROWS][IK2D_DLS_COLUMNS], a[IK2D_DLS_ROWS][IK2D_DLS_ROWS];
+  double error[IK2D_DLS_ROWS], y[IK2D_DLS_ROWS], step[IK2D_DLS_COLUMNS];
+  int column_of[MAX_BONES], bone_of[IK2D_DLS_COLUMNS];
   int m = 0, n = 0, b, k, i, j, tries;
   double scale = 0.0;
   for (b = w->first; b < sk->count; b++) {
     if (!w->in[b]) continue;
-    if (n == DLS_COLUMNS) return false;
+    if (n == IK2D_DLS_COLUMNS) return false;
     column_of[b] = n;
     bone_of[n++] = b;
     scale += sk->length[b] + fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
   }
   for (k = 0; k < w->count; k++) m += w->effector[k].pull > 0.0 ? 2 : 0;
-  if (m > DLS_ROWS) return false;
+  if (m > IK2D_DLS_ROWS) return false;
   if (!(scale > 1e-150 && scale < 1e150) || m == 0) return true;
   /* the rows: each pulling effector's error and its tip's derivatives */
   for (i = 0, k = 0; k < w->count; k++) {
@@ -521,7 +505,7 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
       for (i = 0; i < m; i++) jacobian[i][j] = 0.0;
   }
   joint_save(w, w->trial);
-  for (tries = 0; tries < DLS_TRIES; tries++) {
+  for (tries = 0; tries < IK2D_DLS_TRIES; tries++) {
     double largest = 0.0, measured;
     bool reached;
     for (i = 0; i < m; i++) {
@@ -542,7 +526,7 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
     }
     if (!(largest < 1e300)) return true;
     for (j = 0; j < n; j++) {
-      double t = largest > DLS_MAX_TURN ? step[j] * (DLS_MAX_TURN / largest) : step[j];
+      double t = largest > IK2D_DLS_MAX_TURN ? step[j] * (IK2D_DLS_MAX_TURN / largest) : step[j];
       b = bone_of[j];
       w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
       joint_clamp(w, b);
@@ -644,7 +628,7 @@ static bool joint_sane(const joint *w) {
     double norm;
     if (!w->in[b]) continue;
     norm = w->rot[b].c * w->rot[b].c + w->rot[b].s * w->rot[b].s;
-    if (!(norm > 0.25 && norm < 4.0)) return false;
+    if (ik2d_rot_broken(norm)) return false;
   }
   return true;
 }
@@ -760,7 +744,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
     if (!w->in[b]) continue;
     /* back on unit length (the joint turns are products of unit turns,
     ** a few ulps off each) and into the limits, as solve_sane does */
-    if (fabs(norm - 1.0) > 1e-14) {
+    if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       w->rot[b] = ik2d_rot_of(c / norm, s / norm);
       joint_clamp(w, b);
@@ -798,7 +782,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
     /* limited as a chain's solve says it: a joint of its chain ends on a
     ** limit (weight 0: the pose, no limit changed it) */
     s->result.limited = e->weight > 0.0 && limited;
-    s->joint_stalls = (unsigned short)(!stalled ? 0 : w->stalls < JOINT_STALLS_MAX ? w->stalls + 1 : 1);
+    s->joint_stalls = (unsigned short)(!stalled ? 0 : w->stalls < IK2D_JOINT_STALLS_MAX ? w->stalls + 1 : 1);
   }
   /* the chains ending below the group take the new state */
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
@@ -847,7 +831,7 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
     }
     objective = joint_measure(w, &reached);
     attempt_best = objective;
-    lambda = DLS_LAMBDA;
+    lambda = IK2D_DLS_LAMBDA;
     stalled = 0;
     while (!reached && iteration < iterations) {
       iteration++;
@@ -862,7 +846,7 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
       }
       stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
       if (objective < attempt_best) attempt_best = objective;
-      if (stalled >= JOINT_STALL) break;
+      if (stalled >= IK2D_JOINT_STALL) break;
     }
   }
   if (!reached || !joint_sane(w)) joint_load(w, w->best);

@@ -12,6 +12,7 @@
 #include "ik2d_fabrik.h"
 #include "ik2d_follow.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
 #include "ik2d_two_bone.h"
@@ -490,7 +491,7 @@ static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double wei
 ** run is dropped and the start (pose or warm start, within limits) kept
 ** instead.  Rotations merely off unit length are put back on it: a turn
 ** leaves a rotation a few ulps off, and forward passes do not renormalise,
-** so this is where it happens once the length is off by more than 1e-14
+** so this is where it happens once the length is off by more than IK2D_ROT_DRIFT
 ** (for a unit-scale chain, a few solves of drift; a rotation built from
 ** denormal dot products can be off by 1e-4).  The threshold is that low
 ** because the rotations' errors compound along the chain into the world
@@ -500,8 +501,8 @@ bool ik2d_solve_sane(ik2d_pose *pose) {
   for (i = 0; i < pose->count; i++) {
     double c = pose->rot[i].c, s = pose->rot[i].s;
     double norm = c * c + s * s;
-    if (!(norm > 0.25 && norm < 4.0)) return false; /* NaN fails too */
-    if (fabs(norm - 1.0) > 1e-14) {
+    if (ik2d_rot_broken(norm)) return false;
+    if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       pose->fresh = false;
       pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
@@ -642,10 +643,6 @@ static int solve_bent(ik2d_pose *pose) {
   return used;
 }
 
-/* How many times the others solve again for a last bone whose limit
-** forbade the direction asked for: each round starts from the last, so
-** a few settle it. */
-#define SOLVE_ORIENT_ROUNDS 3
 
 /* The last bone along dir (chain space), the others solving for the
 ** joint that puts the tip on the target: the target less the last bone.
@@ -677,7 +674,7 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
     clamped = ik2d_pose_clamp(pose, n - 1);
     pose->limited = pose->limited || clamped;
     pose->fresh = false;
-    if (!clamped || n == 1 || used >= budget || round == SOLVE_ORIENT_ROUNDS)
+    if (!clamped || n == 1 || used >= budget || round == IK2D_ORIENT_ROUNDS)
       return used > 0 ? used : 1;
     dir = ik2d_rot_mul(parent, pose->rot[n - 1]);
   }

@@ -451,7 +451,7 @@ api.modules = {
     "ik2d.pure.binding", "ik2d.pure.binding_chain", "ik2d.pure.binding_skeleton",
     "ik2d.pure.binding_solver", "ik2d.pure.binding_spring", "ik2d.pure.ccd", "ik2d.pure.chain",
     "ik2d.pure.constraint", "ik2d.pure.core", "ik2d.pure.defs", "ik2d.pure.fabrik", "ik2d.pure.follow",
-    "ik2d.pure.group", "ik2d.pure.kernel", "ik2d.pure.math", "ik2d.pure.objects",
+    "ik2d.pure.group", "ik2d.pure.kernel", "ik2d.pure.math", "ik2d.pure.numbers", "ik2d.pure.objects",
     "ik2d.pure.options",
     "ik2d.pure.pose", "ik2d.pure.skeleton", "ik2d.pure.skeleton_solve", "ik2d.pure.solver",
     "ik2d.pure.spring", "ik2d.pure.two_bone",

@@ -6,6 +6,7 @@
 -- another): its arrays are made once, so a solve allocates nothing.
 -- Rotations are pairs of arrays (rc[i], rs[i]); bone i of the C core is
 -- i + 1 here, joint j (0 = base) is jx[j + 1], jy[j + 1].
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 
@@ -150,7 +151,7 @@ function M.on_limit()
       local mc, ms = limit_mid(i)
       local c, s = rc[i], rs[i]
       local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
-      if abs(atan2(rel_s, rel_c)) >= limit.half - 1e-9 then return true end
+      if abs(atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT then return true end
     end
   end
   return false
@@ -308,7 +309,8 @@ end
 
 -- The exact step skips a pair whose triangle is degenerate: the tip or
 -- the target closer to a joint than a tenth of the pair's first side.
-local DEGENERATE = 0.01
+local DEGENERATE = N.EXACT_DEGENERATE
+local SQUARES_MIN, SQUARES_MAX = N.EXACT_SQUARES_MIN, N.EXACT_SQUARES_MAX
 
 -- is rotation (c, s) of bone i inside its limits? (asks the clamp itself)
 local function allowed(i, c, s)
@@ -363,8 +365,8 @@ local function pair_try(i, j)
   local d2 = wx * wx + wy * wy
   local gap = d2 - a2 - b2
   -- sides whose squares and products doubles hold exactly enough
-  if not (a2 >= 1e-140 and a2 <= 1e140 and b2 >= 1e-140 and b2 <= 1e140 and
-          d2 >= 1e-140 and d2 <= 1e140) then
+  if not (a2 >= SQUARES_MIN and a2 <= SQUARES_MAX and b2 >= SQUARES_MIN and b2 <= SQUARES_MAX and
+          d2 >= SQUARES_MIN and d2 <= SQUARES_MAX) then
     return
   end
   -- out of this pair's reach, or degenerate

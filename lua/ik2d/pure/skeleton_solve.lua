@@ -11,6 +11,7 @@
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
 -- list from 1; rotations are pairs of arrays (c, s).  The working state
 -- lives in module tables made once (a solve never runs inside another).
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
@@ -26,16 +27,17 @@ local M = {}
 
 -- An attempt has stalled after this many iterations that do not lower
 -- its objective by a tenth.
-local JOINT_STALL = 3
+local JOINT_STALL = N.JOINT_STALL
 
 -- A solver's count of joint solves in a row that ended unreached goes
 -- round from here to 1 (it seeds the scattered start: another each
 -- frame, never the 0 of a group that reached).
-local JOINT_STALLS_MAX = 65535
+local JOINT_STALLS_MAX = N.JOINT_STALLS_MAX
 
 -- Park and Miller's minimal standard generator, for the scattered start:
 -- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
-local SCATTER_MODULUS, SCATTER_SEED, SCATTER_STEP = 2147483647, 16807, 48271
+local SCATTER_MODULUS, SCATTER_SEED, SCATTER_STEP = N.SCATTER_MODULUS, N.SCATTER_SEED,
+  N.SCATTER_STEP
 
 -- a % SCATTER_MODULUS for 0 <= a < 2^53, exact on both runtimes
 local function scatter_mod(a)
@@ -320,7 +322,7 @@ local function joint_on_limit(b)
   local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
   local mc, ms = c * lc - s * ls, c * ls + s * lc
   local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
-  return abs(side) >= limit.half - 1e-9, side
+  return abs(side) >= limit.half - N.ON_LIMIT, side
 end
 
 -- For groups too big for the dense step: effector e's pull on the joint
@@ -350,7 +352,7 @@ local function joint_sweep()
         end
       end
       local norm = sqrt(dot * dot + cross * cross)
-      if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+      if not (norm > N.TURN_NORM_MIN and norm < N.TURN_NORM_MAX) then norm = hypot(dot, cross) end
       if norm > 0.0 and finite(norm) then
         local tc, ts = dot / norm, cross / norm
         local c, s = rc[b], rs[b]
@@ -408,9 +410,8 @@ end
 -- damped least squares (Levenberg-Marquardt)
 -- ------------------------------------------------------------------
 
-local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = 32, 64, 4
-local DLS_MAX_TURN = 0.6
-local DLS_LAMBDA = 1e-2 -- the damping each attempt starts with
+local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = N.DLS_ROWS, N.DLS_COLUMNS, N.DLS_TRIES
+local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
 
 local jacobian, a = {}, {}
 for i = 1, DLS_ROWS do
@@ -656,7 +657,7 @@ local function joint_sane()
     if within[b] ~= 0 then
       local c, s = rc[b], rs[b]
       local norm = c * c + s * s
-      if not (norm > 0.25 and norm < 4.0) then return false end
+      if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then return false end
     end
   end
   return true
@@ -798,7 +799,7 @@ local function joint_finish(used, stalled)
       local c, s = rc[b], rs[b]
       local norm = c * c + s * s
       -- back on unit length and into the limits, as a chain's solve does
-      if abs(norm - 1.0) > 1e-14 then
+      if abs(norm - 1.0) > N.ROT_DRIFT then
         norm = sqrt(norm)
         rc[b], rs[b] = c / norm, s / norm
         joint_clamp(b)

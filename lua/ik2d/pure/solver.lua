@@ -7,6 +7,7 @@
 -- setter and set_def check as the C core does, with the same statuses.
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -300,13 +301,13 @@ local function finish_run(sv, weight)
   for i = 1, n do
     local c, s = rc[i], rs[i]
     local norm = c * c + s * s
-    if not (norm > 0.25 and norm < 4.0) then -- NaN fails too
+    if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then -- NaN fails too
       pose.load(start_c, start_s)
       P.scale = 1.0
       break
     end
     local off = norm - 1.0
-    if off > 1e-14 or off < -1e-14 then
+    if off > N.ROT_DRIFT or off < -N.ROT_DRIFT then
       norm = sqrt(norm)
       P.fresh = false
       rc[i], rs[i] = c / norm, s / norm
@@ -420,7 +421,7 @@ end
 
 -- How many times the others solve again for a last bone whose limit
 -- forbade the direction asked for.
-local ORIENT_ROUNDS = 3
+local ORIENT_ROUNDS = N.ORIENT_ROUNDS
 
 -- The last bone along (dir_c, dir_s) (chain space), the others solving
 -- for the joint that puts the tip on the target.
