@@ -254,7 +254,7 @@ clean:
 .PHONY: bench
 build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 $(WARNFLAGS) $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
+	$(CC) -O2 $(WARNFLAGS) $(FPFLAGS) -DIK2D_STATS $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
 
 bench:
 	@MAKE="$(MAKE)" sh bench/run.sh

@@ -131,13 +131,13 @@ IK2D_INLINE int ccd_sweeper_step(ccd_sweeper *l, ik2d_sweep sweep) {
                             pose->joint_y[i], &l->tip_x, &l->tip_y);
   l->step++;
   if (l->distance_sq <= l->aim.tolerance_sq) {
-    pose->joint_updates += l->step;
+    IK2D_STAT(pose->joint_updates += l->step);
     l->step = n;
     return 1;
   }
   if (sweep == IK2D_SWEEP_ROOT) ccd_next_joint(pose, i, &l->world);
   if (l->step < n) return 0;
-  pose->joint_updates += n;
+  IK2D_STAT(pose->joint_updates += n);
   return 1;
 }
 

@@ -122,7 +122,6 @@ static ik2d_status chain_init(ik2d_chain *chain, size_t size,
   }
   chain->flip = def->flip;
   chain->uniform = false;
-  chain->queued = false;
   chain_keep_base(chain, def->x, def->y, def->angle);
   ik2d_chain_reset(chain);
   return IK2D_OK;

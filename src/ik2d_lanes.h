@@ -65,7 +65,10 @@ typedef struct lanes {
   lv base_x, base_y, target_x, target_y, tolerance_sq, reach;
   unsigned exact_bits, tip_bits, damped_bits;
   /* the run: counters as doubles, exact to 2^53 */
-  lv iterations, iteration, used, updates;
+  lv iterations, iteration, used;
+#ifdef IK2D_STATS
+  lv updates;
+#endif
   lv distance_sq, start_sq, before_sq;
 } lanes;
 
@@ -165,7 +168,7 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->tolerance_sq.d[l] = settings->tolerance * settings->tolerance;
   k->reach.d[l] = chain->reach;
   k->iterations.d[l] = settings->iterations;
-  k->updates.d[l] = 0.0;
+  IK2D_STAT(k->updates.d[l] = 0.0);
   k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->ccd.exact);
   k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->ccd.sweep == IK2D_SWEEP_TIP);
   /* a damping of cos -1 lets every turn through: no lane work */
@@ -201,7 +204,7 @@ static void lanes_copy(lanes *k, int to, int from) {
   k->tolerance_sq.d[to] = k->tolerance_sq.d[from];
   k->reach.d[to] = k->reach.d[from];
   k->iterations.d[to] = k->iterations.d[from];
-  k->updates.d[to] = 0.0;
+  IK2D_STAT(k->updates.d[to] = 0.0);
   k->exact_bits = lanes_with_bit(k->exact_bits, to, (k->exact_bits >> from) & 1u);
   k->tip_bits = lanes_with_bit(k->tip_bits, to, (k->tip_bits >> from) & 1u);
   k->damped_bits = lanes_with_bit(k->damped_bits, to, (k->damped_bits >> from) & 1u);
@@ -373,11 +376,13 @@ static vd lanes_sweep(lanes *k, vm m, bool tip_order) {
     distance_sq = full ? d : v_select(running, d, distance_sq);
     reached = m_bits(v_le(d, tolerance_sq)) & bits;
     if (reached) {
+#ifdef IK2D_STATS
       /* those lanes stop: their turns so far are the joint updates */
       unsigned r = reached;
       int l;
       for (l = 0; r; l++, r >>= 1)
         if (r & 1u) k->updates.d[l] += step + 1;
+#endif
       bits &= ~reached;
       if (!bits) return distance_sq;
       running = m_from_bits(bits);
@@ -392,7 +397,7 @@ static vd lanes_sweep(lanes *k, vm m, bool tip_order) {
       k->jy[i + 1].v = bits == V_ALL ? y : v_select(running, y, k->jy[i + 1].v);
     }
   }
-  k->updates.v = v_add(k->updates.v, v_select(running, v_set1((double)n), v_set1(0.0)));
+  IK2D_STAT(k->updates.v = v_add(k->updates.v, v_select(running, v_set1((double)n), v_set1(0.0))));
   return distance_sq;
 }
 
@@ -784,7 +789,7 @@ static void lanes_finish(lanes *k, unsigned f) {
     if (!(bits & 1u)) continue;
     solver = k->solver[l];
     chain = solver->chain;
-    solver->joint_updates = (int)k->updates.d[l];
+    IK2D_STAT(solver->joint_updates = (int)k->updates.d[l]);
     solver->result.limited = (on_limit >> l) & 1u;
     for (i = 0; i < n; i++) {
       solver->solution[i] = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);

@@ -86,6 +86,14 @@
 #define IK2D_DLS_MAX_TURN 0.6
 #define IK2D_DLS_LAMBDA 1e-2
 
+/* Counters for benchmarks (bench/core_bench.c builds with -DIK2D_STATS):
+** in every other build they and their updates are not there. */
+#ifdef IK2D_STATS
+#define IK2D_STAT(statement) statement
+#else
+#define IK2D_STAT(statement) ((void)0)
+#endif
+
 /* The rules on a rotation's squared length, as ik2d_solve_sane applies
 ** them (NaN is broken). */
 static inline int ik2d_rot_broken(double norm) {

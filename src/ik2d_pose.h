@@ -42,7 +42,9 @@ typedef struct ik2d_pose {
   double scale;       /* bone scale of the solution: 1, or the two-bone
                          stretch (joint_x/y are always unscaled) */
   bool fresh;         /* joint_x/y are those of the rotations now */
+#ifdef IK2D_STATS
   int joint_updates;  /* CCD turns of single joints, for benchmarks */
+#endif
   double joint_x[IK2D_MAX_BONES + 1]; /* from the last ik2d_pose_forward */
   double joint_y[IK2D_MAX_BONES + 1];
 } ik2d_pose;

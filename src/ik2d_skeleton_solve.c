@@ -777,7 +777,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
       ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
     }
     s->have_solution = true;
-    s->joint_updates = 0;
+    IK2D_STAT(s->joint_updates = 0);
     s->result.iterations = used;
     /* limited as a chain's solve says it: a joint of its chain ends on a
     ** limit (weight 0: the pose, no limit changed it) */

@@ -175,7 +175,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.limited = false;
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
-  solver->joint_updates = 0;
+  IK2D_STAT(solver->joint_updates = 0;);
   /* on a skeleton chain: into the skeleton's solvers */
   if (!ik2d_skeleton_link_solver(chain, &solver->node)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
@@ -370,9 +370,11 @@ const ik2d_result *ik2d_solver_result(const ik2d_solver *solver) {
   return solver != NULL ? &solver->result : &none;
 }
 
+#ifdef IK2D_STATS
 int ik2d_solver_joint_updates(const ik2d_solver *solver) {
   return solver != NULL ? solver->joint_updates : 0;
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* the solve                                                            */
@@ -396,7 +398,7 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->damping = ik2d_solver_damping(solver);
   pose->scale = 1.0;
   pose->fresh = false;
-  pose->joint_updates = 0;
+  IK2D_STAT(pose->joint_updates = 0;);
   pose->base = chain->base_rot;
   pose->base_x = chain->base_x;
   pose->base_y = chain->base_y;
@@ -551,7 +553,7 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   ik2d_chain *chain = solver->chain;
   double weight = solver->settings.weight;
   int i;
-  solver->joint_updates = pose->joint_updates;
+  IK2D_STAT(solver->joint_updates = pose->joint_updates;);
   solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
   for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
   solver->have_solution = true;
@@ -594,7 +596,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   solver->result.limited = false;
   for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
   chain->scale = 1.0;
-  solver->joint_updates = 0;
+  IK2D_STAT(solver->joint_updates = 0;);
   ik2d_chain_update_joints(chain);
   return ik2d_solve_result(solver, used);
 }

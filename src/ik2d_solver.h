@@ -17,8 +17,10 @@ struct ik2d_solver {
   ik2d_solver_def settings;  /* as set, checked */
   double target_x, target_y;
   ik2d_result result;
+#ifdef IK2D_STATS
   int joint_updates;         /* CCD turns of single joints in the last
                                 solve, for benchmarks */
+#endif
   bool has_target;           /* false: the target is the chain's tip */
   bool have_solution;        /* the warm start holds a solution */
   unsigned short joint_stalls; /* joint solves in a row that ended
@@ -100,8 +102,10 @@ static inline ik2d_rot ik2d_solve_limit_mid(const ik2d_chain *chain, int i) {
   return ik2d_rot_mul(chain->rest_rot[i], chain->constraint[i]->mid_rot);
 }
 
+#ifdef IK2D_STATS
 /* Turns of single joints in the last solve (benchmarks count them). */
 int ik2d_solver_joint_updates(const ik2d_solver *solver);
+#endif
 
 /* ik2d_solver_solve in two halves around the method's run, so that a
 ** batch can run CCD on several chains at once in between.
