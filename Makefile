@@ -39,7 +39,7 @@ CORE_SOURCES = src/ik2d_api.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_lanes_avx512.c src/ik2d_batch.c \
                src/ik2d_skeleton.c src/ik2d_skeleton_solve.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
-BINDING_SOURCES = src/lua/luaik_api.c src/lua/luaik_options.c src/lua/luaik_core.c src/lua/luaik_chain.c \
+BINDING_SOURCES = src/lua/luaik_api.c src/lua/luaik_options.c src/lua/luaik_core.c src/lua/luaik_constraint.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
                   src/lua/luaik_skeleton.c src/lua/luaik_spring.c
 BINDING_HEADERS = src/lua/luaik_api.h src/lua/luaik.h src/lua/luaik_compat.h

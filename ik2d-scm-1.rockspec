@@ -63,6 +63,7 @@ build = {
         "src/lua/luaik_api.c",
         "src/lua/luaik_options.c",
         "src/lua/luaik_core.c",
+        "src/lua/luaik_constraint.c",
         "src/lua/luaik_chain.c",
         "src/lua/luaik_solver.c",
         "src/lua/luaik_group.c",

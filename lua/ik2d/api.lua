@@ -441,7 +441,7 @@ api.modules = {
     "src/ik2d_batch.c", "src/ik2d_skeleton.c", "src/ik2d_skeleton_solve.c",
   },
   binding = {
-    "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c", "src/lua/luaik_chain.c",
+    "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c", "src/lua/luaik_constraint.c", "src/lua/luaik_chain.c",
     "src/lua/luaik_solver.c", "src/lua/luaik_group.c", "src/lua/luaik_ffi.c",
     "src/lua/luaik_skeleton.c", "src/lua/luaik_spring.c",
   },

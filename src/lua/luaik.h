@@ -198,7 +198,7 @@ double luaik_number_field(lua_State *L, int t, int arg, const char *key,
                           const char *what, double fallback);
 /* A skeleton chain's constraint of chain bone i (0-based), pushed (nil
 ** for none): the skeleton's, which sk:set_constraint may have changed. */
-void luaik_push_path_constraint(lua_State *L, int chain, int i);
+void luaik_push_path_constraint(lua_State *L, int chain, const ik2d_chain *c, int i);
 /* ik2d.solver on a skeleton chain: the solver (on top) is remembered for
 ** sk:solvers(). */
 void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain);

@@ -61,7 +61,6 @@ static int bone_arg(lua_State *L, int sk, int arg) {
 /* ik2d.skeleton{ ... }                                                 */
 /* ------------------------------------------------------------------ */
 
-
 /* Reads bone i (0-based) of the table at index 1 into bone; the info
 ** table at info gets its name.  Leaves its constraint (or nil) pushed. */
 static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_def *bones,
@@ -436,23 +435,6 @@ static int skeleton_chain(lua_State *L) {
   luaik_anchor(L, 4, 5);
   lua_pop(L, 1);
   return 1;
-}
-
-void luaik_push_path_constraint(lua_State *L, int chain, int i) {
-  const ik2d_chain *c = luaik_check_chain(L, chain);
-  int bone = 0, top = lua_gettop(L);
-  ik2d_skeleton_chain_bone(c, i, &bone);
-  luaik_anchored(L, chain);
-  lua_getfield(L, -1, "skeleton");
-  luaik_anchored(L, -1);          /* its info */
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "constraints");
-    lua_rawgeti(L, -1, bone + 1);
-  } else {
-    lua_pushnil(L);
-  }
-  lua_replace(L, top + 1);
-  lua_settop(L, top + 1);
 }
 
 /* Remembers a solver made on a skeleton chain (luaik_solver_new). */
