@@ -140,10 +140,11 @@ function M.atan2_flat(y, x)
   return angle * (1.0 - 2.0 * below)
 end
 
--- LuaJIT's traces take the flat atan2 and rot; PUC Lua's interpreter
--- takes a branch for less than min and max cost it (calls there).  Both
--- give the same bits (spec/math_spec.lua checks each on every runtime).
-local JIT = rawget(_G, "jit") ~= nil
+-- LuaJIT's compiler takes the flat atan2 and rot; an interpreter (PUC
+-- Lua, or LuaJIT with the compiler off when this loads, as on iOS) takes
+-- a branch for less than the flat ones' min and max cost it.  Both give
+-- the same bits (spec/math_spec.lua checks each on every runtime).
+local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
 
 M.atan2 = JIT and M.atan2_flat or M.atan2_branches
 
