@@ -82,11 +82,14 @@ static void batch_flush_all(batch *b) {
 
 /* A solve the lanes take: plain CCD, no world-space limit (those settle
 ** after every turn, one chain at a time), not a skeleton's chain (its
-** solve moves the skeleton's other chains: one at a time, in order). */
+** solve moves the skeleton's other chains: one at a time, in order), no
+** target on a bone (read where an earlier member's solve put it). */
 static bool batch_takes(const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   int i;
-  if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL) return false;
+  if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL ||
+      solver->target_skeleton != NULL)
+    return false;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;

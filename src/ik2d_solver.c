@@ -165,6 +165,8 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   status = check_def(chain, def);
   if (status != IK2D_OK) return status;
   solver->chain = chain;
+  solver->target_skeleton = NULL;
+  solver->target_bone = -1;
   keep_def(solver, def);
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
@@ -344,10 +346,29 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   if (solver == NULL) return IK2D_ERR_NULL;
   status = ik2d_solver_check_target(x, y);
   if (status != IK2D_OK) return status;
+  solver->target_skeleton = NULL;
+  solver->target_bone = -1;
   solver->target_x = x;
   solver->target_y = y;
   solver->has_target = true;
   return IK2D_OK;
+}
+
+void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || solver->target_skeleton == NULL) return;
+  /* where the point is now: nothing jumps */
+  ik2d_solve_target_of(solver, &x, &y);
+  ik2d_solver_set_target(solver, x, y);
+}
+
+int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                            double *dx, double *dy) {
+  if (solver == NULL || solver->target_skeleton == NULL) return -1;
+  if (skeleton != NULL) *skeleton = solver->target_skeleton;
+  if (dx != NULL) *dx = solver->target_x;
+  if (dy != NULL) *dy = solver->target_y;
+  return solver->target_bone;
 }
 
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {

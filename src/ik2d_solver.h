@@ -14,8 +14,12 @@
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
 struct ik2d_solver {
   ik2d_chain *chain;
+  ik2d_skeleton *target_skeleton; /* NULL: the target is a world point;
+                                else it is on bone target_bone of this
+                                skeleton (ik2d_solver_set_target_bone) */
   ik2d_solver_def settings;  /* as set, checked */
-  double target_x, target_y;
+  double target_x, target_y; /* the world point, or with target_skeleton
+                                the point in the bone's space */
   ik2d_result result;
   int joint_updates;         /* CCD turns of single joints in the last
                                 solve, for benchmarks */
@@ -26,6 +30,7 @@ struct ik2d_solver {
                                 (it seeds their scattered start); in the
                                 flags' padding: a solver of 3 bones and its
                                 chain stay under 1 KB (spec/memory_spec.lua) */
+  int target_bone;           /* with target_skeleton (in the padding too) */
   ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain
                                 on a skeleton */
   ik2d_rot solution[];       /* the last IK solution's rotations, one per
@@ -57,9 +62,13 @@ static inline ik2d_status ik2d_solver_check_target(double x, double y) {
 }
 
 /* The target; until the first set_target, the chain's result tip, so
-** that a target never starts somewhere the chain has left. */
+** that a target never starts somewhere the chain has left; on a bone,
+** the bone's point where the bone is now. */
 static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, double *y) {
-  if (solver->has_target) {
+  if (solver->target_skeleton != NULL) {
+    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                        solver->target_y, x, y);
+  } else if (solver->has_target) {
     *x = solver->target_x;
     *y = solver->target_y;
   } else {

@@ -41,6 +41,7 @@ if not pcall(ffi.typeof, "ik2d_status") then
     bool ik2d_solver_solve(ik2d_solver *solver);
     ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double weight);
     ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
+    int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton, double *dx, double *dy);
     ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
     int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
     const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
@@ -176,11 +177,14 @@ function M.install(core)
 
   -- solvers ---------------------------------------------------------------
 
+  -- (a target on a bone: the classic method, which also lets the bone's
+  -- skeleton go)
   local set_target = classic.Solver.set_target
   function fast.Solver.set_target(...)
     local solver, x, y = ...
     local pointer = live_solver(solver)
     if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_target_bone(pointer, nil, nil, nil) < 0 and
        C.ik2d_solver_set_target(pointer, x, y) == 0 then
       return
     end
@@ -361,7 +365,9 @@ function M.install(core)
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
     local reached = C.luaik_group_solve(view.box)
-    if reached < 0 then return group_solve(...) end -- a bad target: it raises
+    -- a bad target (it raises) or a target array replacing a target on a
+    -- bone (it lets the bone's skeleton go)
+    if reached < 0 then return group_solve(...) end
     return reached
   end
 
@@ -444,7 +450,10 @@ function M.install(core)
   function fast.Skeleton.solve(...)
     local pointer = live_skeleton((...))
     if not pointer then return skeleton_solve(...) end
-    return C.ik2d_skeleton_solve(pointer)
+    local reached = C.ik2d_skeleton_solve(pointer)
+    -- a cycle through a target, nothing solved: the classic method raises
+    if reached < 0 then return skeleton_solve(...) end
+    return reached
   end
 
   local transforms = classic.Skeleton.transforms
