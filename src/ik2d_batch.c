@@ -70,7 +70,7 @@ static void batch_flush(batch *b, batch_bucket *bucket) {
 #endif
     default: b->reached += batch_run_scalar(solvers, count);
   }
-  for (i = 0; i < count; i++) solvers[i]->chain->queued = false;
+  for (i = 0; i < count; i++) solvers[i]->node.chain->queued = false;
   bucket->count = 0;
 }
 
@@ -85,7 +85,7 @@ static void batch_flush_all(batch *b) {
 ** solve moves the skeleton's other chains: one at a time, in order), no
 ** target on a bone (read where an earlier member's solve put it). */
 static bool batch_takes(const ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->chain;
+  const ik2d_chain *chain = solver->node.chain;
   int i;
   if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL ||
       solver->target_skeleton != NULL)
@@ -123,16 +123,16 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
     batch_bucket *bucket;
-    if (solver == NULL || solver->chain == NULL) continue;
+    if (solver == NULL || solver->node.chain == NULL) continue;
     /* solvers sharing a chain write its result in list order */
-    if (solver->chain->queued) batch_flush_all(&b);
+    if (solver->node.chain->queued) batch_flush_all(&b);
     if (!batch_takes(solver)) {
       b.reached += ik2d_solver_solve(solver);
       continue;
     }
-    bucket = batch_bucket_for(&b, solver->chain->count);
+    bucket = batch_bucket_for(&b, solver->node.chain->count);
     bucket->solvers[bucket->count++] = solver;
-    solver->chain->queued = true;
+    solver->node.chain->queued = true;
     if (bucket->count == BATCH_BUCKET) batch_flush(&b, bucket);
   }
   batch_flush_all(&b);

@@ -146,7 +146,7 @@ static bool below(const ik2d_skeleton *sk, const struct ik2d_chain_link *a,
 ** (a bone of this skeleton at or below the chain's first bone)? */
 static bool moves_target(const ik2d_skeleton *sk, const ik2d_solver *mover,
                          const ik2d_solver *target) {
-  int from = mover->chain->link->from, b;
+  int from = mover->node.chain->link->from, b;
   if (target->target_skeleton != sk) return false;
   /* parents come first: up from the bone until at or above from */
   for (b = target->target_bone; b > from; b = sk->parent[b]) continue;
@@ -170,7 +170,7 @@ typedef struct plan {
 } plan;
 
 static const struct ik2d_chain_link *link_of(const plan *p, int i) {
-  return p->solver[i]->chain->link;
+  return p->solver[i]->node.chain->link;
 }
 
 static int find(plan *p, int i) {
@@ -782,8 +782,8 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     if (p->unit_of[i] != u) continue;
     e = &w->effector[w->count++];
     e->solver = s;
-    e->chain = s->chain;
-    e->link = s->chain->link;
+    e->chain = s->node.chain;
+    e->link = s->node.chain->link;
     ik2d_solver_target(s, &tx, &ty);
     e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
     e->target_y = ty;
@@ -1089,7 +1089,7 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
   kept_x = solver->target_x;
   kept_y = solver->target_y;
   solver->target_skeleton = sk;
-  solver->target_bone = bone;
+  solver->target_bone = (unsigned char)bone;
   solver->target_x = dx;
   solver->target_y = dy;
   /* on the skeleton's own chains: refused now if it makes a cycle that
@@ -1098,7 +1098,7 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
     plan_units(sk, &p);
     if (plan_cycle(sk, &p, solver, &j, &i)) {
       solver->target_skeleton = kept_skeleton;
-      solver->target_bone = kept_bone;
+      solver->target_bone = (unsigned char)kept_bone;
       solver->target_x = kept_x;
       solver->target_y = kept_y;
       if (other != NULL) *other = p.solver[i];

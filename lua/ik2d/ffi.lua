@@ -172,6 +172,9 @@ function M.install(core)
   -- where the reading methods get what the core writes out: one buffer
   -- for all (Lua runs one call at a time)
   local out = doubles(4)
+  -- its second and third doubles' pointers, made once: out + 1 in a call
+  -- is a new cdata whenever LuaJIT interprets the code
+  local out_1, out_2 = out + 1, out + 2
 
   local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
@@ -219,7 +222,7 @@ function M.install(core)
   function fast.Solver.target(...)
     local pointer = live_solver((...))
     if not pointer then return target(...) end
-    C.ik2d_solver_target(pointer, out, out + 1)
+    C.ik2d_solver_target(pointer, out, out_1)
     return out[0], out[1]
   end
 
@@ -304,7 +307,7 @@ function M.install(core)
   function fast.Chain.base(...)
     local pointer = live_chain((...))
     if not pointer then return base(...) end
-    C.ik2d_chain_base(pointer, out, out + 1, out + 2)
+    C.ik2d_chain_base(pointer, out, out_1, out_2)
     return out[0], out[1], out[2]
   end
 

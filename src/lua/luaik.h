@@ -194,8 +194,9 @@ ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg);
 int luaik_bone_arg(lua_State *L, int sk, int arg);
 /* The name of 0-based bone i of the skeleton at index sk, pushed. */
 const char *luaik_bone_name(lua_State *L, int sk, int i);
-/* IK2D_ERR_TARGET_CYCLE as an error on argument arg naming solvers a and
-** b of the skeleton at index sk: "solver 1 (chain "a".."b") and ...". */
+/* IK2D_ERR_TARGET_CYCLE as an error on argument arg (0: the call itself,
+** "bad call to") naming solvers a and b of the skeleton at index sk:
+** "solver 1 (chain "a".."b") and ...". */
 void luaik_cycle_error(lua_State *L, int sk, int arg, const ik2d_solver *a,
                        const ik2d_solver *b);
 

@@ -401,8 +401,10 @@ static const char *solver_label(lua_State *L, int sk, const ik2d_solver *solver)
 void luaik_cycle_error(lua_State *L, int sk, int arg, const ik2d_solver *a,
                        const ik2d_solver *b) {
   const char *first = solver_label(L, sk, a), *second = solver_label(L, sk, b);
-  luaik_arg_errorf(L, arg, "%s and %s: %s", first, second,
-                   luaik_status_message(L, IK2D_ERR_TARGET_CYCLE));
+  const char *message = lua_pushfstring(L, "%s and %s: %s", first, second,
+                                        luaik_status_message(L, IK2D_ERR_TARGET_CYCLE));
+  if (arg == 0) luaik_call_error(L, message);
+  luaik_arg_error(L, arg, message);
 }
 
 static int skeleton_solve(lua_State *L) {
@@ -411,7 +413,7 @@ static int skeleton_solve(lua_State *L) {
   if (reached < 0) {
     ik2d_solver *a = NULL, *b = NULL;
     ik2d_skeleton_cycle(sk, &a, &b);
-    luaik_cycle_error(L, 1, 1, a, b);
+    luaik_cycle_error(L, 1, 0, a, b);
   }
   lua_pushinteger(L, reached);
   return 1;

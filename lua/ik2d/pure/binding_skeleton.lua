@@ -67,10 +67,13 @@ local function solver_label(sk, sv)
   return format('solver %d (chain "%s".."%s")', k, bone_name(sk, link.from), bone_name(sk, link.to))
 end
 
---- TARGET_CYCLE as an error on argument arg naming solvers a and b of sk
+--- TARGET_CYCLE as an error on argument arg (0: the call itself) naming
+-- solvers a and b of sk
 function M.cycle_error(sk, arg, a, b)
-  arg_error(arg, format("%s and %s: %s", solver_label(sk, a), solver_label(sk, b),
-                        status_message("TARGET_CYCLE")))
+  local message = format("%s and %s: %s", solver_label(sk, a), solver_label(sk, b),
+                         status_message("TARGET_CYCLE"))
+  if arg == 0 then B.call_error(message) end
+  arg_error(arg, message)
 end
 
 -- ------------------------------------------------------------------
@@ -348,7 +351,7 @@ end
 function Skeleton.solve(...)
   local sk = check_skeleton(..., 1, select("#", ...))
   local reached = skeleton_solve.solve(sk)
-  if reached < 0 then M.cycle_error(sk, 1, skeleton_solve.cycle(sk)) end
+  if reached < 0 then M.cycle_error(sk, 0, skeleton_solve.cycle(sk)) end
   return reached
 end
 
