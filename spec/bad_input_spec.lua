@@ -172,6 +172,26 @@ local function options_or_nil_kind(v)
   return table_kind(v)
 end
 
+-- a bone of fx.sk (3 bones): a name or a 1-based index
+local function skeleton_bone_kind(v)
+  if v == nil then return err("bone name or index expected, got nil") end
+  if type(v) == "string" then return err('unknown bone "' .. v .. '"') end
+  if type(v) ~= "number" then return err("bone name or index expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
+    return err("bone index must be a whole number")
+  end
+  if v < 1 or v > 3 then return err(("bone index %d out of range (1..3)"):format(v)) end
+  return ok(function(fx) assert.are.equal(fx.sk:name(v), select(2, fx.s:target_bone())) end)
+end
+
+-- dx, dy of set_target_bone: optional, finite
+local function offset_kind(which, at)
+  return number_kind{ optional = true,
+    on_nan = function() return err("target " .. which .. " must be finite") end,
+    on_inf = function() return err("target " .. which .. " must be finite") end,
+    on_ok = function(fx, _, v) assert.are.equal(v, select(at, fx.s:target_bone())) end }
+end
+
 local function userdata_kind(expected)
   return function(v)
     return err(expected .. " expected, got " .. type_name(v))
@@ -204,6 +224,9 @@ local function fixture()
   local s2 = ik2d.solver(arm2, { method = "two_bone" })
   local fx = { arm = arm, s = s, c = arm:constraint(2), arm2 = arm2, s2 = s2,
                other = ik2d.constraint{ min = 0, max = 1 } }
+  -- a skeleton for targets on bones
+  fx.sk = ik2d.skeleton{ x = 50, y = 40, { name = "a", length = 10 },
+                         { name = "b", parent = "a", length = 10 }, { name = "c", parent = "b", length = 5 } }
   if ik2d.group then fx.g = ik2d.group{ s, s2 } end
   if ik2d.spring then
     -- a tail of its own, swinging
@@ -348,6 +371,11 @@ local METHODS = {
     set_pole = { args = { number_kind(), number_kind() }, valid = { 10, 20 } },
     pole = { args = {} },
     clear_pole = { args = {} },
+    set_target_bone = { args = { userdata_kind("ik2d.Skeleton"), skeleton_bone_kind,
+                                 offset_kind("x", 3), offset_kind("y", 4) },
+                        valid = { "sk", 2, 0.5, -0.5 }, oor = { nil, function() return 4 end } },
+    target_bone = { args = {} },
+    clear_target_bone = { args = {} },
     forget = { args = {} },
     solve = { args = {} },
     result = { args = {} },
@@ -456,7 +484,7 @@ local function caller(style, name, n)
 end
 
 local function resolve(fx, v)
-  if v == "arm" or v == "other" then return fx[v] end
+  if v == "arm" or v == "other" or v == "sk" then return fx[v] end
   if type(v) == "table" then
     local copy = {}
     for k, x in pairs(v) do copy[k] = x end

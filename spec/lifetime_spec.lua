@@ -28,7 +28,8 @@ end
 -- solver s, a second chain and solver, a group of s and s2, a spring sp
 -- on the second chain.  RECIPES: valid arguments for every method ("t" a
 -- fresh table, "c" a fresh live constraint, "opts" { iterations = 3 },
--- "sopts" { damping = 3 }, "xy" targets for the group), so
+-- "sopts" { damping = 3 }, "xy" targets for the group, "sk" a fresh
+-- skeleton), so
 -- the only thing wrong with a call after __gc is the finalised object.
 -- call_all(o, kind): every method of o, found by walking its method
 -- table, called with them: { [method] = false (it worked) or the message }.
@@ -50,7 +51,8 @@ shared.RECIPES = {
     set_iterations = { 5 }, iterations = {}, set_tolerance = { 0.1 }, tolerance = {},
     set_options = { "opts" }, options = {}, method = {}, forget = {}, solve = {}, result = {},
     set_tip_angle = { 0.5 }, tip_angle = {}, clear_tip_angle = {}, set_pole = { 1, 2 },
-    pole = {}, clear_pole = {} },
+    pole = {}, clear_pole = {}, set_target_bone = { "sk", 1, 0.5, 0 }, target_bone = {},
+    clear_target_bone = {} },
   Group = { solver = { 1 }, solve = {}, set_targets = { "xy" }, joints = { "t" },
     joint_offset = { 2 }, target_array = {}, joint_array = {} },
   Spring = { chain = {}, update = { 0.02 }, reset = {}, set_weight = { 0.5 }, weight = {},
@@ -76,7 +78,8 @@ local function arguments(list)
     elseif a == "c" then a = ik2d.constraint{ min = -1, max = 1 }
     elseif a == "opts" then a = { iterations = 3 }
     elseif a == "sopts" then a = { damping = 3 }
-    elseif a == "xy" then a = { 1, 2, 3, 4 } end
+    elseif a == "xy" then a = { 1, 2, 3, 4 }
+    elseif a == "sk" then a = ik2d.skeleton{ { name = "a", length = 1 } } end
     out[i] = a
   end
   return out, #list

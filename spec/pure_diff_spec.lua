@@ -143,7 +143,10 @@ local function state(w)
   for k, s in ipairs(w.solver) do
     local ok, r = pcall(function() return pack(s:result()) end)
     out[#out + 1] = "solver" .. k .. (ok and show_all(w, r) or "dead")
-    if ok then out[#out + 1] = show_all(w, pack(s:target())) end
+    if ok then
+      out[#out + 1] = show_all(w, pack(s:target()))
+      out[#out + 1] = show_all(w, pack(s:target_bone()))
+    end
   end
   for k, sk in ipairs(w.skeleton) do
     local ok, t = pcall(sk.transforms, sk)
@@ -701,7 +704,21 @@ local function skeleton_op(counts, rigs)
     return method("skeleton", k, "bone", { chance(0.8) and rig.names[int(1, count)] or value(0, 1, 1) })
   end
   -- (kept: the state compares its content after every change)
-  return method("skeleton", k, "transform_array", {})
+  if r < 0.975 then return method("skeleton", k, "transform_array", {}) end
+  -- targets on bones: any solver (on this skeleton, another, a plain chain)
+  local s = int(1, math.max(counts.solver, 1))
+  r = random.next()
+  if r < 0.6 then
+    local on = chance(0.9) and k or int(1, counts.skeleton)
+    local args = { chance(0.97) and obj("skeleton", on) or value(0, 1, 1), bone() }
+    if chance(0.7) then
+      args[3] = value(-3, 3)
+      if chance(0.7) then args[4] = value(-3, 3) end
+    end
+    return method("solver", s, "set_target_bone", args)
+  end
+  if r < 0.8 then return method("solver", s, "target_bone", {}) end
+  return method("solver", s, "clear_target_bone", {})
 end
 
 -- A rig solved frame after frame: a skeleton, chains over paths that
@@ -747,6 +764,19 @@ local function rig_op(counts, rigs, wc)
   local k = (plan.frame - 1) % (counts.solver + 1) + 1
   if k > counts.solver then return method("skeleton", 1, "solve", {}) end
   if chance(0.08) then return skeleton_op(counts, rigs) end
+  -- now and then a target on a bone of the rig (moving with a joint
+  -- solve, ordering the solvers, or a cycle refused)
+  -- (kept a few frames: no set_target meanwhile)
+  plan.on_bone = plan.on_bone or {}
+  if (plan.on_bone[k] or 0) > 0 then
+    plan.on_bone[k] = plan.on_bone[k] - 1
+    return method("solver", k, "target", {})
+  end
+  if chance(0.1) then
+    plan.on_bone[k] = int(0, 12)
+    return method("solver", k, "set_target_bone", { obj("skeleton", 1), rig.names[int(1, count)],
+                                                      value(-2, 2, 0), value(-2, 2, 0) })
+  end
   local x, y = value(-5, 5, 0), value(-5, 5, 0)
   local ok, chain = pcall(function() return wc.solver[k]:chain() end)
   if ok then

@@ -116,7 +116,10 @@ typedef enum ik2d_status {
   IK2D_ERR_GRAVITY_Y, /* a spring's gravity y not finite */
   IK2D_ERR_DT, /* a time step negative or NaN */
   /* a spring's damping (torque per rad/s) negative or not finite */
-  IK2D_ERR_SPRING_DAMPING
+  IK2D_ERR_SPRING_DAMPING,
+  /* a solver's target is on a bone that a solver running after it moves (each
+  ** targeting a bone the other moves, outside a joint solve) */
+  IK2D_ERR_TARGET_CYCLE
 } ik2d_status;
 /* end generated */
 
@@ -459,10 +462,11 @@ IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
 IK2D_API ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority);
 IK2D_API ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together);
 
-/* World space. */
+/* World space (a target on a bone, ik2d_solver_set_target_bone, is
+** cleared). */
 IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
-/* The target: the chain's result tip until the first set_target.  Any
-** output may be NULL. */
+/* The target: the chain's result tip until the first set_target, the
+** bone's point now for a target on a bone.  Any output may be NULL. */
 IK2D_API void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
 /* Forget the warm start: the next solve starts from the pose. */
 IK2D_API void ik2d_solver_forget(ik2d_solver *solver);
@@ -667,15 +671,55 @@ IK2D_API void ik2d_solver_release(ik2d_solver *solver);
 
 /* Solves every solver on the skeleton's chains and updates every bone's
 ** world transform.  A solver whose chain lies below another's bones runs
-** after it; solvers with together whose chains share bones are solved
-** jointly, over all their effectors weighted by weight x priority, and
-** each keeps its own result; a solver with together = false runs after
-** the joint solve of the bones it shares.  Returns how many reached. */
+** after it, and so does one whose target is on a bone another's solve
+** moves (ik2d_solver_set_target_bone); solvers with together whose chains
+** share bones are solved jointly, over all their effectors weighted by
+** weight x priority, a target on a bone the group moves moving with it,
+** and each keeps its own result; a solver with together = false runs
+** after the joint solve of the bones it shares.  Returns how many
+** reached, or -1, solving nothing, when two solvers (or units) each
+** target a bone the other moves outside a joint solve
+** (ik2d_skeleton_cycle names them). */
 IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+/* IK2D_ERR_TARGET_CYCLE when ik2d_skeleton_solve refuses: *a (if not
+** NULL) gets a solver whose target is on a bone that *b's solve moves,
+** while *a's unit must run before *b's (through other solvers, maybe);
+** else IK2D_OK, nothing written. */
+IK2D_API ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *skeleton, ik2d_solver **a,
+                                         ik2d_solver **b);
 /* The solvers on the skeleton's chains in the order they were made: up
 ** to max of them into solvers; returns how many there are. */
 IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
                                    ik2d_solver **solvers, int max);
+
+/* A target on a bone: the point (dx, dy) of bone's space (x along the
+** bone from its origin, y across; mirrored with a flipped skeleton, as
+** the bone is drawn) in the skeleton's result, read where the bone is
+** whenever the target is: at each solve of the solver, by
+** ik2d_solver_target and ik2d_solver_result's distance.  The skeleton
+** may be the solver's chain's own or another; it must outlive the
+** target (clear it, or set a world target, before its memory goes).
+** ik2d_skeleton_solve orders its solvers so that one whose target is on
+** a bone another's solve moves runs after it, or solves them jointly
+** with the target moving with the bones (a back hand on a rifle the
+** front hand holds); another skeleton's bone, or a plain chain's target,
+** is read where that skeleton is when the solver solves (solve that
+** skeleton first).  IK2D_ERR_INDEX for a bone outside the skeleton,
+** IK2D_ERR_TARGET_X or _Y for dx or dy not finite, IK2D_ERR_TARGET_CYCLE
+** when the solver is on the skeleton and this target would make a cycle
+** with the solver *other (if not NULL) names (ik2d_skeleton_cycle);
+** nothing changes then.  ik2d_solver_set_target sets a world target
+** again. */
+IK2D_API ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *skeleton,
+                                                 int bone, double dx, double dy,
+                                                 ik2d_solver **other);
+/* Back to a world target: where the bone's point is now (nothing for a
+** solver without a bone target). */
+IK2D_API void ik2d_solver_clear_target_bone(ik2d_solver *solver);
+/* The bone the target is on, -1 for a world target; its skeleton, dx
+** and dy into the outputs that are not NULL (nothing written for -1). */
+IK2D_API int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                                     double *dx, double *dy);
 /* Spring: secondary motion (tails, hair, capes, antennae).  The bones  */
 /* of its chain swing like a chain of damped torsional springs: each    */
 /* joint pulls its bone toward its target local angle, and its parent   */

@@ -77,6 +77,8 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_GRAVITY_Y: return "gravity y must be finite";
     case IK2D_ERR_DT: return "dt must be >= 0 (seconds)";
     case IK2D_ERR_SPRING_DAMPING: return "damping must be >= 0 and finite";
+    case IK2D_ERR_TARGET_CYCLE:
+      return "the first's target is on a bone the second moves, which must run after it (a cycle): solve them together (chains sharing bones, together = true) or target a world point";
   }
   return "unknown status";
 }

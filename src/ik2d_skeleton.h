@@ -68,6 +68,35 @@ struct ik2d_chain_link {
 
 #define IK2D_TRANSFORM 5    /* doubles a bone in the transforms */
 
+/* The point (dx, dy) of a bone's space in its frame f (unflipped); the
+** bone's origin where that point is beyond the doubles (a finite dx of
+** 1e308 off a bone far out), so that a target is always finite. */
+static inline void ik2d_frame_point(const ik2d_frame *f, double dx, double dy, double *x,
+                                    double *y) {
+  double px = f->x + (f->rot.c * dx - f->rot.s * dy);
+  double py = f->y + (f->rot.s * dx + f->rot.c * dy);
+  bool finite = isfinite(px) && isfinite(py);
+  *x = finite ? px : f->x;
+  *y = finite ? py : f->y;
+}
+
+/* The point (dx, dy) of bone b's space in the result, as drawn (mirrored
+** about the base when flipped, with the bone). */
+static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+                                       double *x, double *y) {
+  double px;
+  ik2d_frame_point(&sk->frame[b], dx, dy, &px, y);
+  if (sk->flip) {
+    px = 2.0 * sk->base_x - px;
+    /* (mirrored beyond the doubles: the origin as drawn) */
+    if (!isfinite(px)) {
+      px = sk->transforms[IK2D_TRANSFORM * b];
+      *y = sk->transforms[IK2D_TRANSFORM * b + 1];
+    }
+  }
+  *x = px;
+}
+
 /* Frames and transforms of the bones from first on that mask marks (the
 ** caller marks the descendants of a bone it marks), or of every bone
 ** from first when mask is NULL. */

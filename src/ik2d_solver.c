@@ -165,7 +165,9 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   if (size < l.size) return IK2D_ERR_SIZE;
   status = check_def(chain, def);
   if (status != IK2D_OK) return status;
-  solver->chain = chain;
+  solver->node.chain = chain;
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
   keep_def(solver, def);
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
@@ -186,13 +188,13 @@ void ik2d_solver_release(ik2d_solver *solver) {
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
-  return solver != NULL ? solver->chain : NULL;
+  return solver != NULL ? solver->node.chain : NULL;
 }
 
 ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_def(solver->chain, def);
+  status = check_def(solver->node.chain, def);
   if (status == IK2D_OK) keep_def(solver, def);
   return status;
 }
@@ -204,7 +206,7 @@ ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver) {
 ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_method(solver->chain, method);
+  status = check_method(solver->node.chain, method);
   if (status == IK2D_OK) solver->settings.method = method;
   return status;
 }
@@ -273,7 +275,7 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
 ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
-  if (check_linked_scale(solver->chain, stretch, 1.0) != IK2D_OK)
+  if (check_linked_scale(solver->node.chain, stretch, 1.0) != IK2D_OK)
     return IK2D_ERR_LINKED_STRETCH;
   solver->settings.two_bone.stretch = stretch;
   return IK2D_OK;
@@ -282,7 +284,7 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
 ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
-  if (check_linked_scale(solver->chain, 1.0, compress) != IK2D_OK)
+  if (check_linked_scale(solver->node.chain, 1.0, compress) != IK2D_OK)
     return IK2D_ERR_LINKED_STRETCH;
   solver->settings.two_bone.compress = compress;
   return IK2D_OK;
@@ -345,10 +347,29 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   if (solver == NULL) return IK2D_ERR_NULL;
   status = ik2d_solver_check_target(x, y);
   if (status != IK2D_OK) return status;
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
   solver->target_x = x;
   solver->target_y = y;
   solver->has_target = true;
   return IK2D_OK;
+}
+
+void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || solver->target_skeleton == NULL) return;
+  /* where the point is now: nothing jumps */
+  ik2d_solve_target_of(solver, &x, &y);
+  ik2d_solver_set_target(solver, x, y);
+}
+
+int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                            double *dx, double *dy) {
+  if (solver == NULL || solver->target_skeleton == NULL) return -1;
+  if (skeleton != NULL) *skeleton = solver->target_skeleton;
+  if (dx != NULL) *dx = solver->target_x;
+  if (dy != NULL) *dy = solver->target_y;
+  return solver->target_bone;
 }
 
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
@@ -381,7 +402,7 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 /* ------------------------------------------------------------------ */
 
 void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->chain;
+  const ik2d_chain *chain = solver->node.chain;
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
@@ -415,7 +436,7 @@ static void solve_from_pose(ik2d_pose *pose) {
 }
 
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->chain;
+  const ik2d_chain *chain = solver->node.chain;
   bool warm = ik2d_solve_warm(solver);
   int i;
   ik2d_solve_prepare_fields(pose, solver);
@@ -526,7 +547,7 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
 }
 
 bool ik2d_solver_measure(ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->chain;
+  const ik2d_chain *chain = solver->node.chain;
   double dx, dy, squared, target_x, target_y;
   ik2d_solve_target_of(solver, &target_x, &target_y);
   dx = target_x - chain->joints[2 * chain->count];
@@ -541,7 +562,7 @@ bool ik2d_solver_measure(ik2d_solver *solver) {
 }
 
 bool ik2d_solve_result(ik2d_solver *solver, int used) {
-  ik2d_chain *chain = solver->chain;
+  ik2d_chain *chain = solver->node.chain;
   ik2d_solver_measure(solver);
   solver->result.iterations = used;
   /* a skeleton chain writes its bones back, and the skeleton follows */
@@ -550,7 +571,7 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
 }
 
 bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
-  ik2d_chain *chain = solver->chain;
+  ik2d_chain *chain = solver->node.chain;
   double weight = solver->settings.weight;
   int i;
   IK2D_STAT(solver->joint_updates = pose->joint_updates;);
@@ -574,7 +595,7 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
 
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used) {
-  ik2d_chain *chain = solver->chain;
+  ik2d_chain *chain = solver->node.chain;
   int i;
   if (solver->settings.weight > 0.0) {
     if (!ik2d_solve_sane(pose)) {
@@ -683,7 +704,7 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
 }
 
 static bool solve_scales_one_bone(const ik2d_solver *solver) {
-  return solver->chain->count == 1 &&
+  return solver->node.chain->count == 1 &&
          (solver->settings.two_bone.stretch > 1.0 || solver->settings.two_bone.compress < 1.0);
 }
 
@@ -761,7 +782,7 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_pose pose;
   ik2d_rot start[IK2D_MAX_BONES];
   int used = 0;
-  if (solver == NULL || solver->chain == NULL) return false;
+  if (solver == NULL || solver->node.chain == NULL) return false;
   if (ik2d_solve_start(solver, &pose, start)) used = solve_run(&pose);
   return ik2d_solve_finish(solver, &pose, start, used);
 }

@@ -13,23 +13,31 @@
 /* The header of a solver; its warm-start arrays follow it in the same
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
 struct ik2d_solver {
-  ik2d_chain *chain;
+  ik2d_skeleton *target_skeleton; /* NULL: the target is a world point;
+                                else it is on bone target_bone of this
+                                skeleton (ik2d_solver_set_target_bone) */
   ik2d_solver_def settings;  /* as set, checked */
-  double target_x, target_y;
+  double target_x, target_y; /* the world point, or with target_skeleton
+                                the point in the bone's space */
   ik2d_result result;
 #ifdef IK2D_STATS
   int joint_updates;         /* CCD turns of single joints in the last
                                 solve, for benchmarks */
 #endif
-  bool has_target;           /* false: the target is the chain's tip */
-  bool have_solution;        /* the warm start holds a solution */
+  /* (the flags, target_bone and joint_stalls share the 4 bytes after
+  ** joint_updates: a solver of 3 bones and its chain stay under 1 KB,
+  ** spec/memory_spec.lua) */
+  bool has_target : 1;       /* false: the target is the chain's tip */
+  bool have_solution : 1;    /* the warm start holds a solution */
+  unsigned char target_bone; /* with target_skeleton: 0..255, as
+                                IK2D_MAX_SKELETON_BONES allows */
   unsigned short joint_stalls; /* joint solves in a row that ended
                                 unreached, counted 1..65535 and round again
-                                (it seeds their scattered start); in the
-                                flags' padding: a solver of 3 bones and its
-                                chain stay under 1 KB (spec/memory_spec.lua) */
-  ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain
-                                on a skeleton */
+                                (it seeds their scattered start) */
+  ik2d_skeleton_node node;   /* node.chain is the solver's chain (it is
+                                no other member: the bytes went to
+                                target_skeleton); in its skeleton's
+                                solvers, for a chain on a skeleton */
   ik2d_rot solution[];       /* the last IK solution's rotations, one per
                                 bone, then their angles in [-pi, pi]
                                 (ik2d_solution_angle): found from the
@@ -48,7 +56,7 @@ static inline ik2d_rot ik2d_solver_damping(const ik2d_solver *solver) {
 
 /* The angles of the last IK solution's rotations. */
 static inline double *ik2d_solution_angle(ik2d_solver *solver) {
-  return (double *)(void *)(solver->solution + solver->chain->count);
+  return (double *)(void *)(solver->solution + solver->node.chain->count);
 }
 
 /* The check ik2d_solver_set_target makes of a target. */
@@ -59,13 +67,17 @@ static inline ik2d_status ik2d_solver_check_target(double x, double y) {
 }
 
 /* The target; until the first set_target, the chain's result tip, so
-** that a target never starts somewhere the chain has left. */
+** that a target never starts somewhere the chain has left; on a bone,
+** the bone's point where the bone is now. */
 static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, double *y) {
-  if (solver->has_target) {
+  if (solver->target_skeleton != NULL) {
+    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                        solver->target_y, x, y);
+  } else if (solver->has_target) {
     *x = solver->target_x;
     *y = solver->target_y;
   } else {
-    const ik2d_chain *chain = solver->chain;
+    const ik2d_chain *chain = solver->node.chain;
     *x = chain->joints[2 * chain->count];
     *y = chain->joints[2 * chain->count + 1];
   }
@@ -74,7 +86,7 @@ static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, do
 /* Where a solve aims: the target in chain space (mirrored about x =
 ** base_x when the chain is flipped). */
 static inline void ik2d_solve_aim(const ik2d_solver *solver, double *x, double *y) {
-  const ik2d_chain *chain = solver->chain;
+  const ik2d_chain *chain = solver->node.chain;
   double target_x;
   ik2d_solve_target_of(solver, &target_x, y);
   *x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
@@ -92,7 +104,7 @@ static inline ik2d_rot ik2d_solve_pose_rot(const ik2d_chain *chain, int i) {
 
 /* Bone i's rotation a solve starts from (before its limit). */
 static inline ik2d_rot ik2d_solve_start_rot(const ik2d_solver *solver, bool warm, int i) {
-  return warm ? solver->solution[i] : ik2d_solve_pose_rot(solver->chain, i);
+  return warm ? solver->solution[i] : ik2d_solve_pose_rot(solver->node.chain, i);
 }
 
 /* The middle of limited bone i's arc: the rest rotation times the range's

@@ -115,6 +115,11 @@ api.statuses = {
   { name = "DT", words = "dt must be >= 0 (seconds)", doc = "a time step negative or NaN" },
   { name = "SPRING_DAMPING", words = "damping must be >= 0 and finite",
     doc = "a spring's damping (torque per rad/s) negative or not finite" },
+  { name = "TARGET_CYCLE",
+    words = "the first's target is on a bone the second moves, which must run after it (a cycle): "
+      .. "solve them together (chains sharing bones, together = true) or target a world point",
+    doc = "a solver's target is on a bone that a solver running after it moves (each targeting "
+      .. "a bone the other moves, outside a joint solve)" },
 }
 
 --- The choices: a Lua string each, a C enum value each (in order: 0, 1, ...).
@@ -441,8 +446,8 @@ api.modules = {
     "src/ik2d_batch.c", "src/ik2d_skeleton.c", "src/ik2d_skeleton_solve.c",
   },
   binding = {
-    "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c", "src/lua/luaik_constraint.c", "src/lua/luaik_chain.c",
-    "src/lua/luaik_solver.c", "src/lua/luaik_group.c", "src/lua/luaik_ffi.c",
+    "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c",
+    "src/lua/luaik_constraint.c", "src/lua/luaik_chain.c", "src/lua/luaik_solver.c", "src/lua/luaik_group.c", "src/lua/luaik_ffi.c",
     "src/lua/luaik_skeleton.c", "src/lua/luaik_spring.c",
   },
   lua = {
@@ -473,6 +478,7 @@ api.ffi = {
     "ik2d_chain_bone_count", "ik2d_chain_joints", "ik2d_chain_pose", "ik2d_chain_angle",
     "ik2d_chain_base", "ik2d_solver_chain", "ik2d_solver_set_target", "ik2d_solver_target",
     "ik2d_solver_solve", "ik2d_solver_set_tip_angle", "ik2d_solver_set_pole",
+    "ik2d_solver_target_bone",
     "ik2d_spring_update", "ik2d_skeleton_bone_count", "ik2d_skeleton_transforms",
     "ik2d_skeleton_solve",
     "luaik_group_members", "luaik_group_live", "luaik_group_set_targets", "luaik_group_solve",

@@ -41,6 +41,7 @@ if not pcall(ffi.typeof, "ik2d_status") then
     bool ik2d_solver_solve(ik2d_solver *solver);
     ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double weight);
     ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
+    int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton, double *dx, double *dy);
     ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
     int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
     const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
@@ -171,16 +172,22 @@ function M.install(core)
   -- where the reading methods get what the core writes out: one buffer
   -- for all (Lua runs one call at a time)
   local out = doubles(4)
+  -- its second and third doubles' pointers, made once: out + 1 in a call
+  -- is a new cdata whenever LuaJIT interprets the code
+  local out_1, out_2 = out + 1, out + 2
 
   local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
 
   -- solvers ---------------------------------------------------------------
 
+  -- (a target on a bone: the classic method, which also lets the bone's
+  -- skeleton go)
   local set_target = classic.Solver.set_target
   function fast.Solver.set_target(...)
     local solver, x, y = ...
     local pointer = live_solver(solver)
     if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_target_bone(pointer, nil, nil, nil) < 0 and
        C.ik2d_solver_set_target(pointer, x, y) == 0 then
       return
     end
@@ -215,7 +222,7 @@ function M.install(core)
   function fast.Solver.target(...)
     local pointer = live_solver((...))
     if not pointer then return target(...) end
-    C.ik2d_solver_target(pointer, out, out + 1)
+    C.ik2d_solver_target(pointer, out, out_1)
     return out[0], out[1]
   end
 
@@ -300,7 +307,7 @@ function M.install(core)
   function fast.Chain.base(...)
     local pointer = live_chain((...))
     if not pointer then return base(...) end
-    C.ik2d_chain_base(pointer, out, out + 1, out + 2)
+    C.ik2d_chain_base(pointer, out, out_1, out_2)
     return out[0], out[1], out[2]
   end
 
@@ -361,7 +368,9 @@ function M.install(core)
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
     local reached = C.luaik_group_solve(view.box)
-    if reached < 0 then return group_solve(...) end -- a bad target: it raises
+    -- a bad target (it raises) or a target array replacing a target on a
+    -- bone (it lets the bone's skeleton go)
+    if reached < 0 then return group_solve(...) end
     return reached
   end
 
@@ -444,7 +453,10 @@ function M.install(core)
   function fast.Skeleton.solve(...)
     local pointer = live_skeleton((...))
     if not pointer then return skeleton_solve(...) end
-    return C.ik2d_skeleton_solve(pointer)
+    local reached = C.ik2d_skeleton_solve(pointer)
+    -- a cycle through a target, nothing solved: the classic method raises
+    if reached < 0 then return skeleton_solve(...) end
+    return reached
   end
 
   local transforms = classic.Skeleton.transforms

@@ -84,6 +84,11 @@ const char *luaik_typename(lua_State *L, int index);
 ** lives as long as the owner; luaik_anchored pushes it (nil if none). */
 void luaik_anchor(lua_State *L, int owner, int value);
 void luaik_anchored(lua_State *L, int owner);
+/* The solver at index solver keeps the skeleton at index skeleton alive
+** while its target is on one of its bones (skeleton 0: none now). */
+void luaik_anchor_target(lua_State *L, int solver, int skeleton);
+/* Pushes that skeleton (nil if none). */
+void luaik_anchored_target(lua_State *L, int solver);
 
 /* ------------------------------------------------------------------ */
 /* errors                                                               */
@@ -184,6 +189,16 @@ ik2d_chain *luaik_check_chain(lua_State *L, int arg);
 ik2d_constraint *luaik_check_constraint(lua_State *L, int arg);
 ik2d_solver *luaik_check_solver(lua_State *L, int arg);
 ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg);
+/* The 0-based bone of the skeleton at index sk that argument arg names
+** (a name or a 1-based index), or an error. */
+int luaik_bone_arg(lua_State *L, int sk, int arg);
+/* The name of 0-based bone i of the skeleton at index sk, pushed. */
+const char *luaik_bone_name(lua_State *L, int sk, int i);
+/* IK2D_ERR_TARGET_CYCLE as an error on argument arg (0: the call itself,
+** "bad call to") naming solvers a and b of the skeleton at index sk:
+** "solver 1 (chain "a".."b") and ...". */
+void luaik_cycle_error(lua_State *L, int sk, int arg, const ik2d_solver *a,
+                       const ik2d_solver *b);
 
 /* Reads a constraint def from the limit fields (min, max, invert) of the
 ** table at t, naming owner ("" or "bone 2: ") in errors; false when the

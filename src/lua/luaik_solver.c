@@ -74,8 +74,45 @@ static int solver_chain(lua_State *L) {
 static int solver_set_target(lua_State *L) {
   ik2d_solver *solver = luaik_check_solver(L, 1);
   double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
+  bool on_bone = ik2d_solver_target_bone(solver, NULL, NULL, NULL) >= 0;
   ik2d_status status = ik2d_solver_set_target(solver, x, y);
   luaik_check_status(L, status == IK2D_ERR_TARGET_Y ? 3 : 2, status);
+  /* the bone's skeleton is no longer held */
+  if (on_bone) luaik_anchor_target(L, 1, 0);
+  return 0;
+}
+
+/* s:set_target_bone(sk, bone [, dx, dy]) */
+static int solver_set_target_bone(lua_State *L) {
+  ik2d_solver *solver = luaik_check_solver(L, 1), *other = NULL;
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 2);
+  int bone = luaik_bone_arg(L, 2, 3);
+  double dx = luaik_opt_number(L, 4, 0.0), dy = luaik_opt_number(L, 5, 0.0);
+  ik2d_status status = ik2d_solver_set_target_bone(solver, sk, bone, dx, dy, &other);
+  if (status == IK2D_ERR_TARGET_CYCLE) luaik_cycle_error(L, 2, 3, solver, other);
+  luaik_check_status(L, status == IK2D_ERR_TARGET_Y ? 5 : 4, status);
+  /* the solver holds the skeleton while its target is there */
+  luaik_anchor_target(L, 1, 2);
+  return 0;
+}
+
+/* sk, bone name, dx, dy; nothing for a world target */
+static int solver_target_bone(lua_State *L) {
+  ik2d_skeleton *sk = NULL;
+  double dx = 0.0, dy = 0.0;
+  int bone = ik2d_solver_target_bone(luaik_check_solver(L, 1), &sk, &dx, &dy);
+  if (bone < 0) return 0;
+  lua_settop(L, 1);
+  luaik_anchored_target(L, 1);
+  luaik_bone_name(L, 2, bone);
+  lua_pushnumber(L, dx);
+  lua_pushnumber(L, dy);
+  return 4;
+}
+
+static int solver_clear_target_bone(lua_State *L) {
+  ik2d_solver_clear_target_bone(luaik_check_solver(L, 1));
+  luaik_anchor_target(L, 1, 0);
   return 0;
 }
 
@@ -215,6 +252,9 @@ const luaL_Reg luaik_solver_methods[] = {
   {"chain", solver_chain},
   {"set_target", solver_set_target},
   {"target", solver_target},
+  {"set_target_bone", solver_set_target_bone},
+  {"target_bone", solver_target_bone},
+  {"clear_target_bone", solver_clear_target_bone},
   {"set_weight", solver_set_weight},
   {"weight", solver_weight},
   {"set_iterations", solver_set_iterations},

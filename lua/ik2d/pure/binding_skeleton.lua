@@ -56,6 +56,26 @@ end
 
 local function bone_name(sk, i) return c_string(sk.anchor[i]) end
 
+M.check_skeleton, M.bone_arg = check_skeleton, bone_arg
+
+-- "solver <i> (chain "<from>".."<to>")": the solver's place in sk:solvers()
+-- and its chain's ends
+local function solver_label(sk, sv)
+  local list, k = sk.solvers, 1
+  while k <= #list and list[k] ~= sv do k = k + 1 end
+  local link = sv.chain.link
+  return format('solver %d (chain "%s".."%s")', k, bone_name(sk, link.from), bone_name(sk, link.to))
+end
+
+--- TARGET_CYCLE as an error on argument arg (0: the call itself) naming
+-- solvers a and b of sk
+function M.cycle_error(sk, arg, a, b)
+  local message = format("%s and %s: %s", solver_label(sk, a), solver_label(sk, b),
+                         status_message("TARGET_CYCLE"))
+  if arg == 0 then B.call_error(message) end
+  arg_error(arg, message)
+end
+
 -- ------------------------------------------------------------------
 -- ik2d.skeleton{ ... }
 -- ------------------------------------------------------------------
@@ -329,7 +349,10 @@ function Skeleton.transform_array(...)
 end
 
 function Skeleton.solve(...)
-  return skeleton_solve.solve(check_skeleton(..., 1, select("#", ...)))
+  local sk = check_skeleton(..., 1, select("#", ...))
+  local reached = skeleton_solve.solve(sk)
+  if reached < 0 then M.cycle_error(sk, 0, skeleton_solve.cycle(sk)) end
+  return reached
 end
 
 -- ------------------------------------------------------------------

@@ -9,6 +9,8 @@ local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
 local binding_chain = require "ik2d.pure.binding_chain"
+local binding_skeleton = require "ik2d.pure.binding_skeleton"
+local skeleton_solve = require "ik2d.pure.skeleton_solve"
 
 local type, select, tostring = type, select, tostring
 local format = string.format
@@ -102,7 +104,7 @@ function Solver.set_target(...)
   local sv = solvers_of[self]
   -- the common case, finite numbers, kept here without another call
   if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
-     not sv.collected and not sv.chain.collected then
+     not sv.collected and not sv.chain.collected and not sv.target_skeleton then
     sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
     return
   end
@@ -115,10 +117,42 @@ function Solver.set_target(...)
   end
   local status = solvers.set_target(sv, x * 1.0, y * 1.0)
   if status then check_status(status == "TARGET_Y" and 3 or 2, status) end
+  -- the bone's skeleton is no longer held
+  sv.target_anchor = nil
 end
 
 function Solver.target(...)
   return solvers.target(check_solver(..., 1, select("#", ...)))
+end
+
+--- s:set_target_bone(sk, bone [, dx, dy])
+function Solver.set_target_bone(...)
+  local self, skv, bone, dx, dy = ...
+  local n = select("#", ...)
+  local sv = check_solver(self, 1, n)
+  local sk = binding_skeleton.check_skeleton(skv, 2, n)
+  local b = binding_skeleton.bone_arg(sk, bone, n >= 3, 3)
+  if dx == nil then dx = 0.0 else dx = number_at(dx, true, 4) end
+  if dy == nil then dy = 0.0 else dy = number_at(dy, true, 5) end
+  local status, other = skeleton_solve.set_target_bone(sv, sk, b, dx * 1.0, dy * 1.0)
+  if status == "TARGET_CYCLE" then binding_skeleton.cycle_error(sk, 3, sv, other) end
+  check_status(status == "TARGET_Y" and 5 or 4, status)
+  -- the solver holds the skeleton while its target is there
+  sv.target_anchor = skv
+end
+
+--- sk, bone name, dx, dy; nothing for a world target
+function Solver.target_bone(...)
+  local sv = check_solver(..., 1, select("#", ...))
+  local sk = sv.target_skeleton
+  if not sk then return end
+  return sv.target_anchor, sk.anchor[sv.target_bone], sv.target_dx, sv.target_dy
+end
+
+function Solver.clear_target_bone(...)
+  local sv = check_solver(..., 1, select("#", ...))
+  solvers.clear_target_bone(sv)
+  sv.target_anchor = nil
 end
 
 Solver.set_weight = setter(BY_NAME.weight)

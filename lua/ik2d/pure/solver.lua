@@ -149,6 +149,10 @@ function M.new(ch, def)
   local sv = {
     chain = ch, settings = {},
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
+    -- false: the target is a world point; else it is on bone target_bone
+    -- of this skeleton, the point (target_dx, target_dy) of its space,
+    -- read into target_x, target_y whenever the target is read
+    target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
     joint_stalls = 0, -- joint solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
@@ -200,11 +204,29 @@ function M.set_target(sv, x, y)
   if not (x - x == 0) then return "TARGET_X" end
   if not (y - y == 0) then return "TARGET_Y" end
   sv.target_x, sv.target_y, sv.has_target = x, y, true
+  sv.target_skeleton = false
   return nil
 end
 
---- the target; until the first set_target, the chain's result tip
+-- A target on a bone read where the bone is now, into target_x, target_y.
+local point = skeleton.point
+local function read_target(sv)
+  sv.target_x, sv.target_y = point(sv.target_skeleton, sv.target_bone, sv.target_dx,
+                                   sv.target_dy)
+  sv.has_target = true
+end
+
+--- back to a world target: where the bone's point is now
+function M.clear_target_bone(sv)
+  if not sv.target_skeleton then return end
+  read_target(sv)
+  sv.target_skeleton = false
+end
+
+--- the target; until the first set_target, the chain's result tip; on a
+-- bone, the bone's point now
 local function target(sv)
+  if sv.target_skeleton then read_target(sv) end
   if sv.has_target then return sv.target_x, sv.target_y end
   local ch = sv.chain
   local joints, n = ch.joints, ch.count
@@ -529,6 +551,7 @@ local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 --- The distance of the chain's tip from the target, and whether it is
 -- within the tolerance, into sv (ik2d_solver_measure); returns reached.
 function M.measure(sv)
+  if sv.target_skeleton then read_target(sv) end
   local ch = sv.chain
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
@@ -600,6 +623,7 @@ end
 -- The common solve first, in few steps (a frame runs it for every
 -- chain): the solver's kernel, then M.measure written out.
 function M.solve(sv)
+  if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
   if not solve_kernel then return solve_general(sv, false) end
   local ch, settings = sv.chain, sv.settings
