@@ -44,19 +44,7 @@ local function frame_loop(frames, use_group)
   end
 end
 
--- The pure-Lua core under LuaJIT: the JIT's traces are GC objects, and
--- it goes on compiling side traces of the core's branches for as long as
--- new exits get hot (150,000 frames were not enough): with the JIT on the
--- count measures the compiler.  What the core's code allocates is what
--- the interpreter counts, so that is measured with the JIT off.
-local function growth(run)
-  local jit = rawget(_G, "jit")
-  if not (jit and ik2d.backend == "lua") then return helpers.steady_growth(run) end
-  jit.off()
-  local bytes = helpers.steady_growth(run)
-  jit.on()
-  return bytes
-end
+local growth = helpers.steady_growth
 
 describe("a steady frame loop", function()
   for _, use_group in ipairs{ false, true } do

@@ -62,16 +62,17 @@ function helpers.tip_distance(arm, x, y)
 end
 
 -- Bytes that run() allocates in steady state: after warm-up runs (where
--- LuaJIT compiles, and may recompile, its traces and tables reach their
--- size), runs with the collector stopped; the least any of three grew.
--- A run that allocates per call grows every time; LuaJIT may still
--- compile a side trace (a GC object) in one of them, when a rare branch
--- gets hot late (its retry delays after an aborted trace are random).
--- interpreted = true: under LuaJIT the measured runs have the JIT off and
--- its traces flushed, so only what the code allocates counts, for loops
--- whose traces keep being recompiled (the pure core's joint solve).
-function helpers.steady_growth(run, interpreted)
-  local jit = interpreted and rawget(_G, "jit")
+-- tables reach their size and caches fill), runs with the collector
+-- stopped; the least any of three grew.  Under LuaJIT the measured runs
+-- are interpreted (the JIT off, its traces flushed): a trace is a GC
+-- object, and the compiler makes new ones whenever a branch or an exit
+-- gets hot, late and at random (its retry delays after an aborted trace
+-- are random), so with the JIT on the count measures the compiler, not
+-- the code.  The JIT only ever removes allocations (an exit materialises
+-- only what the interpreter would allocate), so what the interpreter
+-- counts bounds what a game's frame allocates.
+function helpers.steady_growth(run)
+  local jit = rawget(_G, "jit")
   for _ = 1, 3 do run() end
   if jit then
     jit.off()
@@ -358,22 +359,71 @@ function helpers.repo_root()
   return (out:gsub("%s+$", ""))
 end
 
+-- The C core's objects built with the given flags, compiled once and
+-- kept in build/spec-core/<key>/, the key made of the compiler, the flags
+-- and a checksum of src/*.h and src/ik2d_*.c: an edit makes a new set (and
+-- drops the old ones of those flags), so a program is never linked with a
+-- stale core.  Runners side by side take turns through a lock directory
+-- holding the builder's pid (a killed builder's lock is taken over).
+-- Returns ok, the folder (or the compiler's output).
+local CORE_OBJECTS = [=[
+set -u
+root=$1 cc=$2 flags=$3
+cd "$root" || exit 1
+flagsum=$(printf '%s %s' "$cc" "$flags" | cksum | cut -d' ' -f1)
+srcsum=$(cat src/*.h src/ik2d_*.c | cksum | cut -d' ' -f1)
+cache=build/spec-core dir=build/spec-core/$flagsum-$srcsum
+mkdir -p "$cache" || exit 1
+while [ ! -f "$dir/done" ]; do
+  if mkdir "$dir.lock" 2>/dev/null; then
+    echo $$ > "$dir.lock/pid"
+    if [ ! -f "$dir/done" ]; then
+      rm -rf "$dir.tmp" && mkdir "$dir.tmp" || exit 1
+      if ! ls src/ik2d_*.c | (cd "$dir.tmp" && sed 's|^|../../../|' |
+           xargs -n 1 -P 2 $cc $flags -c); then
+        rm -rf "$dir.tmp" "$dir.lock"
+        exit 1
+      fi
+      for old in "$cache/$flagsum"-*; do
+        case $old in "$dir"*) ;; *) rm -rf "$old" ;; esac
+      done
+      touch "$dir.tmp/done" && mv "$dir.tmp" "$dir"
+    fi
+    rm -rf "$dir.lock"
+  else
+    pid=$(cat "$dir.lock/pid" 2>/dev/null)
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then rm -rf "$dir.lock"; fi
+    sleep 0.2
+  fi
+done
+echo "$root/$dir"
+]=]
+
+local function core_objects(root, cc, flags)
+  local q = helpers.shell_quote
+  local ok, out = helpers.run(("sh -c %s core-objects %s %s %s"):format(q(CORE_OBJECTS), q(root), q(cc),
+                                                                       q(flags)))
+  if not ok then return false, out end
+  return true, (out:gsub("%s+$", ""))
+end
+
 -- Builds a C program from the given source files and every file of the
 -- C core (src/ik2d_*.c, not the Lua binding) into a temporary file, with
 -- the flags the core is built with (no FMA contraction; or base_flags)
--- plus extra ones; returns ok, the program's path (or the compiler's
+-- plus extra ones, the core's objects compiled once per set of flags
+-- (core_objects); returns ok, the program's path (or the compiler's
 -- output).
 function helpers.build_core_program(sources, extra_flags, base_flags)
   local q, root = helpers.shell_quote, helpers.repo_root()
-  local ok, list = helpers.run("ls -1 " .. q(root .. "/src") .. " | grep '^ik2d_.*\\.c$'")
-  if not ok then return false, list end
+  local cc = os.getenv("CC") or "cc"
+  local flags = (base_flags or "-std=c99 -O2 -ffp-contract=off") .. " " .. (extra_flags or "")
+  local ok, objects = core_objects(root, cc, flags)
+  if not ok then return false, objects end
   local files = {}
   for _, f in ipairs(sources) do files[#files + 1] = q(root .. "/" .. f) end
-  for f in list:gmatch("[^\n]+") do files[#files + 1] = q(root .. "/src/" .. f) end
   local program = os.tmpname()
-  local built, out = helpers.run(("%s %s %s -I%s -o %s %s -lm")
-    :format(os.getenv("CC") or "cc", base_flags or "-std=c99 -O2 -ffp-contract=off",
-            extra_flags or "", q(root .. "/src"), q(program), table.concat(files, " ")))
+  local built, out = helpers.run(("%s %s -I%s -o %s %s %s/*.o -lm")
+    :format(cc, flags, q(root .. "/src"), q(program), table.concat(files, " "), q(objects)))
   if not built then
     os.remove(program)
     return false, out

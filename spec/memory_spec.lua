@@ -19,11 +19,11 @@ local LIMIT_GOAL = pure and 1024 or 300
 
 -- The child: make 10,000 pairs (a limit on bone 2 when limits), settle
 -- the collector, count; run one frame through them, settle, count.
--- (the pure-Lua core under LuaJIT runs with the JIT off: its traces are
--- the compiler's memory, not the objects', as in spec/garbage_spec.lua)
+-- (under LuaJIT with the JIT off: its traces are the compiler's memory,
+-- not the objects', as in helpers.steady_growth)
 local SCRIPT = [[
+if rawget(_G, "jit") then jit.off() end
 local ik2d = require "ik2d"
-if rawget(_G, "jit") and ik2d.backend == "lua" then jit.off() end
 ik2d.use_ffi(%s)
 local limits, n = %s, 10000
 local keep = {}

@@ -642,12 +642,10 @@ describe("the skeleton goals", function()
         sk:transforms(t)
       end
     end
-    -- interpreted under LuaJIT: the pure core's joint solve keeps LuaJIT
-    -- recompiling its traces, and a trace is a GC object
-    assert.are.equal(0, helpers.steady_growth(run, true))
+    assert.are.equal(0, helpers.steady_growth(run))
     if ik2d.ffi then
       ik2d.use_ffi(false)
-      local bytes = helpers.steady_growth(run, true)
+      local bytes = helpers.steady_growth(run)
       ik2d.use_ffi(true)
       assert.are.equal(0, bytes)
     end

@@ -170,10 +170,10 @@ function M.install(core)
   end
 
   -- where the reading methods get what the core writes out: one buffer
-  -- for all (Lua runs one call at a time)
+  -- for all (Lua runs one call at a time), and pointers to its second and
+  -- third numbers made once (out + 1 in a call is a new cdata whenever
+  -- LuaJIT interprets it: garbage in a frame loop)
   local out = doubles(4)
-  -- its second and third doubles' pointers, made once: out + 1 in a call
-  -- is a new cdata whenever LuaJIT interprets the code
   local out_1, out_2 = out + 1, out + 2
 
   local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
