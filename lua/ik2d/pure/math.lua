@@ -347,10 +347,10 @@ function M.rot_branches(angle)
 end
 local rot_branches = M.rot_branches
 
--- the quadrant's turn of (c, s) as factors 0 and +-1 (index quadrant + 1):
--- cos = COS_C c + COS_S s, sin = SIN_C c + SIN_S s
-local COS_C, COS_S = { 1.0, 0.0, -1.0, 0.0 }, { 0.0, -1.0, 0.0, 1.0 }
-local SIN_C, SIN_S = { 0.0, 1.0, 0.0, -1.0 }, { 1.0, 0.0, -1.0, 0.0 }
+-- the quadrant's turn of (c, s), the rotation by quadrant pi/2, as
+-- factors 0 and +-1 (index quadrant + 1): cos = TURN_C c - TURN_S s,
+-- sin = TURN_S c + TURN_C s
+local TURN_C, TURN_S = { 1.0, 0.0, -1.0, 0.0 }, { 0.0, 1.0, 0.0, -1.0 }
 
 --- M.rot_branches's bits without its branches (LuaJIT: see M.atan2_flat),
 -- for |angle| < MEDIUM_MAX; the rest goes to M.rot_branches.  Why each
@@ -359,9 +359,10 @@ local SIN_C, SIN_S = { 0.0, 1.0, 0.0, -1.0 }, { 1.0, 0.0, -1.0, 0.0 }
 --   gives hi = ax, lo = 0 exactly (ax - 0, ax + -0, then rest 0); below
 --   2^-27 the kernels then give s = ax and c = 1 exactly (the terms they
 --   add are below a quarter of an ulp), the C code's early return.
--- * the quadrant's turn: 1 c + 0 s is c (|c| > 0.7, 0 s is a zero), and
---   0 c + 1 s is s (0 c = +0; s is -0 only at angle -0, quadrant 0, and
---   is 0 in no other quadrant: no double is a multiple of pi/2).
+-- * the quadrant's turn: 1 c - 0 s is c (|c| > 0.7, 0 s is a zero), and
+--   0 c + 1 s is s, 0 c - 1 s is -s (0 c = +0; s is -0 only at angle -0,
+--   quadrant 0, and is 0 in no other quadrant: no double is a multiple of
+--   pi/2).
 -- * the sign: times -1 where 1 / angle < 0, so angle = -0 gives -0.
 function M.rot_flat(angle)
   local ax = abs(angle)
@@ -385,7 +386,8 @@ function M.rot_flat(angle)
   local c = w + (((1.0 - w) - half) + (z * z * q - hi * lo))
   local k = n % 4 + 1
   local below = min(max(-(1.0 / angle), 0.0) * ABOVE_1 * ABOVE_2, 1.0)
-  return COS_C[k] * c + COS_S[k] * s, (SIN_C[k] * c + SIN_S[k] * s) * (1.0 - 2.0 * below)
+  local tc, ts = TURN_C[k], TURN_S[k]
+  return tc * c - ts * s, (ts * c + tc * s) * (1.0 - 2.0 * below)
 end
 
 M.rot = JIT and M.rot_flat or rot_branches

@@ -10,7 +10,12 @@ local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
 local skeleton = require "ik2d.pure.skeleton"
 
-local sqrt, exp, sin, rot, ceil = math.sqrt, m.exp, m.sin, m.rot, math.ceil
+local sqrt, exp, rot, ceil = math.sqrt, m.exp, m.rot, math.ceil
+-- the oscillator's angles w h and w h / 2 are >= 0 and the same every
+-- substep of a spring's settings and dt: rot_branches' branches go one
+-- way there (no side traces under LuaJIT), and below pi/4 it skips the
+-- range reduction the flat rot always makes
+local rot_steady = m.rot_branches
 local PI, wrap = m.PI, m.wrap
 local limit_clamp, update_joints = limits.clamp, chains.update_joints
 
@@ -195,8 +200,9 @@ local function step(k, gamma, f, h, v0)
     local c, one_minus_c
     if q > 0.0 then
       local w = sqrt(q)
-      local decay, half = exp(-a * h), sin(0.5 * w * h)
-      local turn_c, turn_s = rot(w * h)
+      local decay = exp(-a * h)
+      local _, half = rot_steady(0.5 * w * h)
+      local turn_c, turn_s = rot_steady(w * h)
       c = decay * turn_c
       e = decay * turn_s / w
       one_minus_c = -expm1(-a * h) + decay * 2.0 * half * half
