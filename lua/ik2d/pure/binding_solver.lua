@@ -118,7 +118,7 @@ function Solver.set_target(...)
   local status = solvers.set_target(sv, x * 1.0, y * 1.0)
   if status then check_status(status == "TARGET_Y" and 3 or 2, status) end
   -- the bone's skeleton is no longer held
-  sv.target_anchor = nil
+  sv.target_anchor, sv.target_names = nil, nil
 end
 
 function Solver.target(...)
@@ -137,8 +137,9 @@ function Solver.set_target_bone(...)
   local status, other = skeleton_solve.set_target_bone(sv, sk, b, dx * 1.0, dy * 1.0)
   if status == "TARGET_CYCLE" then binding_skeleton.cycle_error(sk, 3, sv, other) end
   check_status(status == "TARGET_Y" and 5 or 4, status)
-  -- the solver holds the skeleton while its target is there
-  sv.target_anchor = skv
+  -- the solver holds the skeleton while its target is there, and its
+  -- bones' names (a skeleton finalised meanwhile keeps them, as in C)
+  sv.target_anchor, sv.target_names = skv, sk.anchor
 end
 
 --- sk, bone name, dx, dy; nothing for a world target
@@ -146,13 +147,13 @@ function Solver.target_bone(...)
   local sv = check_solver(..., 1, select("#", ...))
   local sk = sv.target_skeleton
   if not sk then return end
-  return sv.target_anchor, sk.anchor[sv.target_bone], sv.target_dx, sv.target_dy
+  return sv.target_anchor, sv.target_names[sv.target_bone], sv.target_dx, sv.target_dy
 end
 
 function Solver.clear_target_bone(...)
   local sv = check_solver(..., 1, select("#", ...))
   solvers.clear_target_bone(sv)
-  sv.target_anchor = nil
+  sv.target_anchor, sv.target_names = nil, nil
 end
 
 Solver.set_weight = setter(BY_NAME.weight)
