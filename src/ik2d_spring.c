@@ -470,7 +470,10 @@ static void spring_push_out(ik2d_spring *spring, int i, double x0, double psi, d
 ** |tip - centre|^2 = l^2 + D^2 - 2 l D cos(x - psi) < R^2. */
 static void spring_circle(ik2d_spring *spring, int i, double x0, double px, double py,
                           double l, double cx, double cy, double radius) {
-  double dx = cx - px, dy = cy - py, d = ik2d_hypot(dx, dy), beta = IK2D_PI;
+  double dx = cx - px, dy = cy - py, d, beta = IK2D_PI;
+  /* out of reach on either axis: no need of D */
+  if (fabs(dx) - radius >= l || fabs(dy) - radius >= l) return;
+  d = ik2d_hypot(dx, dy);
   /* the tip's distance from the centre ranges over [|l - D|, l + D] */
   if (!(fabs(l - d) < radius)) return;
   if (l + d > radius) {
@@ -509,7 +512,13 @@ static void spring_segment(ik2d_spring *spring, spring_sides *sides, int i, doub
                            double px, double py, double l, double ax, double ay, double bx,
                            double by, int k) {
   double signed_distance, nx, ny, side, d, a1x, a1y, a2x, a2y, a1, a2, beta, lo, hi;
-  bool line = spring_line_side(sides, k, px, py, ax, ay, bx, by, &signed_distance, &nx, &ny);
+  bool line;
+  /* out of reach of the segment's box: no side needed either (a pivot on
+  ** the line has its parent within reach) */
+  if (px + l < (ax < bx ? ax : bx) || px - l > (ax < bx ? bx : ax) ||
+      py + l < (ay < by ? ay : by) || py - l > (ay < by ? by : ay))
+    return;
+  line = spring_line_side(sides, k, px, py, ax, ay, bx, by, &signed_distance, &nx, &ny);
   side = sides->side[k];
   if (!line || side == 0.0) return;
   d = side * signed_distance;

@@ -352,6 +352,8 @@ end
 -- |tip - centre|^2 = l^2 + D^2 - 2 l D cos(x - psi) < R^2.
 local function circle(sp, i, x0, px, py, l, cx, cy, radius)
   local dx, dy = cx - px, cy - py
+  -- out of reach on either axis: no need of D
+  if abs(dx) - radius >= l or abs(dy) - radius >= l then return end
   local d = hypot(dx, dy)
   -- the tip's distance from the centre ranges over [|l - D|, l + D]
   if not (abs(l - d) < radius) then return end
@@ -390,6 +392,12 @@ end
 -- toward the line (n, at distance d), |x - psi| < acos(d / l), and
 -- between the directions of the two ends.
 local function segment(sp, i, x0, px, py, l, ax, ay, bx, by, k)
+  -- out of reach of the segment's box: no side needed either (a pivot on
+  -- the line has its parent within reach)
+  local x_lo, x_hi, y_lo, y_hi = ax, bx, ay, by
+  if bx < ax then x_lo, x_hi = bx, ax end
+  if by < ay then y_lo, y_hi = by, ay end
+  if px + l < x_lo or px - l > x_hi or py + l < y_lo or py - l > y_hi then return end
   local signed, nx, ny = line_side(sp, k, px, py, ax, ay, bx, by)
   local side = sp.side[k]
   if signed == nil or side == 0.0 then return end
