@@ -817,7 +817,9 @@ IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *col
 ** frame moves linearly between its samples, one that changes after a
 ** frame without change jumps at the frame's start; the base's position
 ** moves linearly between the samples of the updates with dt > 0 (its
-** velocity jumps at a frame's start: the bones feel that as an impulse).
+** velocity jumps at a frame's start: the bones feel that as an impulse),
+** and an update with dt = 0 takes its move as a jump (a teleport: the
+** base keeps its speed).
 ** Stable for any dt and any stiffness: at most 64 substeps of at most
 ** 1 s each (a longer frame is a hitch, not time to catch up), and where
 ** a substep is long for the chain's fastest rate (Lambda h^2 > 1/4, see

@@ -34,7 +34,9 @@
 ** frame's start where V jumps by dV: every bone's tip keeps its world
 ** velocity while its pivot's jumps, so v_i jumps by -(d_i x dV) / L_i.  A
 ** smooth path so gives the same motion at any frame rate, to the
-** sampling's O((w dt)^2); a teleport is motion too (reset after one).
+** sampling's O((w dt)^2).  An update with dt = 0 takes the base's new
+** position as a teleport (V kept), as it takes a target's change as a
+** jump.
 **
 ** Two integrators, chosen per update by Lambda h^2 (h the substep),
 ** Lambda = max over bones of (its joints' springs + its field's pull |G_i|
@@ -663,7 +665,9 @@ static double spring_speed(double d, double dt) {
 }
 
 /* Reads the inputs of an update and notes which of them are moving; the
-** base's position is a sample only when the frame has time (dt > 0). */
+** base's position is a sample of its motion only when the frame has time
+** (dt > 0): an update of no time takes it as a jump (a teleport, the
+** base's speed kept), as it takes a target's change. */
 static void spring_inputs_of(ik2d_spring *spring, spring_inputs *in, double dt) {
   const ik2d_chain *chain = spring->chain;
   double base = chain->base_angle, air_x, air_y;
@@ -697,11 +701,11 @@ static void spring_inputs_of(ik2d_spring *spring, spring_inputs *in, double dt) 
     in->dy = y - spring->base_y;
     in->kick_x = vx - spring->base_vx;
     in->kick_y = vy - spring->base_vy;
-    spring->base_x = x;
-    spring->base_y = y;
     spring->base_vx = vx;
     spring->base_vy = vy;
   }
+  spring->base_x = chain->base_x;
+  spring->base_y = chain->base_y;
   /* the air's velocity past the base, world then chain space */
   air_x = spring->settings.wind_x - spring->base_vx;
   air_y = spring->settings.wind_y - spring->base_vy;

@@ -520,7 +520,9 @@ end
 -- and the base angle over the frame (from + s * turn), the base's position
 -- over it (x0 + s * dx), the air's velocity past the base and the jump of
 -- the base's velocity at the frame's start.  The base's position is a
--- sample only when the frame has time (dt > 0).
+-- sample of its motion only when the frame has time (dt > 0): an update of
+-- no time takes it as a jump (a teleport, the base's speed kept), as it
+-- takes a target's change.
 local function inputs_of(sp, dt)
   local ch = sp.chain
   local input = sp.input
@@ -555,8 +557,9 @@ local function inputs_of(sp, dt)
     local vx, vy = speed(x - sp.base_x, dt), speed(y - sp.base_y, dt)
     input.dx, input.dy = x - sp.base_x, y - sp.base_y
     input.kick_x, input.kick_y = vx - sp.base_vx, vy - sp.base_vy
-    sp.base_x, sp.base_y, sp.base_vx, sp.base_vy = x, y, vx, vy
+    sp.base_vx, sp.base_vy = vx, vy
   end
+  sp.base_x, sp.base_y = ch.base_x, ch.base_y
   -- the air's velocity past the base, world then chain space
   local air_x, air_y = settings.wind_x - sp.base_vx, settings.wind_y - sp.base_vy
   if ch.flip then
