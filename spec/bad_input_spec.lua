@@ -192,6 +192,14 @@ local function offset_kind(which, at)
     on_ok = function(fx, _, v) assert.are.equal(v, select(at, fx.s:target_bone())) end }
 end
 
+-- spring:set_colliders: a list (an empty one clears), or nil to clear
+local function colliders_kind(v)
+  if v == nil or type(v) == "table" then
+    return ok(function(fx) assert.are.same({}, fx.sp:colliders()) end)
+  end
+  return err("table expected, got " .. type_name(v))
+end
+
 local function userdata_kind(expected)
   return function(v)
     return err(expected .. " expected, got " .. type_name(v))
@@ -233,6 +241,8 @@ local function fixture()
     fx.tail = ik2d.chain{ x = 5, y = 5, angle = 1.2, { length = 10 },
       { length = 8, min = -0.6, max = 0.6 }, { length = 6 } }
     fx.sp = ik2d.spring(fx.tail, { gravity = { 0, 200 }, damping = 3 })
+    -- a collider far away: a refused call keeps it
+    fx.sp:set_colliders{ { x = 500, y = 500, radius = 2 } }
     fx.tail:set_base(5, 5, 0.2)
     fx.sp:update(1 / 30)
   end
@@ -250,7 +260,8 @@ local function snapshot(fx)
   if fx.g then snap.g = { #fx.g, fx.g:joints() } end
   if fx.sp then
     snap.tail = helpers.chain_state(fx.tail)
-    snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3) }
+    snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3),
+                fx.sp:colliders() }
   end
   return snap
 end
@@ -399,6 +410,10 @@ local METHODS = {
     weight = { args = {} },
     set_gravity = { args = { number_kind(), number_kind() }, valid = { 0, 980 } },
     gravity = { args = {} },
+    set_wind = { args = { number_kind(), number_kind() }, valid = { 30, 0 } },
+    wind = { args = {} },
+    set_colliders = { args = { colliders_kind }, valid = { {} } },
+    colliders = { args = { table_or_nil_kind }, valid = { {} } },
     set_options = { args = { table_kind }, valid = { {} } },
     options = { args = { table_or_nil_kind }, valid = { {} } },
     velocity = { args = { BONE }, valid = { 1 }, oor = { tail_oor } },
@@ -671,17 +686,26 @@ local OPTION_FIELDS = {
   end)),
 }
 
+-- a number, or a table of one number per bone (the tail's 3; the
+-- matrix's tables are empty)
+local function options_number_or_array(name, check)
+  return function(v)
+    if type(v) == "table" then return err(name .. ": 3 numbers expected (one per bone), got 0") end
+    return options_number(name, check)(v)
+  end
+end
+
 -- ik2d.spring's options
 local SPRING_FIELDS = {
-  stiffness = options_number("stiffness", finite("stiffness", function(v)
+  stiffness = options_number_or_array("stiffness", finite("stiffness", function(v)
     if v < 0 then return err("stiffness must be >= 0") end
     return ok(function(fx) assert.are.equal(v, fx.sp:options().stiffness) end)
   end)),
-  damping = options_number("damping", finite("damping", function(v)
+  damping = options_number_or_array("damping", finite("damping", function(v)
     if v < 0 then return err("damping must be >= 0") end
     return ok(function(fx) assert.are.equal(v, fx.sp:options().damping) end)
   end)),
-  mass = options_number("mass", finite("mass", function(v)
+  mass = options_number_or_array("mass", finite("mass", function(v)
     if v <= 0 then return err("mass must be > 0") end
     return ok(function(fx) assert.are.equal(v, fx.sp:options().mass) end)
   end)),
@@ -692,8 +716,13 @@ local SPRING_FIELDS = {
   end),
   gravity = function(v)
     if v == nil then return ok() end
-    if type(v) ~= "table" then return err("gravity: table {gx, gy} expected, got " .. type_name(v)) end
+    if type(v) ~= "table" then return err("gravity: table {x, y} expected, got " .. type_name(v)) end
     return err("gravity[1]: number expected, got nil") -- {} has no gx
+  end,
+  wind = function(v)
+    if v == nil then return ok() end
+    if type(v) ~= "table" then return err("wind: table {x, y} expected, got " .. type_name(v)) end
+    return err("wind[1]: number expected, got nil")
   end,
 }
 

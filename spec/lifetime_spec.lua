@@ -56,7 +56,8 @@ shared.RECIPES = {
   Group = { solver = { 1 }, solve = {}, set_targets = { "xy" }, joints = { "t" },
     joint_offset = { 2 }, target_array = {}, joint_array = {} },
   Spring = { chain = {}, update = { 0.02 }, reset = {}, set_weight = { 0.5 }, weight = {},
-    set_gravity = { 0, 9 }, gravity = {}, set_options = { "sopts" }, options = {},
+    set_gravity = { 0, 9 }, gravity = {}, set_wind = { 3, 0 }, wind = {},
+    set_colliders = { "t" }, colliders = {}, set_options = { "sopts" }, options = {},
     velocity = { 1 } },
 }
 function shared.build()

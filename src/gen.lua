@@ -217,6 +217,7 @@ local function header_regions()
     statuses = header.statuses(),
     ["solver def"] = def_region(api.solver),
     ["spring def"] = def_region(api.spring),
+    ["collider def"] = def_region(api.collider),
     ["constraint def"] = def_region(api.constraint),
     ["chain defs"] = def_region(api.bone) .. "\n\n" .. def_region(api.chain),
     ["skeleton defs"] = def_region(api.skeleton_bone) .. "\n\n" .. def_region(api.skeleton),
@@ -279,7 +280,7 @@ local function api_c()
   out[#out + 1] = "/* Every def at its defaults: all zero (a field added later is 0, false or"
   out[#out + 1] = "** NULL), then the fields whose default is not. */"
   for _, def in ipairs({ api.constraint, api.bone, api.chain, api.solver, api.spring,
-                         api.skeleton_bone, api.skeleton }) do
+                         api.collider, api.skeleton_bone, api.skeleton }) do
     out[#out + 1] = ""
     out[#out + 1] = default_def_function(def)
   end
@@ -291,7 +292,8 @@ end
 -- ------------------------------------------------------------------
 
 local KINDS = { number = "NUMBER", whole = "WHOLE", boolean = "BOOLEAN", choice = "CHOICE",
-                angle = "ANGLE", point = "POINT", vector = "VECTOR" }
+                angle = "ANGLE", point = "POINT", vector = "VECTOR",
+                number_or_array = "NUMBER_OR_ARRAY" }
 
 local function path_of(def, name)
   for _, entry in ipairs(def_fields(def)) do
@@ -317,7 +319,7 @@ local function option_indices(def, prefix)
 end
 
 -- the defs Lua gives as tables, whose field names the binding checks
-local TABLE_DEFS = { "constraint", "bone", "chain", "skeleton_bone", "skeleton" }
+local TABLE_DEFS = { "constraint", "bone", "chain", "skeleton_bone", "skeleton", "collider" }
 
 local function enum_name_declarations()
   local out = {}
@@ -329,6 +331,19 @@ local function enum_name_declarations()
     out[#out + 1] = format("extern const char *const luaik_%s_fields[];", t)
   end
   return concat(out, "\n")
+end
+
+-- the most number_or_array options of one def
+local function array_count()
+  local most = 0
+  for _, def in ipairs({ api.solver, api.spring }) do
+    local count = 0
+    for _, entry in ipairs(options_of(def)) do
+      if entry.field.kind == "number_or_array" then count = count + 1 end
+    end
+    if count > most then most = count end
+  end
+  return most
 end
 
 local function luaik_api_h()
@@ -351,7 +366,10 @@ local function luaik_api_h()
     "  LUAIK_OPTION_CHOICE,  /* one of the choices' strings, into an enum */",
     "  LUAIK_OPTION_ANGLE,   /* a number into field, or false: the switch off */",
     "  LUAIK_OPTION_POINT,   /* {x, y} or {x =, y =} into x, y, or false: the switch off */",
-    "  LUAIK_OPTION_VECTOR   /* {x, y} into x, y */",
+    "  LUAIK_OPTION_VECTOR,  /* {x, y} into x, y */",
+    "  /* a number into field (array NULL), or a table of one number per bone:",
+    "  ** array points at them (a luaik_arrays slot) */",
+    "  LUAIK_OPTION_NUMBER_OR_ARRAY",
     "} luaik_option_kind;",
     "",
     "typedef struct luaik_option {",
@@ -364,7 +382,11 @@ local function luaik_api_h()
     "  int (*get_choice)(const void *def);",
     "  void (*set_choice)(void *def, int choice);",
     "  int required;                      /* a bone field read even when nil */",
+    "  size_t array;                      /* a number_or_array's const double * */",
     "} luaik_option;",
+    "",
+    "/* the most number_or_array options one def has */",
+    format("#define LUAIK_ARRAYS %d", array_count()),
     "",
     "/* each choice's Lua names, in the order of its C enum, NULL-ended */",
     enum_name_declarations(),
@@ -444,10 +466,11 @@ local function luaik_api_c()
       end
       out[#out + 1] = format("  {%s, LUAIK_OPTION_%s, %s,", c_string(f.option or f.lua or f.name),
                              KINDS[f.kind], at(entry.path))
-      out[#out + 1] = format("   %s, %s, %s, %s, %s, %s, %d},", x, y, on, choices, get, set,
-                             f.required and 1 or 0)
+      local array = f.array and at(path_of(def, f.array)) or "0"
+      out[#out + 1] = format("   %s, %s, %s, %s, %s, %s, %d, %s},", x, y, on, choices, get, set,
+                             f.required and 1 or 0, array)
     end
-    out[#out + 1] = "  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0}"
+    out[#out + 1] = "  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}"
     out[#out + 1] = "};"
   end
   return concat(out, "\n") .. "\n"

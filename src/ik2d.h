@@ -39,6 +39,7 @@ extern "C" {
 #define IK2D_MAX_BONES 64 /* the bones of a chain */
 #define IK2D_MAX_SKELETON_BONES 256 /* the bones of a skeleton */
 #define IK2D_MAX_SKELETON_SOLVERS 256 /* the solvers on one skeleton's chains */
+#define IK2D_MAX_COLLIDERS 16 /* the colliders of a spring */
 /* end generated */
 
 /* IK2D_API marks the public functions.  A Windows DLL build defines
@@ -119,7 +120,18 @@ typedef enum ik2d_status {
   IK2D_ERR_SPRING_DAMPING,
   /* a solver's target is on a bone that a solver running after it moves (each
   ** targeting a bone the other moves, outside a joint solve) */
-  IK2D_ERR_TARGET_CYCLE
+  IK2D_ERR_TARGET_CYCLE,
+  IK2D_ERR_WIND_X, /* a spring's wind x not finite */
+  IK2D_ERR_WIND_Y, /* a spring's wind y not finite */
+  IK2D_ERR_COLLIDERS, /* more than IK2D_MAX_COLLIDERS colliders */
+  IK2D_ERR_COLLIDER_SHAPE, /* not an ik2d_collider_shape */
+  IK2D_ERR_CIRCLE_X, /* a circle's x not finite */
+  IK2D_ERR_CIRCLE_Y, /* a circle's y not finite */
+  IK2D_ERR_CIRCLE_RADIUS, /* a circle's radius negative or not finite */
+  IK2D_ERR_SEGMENT_X1, /* a segment's x1 not finite */
+  IK2D_ERR_SEGMENT_Y1, /* a segment's y1 not finite */
+  IK2D_ERR_SEGMENT_X2, /* a segment's x2 not finite */
+  IK2D_ERR_SEGMENT_Y2 /* a segment's y2 not finite */
 } ik2d_status;
 /* end generated */
 
@@ -724,16 +736,19 @@ IK2D_API int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **
 /* of its chain swing like a chain of damped torsional springs: each    */
 /* joint pulls its bone toward its target local angle, and its parent   */
 /* the other way; so a bone lags in world space when its target, its    */
-/* parent or the base turns, swings back, and hangs under gravity, all  */
-/* inside its limits.  Joint i's spring is stiffness times the number   */
-/* of bones from it to the tip (the bones it carries), so every joint   */
-/* bends alike under a load on every bone.  The target of bone i is the */
-/* chain's result angle as the spring finds it at an update: the pose,  */
-/* or what a solver wrote since (so a spring updated after a solve lags */
-/* behind the IK); while nothing but the spring writes the result, the  */
-/* target stays the last one seen.  Each update writes the result       */
+/* parent or the base turns or the base runs, jumps and stops, swings   */
+/* back, hangs under gravity and bends with the wind, all inside its    */
+/* limits and out of the spring's colliders.  Joint i's spring is its   */
+/* bone's stiffness times the number of bones from it to the tip (the   */
+/* bones it carries), so every joint bends alike under a load on every  */
+/* bone.  The target of bone i is the chain's result angle as the       */
+/* spring finds it at an update: the pose, or what a solver wrote since */
+/* (so a spring updated after a solve lags behind the IK); while        */
+/* nothing but the spring writes the result, the target stays the last  */
+/* one seen.  Each update writes the result                             */
 /*   result = target + weight * delta(spring - target)                  */
-/* as a solve does, and its joints.                                      */
+/* as a solve does, and its joints.  src/ik2d_spring.c derives the      */
+/* model.                                                               */
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_spring ik2d_spring;
 
@@ -743,7 +758,9 @@ typedef struct ik2d_spring_def {
   /* >= 0: the last joint's spring, torque per radian of its bone's turn from
   ** the target; joint i of n has (n - i) times it; 100 */
   double stiffness;
-  /* >= 0: torque per rad/s of every bone's turning (air drag); 10 */
+  /* >= 0: torque per rad/s of every bone's turning through the air (air
+  ** drag), which also drags it along with the air moving past it (wind, the
+  ** base's motion); 10 */
   double damping;
   /* > 0: every bone's inertia. One bone alone swings at sqrt(stiffness /
   ** mass) rad/s with a damping ratio damping / (2 sqrt(stiffness mass)); 1 */
@@ -753,9 +770,53 @@ typedef struct ik2d_spring_def {
   double gravity_x;
   /* see gravity_x; 0 */
   double gravity_y;
+  /* the air's world velocity (px/s): each bone's tip is dragged by damping
+  ** toward moving with it (the base's own motion counts against it); 0 */
+  double wind_x;
+  /* see wind_x; 0 */
+  double wind_y;
   /* clamped to [0, 1], NaN refused; 1 */
   double weight;
+  /* NULL: stiffness for every bone; else one per bone of the chain, base
+  ** first (read when the def is given, not kept); NULL */
+  const double *stiffness_per_bone;
+  /* NULL: damping for every bone; else one per bone, as stiffness_per_bone;
+  ** NULL */
+  const double *damping_per_bone;
+  /* NULL: mass for every bone; else one per bone, as stiffness_per_bone; NULL */
+  const double *mass_per_bone;
 } ik2d_spring_def;
+/* end generated */
+
+/* generated from lua/ik2d/api.lua by make gen: enum collider_shape */
+/* A spring's collider's shape. */
+typedef enum ik2d_collider_shape {
+  IK2D_CIRCLE = 0, /* a disc no joint enters */
+  IK2D_SEGMENT /* a wall no bone crosses */
+} ik2d_collider_shape;
+/* end generated */
+
+/* generated from lua/ik2d/api.lua by make gen: collider def */
+/* A spring's collider in world space: a circle (x, y, radius) no joint
+** enters, or a segment (x1, y1)-(x2, y2) no bone crosses. */
+typedef struct ik2d_collider {
+  /* a circle's centre; 0 */
+  double x;
+  /* a circle's centre; 0 */
+  double y;
+  /* a circle's radius, >= 0; 0 */
+  double radius;
+  /* a segment's first end; 0 */
+  double x1;
+  /* a segment's first end; 0 */
+  double y1;
+  /* a segment's second end; 0 */
+  double x2;
+  /* a segment's second end; 0 */
+  double y2;
+  /* circle or segment; circle */
+  ik2d_collider_shape shape;
+} ik2d_collider;
 /* end generated */
 
 /* The defaults above. */
@@ -775,15 +836,40 @@ IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_
 IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
 IK2D_API ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight);
 IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double x, double y);
+IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double x, double y);
+/* Defaults: a circle at the origin of radius 0. */
+IK2D_API ik2d_collider ik2d_default_collider_def(void);
+/* IK2D_OK, or the status of what is wrong with collider. */
+IK2D_API ik2d_status ik2d_collider_check(const ik2d_collider *collider);
+/* The spring's colliders, world space (copied; count 0 clears them):
+** none of its joints enters a circle, none of its bones crosses a
+** segment (a bone found inside goes back out the way it came in, its
+** turning into the collider stopped; a limit wins over a collider).
+** All checked before any is kept: IK2D_ERR_COLLIDERS for a count above
+** IK2D_MAX_COLLIDERS, else the first bad collider's status. */
+IK2D_API ik2d_status ik2d_spring_set_colliders(ik2d_spring *spring,
+                                               const ik2d_collider *colliders, int count);
+/* Up to max of the spring's colliders into colliders (may be NULL for
+** max 0); returns how many it has. */
+IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *colliders,
+                                   int max);
 /* Advances the motion by dt seconds (>= 0; inf is the longest step
 ** below) and writes the chain's result.  The same motion at any frame
 ** rate: substeps of at most 1/720 s (whole ones at 24..360 Hz frames),
 ** each integrated exactly for the linear damped oscillator with its
 ** forcing held over it; a target or base angle that changes frame after
 ** frame moves linearly between its samples, one that changes after a
-** frame without change jumps at the frame's start.  Stable for any dt:
-** at most 64 substeps of at most 1 s each (a longer frame is a hitch,
-** not time to catch up), and no bone turns faster than 720 pi rad/s.
+** frame without change jumps at the frame's start; the base's position
+** moves linearly between the samples of the updates with dt > 0 (its
+** velocity jumps at a frame's start: the bones feel that as an impulse),
+** and an update with dt = 0 takes its move as a jump (a teleport: the
+** base keeps its speed).
+** Stable for any dt and any stiffness: at most 64 substeps of at most
+** 1 s each (a longer frame is a hitch, not time to catch up), and where
+** a substep is long for the chain's fastest rate (Lambda h^2 > 1/4, see
+** src/ik2d_spring.c) the chain goes by backward Euler, which never adds
+** energy and lands at rest on the equilibrium as the step grows (a frame
+** of 100 s ends at rest); no bone turns faster than 720 pi rad/s.
 ** IK2D_ERR_DT, changing nothing, for a negative or NaN dt. */
 IK2D_API ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
 /* At rest on the target: every bone at its target, no velocity; writes

@@ -79,6 +79,17 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_SPRING_DAMPING: return "damping must be >= 0 and finite";
     case IK2D_ERR_TARGET_CYCLE:
       return "the first's target is on a bone the second moves, which must run after it (a cycle): solve them together (chains sharing bones, together = true) or target a world point";
+    case IK2D_ERR_WIND_X: return "wind x must be finite";
+    case IK2D_ERR_WIND_Y: return "wind y must be finite";
+    case IK2D_ERR_COLLIDERS: return "a spring takes at most 16 colliders";
+    case IK2D_ERR_COLLIDER_SHAPE: return "shape must be circle or segment";
+    case IK2D_ERR_CIRCLE_X: return "circle x must be finite";
+    case IK2D_ERR_CIRCLE_Y: return "circle y must be finite";
+    case IK2D_ERR_CIRCLE_RADIUS: return "circle radius must be >= 0 and finite";
+    case IK2D_ERR_SEGMENT_X1: return "segment x1 must be finite";
+    case IK2D_ERR_SEGMENT_Y1: return "segment y1 must be finite";
+    case IK2D_ERR_SEGMENT_X2: return "segment x2 must be finite";
+    case IK2D_ERR_SEGMENT_Y2: return "segment y2 must be finite";
   }
   return "unknown status";
 }
@@ -134,6 +145,13 @@ ik2d_spring_def ik2d_default_spring_def(void) {
   def.damping = 10.0;
   def.mass = 1.0;
   def.weight = 1.0;
+  return def;
+}
+
+ik2d_collider ik2d_default_collider_def(void) {
+  ik2d_collider def;
+  memset(&def, 0, sizeof def);
+  def.shape = IK2D_CIRCLE;
   return def;
 }
 

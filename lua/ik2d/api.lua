@@ -23,6 +23,7 @@ api.constants = {
   { name = "MAX_BONES", value = 64, doc = "the bones of a chain" },
   { name = "MAX_SKELETON_BONES", value = 256, doc = "the bones of a skeleton" },
   { name = "MAX_SKELETON_SOLVERS", value = 256, doc = "the solvers on one skeleton's chains" },
+  { name = "MAX_COLLIDERS", value = 16, doc = "the colliders of a spring" },
 }
 
 --- IK2D_OK, then IK2D_ERR_<name> in this order (their numbers are the
@@ -120,6 +121,19 @@ api.statuses = {
       .. "solve them together (chains sharing bones, together = true) or target a world point",
     doc = "a solver's target is on a bone that a solver running after it moves (each targeting "
       .. "a bone the other moves, outside a joint solve)" },
+  { name = "WIND_X", words = "wind x must be finite", doc = "a spring's wind x not finite" },
+  { name = "WIND_Y", words = "wind y must be finite", doc = "a spring's wind y not finite" },
+  { name = "COLLIDERS", words = "a spring takes at most {MAX_COLLIDERS} colliders",
+    doc = "more than IK2D_MAX_COLLIDERS colliders" },
+  { name = "COLLIDER_SHAPE", words = "shape must be circle or segment", doc = "not an ik2d_collider_shape" },
+  { name = "CIRCLE_X", words = "circle x must be finite", doc = "a circle's x not finite" },
+  { name = "CIRCLE_Y", words = "circle y must be finite", doc = "a circle's y not finite" },
+  { name = "CIRCLE_RADIUS", words = "circle radius must be >= 0 and finite",
+    doc = "a circle's radius negative or not finite" },
+  { name = "SEGMENT_X1", words = "segment x1 must be finite", doc = "a segment's x1 not finite" },
+  { name = "SEGMENT_Y1", words = "segment y1 must be finite", doc = "a segment's y1 not finite" },
+  { name = "SEGMENT_X2", words = "segment x2 must be finite", doc = "a segment's x2 not finite" },
+  { name = "SEGMENT_Y2", words = "segment y2 must be finite", doc = "a segment's y2 not finite" },
 }
 
 --- The choices: a Lua string each, a C enum value each (in order: 0, 1, ...).
@@ -157,13 +171,20 @@ api.enums = {
       { "position", "IK2D_INHERIT_POSITION", doc = "its position only: the bone's angle is relative "
         .. "to the skeleton's base" },
     } },
+  { name = "collider_shape", c = "ik2d_collider_shape", doc = "A spring's collider's shape.",
+    values = {
+      { "circle", "IK2D_CIRCLE", doc = "a disc no joint enters" },
+      { "segment", "IK2D_SEGMENT", doc = "a wall no bone crosses" },
+    } },
 }
 
 --- A setting of a def.  `name` is the Lua option; `member` the C field
 -- (default: name) in the C struct, or in the group's nested struct;
 -- `type` the C type; `default` as Lua gives it (a string names a choice
 -- of `enum`); `status` the status that refuses a bad value; `kind` how a
--- Lua value becomes it: "number", "whole", "boolean", "choice", or for
+-- Lua value becomes it: "number", "whole", "boolean", "choice",
+-- "number_or_array" (a number, or a table of one number per bone into the
+-- per-bone pointer field named `array`: the binding checks the count), or for
 -- settings switched on and off together, "angle" (a number, or false for
 -- none) and "point" ({x, y} or {x =, y =}, or false) whose switch is the
 -- group's `enabled` field.  `flat` is the key in the pure core's def (the
@@ -305,22 +326,28 @@ api.spring = {
   doc = "A spring's settings.",
   fields = {
     { name = "stiffness",
-      type = "double", kind = "number", default = 100, status = "SPRING_STIFFNESS",
-      readme = ">= 0: the last joint's spring, torque per radian of turn from the target. Joint i of n "
-        .. "carries the bones from i to the tip and has `(n - i + 1) * stiffness`, so every joint "
-        .. "bends alike under a load on every bone (gravity, the base spinning up), and a long tail "
-        .. "settles about as fast as one bone",
+      type = "double", kind = "number_or_array", array = "stiffness_per_bone", default = 100,
+      status = "SPRING_STIFFNESS",
+      readme = ">= 0, or an array of one per bone: the last joint's spring, torque per radian of turn "
+        .. "from the target. Joint i of n carries the bones from i to the tip and has `(n - i + 1) * "
+        .. "stiffness` (its bone's), so every joint bends alike under a load on every bone (gravity, "
+        .. "the base spinning up), and a long tail settles about as fast as one bone",
       doc = ">= 0: the last joint's spring, torque per radian of its bone's turn from the target; "
         .. "joint i of n has (n - i) times it" },
     { name = "damping",
-      type = "double", kind = "number", default = 10, status = "SPRING_DAMPING",
-      readme = ">= 0: torque per rad/s of every bone's turning (air drag)",
-      doc = ">= 0: torque per rad/s of every bone's turning (air drag)" },
+      type = "double", kind = "number_or_array", array = "damping_per_bone", default = 10,
+      status = "SPRING_DAMPING",
+      readme = ">= 0, or an array of one per bone: torque per rad/s of every bone's turning through "
+        .. "the air, and the drag of the air moving past it (`wind`, the base running)",
+      doc = ">= 0: torque per rad/s of every bone's turning through the air (air drag), which also "
+        .. "drags it along with the air moving past it (wind, the base's motion)" },
     { name = "mass",
-      type = "double", kind = "number", default = 1, status = "SPRING_MASS",
-      readme = "> 0: every bone's inertia. One bone alone swings at `sqrt(stiffness / mass)` rad/s with "
-        .. "damping ratio `damping / (2 sqrt(stiffness * mass))` (the defaults: 10 rad/s, 0.5); "
-        .. "`stiffness / mass` and `damping / mass` must be finite",
+      type = "double", kind = "number_or_array", array = "mass_per_bone", default = 1,
+      status = "SPRING_MASS",
+      readme = "> 0, or an array of one per bone: every bone's inertia. One bone alone swings at "
+        .. "`sqrt(stiffness / mass)` rad/s with damping ratio `damping / (2 sqrt(stiffness * mass))` "
+        .. "(the defaults: 10 rad/s, 0.5); `stiffness / mass` and `damping / mass` must be finite (a "
+        .. "bone's own and its child's stiffness over its mass)",
       doc = "> 0: every bone's inertia.  One bone alone swings at sqrt(stiffness / mass) rad/s "
         .. "with a damping ratio damping / (2 sqrt(stiffness mass))" },
     { name = "gravity_x", option = "gravity", readme_default = "`{0, 0}`", type = "double",
@@ -332,12 +359,50 @@ api.spring = {
       doc = "world acceleration at each bone's tip (px/s^2, y down in LOVE): a bone of length L "
         .. "alone swings like a pendulum, g / L rad/s^2 toward g" },
     { name = "gravity_y", type = "double", default = 0, status = "GRAVITY_Y", doc = "see gravity_x" },
+    { name = "wind_x", option = "wind", readme_default = "`{0, 0}`", type = "double",
+      kind = "vector", default = 0,
+      readme = "`{wx, wy}`, the air's world velocity (px/s): each bone's tip is dragged toward moving "
+        .. "with it, `damping / mass` per second, so a hanging tail bends downwind, and one whose "
+        .. "base runs through still air trails",
+      status = "WIND_X", vector = { "wind_x", "wind_y" },
+      doc = "the air's world velocity (px/s): each bone's tip is dragged by damping toward moving "
+        .. "with it (the base's own motion counts against it)" },
+    { name = "wind_y", type = "double", default = 0, status = "WIND_Y", doc = "see wind_x" },
     { name = "weight",
       type = "double", kind = "number", default = 1, status = "WEIGHT",
       readme = "clamped to [0, 1], NaN is an error: `result = target + weight * delta(spring - target)`, "
         .. "as a solve blends (inside the limits); the motion runs the same at any weight, so a "
         .. "weight blend in is smooth",
       doc = "clamped to [0, 1], NaN refused" },
+    { name = "stiffness_per_bone", type = "const double *", default = nil,
+      doc = "NULL: stiffness for every bone; else one per bone of the chain, base first (read when "
+        .. "the def is given, not kept)" },
+    { name = "damping_per_bone", type = "const double *", default = nil,
+      doc = "NULL: damping for every bone; else one per bone, as stiffness_per_bone" },
+    { name = "mass_per_bone", type = "const double *", default = nil,
+      doc = "NULL: mass for every bone; else one per bone, as stiffness_per_bone" },
+  },
+}
+
+--- A spring's collider (ik2d_spring_set_colliders), world space.  Lua
+-- gives a circle as { x =, y =, radius = } and a segment as { x1 =, y1 =,
+-- x2 =, y2 = }.
+api.collider = {
+  c = "ik2d_collider", prefix = "collider",
+  doc = "A spring's collider in world space: a circle (x, y, radius) no joint enters, or a segment "
+    .. "(x1, y1)-(x2, y2) no bone crosses.",
+  lua = { "x", "y", "radius", "x1", "y1", "x2", "y2" },
+  fields = {
+    { name = "shape", type = "ik2d_collider_shape", enum = "collider_shape", default = "circle",
+      status = "COLLIDER_SHAPE", doc = "circle or segment" },
+    { name = "x", type = "double", default = 0, status = "CIRCLE_X", doc = "a circle's centre" },
+    { name = "y", type = "double", default = 0, status = "CIRCLE_Y", doc = "a circle's centre" },
+    { name = "radius", type = "double", default = 0, status = "CIRCLE_RADIUS",
+      doc = "a circle's radius, >= 0" },
+    { name = "x1", type = "double", default = 0, status = "SEGMENT_X1", doc = "a segment's first end" },
+    { name = "y1", type = "double", default = 0, status = "SEGMENT_Y1", doc = "a segment's first end" },
+    { name = "x2", type = "double", default = 0, status = "SEGMENT_X2", doc = "a segment's second end" },
+    { name = "y2", type = "double", default = 0, status = "SEGMENT_Y2", doc = "a segment's second end" },
   },
 }
 

@@ -27,15 +27,19 @@
 **     moved; the twin's base compared too).
 **
 ** Spring mode (bits 3 and 4 of the byte that says whether rests are kept,
-** unused before, set to 01): a spring on the chain, and after every
-** operation the part of its byte above the operation (byte / 14, ignored
-** before) updates it with a hostile dt (0, 1/144 .. 7 s, 1e300, inf,
-** NaN, negative, denormal), sets a hostile stiffness, damping, mass,
-** gravity or weight, or resets it; then: the chain's invariants, a finite
-** state no faster than 720 pi rad/s, limits held (weight 1, or the
-** target within them), weight 0 showing the target, a bitwise twin
-** updated alongside giving the same bits, and refused calls (NaN or
-** negative dt, bad settings, by the documented rules) changing nothing.
+** unused before, set to 01): a spring on the chain (some wind), and
+** after every operation the part of its byte above the operation (byte /
+** 14, ignored before) updates it with a hostile dt (0, 1/144 .. 7 s,
+** 1e300, inf, NaN, negative, denormal; the base moved by the operations
+** in between, so it runs, jumps and teleports to 1e300), sets a hostile
+** stiffness, damping, mass (a number or one bone's entry of a per-bone
+** array), gravity, wind or weight, sets colliders about the joints
+** (circles and segments of hostile sizes, now and then a bad one or too
+** many), or resets it; then: the chain's invariants, a finite state no
+** faster than 720 pi rad/s, limits held (weight 1, or the target within
+** them), weight 0 showing the target, a bitwise twin updated alongside
+** giving the same bits, and refused calls (NaN or negative dt, bad
+** settings or colliders, by the documented rules) changing nothing.
 **
 ** The two precision floors below are those of doubles, not slack for
 ** the solver: a joint position is stored to half an ulp of its
@@ -181,7 +185,7 @@ static double coordinate_of(reader *r) {
 /* Doubles enough for a chain, a solver or a spring of 64 bones. */
 #define CHAIN_DOUBLES 1024
 #define SOLVER_DOUBLES 512
-#define SPRING_DOUBLES 512
+#define SPRING_DOUBLES 1024
 
 /* A pointer of an object relocated from src to dst: same offset. */
 #define RELOCATE(dst, src, field) \
@@ -932,7 +936,14 @@ static ik2d_spring *copy_spring(double *memory, const ik2d_spring *spring,
   RELOCATE(copy, spring, velocity);
   RELOCATE(copy, spring, target);
   RELOCATE(copy, spring, written);
+  RELOCATE(copy, spring, stiffness);
+  RELOCATE(copy, spring, damping);
+  RELOCATE(copy, spring, mass);
   RELOCATE(copy, spring, moving);
+  /* a per-bone setting points at the spring's own array */
+  if (copy->settings.stiffness_per_bone != NULL) copy->settings.stiffness_per_bone = copy->stiffness;
+  if (copy->settings.damping_per_bone != NULL) copy->settings.damping_per_bone = copy->damping;
+  if (copy->settings.mass_per_bone != NULL) copy->settings.mass_per_bone = copy->mass;
   return copy;
 }
 
@@ -1001,39 +1012,135 @@ static void spring_update(world *w, double dt) {
   check_spring(sp, 1);
 }
 
-/* One setting from a list of hostile values; refused exactly when the
-** documented rules say so, and then nothing changed. */
+static const double spring_values[] = {0.0, 1.0, 100.0, 1e6, 1e300, DBL_MAX, 1e-300, 5e-324,
+                                       -1.0, NAN, INFINITY, 0.5, 2.0, 980.0, -980.0, -0.0};
+#define SPRING_VALUES ((unsigned)(sizeof spring_values / sizeof spring_values[0]))
+
+/* bone i's value of a setting, as the documented rules read a def */
+static double bone_value(double value, const double *per_bone, int i) {
+  return per_bone != NULL ? per_bone[i] : value;
+}
+
+/* The documented rules for a def on a chain of n bones: every bone's
+** stiffness and damping >= 0 and finite, its mass > 0 and finite with its
+** own and its child's stiffness and its damping over it finite; gravity
+** and wind finite, weight not NaN. */
+static int spring_def_good(const ik2d_spring_def *def, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    double s = bone_value(def->stiffness, def->stiffness_per_bone, i);
+    double c = bone_value(def->damping, def->damping_per_bone, i);
+    double m = bone_value(def->mass, def->mass_per_bone, i);
+    if (!(isfinite(s) && s >= 0.0 && isfinite(c) && c >= 0.0 && isfinite(m) && m > 0.0 &&
+          isfinite(s / m) && isfinite(c / m)))
+      return 0;
+    if (i + 1 < n && !isfinite(bone_value(def->stiffness, def->stiffness_per_bone, i + 1) / m))
+      return 0;
+  }
+  return isfinite(def->gravity_x) && isfinite(def->gravity_y) && isfinite(def->wind_x) &&
+         isfinite(def->wind_y) && !isnan(def->weight);
+}
+
+/* One setting from a list of hostile values (a per-bone one: at one bone,
+** the others the spring's); refused exactly when the documented rules
+** say so, and then nothing changed. */
 static void spring_setting(world *w, unsigned which) {
-  static const double values[] = {0.0, 1.0, 100.0, 1e6, 1e300, DBL_MAX, 1e-300, 5e-324,
-                                  -1.0, NAN, INFINITY, 0.5, 2.0, 980.0, -980.0, -0.0};
   static double before[SPRING_DOUBLES];
+  double per_bone[IK2D_MAX_BONES];
   ik2d_spring *sp = w->spring;
   ik2d_spring_def def = ik2d_spring_get_def(sp);
-  double v = values[w->spring_turn % (sizeof values / sizeof values[0])];
+  double v = spring_values[w->spring_turn % SPRING_VALUES];
+  int n = sp->chain->count, k = (int)(w->spring_turn % (unsigned)n), i;
   ik2d_status status;
-  int good;
-  memcpy(before, sp, ik2d_spring_size(sp->chain->count));
-  switch (which % 6) {
-    case 0: def.stiffness = v; break;
-    case 1: def.damping = v; break;
-    case 2: def.mass = v; break;
+  memcpy(before, sp, ik2d_spring_size(n));
+  switch (which % 11) {
+    case 0: def.stiffness = v; def.stiffness_per_bone = NULL; break;
+    case 1: def.damping = v; def.damping_per_bone = NULL; break;
+    case 2: def.mass = v; def.mass_per_bone = NULL; break;
     case 3: def.gravity_x = v; break;
     case 4: def.gravity_y = v; break;
-    default: def.weight = v; break;
+    case 5: def.weight = v; break;
+    case 6: def.wind_x = v; break;
+    case 7: def.wind_y = v; break;
+    case 8:
+      for (i = 0; i < n; i++) per_bone[i] = sp->stiffness[i];
+      per_bone[k] = v;
+      def.stiffness_per_bone = per_bone;
+      break;
+    case 9:
+      for (i = 0; i < n; i++) per_bone[i] = sp->damping[i];
+      per_bone[k] = v;
+      def.damping_per_bone = per_bone;
+      break;
+    default:
+      for (i = 0; i < n; i++) per_bone[i] = sp->mass[i];
+      per_bone[k] = v;
+      def.mass_per_bone = per_bone;
+      break;
   }
-  good = isfinite(def.stiffness) && def.stiffness >= 0.0 && isfinite(def.damping) &&
-         def.damping >= 0.0 && isfinite(def.mass) && def.mass > 0.0 &&
-         isfinite(def.stiffness / def.mass) && isfinite(def.damping / def.mass) &&
-         isfinite(def.gravity_x) && isfinite(def.gravity_y) && !isnan(def.weight);
-  status = which % 6 == 5 ? ik2d_spring_set_weight(sp, v)
-           : which % 6 >= 3 ? ik2d_spring_set_gravity(sp, def.gravity_x, def.gravity_y)
-                            : ik2d_spring_set_def(sp, &def);
-  if (!good) {
+  switch (which % 11) {
+    case 5: status = ik2d_spring_set_weight(sp, v); break;
+    case 3: case 4: status = ik2d_spring_set_gravity(sp, def.gravity_x, def.gravity_y); break;
+    case 6: case 7: status = ik2d_spring_set_wind(sp, def.wind_x, def.wind_y); break;
+    default: status = ik2d_spring_set_def(sp, &def); break;
+  }
+  if (!spring_def_good(&def, n)) {
     REQUIRE(status != IK2D_OK && same_spring(sp, before), "bad spring setting accepted",
             (int)which, v, status);
   } else {
     REQUIRE(status == IK2D_OK, "good spring setting refused", (int)which, v, status);
+    for (i = 0; i < n; i++)
+      REQUIRE(sp->stiffness[i] == bone_value(def.stiffness, def.stiffness_per_bone, i) &&
+                  sp->mass[i] == bone_value(def.mass, def.mass_per_bone, i),
+              "per-bone stiffness or mass not kept", i, sp->stiffness[i], sp->mass[i]);
   }
+}
+
+/* Colliders about the chain's joints from the hostile values: 0 to 6 of
+** them, or 17 (refused); a bad value refused; then nothing changed, else
+** they are the spring's. */
+static void spring_colliders(world *w) {
+  static double before[SPRING_DOUBLES];
+  ik2d_collider colliders[17], kept[IK2D_MAX_COLLIDERS];
+  ik2d_spring *sp = w->spring;
+  const ik2d_chain *chain = sp->chain;
+  unsigned t = w->spring_turn;
+  int count = t % 23 == 0 ? 17 : (int)(t % 7), k, good = count <= IK2D_MAX_COLLIDERS;
+  ik2d_status status;
+  memcpy(before, sp, ik2d_spring_size(chain->count));
+  for (k = 0; k < count; k++) {
+    int j = (int)((t + 7u * (unsigned)k) % (unsigned)(chain->count + 1));
+    double x = chain->joints[2 * j], y = chain->joints[2 * j + 1];
+    double size = spring_values[(t + 3u * (unsigned)k) % SPRING_VALUES];
+    double small = 0.5 * (fabs(chain->joints[2 * chain->count] - x) + 1.0);
+    colliders[k] = ik2d_default_collider_def();
+    /* mostly sizes about the chain's; a hostile one now and then */
+    if ((t + (unsigned)k) % 5 != 0) size = small;
+    if ((t + (unsigned)k) % 2 == 0) {
+      colliders[k].x = x + 0.25 * small;
+      colliders[k].y = y;
+      colliders[k].radius = size;
+      good = good && isfinite(colliders[k].x) && isfinite(colliders[k].y) && isfinite(size) &&
+             size >= 0.0;
+    } else {
+      colliders[k].shape = IK2D_SEGMENT;
+      colliders[k].x1 = x - size;
+      colliders[k].y1 = y + 0.1 * small;
+      colliders[k].x2 = x + size;
+      colliders[k].y2 = y - 0.1 * small;
+      good = good && isfinite(colliders[k].x1) && isfinite(colliders[k].y1) &&
+             isfinite(colliders[k].x2) && isfinite(colliders[k].y2);
+    }
+  }
+  status = ik2d_spring_set_colliders(sp, colliders, count);
+  if (!good) {
+    REQUIRE(status != IK2D_OK && same_spring(sp, before), "bad colliders accepted", count, 0,
+            status);
+    return;
+  }
+  REQUIRE(status == IK2D_OK && ik2d_spring_colliders(sp, kept, IK2D_MAX_COLLIDERS) == count &&
+              memcmp(kept, colliders, (size_t)count * sizeof kept[0]) == 0,
+          "good colliders refused or not kept", count, 0, status);
 }
 
 /* In spring mode, after every operation: what the part of its byte above
@@ -1045,10 +1152,12 @@ static void spring_act(world *w, unsigned q) {
   if (w->spring == NULL) return;
   w->spring_turn++;
   if (q == 0) return;
-  if (q <= 6 || q >= 14) {
+  if (q <= 6 || q >= 15) {
     spring_update(w, dts[(q + w->spring_turn) % (sizeof dts / sizeof dts[0])]);
   } else if (q <= 12) {
     spring_setting(w, q - 7 + w->spring_turn);
+  } else if (q == 14) {
+    spring_colliders(w);
   } else {
     int i;
     ik2d_spring_reset(w->spring);
@@ -1132,6 +1241,7 @@ static int build(world *w, reader *r) {
   if (spring_on) {
     ik2d_spring_def spring_def = ik2d_default_spring_def();
     spring_def.gravity_y = 980.0;
+    spring_def.wind_x = 60.0;
     w->spring = (ik2d_spring *)(void *)w->spring_memory;
     REQUIRE(ik2d_spring_init(w->spring, sizeof w->spring_memory, w->chain, &spring_def) ==
                 IK2D_OK, "spring init", -1, 0, 0);

@@ -30,7 +30,13 @@
 **                    each solved by ik2d_skeleton_solve: every bone's
 **                    angle and transform, every chain's joints and every
 **                    solver's reached, limited, iterations and distance
-**   total   <hash>   all four
+**   springs <hash>   springs that feel the body: bases that run, stop,
+**                    bob and turn, wind, per-bone stiffness, damping and
+**                    mass, circles and segments in the way, limits,
+**                    flips, frames of 1/144 s to inf (backward Euler,
+**                    solved again about contacts) and pose edits: every
+**                    joint and bone velocity after every update
+**   total   <hash>   all five
 ** spec/golden_spec.lua and spec/golden/platforms.sh compare each part
 ** with its value recorded in spec/golden/expected.
 **
@@ -420,7 +426,7 @@ static double g_skeleton_distance(const g_skeleton *s, int k) {
 /* ------------------------------------------------------------------ */
 
 typedef struct g_hash {
-  uint64_t joints, angles, effectors, skeleton;
+  uint64_t joints, angles, effectors, skeleton, springs;
 } g_hash;
 
 static void hash_bytes(uint64_t *h, const void *data, size_t n) {
@@ -694,7 +700,7 @@ static void make_effector_scene(g_chain *c, g_solver *s, int n) {
 static void scene_effectors(g_hash *h, int n) {
   static g_chain chains[BATCH];
   static g_solver solvers[BATCH];
-  static char spring_memory[BATCH][4096];
+  static char spring_memory[BATCH][8192];
   g_solver *list[BATCH];
   double reach[BATCH];
   ik2d_spring *springs[BATCH];
@@ -1208,6 +1214,113 @@ static void scene_skeleton_long(g_hash *h, int arm) {
   skeleton_frames(h, &sc, 1.0);
 }
 
+/* ------------------------------------------------------------------ */
+/* springs that feel the body (hashed apart, from a seed of their own)  */
+/* ------------------------------------------------------------------ */
+
+#define SPRING_SEED 0x13198a2e03707344ULL
+#define SPRING_FRAMES 90
+
+/* n numbers in [lo, hi] into values, or none (NULL) half the time */
+static const double *spring_per_bone(double *values, int n, double lo, double hi) {
+  int i;
+  if (rnd_int(2) == 0) return NULL;
+  for (i = 0; i < n; i++) values[i] = rnd_in(lo, hi);
+  return values;
+}
+
+/* up to 5 colliders about the chain's joints: circles and segments */
+static int spring_colliders(const g_chain *c, ik2d_collider *colliders) {
+  int k, count = rnd_int(6), n = g_count(c);
+  double reach = chain_reach(c);
+  for (k = 0; k < count; k++) {
+    int j = 1 + rnd_int(n);
+    double x = g_joint_x(c, j) + rnd_in(-0.5, 0.5) * reach;
+    double y = g_joint_y(c, j) + rnd_in(-0.5, 0.5) * reach;
+    colliders[k] = ik2d_default_collider_def();
+    if (rnd_int(2) == 0) {
+      colliders[k].x = x;
+      colliders[k].y = y;
+      colliders[k].radius = rnd_in(0.0, 0.4) * reach;
+    } else {
+      double a = rnd_in(-PI, PI), half = rnd_in(0.0, 2.0) * reach;
+      colliders[k].shape = IK2D_SEGMENT;
+      colliders[k].x1 = x - half * ik2d_cos(a);
+      colliders[k].y1 = y - half * ik2d_sin(a);
+      colliders[k].x2 = x + half * ik2d_cos(a);
+      colliders[k].y2 = y + half * ik2d_sin(a);
+    }
+  }
+  return count;
+}
+
+static void scene_spring(g_hash *h, int n, int kind) {
+  static g_chain c;
+  static const double dts[] = {1.0 / 60, 1.0 / 60, 1.0 / 60, 1.0 / 144, 1.0 / 30, 0.1, 0.0,
+                               2.0, 100.0, HUGE_VAL};
+  double stiffness[G_MAX_BONES], damping[G_MAX_BONES], mass[G_MAX_BONES];
+  ik2d_collider colliders[5];
+  ik2d_spring_def def = ik2d_default_spring_def();
+  ik2d_spring *spring;
+  double x0, y0, a0, speed, bob, reach;
+  size_t size = ik2d_spring_size(n);
+  int frame, i, count;
+  make_chain(&c, n, kind);
+  reach = chain_reach(&c);
+  def.stiffness = rnd_in(0.0, 300.0);
+  def.damping = rnd_in(0.0, 12.0);
+  def.mass = rnd_in(0.2, 3.0);
+  def.stiffness_per_bone = spring_per_bone(stiffness, n, 0.0, 300.0);
+  def.damping_per_bone = spring_per_bone(damping, n, 0.0, 12.0);
+  def.mass_per_bone = spring_per_bone(mass, n, 0.2, 3.0);
+  def.gravity_x = rnd_int(4) == 0 ? rnd_in(-300.0, 300.0) : 0.0;
+  def.gravity_y = rnd_int(4) == 0 ? 0.0 : rnd_in(0.0, 1000.0);
+  def.wind_x = rnd_int(2) == 0 ? 0.0 : rnd_in(-400.0, 400.0);
+  def.wind_y = rnd_int(2) == 0 ? 0.0 : rnd_in(-100.0, 100.0);
+  def.weight = rnd_int(4) == 0 ? rnd() : 1.0;
+  spring = malloc(size);
+  g_check(ik2d_spring_init(spring, size, c.chain, &def));
+  count = spring_colliders(&c, colliders);
+  g_check(ik2d_spring_set_colliders(spring, colliders, count));
+  x0 = g_joint_x(&c, 0);
+  y0 = g_joint_y(&c, 0);
+  ik2d_chain_base(c.chain, NULL, NULL, &a0);
+  speed = rnd_in(-30.0, 30.0) * reach;
+  bob = rnd_in(0.0, 2.0) * reach;
+  for (frame = 0; frame < SPRING_FRAMES; frame++) {
+    double t = frame / 60.0, dt = dts[rnd_int(10)];
+    /* runs, stops, runs back; bobs; turns now and then */
+    double run = frame < 30 ? speed * t : frame < 60 ? speed * 0.5 : speed * (1.5 - t);
+    double a = rnd_int(8) == 0 ? rnd_in(-PI, PI) : a0;
+    g_chain_base(&c, x0 + run, y0 + bob * ik2d_sin(9.0 * t), a);
+    if (rnd_int(10) == 0) {
+      int bone = rnd_int(n);
+      g_chain_pose(&c, bone, rnd_in(-2.0, 2.0));
+    }
+    if (rnd_int(20) == 0) g_chain_flip(&c, rnd_int(2));
+    if (rnd_int(30) == 0) ik2d_spring_reset(spring);
+    g_check(ik2d_spring_update(spring, dt));
+    for (i = 0; i <= n; i++) {
+      hash_double(&h->springs, g_joint_x(&c, i));
+      hash_double(&h->springs, g_joint_y(&c, i));
+    }
+    for (i = 0; i < n; i++) {
+      double v;
+      g_check(ik2d_spring_velocity(spring, i, &v));
+      hash_double(&h->springs, v);
+    }
+  }
+  free(spring);
+}
+
+static void scenes_springs(g_hash *h) {
+  int k, kind, round;
+  rng_state = SPRING_SEED;
+  for (round = 0; round < 2; round++)
+    for (k = 0; k < BONE_COUNTS; k++)
+      for (kind = 0; kind < 4; kind++) scene_spring(h, bone_counts[k], kind);
+}
+
 static const int skeleton_bone_counts[] = {1, 2, 3, 4, 6, 9, 14, 24, 40, 64, 100};
 #define SKELETON_BONE_COUNTS ((int)(sizeof skeleton_bone_counts / sizeof skeleton_bone_counts[0]))
 
@@ -1234,7 +1347,7 @@ int main(int argc, char **argv) {
   uint64_t total;
   int k, limits, round;
   if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
-  h.joints = h.angles = h.effectors = h.skeleton = 14695981039346656037ULL;
+  h.joints = h.angles = h.effectors = h.skeleton = h.springs = 14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
       for (limits = 0; limits < 4; limits++)
@@ -1243,14 +1356,17 @@ int main(int argc, char **argv) {
   for (round = 0; round < 2; round++)
     for (k = 0; k < BONE_COUNTS; k++) scene_effectors(&h, bone_counts[k]);
   scenes_skeleton(&h);
+  scenes_springs(&h);
   total = h.joints;
   hash_bytes(&total, &h.angles, sizeof h.angles);
   hash_bytes(&total, &h.effectors, sizeof h.effectors);
   hash_bytes(&total, &h.skeleton, sizeof h.skeleton);
+  hash_bytes(&total, &h.springs, sizeof h.springs);
   printf("joints %016llx\n", (unsigned long long)h.joints);
   printf("angles %016llx\n", (unsigned long long)h.angles);
   printf("effectors %016llx\n", (unsigned long long)h.effectors);
   printf("skeleton %016llx\n", (unsigned long long)h.skeleton);
+  printf("springs %016llx\n", (unsigned long long)h.springs);
   printf("total  %016llx\n", (unsigned long long)total);
   return 0;
 }

@@ -143,16 +143,27 @@ bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what);
 int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
                     const char *const *choices);
 
+/* Where the per-bone arrays an option table gives go (its options of
+** kind number_or_array, each a table of count numbers: one per bone of
+** the object's chain), until the core copies them. */
+typedef struct luaik_arrays {
+  int count, used;
+  double slot[LUAIK_ARRAYS][IK2D_MAX_BONES];
+} luaik_arrays;
+
 /* Options (luaik_options.c), by the rows of luaik_api.c: every option
 ** of the table at t into def (unknown names raise; nothing else is
-** written when one raises only if def is a copy), one option's value at
-** index, an option's value pushed, every option into the table at t. */
+** written when one raises only if def is a copy; arrays NULL: no option
+** takes an array), one option's value at index, an option's value
+** pushed, every option into the table at t (count: the numbers of a
+** per-bone array). */
 const luaik_option *luaik_find_option(const luaik_option *options, const char *name);
 void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *options,
-                        void *def);
+                        void *def, luaik_arrays *arrays);
 void luaik_read_option(lua_State *L, int index, int arg, const luaik_option *o, void *def);
 void luaik_push_option(lua_State *L, const luaik_option *o, const void *def);
-void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def);
+void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def,
+                        int count);
 /* The plain fields of a bone table at t (the rows of luaik_api.c for its
 ** def) into def, each named "<owner><field>" in errors; a row that is
 ** required is read even when nil ("number expected, got nil"). */

@@ -16,7 +16,10 @@ typedef enum luaik_option_kind {
   LUAIK_OPTION_CHOICE,  /* one of the choices' strings, into an enum */
   LUAIK_OPTION_ANGLE,   /* a number into field, or false: the switch off */
   LUAIK_OPTION_POINT,   /* {x, y} or {x =, y =} into x, y, or false: the switch off */
-  LUAIK_OPTION_VECTOR   /* {x, y} into x, y */
+  LUAIK_OPTION_VECTOR,  /* {x, y} into x, y */
+  /* a number into field (array NULL), or a table of one number per bone:
+  ** array points at them (a luaik_arrays slot) */
+  LUAIK_OPTION_NUMBER_OR_ARRAY
 } luaik_option_kind;
 
 typedef struct luaik_option {
@@ -29,7 +32,11 @@ typedef struct luaik_option {
   int (*get_choice)(const void *def);
   void (*set_choice)(void *def, int choice);
   int required;                      /* a bone field read even when nil */
+  size_t array;                      /* a number_or_array's const double * */
 } luaik_option;
+
+/* the most number_or_array options one def has */
+#define LUAIK_ARRAYS 3
 
 /* each choice's Lua names, in the order of its C enum, NULL-ended */
 extern const char *const luaik_space_names[];
@@ -37,12 +44,14 @@ extern const char *const luaik_method_names[];
 extern const char *const luaik_sweep_names[];
 extern const char *const luaik_softness_curve_names[];
 extern const char *const luaik_inherit_names[];
+extern const char *const luaik_collider_shape_names[];
 /* the fields a table for each def may have, NULL-ended */
 extern const char *const luaik_constraint_fields[];
 extern const char *const luaik_bone_fields[];
 extern const char *const luaik_chain_fields[];
 extern const char *const luaik_skeleton_bone_fields[];
 extern const char *const luaik_skeleton_fields[];
+extern const char *const luaik_collider_fields[];
 
 /* NULL-name-ended */
 extern const luaik_option luaik_solver_options[];
@@ -78,6 +87,7 @@ enum {
   LUAIK_SPRING_DAMPING,
   LUAIK_SPRING_MASS,
   LUAIK_SPRING_GRAVITY,
+  LUAIK_SPRING_WIND,
   LUAIK_SPRING_WEIGHT
 };
 

@@ -7,6 +7,8 @@
 ** and word the same errors.  Options are read in the description's
 ** order, after every key has been checked: the first error is the same
 ** whatever order the table iterates in (the pure core reads alike).
+** A number_or_array option's table goes into a slot of the caller's
+** luaik_arrays, which the def then points at.
 */
 #include <string.h>
 
@@ -24,6 +26,8 @@ const luaik_option *luaik_find_option(const luaik_option *options, const char *n
 
 #define FIELD(def, offset, type) (*(type *)(void *)((char *)(def) + (offset)))
 #define CFIELD(def, offset, type) (*(const type *)(const void *)((const char *)(def) + (offset)))
+/* a per-bone array's pointer field */
+typedef const double *doubles;
 
 /* false given for an optional setting: switched off */
 static bool is_false(lua_State *L, int index) {
@@ -39,7 +43,7 @@ static void read_pair(lua_State *L, int index, int arg, const luaik_option *o,
     if (point)
       luaik_arg_errorf(L, arg, "%s: {x, y} or false expected, got %s", what,
                        luaik_typename(L, index));
-    luaik_arg_errorf(L, arg, "%s: table {gx, gy} expected, got %s", what,
+    luaik_arg_errorf(L, arg, "%s: table {x, y} expected, got %s", what,
                      luaik_typename(L, index));
   }
   lua_rawgeti(L, index, 1);
@@ -59,9 +63,30 @@ static void read_pair(lua_State *L, int index, int arg, const luaik_option *o,
   lua_settop(L, top);
 }
 
+/* the table at index, arrays->count numbers, into a slot of arrays that
+** row o's array field of def then points at */
+static void read_array(lua_State *L, int index, int arg, const luaik_option *o,
+                       const char *what, void *def, luaik_arrays *arrays) {
+  double *slot;
+  int i;
+  if (arrays == NULL || arrays->used >= LUAIK_ARRAYS)
+    luaik_arg_errorf(L, arg, "%s: number expected, got table", what);
+  if (luaik_rawlen(L, index) != (size_t)arrays->count)
+    luaik_arg_errorf(L, arg, "%s: %d numbers expected (one per bone), got %d", what,
+                     arrays->count, (int)luaik_rawlen(L, index));
+  slot = arrays->slot[arrays->used++];
+  for (i = 0; i < arrays->count; i++) {
+    int top = lua_gettop(L);
+    lua_rawgeti(L, index, i + 1);
+    slot[i] = luaik_number_at(L, top + 1, arg, lua_pushfstring(L, "%s[%d]", what, i + 1));
+    lua_settop(L, top);
+  }
+  FIELD(def, o->array, doubles) = slot;
+}
+
 /* the value at index into row o's field of def, named what in errors */
 static void read_value(lua_State *L, int index, int arg, const luaik_option *o,
-                       const char *what, void *def) {
+                       const char *what, void *def, luaik_arrays *arrays) {
   switch (o->kind) {
     case LUAIK_OPTION_NUMBER:
       FIELD(def, o->field, double) = luaik_number_at(L, index, arg, what);
@@ -87,11 +112,19 @@ static void read_value(lua_State *L, int index, int arg, const luaik_option *o,
     case LUAIK_OPTION_VECTOR:
       read_pair(L, index, arg, o, what, def);
       break;
+    case LUAIK_OPTION_NUMBER_OR_ARRAY:
+      if (lua_istable(L, index)) {
+        read_array(L, index, arg, o, what, def, arrays);
+        break;
+      }
+      FIELD(def, o->field, double) = luaik_number_at(L, index, arg, what);
+      FIELD(def, o->array, doubles) = NULL;
+      break;
   }
 }
 
 void luaik_read_option(lua_State *L, int index, int arg, const luaik_option *o, void *def) {
-  read_value(L, index, arg, o, o->name, def);
+  read_value(L, index, arg, o, o->name, def, NULL);
 }
 
 void luaik_read_fields(lua_State *L, int t, int arg, const char *owner,
@@ -100,12 +133,13 @@ void luaik_read_fields(lua_State *L, int t, int arg, const char *owner,
   for (o = rows; o->name != NULL; o++) {
     int top = lua_gettop(L);
     if (luaik_rawfield(L, t, o->name) != LUA_TNIL || o->required)
-      read_value(L, top + 1, arg, o, lua_pushfstring(L, "%s%s", owner, o->name), def);
+      read_value(L, top + 1, arg, o, lua_pushfstring(L, "%s%s", owner, o->name), def, NULL);
     lua_settop(L, top);
   }
 }
 
-void luaik_push_option(lua_State *L, const luaik_option *o, const void *def) {
+/* row o's field of def as a Lua value; a per-bone array's count numbers */
+static void push_value(lua_State *L, const luaik_option *o, const void *def, int count) {
   switch (o->kind) {
     case LUAIK_OPTION_NUMBER: lua_pushnumber(L, CFIELD(def, o->field, double)); break;
     case LUAIK_OPTION_WHOLE: lua_pushinteger(L, CFIELD(def, o->field, int)); break;
@@ -127,11 +161,28 @@ void luaik_push_option(lua_State *L, const luaik_option *o, const void *def) {
       lua_pushnumber(L, CFIELD(def, o->y, double));
       lua_rawseti(L, -2, 2);
       break;
+    case LUAIK_OPTION_NUMBER_OR_ARRAY:
+      if (CFIELD(def, o->array, doubles) == NULL) {
+        lua_pushnumber(L, CFIELD(def, o->field, double));
+      } else {
+        const double *values = CFIELD(def, o->array, doubles);
+        int i;
+        lua_createtable(L, count, 0);
+        for (i = 0; i < count; i++) {
+          lua_pushnumber(L, values[i]);
+          lua_rawseti(L, -2, i + 1);
+        }
+      }
+      break;
   }
 }
 
+void luaik_push_option(lua_State *L, const luaik_option *o, const void *def) {
+  push_value(L, o, def, 0);
+}
+
 void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *options,
-                        void *def) {
+                        void *def, luaik_arrays *arrays) {
   const luaik_option *o;
   lua_pushnil(L);
   while (lua_next(L, t) != 0) {
@@ -144,18 +195,44 @@ void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *option
       luaik_arg_errorf(L, arg, "unknown option '%s'", lua_tostring(L, -1));
   }
   for (o = options; o->name != NULL; o++) {
-    if (luaik_rawfield(L, t, o->name) != LUA_TNIL) luaik_read_option(L, lua_gettop(L), arg, o, def);
+    if (luaik_rawfield(L, t, o->name) != LUA_TNIL)
+      read_value(L, lua_gettop(L), arg, o, o->name, def, arrays);
     lua_pop(L, 1);
   }
 }
 
-/* A point or vector goes into the table t holds under its name already,
-** when there is one: options(t) with a reused t makes no garbage. */
-void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def) {
+/* A point, vector or per-bone array goes into the table t holds under its
+** name already, when there is one: options(t) with a reused t makes no
+** garbage. */
+void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def,
+                        int count) {
   const luaik_option *o;
   for (o = options; o->name != NULL; o++) {
     bool pair = o->kind == LUAIK_OPTION_VECTOR ||
                 (o->kind == LUAIK_OPTION_POINT && CFIELD(def, o->field, bool));
+    bool array = o->kind == LUAIK_OPTION_NUMBER_OR_ARRAY &&
+                 CFIELD(def, o->array, doubles) != NULL;
+    if (array && luaik_rawfield(L, t, o->name) == LUA_TTABLE) {
+      const double *values = CFIELD(def, o->array, doubles);
+      int i;
+      for (i = 0; i < count; i++) {
+        lua_pushnumber(L, values[i]);
+        lua_rawseti(L, -2, i + 1);
+      }
+      /* a longer table than the bones: its tail cleared (as far as it goes) */
+      for (i = count + 1;; i++) {
+        bool more;
+        lua_rawgeti(L, -1, i);
+        more = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (!more) break;
+        lua_pushnil(L);
+        lua_rawseti(L, -2, i);
+      }
+      lua_pop(L, 1);
+      continue;
+    }
+    if (array) lua_pop(L, 1);
     if (pair && luaik_rawfield(L, t, o->name) == LUA_TTABLE) {
       lua_pushnumber(L, CFIELD(def, o->x, double));
       lua_rawseti(L, -2, 1);
@@ -165,7 +242,7 @@ void luaik_push_options(lua_State *L, int t, const luaik_option *options, const 
       continue;
     }
     if (pair) lua_pop(L, 1);
-    luaik_push_option(L, o, def);
+    push_value(L, o, def, count);
     luaik_rawsetfield(L, t, o->name);
   }
 }

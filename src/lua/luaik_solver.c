@@ -50,7 +50,7 @@ int luaik_solver_new(lua_State *L) {
   size_t size = ik2d_solver_size(ik2d_chain_bone_count(chain));
   if (!lua_isnoneornil(L, 2)) {
     luaik_check_table(L, 2);
-    luaik_read_options(L, 2, 2, luaik_solver_options, &def);
+    luaik_read_options(L, 2, 2, luaik_solver_options, &def, NULL);
     /* still alive after the reading (nothing in it can run Lua today) */
     chain = luaik_check_chain(L, 1);
   }
@@ -144,7 +144,7 @@ static int solver_set_options(lua_State *L) {
   ik2d_solver *solver = luaik_check_solver(L, 1);
   ik2d_solver_def def = ik2d_solver_get_def(solver);
   luaik_check_table(L, 2);
-  luaik_read_options(L, 2, 2, luaik_solver_options, &def);
+  luaik_read_options(L, 2, 2, luaik_solver_options, &def, NULL);
   /* a solver finalised meanwhile raises rather than change */
   solver = luaik_check_solver(L, 1);
   luaik_check_status(L, 2, ik2d_solver_set_def(solver, &def));
@@ -155,7 +155,7 @@ static int solver_set_options(lua_State *L) {
 static int solver_options(lua_State *L) {
   ik2d_solver_def def = ik2d_solver_get_def(luaik_check_solver(L, 1));
   luaik_push_table_arg(L, 2);
-  luaik_push_options(L, 2, luaik_solver_options, &def);
+  luaik_push_options(L, 2, luaik_solver_options, &def, 0);
   return 1;
 }
 

@@ -4,11 +4,14 @@
 -- it).  A constructor, set_options and a setter all convert a value here
 -- and hand the whole def to the core's check.  Every key is checked
 -- first, then the options are read in the description's order, so the
--- first error does not depend on the order a table iterates in.
+-- first error does not depend on the order a table iterates in.  A
+-- number_or_array option's table goes into a slot of the caller's arrays
+-- ({ count =, used =, [k] = slot }), which the def then holds.
 local B = require "ik2d.pure.binding"
 local defs = require "ik2d.pure.defs"
 
 local type, next, rawget, rawset = type, next, rawget, rawset
+local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local format = string.format
 local arg_error, typename, is_table = B.arg_error, B.typename, B.is_table
 local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.boolean_at,
@@ -17,8 +20,8 @@ local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.bo
 local M = {}
 
 --- the option rows of a def described in api: { name, kind, field,
--- choices, x, y, on }, fields named as the pure core's flat defs name
--- them; and the rows by name
+-- choices, x, y, on, array }, fields named as the pure core's flat defs
+-- name them; and the rows by name
 function M.rows(def)
   local rows, by_name = {}, {}
   for _, f in ipairs(defs.fields(def)) do
@@ -27,7 +30,7 @@ function M.rows(def)
       local row = {
         name = f.option or f.lua or f.name, kind = f.kind, field = f.name, required = f.required,
         choices = f.enum and defs.choices(f.enum),
-        x = pair and pair[1], y = pair and pair[2], on = f.switch,
+        x = pair and pair[1], y = pair and pair[2], on = f.switch, array = f.array,
       }
       rows[#rows + 1] = row
       by_name[row.name] = row
@@ -42,7 +45,7 @@ local function read_pair(p, present, arg, o, def, name)
   if not is_table(p) then
     local got = present and typename(p) or "no value"
     if point then arg_error(arg, format("%s: {x, y} or false expected, got %s", name, got)) end
-    arg_error(arg, format("%s: table {gx, gy} expected, got %s", name, got))
+    arg_error(arg, format("%s: table {x, y} expected, got %s", name, got))
   end
   local x, y = rawget(p, 1), rawget(p, 2)
   if point and x == nil then x = rawget(p, "x") end
@@ -51,9 +54,29 @@ local function read_pair(p, present, arg, o, def, name)
   def[o.y] = number_at(y, true, arg, name .. (point and " y" or "[2]"))
 end
 
+-- the table p, arrays.count numbers, into a slot of arrays that row o's
+-- array field of def then holds
+local function read_array(p, arg, o, def, name, arrays)
+  if not arrays then
+    arg_error(arg, format("%s: number expected, got table", name))
+  end
+  local count = arrays.count
+  if rawlen(p) ~= count then
+    arg_error(arg, format("%s: %d numbers expected (one per bone), got %d", name, count, rawlen(p)))
+  end
+  arrays.used = arrays.used + 1
+  local slot = arrays[arrays.used]
+  if not slot then
+    slot = {}
+    arrays[arrays.used] = slot
+  end
+  for i = 1, count do slot[i] = number_at(rawget(p, i), true, arg, format("%s[%d]", name, i)) end
+  def[o.array] = slot
+end
+
 --- converts v (present: passed at all) into row o's field of def, named
--- what (the option's name unless given) in errors
-function M.read(v, present, arg, o, def, what)
+-- what (the option's name unless given) in errors; arrays as read_all's
+function M.read(v, present, arg, o, def, what, arrays)
   local kind, name = o.kind, what or o.name
   if kind == "number" then
     def[o.field] = number_at(v, present, arg, name)
@@ -69,15 +92,28 @@ function M.read(v, present, arg, o, def, what)
   elseif kind == "point" then
     def[o.field] = v ~= false
     if v ~= false then read_pair(v, present, arg, o, def, name) end
+  elseif kind == "number_or_array" then
+    if is_table(v) then
+      read_array(v, arg, o, def, name, arrays)
+    else
+      def[o.field] = number_at(v, present, arg, name)
+      def[o.array] = nil
+    end
   else
     read_pair(v, present, arg, o, def, name)
   end
 end
 
---- row o's field of def as a Lua value
-function M.push(o, def)
+--- row o's field of def as a Lua value (count: a per-bone array's numbers)
+function M.push(o, def, count)
   local kind = o.kind
-  if kind == "angle" then
+  if kind == "number_or_array" then
+    local values = def[o.array]
+    if not values then return def[o.field] end
+    local t = {}
+    for i = 1, count do t[i] = values[i] end
+    return t
+  elseif kind == "angle" then
     if def[o.on] then return def[o.field] end
     return false
   elseif kind == "point" or kind == "vector" then
@@ -88,8 +124,8 @@ function M.push(o, def)
 end
 
 --- every option of table t into def (rows and by_name from M.rows);
--- unknown names raise
-function M.read_all(t, arg, rows, by_name, def)
+-- unknown names raise; arrays: where per-bone arrays go (nil: none may)
+function M.read_all(t, arg, rows, by_name, def, arrays)
   for key in next, t do
     if type(key) ~= "string" then
       arg_error(arg, format("option names are strings, got %s", typename(key)))
@@ -100,7 +136,7 @@ function M.read_all(t, arg, rows, by_name, def)
   for k = 1, #rows do
     local o = rows[k]
     local v = rawget(t, o.name)
-    if v ~= nil then M.read(v, true, arg, o, def) end
+    if v ~= nil then M.read(v, true, arg, o, def, nil, arrays) end
   end
 end
 
@@ -114,18 +150,23 @@ function M.read_fields(t, arg, owner, rows, def)
   end
 end
 
---- every option's value into t; a point or vector into the table t holds
--- under its name already, when there is one (no garbage for a reused t)
-function M.push_all(t, rows, def)
+--- every option's value into t; a point, vector or per-bone array into
+-- the table t holds under its name already, when there is one (no
+-- garbage for a reused t); count: a per-bone array's numbers
+function M.push_all(t, rows, def, count)
   for k = 1, #rows do
     local o = rows[k]
     local pair = o.kind == "vector" or (o.kind == "point" and def[o.field])
-    local old = pair and rawget(t, o.name)
-    if pair and is_table(old) then
+    local array = o.kind == "number_or_array" and def[o.array]
+    local old = (pair or array) and rawget(t, o.name)
+    if array and is_table(old) then
+      for i = 1, count do rawset(old, i, array[i]) end
+      B.trim(old, count + 1)
+    elseif pair and is_table(old) then
       rawset(old, 1, def[o.x])
       rawset(old, 2, def[o.y])
     else
-      rawset(t, o.name, M.push(o, def))
+      rawset(t, o.name, M.push(o, def, count))
     end
   end
   return t
