@@ -51,6 +51,7 @@ build = {
         "src/ik2d_fabrik.c",
         "src/ik2d_follow.c",
         "src/ik2d_two_bone.c",
+        "src/ik2d_aim.c",
         "src/ik2d_solver.c",
         "src/ik2d_spring.c",
         "src/ik2d_isa.c",

@@ -40,72 +40,74 @@ static void solver_set_softness_curve(void *def, int choice) {
 
 const luaik_option luaik_solver_options[] = {
   {"method", LUAIK_OPTION_CHOICE, offsetof(ik2d_solver_def, method),
-   0, 0, 0, luaik_method_names, solver_get_method, solver_set_method, 0},
+   0, 0, 0, 0, luaik_method_names, solver_get_method, solver_set_method, 0},
   {"iterations", LUAIK_OPTION_WHOLE, offsetof(ik2d_solver_def, iterations),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"tolerance", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, tolerance),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"weight", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, weight),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"warm_start", LUAIK_OPTION_BOOLEAN, offsetof(ik2d_solver_def, warm_start),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"damping", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, ccd.damping),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"exact", LUAIK_OPTION_BOOLEAN, offsetof(ik2d_solver_def, ccd.exact),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"sweep", LUAIK_OPTION_CHOICE, offsetof(ik2d_solver_def, ccd.sweep),
-   0, 0, 0, luaik_sweep_names, solver_get_sweep, solver_set_sweep, 0},
+   0, 0, 0, 0, luaik_sweep_names, solver_get_sweep, solver_set_sweep, 0},
   {"bend", LUAIK_OPTION_WHOLE, offsetof(ik2d_solver_def, two_bone.bend),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"softness", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, two_bone.softness),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"softness_curve", LUAIK_OPTION_CHOICE, offsetof(ik2d_solver_def, two_bone.softness_curve),
-   0, 0, 0, luaik_softness_curve_names, solver_get_softness_curve, solver_set_softness_curve, 0},
+   0, 0, 0, 0, luaik_softness_curve_names, solver_get_softness_curve, solver_set_softness_curve, 0},
   {"stretch", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, two_bone.stretch),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"compress", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, two_bone.compress),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"uniform", LUAIK_OPTION_BOOLEAN, offsetof(ik2d_solver_def, two_bone.uniform),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"tip_angle", LUAIK_OPTION_ANGLE, offsetof(ik2d_solver_def, tip.angle),
-   0, 0, offsetof(ik2d_solver_def, tip.enabled), NULL, NULL, NULL, 0},
+   0, 0, 0, offsetof(ik2d_solver_def, tip.enabled), NULL, NULL, NULL, 0},
   {"tip_weight", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, tip.weight),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"pole", LUAIK_OPTION_POINT, offsetof(ik2d_solver_def, pole.enabled),
-   offsetof(ik2d_solver_def, pole.x), offsetof(ik2d_solver_def, pole.y), 0, NULL, NULL, NULL, 0},
+   offsetof(ik2d_solver_def, pole.x), offsetof(ik2d_solver_def, pole.y), 0, 0, NULL, NULL, NULL, 0},
   {"priority", LUAIK_OPTION_NUMBER, offsetof(ik2d_solver_def, skeleton.priority),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"together", LUAIK_OPTION_BOOLEAN, offsetof(ik2d_solver_def, skeleton.together),
-   0, 0, 0, NULL, NULL, NULL, 0},
-  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0}
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
+  {"aim", LUAIK_OPTION_RAY, offsetof(ik2d_solver_def, aim.enabled),
+   offsetof(ik2d_solver_def, aim.x), offsetof(ik2d_solver_def, aim.y), offsetof(ik2d_solver_def, aim.angle), 0, NULL, NULL, NULL, 0},
+  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0}
 };
 
 const luaik_option luaik_spring_options[] = {
   {"stiffness", LUAIK_OPTION_NUMBER, offsetof(ik2d_spring_def, stiffness),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"damping", LUAIK_OPTION_NUMBER, offsetof(ik2d_spring_def, damping),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"mass", LUAIK_OPTION_NUMBER, offsetof(ik2d_spring_def, mass),
-   0, 0, 0, NULL, NULL, NULL, 0},
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
   {"gravity", LUAIK_OPTION_VECTOR, offsetof(ik2d_spring_def, gravity_x),
-   offsetof(ik2d_spring_def, gravity_x), offsetof(ik2d_spring_def, gravity_y), 0, NULL, NULL, NULL, 0},
+   offsetof(ik2d_spring_def, gravity_x), offsetof(ik2d_spring_def, gravity_y), 0, 0, NULL, NULL, NULL, 0},
   {"weight", LUAIK_OPTION_NUMBER, offsetof(ik2d_spring_def, weight),
-   0, 0, 0, NULL, NULL, NULL, 0},
-  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0}
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
+  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0}
 };
 
 const luaik_option luaik_bone_options[] = {
   {"length", LUAIK_OPTION_NUMBER, offsetof(ik2d_bone_def, length),
-   0, 0, 0, NULL, NULL, NULL, 1},
+   0, 0, 0, 0, NULL, NULL, NULL, 1},
   {"angle", LUAIK_OPTION_NUMBER, offsetof(ik2d_bone_def, rest),
-   0, 0, 0, NULL, NULL, NULL, 0},
-  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0}
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
+  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0}
 };
 
 const luaik_option luaik_skeleton_bone_options[] = {
   {"length", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, length),
-   0, 0, 0, NULL, NULL, NULL, 1},
+   0, 0, 0, 0, NULL, NULL, NULL, 1},
   {"angle", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, rest),
-   0, 0, 0, NULL, NULL, NULL, 0},
-  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0}
+   0, 0, 0, 0, NULL, NULL, NULL, 0},
+  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0}
 };
