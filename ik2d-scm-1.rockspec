@@ -84,6 +84,7 @@ build = {
     ["ik2d.gait"] = "lua/ik2d/gait.lua",
     ["ik2d.love"] = "lua/ik2d/love.lua",
     ["ik2d.mirror"] = "lua/ik2d/mirror.lua",
+    ["ik2d.pure.aim"] = "lua/ik2d/pure/aim.lua",
     ["ik2d.pure.binding"] = "lua/ik2d/pure/binding.lua",
     ["ik2d.pure.binding_chain"] = "lua/ik2d/pure/binding_chain.lua",
     ["ik2d.pure.binding_skeleton"] = "lua/ik2d/pure/binding_skeleton.lua",

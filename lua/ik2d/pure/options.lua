@@ -17,17 +17,17 @@ local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.bo
 local M = {}
 
 --- the option rows of a def described in api: { name, kind, field,
--- choices, x, y, on }, fields named as the pure core's flat defs name
--- them; and the rows by name
+-- choices, x, y, angle, on }, fields named as the pure core's flat defs
+-- name them; and the rows by name
 function M.rows(def)
   local rows, by_name = {}, {}
   for _, f in ipairs(defs.fields(def)) do
     if f.kind then
-      local pair = f.point or f.vector
+      local pair = f.point or f.vector or f.ray
       local row = {
         name = f.option or f.lua or f.name, kind = f.kind, field = f.name, required = f.required,
         choices = f.enum and defs.choices(f.enum),
-        x = pair and pair[1], y = pair and pair[2], on = f.switch,
+        x = pair and pair[1], y = pair and pair[2], angle = f.ray and f.ray[3], on = f.switch,
       }
       rows[#rows + 1] = row
       by_name[row.name] = row
@@ -51,6 +51,22 @@ local function read_pair(p, present, arg, o, def, name)
   def[o.y] = number_at(y, true, arg, name .. (point and " y" or "[2]"))
 end
 
+-- {x =, y =, angle =} or {x, y, angle} (a ray) into def: a named field
+-- first, its position where that is nil
+local RAY_KEYS = { "x", "y", "angle" }
+local function read_ray(p, present, arg, o, def, name)
+  if not is_table(p) then
+    local got = present and typename(p) or "no value"
+    arg_error(arg, format("%s: {x =, y =, angle =} or false expected, got %s", name, got))
+  end
+  for k = 1, 3 do
+    local key = RAY_KEYS[k]
+    local v = rawget(p, key)
+    if v == nil then v = rawget(p, k) end
+    def[o[key]] = number_at(v, true, arg, name .. " " .. key)
+  end
+end
+
 --- converts v (present: passed at all) into row o's field of def, named
 -- what (the option's name unless given) in errors
 function M.read(v, present, arg, o, def, what)
@@ -69,6 +85,9 @@ function M.read(v, present, arg, o, def, what)
   elseif kind == "point" then
     def[o.field] = v ~= false
     if v ~= false then read_pair(v, present, arg, o, def, name) end
+  elseif kind == "ray" then
+    def[o.field] = v ~= false
+    if v ~= false then read_ray(v, present, arg, o, def, name) end
   else
     read_pair(v, present, arg, o, def, name)
   end
@@ -83,6 +102,9 @@ function M.push(o, def)
   elseif kind == "point" or kind == "vector" then
     if kind == "point" and not def[o.field] then return false end
     return { def[o.x], def[o.y] }
+  elseif kind == "ray" then
+    if not def[o.field] then return false end
+    return { x = def[o.x], y = def[o.y], angle = def[o.angle] }
   end
   return def[o.field]
 end
@@ -114,14 +136,20 @@ function M.read_fields(t, arg, owner, rows, def)
   end
 end
 
---- every option's value into t; a point or vector into the table t holds
--- under its name already, when there is one (no garbage for a reused t)
+--- every option's value into t; a point, vector or ray into the table t
+-- holds under its name already, when there is one (no garbage for a
+-- reused t)
 function M.push_all(t, rows, def)
   for k = 1, #rows do
     local o = rows[k]
     local pair = o.kind == "vector" or (o.kind == "point" and def[o.field])
-    local old = pair and rawget(t, o.name)
-    if pair and is_table(old) then
+    local ray = o.kind == "ray" and def[o.field]
+    local old = (pair or ray) and rawget(t, o.name)
+    if ray and is_table(old) then
+      rawset(old, "x", def[o.x])
+      rawset(old, "y", def[o.y])
+      rawset(old, "angle", def[o.angle])
+    elseif pair and is_table(old) then
       rawset(old, 1, def[o.x])
       rawset(old, 2, def[o.y])
     else
