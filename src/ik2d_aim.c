@@ -59,6 +59,8 @@
 double ik2d_aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty) {
   double dx = tx - ox, dy = ty - oy;
   double cross;
+  /* an origin beyond the doubles (an offset of 1e308 turned) is no ray */
+  if (!isfinite(ox) || !isfinite(oy)) return HUGE_VAL;
   if (!(dx * u.c + dy * u.s > 0.0)) return ik2d_hypot(dx, dy);
   cross = fabs(u.c * dy - u.s * dx);
   /* the products overflow only for a target near the largest doubles:

@@ -23,6 +23,8 @@ local function finite(x) return x - x == 0 end
 -- its line for a target ahead of the origin, else from the origin
 local function distance(ox, oy, uc, us, tx, ty)
   local dx, dy = tx - ox, ty - oy
+  -- an origin beyond the doubles (an offset of 1e308 turned) is no ray
+  if not finite(ox) or not finite(oy) then return math.huge end
   if not (dx * uc + dy * us > 0.0) then return hypot(dx, dy) end
   local cross = abs(uc * dy - us * dx)
   -- the products overflow only near the largest doubles
