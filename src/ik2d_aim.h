@@ -21,9 +21,10 @@ double ik2d_aim_chain_distance(const ik2d_chain *chain, const ik2d_aim_def *aim,
 
 /* An aimed run: run (the method, and the bend toward a pole) on the pose
 ** with its last bone swapped for the aim's virtual bone, whose tip is the
-** point of the ray the solve puts on the target; then the last bone's
-** rotation back.  Returns what run returns (0 when the virtual bone is
-** beyond the doubles: nothing moves). */
+** point of the ray the solve puts on the target, the last bone's rotation
+** back after it; then, when the ray still misses by more than the
+** tolerance (a limit), aim turns while they gain and iterations last.
+** Returns the iterations used. */
 int ik2d_aim_run(ik2d_pose *pose, const ik2d_aim_def *aim, int (*run)(ik2d_pose *pose));
 
 #endif
