@@ -33,7 +33,7 @@ BUILD = build/$(LUA)
 # Lua binding.
 CORE_SOURCES = src/ik2d_api.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_chain.c src/ik2d_pose.c src/ik2d_ccd.c \
-               src/ik2d_fabrik.c src/ik2d_follow.c src/ik2d_two_bone.c \
+               src/ik2d_fabrik.c src/ik2d_follow.c src/ik2d_two_bone.c src/ik2d_aim.c \
                src/ik2d_solver.c src/ik2d_spring.c \
                src/ik2d_isa.c src/ik2d_lanes_sse2.c src/ik2d_lanes_avx2.c \
                src/ik2d_lanes_avx512.c src/ik2d_batch.c \

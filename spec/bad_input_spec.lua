@@ -276,6 +276,8 @@ local function still_works(fx)
   s:set_iterations(100)
   s:set_tolerance(0.01)
   s:set_weight(1)
+  -- an aim from 1e300 along the bone is legal too: the tip's solve here
+  s:clear_aim()
   fx.c:set_limits(-0.17, 2.27)
   s:set_target(30, 80)
   local reached, distance = s:solve()
@@ -387,6 +389,9 @@ local METHODS = {
                         valid = { "sk", 2, 0.5, -0.5 }, oor = { nil, function() return 4 end } },
     target_bone = { args = {} },
     clear_target_bone = { args = {} },
+    set_aim = { args = { number_kind(), number_kind(), number_kind() }, valid = { 1, 0, 0 } },
+    aim = { args = {} },
+    clear_aim = { args = {} },
     forget = { args = {} },
     solve = { args = {} },
     result = { args = {} },

@@ -157,6 +157,15 @@ local RECIPES = {
     end,
     target_bone = function(c) c.s:target_bone() end,
     clear_target_bone = function(c) c.s:clear_target_bone() eq(nil, (c.s:target_bone())) end,
+    -- an aim and a tip angle one at a time: the aim cleared again after
+    set_aim = function(c)
+      c.s:clear_tip_angle()
+      c.s:set_aim(1, 0, 0.5)
+      eq(0.5, select(3, c.s:aim()))
+      c.s:clear_aim()
+    end,
+    aim = function(c) c.s:aim() end,
+    clear_aim = function(c) c.s:clear_aim() eq(nil, (c.s:aim())) end,
     forget = function(c) c.s:forget() end,
     solve = function(c) assert(finite(select(2, c.s:solve()))) assert_sane(c.arm) end,
     result = function(c) assert(finite(select(2, c.s:result()))) end,

@@ -26,6 +26,8 @@ local q = helpers.shell_quote
 -- test-platforms checks them without FMA, under wine and on aarch64).
 -- Then: method follow places the base on the rotations the result keeps
 -- (after the sanity pass), so effectors moved where follow meets a pole.
+-- aim: recorded when the aimed scenes joined the program (issue 21, item
+-- 3: their own part, their own random numbers; the other four kept theirs).
 -- The values are in spec/golden/expected, which both read.
 -- skeleton: recorded when the skeleton scenes joined the program (their
 -- own part, their own random numbers: the other three kept theirs).
@@ -71,7 +73,7 @@ describe("golden hash", function()
     assert.truthy(output and output:find("total"), output)
   end)
 
-  local parts = { "joints", "angles", "effectors", "skeleton", "springs" }
+  local parts = { "joints", "angles", "effectors", "skeleton", "springs", "aim" }
 
   for _, part in ipairs(parts) do
     it("gives the recorded " .. part .. " bits", function()

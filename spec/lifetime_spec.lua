@@ -52,7 +52,7 @@ shared.RECIPES = {
     set_options = { "opts" }, options = {}, method = {}, forget = {}, solve = {}, result = {},
     set_tip_angle = { 0.5 }, tip_angle = {}, clear_tip_angle = {}, set_pole = { 1, 2 },
     pole = {}, clear_pole = {}, set_target_bone = { "sk", 1, 0.5, 0 }, target_bone = {},
-    clear_target_bone = {} },
+    clear_target_bone = {}, set_aim = { 1, 0, 0 }, aim = {}, clear_aim = {} },
   Group = { solver = { 1 }, solve = {}, set_targets = { "xy" }, joints = { "t" },
     joint_offset = { 2 }, target_array = {}, joint_array = {} },
   Spring = { chain = {}, update = { 0.02 }, reset = {}, set_weight = { 0.5 }, weight = {},
@@ -85,12 +85,16 @@ local function arguments(list)
   end
   return out, #list
 end
+-- an aim and a tip angle orient the last bone one at a time: each is
+-- cleared after it is set, so that the other can be set in any order
+local UNDO = { set_aim = "clear_aim", set_tip_angle = "clear_tip_angle" }
 function shared.call_all(o, kind, call)
   local out = {}
   for name in pairs(debug.getmetatable(o).__index) do
     local args, n = arguments(shared.RECIPES[kind][name])
     local ok, msg = pcall(call, o, name, unpack(args, 1, n))
     out[name] = not ok and tostring(msg)
+    if UNDO[name] then pcall(call, o, UNDO[name]) end
   end
   return out
 end

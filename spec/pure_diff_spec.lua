@@ -340,6 +340,16 @@ local OPTION = {
     if r < 0.85 then return false end
     return pick { true, 3, { "list", { 1 } } }
   end,
+  -- a ray in the last bone's space: a barrel held off the bone, a line of
+  -- sight along it
+  aim = function()
+    local r = random.next()
+    local x, y, a = value(-2, 6, 0.05), value(-3, 3, 0.05), angle()
+    if r < 0.5 then return { "table", { { "x", x }, { "y", y }, { "angle", a } } } end
+    if r < 0.7 then return { "list", { x, y, a } } end
+    if r < 0.85 then return false end
+    return pick { true, 3, { "list", { 1, 2 } }, { "table", { { "x", 1 }, { "y", 2 } } } }
+  end,
 }
 local OPTION_NAMES = {}
 for name in pairs(OPTION) do OPTION_NAMES[#OPTION_NAMES + 1] = name end
@@ -389,7 +399,7 @@ end
 
 local CHAIN_READS = { "pose", "angle", "world_angle", "length", "rest", "constraint" }
 local SOLVER_READS = { "target", "weight", "iterations", "tolerance", "method", "tip_angle",
-  "pole", "result", "chain" }
+  "pole", "aim", "result", "chain" }
 local SOLVER_SETTERS = {
   set_weight = function() return OPTION.weight() end,
   set_iterations = function() return OPTION.iterations() end,
@@ -494,8 +504,13 @@ local function plain_op(counts, bones, sizes, wc)
     if chance(0.5) then args[2] = OPTION.tip_weight() end
     return method("solver", si, "set_tip_angle", args)
   end
-  if r < 0.91 then return method("solver", si, "set_pole", { value(-20, 20), value(-20, 20) }) end
-  if r < 0.92 then return method("solver", si, pick { "clear_tip_angle", "clear_pole", "forget" }, {}) end
+  if r < 0.905 then return method("solver", si, "set_pole", { value(-20, 20), value(-20, 20) }) end
+  if r < 0.91 then
+    return method("solver", si, "set_aim", { value(-2, 6), value(-3, 3), angle() })
+  end
+  if r < 0.92 then
+    return method("solver", si, pick { "clear_tip_angle", "clear_pole", "clear_aim", "forget" }, {})
+  end
   if r < 0.93 then
     local items = {}
     for k = 1, int(1, math.min(solvers, 4)) do items[k] = obj("solver", int(1, solvers)) end

@@ -292,7 +292,7 @@ end
 -- ------------------------------------------------------------------
 
 local KINDS = { number = "NUMBER", whole = "WHOLE", boolean = "BOOLEAN", choice = "CHOICE",
-                angle = "ANGLE", point = "POINT", vector = "VECTOR",
+                angle = "ANGLE", point = "POINT", vector = "VECTOR", ray = "RAY",
                 number_or_array = "NUMBER_OR_ARRAY" }
 
 local function path_of(def, name)
@@ -367,6 +367,8 @@ local function luaik_api_h()
     "  LUAIK_OPTION_ANGLE,   /* a number into field, or false: the switch off */",
     "  LUAIK_OPTION_POINT,   /* {x, y} or {x =, y =} into x, y, or false: the switch off */",
     "  LUAIK_OPTION_VECTOR,  /* {x, y} into x, y */",
+    "  LUAIK_OPTION_RAY,     /* {x =, y =, angle =} or {x, y, angle} into x, y, angle, or",
+    "                           false: the switch off */",
     "  /* a number into field (array NULL), or a table of one number per bone:",
     "  ** array points at them (a luaik_arrays slot) */",
     "  LUAIK_OPTION_NUMBER_OR_ARRAY",
@@ -375,8 +377,9 @@ local function luaik_api_h()
     "typedef struct luaik_option {",
     "  const char *name;",
     "  luaik_option_kind kind;",
-    "  size_t field;                      /* the double, int or bool; a point's switch */",
-    "  size_t x, y;                       /* a point's or vector's doubles */",
+    "  size_t field;                      /* the double, int or bool; a point's or ray's switch */",
+    "  size_t x, y;                       /* a point's, vector's or ray's doubles */",
+    "  size_t angle;                      /* a ray's angle (a double) */",
     "  size_t on;                         /* an angle's switch (a bool) */",
     "  const char *const *choices;        /* a choice's names, NULL-ended */",
     "  int (*get_choice)(const void *def);",
@@ -455,10 +458,11 @@ local function luaik_api_c()
     for _, entry in ipairs(options_of(def)) do
       local f = entry.field
       local at = function(path) return format("offsetof(%s, %s)", def.c, path) end
-      local x, y, on = "0", "0", "0"
+      local x, y, angle, on = "0", "0", "0", "0"
       local choices, get, set = "NULL", "NULL", "NULL"
-      local pair = f.point or f.vector
+      local pair = f.point or f.vector or f.ray
       if pair then x, y = at(path_of(def, pair[1])), at(path_of(def, pair[2])) end
+      if f.ray then angle = at(path_of(def, f.ray[3])) end
       if f.switch then on = at(path_of(def, f.switch)) end
       if f.kind == "choice" then
         choices = "luaik_" .. f.enum .. "_names"
@@ -467,10 +471,10 @@ local function luaik_api_c()
       out[#out + 1] = format("  {%s, LUAIK_OPTION_%s, %s,", c_string(f.option or f.lua or f.name),
                              KINDS[f.kind], at(entry.path))
       local array = f.array and at(path_of(def, f.array)) or "0"
-      out[#out + 1] = format("   %s, %s, %s, %s, %s, %s, %d, %s},", x, y, on, choices, get, set,
-                             f.required and 1 or 0, array)
+      out[#out + 1] = format("   %s, %s, %s, %s, %s, %s, %s, %d, %s},", x, y, angle, on, choices, get,
+                             set, f.required and 1 or 0, array)
     end
-    out[#out + 1] = "  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}"
+    out[#out + 1] = "  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}"
     out[#out + 1] = "};"
   end
   return concat(out, "\n") .. "\n"
@@ -503,7 +507,7 @@ local function readme_default(f, entry)
   if f.readme_default then return f.readme_default end
   local v = f.default
   if f.kind == "choice" then return format('`"%s"`', v) end
-  if f.kind == "angle" or f.kind == "point" then return "none" end
+  if f.kind == "angle" or f.kind == "point" or f.kind == "ray" then return "none" end
   if f.kind == "vector" then return "`{ 0, 0 }`" end
   if v == math.huge then return "`math.huge`" end
   return tostring(v), entry

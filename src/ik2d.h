@@ -131,7 +131,12 @@ typedef enum ik2d_status {
   IK2D_ERR_SEGMENT_X1, /* a segment's x1 not finite */
   IK2D_ERR_SEGMENT_Y1, /* a segment's y1 not finite */
   IK2D_ERR_SEGMENT_X2, /* a segment's x2 not finite */
-  IK2D_ERR_SEGMENT_Y2 /* a segment's y2 not finite */
+  IK2D_ERR_SEGMENT_Y2, /* a segment's y2 not finite */
+  IK2D_ERR_AIM_X, /* an aim's origin x not finite */
+  IK2D_ERR_AIM_Y, /* an aim's origin y not finite */
+  IK2D_ERR_AIM_ANGLE, /* an aim's angle not finite */
+  IK2D_ERR_AIM_METHOD, /* an aim with method follow */
+  IK2D_ERR_AIM_TIP /* an aim and a tip angle together */
 } ik2d_status;
 /* end generated */
 
@@ -405,6 +410,21 @@ typedef struct ik2d_effector_def {
   bool together;
 } ik2d_effector_def;
 
+/* A solver's settings: a ray fixed to the last bone, turned through the
+** target. */
+typedef struct ik2d_aim_def {
+  /* the ray's origin along the last bone, from the last joint; 0 */
+  double x;
+  /* the ray's origin across the last bone (+y: angle +pi/2 from it); 0 */
+  double y;
+  /* the ray's direction from the last bone's, radians; 0 */
+  double angle;
+  /* turn the chain so that the ray from (x, y) along angle, both in the last
+  ** bone's space, passes through the target (the tip goes where it must);
+  ** methods ccd, fabrik and two_bone; false */
+  bool enabled;
+} ik2d_aim_def;
+
 /* A solver's settings. The setters (ik2d_solver_set_*) change one each. */
 typedef struct ik2d_solver_def {
   /* >= 0: the tip is there within it; 0.01 */
@@ -422,6 +442,7 @@ typedef struct ik2d_solver_def {
   ik2d_tip_def tip;
   ik2d_pole_def pole;
   ik2d_effector_def skeleton;
+  ik2d_aim_def aim;
 } ik2d_solver_def;
 /* end generated */
 
@@ -432,7 +453,9 @@ typedef struct ik2d_result {
                            of its limits, or the bend side or pole asked
                            for was not allowed */
   int iterations;       /* used; 0 when the tip already was there */
-  double distance;      /* from the result tip to the target */
+  double distance;      /* from the result tip to the target; aimed: from
+                           the ray to the target (its origin's distance
+                           for a target behind it) */
 } ik2d_result;
 
 /* Every setting at the default given above. */
@@ -471,6 +494,12 @@ IK2D_API void ik2d_solver_clear_tip_angle(ik2d_solver *solver);
 /* Bends toward the point (x, y); clear: bend as set again. */
 IK2D_API ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
 IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
+/* Aims the ray from (x, y) along angle, in the last bone's space, through
+** the target (aim.x, aim.y, aim.angle); clear: the tip goes to the target
+** again.  Refused with method follow and with a tip angle. */
+IK2D_API ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y,
+                                         double angle);
+IK2D_API void ik2d_solver_clear_aim(ik2d_solver *solver);
 IK2D_API ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority);
 IK2D_API ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together);
 

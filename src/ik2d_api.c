@@ -90,6 +90,12 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_SEGMENT_Y1: return "segment y1 must be finite";
     case IK2D_ERR_SEGMENT_X2: return "segment x2 must be finite";
     case IK2D_ERR_SEGMENT_Y2: return "segment y2 must be finite";
+    case IK2D_ERR_AIM_X: return "aim x must be finite";
+    case IK2D_ERR_AIM_Y: return "aim y must be finite";
+    case IK2D_ERR_AIM_ANGLE: return "aim angle must be finite";
+    case IK2D_ERR_AIM_METHOD: return "aim needs method ccd, fabrik or two_bone";
+    case IK2D_ERR_AIM_TIP:
+      return "aim and tip angle both orient the last bone: clear one first";
   }
   return "unknown status";
 }

@@ -160,6 +160,13 @@ static const struct ik2d_chain_link *link_of(const plan *p, int i) {
   return p->solver[i]->node.chain->link;
 }
 
+/* Is solver i solved jointly with those it shares bones with?  An aimed
+** one is not: the joint step moves tips onto targets, and an aim puts a
+** point of its ray there, which its own solve does (as together = false). */
+static bool together(const plan *p, int i) {
+  return p->solver[i]->settings.skeleton.together && !p->solver[i]->settings.aim.enabled;
+}
+
 static int find(plan *p, int i) {
   while (p->unit_of[i] != i) i = p->unit_of[i] = p->unit_of[p->unit_of[i]];
   return i;
@@ -240,9 +247,9 @@ static void plan_units(const ik2d_skeleton *sk, plan *p) {
   /* groups: together solvers sharing bones */
   for (i = 0; i < n; i++) p->unit_of[i] = i;
   for (i = 0; i < n; i++) {
-    if (!p->solver[i]->settings.skeleton.together) continue;
+    if (!together(p, i)) continue;
     for (j = 0; j < i; j++) {
-      if (p->solver[j]->settings.skeleton.together && shares(sk, link_of(p, i), link_of(p, j))) {
+      if (together(p, j) && shares(sk, link_of(p, i), link_of(p, j))) {
         /* the root is the group's earliest solver */
         int a = find(p, i), b = find(p, j);
         p->unit_of[a > b ? a : b] = a < b ? a : b;
@@ -256,7 +263,7 @@ static void plan_units(const ik2d_skeleton *sk, plan *p) {
   for (i = 0; i < n; i++) {
     if (root[i] == i) {
       p->unit_first[p->units] = i;
-      p->unit_group[p->units] = p->solver[i]->settings.skeleton.together;
+      p->unit_group[p->units] = together(p, i);
       number[i] = p->units++;
     }
     p->unit_of[i] = number[root[i]];

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ik2d.h"
+#include "ik2d_aim.h"
 #include "ik2d_ccd.h"
 #include "ik2d_chain.h"
 #include "ik2d_fabrik.h"
@@ -124,6 +125,20 @@ static ik2d_status check_priority(double priority) {
   return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
 }
 
+static ik2d_status check_aim(double x, double y, double angle) {
+  if (!isfinite(x)) return IK2D_ERR_AIM_X;
+  if (!isfinite(y)) return IK2D_ERR_AIM_Y;
+  return isfinite(angle) ? IK2D_OK : IK2D_ERR_AIM_ANGLE;
+}
+
+/* An aim puts a point of its ray on the target, as the methods with a
+** fixed base put a tip (follow moves the base instead), and it turns the
+** last bone, which a tip angle would too. */
+static ik2d_status check_aim_with(ik2d_method method, bool tip) {
+  if (method == IK2D_FOLLOW) return IK2D_ERR_AIM_METHOD;
+  return tip ? IK2D_ERR_AIM_TIP : IK2D_OK;
+}
+
 /* Every setting; the first one refused is the status. */
 static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
   ik2d_status status;
@@ -145,7 +160,10 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   if ((status = check_tip(def->tip.enabled ? def->tip.angle : 0.0, def->tip.weight)) != IK2D_OK)
     return status;
   if (def->pole.enabled && (status = check_pole(def->pole.x, def->pole.y)) != IK2D_OK) return status;
-  return check_priority(def->skeleton.priority);
+  if ((status = check_priority(def->skeleton.priority)) != IK2D_OK) return status;
+  if (!def->aim.enabled) return IK2D_OK;
+  if ((status = check_aim(def->aim.x, def->aim.y, def->aim.angle)) != IK2D_OK) return status;
+  return check_aim_with(def->method, def->tip.enabled);
 }
 
 /* Keeps a checked def. */
@@ -207,6 +225,8 @@ ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
   status = check_method(solver->node.chain, method);
+  if (status == IK2D_OK && solver->settings.aim.enabled)
+    status = check_aim_with(method, solver->settings.tip.enabled);
   if (status == IK2D_OK) solver->settings.method = method;
   return status;
 }
@@ -303,6 +323,7 @@ ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle,
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
   status = check_tip(angle, weight);
+  if (status == IK2D_OK && solver->settings.aim.enabled) status = IK2D_ERR_AIM_TIP;
   if (status != IK2D_OK) return status;
   solver->settings.tip.enabled = true;
   solver->settings.tip.angle = angle;
@@ -327,6 +348,24 @@ ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
 
 void ik2d_solver_clear_pole(ik2d_solver *solver) {
   if (solver != NULL) solver->settings.pole.enabled = false;
+}
+
+ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y, double angle) {
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  status = check_aim(x, y, angle);
+  if (status == IK2D_OK)
+    status = check_aim_with(solver->settings.method, solver->settings.tip.enabled);
+  if (status != IK2D_OK) return status;
+  solver->settings.aim.enabled = true;
+  solver->settings.aim.x = x;
+  solver->settings.aim.y = y;
+  solver->settings.aim.angle = angle;
+  return IK2D_OK;
+}
+
+void ik2d_solver_clear_aim(ik2d_solver *solver) {
+  if (solver != NULL) solver->settings.aim.enabled = false;
 }
 
 ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
@@ -550,6 +589,12 @@ bool ik2d_solver_measure(ik2d_solver *solver) {
   const ik2d_chain *chain = solver->node.chain;
   double dx, dy, squared, target_x, target_y;
   ik2d_solve_target_of(solver, &target_x, &target_y);
+  if (solver->settings.aim.enabled) {
+    solver->result.distance =
+        ik2d_aim_chain_distance(chain, &solver->settings.aim, target_x, target_y);
+    solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+    return solver->result.reached;
+  }
   dx = target_x - chain->joints[2 * chain->count];
   dy = target_y - chain->joints[2 * chain->count + 1];
   /* hypot only where the squares overflow or underflow (a tip 1e155
@@ -711,7 +756,7 @@ static bool solve_scales_one_bone(const ik2d_solver *solver) {
 bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver) {
   const ik2d_solver_def *settings = &solver->settings;
   return settings->method == IK2D_CCD && settings->weight > 0.0 && !settings->tip.enabled &&
-         !settings->pole.enabled && !solve_scales_one_bone(solver);
+         !settings->pole.enabled && !settings->aim.enabled && !solve_scales_one_bone(solver);
 }
 
 /* One bone stretched or compressed toward the target along its
@@ -731,11 +776,29 @@ static void solve_one_bone_scale(ik2d_pose *pose) {
   if (pose->scale != 1.0) pose->fresh = false;
 }
 
+/* An aimed run (ik2d_aim.c): the method and the pole on the chain whose
+** last bone ends at the point of the ray that goes onto the target.
+** Stretch, compress and softness do not apply: they scale or ease a limb
+** toward a tip, and the ray reaches by turning. */
+static int solve_aimed(ik2d_pose *pose) {
+  const ik2d_solver_def *settings = pose->settings;
+  ik2d_solver_def aimed = *settings;
+  int used;
+  aimed.two_bone.stretch = 1.0;
+  aimed.two_bone.compress = 1.0;
+  aimed.two_bone.softness = 0.0;
+  pose->settings = &aimed;
+  used = ik2d_aim_run(pose, &aimed.aim, solve_bent);
+  pose->settings = settings;
+  return used;
+}
+
 /* The whole run of a solve: the method, a tip angle and a pole when set,
-** and for one bone its scale. */
+** and for one bone its scale; or an aimed run. */
 static int solve_run(ik2d_pose *pose) {
   const ik2d_solver_def *settings = pose->settings;
   int used;
+  if (settings->aim.enabled) return solve_aimed(pose);
   if (!settings->tip.enabled) {
     used = solve_bent(pose);
   } else {

@@ -134,6 +134,13 @@ api.statuses = {
   { name = "SEGMENT_Y1", words = "segment y1 must be finite", doc = "a segment's y1 not finite" },
   { name = "SEGMENT_X2", words = "segment x2 must be finite", doc = "a segment's x2 not finite" },
   { name = "SEGMENT_Y2", words = "segment y2 must be finite", doc = "a segment's y2 not finite" },
+  { name = "AIM_X", words = "aim x must be finite", doc = "an aim's origin x not finite" },
+  { name = "AIM_Y", words = "aim y must be finite", doc = "an aim's origin y not finite" },
+  { name = "AIM_ANGLE", words = "aim angle must be finite", doc = "an aim's angle not finite" },
+  { name = "AIM_METHOD", words = "aim needs method ccd, fabrik or two_bone",
+    doc = "an aim with method follow" },
+  { name = "AIM_TIP", words = "aim and tip angle both orient the last bone: clear one first",
+    doc = "an aim and a tip angle together" },
 }
 
 --- The choices: a Lua string each, a C enum value each (in order: 0, 1, ...).
@@ -186,9 +193,10 @@ api.enums = {
 -- "number_or_array" (a number, or a table of one number per bone into the
 -- per-bone pointer field named `array`: the binding checks the count), or for
 -- settings switched on and off together, "angle" (a number, or false for
--- none) and "point" ({x, y} or {x =, y =}, or false) whose switch is the
--- group's `enabled` field.  `flat` is the key in the pure core's def (the
--- name unless given).
+-- none), "point" ({x, y} or {x =, y =}, or false) and "ray" ({x =, y =,
+-- angle =} or {x, y, angle}, or false) whose switch is the group's
+-- `enabled` field.  `flat` is the key in the pure core's def (the name
+-- unless given).
 api.solver = {
   c = "ik2d_solver_def", prefix = "solver",
   doc = "A solver's settings.  The setters (ik2d_solver_set_*) change one each.",
@@ -317,6 +325,24 @@ api.solver = {
             .. "bones; false: after them, winning on the bones it touches",
           doc = "solved jointly with the solvers whose chains share bones with it (true), or after "
             .. "them, winning on the bones it touches (false)" },
+      } },
+    { name = "aim", c = "ik2d_aim_def", doc = "a ray fixed to the last bone, turned through the target",
+      fields = {
+        { name = "aim", member = "enabled",
+          type = "bool", kind = "ray", default = false,
+          readme = "`{x =, y =, angle =}` (or `{x, y, angle}`), as `s:set_aim`: a ray fixed to the last "
+            .. "bone (origin and direction in its space) that the solve points through the target "
+            .. "instead of putting the tip on it (below); `false` clears",
+          status = "AIM_X", ray = { "aim_x", "aim_y", "aim_angle" },
+          doc = "turn the chain so that the ray from (x, y) along angle, both in the last bone's "
+            .. "space, passes through the target (the tip goes where it must); methods ccd, fabrik "
+            .. "and two_bone" },
+        { name = "aim_x", member = "x", type = "double", default = 0, status = "AIM_X",
+          doc = "the ray's origin along the last bone, from the last joint" },
+        { name = "aim_y", member = "y", type = "double", default = 0, status = "AIM_Y",
+          doc = "the ray's origin across the last bone (+y: angle +pi/2 from it)" },
+        { name = "aim_angle", member = "angle", type = "double", default = 0, status = "AIM_ANGLE",
+          doc = "the ray's direction from the last bone's, radians" },
       } },
   },
 }
@@ -506,7 +532,7 @@ api.modules = {
   core = {
     "src/ik2d_api.c", "src/ik2d_math.c", "src/ik2d_constraint.c", "src/ik2d_chain.c",
     "src/ik2d_pose.c", "src/ik2d_ccd.c", "src/ik2d_fabrik.c", "src/ik2d_follow.c",
-    "src/ik2d_two_bone.c", "src/ik2d_solver.c", "src/ik2d_spring.c", "src/ik2d_isa.c",
+    "src/ik2d_two_bone.c", "src/ik2d_aim.c", "src/ik2d_solver.c", "src/ik2d_spring.c", "src/ik2d_isa.c",
     "src/ik2d_lanes_sse2.c", "src/ik2d_lanes_avx2.c", "src/ik2d_lanes_avx512.c",
     "src/ik2d_batch.c", "src/ik2d_skeleton.c", "src/ik2d_skeleton_solve.c",
   },
@@ -519,7 +545,7 @@ api.modules = {
   lua = {
     "ik2d", "ik2d.api", "ik2d.attach", "ik2d.behaviour", "ik2d.blend", "ik2d.common",
     "ik2d.ffi", "ik2d.follow", "ik2d.gait", "ik2d.love", "ik2d.mirror", "ik2d.smooth",
-    "ik2d.pure.binding", "ik2d.pure.binding_chain", "ik2d.pure.binding_skeleton",
+    "ik2d.pure.aim", "ik2d.pure.binding", "ik2d.pure.binding_chain", "ik2d.pure.binding_skeleton",
     "ik2d.pure.binding_solver", "ik2d.pure.binding_spring", "ik2d.pure.ccd", "ik2d.pure.chain",
     "ik2d.pure.constraint", "ik2d.pure.core", "ik2d.pure.defs", "ik2d.pure.fabrik", "ik2d.pure.follow",
     "ik2d.pure.group", "ik2d.pure.kernel", "ik2d.pure.math", "ik2d.pure.numbers", "ik2d.pure.objects",

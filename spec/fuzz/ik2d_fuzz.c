@@ -26,6 +26,13 @@
 **   - method follow with weight 1 leaves the tip on the target (the base
 **     moved; the twin's base compared too).
 **
+** Aim mode (the same bits set to 10, which no regression has): the solver
+** aims a ray (ik2d_solver_set_aim) read from the input, hostile values
+** included, and the part of each operation's byte above the operation
+** clears it, sets a hostile or a sane one, or tries a tip angle and method
+** follow on an aimed solver; then the documented statuses, refused calls
+** changing nothing, and the distance the ray's (libm's reckoning).
+**
 ** Spring mode (bits 3 and 4 of the byte that says whether rests are kept,
 ** unused before, set to 01): a spring on the chain (some wind), and
 ** after every operation the part of its byte above the operation (byte /
@@ -478,6 +485,52 @@ static void check_follow(const ik2d_solver *s, double target_x, double target_y,
           drift);
 }
 
+/* An aimed solve's distance is the target's from the ray (from its line
+** ahead of the origin, from the origin behind it), reckoned here with
+** libm from the result's angles and joints in chain space.  Checked where
+** the angles are known well (below 1e6 rad) and the ray's origin fits;
+** the floor: the direction's rounding over the ray's length, and a few
+** ulps of the coordinates. */
+static void check_aim_distance(const ik2d_solver *s, double target_x, double target_y) {
+  const ik2d_chain *chain = s->chain;
+  const ik2d_aim_def *aim = &s->settings.aim;
+  int last = chain->count - 1, i;
+  double world = chain->base_angle, unsure = 16.0 * DBL_EPSILON * (TWO_PI + fabs(aim->angle));
+  double jx = chain->joints[2 * last], jy = chain->joints[2 * last + 1];
+  double ox, oy, ux, uy, dx, dy, mine, m;
+  REQUIRE(!isnan(s->result.distance) && s->result.distance >= 0.0, "aim distance is nan", -1,
+          s->result.distance, 0);
+  if (!representable(chain) || !(fabs(target_x) < 1e300) || !(fabs(target_y) < 1e300) ||
+      !(fabs(aim->x) < 1e300) || !(fabs(aim->y) < 1e300) || fabs(chain->base_angle) > 1e6 ||
+      fabs(aim->angle) > 1e6)
+    return;
+  for (i = 0; i < chain->count; i++) {
+    double a = fabs(chain->angle[i]);
+    if (a > 1e6) return;
+    world += chain->angle[i];
+    unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
+  }
+  if (chain->flip) {
+    jx = 2.0 * chain->base_x - jx;
+    target_x = 2.0 * chain->base_x - target_x;
+  }
+  ox = jx + cos(world) * aim->x - sin(world) * aim->y;
+  oy = jy + sin(world) * aim->x + cos(world) * aim->y;
+  ux = cos(world + aim->angle);
+  uy = sin(world + aim->angle);
+  dx = target_x - ox;
+  dy = target_y - oy;
+  if (!isfinite(dx) || !isfinite(dy) || !isfinite(hypot(dx, dy))) return;
+  mine = dx * ux + dy * uy > 0.0 ? fabs(ux * dy - uy * dx) : hypot(dx, dy);
+  m = max3(fabs(jx), fabs(jy), 2.0 * fabs(chain->base_x));
+  m = max3(m, fabs(target_x), fabs(target_y));
+  m = max3(m, fabs(ox), fabs(oy));
+  REQUIRE(fabs(mine - s->result.distance) <=
+              unsure * (hypot(dx, dy) + hypot(aim->x, aim->y)) + 64.0 * DBL_EPSILON * m +
+                  ldexp(16.0, -1074),
+          "aimed distance is not the ray's", -1, mine, s->result.distance);
+}
+
 /* Every invariant of one solve.  pose_ok[i]: the pose of bone i was
 ** within its limits before the solve. */
 static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
@@ -511,7 +564,9 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
           "reached disagrees with distance", -1, s->result.distance, s->settings.tolerance);
   dx = target_x - chain->joints[2 * chain->count];
   dy = target_y - chain->joints[2 * chain->count + 1];
-  if (isfinite(dx) && isfinite(dy)) {
+  if (s->settings.aim.enabled) {
+    check_aim_distance(s, target_x, target_y);
+  } else if (isfinite(dx) && isfinite(dy)) {
     double d = hypot(dx, dy);
     REQUIRE(isfinite(s->result.distance) || !isfinite(d), "distance overflowed", -1,
             s->result.distance, d);
@@ -556,6 +611,9 @@ typedef struct world {
   double spring_memory[SPRING_DOUBLES];
   ik2d_spring *spring;
   unsigned spring_turn;  /* varies the spring's values without bytes */
+  /* aim mode: the solver aims; aim_turn varies its values without bytes */
+  int aim_mode;
+  unsigned aim_turn;
 } world;
 
 /* A bitwise copy of w in copy, its pointers moved to copy's own parts. */
@@ -789,10 +847,12 @@ static void set_settings(world *w, reader *r) {
       ** value past the methods, refused */
       unsigned k = byte_of(r);
       int method = k % 4 == 3 && (k & 0x80) ? IK2D_FOLLOW + 1 : (int)(k % 4);
+      bool aimed = s->settings.aim.enabled;
       status = ik2d_solver_set_method(s, (ik2d_method)method);
       REQUIRE((status == IK2D_OK) ==
-                  (method < 2 || method == IK2D_FOLLOW ||
-                   (method == IK2D_TWO_BONE && w->chain->count == 2)),
+                  ((method < 2 || method == IK2D_FOLLOW ||
+                    (method == IK2D_TWO_BONE && w->chain->count == 2)) &&
+                   !(aimed && method == IK2D_FOLLOW)),
               "method check", -1, method, w->chain->count);
       break;
     }
@@ -837,9 +897,10 @@ static void set_settings(world *w, reader *r) {
       /* the effector controls, from the same byte's higher bits */
       if ((bits >> 3) & 1) {
         double a = angle_of(r), weight = (byte_of(r) % 5) * 0.25;
-        REQUIRE(ik2d_solver_set_tip_angle(s, a, weight) ==
-                    (isfinite(a) ? IK2D_OK : IK2D_ERR_TIP_ANGLE),
-                "tip angle check", -1, a, weight);
+        ik2d_status want = !isfinite(a) ? IK2D_ERR_TIP_ANGLE
+                           : s->settings.aim.enabled ? IK2D_ERR_AIM_TIP : IK2D_OK;
+        REQUIRE(ik2d_solver_set_tip_angle(s, a, weight) == want, "tip angle check", -1, a,
+                weight);
       } else {
         ik2d_solver_clear_tip_angle(s);
       }
@@ -1168,6 +1229,69 @@ static void spring_act(world *w, unsigned q) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* aim mode                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Sets the aim (x, y, angle): refused as documented (an origin or angle
+** not finite, method follow, a tip angle), changing nothing, or kept. */
+static void aim_set(world *w, double x, double y, double angle) {
+  ik2d_solver *s = w->solver;
+  static double before[SOLVER_DOUBLES];
+  ik2d_status want = !isfinite(x)                         ? IK2D_ERR_AIM_X
+                     : !isfinite(y)                       ? IK2D_ERR_AIM_Y
+                     : !isfinite(angle)                   ? IK2D_ERR_AIM_ANGLE
+                     : s->settings.method == IK2D_FOLLOW  ? IK2D_ERR_AIM_METHOD
+                     : s->settings.tip.enabled            ? IK2D_ERR_AIM_TIP
+                                                          : IK2D_OK;
+  ik2d_status status;
+  memcpy(before, s, ik2d_solver_size(w->chain->count));
+  status = ik2d_solver_set_aim(s, x, y, angle);
+  REQUIRE(status == want, "aim check", -1, x, (double)status);
+  if (status != IK2D_OK) {
+    REQUIRE(same_solver(s, before), "refused aim changed the solver", -1, x, y);
+  } else {
+    REQUIRE(s->settings.aim.enabled && s->settings.aim.x == x && s->settings.aim.y == y &&
+                s->settings.aim.angle == angle,
+            "aim not kept", -1, x, y);
+  }
+}
+
+/* After an operation, the part of its byte above it (k): clear the aim,
+** set a hostile one or a sane one (a tip angle cleared and method follow
+** left first), or try a tip angle and method follow on an aimed solver. */
+static void aim_act(world *w, unsigned k) {
+  static const double hostile[] = {NAN, HUGE_VAL, -HUGE_VAL, 1e300, -1e300, 5e-324,
+                                   -0.0, DBL_MAX, 0.0, 1e-300, 3.0};
+  ik2d_solver *s = w->solver;
+  unsigned t = w->aim_turn++;
+  double length = w->chain->length[w->chain->count - 1];
+  if (!w->aim_mode) return;
+  switch (k) {
+    case 1: ik2d_solver_clear_aim(s); break;
+    case 2:
+      aim_set(w, hostile[t % 11], hostile[(t / 11) % 11], hostile[(t / 121) % 11]);
+      break;
+    case 3:
+      ik2d_solver_clear_tip_angle(s);
+      if (s->settings.method == IK2D_FOLLOW) ik2d_solver_set_method(s, IK2D_CCD);
+      aim_set(w, length * (double)(t % 5) * 0.25, length * ((double)(t % 7) - 3.0) * 0.2,
+              ((double)(t % 13) - 6.0) * 0.5);
+      break;
+    case 4:
+      if (s->settings.aim.enabled) {
+        static double before[SOLVER_DOUBLES];
+        memcpy(before, s, ik2d_solver_size(w->chain->count));
+        REQUIRE(ik2d_solver_set_tip_angle(s, 0.5, 1.0) == IK2D_ERR_AIM_TIP &&
+                    ik2d_solver_set_method(s, IK2D_FOLLOW) == IK2D_ERR_AIM_METHOD &&
+                    same_solver(s, before),
+                "aimed solver took a tip angle or method follow", -1, 0, 0);
+      }
+      break;
+    default: break;
+  }
+}
+
 static int build(world *w, reader *r) {
   ik2d_bone_def bones[IK2D_MAX_BONES + 1];
   ik2d_chain_def def = ik2d_default_chain_def();
@@ -1190,6 +1314,8 @@ static int build(world *w, reader *r) {
   rests = byte_of(r);
   with_rests = rests % 8 != 7;
   spring_on = ((rests >> 3) & 3) == 1;
+  w->aim_mode = ((rests >> 3) & 3) == 2;
+  w->aim_turn = 0;
   if (!with_rests)
     for (i = 0; i < count && i < IK2D_MAX_BONES + 1; i++) bones[i].rest = 0.0;
   if (count >= 1 && byte_of(r) % 32 == 31) {
@@ -1247,6 +1373,11 @@ static int build(world *w, reader *r) {
                 IK2D_OK, "spring init", -1, 0, 0);
     check_spring(w->spring, 0);
   }
+  if (w->aim_mode) {
+    double x = coordinate_of(r), y = coordinate_of(r), angle = angle_of(r);
+    if (byte_of(r) % 16 == 0) angle = raw_of(r);
+    aim_set(w, x, y, angle);
+  }
   return 1;
 }
 
@@ -1281,6 +1412,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
     spring_act(&w, op / 14);
+    aim_act(&w, op / 14);
   }
   do_solve(&w);
   spring_act(&w, 1);

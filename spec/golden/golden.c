@@ -36,7 +36,14 @@
 **                    flips, frames of 1/144 s to inf (backward Euler,
 **                    solved again about contacts) and pose edits: every
 **                    joint and bone velocity after every update
-**   total   <hash>   all five
+**   aim     <hash>   aimed solvers (a ray fixed to the last bone through
+**                    the target): chains of 1..64 bones, every method
+**                    that aims, every kind of limit, world-space ones,
+**                    poles, damping, weights and flips, targets tracked,
+**                    jumping, far, near the last joint and on the base,
+**                    one by one and in batches among plain solvers; and
+**                    aimed solvers on skeletons sharing bones with others
+**   total   <hash>   all six
 ** spec/golden_spec.lua and spec/golden/platforms.sh compare each part
 ** with its value recorded in spec/golden/expected.
 **
@@ -174,6 +181,10 @@ static void g_solver_weight(g_solver *s, double w) {
 }
 
 static void g_solver_forget(g_solver *s) { ik2d_solver_forget(s->solver); }
+
+static void g_solver_aim(g_solver *s, double x, double y, double angle) {
+  g_check(ik2d_solver_set_aim(s->solver, x, y, angle));
+}
 
 static int g_solve(g_solver *s) { return ik2d_solver_solve(s->solver); }
 
@@ -426,7 +437,7 @@ static double g_skeleton_distance(const g_skeleton *s, int k) {
 /* ------------------------------------------------------------------ */
 
 typedef struct g_hash {
-  uint64_t joints, angles, effectors, skeleton, springs;
+  uint64_t joints, angles, effectors, skeleton, springs, aim;
 } g_hash;
 
 static void hash_bytes(uint64_t *h, const void *data, size_t n) {
@@ -1342,12 +1353,146 @@ static void scenes_skeleton(g_hash *h) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* aimed solvers (hashed apart, their random numbers from a seed of     */
+/* their own, as the skeletons')                                        */
+/* ------------------------------------------------------------------ */
+
+#define AIM_SEED 0x13198a2e03707344ULL
+#define AIM_FRAMES 24
+
+/* a ray in the last bone's space: the barrel along it or held off it, a
+** line of sight across it */
+static void random_aim(g_solver *s, double length) {
+  double x = rnd_in(-0.5, 1.5) * length;
+  double y = rnd_int(3) == 0 ? 0.0 : rnd_in(-1.0, 1.0) * length;
+  double angle = rnd_int(4) == 0 ? rnd_in(-PI, PI) : rnd_in(-0.5, 0.5);
+  g_solver_aim(s, x, y, angle);
+}
+
+/* the next target of an aimed frame: kind 0 tracks a point circling, 1
+** jumps, 2 far, 3 on the base, 4 near the last joint */
+static void next_aim_target(const g_chain *c, double reach, int frame, int kind, double *x,
+                            double *y) {
+  int n = g_count(c);
+  double a, r;
+  if (kind == 4) {
+    a = rnd_in(-PI, PI);
+    r = rnd_in(0.0, 0.5) * reach / n;
+    *x = g_joint_x(c, n - 1) + r * ik2d_cos(a);
+    *y = g_joint_y(c, n - 1) + r * ik2d_sin(a);
+    return;
+  }
+  if (kind == 2) {
+    a = rnd_in(-PI, PI);
+    r = reach * rnd_in(2.0, 50.0);
+    *x = g_joint_x(c, 0) + r * ik2d_cos(a);
+    *y = g_joint_y(c, 0) + r * ik2d_sin(a);
+    return;
+  }
+  next_target(c, reach, frame, kind == 0 ? 0 : kind == 1 ? 1 : 3, x, y);
+}
+
+/* A batch of chains of n bones, most solvers aimed (the others plain,
+** so that a batch mixes lanes and single solves), solved one by one and
+** in batches in turn. */
+static void scene_aim(g_hash *h, int n) {
+  static g_chain chains[BATCH];
+  static g_solver solvers[BATCH];
+  g_solver *list[BATCH];
+  double reach[BATCH];
+  int i, frame;
+  for (i = 0; i < BATCH; i++) {
+    g_options o;
+    make_chain(&chains[i], n, rnd_int(4));
+    if (n > 1 && rnd_int(5) == 0) {
+      double a = rnd_in(-PI, PI), b = rnd_in(0.2, 1.5);
+      g_chain_limit_in(&chains[i], rnd_int(n), a - b, a + b, 0, 1);
+    }
+    random_options(&o, n);
+    if (n != 2 && rnd_int(3) == 0) o.method = G_FABRIK;
+    g_solver_init(&solvers[i], &chains[i], &o);
+    reach[i] = chain_reach(&chains[i]);
+    if (rnd_int(5) != 0) random_aim(&solvers[i], reach[i] / n);
+    if (rnd_int(4) == 0) {
+      double x = g_joint_x(&chains[i], n) + rnd_in(-5, 5);
+      g_check(ik2d_solver_set_pole(solvers[i].solver, x, g_joint_y(&chains[i], n) + rnd_in(-5, 5)));
+    }
+    list[i] = &solvers[i];
+  }
+  for (frame = 0; frame < AIM_FRAMES; frame++) {
+    for (i = 0; i < BATCH; i++) {
+      double x, y;
+      next_aim_target(&chains[i], reach[i], frame, frame < 12 ? 0 : rnd_int(5), &x, &y);
+      g_solver_target(&solvers[i], x, y);
+      if (rnd_int(40) == 0) g_chain_flip(&chains[i], rnd_int(2));
+      if (rnd_int(40) == 0) {
+        int bone = rnd_int(n);
+        g_chain_pose(&chains[i], bone, rnd_in(-PI, PI));
+      }
+    }
+    if (frame % 2 == 0) {
+      hash_int(&h->aim, g_solve_batch(list, BATCH));
+    } else {
+      for (i = 0; i < BATCH; i++) hash_int(&h->aim, g_solve(&solvers[i]));
+    }
+    for (i = 0; i < BATCH; i++) {
+      g_hash part;
+      part.joints = part.angles = h->aim;
+      hash_outcome(&part, &chains[i], &solvers[i], g_reached(&solvers[i]));
+      h->aim = part.joints;
+      hash_bytes(&h->aim, &part.angles, sizeof part.angles);
+    }
+  }
+}
+
+/* A random tree with chains over its paths, some solvers aimed (solved
+** after the groups they share bones with). */
+static void scene_aim_skeleton(g_hash *h, int n, int kind) {
+  static g_skeleton_scene sc;
+  int k, chains = 1 + rnd_int(n < 6 ? n : 6);
+  sc.bone_count = n;
+  random_skeleton_bones(sc.bones, n, kind);
+  skeleton_base_random(&sc, 1.0);
+  for (k = 0; k < chains; k++) {
+    int from, to;
+    random_path(sc.bones, n, &from, &to);
+    g_skeleton_chain(&sc.s, from, to);
+  }
+  skeleton_solvers(&sc);
+  for (k = 0; k < sc.s.chain_count; k++) {
+    if (rnd_int(2)) {
+      double reach = g_skeleton_chain_reach(&sc.s, k);
+      double x = rnd_in(-0.5, 1.0) * reach, y = rnd_in(-0.5, 0.5) * reach;
+      double angle = rnd_in(-PI, PI);
+      ik2d_solver_def def = ik2d_solver_get_def(sc.s.solvers[k]);
+      /* aiming needs a method with a fixed base and no tip angle */
+      if (def.method == IK2D_FOLLOW || def.tip.enabled) continue;
+      g_check(ik2d_solver_set_aim(sc.s.solvers[k], x, y, angle));
+    }
+  }
+  skeleton_frames(h, &sc, 1.0);
+}
+
+static void scenes_aim(g_hash *h) {
+  int k, kind, round;
+  g_hash part;
+  rng_state = AIM_SEED;
+  for (round = 0; round < 2; round++)
+    for (k = 0; k < BONE_COUNTS; k++) scene_aim(h, bone_counts[k]);
+  /* the skeleton scenes hash into their own field: carried over */
+  part.skeleton = h->aim;
+  for (k = 0; k < 6; k++)
+    for (kind = 0; kind < 4; kind++) scene_aim_skeleton(&part, skeleton_bone_counts[k], kind);
+  h->aim = part.skeleton;
+}
+
 int main(int argc, char **argv) {
   g_hash h;
   uint64_t total;
   int k, limits, round;
   if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
-  h.joints = h.angles = h.effectors = h.skeleton = h.springs = 14695981039346656037ULL;
+  h.joints = h.angles = h.effectors = h.skeleton = h.springs = h.aim = 14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
       for (limits = 0; limits < 4; limits++)
@@ -1357,16 +1502,19 @@ int main(int argc, char **argv) {
     for (k = 0; k < BONE_COUNTS; k++) scene_effectors(&h, bone_counts[k]);
   scenes_skeleton(&h);
   scenes_springs(&h);
+  scenes_aim(&h);
   total = h.joints;
   hash_bytes(&total, &h.angles, sizeof h.angles);
   hash_bytes(&total, &h.effectors, sizeof h.effectors);
   hash_bytes(&total, &h.skeleton, sizeof h.skeleton);
   hash_bytes(&total, &h.springs, sizeof h.springs);
+  hash_bytes(&total, &h.aim, sizeof h.aim);
   printf("joints %016llx\n", (unsigned long long)h.joints);
   printf("angles %016llx\n", (unsigned long long)h.angles);
   printf("effectors %016llx\n", (unsigned long long)h.effectors);
   printf("skeleton %016llx\n", (unsigned long long)h.skeleton);
   printf("springs %016llx\n", (unsigned long long)h.springs);
+  printf("aim %016llx\n", (unsigned long long)h.aim);
   printf("total  %016llx\n", (unsigned long long)total);
   return 0;
 }

@@ -17,6 +17,8 @@ typedef enum luaik_option_kind {
   LUAIK_OPTION_ANGLE,   /* a number into field, or false: the switch off */
   LUAIK_OPTION_POINT,   /* {x, y} or {x =, y =} into x, y, or false: the switch off */
   LUAIK_OPTION_VECTOR,  /* {x, y} into x, y */
+  LUAIK_OPTION_RAY,     /* {x =, y =, angle =} or {x, y, angle} into x, y, angle, or
+                           false: the switch off */
   /* a number into field (array NULL), or a table of one number per bone:
   ** array points at them (a luaik_arrays slot) */
   LUAIK_OPTION_NUMBER_OR_ARRAY
@@ -25,8 +27,9 @@ typedef enum luaik_option_kind {
 typedef struct luaik_option {
   const char *name;
   luaik_option_kind kind;
-  size_t field;                      /* the double, int or bool; a point's switch */
-  size_t x, y;                       /* a point's or vector's doubles */
+  size_t field;                      /* the double, int or bool; a point's or ray's switch */
+  size_t x, y;                       /* a point's, vector's or ray's doubles */
+  size_t angle;                      /* a ray's angle (a double) */
   size_t on;                         /* an angle's switch (a bool) */
   const char *const *choices;        /* a choice's names, NULL-ended */
   int (*get_choice)(const void *def);
@@ -80,7 +83,8 @@ enum {
   LUAIK_SOLVER_TIP_WEIGHT,
   LUAIK_SOLVER_POLE,
   LUAIK_SOLVER_PRIORITY,
-  LUAIK_SOLVER_TOGETHER
+  LUAIK_SOLVER_TOGETHER,
+  LUAIK_SOLVER_AIM
 };
 enum {
   LUAIK_SPRING_STIFFNESS,

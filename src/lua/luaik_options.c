@@ -84,6 +84,30 @@ static void read_array(lua_State *L, int index, int arg, const luaik_option *o,
   FIELD(def, o->array, doubles) = slot;
 }
 
+/* {x =, y =, angle =} or {x, y, angle} (a ray) at index, named what; a
+** named field first, its position where that is nil */
+static void read_ray(lua_State *L, int index, int arg, const luaik_option *o,
+                     const char *what, void *def) {
+  static const char *const names[] = {"x", "y", "angle"};
+  size_t offsets[3];
+  int top = lua_gettop(L), k;
+  if (!lua_istable(L, index))
+    luaik_arg_errorf(L, arg, "%s: {x =, y =, angle =} or false expected, got %s", what,
+                     luaik_typename(L, index));
+  offsets[0] = o->x;
+  offsets[1] = o->y;
+  offsets[2] = o->angle;
+  for (k = 0; k < 3; k++) {
+    if (luaik_rawfield(L, index, names[k]) == LUA_TNIL) {
+      lua_pop(L, 1);
+      lua_rawgeti(L, index, k + 1);
+    }
+    FIELD(def, offsets[k], double) = luaik_number_at(
+        L, top + 1, arg, lua_pushfstring(L, "%s %s", what, names[k]));
+    lua_settop(L, top);
+  }
+}
+
 /* the value at index into row o's field of def, named what in errors */
 static void read_value(lua_State *L, int index, int arg, const luaik_option *o,
                        const char *what, void *def, luaik_arrays *arrays) {
@@ -120,6 +144,10 @@ static void read_value(lua_State *L, int index, int arg, const luaik_option *o,
       FIELD(def, o->field, double) = luaik_number_at(L, index, arg, what);
       FIELD(def, o->array, doubles) = NULL;
       break;
+    case LUAIK_OPTION_RAY:
+      FIELD(def, o->field, bool) = !is_false(L, index);
+      if (!is_false(L, index)) read_ray(L, index, arg, o, what, def);
+      break;
   }
 }
 
@@ -136,6 +164,16 @@ void luaik_read_fields(lua_State *L, int t, int arg, const char *owner,
       read_value(L, top + 1, arg, o, lua_pushfstring(L, "%s%s", owner, o->name), def, NULL);
     lua_settop(L, top);
   }
+}
+
+/* a ray's x, y and angle into the table on top */
+static void set_ray(lua_State *L, const luaik_option *o, const void *def) {
+  lua_pushnumber(L, CFIELD(def, o->x, double));
+  luaik_rawsetfield(L, -2, "x");
+  lua_pushnumber(L, CFIELD(def, o->y, double));
+  luaik_rawsetfield(L, -2, "y");
+  lua_pushnumber(L, CFIELD(def, o->angle, double));
+  luaik_rawsetfield(L, -2, "angle");
 }
 
 /* row o's field of def as a Lua value; a per-bone array's count numbers */
@@ -174,6 +212,14 @@ static void push_value(lua_State *L, const luaik_option *o, const void *def, int
         }
       }
       break;
+    case LUAIK_OPTION_RAY:
+      if (!CFIELD(def, o->field, bool)) {
+        lua_pushboolean(L, 0);
+        break;
+      }
+      lua_createtable(L, 0, 3);
+      set_ray(L, o, def);
+      break;
   }
 }
 
@@ -201,9 +247,9 @@ void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *option
   }
 }
 
-/* A point, vector or per-bone array goes into the table t holds under its
-** name already, when there is one: options(t) with a reused t makes no
-** garbage. */
+/* A point, vector, ray or per-bone array goes into the table t holds
+** under its name already, when there is one: options(t) with a reused t
+** makes no garbage. */
 void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def,
                         int count) {
   const luaik_option *o;
@@ -233,6 +279,13 @@ void luaik_push_options(lua_State *L, int t, const luaik_option *options, const 
       continue;
     }
     if (array) lua_pop(L, 1);
+    bool ray = o->kind == LUAIK_OPTION_RAY && CFIELD(def, o->field, bool);
+    if (ray && luaik_rawfield(L, t, o->name) == LUA_TTABLE) {
+      set_ray(L, o, def);
+      lua_pop(L, 1);
+      continue;
+    }
+    if (ray) lua_pop(L, 1);
     if (pair && luaik_rawfield(L, t, o->name) == LUA_TTABLE) {
       lua_pushnumber(L, CFIELD(def, o->x, double));
       lua_rawseti(L, -2, 1);

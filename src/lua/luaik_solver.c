@@ -159,12 +159,14 @@ static int solver_options(lua_State *L) {
   return 1;
 }
 
-/* s:set_tip_angle(a [, weight]): the core's statuses name which is off */
+/* s:set_tip_angle(a [, weight]): the core's statuses name which is off
+** (an aim set already: the solver) */
 static int solver_set_tip_angle(lua_State *L) {
   ik2d_solver *solver = luaik_check_solver(L, 1);
   double angle = luaik_check_number(L, 2), weight = luaik_opt_number(L, 3, 1.0);
   ik2d_status status = ik2d_solver_set_tip_angle(solver, angle, weight);
-  luaik_check_status(L, status == IK2D_ERR_TIP_WEIGHT ? 3 : 2, status);
+  luaik_check_status(L, status == IK2D_ERR_TIP_WEIGHT ? 3 : status == IK2D_ERR_AIM_TIP ? 1 : 2,
+                     status);
   return 0;
 }
 
@@ -201,6 +203,34 @@ static int solver_pole(lua_State *L) {
 
 static int solver_clear_pole(lua_State *L) {
   ik2d_solver_clear_pole(luaik_check_solver(L, 1));
+  return 0;
+}
+
+/* s:set_aim(x, y, angle): the argument that is off, or the solver when
+** its method or tip angle forbids an aim */
+static int solver_set_aim(lua_State *L) {
+  ik2d_solver *solver = luaik_check_solver(L, 1);
+  double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
+  double angle = luaik_check_number(L, 4);
+  ik2d_status status = ik2d_solver_set_aim(solver, x, y, angle);
+  int arg = status == IK2D_ERR_AIM_Y ? 3 : status == IK2D_ERR_AIM_ANGLE ? 4 : 2;
+  if (status == IK2D_ERR_AIM_METHOD || status == IK2D_ERR_AIM_TIP) arg = 1;
+  luaik_check_status(L, arg, status);
+  return 0;
+}
+
+/* x, y, angle; nil when there is none */
+static int solver_aim(lua_State *L) {
+  ik2d_solver_def def = ik2d_solver_get_def(luaik_check_solver(L, 1));
+  if (!def.aim.enabled) return 0;
+  lua_pushnumber(L, def.aim.x);
+  lua_pushnumber(L, def.aim.y);
+  lua_pushnumber(L, def.aim.angle);
+  return 3;
+}
+
+static int solver_clear_aim(lua_State *L) {
+  ik2d_solver_clear_aim(luaik_check_solver(L, 1));
   return 0;
 }
 
@@ -270,6 +300,9 @@ const luaL_Reg luaik_solver_methods[] = {
   {"set_pole", solver_set_pole},
   {"pole", solver_pole},
   {"clear_pole", solver_clear_pole},
+  {"set_aim", solver_set_aim},
+  {"aim", solver_aim},
+  {"clear_aim", solver_clear_aim},
   {"forget", solver_forget},
   {"solve", solver_solve},
   {"result", solver_result},

@@ -195,7 +195,8 @@ function Solver.set_tip_angle(...)
   angle = number_at(angle, n >= 2, 2)
   if weight == nil then weight = 1.0 else weight = number_at(weight, true, 3) end
   local status = solvers.set_tip_angle(sv, angle, weight)
-  check_status(status == "TIP_WEIGHT" and 3 or 2, status)
+  -- an aim set already: the solver
+  check_status(status == "TIP_WEIGHT" and 3 or status == "AIM_TIP" and 1 or 2, status)
 end
 
 --- a, weight; nothing when the last bone is free
@@ -231,6 +232,34 @@ end
 function Solver.clear_pole(...)
   local sv = check_solver(..., 1, select("#", ...))
   sv.settings.pole = false
+  solvers.refresh(sv)
+end
+
+-- the argument that is off, or the solver when its method or tip angle
+-- forbids an aim
+local AIM_ARGUMENT = { AIM_Y = 3, AIM_ANGLE = 4, AIM_METHOD = 1, AIM_TIP = 1 }
+
+function Solver.set_aim(...)
+  local self, x, y, angle = ...
+  local n = select("#", ...)
+  local sv = check_solver(self, 1, n)
+  x = number_at(x, n >= 2, 2)
+  y = number_at(y, n >= 3, 3)
+  angle = number_at(angle, n >= 4, 4)
+  local status = solvers.set_aim(sv, x, y, angle)
+  check_status(AIM_ARGUMENT[status] or 2, status)
+end
+
+--- x, y, angle; nothing when there is none
+function Solver.aim(...)
+  local settings = check_solver(..., 1, select("#", ...)).settings
+  if not settings.aim then return end
+  return settings.aim_x, settings.aim_y, settings.aim_angle
+end
+
+function Solver.clear_aim(...)
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.settings.aim = false
   solvers.refresh(sv)
 end
 

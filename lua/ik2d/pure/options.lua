@@ -20,17 +20,18 @@ local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.bo
 local M = {}
 
 --- the option rows of a def described in api: { name, kind, field,
--- choices, x, y, on, array }, fields named as the pure core's flat defs
+-- choices, x, y, angle, on, array }, fields named as the pure core's flat defs
 -- name them; and the rows by name
 function M.rows(def)
   local rows, by_name = {}, {}
   for _, f in ipairs(defs.fields(def)) do
     if f.kind then
-      local pair = f.point or f.vector
+      local pair = f.point or f.vector or f.ray
       local row = {
         name = f.option or f.lua or f.name, kind = f.kind, field = f.name, required = f.required,
         choices = f.enum and defs.choices(f.enum),
-        x = pair and pair[1], y = pair and pair[2], on = f.switch, array = f.array,
+        x = pair and pair[1], y = pair and pair[2], angle = f.ray and f.ray[3], on = f.switch,
+        array = f.array,
       }
       rows[#rows + 1] = row
       by_name[row.name] = row
@@ -74,6 +75,22 @@ local function read_array(p, arg, o, def, name, arrays)
   def[o.array] = slot
 end
 
+-- {x =, y =, angle =} or {x, y, angle} (a ray) into def: a named field
+-- first, its position where that is nil
+local RAY_KEYS = { "x", "y", "angle" }
+local function read_ray(p, present, arg, o, def, name)
+  if not is_table(p) then
+    local got = present and typename(p) or "no value"
+    arg_error(arg, format("%s: {x =, y =, angle =} or false expected, got %s", name, got))
+  end
+  for k = 1, 3 do
+    local key = RAY_KEYS[k]
+    local v = rawget(p, key)
+    if v == nil then v = rawget(p, k) end
+    def[o[key]] = number_at(v, true, arg, name .. " " .. key)
+  end
+end
+
 --- converts v (present: passed at all) into row o's field of def, named
 -- what (the option's name unless given) in errors; arrays as read_all's
 function M.read(v, present, arg, o, def, what, arrays)
@@ -99,6 +116,9 @@ function M.read(v, present, arg, o, def, what, arrays)
       def[o.field] = number_at(v, present, arg, name)
       def[o.array] = nil
     end
+  elseif kind == "ray" then
+    def[o.field] = v ~= false
+    if v ~= false then read_ray(v, present, arg, o, def, name) end
   else
     read_pair(v, present, arg, o, def, name)
   end
@@ -119,6 +139,9 @@ function M.push(o, def, count)
   elseif kind == "point" or kind == "vector" then
     if kind == "point" and not def[o.field] then return false end
     return { def[o.x], def[o.y] }
+  elseif kind == "ray" then
+    if not def[o.field] then return false end
+    return { x = def[o.x], y = def[o.y], angle = def[o.angle] }
   end
   return def[o.field]
 end
@@ -150,18 +173,23 @@ function M.read_fields(t, arg, owner, rows, def)
   end
 end
 
---- every option's value into t; a point, vector or per-bone array into
--- the table t holds under its name already, when there is one (no
+--- every option's value into t; a point, vector, ray or per-bone array
+-- into the table t holds under its name already, when there is one (no
 -- garbage for a reused t); count: a per-bone array's numbers
 function M.push_all(t, rows, def, count)
   for k = 1, #rows do
     local o = rows[k]
     local pair = o.kind == "vector" or (o.kind == "point" and def[o.field])
+    local ray = o.kind == "ray" and def[o.field]
     local array = o.kind == "number_or_array" and def[o.array]
-    local old = (pair or array) and rawget(t, o.name)
+    local old = (pair or ray or array) and rawget(t, o.name)
     if array and is_table(old) then
       for i = 1, count do rawset(old, i, array[i]) end
       B.trim(old, count + 1)
+    elseif ray and is_table(old) then
+      rawset(old, "x", def[o.x])
+      rawset(old, "y", def[o.y])
+      rawset(old, "angle", def[o.angle])
     elseif pair and is_table(old) then
       rawset(old, 1, def[o.x])
       rawset(old, 2, def[o.y])

@@ -106,6 +106,14 @@ local done, roots, number = {}, {}, {}
 
 local function link_of(i) return plan.solver[i].chain.link end
 
+-- Is solver i solved jointly with those it shares bones with?  An aimed
+-- one is not: the joint step moves tips onto targets, and an aim puts a
+-- point of its ray there, which its own solve does (as together = false).
+local function together(i)
+  local settings = plan.solver[i].settings
+  return settings.together and not settings.aim
+end
+
 local function find(i)
   local unit_of = plan.unit_of
   while unit_of[i] ~= i do
@@ -186,9 +194,9 @@ local function plan_units(sk)
   -- groups: together solvers sharing bones
   for i = 1, n do unit_of[i] = i end
   for i = 1, n do
-    if solver[i].settings.together then
+    if together(i) then
       for j = 1, i - 1 do
-        if solver[j].settings.together and shares(sk, link_of(i), link_of(j)) then
+        if together(j) and shares(sk, link_of(i), link_of(j)) then
           -- the root is the group's earliest solver
           local a, b = find(i), find(j)
           if a > b then unit_of[a] = b else unit_of[b] = a end
@@ -203,7 +211,7 @@ local function plan_units(sk)
     if roots[i] == i then
       units = units + 1
       p.unit_first[units] = i
-      p.unit_group[units] = solver[i].settings.together
+      p.unit_group[units] = together(i)
       number[i] = units
     end
     unit_of[i] = number[roots[i]]

@@ -16,6 +16,7 @@ local ccd = require "ik2d.pure.ccd"
 local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
 local follow = require "ik2d.pure.follow"
+local aim = require "ik2d.pure.aim"
 local skeleton = require "ik2d.pure.skeleton"
 local kernel = require "ik2d.pure.kernel"
 
@@ -75,6 +76,22 @@ local function check_pole(x, y)
   return "POLE_Y"
 end
 
+local function check_aim(x, y, angle)
+  if not finite(x) then return "AIM_X" end
+  if not finite(y) then return "AIM_Y" end
+  if finite(angle) then return nil end
+  return "AIM_ANGLE"
+end
+
+-- An aim puts a point of its ray on the target, as the methods with a
+-- fixed base put a tip (follow moves the base instead), and it turns the
+-- last bone, which a tip angle would too.
+local function check_aim_with(method, tip)
+  if method == "follow" then return "AIM_METHOD" end
+  if tip then return "AIM_TIP" end
+  return nil
+end
+
 -- Every setting, in the order the def declares them.
 local function check_def(ch, def)
   local status = check_method(ch, def.method)
@@ -101,20 +118,32 @@ local function check_def(ch, def)
     if status then return status end
   end
   if not (finite(def.priority) and def.priority >= 0.0) then return "PRIORITY" end
-  return nil
+  if not def.aim then return nil end
+  status = check_aim(def.aim_x, def.aim_y, def.aim_angle)
+  if status then return status end
+  return check_aim_with(def.method, def.tip)
 end
 
 local clamp_weight = m.clamp_weight
 
 -- The kernel that solves sv while its settings stay (sv.kernel; false:
--- none): for plain CCD without the exact step (no tip angle, pole or
+-- none): for plain CCD without the exact step (no tip angle, pole, aim or
 -- one-bone scale), the loop kernel of its sweep (LuaJIT) or the unrolled
 -- kernel made for its bone count and sweep (PUC Lua, up to
--- kernel.MAX_BONES bones).  Made again whenever a setting changes.
+-- kernel.MAX_BONES bones).  And an aimed solve's settings (settings.aimed:
+-- no stretch, compress or softness, as solve_aimed in src/ik2d_solver.c
+-- makes them).  Made again whenever a setting changes.
 local function refresh(sv)
   local settings, n = sv.settings, sv.chain.count
+  if settings.aim then
+    local aimed = M.copy_def(settings, settings.aimed or {})
+    aimed.damping_c, aimed.damping_s = settings.damping_c, settings.damping_s
+    aimed.stretch, aimed.compress, aimed.softness = 1.0, 1.0, 0.0
+    settings.aimed = aimed
+  end
   local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
-    not settings.exact and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+    not settings.aim and not settings.exact and
+    not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
   if not plain then
     sv.kernel = false
   elseif kernel.LOOPS then
@@ -176,6 +205,7 @@ end
 
 function M.set_tip_angle(sv, angle, weight)
   local status = check_tip(angle, weight)
+  if status == nil and sv.settings.aim then status = "AIM_TIP" end
   if status then return status end
   local settings = sv.settings
   settings.tip, settings.tip_angle, settings.tip_weight = true, angle, weight
@@ -188,6 +218,15 @@ function M.set_pole(sv, x, y)
   if status then return status end
   local settings = sv.settings
   settings.pole, settings.pole_x, settings.pole_y = true, x, y
+  refresh(sv)
+  return nil
+end
+
+function M.set_aim(sv, x, y, angle)
+  local settings = sv.settings
+  local status = check_aim(x, y, angle) or check_aim_with(settings.method, settings.tip)
+  if status then return status end
+  settings.aim, settings.aim_x, settings.aim_y, settings.aim_angle = true, x, y, angle
   refresh(sv)
   return nil
 end
@@ -498,11 +537,22 @@ end
 -- the rotations a blended tip angle's free solve leaves aside
 local warm_c, warm_s = pose.array(64), pose.array(64)
 
+-- An aimed run (ik2d.pure.aim): the method and the pole on the chain
+-- whose last bone ends at the point of the ray that goes onto the target,
+-- with the settings that keep lengths (settings.aimed).
+local function aimed(settings)
+  P.settings = settings.aimed
+  local used = aim.run(settings, bent)
+  P.settings = settings
+  return used
+end
+
 -- The whole run: the method, a tip angle and a pole when set, and for
--- one bone its scale.
+-- one bone its scale; or an aimed run.
 local function run()
   local settings = P.settings
   local used
+  if settings.aim then return aimed(settings) end
   if not settings.tip then
     used = bent()
   else
@@ -556,6 +606,13 @@ function M.measure(sv)
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
   if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
+  local settings = sv.settings
+  if settings.aim then
+    local distance = aim.chain_distance(ch, settings, target_x, target_y)
+    local reached = distance <= settings.tolerance
+    sv.distance, sv.reached = distance, reached
+    return reached
+  end
   local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
   -- hypot only where the squares overflow or underflow
   local squared = dx * dx + dy * dy
@@ -575,7 +632,7 @@ local function solve_general(sv, tried)
   if weight > 0.0 then
     local n = ch.count
     local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
-      not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+      not settings.aim and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
     -- plain CCD without the exact step, the most common solve: the kernel
     -- made for n bones (nil: it leaves this solve to the path below)
     if plain and not settings.exact and not ch.link and not tried then
