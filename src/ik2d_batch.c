@@ -107,7 +107,7 @@ static void batch_flush_all(batch *b) {
 ** solve moves the skeleton's other chains: one at a time, in order), no
 ** target on a bone (read where an earlier member's solve put it). */
 static bool batch_takes(const ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->node.chain;
+  const ik2d_chain *chain = solver->chain;
   int i;
   if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL ||
       solver->target_skeleton != NULL)
@@ -150,20 +150,20 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
     ik2d_solver *solver = solvers[i];
     batch_bucket *bucket;
     int slot;
-    if (solver == NULL || solver->node.chain == NULL) continue;
+    if (solver == NULL || solver->chain == NULL) continue;
     /* solvers sharing a chain write its result in list order */
-    slot = batch_queued_slot(&b, solver->node.chain);
+    slot = batch_queued_slot(&b, solver->chain);
     if (b.queued[slot] != NULL) {
       batch_flush_all(&b);
-      slot = batch_queued_slot(&b, solver->node.chain);
+      slot = batch_queued_slot(&b, solver->chain);
     }
     if (!batch_takes(solver)) {
       b.reached += ik2d_solver_solve(solver);
       continue;
     }
-    bucket = batch_bucket_for(&b, solver->node.chain->count);
+    bucket = batch_bucket_for(&b, solver->chain->count);
     bucket->solvers[bucket->count++] = solver;
-    b.queued[slot] = solver->node.chain;
+    b.queued[slot] = solver->chain;
     b.queued_slot[b.queued_count++] = slot;
     if (bucket->count == BATCH_BUCKET) batch_flush(&b, bucket);
     /* the set at most half full: short probes */

@@ -120,7 +120,7 @@ static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
 /* Lane l takes the solver: the pose ik2d_solve_prepare would make,
 ** straight into the lane. */
 static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->node.chain;
+  const ik2d_chain *chain = solver->chain;
   const ik2d_solver_def *settings = &solver->settings;
   bool warm = ik2d_solve_warm(solver);
   ik2d_rot damping = ik2d_solver_damping(solver);
@@ -742,7 +742,7 @@ static void lanes_finish(lanes *k, unsigned f) {
       lv half, turn;
       v_store(half.d, zero);
       for (bits = k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
-        if (bits & 1u) half.d[l] = k->solver[l]->node.chain->constraint[i]->half;
+        if (bits & 1u) half.d[l] = k->solver[l]->chain->constraint[i]->half;
       turn.v = lanes_atan2(rel.s, rel.c, &special);
       for (bits = special & k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
         if (bits & 1u) turn.d[l] = ik2d_atan2(v_lane(rel.s, l), v_lane(rel.c, l));
@@ -763,7 +763,7 @@ static void lanes_finish(lanes *k, unsigned f) {
     unsigned wrap;
     v_store(pose.d, zero);
     for (bits = f, l = 0; bits; l++, bits >>= 1)
-      if (bits & 1u) pose.d[l] = k->solver[l]->node.chain->pose[i];
+      if (bits & 1u) pose.d[l] = k->solver[l]->chain->pose[i];
     delta.v = v_sub(angle[i].v, pose.v);
     wrap = ~m_bits(m_and(v_ge(delta.v, v_set1(-IK2D_PI)), v_lt(delta.v, v_set1(IK2D_PI)))) & f;
     for (bits = wrap, l = 0; bits; l++, bits >>= 1)
@@ -775,7 +775,7 @@ static void lanes_finish(lanes *k, unsigned f) {
   {
     unsigned flipped = 0;
     for (bits = f, l = 0; bits; l++, bits >>= 1)
-      if ((bits & 1u) && k->solver[l]->node.chain->flip) flipped |= 1u << l;
+      if ((bits & 1u) && k->solver[l]->chain->flip) flipped |= 1u << l;
     if (flipped) {
       vm flip = m_from_bits(flipped);
       vd twice_x = v_mul(v_set1(2.0), k->base_x.v);
@@ -788,7 +788,7 @@ static void lanes_finish(lanes *k, unsigned f) {
     ik2d_chain *chain;
     if (!(bits & 1u)) continue;
     solver = k->solver[l];
-    chain = solver->node.chain;
+    chain = solver->chain;
     IK2D_STAT(solver->joint_updates = (int)k->updates.d[l]);
     solver->result.limited = (on_limit >> l) & 1u;
     for (i = 0; i < n; i++) {
@@ -833,7 +833,7 @@ int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count);
 int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
   lanes k;
   int next, l, i;
-  k.n = solvers[0]->node.chain->count;
+  k.n = solvers[0]->chain->count;
   k.reached = 0;
   k.live = k.active = k.done = 0;
   k.exact_bits = k.tip_bits = k.damped_bits = 0;

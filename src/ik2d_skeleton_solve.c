@@ -91,9 +91,6 @@
 #define MAX_BONES IK2D_MAX_SKELETON_BONES
 
 
-static ik2d_solver *solver_of(const ik2d_skeleton_node *node) {
-  return (ik2d_solver *)(uintptr_t)((const char *)node - offsetof(ik2d_solver, node));
-}
 
 /* ------------------------------------------------------------------ */
 /* paths                                                                */
@@ -133,7 +130,7 @@ static bool below(const ik2d_skeleton *sk, const struct ik2d_chain_link *a,
 ** (a bone of this skeleton at or below the chain's first bone)? */
 static bool moves_target(const ik2d_skeleton *sk, const ik2d_solver *mover,
                          const ik2d_solver *target) {
-  int from = mover->node.chain->link->from, b;
+  int from = mover->chain->link->from, b;
   if (target->target_skeleton != sk) return false;
   /* parents come first: up from the bone until at or above from */
   for (b = target->target_bone; b > from; b = sk->parent[b]) continue;
@@ -157,7 +154,7 @@ typedef struct plan {
 } plan;
 
 static const struct ik2d_chain_link *link_of(const plan *p, int i) {
-  return p->solver[i]->node.chain->link;
+  return p->solver[i]->chain->link;
 }
 
 /* Is solver i solved jointly with those it shares bones with?  An aimed
@@ -238,11 +235,9 @@ static bool plan_cycle(const ik2d_skeleton *sk, const plan *p, const ik2d_solver
 
 /* The units and which runs before which. */
 static void plan_units(const ik2d_skeleton *sk, plan *p) {
-  const ik2d_skeleton_node *node;
   int root[MAX_SOLVERS], number[MAX_SOLVERS];
-  int i, j, n = 0;
-  for (node = sk->solvers.next; node != &sk->solvers; node = node->next)
-    p->solver[n++] = solver_of(node);
+  int i, j, n;
+  for (n = 0; n < sk->solver_count; n++) p->solver[n] = sk->solvers[n];
   p->solvers = n;
   /* groups: together solvers sharing bones */
   for (i = 0; i < n; i++) p->unit_of[i] = i;
@@ -773,8 +768,8 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     if (p->unit_of[i] != u) continue;
     e = &w->effector[w->count++];
     e->solver = s;
-    e->chain = s->node.chain;
-    e->link = s->node.chain->link;
+    e->chain = s->chain;
+    e->link = s->chain->link;
     ik2d_solver_target(s, &tx, &ty);
     e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
     e->target_y = ty;
@@ -1019,14 +1014,10 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
 /* ------------------------------------------------------------------ */
 
 int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int max) {
-  const ik2d_skeleton_node *node;
-  int n = 0;
+  int n;
   if (sk == NULL) return 0;
-  for (node = sk->solvers.next; node != &sk->solvers; node = node->next) {
-    if (n < max && solvers != NULL) solvers[n] = solver_of(node);
-    n++;
-  }
-  return n;
+  for (n = 0; n < sk->solver_count && n < max && solvers != NULL; n++) solvers[n] = sk->solvers[n];
+  return sk->solver_count;
 }
 
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
@@ -1085,7 +1076,7 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
   solver->target_y = dy;
   /* on the skeleton's own chains: refused now if it makes a cycle that
   ** every solve would refuse */
-  if (solver->node.skeleton == sk) {
+  if (solver->chain->link != NULL && solver->chain->link->node.skeleton == sk) {
     plan_units(sk, &p);
     if (plan_cycle(sk, &p, solver, &j, &i)) {
       solver->target_skeleton = kept_skeleton;

@@ -22,6 +22,9 @@
 /* storage                                                              */
 /* ------------------------------------------------------------------ */
 
+/* A skeleton reads a solver's chain as its first member. */
+typedef char ik2d_solver_chain_first[offsetof(ik2d_solver, chain) == 0 ? 1 : -1];
+
 typedef struct solver_layout {
   size_t solution, solution_angle, size;
 } solver_layout;
@@ -183,7 +186,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   if (size < l.size) return IK2D_ERR_SIZE;
   status = check_def(chain, def);
   if (status != IK2D_OK) return status;
-  solver->node.chain = chain;
+  solver->chain = chain;
   solver->target_skeleton = NULL;
   solver->target_bone = 0;
   keep_def(solver, def);
@@ -197,22 +200,22 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.distance = 0.0;
   IK2D_STAT(solver->joint_updates = 0;);
   /* on a skeleton chain: into the skeleton's solvers */
-  if (!ik2d_skeleton_link_solver(chain, &solver->node)) return IK2D_ERR_SKELETON_SOLVERS;
+  if (!ik2d_skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
 }
 
 void ik2d_solver_release(ik2d_solver *solver) {
-  if (solver != NULL) ik2d_skeleton_unlink_solver(&solver->node);
+  if (solver != NULL) ik2d_skeleton_unlink_solver(solver->chain, solver);
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
-  return solver != NULL ? solver->node.chain : NULL;
+  return solver != NULL ? solver->chain : NULL;
 }
 
 ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_def(solver->node.chain, def);
+  status = check_def(solver->chain, def);
   if (status == IK2D_OK) keep_def(solver, def);
   return status;
 }
@@ -224,7 +227,7 @@ ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver) {
 ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_method(solver->node.chain, method);
+  status = check_method(solver->chain, method);
   if (status == IK2D_OK && solver->settings.aim.enabled)
     status = check_aim_with(method, solver->settings.tip.enabled);
   if (status == IK2D_OK) solver->settings.method = method;
@@ -295,7 +298,7 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
 ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
-  if (check_linked_scale(solver->node.chain, stretch, 1.0) != IK2D_OK)
+  if (check_linked_scale(solver->chain, stretch, 1.0) != IK2D_OK)
     return IK2D_ERR_LINKED_STRETCH;
   solver->settings.two_bone.stretch = stretch;
   return IK2D_OK;
@@ -304,7 +307,7 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
 ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
-  if (check_linked_scale(solver->node.chain, 1.0, compress) != IK2D_OK)
+  if (check_linked_scale(solver->chain, 1.0, compress) != IK2D_OK)
     return IK2D_ERR_LINKED_STRETCH;
   solver->settings.two_bone.compress = compress;
   return IK2D_OK;
@@ -441,7 +444,7 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 /* ------------------------------------------------------------------ */
 
 void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->node.chain;
+  const ik2d_chain *chain = solver->chain;
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
@@ -475,7 +478,7 @@ static void solve_from_pose(ik2d_pose *pose) {
 }
 
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->node.chain;
+  const ik2d_chain *chain = solver->chain;
   bool warm = ik2d_solve_warm(solver);
   int i;
   ik2d_solve_prepare_fields(pose, solver);
@@ -586,7 +589,7 @@ bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
 }
 
 bool ik2d_solver_measure(ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->node.chain;
+  const ik2d_chain *chain = solver->chain;
   double dx, dy, squared, target_x, target_y;
   ik2d_solve_target_of(solver, &target_x, &target_y);
   if (solver->settings.aim.enabled) {
@@ -607,7 +610,7 @@ bool ik2d_solver_measure(ik2d_solver *solver) {
 }
 
 bool ik2d_solve_result(ik2d_solver *solver, int used) {
-  ik2d_chain *chain = solver->node.chain;
+  ik2d_chain *chain = solver->chain;
   ik2d_solver_measure(solver);
   solver->result.iterations = used;
   /* a skeleton chain writes its bones back, and the skeleton follows */
@@ -616,7 +619,7 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
 }
 
 bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
-  ik2d_chain *chain = solver->node.chain;
+  ik2d_chain *chain = solver->chain;
   double weight = solver->settings.weight;
   int i;
   IK2D_STAT(solver->joint_updates = pose->joint_updates;);
@@ -640,7 +643,7 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
 
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used) {
-  ik2d_chain *chain = solver->node.chain;
+  ik2d_chain *chain = solver->chain;
   int i;
   if (solver->settings.weight > 0.0) {
     if (!ik2d_solve_sane(pose)) {
@@ -749,7 +752,7 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
 }
 
 static bool solve_scales_one_bone(const ik2d_solver *solver) {
-  return solver->node.chain->count == 1 &&
+  return solver->chain->count == 1 &&
          (solver->settings.two_bone.stretch > 1.0 || solver->settings.two_bone.compress < 1.0);
 }
 
@@ -845,7 +848,7 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_pose pose;
   ik2d_rot start[IK2D_MAX_BONES];
   int used = 0;
-  if (solver == NULL || solver->node.chain == NULL) return false;
+  if (solver == NULL || solver->chain == NULL) return false;
   if (ik2d_solve_start(solver, &pose, start)) used = solve_run(&pose);
   return ik2d_solve_finish(solver, &pose, start, used);
 }

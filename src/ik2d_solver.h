@@ -13,6 +13,8 @@
 /* The header of a solver; its warm-start arrays follow it in the same
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
 struct ik2d_solver {
+  ik2d_chain *chain;         /* first: a skeleton reads it there
+                                (ik2d_chain_release, ik2d_skeleton.c) */
   ik2d_skeleton *target_skeleton; /* NULL: the target is a world point;
                                 else it is on bone target_bone of this
                                 skeleton (ik2d_solver_set_target_bone) */
@@ -33,11 +35,11 @@ struct ik2d_solver {
                                 IK2D_MAX_SKELETON_BONES allows */
   unsigned short joint_stalls; /* joint solves in a row that ended
                                 unreached, counted 1..65535 and round again
-                                (it seeds their scattered start) */
-  ik2d_skeleton_node node;   /* node.chain is the solver's chain (it is
-                                no other member: the bytes went to
-                                target_skeleton); in its skeleton's
-                                solvers, for a chain on a skeleton */
+                                (it seeds their scattered start); a
+                                skeleton keeps its solvers in an array of
+                                its own, not in a node of each solver:
+                                a solver of 3 bones and its chain stay
+                                under 1 KB (spec/memory_spec.lua) */
   ik2d_rot solution[];       /* the last IK solution's rotations, one per
                                 bone, then their angles in [-pi, pi]
                                 (ik2d_solution_angle): found from the
@@ -56,7 +58,7 @@ static inline ik2d_rot ik2d_solver_damping(const ik2d_solver *solver) {
 
 /* The angles of the last IK solution's rotations. */
 static inline double *ik2d_solution_angle(ik2d_solver *solver) {
-  return (double *)(void *)(solver->solution + solver->node.chain->count);
+  return (double *)(void *)(solver->solution + solver->chain->count);
 }
 
 /* The check ik2d_solver_set_target makes of a target. */
@@ -77,7 +79,7 @@ static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, do
     *x = solver->target_x;
     *y = solver->target_y;
   } else {
-    const ik2d_chain *chain = solver->node.chain;
+    const ik2d_chain *chain = solver->chain;
     *x = chain->joints[2 * chain->count];
     *y = chain->joints[2 * chain->count + 1];
   }
@@ -86,7 +88,7 @@ static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, do
 /* Where a solve aims: the target in chain space (mirrored about x =
 ** base_x when the chain is flipped). */
 static inline void ik2d_solve_aim(const ik2d_solver *solver, double *x, double *y) {
-  const ik2d_chain *chain = solver->node.chain;
+  const ik2d_chain *chain = solver->chain;
   double target_x;
   ik2d_solve_target_of(solver, &target_x, y);
   *x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
@@ -104,7 +106,7 @@ static inline ik2d_rot ik2d_solve_pose_rot(const ik2d_chain *chain, int i) {
 
 /* Bone i's rotation a solve starts from (before its limit). */
 static inline ik2d_rot ik2d_solve_start_rot(const ik2d_solver *solver, bool warm, int i) {
-  return warm ? solver->solution[i] : ik2d_solve_pose_rot(solver->node.chain, i);
+  return warm ? solver->solution[i] : ik2d_solve_pose_rot(solver->chain, i);
 }
 
 /* The middle of limited bone i's arc: the rest rotation times the range's

@@ -216,8 +216,8 @@ static ik2d_chain *copy_chain(double *memory, const ik2d_chain *chain) {
 static ik2d_solver *copy_solver(double *memory, const ik2d_solver *solver,
                                 ik2d_chain *chain) {
   ik2d_solver *copy = (ik2d_solver *)(void *)memory;
-  memcpy(memory, solver, ik2d_solver_size(solver->node.chain->count));
-  copy->node.chain = chain;
+  memcpy(memory, solver, ik2d_solver_size(solver->chain->count));
+  copy->chain = chain;
   return copy;
 }
 
@@ -227,7 +227,7 @@ static int same_chain(const ik2d_chain *chain, const double *before) {
 }
 
 static int same_solver(const ik2d_solver *solver, const double *before) {
-  return memcmp(solver, before, ik2d_solver_size(solver->node.chain->count)) == 0;
+  return memcmp(solver, before, ik2d_solver_size(solver->chain->count)) == 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -463,7 +463,7 @@ static void check_atan2(double y, double x) {
 ** of 500. */
 static void check_follow(const ik2d_solver *s, double target_x, double target_y,
                          double old_x, double old_y) {
-  const ik2d_chain *chain = s->node.chain;
+  const ik2d_chain *chain = s->chain;
   double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0, m;
   double tip_x = chain->joints[2 * chain->count], tip_y = chain->joints[2 * chain->count + 1];
   int i;
@@ -535,7 +535,7 @@ static void check_aim_distance(const ik2d_solver *s, double target_x, double tar
 ** within its limits before the solve. */
 static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
                         double old_x, double old_y) {
-  const ik2d_chain *chain = s->node.chain;
+  const ik2d_chain *chain = s->chain;
   double dx, dy, target_x, target_y, weight = s->settings.weight;
   int i;
   ik2d_solver_target(s, &target_x, &target_y);

@@ -49,8 +49,8 @@ typedef struct luaik_box {
 } luaik_box;
 
 /* The header's size: the core object after it stays aligned for a
-** double (and for 16-byte vectors). */
-#define LUAIK_HEADER 16
+** double, all the core asks (the lanes load and store unaligned). */
+#define LUAIK_HEADER 8
 
 /* Pushes a new userdata of type holding size bytes of object; returns
 ** the object, zeroed. */
