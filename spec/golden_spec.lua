@@ -44,6 +44,11 @@ local q = helpers.shell_quote
 -- springs: recorded when the springs that feel the body joined the
 -- program (running, wind, per-bone settings, colliders, long frames; their
 -- own part, their own random numbers: the other four kept theirs).
+-- Then (issue 21 defects 3, 4): CCD and FABRIK runs of limited chains that
+-- end short of the target finish with the limited pair step (nearer: the
+-- joints, angles and skeleton parts moved), and a blended tip angle starts
+-- its oriented solve from the free solution unless the warm start reaches
+-- (effectors); springs kept their bits.
 local expected = {}
 do
   local file = assert(io.open(helpers.repo_root() .. "/spec/golden/expected"))

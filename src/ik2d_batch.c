@@ -162,6 +162,10 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
       continue;
     }
     bucket = batch_bucket_for(&b, solver->chain->count);
+    /* (opening the bucket may have flushed and emptied the set: the slot
+    ** found before could now lie past the chain's first free one, where
+    ** the next look for it would stop) */
+    slot = batch_queued_slot(&b, solver->chain);
     bucket->solvers[bucket->count++] = solver;
     b.queued[slot] = solver->chain;
     b.queued_slot[b.queued_count++] = slot;

@@ -14,6 +14,10 @@
 ** Tracking a moving target then needs one step a frame that moves only
 ** as much as it must; sweeps bring far targets within a pair's reach.
 **
+** A run that ends short of the target finishes with the limited pair
+** step (ik2d_pose.c): the nearest pose a pair's limits allow, which
+** sweeps stall before when the target lies inside a limited elbow.
+**
 ** Every update only ever lowers the distance (a CCD turn is the best
 ** turn of its joint inside its limits; the exact step is kept only when
 ** it gains), and a final check returns the start if rounding made the
@@ -202,6 +206,10 @@ static void ccd_run_begin(ccd_run_state *run, ik2d_pose *pose) {
 IK2D_INLINE void ccd_run_end(ccd_run_state *run) {
   ik2d_pose *pose = run->pose;
   run->done = 1;
+  /* short of the target: a limit may forbid what sweeps and the exact
+  ** step look for (the pose they stall in need not be the nearest) */
+  if (pose->settings->ccd.exact && run->distance_sq > pose->tolerance_sq)
+    ik2d_pose_limited_step(pose, &run->distance_sq);
   /* keep best: every step gains, but rounding could lose a hair; and a
   ** run that gains nothing changes nothing (else a stalled pose flickers
   ** between two roundings from frame to frame, never settling) */

@@ -11,8 +11,9 @@
 ** what a lane holds; the rare cases the vectors do not take (a turn whose
 ** squares underflow, a straight pose toward a target beyond 1e154) are
 ** computed for that lane alone with the scalar code's own arithmetic, and
-** a run the solver must finish otherwise (FABRIK after a stalled CCD, a
-** broken run) is solved again by the scalar solver, which has not been
+** a run the solver must finish otherwise (FABRIK after a stalled CCD,
+** the limited pair step of a limited chain short of its target, a broken
+** run) is solved again by the scalar solver, which has not been
 ** touched.
 **
 ** Included once per instruction set by ik2d_lanes_<isa>.c, after it
@@ -713,6 +714,15 @@ static void lanes_finish(lanes *k, unsigned f) {
                    v_lt(v_sqrt(v_add(v_mul(dx, dx), v_mul(dy, dy))), k->reach.v));
     far = m_and(far, v_ge(v_sub(k->iterations.v, k->used.v), one));
     again |= m_bits(far) & f & k->exact_bits;
+    /* ccd_run_end's limited pair step: a limited chain short of the
+    ** target (a lane that reached but whose forward pass rounds past the
+    ** tolerance goes too: the scalar solve gives it the same bits) */
+    {
+      unsigned limited = 0;
+      for (i = 0; i < n; i++) limited |= k->limited_bits[i];
+      again |= m_bits(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v)) & f & k->exact_bits &
+               limited;
+    }
   }
   /* ik2d_solve_sane */
   for (i = 0; i < n; i++) {

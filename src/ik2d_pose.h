@@ -111,4 +111,11 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose);
 ** true if it applied a pair (the joints are then those of the new pose). */
 bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq);
 
+/* The limited pair step: the pair of joints (one of them limited) and
+** their allowed rotations that bring the tip nearest the target, kept
+** only if it gains; for runs that end short of the target, where a limit
+** forbids the exact answer.  Needs and updates as the exact step; does
+** nothing with a world-space limit. */
+bool ik2d_pose_limited_step(ik2d_pose *pose, double *distance_sq);
+
 #endif

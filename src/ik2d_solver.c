@@ -802,7 +802,8 @@ static int solve_run(ik2d_pose *pose) {
   const ik2d_solver_def *settings = pose->settings;
   int used;
   if (settings->aim.enabled) return solve_aimed(pose);
-  if (!settings->tip.enabled) {
+  /* weight 0: the free solve itself, as with no tip angle */
+  if (!settings->tip.enabled || settings->tip.weight == 0.0) {
     used = solve_bent(pose);
   } else {
     /* the tip angle in chain space: mirrored when flipped */
@@ -812,20 +813,28 @@ static int solve_run(ik2d_pose *pose) {
       /* blended: the last bone's direction in the free solve turned toward
       ** the angle by the weight.  The free solve starts from the pose, not
       ** the warm start (whose last bone the last blend turned already:
-      ** every frame would turn it further), and without the pole (which
-      ** bends the bones the oriented solve leaves free, not the last); it
-      ** only measures, so what a limit did there is not the answer's */
+      ** every frame would turn it further).  The oriented solve starts
+      ** from the warm start when that reaches the target (a blend tracks
+      ** from frame to frame, and at weight 0 the free solve keeps it),
+      ** else from the free solution: from a start short of the target the
+      ** other bones could settle on another way to reach, and weights near
+      ** 0 would not give the free pose */
       ik2d_rot warm[IK2D_MAX_BONES], free_dir;
       double turn;
-      bool pole = pose->pole;
+      bool warm_reaches, pole = pose->pole;
       ik2d_pose_save(pose, warm);
+      ik2d_pose_forward(pose);
+      warm_reaches = ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq;
+      /* the free solve without the pole, which bends the bones the
+      ** oriented solve leaves free, not the last */
       solve_from_pose(pose);
+      pose->fresh = false;
       pose->pole = false;
       solve_method(pose);
       free_dir = ik2d_pose_world(pose, pose->count - 1);
-      ik2d_pose_load(pose, warm);
-      pose->fresh = false;
+      if (warm_reaches) ik2d_pose_load(pose, warm);
       pose->pole = pole;
+      pose->fresh = false;
       pose->limited = false;
       turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
       turn *= settings->tip.weight;

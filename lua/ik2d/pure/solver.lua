@@ -534,7 +534,7 @@ local function one_bone_scale()
   if P.scale ~= 1.0 then P.fresh = false end
 end
 
--- the rotations a blended tip angle's free solve leaves aside
+-- the warm start, where a blended tip angle may start
 local warm_c, warm_s = pose.array(64), pose.array(64)
 
 -- An aimed run (ik2d.pure.aim): the method and the pole on the chain
@@ -553,7 +553,8 @@ local function run()
   local settings = P.settings
   local used
   if settings.aim then return aimed(settings) end
-  if not settings.tip then
+  -- weight 0: the free solve itself, as with no tip angle
+  if not settings.tip or settings.tip_weight == 0.0 then
     used = bent()
   else
     -- the tip angle in chain space: mirrored when flipped
@@ -563,21 +564,28 @@ local function run()
     if settings.tip_weight < 1.0 then
       -- blended: the last bone's direction in the free solve turned
       -- toward the angle by the weight.  The free solve starts from the
-      -- pose, not the warm start (which the last blend turned already),
-      -- and without the pole; it only measures (a limit met there is not
-      -- the answer's)
-      local pole, chain_pose = P.pole, P.chain.pose
+      -- pose, not the warm start (which the last blend turned already).
+      -- The oriented solve starts from the warm start when that reaches
+      -- the target, else from the free solution (from a start short of
+      -- the target the other bones could settle on another way to reach)
+      local chain_pose = P.chain.pose
       pose.save(warm_c, warm_s)
+      pose.forward()
+      local warm_reaches = pose.tip_distance_sq() <= P.tolerance_sq
       for i = 1, P.count do
         local a = chain_pose[i]
         rc[i], rs[i] = rot(a)
         clamp(i)
       end
-      P.pole = false
+      -- the free solve without the pole, which bends the bones the
+      -- oriented solve leaves free, not the last
+      local pole = P.pole
+      P.fresh, P.pole = false, false
       method_run()
       local fc, fs = pose.world(P.count)
-      pose.load(warm_c, warm_s)
-      P.pole, P.limited = pole, false
+      if warm_reaches then pose.load(warm_c, warm_s) end
+      P.pole = pole
+      P.fresh, P.limited = false, false
       local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
       turn = turn * settings.tip_weight
       local tc, ts = rot(turn)
