@@ -66,8 +66,8 @@ static void bench_setup(int count, int bones) {
   def.bones = bone_defs;
   settings.tolerance = 1e-3 * bones;
   if (bench_textbook) {
-    settings.exact = false;
-    settings.sweep = IK2D_SWEEP_TIP;
+    settings.ccd.exact = false;
+    settings.ccd.sweep = IK2D_SWEEP_TIP;
   }
   for (i = 0; i < MAX_CHAINS; i++) {
     free(solvers[i]);

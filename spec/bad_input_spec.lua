@@ -172,6 +172,34 @@ local function options_or_nil_kind(v)
   return table_kind(v)
 end
 
+-- a bone of fx.sk (3 bones): a name or a 1-based index
+local function skeleton_bone_kind(v)
+  if v == nil then return err("bone name or index expected, got nil") end
+  if type(v) == "string" then return err('unknown bone "' .. v .. '"') end
+  if type(v) ~= "number" then return err("bone name or index expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
+    return err("bone index must be a whole number")
+  end
+  if v < 1 or v > 3 then return err(("bone index %d out of range (1..3)"):format(v)) end
+  return ok(function(fx) assert.are.equal(fx.sk:name(v), select(2, fx.s:target_bone())) end)
+end
+
+-- dx, dy of set_target_bone: optional, finite
+local function offset_kind(which, at)
+  return number_kind{ optional = true,
+    on_nan = function() return err("target " .. which .. " must be finite") end,
+    on_inf = function() return err("target " .. which .. " must be finite") end,
+    on_ok = function(fx, _, v) assert.are.equal(v, select(at, fx.s:target_bone())) end }
+end
+
+-- spring:set_colliders: a list (an empty one clears), or nil to clear
+local function colliders_kind(v)
+  if v == nil or type(v) == "table" then
+    return ok(function(fx) assert.are.same({}, fx.sp:colliders()) end)
+  end
+  return err("table expected, got " .. type_name(v))
+end
+
 local function userdata_kind(expected)
   return function(v)
     return err(expected .. " expected, got " .. type_name(v))
@@ -204,12 +232,17 @@ local function fixture()
   local s2 = ik2d.solver(arm2, { method = "two_bone" })
   local fx = { arm = arm, s = s, c = arm:constraint(2), arm2 = arm2, s2 = s2,
                other = ik2d.constraint{ min = 0, max = 1 } }
+  -- a skeleton for targets on bones
+  fx.sk = ik2d.skeleton{ x = 50, y = 40, { name = "a", length = 10 },
+                         { name = "b", parent = "a", length = 10 }, { name = "c", parent = "b", length = 5 } }
   if ik2d.group then fx.g = ik2d.group{ s, s2 } end
   if ik2d.spring then
     -- a tail of its own, swinging
     fx.tail = ik2d.chain{ x = 5, y = 5, angle = 1.2, { length = 10 },
       { length = 8, min = -0.6, max = 0.6 }, { length = 6 } }
     fx.sp = ik2d.spring(fx.tail, { gravity = { 0, 200 }, damping = 3 })
+    -- a collider far away: a refused call keeps it
+    fx.sp:set_colliders{ { x = 500, y = 500, radius = 2 } }
     fx.tail:set_base(5, 5, 0.2)
     fx.sp:update(1 / 30)
   end
@@ -227,7 +260,8 @@ local function snapshot(fx)
   if fx.g then snap.g = { #fx.g, fx.g:joints() } end
   if fx.sp then
     snap.tail = helpers.chain_state(fx.tail)
-    snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3) }
+    snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3),
+                fx.sp:colliders() }
   end
   return snap
 end
@@ -242,6 +276,8 @@ local function still_works(fx)
   s:set_iterations(100)
   s:set_tolerance(0.01)
   s:set_weight(1)
+  -- an aim from 1e300 along the bone is legal too: the tip's solve here
+  s:clear_aim()
   fx.c:set_limits(-0.17, 2.27)
   s:set_target(30, 80)
   local reached, distance = s:solve()
@@ -348,6 +384,14 @@ local METHODS = {
     set_pole = { args = { number_kind(), number_kind() }, valid = { 10, 20 } },
     pole = { args = {} },
     clear_pole = { args = {} },
+    set_target_bone = { args = { userdata_kind("ik2d.Skeleton"), skeleton_bone_kind,
+                                 offset_kind("x", 3), offset_kind("y", 4) },
+                        valid = { "sk", 2, 0.5, -0.5 }, oor = { nil, function() return 4 end } },
+    target_bone = { args = {} },
+    clear_target_bone = { args = {} },
+    set_aim = { args = { number_kind(), number_kind(), number_kind() }, valid = { 1, 0, 0 } },
+    aim = { args = {} },
+    clear_aim = { args = {} },
     forget = { args = {} },
     solve = { args = {} },
     result = { args = {} },
@@ -371,6 +415,10 @@ local METHODS = {
     weight = { args = {} },
     set_gravity = { args = { number_kind(), number_kind() }, valid = { 0, 980 } },
     gravity = { args = {} },
+    set_wind = { args = { number_kind(), number_kind() }, valid = { 30, 0 } },
+    wind = { args = {} },
+    set_colliders = { args = { colliders_kind }, valid = { {} } },
+    colliders = { args = { table_or_nil_kind }, valid = { {} } },
     set_options = { args = { table_kind }, valid = { {} } },
     options = { args = { table_or_nil_kind }, valid = { {} } },
     velocity = { args = { BONE }, valid = { 1 }, oor = { tail_oor } },
@@ -456,7 +504,7 @@ local function caller(style, name, n)
 end
 
 local function resolve(fx, v)
-  if v == "arm" or v == "other" then return fx[v] end
+  if v == "arm" or v == "other" or v == "sk" then return fx[v] end
   if type(v) == "table" then
     local copy = {}
     for k, x in pairs(v) do copy[k] = x end
@@ -643,17 +691,26 @@ local OPTION_FIELDS = {
   end)),
 }
 
+-- a number, or a table of one number per bone (the tail's 3; the
+-- matrix's tables are empty)
+local function options_number_or_array(name, check)
+  return function(v)
+    if type(v) == "table" then return err(name .. ": 3 numbers expected (one per bone), got 0") end
+    return options_number(name, check)(v)
+  end
+end
+
 -- ik2d.spring's options
 local SPRING_FIELDS = {
-  stiffness = options_number("stiffness", finite("stiffness", function(v)
+  stiffness = options_number_or_array("stiffness", finite("stiffness", function(v)
     if v < 0 then return err("stiffness must be >= 0") end
     return ok(function(fx) assert.are.equal(v, fx.sp:options().stiffness) end)
   end)),
-  damping = options_number("damping", finite("damping", function(v)
+  damping = options_number_or_array("damping", finite("damping", function(v)
     if v < 0 then return err("damping must be >= 0") end
     return ok(function(fx) assert.are.equal(v, fx.sp:options().damping) end)
   end)),
-  mass = options_number("mass", finite("mass", function(v)
+  mass = options_number_or_array("mass", finite("mass", function(v)
     if v <= 0 then return err("mass must be > 0") end
     return ok(function(fx) assert.are.equal(v, fx.sp:options().mass) end)
   end)),
@@ -664,8 +721,13 @@ local SPRING_FIELDS = {
   end),
   gravity = function(v)
     if v == nil then return ok() end
-    if type(v) ~= "table" then return err("gravity: table {gx, gy} expected, got " .. type_name(v)) end
+    if type(v) ~= "table" then return err("gravity: table {x, y} expected, got " .. type_name(v)) end
     return err("gravity[1]: number expected, got nil") -- {} has no gx
+  end,
+  wind = function(v)
+    if v == nil then return ok() end
+    if type(v) ~= "table" then return err("wind: table {x, y} expected, got " .. type_name(v)) end
+    return err("wind[1]: number expected, got nil")
   end,
 }
 

@@ -248,6 +248,79 @@ describe("tip orientation", function()
     assert.near(0, wrap(arm:world_angle(3) - (free_dir + 0.5)), 1e-6)
   end)
 
+  -- the joints of a chain, flat: x1, y1, x2, y2, ...
+  local function joints_of(arm)
+    local t = {}
+    for i = 1, #arm + 1 do
+      local x, y = arm:joint(i)
+      t[#t + 1], t[#t + 1] = x, y
+    end
+    return t
+  end
+
+  -- the largest distance a joint moved between two joint lists
+  local function largest_move(a, b)
+    local most = 0
+    for i = 1, #a, 2 do
+      most = math.max(most, sqrt((a[i] - b[i]) ^ 2 + (a[i + 1] - b[i + 1]) ^ 2))
+    end
+    return most
+  end
+
+  -- a 3-bone chain whose pose sits far from the solution: the other bones
+  -- can reach the last joint in more than one way from there
+  local function bent3()
+    return ik2d.chain { x = 0, y = 0, { length = 40, angle = 1.3 }, { length = 30, angle = -2.4 },
+      { length = 20, angle = 1.9 } }
+  end
+
+  for _, method in ipairs { "ccd", "fabrik", "follow" } do
+    it(method .. ": a tip angle of weight 0 gives the bits of the solve with no tip angle", function()
+      local free, zero = bent3(), bent3()
+      local sf = ik2d.solver(free, { method = method })
+      local sz = ik2d.solver(zero, { method = method })
+      sz:set_tip_angle(2.5, 0)
+      for frame = 1, 5 do
+        sf:set_target(20 + 4 * frame, 45 - 3 * frame)
+        sz:set_target(20 + 4 * frame, 45 - 3 * frame)
+        sf:solve()
+        sz:solve()
+        local a, b = joints_of(free), joints_of(zero)
+        for i = 1, #a do assert.are.equal(a[i], b[i]) end
+      end
+    end)
+
+    it(method .. ": a tip angle of weight 1e-6 leaves the joints within 0.01 of the free solve", function()
+      local free, tiny = bent3(), bent3()
+      local sf = ik2d.solver(free, { method = method })
+      local st = ik2d.solver(tiny, { method = method })
+      st:set_tip_angle(2.5, 1e-6)
+      sf:set_target(30, 50)
+      st:set_target(30, 50)
+      sf:solve()
+      st:solve()
+      assert.is_true(largest_move(joints_of(free), joints_of(tiny)) < 0.01)
+    end)
+
+    it(method .. ": a tip weight blended from 1 to 0 over 100 frames, then cleared, moves no "
+       .. "joint more than 2 a frame", function()
+      local arm = bent3()
+      local s = ik2d.solver(arm, { method = method })
+      s:set_target(30, 50)
+      local last
+      for frame = 0, 100 do
+        s:set_tip_angle(2.5, 1 - frame / 100)
+        s:solve()
+        local now = joints_of(arm)
+        if last then assert.is_true(largest_move(last, now) < 2, "frame " .. frame) end
+        last = now
+      end
+      s:clear_tip_angle()
+      s:solve()
+      assert.is_true(largest_move(last, joints_of(arm)) < 1e-9)
+    end)
+  end
+
   -- a leg: thigh, shin, a foot at right angles to the shin
   local function leg(ankle_min, ankle_max)
     return ik2d.chain { x = 0, y = 0, angle = pi / 2, { length = 40 }, { length = 38 },

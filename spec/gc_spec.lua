@@ -144,6 +144,28 @@ local RECIPES = {
     set_pole = function(c) c.s:set_pole(3, -2) eq(3, (c.s:pole())) end,
     pole = function(c) c.s:pole() end,
     clear_pole = function(c) c.s:clear_pole() eq(nil, (c.s:pole())) end,
+    -- a skeleton only the solver holds: alive through the steps, solves
+    -- and reads after it
+    set_target_bone = function(c)
+      c.s:set_target_bone(ik2d.skeleton{ x = 2, { name = "a", length = 2 },
+                                         { name = "b", parent = "a", length = 1 } }, "b", 0.5, 0)
+      step()
+      local sk, bone = c.s:target_bone()
+      eq("b", bone)
+      eq(2, #sk)
+      eq(4.5, (c.s:target()))
+    end,
+    target_bone = function(c) c.s:target_bone() end,
+    clear_target_bone = function(c) c.s:clear_target_bone() eq(nil, (c.s:target_bone())) end,
+    -- an aim and a tip angle one at a time: the aim cleared again after
+    set_aim = function(c)
+      c.s:clear_tip_angle()
+      c.s:set_aim(1, 0, 0.5)
+      eq(0.5, select(3, c.s:aim()))
+      c.s:clear_aim()
+    end,
+    aim = function(c) c.s:aim() end,
+    clear_aim = function(c) c.s:clear_aim() eq(nil, (c.s:aim())) end,
     forget = function(c) c.s:forget() end,
     solve = function(c) assert(finite(select(2, c.s:solve()))) assert_sane(c.arm) end,
     result = function(c) assert(finite(select(2, c.s:result()))) end,

@@ -26,6 +26,8 @@ local q = helpers.shell_quote
 -- test-platforms checks them without FMA, under wine and on aarch64).
 -- Then: method follow places the base on the rotations the result keeps
 -- (after the sanity pass), so effectors moved where follow meets a pole.
+-- aim: recorded when the aimed scenes joined the program (issue 21, item
+-- 3: their own part, their own random numbers; the other four kept theirs).
 -- The values are in spec/golden/expected, which both read.
 -- skeleton: recorded when the skeleton scenes joined the program (their
 -- own part, their own random numbers: the other three kept theirs).
@@ -34,6 +36,19 @@ local q = helpers.shell_quote
 -- groups' poses moved wherever a warm start had stalled; and a joint
 -- solve sets each solver's limited (it had kept false). The other three
 -- parts kept their bits.
+-- effectors, then (issue 21): a spring feels its base's motion (its
+-- acceleration, and the drag of the air it runs through), so the springs
+-- on chains whose base moves (method follow) moved; nothing else did (the
+-- others, still or turning, kept their bits), and the scenes' spring
+-- memory grew to hold the larger springs.
+-- springs: recorded when the springs that feel the body joined the
+-- program (running, wind, per-bone settings, colliders, long frames; their
+-- own part, their own random numbers: the other four kept theirs).
+-- Then (issue 21 defects 3, 4): CCD and FABRIK runs of limited chains that
+-- end short of the target finish with the limited pair step (nearer: the
+-- joints, angles and skeleton parts moved), and a blended tip angle starts
+-- its oriented solve from the free solution unless the warm start reaches
+-- (effectors); springs kept their bits.
 local expected = {}
 do
   local file = assert(io.open(helpers.repo_root() .. "/spec/golden/expected"))
@@ -63,7 +78,7 @@ describe("golden hash", function()
     assert.truthy(output and output:find("total"), output)
   end)
 
-  local parts = { "joints", "angles", "effectors", "skeleton" }
+  local parts = { "joints", "angles", "effectors", "skeleton", "springs", "aim" }
 
   for _, part in ipairs(parts) do
     it("gives the recorded " .. part .. " bits", function()

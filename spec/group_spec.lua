@@ -103,6 +103,48 @@ describe("ik2d.group", function()
     assert.are.equal(40 * 22, compared)
   end)
 
+  -- Two solvers of one chain, after members of more bone counts than the
+  -- batch keeps open at once (opening another flushes and empties its set
+  -- of queued chains): the second must still wait for the first.  Where
+  -- the chain lands in that set depends on its address, so many scenes,
+  -- each made at other addresses.
+  it("solves two solvers of one chain in list order after the open buckets overflow", function()
+    local function overflowing(random)
+      local solvers = {}
+      -- four buckets open (3 to 6 bones), 24 chains in the set; the
+      -- shared chain's 7 bones open a fifth
+      for k = 1, 24 do
+        local spec = { x = 10 * k, y = 0, angle = random.range(-1, 1) }
+        for i = 1, 3 + k % 4 do spec[i] = { length = random.range(0.5, 1.5), angle = 0.3 } end
+        solvers[#solvers + 1] = ik2d.solver(ik2d.chain(spec), { tolerance = 1e-5, iterations = 12 })
+      end
+      -- (damped, two iterations: where each ends depends on where it starts)
+      local shared = ik2d.chain{ x = 300, { length = 1 }, { length = 1 }, { length = 1 },
+                                 { length = 1 }, { length = 1 }, { length = 1 }, { length = 1 } }
+      for _, sweep in ipairs{ "root", "tip" } do
+        solvers[#solvers + 1] = ik2d.solver(shared, { iterations = 2, damping = 0.1, sweep = sweep })
+      end
+      return solvers
+    end
+    for round = 1, 60 do
+      local random_alone, random_grouped = helpers.random(round), helpers.random(round)
+      local alone, grouped = overflowing(random_alone), overflowing(random_grouped)
+      local g = ik2d.group(grouped)
+      for k = 1, #alone do
+        local x, y = alone[k]:chain():base()
+        local a = 2 * math.pi * random_alone.next()
+        local r = 2 + 2 * random_grouped.next()
+        alone[k]:set_target(x + r * math.cos(a), y + r * math.sin(a))
+        grouped[k]:set_target(x + r * math.cos(a), y + r * math.sin(a))
+      end
+      for _, s in ipairs(alone) do s:solve() end
+      g:solve()
+      for k = 1, #alone do
+        assert.are.same(helpers.joints_of(alone[k]:chain()), helpers.joints_of(grouped[k]:chain()))
+      end
+    end
+  end)
+
   describe("set_targets", function()
     it("sets every member's target from one flat table, as set_target one by one", function()
       local one, all = scene(3, 2, 13), scene(3, 2, 13)

@@ -9,9 +9,11 @@ local function objects()
   local s = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } })
   return {
     blend = { ik2d.blend.new(s), "a blend" },
-    follow = { ik2d.follow.new(), "a follow" },
+    smooth = { ik2d.smooth.new(), "a smoother" },
     behaviour = { ik2d.behaviour.new(s, { idle = {} }), "a behaviour" },
     attach = { ik2d.attach.new(), "an attach" },
+    gait = { ik2d.gait.new{ legs = { { solver = s, home = { 0, 1 } }, { solver = s, home = { 1, 1 } } },
+                            ground = function() return 0, 0 end }, "a gait" },
   }
 end
 
@@ -26,7 +28,7 @@ describe("the helpers' methods", function()
     for _, name in ipairs(names) do
       it(("ik2d.%s: %s refuses nil, a number and another helper as self"):format(module, name), function()
         local method = obj[name]
-        local other = module == "follow" and ik2d.blend.new() or ik2d.follow.new()
+        local other = module == "smooth" and ik2d.blend.new() or ik2d.smooth.new()
         local prefix = ("ik2d.%s: %s: self must be %s (call it with a colon), got "):format(module, name, kind)
         assert.are.equal(prefix .. "nil", helpers.caller_error(function() method() end))
         assert.are.equal(prefix .. "0.5", helpers.caller_error(function() method(0.5) end))

@@ -206,9 +206,9 @@ describe("helpers fuzz", function()
     end, STEPS)
   end)
 
-  it("follow: random calls with hostile numbers", function()
+  it("smooth: random calls with hostile numbers", function()
     local c = context(2718)
-    local f = ik2d.follow.new{ rate = 5 }
+    local f = ik2d.smooth.new{ rate = 5 }
     local actions = {
       { "set_goal", function() f:set_goal(c.number(-MAX, MAX), c.number(-1e3, 1e3)) end },
       { "set_goal huge", function() f:set_goal(c.pick{ 1e308, -1e308, MAX, -MAX, 0 }, c.pick{ MAX, -MAX, 0 }) end },
@@ -217,7 +217,7 @@ describe("helpers fuzz", function()
       { "set_rate", function() f:set_rate(c.pick{ 0, math.huge, 1, 1e308, 4.9e-324 } or c.number(0, 50)) end },
       { "hostile rate", function() f:set_rate(c.number(0, 50)) end },
       { "snap", function() f:snap() end },
-      { "new", function() ik2d.follow.new{ x = c.number(-1, 1), y = c.number(-1, 1), rate = c.number(0, 9) } end },
+      { "new", function() ik2d.smooth.new{ x = c.number(-1, 1), y = c.number(-1, 1), rate = c.number(0, 9) } end },
     }
     fuzz(c, actions, function()
       local x, y = f:position()

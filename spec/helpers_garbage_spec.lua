@@ -1,4 +1,4 @@
--- Zero garbage in the helpers' frame loop: blend, follow, behaviour and
+-- Zero garbage in the helpers' frame loop: blend, smooth, behaviour and
 -- attach updates allocate nothing in steady state (the all-or-nothing
 -- snapshots and checks included).  Measured as spec/garbage_spec.lua
 -- measures the core: helpers.steady_growth.
@@ -34,8 +34,8 @@ describe("the helpers in a steady frame loop", function()
     end)))
   end)
 
-  it("follow:set_goal + update allocates nothing", function()
-    local f = ik2d.follow.new{ rate = 8 }
+  it("smooth:set_goal + update allocates nothing", function()
+    local f = ik2d.smooth.new{ rate = 8 }
     assert.are.equal(0, growth(frames(5000, function(i)
       f:set_goal(100 * math.cos(i * 0.01), 50)
       f:update(DT)

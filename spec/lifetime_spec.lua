@@ -28,7 +28,8 @@ end
 -- solver s, a second chain and solver, a group of s and s2, a spring sp
 -- on the second chain.  RECIPES: valid arguments for every method ("t" a
 -- fresh table, "c" a fresh live constraint, "opts" { iterations = 3 },
--- "sopts" { damping = 3 }, "xy" targets for the group), so
+-- "sopts" { damping = 3 }, "xy" targets for the group, "sk" a fresh
+-- skeleton), so
 -- the only thing wrong with a call after __gc is the finalised object.
 -- call_all(o, kind): every method of o, found by walking its method
 -- table, called with them: { [method] = false (it worked) or the message }.
@@ -50,11 +51,13 @@ shared.RECIPES = {
     set_iterations = { 5 }, iterations = {}, set_tolerance = { 0.1 }, tolerance = {},
     set_options = { "opts" }, options = {}, method = {}, forget = {}, solve = {}, result = {},
     set_tip_angle = { 0.5 }, tip_angle = {}, clear_tip_angle = {}, set_pole = { 1, 2 },
-    pole = {}, clear_pole = {} },
+    pole = {}, clear_pole = {}, set_target_bone = { "sk", 1, 0.5, 0 }, target_bone = {},
+    clear_target_bone = {}, set_aim = { 1, 0, 0 }, aim = {}, clear_aim = {} },
   Group = { solver = { 1 }, solve = {}, set_targets = { "xy" }, joints = { "t" },
     joint_offset = { 2 }, target_array = {}, joint_array = {} },
   Spring = { chain = {}, update = { 0.02 }, reset = {}, set_weight = { 0.5 }, weight = {},
-    set_gravity = { 0, 9 }, gravity = {}, set_options = { "sopts" }, options = {},
+    set_gravity = { 0, 9 }, gravity = {}, set_wind = { 3, 0 }, wind = {},
+    set_colliders = { "t" }, colliders = {}, set_options = { "sopts" }, options = {},
     velocity = { 1 } },
 }
 function shared.build()
@@ -76,17 +79,22 @@ local function arguments(list)
     elseif a == "c" then a = ik2d.constraint{ min = -1, max = 1 }
     elseif a == "opts" then a = { iterations = 3 }
     elseif a == "sopts" then a = { damping = 3 }
-    elseif a == "xy" then a = { 1, 2, 3, 4 } end
+    elseif a == "xy" then a = { 1, 2, 3, 4 }
+    elseif a == "sk" then a = ik2d.skeleton{ { name = "a", length = 1 } } end
     out[i] = a
   end
   return out, #list
 end
+-- an aim and a tip angle orient the last bone one at a time: each is
+-- cleared after it is set, so that the other can be set in any order
+local UNDO = { set_aim = "clear_aim", set_tip_angle = "clear_tip_angle" }
 function shared.call_all(o, kind, call)
   local out = {}
   for name in pairs(debug.getmetatable(o).__index) do
     local args, n = arguments(shared.RECIPES[kind][name])
     local ok, msg = pcall(call, o, name, unpack(args, 1, n))
     out[name] = not ok and tostring(msg)
+    if UNDO[name] then pcall(call, o, UNDO[name]) end
   end
   return out
 end

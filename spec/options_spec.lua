@@ -12,7 +12,7 @@ local unpack = table.unpack or unpack
 
 local OPTIONS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
                   "exact", "sweep", "bend", "softness", "stretch", "softness_curve", "compress",
-                  "uniform", "tip_angle", "tip_weight", "pole", "priority", "together" }
+                  "uniform", "tip_angle", "tip_weight", "pole", "priority", "together", "aim" }
 
 local function two_bones()
   return ik2d.chain{ { length = 2 }, { length = 1 } }
@@ -213,7 +213,7 @@ describe("solver options", function()
                         warm_start = true, exact = true, sweep = "root", bend = 1, softness = 0,
                         softness_curve = "smooth", stretch = 1, compress = 1, uniform = false,
                         tip_angle = false, tip_weight = 1, pole = false, priority = 1,
-                        together = true },
+                        together = true, aim = false },
                       ik2d.solver(two_bones()):options())
     end)
 
@@ -222,7 +222,7 @@ describe("solver options", function()
                     damping = 0.5, warm_start = false, exact = false, sweep = "tip", bend = -1,
                     softness = 0.75, softness_curve = "spine", stretch = 1.5, compress = 0.5,
                     uniform = true, tip_angle = 0.25, tip_weight = 0.5, pole = { 3, 4 },
-                    priority = 2.5, together = false }
+                    priority = 2.5, together = false, aim = false }
       local s = ik2d.solver(two_bones(), set)
       assert.are.same(set, s:options())
       local other = ik2d.solver(two_bones())

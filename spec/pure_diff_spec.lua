@@ -144,7 +144,10 @@ local function state(w)
   for k, s in ipairs(w.solver) do
     local ok, r = pcall(function() return pack(s:result()) end)
     out[#out + 1] = "solver" .. k .. (ok and show_all(w, r) or "dead")
-    if ok then out[#out + 1] = show_all(w, pack(s:target())) end
+    if ok then
+      out[#out + 1] = show_all(w, pack(s:target()))
+      out[#out + 1] = show_all(w, pack(s:target_bone()))
+    end
   end
   for k, sk in ipairs(w.skeleton) do
     local ok, t = pcall(sk.transforms, sk)
@@ -338,6 +341,16 @@ local OPTION = {
     if r < 0.85 then return false end
     return pick { true, 3, { "list", { 1 } } }
   end,
+  -- a ray in the last bone's space: a barrel held off the bone, a line of
+  -- sight along it
+  aim = function()
+    local r = random.next()
+    local x, y, a = value(-2, 6, 0.05), value(-3, 3, 0.05), angle()
+    if r < 0.5 then return { "table", { { "x", x }, { "y", y }, { "angle", a } } } end
+    if r < 0.7 then return { "list", { x, y, a } } end
+    if r < 0.85 then return false end
+    return pick { true, 3, { "list", { 1, 2 } }, { "table", { { "x", 1 }, { "y", 2 } } } }
+  end,
 }
 local OPTION_NAMES = {}
 for name in pairs(OPTION) do OPTION_NAMES[#OPTION_NAMES + 1] = name end
@@ -387,7 +400,7 @@ end
 
 local CHAIN_READS = { "pose", "angle", "world_angle", "length", "rest", "constraint" }
 local SOLVER_READS = { "target", "weight", "iterations", "tolerance", "method", "tip_angle",
-  "pole", "result", "chain" }
+  "pole", "aim", "result", "chain" }
 local SOLVER_SETTERS = {
   set_weight = function() return OPTION.weight() end,
   set_iterations = function() return OPTION.iterations() end,
@@ -492,8 +505,13 @@ local function plain_op(counts, bones, sizes, wc)
     if chance(0.5) then args[2] = OPTION.tip_weight() end
     return method("solver", si, "set_tip_angle", args)
   end
-  if r < 0.91 then return method("solver", si, "set_pole", { value(-20, 20), value(-20, 20) }) end
-  if r < 0.92 then return method("solver", si, pick { "clear_tip_angle", "clear_pole", "forget" }, {}) end
+  if r < 0.905 then return method("solver", si, "set_pole", { value(-20, 20), value(-20, 20) }) end
+  if r < 0.91 then
+    return method("solver", si, "set_aim", { value(-2, 6), value(-3, 3), angle() })
+  end
+  if r < 0.92 then
+    return method("solver", si, pick { "clear_tip_angle", "clear_pole", "clear_aim", "forget" }, {})
+  end
   if r < 0.93 then
     local items = {}
     for k = 1, int(1, math.min(solvers, 4)) do items[k] = obj("solver", int(1, solvers)) end
@@ -526,17 +544,30 @@ local function plain_op(counts, bones, sizes, wc)
   return { how = "module", name = "use_isa", args = { pick { "scalar", "avx9", 1, true } } }
 end
 
+-- a spring setting: a number, or now and then an array of one per bone
+-- (a chain has 1 to 4 bones here: some arrays are the wrong length)
+local function per_bone_token(lo, hi, bad)
+  if chance(0.75) then return chance(0.9) and value(lo, hi, 0) or bad() end
+  local items = {}
+  for i = 1, int(1, 4) do items[i] = chance(0.95) and value(lo, hi, 0) or bad() end
+  return { "list", items }
+end
+
 -- spring options as pairs
 local function spring_options_token()
   local fields = {}
   if chance(0.5) then
-    fields[#fields + 1] = { "stiffness", chance(0.9) and value(0, 300, 0) or value(0, 1, 1) }
+    fields[#fields + 1] = { "stiffness", per_bone_token(0, 300, function() return value(0, 1, 1) end) }
   end
   if chance(0.5) then
-    fields[#fields + 1] = { "damping", chance(0.9) and value(0, 30, 0) or value(0, 1, 1) }
+    fields[#fields + 1] = { "damping", per_bone_token(0, 30, function() return value(0, 1, 1) end) }
   end
   if chance(0.4) then
-    fields[#fields + 1] = { "mass", chance(0.9) and value(0.1, 3, 0) or pick { 0, -1, 1e-310, inf } }
+    fields[#fields + 1] = { "mass", per_bone_token(0.1, 3, function() return pick { 0, -1, 1e-310, inf } end) }
+  end
+  if chance(0.3) then
+    local wind = { "list", { value(-300, 300, 0.05), value(-300, 300, 0.05) } }
+    fields[#fields + 1] = { "wind", chance(0.9) and wind or pick { 3, { "list", { 1 } } } }
   end
   if chance(0.3) then fields[#fields + 1] = { "weight", OPTION.weight() } end
   if chance(0.4) then
@@ -545,6 +576,26 @@ local function spring_options_token()
   end
   if chance(0.02) then fields[#fields + 1] = { "gravty", 1 } end
   return { "table", fields }
+end
+
+-- colliders for set_colliders: circles and segments near the chains,
+-- now and then a bad one or too many
+local function colliders_token()
+  local items = {}
+  local count = chance(0.97) and int(0, 4) or 17
+  for i = 1, count do
+    local fields
+    if chance(0.5) then
+      fields = { { "x", value(-12, 12, 0.03) }, { "y", value(-12, 12, 0.03) },
+                 { "radius", chance(0.95) and value(0, 5, 0.03) or -1 } }
+    else
+      fields = { { "x1", value(-12, 12, 0.03) }, { "y1", value(-12, 12, 0.03) },
+                 { "x2", value(-12, 12, 0.03) }, { "y2", value(-12, 12, 0.03) } }
+    end
+    if chance(0.02) then fields[#fields + 1] = { pick { "radius", "x2", "z" }, 1 } end
+    items[i] = chance(0.98) and { "table", fields } or value(0, 1, 1)
+  end
+  return { "list", items }
 end
 
 -- springs: made, updated and edited
@@ -565,8 +616,10 @@ local function spring_op(counts)
   if r < 0.72 then return method("spring", k, "set_weight", { OPTION.weight() }) end
   if r < 0.78 then return method("spring", k, "set_gravity", { value(-500, 500), value(-500, 800) }) end
   if r < 0.85 then return method("spring", k, "set_options", { chance(0.95) and spring_options_token() or 2 }) end
-  if r < 0.92 then return method("spring", k, "velocity", { whole(1, 4, 0.1) }) end
-  return method("spring", k, pick { "options", "gravity", "weight", "chain" }, {})
+  if r < 0.88 then return method("spring", k, "set_wind", { value(-300, 300), value(-300, 300) }) end
+  if r < 0.92 then return method("spring", k, "set_colliders", { chance(0.9) and colliders_token() or NONE }) end
+  if r < 0.95 then return method("spring", k, "velocity", { whole(1, 4, 0.1) }) end
+  return method("spring", k, pick { "options", "gravity", "wind", "colliders", "weight", "chain" }, {})
 end
 
 -- A skeleton's table: a tree of up to a few dozen bones (now and then one
@@ -702,7 +755,21 @@ local function skeleton_op(counts, rigs)
     return method("skeleton", k, "bone", { chance(0.8) and rig.names[int(1, count)] or value(0, 1, 1) })
   end
   -- (kept: the state compares its content after every change)
-  return method("skeleton", k, "transform_array", {})
+  if r < 0.975 then return method("skeleton", k, "transform_array", {}) end
+  -- targets on bones: any solver (on this skeleton, another, a plain chain)
+  local s = int(1, math.max(counts.solver, 1))
+  r = random.next()
+  if r < 0.6 then
+    local on = chance(0.9) and k or int(1, counts.skeleton)
+    local args = { chance(0.97) and obj("skeleton", on) or value(0, 1, 1), bone() }
+    if chance(0.7) then
+      args[3] = value(-3, 3)
+      if chance(0.7) then args[4] = value(-3, 3) end
+    end
+    return method("solver", s, "set_target_bone", args)
+  end
+  if r < 0.8 then return method("solver", s, "target_bone", {}) end
+  return method("solver", s, "clear_target_bone", {})
 end
 
 -- A rig solved frame after frame: a skeleton, chains over paths that
@@ -748,6 +815,19 @@ local function rig_op(counts, rigs, wc)
   local k = (plan.frame - 1) % (counts.solver + 1) + 1
   if k > counts.solver then return method("skeleton", 1, "solve", {}) end
   if chance(0.08) then return skeleton_op(counts, rigs) end
+  -- now and then a target on a bone of the rig (moving with a joint
+  -- solve, ordering the solvers, or a cycle refused)
+  -- (kept a few frames: no set_target meanwhile)
+  plan.on_bone = plan.on_bone or {}
+  if (plan.on_bone[k] or 0) > 0 then
+    plan.on_bone[k] = plan.on_bone[k] - 1
+    return method("solver", k, "target", {})
+  end
+  if chance(0.1) then
+    plan.on_bone[k] = int(0, 12)
+    return method("solver", k, "set_target_bone", { obj("skeleton", 1), rig.names[int(1, count)],
+                                                      value(-2, 2, 0), value(-2, 2, 0) })
+  end
   local x, y = value(-5, 5, 0), value(-5, 5, 0)
   local ok, chain = pcall(function() return wc.solver[k]:chain() end)
   if ok then
@@ -951,6 +1031,41 @@ describe("the pure-Lua core against the C core", function()
      :format(SEQUENCES, SEED, SPRINGS and "" or ", springs aside"), function()
     local report = sequences(only or 1, only or SEQUENCES)
     assert(report == nil, report)
+  end)
+
+  -- every path of a spring's update met for sure: a running, bobbing
+  -- base, wind, per-bone settings, a circle and a segment the tail hits,
+  -- limits, flipped or not, frames of 1/60 s and long ones (backward
+  -- Euler, solved again about the contacts)
+  it("gives the same bits for springs that run, feel the wind, hit colliders and take long frames", function()
+    if not SPRINGS then
+      pending("this C library's expm1 is not glibc's generic code (the child above runs springs)")
+      return
+    end
+    for _, flip in ipairs { false, true } do
+      local runs = {}
+      for k, core in ipairs { C, L } do
+        local t = { x = 100, y = 50, angle = 0, flip = flip }
+        for i = 1, 6 do t[i] = { length = 18 + i, min = -2, max = 2 } end
+        local chain = core.chain(t)
+        local spring = core.spring(chain, { gravity = { 0, 980 }, wind = { 60, -5 },
+                                            stiffness = { 40, 30, 20, 10, 5, 2 }, damping = 2,
+                                            mass = { 1, 1, 0.8, 0.6, 0.5, 0.4 } })
+        spring:set_colliders { { x1 = -1e3, y1 = 120, x2 = 1e3, y2 = 121 }, { x = 160, y = 90, radius = 15 },
+                               { x1 = 40, y1 = 0, x2 = 40, y2 = 200 } }
+        local out = {}
+        for f = 1, 300 do
+          local x = 100 + 70 * math.sin(f / 20)
+          chain:set_base(flip and 2 * 100 - x or x, 50 + 15 * math.sin(f / 9), 0.3 * math.sin(f / 30))
+          spring:update(f % 60 == 0 and 100 or f % 37 == 0 and 0.4 or 1 / 60)
+          local joints = chain:joints()
+          for j = 1, #joints do out[#out + 1] = format("%a", joints[j]) end
+          for i = 1, #chain do out[#out + 1] = format("%a", spring:velocity(i)) end
+        end
+        runs[k] = concat(out, " ")
+      end
+      assert(runs[1] == runs[2], "the cores part" .. (flip and " (flipped)" or ""))
+    end
   end)
 
   if not SPRINGS then

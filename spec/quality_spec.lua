@@ -7,7 +7,7 @@ local ik2d = require "ik2d"
 local helpers = require "spec.helpers"
 
 local pi = math.pi
-local cos, sin, abs = math.cos, math.sin, math.abs
+local cos, sin, abs, sqrt = math.cos, math.sin, math.abs, math.sqrt
 local EPS = 1e-9
 -- random cases of the checks that hold case by case (IK2D_LONG=1: 400)
 local CASES = helpers.size(100, 400)
@@ -354,4 +354,33 @@ describe("solve quality", function()
       assert.truthy(misses > 30, misses)
     end)
   end)
+end)
+
+describe("a limited elbow with the target inside its reach", function()
+  -- elbow limited to [-0.5, 0.5]: the nearest the tip gets to a target at
+  -- distance d is min over the allowed elbows e of |d - r(e)|, r(e) the
+  -- base-tip distance with elbow e (the shoulder is free), by brute force
+  local function nearest(tx, ty)
+    local d, best = sqrt(tx * tx + ty * ty), math.huge
+    for k = 0, 100000 do
+      local e = -0.5 + k / 100000
+      local r = sqrt((10 + 10 * cos(e)) ^ 2 + (10 * sin(e)) ^ 2)
+      best = math.min(best, abs(d - r))
+    end
+    return best
+  end
+  for _, method in ipairs { "ccd", "fabrik", "two_bone" } do
+    for _, target in ipairs { { 3, 14 }, { 0, 15 }, { 0, 2 }, { -6, 9 } } do
+      it(("%s ends at the nearest pose the limit allows, target (%g, %g)")
+         :format(method, target[1], target[2]), function()
+        local arm = ik2d.chain { { length = 10 }, { length = 10, min = -0.5, max = 0.5 } }
+        local s = ik2d.solver(arm, { method = method })
+        s:set_target(target[1], target[2])
+        local _, distance = s:solve()
+        assert.near(nearest(target[1], target[2]), distance, 1e-6)
+        assert.near(distance, tip_distance(arm, target[1], target[2]), 1e-9)
+        assert.is_true(abs(arm:angle(2)) <= 0.5 + 1e-12)
+      end)
+    end
+  end
 end)

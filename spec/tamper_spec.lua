@@ -214,6 +214,22 @@ describe("option tables are read raw", function()
     assert.are.same({ reads = 0, writes = 0 }, seen)
   end)
 
+  it("sp:set_options' per-bone arrays and sp:set_colliders read raw: no metamethod runs", function()
+    local seen, mt = spy()
+    local sp = ik2d.spring(ik2d.chain{ { length = 1 }, { length = 2 } })
+    sp:set_options(setmetatable({ stiffness = setmetatable({ 5, 6 }, mt),
+                                  wind = setmetatable({ 1, 2 }, mt) }, mt))
+    assert.are.same({ 5, 6 }, sp:options().stiffness)
+    sp:set_colliders(setmetatable({ setmetatable({ x = 1, y = 2, radius = 3 }, mt),
+                                    setmetatable({ x1 = 0, y1 = 0, x2 = 1, y2 = 1 }, mt) }, mt))
+    assert.are.same({ { x = 1, y = 2, radius = 3 }, { x1 = 0, y1 = 0, x2 = 1, y2 = 1 } }, sp:colliders())
+    -- a circle's missing radius is not looked up either
+    local msg = helpers.error_of(sp.set_colliders, sp,
+                                 { setmetatable({ x = 1, y = 2 }, { __index = { radius = 3 } }) })
+    helpers.check_message(msg, { "colliders[1].radius: number expected, got nil" })
+    assert.are.same({ reads = 0, writes = 0 }, seen)
+  end)
+
   it("s:options(t) and sp:options(t) write t raw, and read t.gravity raw", function()
     local seen, mt = spy()
     local t = setmetatable({}, mt)

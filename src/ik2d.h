@@ -6,8 +6,11 @@
 ** of n bones takes, provides them (malloc, a pool, a Lua userdata) and
 ** initialises the object there from a def struct, as Box2D v3's defs go:
 **
-**   ik2d_bone_def bones[2] = { { 60, 0, NULL }, { 50, 0, NULL } };
+**   ik2d_bone_def bones[2];
 **   ik2d_chain_def def = ik2d_default_chain_def();
+**   bones[0] = bones[1] = ik2d_default_bone_def();
+**   bones[0].length = 60;
+**   bones[1].length = 50;
 **   def.bone_count = 2;
 **   def.bones = bones;
 **   size_t size = ik2d_chain_size(2);
@@ -31,8 +34,13 @@
 extern "C" {
 #endif
 
-#define IK2D_VERSION "0.2.0"
-#define IK2D_MAX_BONES 64
+/* generated from lua/ik2d/api.lua by make gen: constants */
+#define IK2D_VERSION "0.3.0"
+#define IK2D_MAX_BONES 64 /* the bones of a chain */
+#define IK2D_MAX_SKELETON_BONES 256 /* the bones of a skeleton */
+#define IK2D_MAX_SKELETON_SOLVERS 256 /* the solvers on one skeleton's chains */
+#define IK2D_MAX_COLLIDERS 16 /* the colliders of a spring */
+/* end generated */
 
 /* IK2D_API marks the public functions.  A Windows DLL build defines
 ** IK2D_BUILD_DLL, and programs using that DLL define IK2D_DLL; elsewhere
@@ -48,67 +56,89 @@ extern "C" {
 #define IK2D_API
 #endif
 
+/* generated from lua/ik2d/api.lua by make gen: statuses */
 typedef enum ik2d_status {
-  IK2D_OK = 0,
-  IK2D_ERR_NULL,          /* a pointer argument is NULL */
-  IK2D_ERR_SIZE,          /* the memory given is smaller than *_size() */
-  IK2D_ERR_ALIGNMENT,     /* the memory is not aligned for a double */
-  IK2D_ERR_BONE_COUNT,    /* bone count outside 1..IK2D_MAX_BONES */
-  IK2D_ERR_LENGTH,        /* a bone length not finite or <= 0 */
-  IK2D_ERR_REACH,         /* the lengths are finite but their sum is not */
-  IK2D_ERR_REST,          /* a rest angle not finite */
-  IK2D_ERR_BASE_X,        /* the base's x not finite */
-  IK2D_ERR_BASE_Y,        /* the base's y not finite */
-  IK2D_ERR_BASE_ANGLE,    /* the base's angle not finite */
-  IK2D_ERR_POSE,          /* a pose angle not finite */
-  IK2D_ERR_TARGET_X,      /* a target's x not finite */
-  IK2D_ERR_TARGET_Y,      /* a target's y not finite */
-  IK2D_ERR_MIN,           /* a limit's min not finite */
-  IK2D_ERR_MAX,           /* a limit's max not finite */
-  IK2D_ERR_MIN_DEGREES,   /* |min| > 2 pi: degrees, not radians */
-  IK2D_ERR_MAX_DEGREES,   /* |max| > 2 pi: degrees, not radians */
-  IK2D_ERR_LIMIT_ORDER,   /* min > max */
-  IK2D_ERR_SPACE,         /* not an ik2d_space */
-  IK2D_ERR_INDEX,         /* bone index out of range */
-  IK2D_ERR_METHOD,        /* not an ik2d_method */
-  IK2D_ERR_TWO_BONE,      /* method two_bone on a chain that is not 2 bones */
-  IK2D_ERR_ITERATIONS,    /* iterations < 1 */
-  IK2D_ERR_TOLERANCE,     /* tolerance negative or not finite */
-  IK2D_ERR_WEIGHT,        /* weight is NaN */
-  IK2D_ERR_DAMPING,       /* damping negative or not finite */
-  IK2D_ERR_BEND,          /* bend not 1 or -1 */
-  IK2D_ERR_SOFTNESS,      /* softness negative or not finite */
-  IK2D_ERR_STRETCH,       /* stretch below 1 or NaN */
-  IK2D_ERR_SWEEP,         /* not an ik2d_sweep */
-  IK2D_ERR_TIP_ANGLE,     /* tip angle not finite */
-  IK2D_ERR_TIP_WEIGHT,    /* tip weight outside [0, 1] or NaN */
-  IK2D_ERR_POLE_X,        /* a pole's x not finite */
-  IK2D_ERR_POLE_Y,        /* a pole's y not finite */
-  IK2D_ERR_SOFTNESS_CURVE,/* not an ik2d_softness_curve */
-  IK2D_ERR_COMPRESS,      /* compress outside [0, 1] */
-  /* skeletons (ik2d_skeleton_*) */
-  IK2D_ERR_SKELETON_BONES,  /* bone count outside 1..IK2D_MAX_SKELETON_BONES */
-  IK2D_ERR_PIVOT_LENGTH,    /* a skeleton bone's length not finite or < 0 */
-  IK2D_ERR_PARENT,          /* a parent that is not an earlier bone (or -1) */
-  IK2D_ERR_ORIGIN_X,        /* a bone origin's x not finite */
-  IK2D_ERR_ORIGIN_Y,        /* a bone origin's y not finite */
-  IK2D_ERR_INHERIT,         /* not an ik2d_inherit */
-  IK2D_ERR_PATH,            /* a chain's last bone does not descend from its first */
-  IK2D_ERR_PATH_INHERIT,    /* a bone inheriting position only inside a chain */
-  IK2D_ERR_LINKED,          /* the chain is a skeleton's path: edit the skeleton */
-  IK2D_ERR_LINKED_STRETCH,  /* stretch > 1 or compress < 1 on a skeleton chain */
-  IK2D_ERR_PRIORITY,        /* priority negative or not finite */
-  IK2D_ERR_SKELETON_SOLVERS,/* more than IK2D_MAX_SKELETON_SOLVERS solvers */
-  IK2D_ERR_SKELETON_SPACE,  /* a world-space limit on a skeleton's bone */
-  IK2D_ERR_LINKED_FOLLOW,   /* method follow on a skeleton chain */
-  /* springs (ik2d_spring_*) */
-  IK2D_ERR_STIFFNESS,     /* spring stiffness negative or not finite */
-  IK2D_ERR_MASS,          /* spring mass not > 0 and finite, or stiffness
-                             or damping over mass beyond the doubles */
-  IK2D_ERR_GRAVITY_X,     /* spring gravity's x not finite */
-  IK2D_ERR_GRAVITY_Y,     /* spring gravity's y not finite */
-  IK2D_ERR_DT             /* a time step negative or NaN */
+  IK2D_OK = 0, /* done */
+  IK2D_ERR_NULL, /* a pointer argument is NULL */
+  IK2D_ERR_SIZE, /* the memory given is smaller than *_size() */
+  IK2D_ERR_ALIGNMENT, /* the memory is not aligned for a double */
+  IK2D_ERR_BONE_COUNT, /* bone count outside 1..IK2D_MAX_BONES */
+  IK2D_ERR_LENGTH, /* a bone length not finite or <= 0 */
+  IK2D_ERR_REACH, /* the lengths are finite but their sum is not */
+  IK2D_ERR_REST, /* a rest angle not finite */
+  IK2D_ERR_BASE_X, /* the base's x not finite */
+  IK2D_ERR_BASE_Y, /* the base's y not finite */
+  IK2D_ERR_BASE_ANGLE, /* the base's angle not finite */
+  IK2D_ERR_POSE, /* a pose angle not finite */
+  IK2D_ERR_TARGET_X, /* a target's x not finite */
+  IK2D_ERR_TARGET_Y, /* a target's y not finite */
+  IK2D_ERR_MIN, /* a limit's min not finite */
+  IK2D_ERR_MAX, /* a limit's max not finite */
+  IK2D_ERR_MIN_DEGREES, /* |min| > 2 pi: degrees, not radians */
+  IK2D_ERR_MAX_DEGREES, /* |max| > 2 pi: degrees, not radians */
+  IK2D_ERR_LIMIT_ORDER, /* min > max */
+  IK2D_ERR_SPACE, /* not an ik2d_space */
+  IK2D_ERR_INDEX, /* bone index out of range */
+  IK2D_ERR_METHOD, /* not an ik2d_method */
+  IK2D_ERR_TWO_BONE, /* method two_bone on a chain that is not 2 bones */
+  IK2D_ERR_ITERATIONS, /* iterations < 1 */
+  IK2D_ERR_TOLERANCE, /* tolerance negative or not finite */
+  IK2D_ERR_WEIGHT, /* a solver's or spring's weight is NaN */
+  IK2D_ERR_DAMPING, /* a solver's damping (radians) negative or not finite */
+  IK2D_ERR_BEND, /* bend not 1 or -1 */
+  IK2D_ERR_SOFTNESS, /* softness negative or not finite */
+  IK2D_ERR_STRETCH, /* stretch below 1 or NaN */
+  IK2D_ERR_SWEEP, /* not an ik2d_sweep */
+  IK2D_ERR_TIP_ANGLE, /* tip angle not finite */
+  IK2D_ERR_TIP_WEIGHT, /* tip weight outside [0, 1] or NaN */
+  IK2D_ERR_POLE_X, /* a pole's x not finite */
+  IK2D_ERR_POLE_Y, /* a pole's y not finite */
+  IK2D_ERR_SOFTNESS_CURVE, /* not an ik2d_softness_curve */
+  IK2D_ERR_COMPRESS, /* compress outside [0, 1] */
+  IK2D_ERR_SKELETON_BONES, /* bone count outside 1..IK2D_MAX_SKELETON_BONES */
+  IK2D_ERR_PIVOT_LENGTH, /* a skeleton bone's length not finite or < 0 */
+  IK2D_ERR_PARENT, /* a parent that is not an earlier bone (or -1) */
+  IK2D_ERR_ORIGIN_X, /* a bone origin's x not finite */
+  IK2D_ERR_ORIGIN_Y, /* a bone origin's y not finite */
+  IK2D_ERR_INHERIT, /* not an ik2d_inherit */
+  IK2D_ERR_PATH, /* a chain's last bone does not descend from its first */
+  IK2D_ERR_PATH_INHERIT, /* a bone inheriting position only inside a chain */
+  IK2D_ERR_LINKED, /* the chain is a skeleton's path: edit the skeleton */
+  IK2D_ERR_LINKED_STRETCH, /* stretch > 1 or compress < 1 on a skeleton chain */
+  IK2D_ERR_PRIORITY, /* priority negative or not finite */
+  IK2D_ERR_SKELETON_SOLVERS, /* more than IK2D_MAX_SKELETON_SOLVERS solvers */
+  IK2D_ERR_SKELETON_SPACE, /* a world-space limit on a skeleton's bone */
+  IK2D_ERR_LINKED_FOLLOW, /* method follow on a skeleton chain */
+  IK2D_ERR_SPRING_STIFFNESS, /* a spring's stiffness negative or not finite */
+  /* a spring's mass not > 0 and finite, or stiffness or damping over mass
+  ** beyond the doubles */
+  IK2D_ERR_SPRING_MASS,
+  IK2D_ERR_GRAVITY_X, /* a spring's gravity x not finite */
+  IK2D_ERR_GRAVITY_Y, /* a spring's gravity y not finite */
+  IK2D_ERR_DT, /* a time step negative or NaN */
+  /* a spring's damping (torque per rad/s) negative or not finite */
+  IK2D_ERR_SPRING_DAMPING,
+  /* a solver's target is on a bone that a solver running after it moves (each
+  ** targeting a bone the other moves, outside a joint solve) */
+  IK2D_ERR_TARGET_CYCLE,
+  IK2D_ERR_WIND_X, /* a spring's wind x not finite */
+  IK2D_ERR_WIND_Y, /* a spring's wind y not finite */
+  IK2D_ERR_COLLIDERS, /* more than IK2D_MAX_COLLIDERS colliders */
+  IK2D_ERR_COLLIDER_SHAPE, /* not an ik2d_collider_shape */
+  IK2D_ERR_CIRCLE_X, /* a circle's x not finite */
+  IK2D_ERR_CIRCLE_Y, /* a circle's y not finite */
+  IK2D_ERR_CIRCLE_RADIUS, /* a circle's radius negative or not finite */
+  IK2D_ERR_SEGMENT_X1, /* a segment's x1 not finite */
+  IK2D_ERR_SEGMENT_Y1, /* a segment's y1 not finite */
+  IK2D_ERR_SEGMENT_X2, /* a segment's x2 not finite */
+  IK2D_ERR_SEGMENT_Y2, /* a segment's y2 not finite */
+  IK2D_ERR_AIM_X, /* an aim's origin x not finite */
+  IK2D_ERR_AIM_Y, /* an aim's origin y not finite */
+  IK2D_ERR_AIM_ANGLE, /* an aim's angle not finite */
+  IK2D_ERR_AIM_METHOD, /* an aim with method follow */
+  IK2D_ERR_AIM_TIP /* an aim and a tip angle together */
 } ik2d_status;
+/* end generated */
 
 /* A short English description of a status, naming the setting, e.g.
 ** "iterations must be >= 1".  Never NULL. */
@@ -122,24 +152,32 @@ IK2D_API const char *ik2d_status_message(ik2d_status status);
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_constraint ik2d_constraint;
 
+/* generated from lua/ik2d/api.lua by make gen: enum space */
 /* What a limit's angles are measured against. */
 typedef enum ik2d_space {
-  IK2D_SPACE_PARENT = 0,  /* the bone's local angle: the limit follows the
-                             parents (an elbow) */
-  IK2D_SPACE_WORLD        /* the bone's world direction, whatever the
-                             parents do (a head that never looks past the
-                             vertical); mirrored when the chain is flipped */
+  /* the bone's local angle: the limit follows the parents (an elbow) */
+  IK2D_SPACE_PARENT = 0,
+  /* the bone's world direction, whatever the parents do (a head that never
+  ** looks past the vertical); mirrored when the chain is flipped */
+  IK2D_SPACE_WORLD
 } ik2d_space;
+/* end generated */
 
+/* generated from lua/ik2d/api.lua by make gen: constraint def */
+/* A constraint's limits. */
 typedef struct ik2d_constraint_def {
-  double min, max;  /* radians from the rest angle, min <= max, each
-                       within [-2 pi, 2 pi] (larger ones are degrees by
-                       mistake); a range of 2 pi or more allows every
-                       angle.  In world space the rest angle is read as
-                       a world direction */
-  bool invert;      /* the allowed range is outside [min, max] */
-  ik2d_space space; /* IK2D_SPACE_PARENT */
+  /* radians from the rest angle, <= max, within [-2 pi, 2 pi] (larger ones
+  ** are degrees by mistake); a range of 2 pi or more allows every angle. In
+  ** world space the rest angle is read as a world direction; -pi */
+  double min;
+  /* as min; pi */
+  double max;
+  /* what the angles are measured against; parent */
+  ik2d_space space;
+  /* the allowed range is outside [min, max]; false */
+  bool invert;
 } ik2d_constraint_def;
+/* end generated */
 
 /* min = -pi, max = pi, not inverted, parent space: every angle
 ** allowed. */
@@ -168,20 +206,37 @@ IK2D_API bool ik2d_constraint_arc(const ik2d_constraint *constraint, double *fro
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_chain ik2d_chain;
 
+/* generated from lua/ik2d/api.lua by make gen: chain defs */
+/* A chain's bone. Its length has no default: 0 is refused (IK2D_ERR_LENGTH). */
 typedef struct ik2d_bone_def {
-  double length;                      /* > 0 and finite */
-  double rest;                        /* rest local angle */
-  const ik2d_constraint *constraint;  /* NULL: free; not owned */
+  /* > 0 and finite; 0 */
+  double length;
+  /* rest local angle; 0 */
+  double rest;
+  /* NULL: free; not owned; NULL */
+  const ik2d_constraint *constraint;
 } ik2d_bone_def;
 
+/* A chain: its bones, base first, and its base. */
 typedef struct ik2d_chain_def {
-  int bone_count;                     /* 1..IK2D_MAX_BONES */
-  const ik2d_bone_def *bones;         /* bone_count of them, base first */
-  double x, y, angle;                 /* the base in world space */
-  bool flip;                          /* mirrored about x = base x */
+  /* bone_count of them, base first; NULL */
+  const ik2d_bone_def *bones;
+  /* the base in world space; 0 */
+  double x;
+  /* the base in world space; 0 */
+  double y;
+  /* the base's direction in world space; 0 */
+  double angle;
+  /* 1..IK2D_MAX_BONES; 0 */
+  int bone_count;
+  /* mirrored about x = base x; false */
+  bool flip;
 } ik2d_chain_def;
+/* end generated */
 
-/* No bones, base at the origin, angle 0, not flipped. */
+/* The defaults above (defs are zeroed first: a field added later is 0,
+** false or NULL), for each bone and for the chain. */
+IK2D_API ik2d_bone_def ik2d_default_bone_def(void);
 IK2D_API ik2d_chain_def ik2d_default_chain_def(void);
 /* The check ik2d_chain_init makes of each bone (length, rest), for a
 ** caller that reports which bone is wrong. */
@@ -252,83 +307,144 @@ IK2D_API bool ik2d_chain_uniform(const ik2d_chain *chain);
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_solver ik2d_solver;
 
+/* generated from lua/ik2d/api.lua by make gen: enum method */
+/* How a solver moves its chain's tip to the target. */
 typedef enum ik2d_method {
-  IK2D_CCD = 0,   /* cyclic coordinate descent, with an exact two-joint step */
-  IK2D_FABRIK,    /* forward and backward reaching */
-  IK2D_TWO_BONE,  /* closed form, chains of 2 bones */
-  IK2D_FOLLOW     /* follow the leader: no fixed base; the tip goes onto
-                     the target and each bone is dragged behind it (a
-                     rope), the base moves (ik2d_chain_base reports it) */
+  IK2D_CCD = 0, /* cyclic coordinate descent, with an exact two-joint step */
+  IK2D_FABRIK, /* forward and backward reaching */
+  IK2D_TWO_BONE, /* closed form, chains of 2 bones */
+  /* follow the leader: no fixed base; the tip goes onto the target and each
+  ** bone is dragged behind it (a rope), the base moves (ik2d_chain_base
+  ** reports it) */
+  IK2D_FOLLOW
 } ik2d_method;
+/* end generated */
 
-/* CCD's sweep order: root to tip (fewer iterations from cold starts,
-** measured by bench/quality.c) or tip to root (textbook CCD). */
+/* generated from lua/ik2d/api.lua by make gen: enum sweep */
+/* CCD's sweep order: root to tip (fewer iterations from cold starts, measured
+** by bench/quality.c) or tip to root (textbook CCD). */
 typedef enum ik2d_sweep {
   IK2D_SWEEP_ROOT = 0,
   IK2D_SWEEP_TIP
 } ik2d_sweep;
+/* end generated */
 
-/* How two_bone eases the limb in over the softness distance before full
-** reach (target distance d, full reach R, softness s). */
+/* generated from lua/ik2d/api.lua by make gen: enum softness_curve */
+/* How two_bone eases the limb in over the softness distance before full reach
+** (target distance d, full reach R, softness s). */
 typedef enum ik2d_softness_curve {
-  IK2D_SOFTNESS_SMOOTH = 0, /* R - s + s (1 - exp(-(d - R + s) / s)): the
-                               slope is continuous, full reach is never
-                               quite met */
-  IK2D_SOFTNESS_SPINE       /* Spine's: R - s (1 - (d - R + s) / 2s)^2 up
-                               to d = R + s, full reach from there */
+  /* R - s + s (1 - exp(-(d - R + s) / s)): the slope is continuous, full
+  ** reach is never quite met */
+  IK2D_SOFTNESS_SMOOTH = 0,
+  /* Spine's: R - s (1 - (d - R + s) / 2s)^2 up to d = R + s, full reach from
+  ** there */
+  IK2D_SOFTNESS_SPINE
 } ik2d_softness_curve;
+/* end generated */
 
+/* generated from lua/ik2d/api.lua by make gen: solver def */
+/* A solver's settings: CCD (exact: FABRIK too). */
+typedef struct ik2d_ccd_def {
+  /* largest turn of a joint update, radians, 0 = none; 0 */
+  double damping;
+  /* root to tip or tip to root; root */
+  ik2d_sweep sweep;
+  /* each iteration first tries the exact two-joint step; FABRIK finishes with
+  ** one; true */
+  bool exact;
+} ik2d_ccd_def;
+
+/* A solver's settings: two_bone (stretch, compress and uniform: one-bone
+** chains too). */
+typedef struct ik2d_two_bone_def {
+  /* distance before full reach over which the limb eases in, >= 0; 0 */
+  double softness;
+  /* largest bone scale toward a target beyond reach, >= 1 (HUGE_VAL: no
+  ** bound; 1 = none); 1 */
+  double stretch;
+  /* one-bone chains: smallest bone scale toward a nearer target, in [0, 1]
+  ** (0: no bound; 1 = none); 1 */
+  double compress;
+  /* +1 or -1, the sign of the elbow's local angle: with angles positive from
+  ** +x to +y, +1 puts the elbow on the clockwise side of the base-to-target
+  ** line (above it on a y-down screen, for a target to the right); 1 */
+  int bend;
+  /* the easing's shape; smooth */
+  ik2d_softness_curve softness_curve;
+  /* the scale applies to both sprite axes (a hint for drawing, see
+  ** ik2d_chain_uniform); false */
+  bool uniform;
+} ik2d_two_bone_def;
+
+/* A solver's settings: the last bone's direction. */
+typedef struct ik2d_tip_def {
+  /* the last bone's world direction as drawn (ik2d_chain_world_angle's, so
+  ** flipped chains take it as given): the tip on the target, the rest of the
+  ** chain solving for the last joint; 0 */
+  double angle;
+  /* in [0, 1]: 1 orients fully, less turns the last bone's direction in a
+  ** free solve from the pose toward angle by that share; 1 */
+  double weight;
+  /* orient the last bone along angle; false */
+  bool enabled;
+} ik2d_tip_def;
+
+/* A solver's settings: the side a limb bends to. */
+typedef struct ik2d_pole_def {
+  /* world space; 0 */
+  double x;
+  /* world space; 0 */
+  double y;
+  /* bend toward (x, y): two_bone takes the bend side that faces it (over
+  ** bend); CCD and FABRIK turn their middle joints toward it, the tip kept;
+  ** false */
+  bool enabled;
+} ik2d_pole_def;
+
+/* A solver's settings: solvers on a skeleton's chains (ik2d_skeleton_solve). */
+typedef struct ik2d_effector_def {
+  /* >= 0: weight x priority weighs this effector in a joint solve; 1 */
+  double priority;
+  /* solved jointly with the solvers whose chains share bones with it (true),
+  ** or after them, winning on the bones it touches (false); true */
+  bool together;
+} ik2d_effector_def;
+
+/* A solver's settings: a ray fixed to the last bone, turned through the
+** target. */
+typedef struct ik2d_aim_def {
+  /* the ray's origin along the last bone, from the last joint; 0 */
+  double x;
+  /* the ray's origin across the last bone (+y: angle +pi/2 from it); 0 */
+  double y;
+  /* the ray's direction from the last bone's, radians; 0 */
+  double angle;
+  /* turn the chain so that the ray from (x, y) along angle, both in the last
+  ** bone's space, passes through the target (the tip goes where it must);
+  ** methods ccd, fabrik and two_bone; false */
+  bool enabled;
+} ik2d_aim_def;
+
+/* A solver's settings. The setters (ik2d_solver_set_*) change one each. */
 typedef struct ik2d_solver_def {
-  ik2d_method method;   /* IK2D_CCD */
-  int iterations;       /* >= 1; 10 */
-  double tolerance;     /* >= 0: the tip is there within it; 0.01 */
-  double weight;        /* clamped to [0, 1], NaN refused; 1 */
-  double damping;       /* CCD: largest turn of a joint update, radians,
-                           0 = none; 0 */
-  bool warm_start;      /* start from the last IK solution (true) or
-                           from the pose; true */
-  bool exact;           /* CCD: each iteration first tries the exact
-                           two-joint step; FABRIK finishes with one; true */
-  ik2d_sweep sweep;     /* CCD: IK2D_SWEEP_ROOT */
-  int bend;             /* two-bone: +1 or -1, the sign of the elbow's
-                           local angle: with angles positive from +x to +y,
-                           +1 puts the elbow on the clockwise side of the
-                           base-to-target line (above it on a y-down
-                           screen, for a target to the right); 1 */
-  ik2d_softness_curve softness_curve; /* two-bone: IK2D_SOFTNESS_SMOOTH */
-  double softness;      /* two-bone: distance before full reach over which
-                           the limb eases in, >= 0; 0 */
-  double stretch;       /* two-bone and one-bone chains: largest bone
-                           scale toward a target beyond reach, >= 1
-                           (HUGE_VAL: no bound; 1 = none); 1 */
-  double compress;      /* one-bone chains: smallest bone scale toward a
-                           nearer target, in [0, 1] (0: no bound; 1 =
-                           none); 1 */
-  double tip_angle;     /* with tip: the last bone's world direction as
-                           drawn (ik2d_chain_world_angle's, so flipped
-                           chains take it as given): the tip on the
-                           target, the rest of the chain solving for the
-                           last joint */
-  double tip_weight;    /* in [0, 1]: 1 orients fully, less turns the last
-                           bone's direction in a free solve from the pose
-                           toward tip_angle by that share; 1 */
-  double pole_x, pole_y;/* with pole, world space: two_bone takes the bend
-                           side that faces it (over bend); CCD and FABRIK
-                           turn their middle joints toward it, the tip
-                           kept */
-  double priority;      /* solvers on a skeleton's chains
-                           (ik2d_skeleton_solve): >= 0, weight x priority
-                           weighs this effector in a joint solve; 1 */
-  /* the switches, together (the struct packs tighter) */
-  bool uniform;         /* the scale applies to both sprite axes (a hint
-                           for drawing, see ik2d_chain_uniform); false */
-  bool tip;             /* orient the last bone along tip_angle; false */
-  bool pole;            /* bend toward (pole_x, pole_y); false */
-  bool together;        /* on a skeleton: solved jointly with the solvers
-                           whose chains share bones with it (true), or
-                           after them, winning on the bones it touches
-                           (false); true */
+  /* >= 0: the tip is there within it; 0.01 */
+  double tolerance;
+  /* clamped to [0, 1], NaN refused; 1 */
+  double weight;
+  /* how the tip goes to the target; ccd */
+  ik2d_method method;
+  /* >= 1; 10 */
+  int iterations;
+  /* start from the last IK solution (true) or from the pose; true */
+  bool warm_start;
+  ik2d_ccd_def ccd;
+  ik2d_two_bone_def two_bone;
+  ik2d_tip_def tip;
+  ik2d_pole_def pole;
+  ik2d_effector_def skeleton;
+  ik2d_aim_def aim;
 } ik2d_solver_def;
+/* end generated */
 
 /* The outcome of the last solve. */
 typedef struct ik2d_result {
@@ -337,7 +453,9 @@ typedef struct ik2d_result {
                            of its limits, or the bend side or pole asked
                            for was not allowed */
   int iterations;       /* used; 0 when the tip already was there */
-  double distance;      /* from the result tip to the target */
+  double distance;      /* from the result tip to the target; aimed: from
+                           the ray to the target (its origin's distance
+                           for a target behind it) */
 } ik2d_result;
 
 /* Every setting at the default given above. */
@@ -376,13 +494,20 @@ IK2D_API void ik2d_solver_clear_tip_angle(ik2d_solver *solver);
 /* Bends toward the point (x, y); clear: bend as set again. */
 IK2D_API ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
 IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
+/* Aims the ray from (x, y) along angle, in the last bone's space, through
+** the target (aim.x, aim.y, aim.angle); clear: the tip goes to the target
+** again.  Refused with method follow and with a tip angle. */
+IK2D_API ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y,
+                                         double angle);
+IK2D_API void ik2d_solver_clear_aim(ik2d_solver *solver);
 IK2D_API ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority);
 IK2D_API ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together);
 
-/* World space. */
+/* World space (a target on a bone, ik2d_solver_set_target_bone, is
+** cleared). */
 IK2D_API ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
-/* The target: the chain's result tip until the first set_target.  Any
-** output may be NULL. */
+/* The target: the chain's result tip until the first set_target, the
+** bone's point now for a target on a bone.  Any output may be NULL. */
 IK2D_API void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
 /* Forget the warm start: the next solve starts from the pose. */
 IK2D_API void ik2d_solver_forget(ik2d_solver *solver);
@@ -434,36 +559,56 @@ IK2D_API ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
 /* Chains over its paths (ik2d_skeleton_chain_init) are real chains:    */
 /* every solver works on them, and a solve writes the skeleton back.    */
 /* ------------------------------------------------------------------ */
-#define IK2D_MAX_SKELETON_BONES 256
-#define IK2D_MAX_SKELETON_SOLVERS 256
-
 typedef struct ik2d_skeleton ik2d_skeleton;
 
+/* generated from lua/ik2d/api.lua by make gen: enum inherit */
+/* What a skeleton bone takes from its parent. */
 typedef enum ik2d_inherit {
-  IK2D_INHERIT_ALL = 0,   /* the parent's position and rotation */
-  IK2D_INHERIT_POSITION   /* its position only: the bone's angle is
-                             relative to the skeleton's base */
+  IK2D_INHERIT_ALL = 0, /* the parent's position and rotation */
+  /* its position only: the bone's angle is relative to the skeleton's base */
+  IK2D_INHERIT_POSITION
 } ik2d_inherit;
+/* end generated */
 
+/* generated from lua/ik2d/api.lua by make gen: skeleton defs */
+/* A skeleton's bone: by default a root bone at the base's origin, a pivot,
+** free. */
 typedef struct ik2d_skeleton_bone_def {
-  int parent;                         /* an earlier bone, or -1: the base */
-  double length;                      /* >= 0 and finite; 0: a pivot */
-  double rest;                        /* rest local angle */
-  bool at_tip;                        /* the origin is the parent's tip
-                                         (the base for -1), and follows
-                                         its length; true */
-  double x, y;                        /* else the origin, in the parent's
-                                         bone space (+x along the bone) */
-  ik2d_inherit inherit;               /* IK2D_INHERIT_ALL */
-  const ik2d_constraint *constraint;  /* NULL: free; not owned */
+  /* >= 0 and finite; 0: a pivot; 0 */
+  double length;
+  /* rest local angle; 0 */
+  double rest;
+  /* else the origin, in the parent's bone space (+x along the bone); 0 */
+  double x;
+  /* as x; 0 */
+  double y;
+  /* NULL: free; not owned; NULL */
+  const ik2d_constraint *constraint;
+  /* an earlier bone, or -1: the base; -1 */
+  int parent;
+  /* what the bone takes from its parent; all */
+  ik2d_inherit inherit;
+  /* the origin is the parent's tip (the base for -1), and follows its length;
+  ** true */
+  bool at_tip;
 } ik2d_skeleton_bone_def;
 
+/* A skeleton: its bones, parents first, and its base. */
 typedef struct ik2d_skeleton_def {
-  int bone_count;                     /* 1..IK2D_MAX_SKELETON_BONES */
-  const ik2d_skeleton_bone_def *bones;  /* parents first */
-  double x, y, angle;                 /* the base in world space */
-  bool flip;                          /* mirrored about x = base x */
+  /* parents first; NULL */
+  const ik2d_skeleton_bone_def *bones;
+  /* the base in world space; 0 */
+  double x;
+  /* the base in world space; 0 */
+  double y;
+  /* the base's direction in world space; 0 */
+  double angle;
+  /* 1..IK2D_MAX_SKELETON_BONES; 0 */
+  int bone_count;
+  /* mirrored about x = base x; false */
+  bool flip;
 } ik2d_skeleton_def;
+/* end generated */
 
 /* A root bone at the base's origin: parent -1, length 0, rest 0, at the
 ** parent's tip, inheriting all, free. */
@@ -567,46 +712,141 @@ IK2D_API void ik2d_solver_release(ik2d_solver *solver);
 
 /* Solves every solver on the skeleton's chains and updates every bone's
 ** world transform.  A solver whose chain lies below another's bones runs
-** after it; solvers with together whose chains share bones are solved
-** jointly, over all their effectors weighted by weight x priority, and
-** each keeps its own result; a solver with together = false runs after
-** the joint solve of the bones it shares.  Returns how many reached. */
+** after it, and so does one whose target is on a bone another's solve
+** moves (ik2d_solver_set_target_bone); solvers with together whose chains
+** share bones are solved jointly, over all their effectors weighted by
+** weight x priority, a target on a bone the group moves moving with it,
+** and each keeps its own result; a solver with together = false runs
+** after the joint solve of the bones it shares.  Returns how many
+** reached, or -1, solving nothing, when two solvers (or units) each
+** target a bone the other moves outside a joint solve
+** (ik2d_skeleton_cycle names them). */
 IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+/* IK2D_ERR_TARGET_CYCLE when ik2d_skeleton_solve refuses: *a (if not
+** NULL) gets a solver whose target is on a bone that *b's solve moves,
+** while *a's unit must run before *b's (through other solvers, maybe);
+** else IK2D_OK, nothing written. */
+IK2D_API ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *skeleton, ik2d_solver **a,
+                                         ik2d_solver **b);
 /* The solvers on the skeleton's chains in the order they were made: up
 ** to max of them into solvers; returns how many there are. */
 IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
                                    ik2d_solver **solvers, int max);
+
+/* A target on a bone: the point (dx, dy) of bone's space (x along the
+** bone from its origin, y across; mirrored with a flipped skeleton, as
+** the bone is drawn) in the skeleton's result, read where the bone is
+** whenever the target is: at each solve of the solver, by
+** ik2d_solver_target and ik2d_solver_result's distance.  The skeleton
+** may be the solver's chain's own or another; it must outlive the
+** target (clear it, or set a world target, before its memory goes).
+** ik2d_skeleton_solve orders its solvers so that one whose target is on
+** a bone another's solve moves runs after it, or solves them jointly
+** with the target moving with the bones (a back hand on a rifle the
+** front hand holds); another skeleton's bone, or a plain chain's target,
+** is read where that skeleton is when the solver solves (solve that
+** skeleton first).  IK2D_ERR_INDEX for a bone outside the skeleton,
+** IK2D_ERR_TARGET_X or _Y for dx or dy not finite, IK2D_ERR_TARGET_CYCLE
+** when the solver is on the skeleton and this target would make a cycle
+** with the solver *other (if not NULL) names (ik2d_skeleton_cycle);
+** nothing changes then.  ik2d_solver_set_target sets a world target
+** again. */
+IK2D_API ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *skeleton,
+                                                 int bone, double dx, double dy,
+                                                 ik2d_solver **other);
+/* Back to a world target: where the bone's point is now (nothing for a
+** solver without a bone target). */
+IK2D_API void ik2d_solver_clear_target_bone(ik2d_solver *solver);
+/* The bone the target is on, -1 for a world target; its skeleton, dx
+** and dy into the outputs that are not NULL (nothing written for -1). */
+IK2D_API int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                                     double *dx, double *dy);
 /* Spring: secondary motion (tails, hair, capes, antennae).  The bones  */
 /* of its chain swing like a chain of damped torsional springs: each    */
 /* joint pulls its bone toward its target local angle, and its parent   */
 /* the other way; so a bone lags in world space when its target, its    */
-/* parent or the base turns, swings back, and hangs under gravity, all  */
-/* inside its limits.  Joint i's spring is stiffness times the number   */
-/* of bones from it to the tip (the bones it carries), so every joint   */
-/* bends alike under a load on every bone.  The target of bone i is the */
-/* chain's result angle as the spring finds it at an update: the pose,  */
-/* or what a solver wrote since (so a spring updated after a solve lags */
-/* behind the IK); while nothing but the spring writes the result, the  */
-/* target stays the last one seen.  Each update writes the result       */
+/* parent or the base turns or the base runs, jumps and stops, swings   */
+/* back, hangs under gravity and bends with the wind, all inside its    */
+/* limits and out of the spring's colliders.  Joint i's spring is its   */
+/* bone's stiffness times the number of bones from it to the tip (the   */
+/* bones it carries), so every joint bends alike under a load on every  */
+/* bone.  The target of bone i is the chain's result angle as the       */
+/* spring finds it at an update: the pose, or what a solver wrote since */
+/* (so a spring updated after a solve lags behind the IK); while        */
+/* nothing but the spring writes the result, the target stays the last  */
+/* one seen.  Each update writes the result                             */
 /*   result = target + weight * delta(spring - target)                  */
-/* as a solve does, and its joints.                                      */
+/* as a solve does, and its joints.  src/ik2d_spring.c derives the      */
+/* model.                                                               */
 /* ------------------------------------------------------------------ */
 typedef struct ik2d_spring ik2d_spring;
 
+/* generated from lua/ik2d/api.lua by make gen: spring def */
+/* A spring's settings. */
 typedef struct ik2d_spring_def {
-  double stiffness;   /* >= 0: the last joint's spring, torque per radian
-                         of its bone's turn from the target; joint i of n
-                         has (n - i) times it; 100 */
-  double damping;     /* >= 0: torque per rad/s of every bone's turning
-                         (air drag); 10 */
-  double mass;        /* > 0: every bone's inertia; 1.  One bone alone
-                         swings at sqrt(stiffness / mass) rad/s with a
-                         damping ratio damping / (2 sqrt(stiffness mass)) */
-  double gravity_x, gravity_y; /* world acceleration at each bone's tip
-                         (px/s^2, y down in LOVE): a bone of length L alone
-                         swings like a pendulum, g / L rad/s^2 toward g; 0, 0 */
-  double weight;      /* clamped to [0, 1], NaN refused; 1 */
+  /* >= 0: the last joint's spring, torque per radian of its bone's turn from
+  ** the target; joint i of n has (n - i) times it; 100 */
+  double stiffness;
+  /* >= 0: torque per rad/s of every bone's turning through the air (air
+  ** drag), which also drags it along with the air moving past it (wind, the
+  ** base's motion); 10 */
+  double damping;
+  /* > 0: every bone's inertia. One bone alone swings at sqrt(stiffness /
+  ** mass) rad/s with a damping ratio damping / (2 sqrt(stiffness mass)); 1 */
+  double mass;
+  /* world acceleration at each bone's tip (px/s^2, y down in LOVE): a bone of
+  ** length L alone swings like a pendulum, g / L rad/s^2 toward g; 0 */
+  double gravity_x;
+  /* see gravity_x; 0 */
+  double gravity_y;
+  /* the air's world velocity (px/s): each bone's tip is dragged by damping
+  ** toward moving with it (the base's own motion counts against it); 0 */
+  double wind_x;
+  /* see wind_x; 0 */
+  double wind_y;
+  /* clamped to [0, 1], NaN refused; 1 */
+  double weight;
+  /* NULL: stiffness for every bone; else one per bone of the chain, base
+  ** first (read when the def is given, not kept); NULL */
+  const double *stiffness_per_bone;
+  /* NULL: damping for every bone; else one per bone, as stiffness_per_bone;
+  ** NULL */
+  const double *damping_per_bone;
+  /* NULL: mass for every bone; else one per bone, as stiffness_per_bone; NULL */
+  const double *mass_per_bone;
 } ik2d_spring_def;
+/* end generated */
+
+/* generated from lua/ik2d/api.lua by make gen: enum collider_shape */
+/* A spring's collider's shape. */
+typedef enum ik2d_collider_shape {
+  IK2D_CIRCLE = 0, /* a disc no joint enters */
+  IK2D_SEGMENT /* a wall no bone crosses */
+} ik2d_collider_shape;
+/* end generated */
+
+/* generated from lua/ik2d/api.lua by make gen: collider def */
+/* A spring's collider in world space: a circle (x, y, radius) no joint
+** enters, or a segment (x1, y1)-(x2, y2) no bone crosses. */
+typedef struct ik2d_collider {
+  /* a circle's centre; 0 */
+  double x;
+  /* a circle's centre; 0 */
+  double y;
+  /* a circle's radius, >= 0; 0 */
+  double radius;
+  /* a segment's first end; 0 */
+  double x1;
+  /* a segment's first end; 0 */
+  double y1;
+  /* a segment's second end; 0 */
+  double x2;
+  /* a segment's second end; 0 */
+  double y2;
+  /* circle or segment; circle */
+  ik2d_collider_shape shape;
+} ik2d_collider;
+/* end generated */
 
 /* The defaults above. */
 IK2D_API ik2d_spring_def ik2d_default_spring_def(void);
@@ -625,15 +865,40 @@ IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_
 IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
 IK2D_API ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight);
 IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double x, double y);
+IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double x, double y);
+/* Defaults: a circle at the origin of radius 0. */
+IK2D_API ik2d_collider ik2d_default_collider_def(void);
+/* IK2D_OK, or the status of what is wrong with collider. */
+IK2D_API ik2d_status ik2d_collider_check(const ik2d_collider *collider);
+/* The spring's colliders, world space (copied; count 0 clears them):
+** none of its joints enters a circle, none of its bones crosses a
+** segment (a bone found inside goes back out the way it came in, its
+** turning into the collider stopped; a limit wins over a collider).
+** All checked before any is kept: IK2D_ERR_COLLIDERS for a count above
+** IK2D_MAX_COLLIDERS, else the first bad collider's status. */
+IK2D_API ik2d_status ik2d_spring_set_colliders(ik2d_spring *spring,
+                                               const ik2d_collider *colliders, int count);
+/* Up to max of the spring's colliders into colliders (may be NULL for
+** max 0); returns how many it has. */
+IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *colliders,
+                                   int max);
 /* Advances the motion by dt seconds (>= 0; inf is the longest step
 ** below) and writes the chain's result.  The same motion at any frame
 ** rate: substeps of at most 1/720 s (whole ones at 24..360 Hz frames),
 ** each integrated exactly for the linear damped oscillator with its
 ** forcing held over it; a target or base angle that changes frame after
 ** frame moves linearly between its samples, one that changes after a
-** frame without change jumps at the frame's start.  Stable for any dt:
-** at most 64 substeps of at most 1 s each (a longer frame is a hitch,
-** not time to catch up), and no bone turns faster than 720 pi rad/s.
+** frame without change jumps at the frame's start; the base's position
+** moves linearly between the samples of the updates with dt > 0 (its
+** velocity jumps at a frame's start: the bones feel that as an impulse),
+** and an update with dt = 0 takes its move as a jump (a teleport: the
+** base keeps its speed).
+** Stable for any dt and any stiffness: at most 64 substeps of at most
+** 1 s each (a longer frame is a hitch, not time to catch up), and where
+** a substep is long for the chain's fastest rate (Lambda h^2 > 1/4, see
+** src/ik2d_spring.c) the chain goes by backward Euler, which never adds
+** energy and lands at rest on the equilibrium as the step grows (a frame
+** of 100 s ends at rest); no bone turns faster than 720 pi rad/s.
 ** IK2D_ERR_DT, changing nothing, for a negative or NaN dt. */
 IK2D_API ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
 /* At rest on the target: every bone at its target, no velocity; writes

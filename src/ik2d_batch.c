@@ -9,6 +9,7 @@
 ** write its result in list order).
 */
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ik2d.h"
 #include "ik2d_ccd.h"
@@ -27,11 +28,31 @@ typedef struct batch_bucket {
   ik2d_solver *solvers[BATCH_BUCKET];
 } batch_bucket;
 
+/* The chains with a solver in a bucket, unsolved: a set of pointers
+** (open addressing), emptied by batch_flush_all.  A bucket solved on its
+** own leaves its chains in it: such a stale entry only makes a later
+** solver of that chain flush everything first, which keeps list order. */
+#define BATCH_QUEUED_SLOTS 2048 /* a power of two, over twice what the buckets hold */
+
 typedef struct batch {
   ik2d_isa isa;
-  int reached, buckets;
+  int reached, buckets, queued_count;
+  int queued_mask;   /* slots in use - 1: twice the list's length or more,
+                        so a short list clears a short set */
   batch_bucket bucket[BATCH_BUCKETS];
+  const ik2d_chain *queued[BATCH_QUEUED_SLOTS];
+  int queued_slot[BATCH_QUEUED_SLOTS / 2]; /* the slots in use, to empty them */
 } batch;
+
+/* The slot of chain in the set: where it is, or the free one it goes in. */
+static int batch_queued_slot(const batch *b, const ik2d_chain *chain) {
+  /* Fibonacci hashing of the address, objects being 8-byte aligned */
+  uint32_t h = (uint32_t)(((uintptr_t)chain >> 3) * 2654435761u);
+  int slot = (int)(h >> 21) & b->queued_mask;
+  while (b->queued[slot] != NULL && b->queued[slot] != chain)
+    slot = (slot + 1) & b->queued_mask;
+  return slot;
+}
 
 /* The scalar set: IK2D_LOCKSTEP chains at a time, interleaved (their
 ** turns' sqrt and division latencies overlap). */
@@ -58,7 +79,7 @@ static int batch_run_scalar(ik2d_solver *const *solvers, int count) {
 /* Solves a bucket's solvers with the batch's set. */
 static void batch_flush(batch *b, batch_bucket *bucket) {
   ik2d_solver *const *solvers = bucket->solvers;
-  int i, count = bucket->count;
+  int count = bucket->count;
   if (count == 0) return;
   switch (b->isa) {
 #if IK2D_X86
@@ -70,7 +91,6 @@ static void batch_flush(batch *b, batch_bucket *bucket) {
 #endif
     default: b->reached += batch_run_scalar(solvers, count);
   }
-  for (i = 0; i < count; i++) solvers[i]->chain->queued = false;
   bucket->count = 0;
 }
 
@@ -78,15 +98,20 @@ static void batch_flush_all(batch *b) {
   int k;
   for (k = 0; k < b->buckets; k++) batch_flush(b, &b->bucket[k]);
   b->buckets = 0;
+  for (k = 0; k < b->queued_count; k++) b->queued[b->queued_slot[k]] = NULL;
+  b->queued_count = 0;
 }
 
 /* A solve the lanes take: plain CCD, no world-space limit (those settle
 ** after every turn, one chain at a time), not a skeleton's chain (its
-** solve moves the skeleton's other chains: one at a time, in order). */
+** solve moves the skeleton's other chains: one at a time, in order), no
+** target on a bone (read where an earlier member's solve put it). */
 static bool batch_takes(const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   int i;
-  if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL) return false;
+  if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL ||
+      solver->target_skeleton != NULL)
+    return false;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;
@@ -117,20 +142,36 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   b.isa = isa < IK2D_ISA_SCALAR ? IK2D_ISA_SCALAR : isa;
   b.reached = 0;
   b.buckets = 0;
+  b.queued_count = 0;
+  for (b.queued_mask = 15; b.queued_mask < BATCH_QUEUED_SLOTS - 1 && b.queued_mask < 2 * count;)
+    b.queued_mask = 2 * b.queued_mask + 1;
+  for (i = 0; i <= b.queued_mask; i++) b.queued[i] = NULL;
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
     batch_bucket *bucket;
+    int slot;
     if (solver == NULL || solver->chain == NULL) continue;
     /* solvers sharing a chain write its result in list order */
-    if (solver->chain->queued) batch_flush_all(&b);
+    slot = batch_queued_slot(&b, solver->chain);
+    if (b.queued[slot] != NULL) {
+      batch_flush_all(&b);
+      slot = batch_queued_slot(&b, solver->chain);
+    }
     if (!batch_takes(solver)) {
       b.reached += ik2d_solver_solve(solver);
       continue;
     }
     bucket = batch_bucket_for(&b, solver->chain->count);
+    /* (opening the bucket may have flushed and emptied the set: the slot
+    ** found before could now lie past the chain's first free one, where
+    ** the next look for it would stop) */
+    slot = batch_queued_slot(&b, solver->chain);
     bucket->solvers[bucket->count++] = solver;
-    solver->chain->queued = true;
+    b.queued[slot] = solver->chain;
+    b.queued_slot[b.queued_count++] = slot;
     if (bucket->count == BATCH_BUCKET) batch_flush(&b, bucket);
+    /* the set at most half full: short probes */
+    if (b.queued_count == (b.queued_mask + 1) / 2) batch_flush_all(&b);
   }
   batch_flush_all(&b);
   return b.reached;

@@ -14,6 +14,10 @@
 ** Tracking a moving target then needs one step a frame that moves only
 ** as much as it must; sweeps bring far targets within a pair's reach.
 **
+** A run that ends short of the target finishes with the limited pair
+** step (ik2d_pose.c): the nearest pose a pair's limits allow, which
+** sweeps stall before when the target lies inside a limited elbow.
+**
 ** Every update only ever lowers the distance (a CCD turn is the best
 ** turn of its joint inside its limits; the exact step is kept only when
 ** it gains), and a final check returns the start if rounding made the
@@ -28,19 +32,9 @@
 #include <stddef.h>
 
 #include "ik2d_ccd.h"
+#include "ik2d_numbers.h"
 #include "ik2d_pose.h"
 
-/* A sweep that gains less than this fraction of the distance has
-** stalled (limits or a local minimum): more sweeps would not help. */
-#define CCD_STALL_GAIN 1e-9
-
-/* With the exact step on, an iteration that takes off less than this
-** fraction of the squared distance while the tip is still farther than
-** sqrt(CCD_FAR) tolerances crawls: the chain sits in a fold that sweeps
-** undo slowly, and the solver hands the rest of the iterations to FABRIK
-** (the value: measured with bench/quality.c's jumping targets). */
-#define CCD_SLOW_GAIN 0.3
-#define CCD_FAR 100.0
 
 /* ------------------------------------------------------------------ */
 /* sweeps                                                               */
@@ -78,7 +72,7 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_aim *aim, int i,
   double dx, dy;
   /* the squares underflow into denormals (or overflow) far from unit
   ** scale, and a norm from them would give a turn off unit length */
-  if (!(norm > 1e-150 && norm < 1e150)) norm = ik2d_hypot(dot, cross);
+  if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
   if (norm > 0.0) {
     ik2d_rot turn = ik2d_rot_of(dot / norm, cross / norm), old = pose->rot[i];
     if (turn.c < aim->damping.c)
@@ -141,13 +135,13 @@ IK2D_INLINE int ccd_sweeper_step(ccd_sweeper *l, ik2d_sweep sweep) {
                             pose->joint_y[i], &l->tip_x, &l->tip_y);
   l->step++;
   if (l->distance_sq <= l->aim.tolerance_sq) {
-    pose->joint_updates += l->step;
+    IK2D_STAT(pose->joint_updates += l->step);
     l->step = n;
     return 1;
   }
   if (sweep == IK2D_SWEEP_ROOT) ccd_next_joint(pose, i, &l->world);
   if (l->step < n) return 0;
-  pose->joint_updates += n;
+  IK2D_STAT(pose->joint_updates += n);
   return 1;
 }
 
@@ -212,6 +206,10 @@ static void ccd_run_begin(ccd_run_state *run, ik2d_pose *pose) {
 IK2D_INLINE void ccd_run_end(ccd_run_state *run) {
   ik2d_pose *pose = run->pose;
   run->done = 1;
+  /* short of the target: a limit may forbid what sweeps and the exact
+  ** step look for (the pose they stall in need not be the nearest) */
+  if (pose->settings->ccd.exact && run->distance_sq > pose->tolerance_sq)
+    ik2d_pose_limited_step(pose, &run->distance_sq);
   /* keep best: every step gains, but rounding could lose a hair; and a
   ** run that gains nothing changes nothing (else a stalled pose flickers
   ** between two roundings from frame to frame, never settling) */
@@ -235,9 +233,9 @@ IK2D_INLINE void ccd_run_reached(ccd_run_state *run) {
 ** fallback). */
 IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
   double gain = run->before_sq - run->distance_sq;
-  if (gain <= CCD_STALL_GAIN * run->before_sq ||
-      (run->pose->settings->exact && gain < CCD_SLOW_GAIN * run->before_sq &&
-       run->distance_sq > CCD_FAR * run->pose->tolerance_sq)) {
+  if (gain <= IK2D_CCD_STALL_GAIN * run->before_sq ||
+      (run->pose->settings->ccd.exact && gain < IK2D_CCD_SLOW_GAIN * run->before_sq &&
+       run->distance_sq > IK2D_CCD_FAR * run->pose->tolerance_sq)) {
     run->used = run->iteration;
     ccd_run_end(run);
   } else if (++run->iteration > run->pose->iterations) {
@@ -251,7 +249,7 @@ IK2D_INLINE void ccd_run_next(ccd_run_state *run) {
 IK2D_INLINE int ccd_run_exact(ccd_run_state *run) {
   ik2d_pose *pose = run->pose;
   run->before_sq = run->distance_sq;
-  if (!pose->settings->exact || !ik2d_pose_exact_step(pose, &run->distance_sq))
+  if (!pose->settings->ccd.exact || !ik2d_pose_exact_step(pose, &run->distance_sq))
     return 0;
   if (run->distance_sq <= pose->tolerance_sq) {
     pose->fresh = true; /* the step ends with a forward pass */
@@ -291,7 +289,7 @@ void ik2d_ccd_run_together(ik2d_pose *const *poses, int *used, int count) {
     for (sweep = IK2D_SWEEP_ROOT; sweep <= IK2D_SWEEP_TIP; sweep++) {
       int sweeping = 0;
       for (k = 0; k < count; k++) {
-        if (runs[k].done || runs[k].pose->settings->sweep != sweep) continue;
+        if (runs[k].done || runs[k].pose->settings->ccd.sweep != sweep) continue;
         if (ccd_run_exact(&runs[k])) continue;
         sweepers[sweeping] = &runs[k];
         sweeping_poses[sweeping++] = runs[k].pose;
@@ -311,7 +309,7 @@ int ik2d_ccd_run(ik2d_pose *pose) {
   ccd_run_begin(&run, pose);
   while (!run.done) {
     if (ccd_run_exact(&run)) continue;
-    ccd_run_swept(&run, pose->settings->sweep == IK2D_SWEEP_TIP
+    ccd_run_swept(&run, pose->settings->ccd.sweep == IK2D_SWEEP_TIP
                             ? ccd_sweep(pose, IK2D_SWEEP_TIP)
                             : ccd_sweep(pose, IK2D_SWEEP_ROOT));
   }

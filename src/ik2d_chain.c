@@ -55,14 +55,6 @@ static void chain_keep_base(ik2d_chain *chain, double x, double y, double angle)
 /* set-up                                                               */
 /* ------------------------------------------------------------------ */
 
-ik2d_chain_def ik2d_default_chain_def(void) {
-  ik2d_chain_def def;
-  def.bone_count = 0;
-  def.bones = NULL;
-  def.x = def.y = def.angle = 0.0;
-  def.flip = false;
-  return def;
-}
 
 ik2d_status ik2d_chain_check_base(double x, double y, double angle) {
   if (!isfinite(x)) return IK2D_ERR_BASE_X;
@@ -130,7 +122,6 @@ static ik2d_status chain_init(ik2d_chain *chain, size_t size,
   }
   chain->flip = def->flip;
   chain->uniform = false;
-  chain->queued = false;
   chain_keep_base(chain, def->x, def->y, def->angle);
   ik2d_chain_reset(chain);
   return IK2D_OK;

@@ -15,8 +15,6 @@ struct ik2d_chain {
   bool flip;                          /* mirrored about x = base_x */
   bool uniform;                       /* the last solve asked for the
                                          scale on both sprite axes */
-  bool queued;                        /* a batch holds a solver of it,
-                                         unsolved (false between calls) */
   double base_x, base_y, base_angle;  /* base_angle in (-pi, pi] */
   ik2d_rot base_rot;                  /* of base_angle, for solves */
   double reach;                       /* sum of lengths */

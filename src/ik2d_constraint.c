@@ -9,14 +9,6 @@
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
 
-ik2d_constraint_def ik2d_default_constraint_def(void) {
-  ik2d_constraint_def def;
-  def.min = -IK2D_PI;
-  def.max = IK2D_PI;
-  def.invert = false;
-  def.space = IK2D_SPACE_PARENT;
-  return def;
-}
 
 size_t ik2d_constraint_size(void) { return sizeof(ik2d_constraint); }
 

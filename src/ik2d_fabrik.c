@@ -4,7 +4,8 @@
 ** rotation into its allowed arc.  It is not monotone, so the best pose
 ** seen is kept: a solve never ends worse than it started.  When the
 ** iterations run out short of the target, the exact two-joint step
-** finishes (settings->exact, on by default).
+** finishes (settings->ccd.exact, on by default), or where a limit
+** forbids that, the limited pair step.
 */
 #include <math.h>
 
@@ -75,12 +76,14 @@ int ik2d_fabrik_run(ik2d_pose *pose) {
     }
   }
   ik2d_pose_load(pose, best);
-  if (pose->settings->exact) {
+  if (pose->settings->ccd.exact) {
     /* not there after the budget (or a stall): one exact two-joint step
     ** finishes from the best pose when some pair of joints can; FABRIK
     ** creeps toward targets near the base or near full reach */
     ik2d_pose_forward(pose);
     ik2d_pose_exact_step(pose, &best_sq);
+    /* and where a limit forbids that, the nearest pose the limits allow */
+    if (best_sq > pose->tolerance_sq) ik2d_pose_limited_step(pose, &best_sq);
   }
   return iteration > iterations ? iterations : iteration;
 }

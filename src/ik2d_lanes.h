@@ -11,8 +11,9 @@
 ** what a lane holds; the rare cases the vectors do not take (a turn whose
 ** squares underflow, a straight pose toward a target beyond 1e154) are
 ** computed for that lane alone with the scalar code's own arithmetic, and
-** a run the solver must finish otherwise (FABRIK after a stalled CCD, a
-** broken run) is solved again by the scalar solver, which has not been
+** a run the solver must finish otherwise (FABRIK after a stalled CCD,
+** the limited pair step of a limited chain short of its target, a broken
+** run) is solved again by the scalar solver, which has not been
 ** touched.
 **
 ** Included once per instruction set by ik2d_lanes_<isa>.c, after it
@@ -27,11 +28,7 @@
 #include "ik2d_simd.h"
 #include "ik2d_solver.h"
 
-/* the scalar code's thresholds (ik2d_ccd.c, ik2d_pose.c) */
-#define LANES_STALL_GAIN 1e-9
-#define LANES_SLOW_GAIN 0.3
-#define LANES_FAR 100.0
-#define LANES_DEGENERATE 0.01
+#include "ik2d_numbers.h"
 
 /* A vector in memory, its lanes addressable one by one. */
 typedef union lv {
@@ -69,7 +66,10 @@ typedef struct lanes {
   lv base_x, base_y, target_x, target_y, tolerance_sq, reach;
   unsigned exact_bits, tip_bits, damped_bits;
   /* the run: counters as doubles, exact to 2^53 */
-  lv iterations, iteration, used, updates;
+  lv iterations, iteration, used;
+#ifdef IK2D_STATS
+  lv updates;
+#endif
   lv distance_sq, start_sq, before_sq;
 } lanes;
 
@@ -124,6 +124,7 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   const ik2d_solver_def *settings = &solver->settings;
   bool warm = ik2d_solve_warm(solver);
+  ik2d_rot damping = ik2d_solver_damping(solver);
   double target_x, target_y;
   int i;
   k->solver[l] = solver;
@@ -161,18 +162,18 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->target_y.d[l] = target_y;
   k->base.c.d[l] = chain->base_rot.c;
   k->base.s.d[l] = chain->base_rot.s;
-  k->damping.c.d[l] = solver->damping.c;
-  k->damping.s.d[l] = solver->damping.s;
+  k->damping.c.d[l] = damping.c;
+  k->damping.s.d[l] = damping.s;
   k->base_x.d[l] = chain->base_x;
   k->base_y.d[l] = chain->base_y;
   k->tolerance_sq.d[l] = settings->tolerance * settings->tolerance;
   k->reach.d[l] = chain->reach;
   k->iterations.d[l] = settings->iterations;
-  k->updates.d[l] = 0.0;
-  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->exact);
-  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->sweep == IK2D_SWEEP_TIP);
+  IK2D_STAT(k->updates.d[l] = 0.0);
+  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->ccd.exact);
+  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->ccd.sweep == IK2D_SWEEP_TIP);
   /* a damping of cos -1 lets every turn through: no lane work */
-  k->damped_bits = lanes_with_bit(k->damped_bits, l, solver->damping.c > -1.0);
+  k->damped_bits = lanes_with_bit(k->damped_bits, l, damping.c > -1.0);
 }
 
 /* Lane to holds what lane from holds (a lane without a solver computes
@@ -204,7 +205,7 @@ static void lanes_copy(lanes *k, int to, int from) {
   k->tolerance_sq.d[to] = k->tolerance_sq.d[from];
   k->reach.d[to] = k->reach.d[from];
   k->iterations.d[to] = k->iterations.d[from];
-  k->updates.d[to] = 0.0;
+  IK2D_STAT(k->updates.d[to] = 0.0);
   k->exact_bits = lanes_with_bit(k->exact_bits, to, (k->exact_bits >> from) & 1u);
   k->tip_bits = lanes_with_bit(k->tip_bits, to, (k->tip_bits >> from) & 1u);
   k->damped_bits = lanes_with_bit(k->damped_bits, to, (k->damped_bits >> from) & 1u);
@@ -310,7 +311,7 @@ static vm lanes_straighten(lanes *k, vm m) {
 ** ccd_turn takes it */
 static inline vd lanes_norm(vd dot, vd cross, vm m) {
   vd norm = v_sqrt(v_add(v_mul(dot, dot), v_mul(cross, cross)));
-  vm odd = m_andnot(m_and(v_gt(norm, v_set1(1e-150)), v_lt(norm, v_set1(1e150))), m);
+  vm odd = m_andnot(m_and(v_gt(norm, v_set1(IK2D_TURN_NORM_MIN)), v_lt(norm, v_set1(IK2D_TURN_NORM_MAX))), m);
   if (m_any(odd)) {
     int l;
     for (l = 0; l < V_LANES; l++)
@@ -376,11 +377,13 @@ static vd lanes_sweep(lanes *k, vm m, bool tip_order) {
     distance_sq = full ? d : v_select(running, d, distance_sq);
     reached = m_bits(v_le(d, tolerance_sq)) & bits;
     if (reached) {
+#ifdef IK2D_STATS
       /* those lanes stop: their turns so far are the joint updates */
       unsigned r = reached;
       int l;
       for (l = 0; r; l++, r >>= 1)
         if (r & 1u) k->updates.d[l] += step + 1;
+#endif
       bits &= ~reached;
       if (!bits) return distance_sq;
       running = m_from_bits(bits);
@@ -395,7 +398,7 @@ static vd lanes_sweep(lanes *k, vm m, bool tip_order) {
       k->jy[i + 1].v = bits == V_ALL ? y : v_select(running, y, k->jy[i + 1].v);
     }
   }
-  k->updates.v = v_add(k->updates.v, v_select(running, v_set1((double)n), v_set1(0.0)));
+  IK2D_STAT(k->updates.v = v_add(k->updates.v, v_select(running, v_set1((double)n), v_set1(0.0))));
   return distance_sq;
 }
 
@@ -465,8 +468,8 @@ static vm lanes_pair_side(lanes *k, const lanes_triangle *t, vd side, lanes_pair
 static void lanes_pair_try(lanes *k, int i, int j, lanes_pair *best, vm m) {
   int n = k->n;
   lanes_triangle t;
-  vd a2, b2, d2, gap, ab, want_sin, lo = v_set1(1e-140), hi = v_set1(1e140);
-  vd zero = v_set1(0.0), small = v_set1(LANES_DEGENERATE), side;
+  vd a2, b2, d2, gap, ab, want_sin, lo = v_set1(IK2D_EXACT_SQUARES_MIN), hi = v_set1(IK2D_EXACT_SQUARES_MAX);
+  vd zero = v_set1(0.0), small = v_set1(IK2D_EXACT_DEGENERATE), side;
   vm go, forbidden;
   t.i = i;
   t.j = j;
@@ -569,10 +572,10 @@ static void lanes_end(lanes *k, vm m) {
 /* ccd_run_next for the lanes m (a step that did not reach) */
 static void lanes_next(lanes *k, vm m) {
   vd before = k->before_sq.v, distance = k->distance_sq.v, gain = v_sub(before, distance);
-  vm stall = v_le(gain, v_mul(v_set1(LANES_STALL_GAIN), before));
+  vm stall = v_le(gain, v_mul(v_set1(IK2D_CCD_STALL_GAIN), before));
   vm slow = m_and(m_from_bits(k->exact_bits),
-                  m_and(v_lt(gain, v_mul(v_set1(LANES_SLOW_GAIN), before)),
-                        v_gt(distance, v_mul(v_set1(LANES_FAR), k->tolerance_sq.v))));
+                  m_and(v_lt(gain, v_mul(v_set1(IK2D_CCD_SLOW_GAIN), before)),
+                        v_gt(distance, v_mul(v_set1(IK2D_CCD_FAR), k->tolerance_sq.v))));
   vm stop = m_and(m, m_or(stall, slow)), go = m_andnot(stop, m), over;
   if (!m_any(m)) return;
   k->used.v = v_select(stop, k->iteration.v, k->used.v);
@@ -711,13 +714,22 @@ static void lanes_finish(lanes *k, unsigned f) {
                    v_lt(v_sqrt(v_add(v_mul(dx, dx), v_mul(dy, dy))), k->reach.v));
     far = m_and(far, v_ge(v_sub(k->iterations.v, k->used.v), one));
     again |= m_bits(far) & f & k->exact_bits;
+    /* ccd_run_end's limited pair step: a limited chain short of the
+    ** target (a lane that reached but whose forward pass rounds past the
+    ** tolerance goes too: the scalar solve gives it the same bits) */
+    {
+      unsigned limited = 0;
+      for (i = 0; i < n; i++) limited |= k->limited_bits[i];
+      again |= m_bits(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v)) & f & k->exact_bits &
+               limited;
+    }
   }
   /* ik2d_solve_sane */
   for (i = 0; i < n; i++) {
     lanes_rot r = lanes_get(&k->rot[i]);
     vd norm = v_add(v_mul(r.c, r.c), v_mul(r.s, r.s)), root;
-    again |= ~m_bits(m_and(v_gt(norm, v_set1(0.25)), v_lt(norm, v_set1(4.0)))) & f;
-    fix = m_and(fm, v_gt(v_abs(v_sub(norm, one)), v_set1(1e-14)));
+    again |= ~m_bits(m_and(v_gt(norm, v_set1(IK2D_ROT_NORM_MIN)), v_lt(norm, v_set1(IK2D_ROT_NORM_MAX)))) & f;
+    fix = m_and(fm, v_gt(v_abs(v_sub(norm, one)), v_set1(IK2D_ROT_DRIFT)));
     if (m_any(fix)) {
       root = v_sqrt(v_select(fix, norm, one));
       r = lanes_select(fix, lanes_rot_of(v_div(r.c, root), v_div(r.s, root)), r);
@@ -787,17 +799,17 @@ static void lanes_finish(lanes *k, unsigned f) {
     if (!(bits & 1u)) continue;
     solver = k->solver[l];
     chain = solver->chain;
-    solver->joint_updates = (int)k->updates.d[l];
+    IK2D_STAT(solver->joint_updates = (int)k->updates.d[l]);
     solver->result.limited = (on_limit >> l) & 1u;
     for (i = 0; i < n; i++) {
       solver->solution[i] = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
-      solver->solution_angle[i] = angle[i].d[l];
+      ik2d_solution_angle(solver)[i] = angle[i].d[l];
       chain->angle[i] = (k->limited_bits[i] >> l) & 1u
                             ? ik2d_solve_blend_bone(chain, i, angle[i].d[l], weight.d[l])
                             : blended[i].d[l];
     }
     solver->have_solution = true;
-    chain->uniform = solver->settings.uniform;
+    chain->uniform = solver->settings.two_bone.uniform;
     chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
     if ((unit >> l) & 1u) {
       for (i = 0; i <= n; i++) {

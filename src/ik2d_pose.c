@@ -11,17 +11,23 @@
 ** turning wins, on the bend side it has now (so no elbow flips), and only
 ** if both joints stay inside their limits (and damping).  CCD tries it
 ** first in every iteration; FABRIK finishes with it.
+**
+** The limited step: when a limit forbids the exact answer (a target
+** inside a limited elbow's reach), no pair lands the tip, and turning one
+** joint at a time stalls where the other would have to move with it (the
+** straight arm aimed at the target is such a saddle).  For a pair of
+** joints i < j of which one is limited, the nearest allowed pose lies
+** where j takes the law of cosines' angle clamped into its arc, or an end
+** of its arc, with i aimed at the target and clamped; or where i sits at
+** an end of its arc and j aims.  The nearest of these over the pairs is
+** kept if it gains.  Runs that end short of the target finish with it.
 */
 #include <math.h>
 #include <stddef.h>
 
+#include "ik2d_numbers.h"
 #include "ik2d_pose.h"
 
-/* The exact step skips a pair whose triangle is degenerate: the tip or
-** the target closer to a joint than a tenth of the pair's first side.
-** Its turns would be ill-defined there (a folded limb turning half round
-** for a hair's motion of the target).  Squared. */
-#define POSE_DEGENERATE 0.01
 
 /* ------------------------------------------------------------------ */
 /* rotations and joints                                                 */
@@ -134,7 +140,7 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose) {
     ik2d_rot rel;
     if (limit == NULL || limit->full) continue;
     rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
-    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - 1e-9) return true;
+    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - IK2D_ON_LIMIT) return true;
   }
   return false;
 }
@@ -304,12 +310,13 @@ static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) 
   gap = d2 - a2 - b2;
   /* sides whose squares and products doubles hold exactly enough: the
   ** step is optional, and sweeps handle the extremes (NaN fails too) */
-  if (!(a2 >= 1e-140 && a2 <= 1e140 && b2 >= 1e-140 && b2 <= 1e140 &&
-        d2 >= 1e-140 && d2 <= 1e140))
+  if (!(a2 >= IK2D_EXACT_SQUARES_MIN && a2 <= IK2D_EXACT_SQUARES_MAX &&
+        b2 >= IK2D_EXACT_SQUARES_MIN && b2 <= IK2D_EXACT_SQUARES_MAX &&
+        d2 >= IK2D_EXACT_SQUARES_MIN && d2 <= IK2D_EXACT_SQUARES_MAX))
     return;
   /* out of this pair's reach, or degenerate */
   if (gap * gap > 4.0 * a2 * b2) return;
-  if (b2 < POSE_DEGENERATE * a2 || d2 < POSE_DEGENERATE * a2) return;
+  if (b2 < IK2D_EXACT_DEGENERATE * a2 || d2 < IK2D_EXACT_DEGENERATE * a2) return;
   /* the angle at joint j between side a and side b: now and wanted */
   ab = sqrt(a2 * b2);
   t.want.c = gap / (2.0 * ab);
@@ -346,6 +353,172 @@ bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
     return true;
   }
   /* no gain (the tip already sat on the target up to rounding) */
+  ik2d_pose_load(pose, saved);
+  ik2d_pose_forward(pose);
+  return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* the limited pair step                                                */
+/* ------------------------------------------------------------------ */
+
+typedef struct pose_near {
+  int i, j;
+  double distance_sq;   /* of the tip, from the target */
+  ik2d_rot i_rot, j_rot;
+} pose_near;
+
+/* Rotation r of bone i moved into its limits; true if it had to. */
+static bool pose_clamp_to(const ik2d_pose *pose, int i, ik2d_rot *r) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  return limit != NULL && ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), r);
+}
+
+/* Keeps (i_rot, j_rot) in best when the tip, at p from joint i before
+** bone i turns by i_turn, lands nearer the target than best's. */
+static void pose_near_keep(const pose_triangle *t, ik2d_rot i_turn, ik2d_rot i_rot,
+                           ik2d_rot j_rot, double px, double py, pose_near *best) {
+  double dx = i_turn.c * px - i_turn.s * py - t->wx;
+  double dy = i_turn.s * px + i_turn.c * py - t->wy;
+  double distance_sq = dx * dx + dy * dy;
+  if (!(distance_sq < best->distance_sq)) return;
+  best->distance_sq = distance_sq;
+  best->i = t->i;
+  best->j = t->j;
+  best->i_rot = i_rot;
+  best->j_rot = j_rot;
+}
+
+/* Bone j at j_rot (allowed), then bone i aimed at the target, clamped. */
+static void pose_near_elbow(const ik2d_pose *pose, const pose_triangle *t, ik2d_rot j_rot,
+                            pose_near *best) {
+  ik2d_rot j_turn = ik2d_rot_inv_mul(pose->rot[t->j], j_rot), i_turn, i_rot;
+  double px, py, dot, cross, norm;
+  if (j_turn.c < pose->damping.c) return;
+  px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
+  py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
+  dot = px * t->wx + py * t->wy;
+  cross = px * t->wy - py * t->wx;
+  norm = sqrt(dot * dot + cross * cross);
+  if (!(norm > 0.0)) return;
+  i_turn = ik2d_rot_of(dot / norm, cross / norm);
+  i_rot = ik2d_rot_mul(pose->rot[t->i], i_turn);
+  if (pose_clamp_to(pose, t->i, &i_rot)) i_turn = ik2d_rot_inv_mul(pose->rot[t->i], i_rot);
+  if (i_turn.c < pose->damping.c) return;
+  pose_near_keep(t, i_turn, i_rot, j_rot, px, py, best);
+}
+
+/* Bone i at i_rot (allowed), then bone j aimed at the target, clamped. */
+static void pose_near_shoulder(const ik2d_pose *pose, const pose_triangle *t, ik2d_rot i_rot,
+                               pose_near *best) {
+  ik2d_rot i_turn = ik2d_rot_inv_mul(pose->rot[t->i], i_rot), j_turn, j_rot;
+  double ux, uy, vx, vy, wx, wy, dot, cross, norm, px, py;
+  if (i_turn.c < pose->damping.c) return;
+  /* the sides turned with i; the target seen from joint j */
+  ux = i_turn.c * t->ux - i_turn.s * t->uy;
+  uy = i_turn.s * t->ux + i_turn.c * t->uy;
+  vx = i_turn.c * t->vx - i_turn.s * t->vy;
+  vy = i_turn.s * t->vx + i_turn.c * t->vy;
+  wx = t->wx - ux;
+  wy = t->wy - uy;
+  dot = vx * wx + vy * wy;
+  cross = vx * wy - vy * wx;
+  norm = sqrt(dot * dot + cross * cross);
+  if (!(norm > 0.0)) return;
+  j_turn = ik2d_rot_of(dot / norm, cross / norm);
+  j_rot = ik2d_rot_mul(pose->rot[t->j], j_turn);
+  if (pose_clamp_to(pose, t->j, &j_rot)) j_turn = ik2d_rot_inv_mul(pose->rot[t->j], j_rot);
+  if (j_turn.c < pose->damping.c) return;
+  /* the tip from joint i, in the frame before i turned */
+  px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
+  py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
+  pose_near_keep(t, i_turn, i_rot, j_rot, px, py, best);
+}
+
+/* The ends of bone i's allowed arc, or false when it has none. */
+static bool pose_arc_ends(const ik2d_pose *pose, int i, ik2d_rot *low, ik2d_rot *high) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  ik2d_rot mid;
+  if (limit == NULL || limit->full) return false;
+  mid = ik2d_pose_limit_mid(pose, i);
+  *low = ik2d_rot_mul(mid, ik2d_rot_of(limit->half_rot.c, -limit->half_rot.s));
+  *high = ik2d_rot_mul(mid, ik2d_rot_of(limit->half_rot.c, limit->half_rot.s));
+  return true;
+}
+
+/* The candidates of the pair i < j (one of them limited) into best. */
+static void pose_near_try(const ik2d_pose *pose, int i, int j, pose_near *best) {
+  const double *x = pose->joint_x, *y = pose->joint_y;
+  int n = pose->count;
+  pose_triangle t;
+  ik2d_rot low, high, j_rot;
+  double a2, b2, d2, ab, want_sin, side;
+  bool i_limited, j_limited;
+  ik2d_rot i_low, i_high;
+  j_limited = pose_arc_ends(pose, j, &low, &high);
+  i_limited = pose_arc_ends(pose, i, &i_low, &i_high);
+  if (!i_limited && !j_limited) return;
+  t.i = i;
+  t.j = j;
+  t.ux = x[j] - x[i];
+  t.uy = y[j] - y[i];
+  t.vx = x[n] - x[j];
+  t.vy = y[n] - y[j];
+  t.wx = pose->target_x - x[i];
+  t.wy = pose->target_y - y[i];
+  a2 = t.ux * t.ux + t.uy * t.uy;
+  b2 = t.vx * t.vx + t.vy * t.vy;
+  d2 = t.wx * t.wx + t.wy * t.wy;
+  if (!(a2 >= IK2D_EXACT_SQUARES_MIN && a2 <= IK2D_EXACT_SQUARES_MAX &&
+        b2 >= IK2D_EXACT_SQUARES_MIN && b2 <= IK2D_EXACT_SQUARES_MAX &&
+        d2 >= IK2D_EXACT_SQUARES_MIN && d2 <= IK2D_EXACT_SQUARES_MAX))
+    return;
+  ab = sqrt(a2 * b2);
+  /* the wanted angle at j, straight or folded when out of the pair's
+  ** reach; each bend side clamped into j's arc */
+  t.want.c = (d2 - a2 - b2) / (2.0 * ab);
+  t.want.c = t.want.c > 1.0 ? 1.0 : t.want.c < -1.0 ? -1.0 : t.want.c;
+  want_sin = 1.0 - t.want.c * t.want.c;
+  t.want.s = want_sin > 0.0 ? sqrt(want_sin) : 0.0;
+  t.now = ik2d_rot_of((t.ux * t.vx + t.uy * t.vy) / ab, (t.ux * t.vy - t.uy * t.vx) / ab);
+  for (side = 1.0; side >= -1.0; side -= 2.0) {
+    j_rot = ik2d_rot_mul(pose->rot[j],
+                         ik2d_rot_inv_mul(t.now, ik2d_rot_of(t.want.c, side * t.want.s)));
+    pose_clamp_to(pose, j, &j_rot);
+    pose_near_elbow(pose, &t, j_rot, best);
+  }
+  if (j_limited) {
+    pose_near_elbow(pose, &t, low, best);
+    pose_near_elbow(pose, &t, high, best);
+  }
+  if (i_limited) {
+    pose_near_shoulder(pose, &t, i_low, best);
+    pose_near_shoulder(pose, &t, i_high, best);
+  }
+}
+
+bool ik2d_pose_limited_step(ik2d_pose *pose, double *distance_sq) {
+  int n = pose->count, k;
+  pose_near best;
+  ik2d_rot saved[IK2D_MAX_BONES];
+  double after_sq;
+  /* a world-space limit's arc turns with the bones above it */
+  if (n < 2 || pose->world_limits > 0) return false;
+  best.i = best.j = -1;
+  best.distance_sq = *distance_sq;
+  for (k = 0; k + 1 < n; k++) pose_near_try(pose, k, k + 1, &best);
+  for (k = 2; k < n; k++) pose_near_try(pose, 0, k, &best);
+  for (k = 1; k + 2 < n; k++) pose_near_try(pose, k, n - 1, &best);
+  if (best.i < 0) return false;
+  ik2d_pose_save(pose, saved);
+  pose->rot[best.i] = best.i_rot;
+  pose->rot[best.j] = best.j_rot;
+  ik2d_pose_forward(pose);
+  after_sq = ik2d_pose_tip_distance_sq(pose);
+  if (after_sq < *distance_sq) {
+    *distance_sq = after_sq;
+    return true;
+  }
   ik2d_pose_load(pose, saved);
   ik2d_pose_forward(pose);
   return false;

@@ -42,7 +42,9 @@ typedef struct ik2d_pose {
   double scale;       /* bone scale of the solution: 1, or the two-bone
                          stretch (joint_x/y are always unscaled) */
   bool fresh;         /* joint_x/y are those of the rotations now */
+#ifdef IK2D_STATS
   int joint_updates;  /* CCD turns of single joints, for benchmarks */
+#endif
   double joint_x[IK2D_MAX_BONES + 1]; /* from the last ik2d_pose_forward */
   double joint_y[IK2D_MAX_BONES + 1];
 } ik2d_pose;
@@ -108,5 +110,12 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose);
 ** their squared tip distance in *distance_sq, which it updates; returns
 ** true if it applied a pair (the joints are then those of the new pose). */
 bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq);
+
+/* The limited pair step: the pair of joints (one of them limited) and
+** their allowed rotations that bring the tip nearest the target, kept
+** only if it gains; for runs that end short of the target, where a limit
+** forbids the exact answer.  Needs and updates as the exact step; does
+** nothing with a world-space limit. */
+bool ik2d_pose_limited_step(ik2d_pose *pose, double *distance_sq);
 
 #endif

@@ -105,23 +105,39 @@ static void node_unlink(ik2d_skeleton_node *node) {
 
 static ik2d_chain *chain_of_node(ik2d_skeleton_node *node) { return node->chain; }
 
-bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_skeleton_node *node) {
+bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
   ik2d_skeleton *skeleton;
-  node_clear(node);
-  node->chain = chain;
   if (chain == NULL || chain->link == NULL) return true;
   skeleton = chain->link->node.skeleton;
   if (skeleton == NULL) return true;
   if (skeleton->solver_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
-  node_link(skeleton, &skeleton->solvers, node);
-  skeleton->solver_count++;
+  skeleton->solvers[skeleton->solver_count++] = solver;
   return true;
 }
 
-void ik2d_skeleton_unlink_solver(ik2d_skeleton_node *node) {
-  if (node == NULL || node->skeleton == NULL) return;
-  node->skeleton->solver_count--;
-  node_unlink(node);
+/* Solver k out of sk's solvers, the later ones moved down a place. */
+static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
+  for (; k + 1 < sk->solver_count; k++) sk->solvers[k] = sk->solvers[k + 1];
+  sk->solver_count--;
+}
+
+void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver) {
+  ik2d_skeleton *sk;
+  int k;
+  if (chain == NULL || chain->link == NULL) return;
+  sk = chain->link->node.skeleton;
+  if (sk == NULL) return;
+  for (k = 0; k < sk->solver_count; k++) {
+    if (sk->solvers[k] == solver) {
+      skeleton_drop_solver(sk, k);
+      return;
+    }
+  }
+}
+
+/* The chain of a solver: its first member (ik2d_solver.h). */
+static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
+  return *(const ik2d_chain *const *)(const void *)solver;
 }
 
 /* ------------------------------------------------------------------ */
@@ -377,26 +393,7 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
 /* set-up                                                               */
 /* ------------------------------------------------------------------ */
 
-ik2d_skeleton_bone_def ik2d_default_skeleton_bone_def(void) {
-  ik2d_skeleton_bone_def def;
-  def.parent = -1;
-  def.length = 0.0;
-  def.rest = 0.0;
-  def.at_tip = true;
-  def.x = def.y = 0.0;
-  def.inherit = IK2D_INHERIT_ALL;
-  def.constraint = NULL;
-  return def;
-}
 
-ik2d_skeleton_def ik2d_default_skeleton_def(void) {
-  ik2d_skeleton_def def;
-  def.bone_count = 0;
-  def.bones = NULL;
-  def.x = def.y = def.angle = 0.0;
-  def.flip = false;
-  return def;
-}
 
 static ik2d_status skeleton_check_length(double length) {
   return isfinite(length) && length >= 0.0 ? IK2D_OK : IK2D_ERR_PIVOT_LENGTH;
@@ -491,7 +488,6 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->base_angle = ik2d_base_angle(def->angle);
   sk->base_rot = ik2d_rot_angle(sk->base_angle);
   node_clear(&sk->chains);
-  node_clear(&sk->solvers);
   sk->solver_count = 0;
   for (i = 0; i < n; i++) sk->pose[i] = sk->angle[i] = sk->rest[i];
   ik2d_skeleton_forward(sk, 0, NULL);
@@ -502,7 +498,7 @@ void ik2d_skeleton_release(ik2d_skeleton *sk) {
   /* (zeroed memory, as a refused init leaves a Lua object's, has no lists) */
   if (sk == NULL || sk->chains.next == NULL) return;
   while (sk->chains.next != &sk->chains) node_unlink(sk->chains.next);
-  while (sk->solvers.next != &sk->solvers) ik2d_skeleton_unlink_solver(sk->solvers.next);
+  sk->solver_count = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -846,14 +842,12 @@ ik2d_status ik2d_skeleton_chain_bone(const ik2d_chain *chain, int i, int *bone) 
 
 void ik2d_chain_release(ik2d_chain *chain) {
   ik2d_skeleton *sk;
-  ik2d_skeleton_node *node, *next;
+  int k;
   if (chain == NULL || chain->link == NULL) return;
   sk = chain->link->node.skeleton;
   if (sk == NULL) return;
   /* its solvers go with it: a skeleton never solves a released chain */
-  for (node = sk->solvers.next; node != &sk->solvers; node = next) {
-    next = node->next;
-    if (node->chain == chain) ik2d_skeleton_unlink_solver(node);
-  }
+  for (k = sk->solver_count - 1; k >= 0; k--)
+    if (skeleton_solver_chain(sk->solvers[k]) == chain) skeleton_drop_solver(sk, k);
   node_unlink(&chain->link->node);
 }

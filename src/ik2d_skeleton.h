@@ -51,9 +51,14 @@ struct ik2d_skeleton {
   double *transforms;                 /* the result as drawn: 5 a bone */
   int *parent;                        /* -1: the base */
   unsigned char *at_tip, *inherit;
-  ik2d_skeleton_node chains;          /* list heads (sentinels) */
-  ik2d_skeleton_node solvers;
+  ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
+  /* the solvers on its chains, in the order made: kept here, not in a
+  ** node of each solver, so that a solver stays small (a 3-bone chain and
+  ** its solver under 1 KB, spec/memory_spec.lua).  A solver begins with
+  ** its chain's pointer (ik2d_solver.h): a chain's release finds its
+  ** solvers there without knowing the solver. */
+  ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
 };
 
 /* A skeleton chain's link (after its chain arrays, ik2d_skeleton_chain_size). */
@@ -67,6 +72,35 @@ struct ik2d_chain_link {
 };
 
 #define IK2D_TRANSFORM 5    /* doubles a bone in the transforms */
+
+/* The point (dx, dy) of a bone's space in its frame f (unflipped); the
+** bone's origin where that point is beyond the doubles (a finite dx of
+** 1e308 off a bone far out), so that a target is always finite. */
+static inline void ik2d_frame_point(const ik2d_frame *f, double dx, double dy, double *x,
+                                    double *y) {
+  double px = f->x + (f->rot.c * dx - f->rot.s * dy);
+  double py = f->y + (f->rot.s * dx + f->rot.c * dy);
+  bool finite = isfinite(px) && isfinite(py);
+  *x = finite ? px : f->x;
+  *y = finite ? py : f->y;
+}
+
+/* The point (dx, dy) of bone b's space in the result, as drawn (mirrored
+** about the base when flipped, with the bone). */
+static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+                                       double *x, double *y) {
+  double px;
+  ik2d_frame_point(&sk->frame[b], dx, dy, &px, y);
+  if (sk->flip) {
+    px = 2.0 * sk->base_x - px;
+    /* (mirrored beyond the doubles: the origin as drawn) */
+    if (!isfinite(px)) {
+      px = sk->transforms[IK2D_TRANSFORM * b];
+      *y = sk->transforms[IK2D_TRANSFORM * b + 1];
+    }
+  }
+  *x = px;
+}
 
 /* Frames and transforms of the bones from first on that mask marks (the
 ** caller marks the descendants of a bone it marks), or of every bone
@@ -86,11 +120,12 @@ void ik2d_skeleton_pull_all(ik2d_skeleton *skeleton);
 ** its own); ik2d_skeleton_solve pulls each chain before solving it. */
 void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others);
 
-/* Links a solver's node into the skeleton of its chain (nothing for a
+/* Adds a solver to the skeleton of its chain, last (nothing for a
 ** standalone or released chain); false when the skeleton has
 ** IK2D_MAX_SKELETON_SOLVERS already. */
-bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_skeleton_node *node);
-/* Unlinks a solver's node (no-op when it is not linked). */
-void ik2d_skeleton_unlink_solver(ik2d_skeleton_node *node);
+bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver);
+/* Takes a solver of chain out of its skeleton's solvers, the others kept
+** in order (no-op when it is not there, or chain is NULL). */
+void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver);
 
 #endif

@@ -83,30 +83,14 @@
 #include "ik2d_chain.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 #include "ik2d_skeleton.h"
 #include "ik2d_solver.h"
 
 #define MAX_SOLVERS IK2D_MAX_SKELETON_SOLVERS
 #define MAX_BONES IK2D_MAX_SKELETON_BONES
 
-/* An attempt has stalled after this many iterations that do not lower
-** its objective by a tenth. */
-#define JOINT_STALL 3
 
-/* A solver's count of joint solves in a row that ended unreached goes
-** round from here to 1 (it seeds the scattered start: another each
-** frame, never the 0 of a group that reached). */
-#define JOINT_STALLS_MAX 65535
-
-/* Park and Miller's minimal standard generator, for the scattered start:
-** its products stay below 2^53, exact in the pure-Lua core's doubles. */
-#define SCATTER_MODULUS 2147483647u
-#define SCATTER_SEED 16807u
-#define SCATTER_STEP 48271u
-
-static ik2d_solver *solver_of(const ik2d_skeleton_node *node) {
-  return (ik2d_solver *)(uintptr_t)((const char *)node - offsetof(ik2d_solver, node));
-}
 
 /* ------------------------------------------------------------------ */
 /* paths                                                                */
@@ -142,6 +126,17 @@ static bool below(const ik2d_skeleton *sk, const struct ik2d_chain_link *a,
   return common_ancestor(sk, p, a->to) >= a->from;
 }
 
+/* Does the solve of mover's chain move the bone target's target is on
+** (a bone of this skeleton at or below the chain's first bone)? */
+static bool moves_target(const ik2d_skeleton *sk, const ik2d_solver *mover,
+                         const ik2d_solver *target) {
+  int from = mover->chain->link->from, b;
+  if (target->target_skeleton != sk) return false;
+  /* parents come first: up from the bone until at or above from */
+  for (b = target->target_bone; b > from; b = sk->parent[b]) continue;
+  return b == from;
+}
+
 /* ------------------------------------------------------------------ */
 /* the plan: units in order                                             */
 /* ------------------------------------------------------------------ */
@@ -162,6 +157,13 @@ static const struct ik2d_chain_link *link_of(const plan *p, int i) {
   return p->solver[i]->chain->link;
 }
 
+/* Is solver i solved jointly with those it shares bones with?  An aimed
+** one is not: the joint step moves tips onto targets, and an aim puts a
+** point of its ray there, which its own solve does (as together = false). */
+static bool together(const plan *p, int i) {
+  return p->solver[i]->settings.skeleton.together && !p->solver[i]->settings.aim.enabled;
+}
+
 static int find(plan *p, int i) {
   while (p->unit_of[i] != i) i = p->unit_of[i] = p->unit_of[p->unit_of[i]];
   return i;
@@ -179,6 +181,8 @@ static bool is_before(const plan *p, int u, int v) {
 static bool precedes(const ik2d_skeleton *sk, const plan *p, int i, int j) {
   const struct ik2d_chain_link *a = link_of(p, i), *b = link_of(p, j);
   int u = p->unit_of[i], v = p->unit_of[j];
+  /* j's target is where i's solve puts it */
+  if (moves_target(sk, p->solver[i], p->solver[j])) return true;
   if (below(sk, a, b)) return true;
   if (!shares(sk, a, b)) return false;
   /* sharing across units: a together = false solver wins, after the
@@ -187,20 +191,60 @@ static bool precedes(const ik2d_skeleton *sk, const plan *p, int i, int j) {
   return i < j;
 }
 
-static void plan_make(ik2d_skeleton *sk, plan *p) {
-  ik2d_skeleton_node *node;
-  bool done[MAX_SOLVERS];
+/* Does unit u run before unit v, through other units maybe? */
+static bool plan_reaches(const plan *p, int u, int v) {
+  bool seen[MAX_SOLVERS];
+  int stack[MAX_SOLVERS], top = 0, x, y;
+  memset(seen, 0, (size_t)p->units * sizeof *seen);
+  seen[u] = true;
+  stack[top++] = u;
+  while (top > 0) {
+    x = stack[--top];
+    if (x == v) return true;
+    for (y = 0; y < p->units; y++) {
+      if (!seen[y] && is_before(p, x, y)) {
+        seen[y] = true;
+        stack[top++] = y;
+      }
+    }
+  }
+  return false;
+}
+
+/* A cycle through a target: the first solver j (in the order made; only
+** it when only is not NULL) whose target is on a bone that the first
+** solver i of another unit moves, while j's unit must run before i's.
+** Their indices into *a and *b. */
+static bool plan_cycle(const ik2d_skeleton *sk, const plan *p, const ik2d_solver *only,
+                       int *a, int *b) {
+  int i, j;
+  for (j = 0; j < p->solvers; j++) {
+    if (p->solver[j]->target_skeleton != sk || (only != NULL && p->solver[j] != only))
+      continue;
+    for (i = 0; i < p->solvers; i++) {
+      if (p->unit_of[i] != p->unit_of[j] && moves_target(sk, p->solver[i], p->solver[j]) &&
+          plan_reaches(p, p->unit_of[j], p->unit_of[i])) {
+        *a = j;
+        *b = i;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The units and which runs before which. */
+static void plan_units(const ik2d_skeleton *sk, plan *p) {
   int root[MAX_SOLVERS], number[MAX_SOLVERS];
-  int i, j, k, n = 0;
-  for (node = sk->solvers.next; node != &sk->solvers; node = node->next)
-    p->solver[n++] = solver_of(node);
+  int i, j, n;
+  for (n = 0; n < sk->solver_count; n++) p->solver[n] = sk->solvers[n];
   p->solvers = n;
   /* groups: together solvers sharing bones */
   for (i = 0; i < n; i++) p->unit_of[i] = i;
   for (i = 0; i < n; i++) {
-    if (!p->solver[i]->settings.together) continue;
+    if (!together(p, i)) continue;
     for (j = 0; j < i; j++) {
-      if (p->solver[j]->settings.together && shares(sk, link_of(p, i), link_of(p, j))) {
+      if (together(p, j) && shares(sk, link_of(p, i), link_of(p, j))) {
         /* the root is the group's earliest solver */
         int a = find(p, i), b = find(p, j);
         p->unit_of[a > b ? a : b] = a < b ? a : b;
@@ -214,7 +258,7 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
   for (i = 0; i < n; i++) {
     if (root[i] == i) {
       p->unit_first[p->units] = i;
-      p->unit_group[p->units] = p->solver[i]->settings.together;
+      p->unit_group[p->units] = together(p, i);
       number[i] = p->units++;
     }
     p->unit_of[i] = number[root[i]];
@@ -224,9 +268,19 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
     for (j = 0; j < n; j++)
       if (p->unit_of[i] != p->unit_of[j] && precedes(sk, p, i, j))
         set_before(p, p->unit_of[i], p->unit_of[j]);
+}
+
+/* The plan; false, for a cycle through a target (plan_cycle), when there
+** is none. */
+static bool plan_make(const ik2d_skeleton *sk, plan *p) {
+  bool done[MAX_SOLVERS], broken = false;
+  int i, j, k, a, b;
+  plan_units(sk, p);
   /* Kahn: the first unit (in the order made) whose predecessors have all
   ** run; a cycle (a group both above and sharing with a together = false
-  ** solver) is broken at its first unit */
+  ** solver) is broken at its first unit, unless it runs through a target
+  ** (refused: every unit on a cycle is still there when the first is
+  ** met) */
   for (i = 0; i < p->units; i++) done[i] = false;
   for (k = 0; k < p->units; k++) {
     int pick = -1;
@@ -236,11 +290,16 @@ static void plan_make(ik2d_skeleton *sk, plan *p) {
         ready = done[j] || j == i || !is_before(p, j, i);
       if (ready) pick = i;
     }
+    if (pick < 0 && !broken) {
+      if (plan_cycle(sk, p, NULL, &a, &b)) return false;
+      broken = true;
+    }
     for (i = 0; i < p->units && pick < 0; i++)
       if (!done[i]) pick = i;
     done[pick] = true;
     p->order[k] = pick;
   }
+  return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -252,6 +311,10 @@ typedef struct effector {
   ik2d_chain *chain;
   const struct ik2d_chain_link *link;
   double target_x, target_y;   /* unflipped, the skeleton's space */
+  int target_bone;             /* -1; or the target moves with the group:
+                                  the point (dx, dy) of this bone's
+                                  working frame */
+  double dx, dy;
   double weight;               /* the solver's, for the blend */
   double pull;                 /* weight x priority, for the joint turns */
   double tolerance;
@@ -266,7 +329,12 @@ typedef struct joint {
   effector effector[MAX_SOLVERS];
   int first;                   /* the lowest bone of the group */
   unsigned char in[MAX_BONES]; /* bone in the group: 1 + whether joint */
-  int moves[MAX_BONES];        /* effectors a bone moves */
+  unsigned char carried[MAX_BONES]; /* not in the group, between a group
+                                  bone and a moving target's bone: its
+                                  working frame is kept too (its local
+                                  rotation, its result, in rot) */
+  int moving;                  /* effectors whose targets move */
+  int moves[MAX_BONES];        /* effectors a bone moves, tip or target */
   double blend[MAX_BONES];     /* its largest weight */
   ik2d_rot rot[MAX_BONES];     /* the working pose: local rotations */
   ik2d_rot best[MAX_BONES];
@@ -282,14 +350,16 @@ typedef struct joint {
 ** above the group keep the skeleton's frames. */
 static void joint_forward(joint *w) {
   const ik2d_skeleton *sk = w->sk;
-  int b;
+  int b, k;
   for (b = w->first; b < sk->count; b++) {
     int p = sk->parent[b];
-    const ik2d_frame *pf = p < 0 ? NULL : w->in[p] ? &w->frame[p] : &sk->frame[p];
+    const ik2d_frame *pf = p < 0                          ? NULL
+                           : (w->in[p] | w->carried[p]) ? &w->frame[p]
+                                                          : &sk->frame[p];
     ik2d_frame *f = &w->frame[b];
     ik2d_rot parent_rot = pf != NULL ? pf->rot : sk->base_rot;
     double px = pf != NULL ? pf->x : sk->base_x, py = pf != NULL ? pf->y : sk->base_y;
-    if (!w->in[b]) continue;
+    if (!(w->in[b] | w->carried[b])) continue;
     if (sk->at_tip[b]) {
       f->x = pf != NULL ? pf->tip_x : px;
       f->y = pf != NULL ? pf->tip_y : py;
@@ -302,6 +372,12 @@ static void joint_forward(joint *w) {
                           w->rot[b]);
     f->tip_x = f->x + sk->length[b] * f->rot.c;
     f->tip_y = f->y + sk->length[b] * f->rot.s;
+  }
+  /* the targets that move with the group, where it puts them */
+  for (k = 0; k < w->count && w->moving > 0; k++) {
+    effector *e = &w->effector[k];
+    if (e->target_bone >= 0)
+      ik2d_frame_point(&w->frame[e->target_bone], e->dx, e->dy, &e->target_x, &e->target_y);
   }
 }
 
@@ -349,7 +425,7 @@ static bool joint_on_limit(const joint *w, int b, double *side) {
   if (limit == NULL || limit->full) return false;
   rel = ik2d_rot_inv_mul(ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), w->rot[b]);
   *side = ik2d_atan2(rel.s, rel.c);
-  return fabs(*side) >= limit->half - 1e-9;
+  return fabs(*side) >= limit->half - IK2D_ON_LIMIT;
 }
 
 /* For groups too big for the dense step: effector e's pull on the joint
@@ -382,7 +458,7 @@ static void joint_sweep(joint *w) {
         joint_pull(w, e, f->x, f->y, &dot, &cross);
     }
     norm = sqrt(dot * dot + cross * cross);
-    if (!(norm > 1e-150 && norm < 1e150)) norm = ik2d_hypot(dot, cross);
+    if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
     if (!(norm > 0.0) || !isfinite(norm)) continue;
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(dot / norm, cross / norm));
     joint_clamp(w, b);
@@ -408,18 +484,18 @@ static void joint_load(joint *w, const ik2d_rot *from) {
 /* The start of a group that has stalled for w->stalls > 0 frames: every
 ** bone of the group at a point of its allowed arc (a free bone: of the
 ** circle around its pose) drawn from a fixed sequence seeded by the
-** count, so that each stalled frame tries another basin. */
-static void joint_scatter(joint *w) {
+** count (seed), so that each stalled frame tries another basin. */
+static void joint_scatter(joint *w, int seed) {
   const ik2d_skeleton *sk = w->sk;
-  uint64_t state = ((uint64_t)w->stalls % (SCATTER_MODULUS - 1u) + 1u) * SCATTER_SEED %
-                   SCATTER_MODULUS;
+  uint64_t state = ((uint64_t)seed % (IK2D_SCATTER_MODULUS - 1u) + 1u) * IK2D_SCATTER_SEED %
+                   IK2D_SCATTER_MODULUS;
   int b;
   for (b = w->first; b < sk->count; b++) {
     const ik2d_constraint *limit = sk->constraint[b];
     double v;
     if (!w->in[b]) continue;
-    state = state * SCATTER_STEP % SCATTER_MODULUS;
-    v = 2.0 * ((double)state / (double)SCATTER_MODULUS) - 1.0;   /* in (-1, 1) */
+    state = state * IK2D_SCATTER_STEP % IK2D_SCATTER_MODULUS;
+    v = 2.0 * ((double)state / (double)IK2D_SCATTER_MODULUS) - 1.0;   /* in (-1, 1) */
     if (limit != NULL && !limit->full) {
       w->rot[b] = ik2d_rot_mul(ik2d_rot_mul(sk->rest_rot[b], limit->mid_rot),
                                ik2d_rot_angle(v * limit->half));
@@ -439,16 +515,13 @@ static void joint_scatter(joint *w) {
 ** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
 ** bone, damped; a step that does not lower the objective is retried with
 ** more damping, one that does lowers the damping.  Returns false when the
-** group is too big for it (then the joint bones turn one at a time). */
-#define DLS_ROWS 32
-#define DLS_COLUMNS 64
-#define DLS_TRIES 4
-#define DLS_MAX_TURN 0.6
-#define DLS_LAMBDA 1e-2   /* the damping each attempt starts with */
+** group is too big for it (then the joint bones turn one at a time).
+** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
+** ik2d_numbers.h. */
 
 /* Solves the m x m symmetric positive definite system a y = b in place
 ** (Cholesky); false when it is not positive definite. */
-static bool dls_cholesky(double a[DLS_ROWS][DLS_ROWS], double *b, int m) {
+static bool dls_cholesky(double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], double *b, int m) {
   int i, j, k;
   for (j = 0; j < m; j++) {
     double d = a[j][j];
@@ -474,20 +547,20 @@ static bool dls_cholesky(double a[DLS_ROWS][DLS_ROWS], double *b, int m) {
 
 static bool joint_dls(joint *w, double *lambda, double *objective) {
   const ik2d_skeleton *sk = w->sk;
-  double jacobian[DLS_ROWS][DLS_COLUMNS], a[DLS_ROWS][DLS_ROWS];
-  double error[DLS_ROWS], y[DLS_ROWS], step[DLS_COLUMNS];
-  int column_of[MAX_BONES], bone_of[DLS_COLUMNS];
+  double jacobian[IK2D_DLS_ROWS][IK2D_DLS_COLUMNS], a[IK2D_DLS_ROWS][IK2D_DLS_ROWS];
+  double error[IK2D_DLS_ROWS], y[IK2D_DLS_ROWS], step[IK2D_DLS_COLUMNS];
+  int column_of[MAX_BONES], bone_of[IK2D_DLS_COLUMNS];
   int m = 0, n = 0, b, k, i, j, tries;
   double scale = 0.0;
   for (b = w->first; b < sk->count; b++) {
     if (!w->in[b]) continue;
-    if (n == DLS_COLUMNS) return false;
+    if (n == IK2D_DLS_COLUMNS) return false;
     column_of[b] = n;
     bone_of[n++] = b;
     scale += sk->length[b] + fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
   }
   for (k = 0; k < w->count; k++) m += w->effector[k].pull > 0.0 ? 2 : 0;
-  if (m > DLS_ROWS) return false;
+  if (m > IK2D_DLS_ROWS) return false;
   if (!(scale > 1e-150 && scale < 1e150) || m == 0) return true;
   /* the rows: each pulling effector's error and its tip's derivatives */
   for (i = 0, k = 0; k < w->count; k++) {
@@ -508,6 +581,24 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
         qy = f->y;
       }
     }
+    /* a target moving with the group: the error is the target less the
+    ** tip, so its derivatives come off the tip's */
+    if (e->target_bone >= 0) {
+      qx = e->target_x;
+      qy = e->target_y;
+      for (b = e->target_bone; b >= w->first; b = sk->parent[b]) {
+        const ik2d_frame *f = &w->frame[b];
+        if (!(w->in[b] | w->carried[b])) continue;
+        if (w->in[b]) {
+          jacobian[i][column_of[b]] += root * (qy - f->y);
+          jacobian[i + 1][column_of[b]] -= root * (qx - f->x);
+        }
+        if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
+          qx = f->x;
+          qy = f->y;
+        }
+      }
+    }
     i += 2;
   }
   /* bones held at a limit that the error pushes against stay out of the
@@ -521,7 +612,7 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
       for (i = 0; i < m; i++) jacobian[i][j] = 0.0;
   }
   joint_save(w, w->trial);
-  for (tries = 0; tries < DLS_TRIES; tries++) {
+  for (tries = 0; tries < IK2D_DLS_TRIES; tries++) {
     double largest = 0.0, measured;
     bool reached;
     for (i = 0; i < m; i++) {
@@ -542,7 +633,7 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
     }
     if (!(largest < 1e300)) return true;
     for (j = 0; j < n; j++) {
-      double t = largest > DLS_MAX_TURN ? step[j] * (DLS_MAX_TURN / largest) : step[j];
+      double t = largest > IK2D_DLS_MAX_TURN ? step[j] * (IK2D_DLS_MAX_TURN / largest) : step[j];
       b = bone_of[j];
       w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
       joint_clamp(w, b);
@@ -610,7 +701,7 @@ static void joint_private(joint *w, effector *e) {
   }
   def.weight = 1.0;
   def.warm_start = true;
-  def.stretch = 1.0;
+  def.two_bone.stretch = 1.0;
   if (def.method == IK2D_TWO_BONE && (n != 2 || !(view.length[0] > 0.0 && view.length[1] > 0.0)))
     def.method = IK2D_CCD;
   if (ik2d_solver_init(solver, sizeof memory, &view, &def) != IK2D_OK) return;
@@ -634,7 +725,17 @@ static void joint_private(joint *w, effector *e) {
 
 static void joint_privates(joint *w) {
   int k;
-  for (k = 0; k < w->count; k++) joint_private(w, &w->effector[k]);
+  if (w->moving == 0) {
+    for (k = 0; k < w->count; k++) joint_private(w, &w->effector[k]);
+    return;
+  }
+  /* a private part may move another effector's target (the front arm's
+  ** tail, the rifle the back hand holds): the effectors whose targets
+  ** move go after the others, to where these put them */
+  for (k = 0; k < w->count; k++)
+    if (w->effector[k].target_bone < 0) joint_private(w, &w->effector[k]);
+  for (k = 0; k < w->count; k++)
+    if (w->effector[k].target_bone >= 0) joint_private(w, &w->effector[k]);
 }
 
 static bool joint_sane(const joint *w) {
@@ -644,7 +745,7 @@ static bool joint_sane(const joint *w) {
     double norm;
     if (!w->in[b]) continue;
     norm = w->rot[b].c * w->rot[b].c + w->rot[b].s * w->rot[b].s;
-    if (!(norm > 0.25 && norm < 4.0)) return false;
+    if (ik2d_rot_broken(norm)) return false;
   }
   return true;
 }
@@ -656,7 +757,9 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
   w->sk = sk;
   w->count = 0;
   w->first = sk->count;
+  w->moving = 0;
   memset(w->in, 0, (size_t)sk->count);
+  memset(w->carried, 0, (size_t)sk->count);
   *iterations = 1;
   for (i = 0; i < p->solvers; i++) {
     effector *e;
@@ -671,21 +774,47 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
     e->target_y = ty;
     e->weight = s->settings.weight;
-    e->pull = s->settings.weight * s->settings.priority;
+    e->pull = s->settings.weight * s->settings.skeleton.priority;
     e->tolerance = s->settings.tolerance;
     if (s->settings.iterations > *iterations) *iterations = s->settings.iterations;
     if (e->link->from < w->first) w->first = e->link->from;
     for (k = 0; k < e->chain->count; k++) w->in[e->link->bones[k]] = 1;
   }
+  /* one effector alone pulls by its weight (priority weighs effectors
+  ** against each other) */
+  if (w->count == 1) w->effector[0].pull = w->effector[0].weight;
+  /* targets on bones the group moves move with it: the bones between
+  ** such a bone and the group's topmost bone above it are carried */
+  for (k = 0; k < w->count; k++) {
+    effector *e = &w->effector[k];
+    const ik2d_solver *s = e->solver;
+    int top = -1;
+    e->target_bone = -1;
+    if (s->target_skeleton != sk) continue;
+    for (b = s->target_bone; b >= 0; b = sk->parent[b])
+      if (w->in[b]) top = b;
+    if (top < 0) continue;
+    e->target_bone = s->target_bone;
+    e->dx = s->target_x;
+    e->dy = s->target_y;
+    w->moving++;
+    for (b = s->target_bone; b > top; b = sk->parent[b])
+      if (!w->in[b]) w->carried[b] = 1;
+  }
   for (b = w->first; b < sk->count; b++) {
     w->moves[b] = 0;
     w->blend[b] = 0.0;
+    if (w->carried[b]) w->rot[b] = ik2d_rot_angle(sk->angle[b]);
   }
-  /* the effectors each bone moves, and each bone's blend weight */
+  /* the effectors each bone moves, and each bone's blend weight: a bone
+  ** moving both the tip and the target of one effector counts twice (a
+  ** private part's solve holds its target still) */
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
     for (b = e->link->to; b >= w->first; b = sk->parent[b])
       if (w->in[b]) w->moves[b]++;
+    for (b = e->target_bone; b >= w->first; b = sk->parent[b])
+      if (w->in[b] && common_ancestor(sk, b, e->link->to) == b) w->moves[b]++;
     for (i = 0; i < e->chain->count; i++) {
       b = e->link->bones[i];
       if (e->weight > w->blend[b]) w->blend[b] = e->weight;
@@ -717,7 +846,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     const effector *e = &w->effector[k];
     if (!e->solver->settings.warm_start || !e->solver->have_solution) continue;
     for (i = 0; i < e->chain->count; i++) {
-      double angle = e->solver->solution_angle[i] - e->link->shift[i];
+      double angle = ik2d_solution_angle(e->solver)[i] - e->link->shift[i];
       b = e->link->bones[i];
       w->rot[b] = e->link->shift[i] == 0.0 ? e->solver->solution[i]
                                             : ik2d_rot_angle(angle);
@@ -760,7 +889,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
     if (!w->in[b]) continue;
     /* back on unit length (the joint turns are products of unit turns,
     ** a few ulps off each) and into the limits, as solve_sane does */
-    if (fabs(norm - 1.0) > 1e-14) {
+    if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       w->rot[b] = ik2d_rot_of(c / norm, s / norm);
       joint_clamp(w, b);
@@ -790,15 +919,15 @@ static int joint_finish(joint *w, int used, bool stalled) {
       limited = limited || joint_on_limit(w, e->link->bones[i], &side);
       if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
       s->solution[i] = r;
-      s->solution_angle[i] = ik2d_atan2(r.s, r.c);
+      ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
     }
     s->have_solution = true;
-    s->joint_updates = 0;
+    IK2D_STAT(s->joint_updates = 0);
     s->result.iterations = used;
     /* limited as a chain's solve says it: a joint of its chain ends on a
     ** limit (weight 0: the pose, no limit changed it) */
     s->result.limited = e->weight > 0.0 && limited;
-    s->joint_stalls = (unsigned short)(!stalled ? 0 : w->stalls < JOINT_STALLS_MAX ? w->stalls + 1 : 1);
+    s->joint_stalls = (unsigned short)(!stalled ? 0 : w->stalls < IK2D_JOINT_STALLS_MAX ? w->stalls + 1 : 1);
   }
   /* the chains ending below the group take the new state */
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
@@ -807,13 +936,14 @@ static int joint_finish(joint *w, int used, bool stalled) {
   return reached;
 }
 
-/* The starts a joint solve tries. */
+/* The starts a joint solve tries, and how many at most. */
 enum { START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED };
+#define JOINT_STARTS 8
 
 /* Unit u, a group of two solvers or more, solved jointly. */
 static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
   int iterations, iteration = 0, used = 0, attempt, attempts = 0, stalled;
-  int start[3];
+  int start[JOINT_STARTS];
   double best, objective, lambda, attempt_best;
   bool reached, any = false;
   int k;
@@ -829,11 +959,18 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
   ** first, and the cold start when it is another; after one that did
   ** not, a scattered start, another each frame the group stays stalled */
   start[attempts++] = START_WARM;
-  if (w->stalls == 0) {
+  if (w->stalls > 0) {
+    start[attempts++] = START_SCATTERED;
+  } else if (w->moving > 0) {
+    /* a target moving with the group: the warm start, then scattered
+    ** starts while the iterations last.  Solutions hug the limits there
+    ** (the back arm straight, the torso turned just enough), and the
+    ** warm start follows them into dead ends that the other starts
+    ** rarely leave within the iterations */
+    while (attempts < JOINT_STARTS) start[attempts++] = START_SCATTERED;
+  } else {
     start[attempts++] = START_WARM_PRIVATES;
     if (w->warm) start[attempts++] = START_COLD;
-  } else {
-    start[attempts++] = START_SCATTERED;
   }
   for (attempt = 0; attempt < attempts && !reached && iteration < iterations; attempt++) {
     switch (start[attempt]) {
@@ -842,12 +979,15 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
         joint_privates(w);
         break;
       case START_COLD: joint_load(w, w->cold); break;
-      case START_SCATTERED: joint_scatter(w); break;
+      /* (the ones in one solve seeded past any count of stalled frames) */
+      case START_SCATTERED:
+        joint_scatter(w, w->stalls > 0 ? w->stalls : IK2D_JOINT_STALLS_MAX + attempt);
+        break;
       default: joint_load(w, w->start); break;
     }
     objective = joint_measure(w, &reached);
     attempt_best = objective;
-    lambda = DLS_LAMBDA;
+    lambda = IK2D_DLS_LAMBDA;
     stalled = 0;
     while (!reached && iteration < iterations) {
       iteration++;
@@ -862,7 +1002,7 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
       }
       stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
       if (objective < attempt_best) attempt_best = objective;
-      if (stalled >= JOINT_STALL) break;
+      if (stalled >= IK2D_JOINT_STALL) break;
     }
   }
   if (!reached || !joint_sane(w)) joint_load(w, w->best);
@@ -874,14 +1014,10 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
 /* ------------------------------------------------------------------ */
 
 int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int max) {
-  const ik2d_skeleton_node *node;
-  int n = 0;
+  int n;
   if (sk == NULL) return 0;
-  for (node = sk->solvers.next; node != &sk->solvers; node = node->next) {
-    if (n < max && solvers != NULL) solvers[n] = solver_of(node);
-    n++;
-  }
-  return n;
+  for (n = 0; n < sk->solver_count && n < max && solvers != NULL; n++) solvers[n] = sk->solvers[n];
+  return sk->solver_count;
 }
 
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
@@ -889,11 +1025,14 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   joint w;
   int k, reached = 0;
   if (sk == NULL) return 0;
-  plan_make(sk, &p);
+  if (!plan_make(sk, &p)) return -1;
   for (k = 0; k < p.units; k++) {
     int u = p.order[k], i, members = 0;
+    const ik2d_solver *first = p.solver[p.unit_first[u]];
     for (i = 0; i < p.solvers; i++) members += p.unit_of[i] == u;
-    if (members == 1) {
+    /* one solver alone, unless its solve moves its own target: then the
+    ** joint solve, which moves the target with it */
+    if (members == 1 && !moves_target(sk, first, first)) {
       ik2d_solver_solve(p.solver[p.unit_first[u]]);
     } else {
       joint_solve(sk, &p, u, &w);
@@ -903,4 +1042,50 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   ** (a together = false solver on its bones) may have moved a tip */
   for (k = 0; k < p.solvers; k++) reached += ik2d_solver_measure(p.solver[k]);
   return reached;
+}
+
+ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *sk, ik2d_solver **a, ik2d_solver **b) {
+  plan p;
+  int i, j;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  plan_units(sk, &p);
+  if (!plan_cycle(sk, &p, NULL, &j, &i)) return IK2D_OK;
+  if (a != NULL) *a = p.solver[j];
+  if (b != NULL) *b = p.solver[i];
+  return IK2D_ERR_TARGET_CYCLE;
+}
+
+/* (here, above the solvers: the check is the plan's) */
+ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, int bone,
+                                        double dx, double dy, ik2d_solver **other) {
+  ik2d_skeleton *kept_skeleton;
+  int kept_bone, i, j;
+  double kept_x, kept_y;
+  plan p;
+  if (solver == NULL || sk == NULL) return IK2D_ERR_NULL;
+  if (bone < 0 || bone >= sk->count) return IK2D_ERR_INDEX;
+  if (!isfinite(dx)) return IK2D_ERR_TARGET_X;
+  if (!isfinite(dy)) return IK2D_ERR_TARGET_Y;
+  kept_skeleton = solver->target_skeleton;
+  kept_bone = solver->target_bone;
+  kept_x = solver->target_x;
+  kept_y = solver->target_y;
+  solver->target_skeleton = sk;
+  solver->target_bone = (unsigned char)bone;
+  solver->target_x = dx;
+  solver->target_y = dy;
+  /* on the skeleton's own chains: refused now if it makes a cycle that
+  ** every solve would refuse */
+  if (solver->chain->link != NULL && solver->chain->link->node.skeleton == sk) {
+    plan_units(sk, &p);
+    if (plan_cycle(sk, &p, solver, &j, &i)) {
+      solver->target_skeleton = kept_skeleton;
+      solver->target_bone = (unsigned char)kept_bone;
+      solver->target_x = kept_x;
+      solver->target_y = kept_y;
+      if (other != NULL) *other = p.solver[i];
+      return IK2D_ERR_TARGET_CYCLE;
+    }
+  }
+  return IK2D_OK;
 }

@@ -7,11 +7,13 @@
 #include <stdint.h>
 
 #include "ik2d.h"
+#include "ik2d_aim.h"
 #include "ik2d_ccd.h"
 #include "ik2d_chain.h"
 #include "ik2d_fabrik.h"
 #include "ik2d_follow.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
 #include "ik2d_two_bone.h"
@@ -20,13 +22,16 @@
 /* storage                                                              */
 /* ------------------------------------------------------------------ */
 
+/* A skeleton reads a solver's chain as its first member. */
+typedef char ik2d_solver_chain_first[offsetof(ik2d_solver, chain) == 0 ? 1 : -1];
+
 typedef struct solver_layout {
   size_t solution, solution_angle, size;
 } solver_layout;
 
 static solver_layout solver_layout_of(int n) {
   solver_layout l;
-  l.solution = sizeof(ik2d_solver);
+  l.solution = offsetof(ik2d_solver, solution);
   l.solution_angle = l.solution + (size_t)n * sizeof(ik2d_rot);
   l.size = l.solution_angle + (size_t)n * sizeof(double);
   return l;
@@ -41,31 +46,7 @@ size_t ik2d_solver_size(int bone_count) {
 /* settings: one check each, used by the setters and by set_def         */
 /* ------------------------------------------------------------------ */
 
-ik2d_solver_def ik2d_default_solver_def(void) {
-  ik2d_solver_def def;
-  def.method = IK2D_CCD;
-  def.iterations = 10;
-  def.tolerance = 0.01;
-  def.weight = 1.0;
-  def.damping = 0.0;
-  def.warm_start = true;
-  def.exact = true;
-  def.sweep = IK2D_SWEEP_ROOT;
-  def.bend = 1;
-  def.softness = 0.0;
-  def.softness_curve = IK2D_SOFTNESS_SMOOTH;
-  def.stretch = 1.0;
-  def.compress = 1.0;
-  def.uniform = false;
-  def.tip = false;
-  def.tip_angle = 0.0;
-  def.tip_weight = 1.0;
-  def.pole = false;
-  def.pole_x = def.pole_y = 0.0;
-  def.priority = 1.0;
-  def.together = true;
-  return def;
-}
+/* ik2d_default_solver_def: src/ik2d_api.c, from the description */
 
 static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
   if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE &&
@@ -147,6 +128,20 @@ static ik2d_status check_priority(double priority) {
   return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
 }
 
+static ik2d_status check_aim(double x, double y, double angle) {
+  if (!isfinite(x)) return IK2D_ERR_AIM_X;
+  if (!isfinite(y)) return IK2D_ERR_AIM_Y;
+  return isfinite(angle) ? IK2D_OK : IK2D_ERR_AIM_ANGLE;
+}
+
+/* An aim puts a point of its ray on the target, as the methods with a
+** fixed base put a tip (follow moves the base instead), and it turns the
+** last bone, which a tip angle would too. */
+static ik2d_status check_aim_with(ik2d_method method, bool tip) {
+  if (method == IK2D_FOLLOW) return IK2D_ERR_AIM_METHOD;
+  return tip ? IK2D_ERR_AIM_TIP : IK2D_OK;
+}
+
 /* Every setting; the first one refused is the status. */
 static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
   ik2d_status status;
@@ -155,40 +150,34 @@ static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def
   if ((status = check_iterations(def->iterations)) != IK2D_OK) return status;
   if ((status = check_tolerance(def->tolerance)) != IK2D_OK) return status;
   if ((status = check_weight(def->weight)) != IK2D_OK) return status;
-  if ((status = check_damping(def->damping)) != IK2D_OK) return status;
-  if ((status = check_sweep(def->sweep)) != IK2D_OK) return status;
-  if ((status = check_bend(def->bend)) != IK2D_OK) return status;
-  if ((status = check_softness(def->softness)) != IK2D_OK) return status;
-  if ((status = check_softness_curve(def->softness_curve)) != IK2D_OK) return status;
-  if ((status = check_stretch(def->stretch)) != IK2D_OK) return status;
-  if ((status = check_compress(def->compress)) != IK2D_OK) return status;
-  if ((status = check_linked_scale(chain, def->stretch, def->compress)) != IK2D_OK)
+  if ((status = check_damping(def->ccd.damping)) != IK2D_OK) return status;
+  if ((status = check_sweep(def->ccd.sweep)) != IK2D_OK) return status;
+  if ((status = check_bend(def->two_bone.bend)) != IK2D_OK) return status;
+  if ((status = check_softness(def->two_bone.softness)) != IK2D_OK) return status;
+  if ((status = check_softness_curve(def->two_bone.softness_curve)) != IK2D_OK) return status;
+  if ((status = check_stretch(def->two_bone.stretch)) != IK2D_OK) return status;
+  if ((status = check_compress(def->two_bone.compress)) != IK2D_OK) return status;
+  if ((status = check_linked_scale(chain, def->two_bone.stretch, def->two_bone.compress)) != IK2D_OK)
     return status;
   /* a tip angle or pole switched off need not hold numbers */
-  if ((status = check_tip(def->tip ? def->tip_angle : 0.0, def->tip_weight)) != IK2D_OK)
+  if ((status = check_tip(def->tip.enabled ? def->tip.angle : 0.0, def->tip.weight)) != IK2D_OK)
     return status;
-  if (def->pole && (status = check_pole(def->pole_x, def->pole_y)) != IK2D_OK) return status;
-  return check_priority(def->priority);
-}
-
-/* The largest turn as a rotation: 0 or a half turn or more is none
-** (cos = -1 lets every turn pass). */
-static ik2d_rot damping_rot(double damping) {
-  if (damping == 0.0 || damping >= IK2D_PI) return ik2d_rot_of(-1.0, 0.0);
-  return ik2d_rot_angle(damping);
+  if (def->pole.enabled && (status = check_pole(def->pole.x, def->pole.y)) != IK2D_OK) return status;
+  if ((status = check_priority(def->skeleton.priority)) != IK2D_OK) return status;
+  if (!def->aim.enabled) return IK2D_OK;
+  if ((status = check_aim(def->aim.x, def->aim.y, def->aim.angle)) != IK2D_OK) return status;
+  return check_aim_with(def->method, def->tip.enabled);
 }
 
 /* Keeps a checked def. */
 static void keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   solver->settings = *def;
   solver->settings.weight = ik2d_clamp_weight(def->weight);
-  solver->damping = damping_rot(def->damping);
 }
 
 ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
                              const ik2d_solver_def *def) {
   solver_layout l;
-  char *memory = (char *)solver;
   ik2d_status status;
   if (solver == NULL || chain == NULL) return IK2D_ERR_NULL;
   if ((uintptr_t)solver % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
@@ -198,8 +187,8 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   status = check_def(chain, def);
   if (status != IK2D_OK) return status;
   solver->chain = chain;
-  solver->solution = (ik2d_rot *)(void *)(memory + l.solution);
-  solver->solution_angle = (double *)(void *)(memory + l.solution_angle);
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
   keep_def(solver, def);
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
@@ -209,14 +198,14 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.limited = false;
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
-  solver->joint_updates = 0;
+  IK2D_STAT(solver->joint_updates = 0;);
   /* on a skeleton chain: into the skeleton's solvers */
-  if (!ik2d_skeleton_link_solver(chain, &solver->node)) return IK2D_ERR_SKELETON_SOLVERS;
+  if (!ik2d_skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
 }
 
 void ik2d_solver_release(ik2d_solver *solver) {
-  if (solver != NULL) ik2d_skeleton_unlink_solver(&solver->node);
+  if (solver != NULL) ik2d_skeleton_unlink_solver(solver->chain, solver);
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
@@ -239,6 +228,8 @@ ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
   status = check_method(solver->chain, method);
+  if (status == IK2D_OK && solver->settings.aim.enabled)
+    status = check_aim_with(method, solver->settings.tip.enabled);
   if (status == IK2D_OK) solver->settings.method = method;
   return status;
 }
@@ -267,8 +258,7 @@ ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
 ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_damping(damping) != IK2D_OK) return IK2D_ERR_DAMPING;
-  solver->settings.damping = damping;
-  solver->damping = damping_rot(damping);
+  solver->settings.ccd.damping = damping;
   return IK2D_OK;
 }
 
@@ -280,28 +270,28 @@ ik2d_status ik2d_solver_set_warm_start(ik2d_solver *solver, bool warm_start) {
 
 ik2d_status ik2d_solver_set_exact(ik2d_solver *solver, bool exact) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  solver->settings.exact = exact;
+  solver->settings.ccd.exact = exact;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_sweep(sweep) != IK2D_OK) return IK2D_ERR_SWEEP;
-  solver->settings.sweep = sweep;
+  solver->settings.ccd.sweep = sweep;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_bend(bend) != IK2D_OK) return IK2D_ERR_BEND;
-  solver->settings.bend = bend;
+  solver->settings.two_bone.bend = bend;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_softness(softness) != IK2D_OK) return IK2D_ERR_SOFTNESS;
-  solver->settings.softness = softness;
+  solver->settings.two_bone.softness = softness;
   return IK2D_OK;
 }
 
@@ -310,7 +300,7 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
   if (check_linked_scale(solver->chain, stretch, 1.0) != IK2D_OK)
     return IK2D_ERR_LINKED_STRETCH;
-  solver->settings.stretch = stretch;
+  solver->settings.two_bone.stretch = stretch;
   return IK2D_OK;
 }
 
@@ -319,7 +309,7 @@ ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
   if (check_linked_scale(solver->chain, 1.0, compress) != IK2D_OK)
     return IK2D_ERR_LINKED_STRETCH;
-  solver->settings.compress = compress;
+  solver->settings.two_bone.compress = compress;
   return IK2D_OK;
 }
 
@@ -327,7 +317,7 @@ ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
                                            ik2d_softness_curve curve) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_softness_curve(curve) != IK2D_OK) return IK2D_ERR_SOFTNESS_CURVE;
-  solver->settings.softness_curve = curve;
+  solver->settings.two_bone.softness_curve = curve;
   return IK2D_OK;
 }
 
@@ -336,15 +326,16 @@ ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle,
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
   status = check_tip(angle, weight);
+  if (status == IK2D_OK && solver->settings.aim.enabled) status = IK2D_ERR_AIM_TIP;
   if (status != IK2D_OK) return status;
-  solver->settings.tip = true;
-  solver->settings.tip_angle = angle;
-  solver->settings.tip_weight = weight;
+  solver->settings.tip.enabled = true;
+  solver->settings.tip.angle = angle;
+  solver->settings.tip.weight = weight;
   return IK2D_OK;
 }
 
 void ik2d_solver_clear_tip_angle(ik2d_solver *solver) {
-  if (solver != NULL) solver->settings.tip = false;
+  if (solver != NULL) solver->settings.tip.enabled = false;
 }
 
 ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
@@ -352,26 +343,44 @@ ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
   if (solver == NULL) return IK2D_ERR_NULL;
   status = check_pole(x, y);
   if (status != IK2D_OK) return status;
-  solver->settings.pole = true;
-  solver->settings.pole_x = x;
-  solver->settings.pole_y = y;
+  solver->settings.pole.enabled = true;
+  solver->settings.pole.x = x;
+  solver->settings.pole.y = y;
   return IK2D_OK;
 }
 
 void ik2d_solver_clear_pole(ik2d_solver *solver) {
-  if (solver != NULL) solver->settings.pole = false;
+  if (solver != NULL) solver->settings.pole.enabled = false;
+}
+
+ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y, double angle) {
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  status = check_aim(x, y, angle);
+  if (status == IK2D_OK)
+    status = check_aim_with(solver->settings.method, solver->settings.tip.enabled);
+  if (status != IK2D_OK) return status;
+  solver->settings.aim.enabled = true;
+  solver->settings.aim.x = x;
+  solver->settings.aim.y = y;
+  solver->settings.aim.angle = angle;
+  return IK2D_OK;
+}
+
+void ik2d_solver_clear_aim(ik2d_solver *solver) {
+  if (solver != NULL) solver->settings.aim.enabled = false;
 }
 
 ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
   if (solver == NULL) return IK2D_ERR_NULL;
   if (check_priority(priority) != IK2D_OK) return IK2D_ERR_PRIORITY;
-  solver->settings.priority = priority;
+  solver->settings.skeleton.priority = priority;
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
   if (solver == NULL) return IK2D_ERR_NULL;
-  solver->settings.together = together;
+  solver->settings.skeleton.together = together;
   return IK2D_OK;
 }
 
@@ -380,10 +389,29 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   if (solver == NULL) return IK2D_ERR_NULL;
   status = ik2d_solver_check_target(x, y);
   if (status != IK2D_OK) return status;
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
   solver->target_x = x;
   solver->target_y = y;
   solver->has_target = true;
   return IK2D_OK;
+}
+
+void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || solver->target_skeleton == NULL) return;
+  /* where the point is now: nothing jumps */
+  ik2d_solve_target_of(solver, &x, &y);
+  ik2d_solver_set_target(solver, x, y);
+}
+
+int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                            double *dx, double *dy) {
+  if (solver == NULL || solver->target_skeleton == NULL) return -1;
+  if (skeleton != NULL) *skeleton = solver->target_skeleton;
+  if (dx != NULL) *dx = solver->target_x;
+  if (dy != NULL) *dy = solver->target_y;
+  return solver->target_bone;
 }
 
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
@@ -405,9 +433,11 @@ const ik2d_result *ik2d_solver_result(const ik2d_solver *solver) {
   return solver != NULL ? &solver->result : &none;
 }
 
+#ifdef IK2D_STATS
 int ik2d_solver_joint_updates(const ik2d_solver *solver) {
   return solver != NULL ? solver->joint_updates : 0;
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* the solve                                                            */
@@ -421,17 +451,17 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->iterations = solver->settings.iterations;
   pose->reach = chain->reach;
   ik2d_solve_aim(solver, &pose->target_x, &pose->target_y);
-  pose->pole = solver->settings.pole;
-  pose->pole_x = chain->flip ? 2.0 * chain->base_x - solver->settings.pole_x
-                             : solver->settings.pole_x;
-  pose->pole_y = solver->settings.pole_y;
+  pose->pole = solver->settings.pole.enabled;
+  pose->pole_x = chain->flip ? 2.0 * chain->base_x - solver->settings.pole.x
+                             : solver->settings.pole.x;
+  pose->pole_y = solver->settings.pole.y;
   pose->limited = false;
   pose->world_limits = 0;
   pose->tolerance_sq = solver->settings.tolerance * solver->settings.tolerance;
-  pose->damping = solver->damping;
+  pose->damping = ik2d_solver_damping(solver);
   pose->scale = 1.0;
   pose->fresh = false;
-  pose->joint_updates = 0;
+  IK2D_STAT(pose->joint_updates = 0;);
   pose->base = chain->base_rot;
   pose->base_x = chain->base_x;
   pose->base_y = chain->base_y;
@@ -463,7 +493,7 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   }
 }
 
-/* The angle of each bone's IK rotation, into solver->solution_angle:
+/* The angle of each bone's IK rotation, into ik2d_solution_angle:
 ** always derived from the rotation, never the last angle plus the small
 ** turn since, so that no rounding accumulates over frames (a bone turning
 ** 2.5e-16 rad a frame would drift from its drawn direction by 1e-9 rad
@@ -471,7 +501,7 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
 static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
   int i;
   for (i = 0; i < pose->count; i++)
-    solver->solution_angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+    ik2d_solution_angle(solver)[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
 }
 
 double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight) {
@@ -480,10 +510,10 @@ double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double w
   return weight == 1.0 ? pose + delta : pose + weight * delta;
 }
 
-static void solve_blend(ik2d_chain *chain, const ik2d_solver *solver, double weight) {
+static void solve_blend(ik2d_chain *chain, ik2d_solver *solver, double weight) {
   int i;
   for (i = 0; i < chain->count; i++)
-    chain->angle[i] = ik2d_solve_blend_bone(chain, i, solver->solution_angle[i], weight);
+    chain->angle[i] = ik2d_solve_blend_bone(chain, i, ik2d_solution_angle(solver)[i], weight);
 }
 
 static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
@@ -526,7 +556,7 @@ static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double wei
 ** run is dropped and the start (pose or warm start, within limits) kept
 ** instead.  Rotations merely off unit length are put back on it: a turn
 ** leaves a rotation a few ulps off, and forward passes do not renormalise,
-** so this is where it happens once the length is off by more than 1e-14
+** so this is where it happens once the length is off by more than IK2D_ROT_DRIFT
 ** (for a unit-scale chain, a few solves of drift; a rotation built from
 ** denormal dot products can be off by 1e-4).  The threshold is that low
 ** because the rotations' errors compound along the chain into the world
@@ -536,8 +566,8 @@ bool ik2d_solve_sane(ik2d_pose *pose) {
   for (i = 0; i < pose->count; i++) {
     double c = pose->rot[i].c, s = pose->rot[i].s;
     double norm = c * c + s * s;
-    if (!(norm > 0.25 && norm < 4.0)) return false; /* NaN fails too */
-    if (fabs(norm - 1.0) > 1e-14) {
+    if (ik2d_rot_broken(norm)) return false;
+    if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       pose->fresh = false;
       pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
@@ -562,6 +592,12 @@ bool ik2d_solver_measure(ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   double dx, dy, squared, target_x, target_y;
   ik2d_solve_target_of(solver, &target_x, &target_y);
+  if (solver->settings.aim.enabled) {
+    solver->result.distance =
+        ik2d_aim_chain_distance(chain, &solver->settings.aim, target_x, target_y);
+    solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+    return solver->result.reached;
+  }
   dx = target_x - chain->joints[2 * chain->count];
   dy = target_y - chain->joints[2 * chain->count + 1];
   /* hypot only where the squares overflow or underflow (a tip 1e155
@@ -586,12 +622,12 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   ik2d_chain *chain = solver->chain;
   double weight = solver->settings.weight;
   int i;
-  solver->joint_updates = pose->joint_updates;
+  IK2D_STAT(solver->joint_updates = pose->joint_updates;);
   solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
   for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
   solver->have_solution = true;
   solve_blend(chain, solver, weight);
-  chain->uniform = solver->settings.uniform;
+  chain->uniform = solver->settings.two_bone.uniform;
   /* the stretch blends as the angles do */
   chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
   if (solve_move_base(chain, pose, weight)) {
@@ -629,7 +665,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   solver->result.limited = false;
   for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
   chain->scale = 1.0;
-  solver->joint_updates = 0;
+  IK2D_STAT(solver->joint_updates = 0;);
   ik2d_chain_update_joints(chain);
   return ik2d_solve_result(solver, used);
 }
@@ -637,7 +673,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
   double dx = pose->target_x - pose->chain->base_x;
   double dy = pose->target_y - pose->chain->base_y;
-  if (!pose->settings->exact) return used;
+  if (!pose->settings->ccd.exact) return used;
   if (!pose->fresh) ik2d_pose_forward(pose);
   if (!(ik2d_pose_tip_distance_sq(pose) > pose->tolerance_sq)) return used;
   /* only a target the chain can reach: beyond, the straight pose (or
@@ -678,10 +714,6 @@ static int solve_bent(ik2d_pose *pose) {
   return used;
 }
 
-/* How many times the others solve again for a last bone whose limit
-** forbade the direction asked for: each round starts from the last, so
-** a few settle it. */
-#define SOLVE_ORIENT_ROUNDS 3
 
 /* The last bone along dir (chain space), the others solving for the
 ** joint that puts the tip on the target: the target less the last bone.
@@ -713,7 +745,7 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
     clamped = ik2d_pose_clamp(pose, n - 1);
     pose->limited = pose->limited || clamped;
     pose->fresh = false;
-    if (!clamped || n == 1 || used >= budget || round == SOLVE_ORIENT_ROUNDS)
+    if (!clamped || n == 1 || used >= budget || round == IK2D_ORIENT_ROUNDS)
       return used > 0 ? used : 1;
     dir = ik2d_rot_mul(parent, pose->rot[n - 1]);
   }
@@ -721,13 +753,13 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
 
 static bool solve_scales_one_bone(const ik2d_solver *solver) {
   return solver->chain->count == 1 &&
-         (solver->settings.stretch > 1.0 || solver->settings.compress < 1.0);
+         (solver->settings.two_bone.stretch > 1.0 || solver->settings.two_bone.compress < 1.0);
 }
 
 bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver) {
   const ik2d_solver_def *settings = &solver->settings;
-  return settings->method == IK2D_CCD && settings->weight > 0.0 && !settings->tip &&
-         !settings->pole && !solve_scales_one_bone(solver);
+  return settings->method == IK2D_CCD && settings->weight > 0.0 && !settings->tip.enabled &&
+         !settings->pole.enabled && !settings->aim.enabled && !solve_scales_one_bone(solver);
 }
 
 /* One bone stretched or compressed toward the target along its
@@ -742,43 +774,70 @@ static void solve_one_bone_scale(ik2d_pose *pose) {
   /* compared, not fmin and fmax: which zero those give for 0 and -0 is
   ** left open, and gcc passes their arguments in either order (the pure-
   ** Lua core must know which); these keep the bits gcc 12 gave */
-  scale = scale < pose->settings->stretch ? scale : pose->settings->stretch;
-  pose->scale = scale > pose->settings->compress ? scale : pose->settings->compress;
+  scale = scale < pose->settings->two_bone.stretch ? scale : pose->settings->two_bone.stretch;
+  pose->scale = scale > pose->settings->two_bone.compress ? scale : pose->settings->two_bone.compress;
   if (pose->scale != 1.0) pose->fresh = false;
 }
 
+/* An aimed run (ik2d_aim.c): the method and the pole on the chain whose
+** last bone ends at the point of the ray that goes onto the target.
+** Stretch, compress and softness do not apply: they scale or ease a limb
+** toward a tip, and the ray reaches by turning. */
+static int solve_aimed(ik2d_pose *pose) {
+  const ik2d_solver_def *settings = pose->settings;
+  ik2d_solver_def aimed = *settings;
+  int used;
+  aimed.two_bone.stretch = 1.0;
+  aimed.two_bone.compress = 1.0;
+  aimed.two_bone.softness = 0.0;
+  pose->settings = &aimed;
+  used = ik2d_aim_run(pose, &aimed.aim, solve_bent);
+  pose->settings = settings;
+  return used;
+}
+
 /* The whole run of a solve: the method, a tip angle and a pole when set,
-** and for one bone its scale. */
+** and for one bone its scale; or an aimed run. */
 static int solve_run(ik2d_pose *pose) {
   const ik2d_solver_def *settings = pose->settings;
   int used;
-  if (!settings->tip) {
+  if (settings->aim.enabled) return solve_aimed(pose);
+  /* weight 0: the free solve itself, as with no tip angle */
+  if (!settings->tip.enabled || settings->tip.weight == 0.0) {
     used = solve_bent(pose);
   } else {
     /* the tip angle in chain space: mirrored when flipped */
-    double angle = pose->chain->flip ? IK2D_PI - settings->tip_angle : settings->tip_angle;
+    double angle = pose->chain->flip ? IK2D_PI - settings->tip.angle : settings->tip.angle;
     ik2d_rot dir = ik2d_rot_angle(angle);
-    if (settings->tip_weight < 1.0) {
+    if (settings->tip.weight < 1.0) {
       /* blended: the last bone's direction in the free solve turned toward
       ** the angle by the weight.  The free solve starts from the pose, not
       ** the warm start (whose last bone the last blend turned already:
-      ** every frame would turn it further), and without the pole (which
-      ** bends the bones the oriented solve leaves free, not the last); it
-      ** only measures, so what a limit did there is not the answer's */
+      ** every frame would turn it further).  The oriented solve starts
+      ** from the warm start when that reaches the target (a blend tracks
+      ** from frame to frame, and at weight 0 the free solve keeps it),
+      ** else from the free solution: from a start short of the target the
+      ** other bones could settle on another way to reach, and weights near
+      ** 0 would not give the free pose */
       ik2d_rot warm[IK2D_MAX_BONES], free_dir;
       double turn;
-      bool pole = pose->pole;
+      bool warm_reaches, pole = pose->pole;
       ik2d_pose_save(pose, warm);
+      ik2d_pose_forward(pose);
+      warm_reaches = ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq;
+      /* the free solve without the pole, which bends the bones the
+      ** oriented solve leaves free, not the last */
       solve_from_pose(pose);
+      pose->fresh = false;
       pose->pole = false;
       solve_method(pose);
       free_dir = ik2d_pose_world(pose, pose->count - 1);
-      ik2d_pose_load(pose, warm);
-      pose->fresh = false;
+      if (warm_reaches) ik2d_pose_load(pose, warm);
       pose->pole = pole;
+      pose->fresh = false;
       pose->limited = false;
       turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
-      turn *= settings->tip_weight;
+      turn *= settings->tip.weight;
       dir = ik2d_rot_mul(free_dir, ik2d_rot_angle(turn));
       pose->iterations = settings->iterations;
       used = solve_oriented(pose, dir);
@@ -789,7 +848,7 @@ static int solve_run(ik2d_pose *pose) {
   /* follow reaches every target by moving the base, never the length
   ** (ik2d_solve_finish places it, on the rotations it keeps) */
   if (settings->method != IK2D_FOLLOW && pose->count == 1 &&
-      (settings->stretch > 1.0 || settings->compress < 1.0))
+      (settings->two_bone.stretch > 1.0 || settings->two_bone.compress < 1.0))
     solve_one_bone_scale(pose);
   return used;
 }

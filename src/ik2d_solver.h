@@ -13,25 +13,53 @@
 /* The header of a solver; its warm-start arrays follow it in the same
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
 struct ik2d_solver {
-  ik2d_chain *chain;
+  ik2d_chain *chain;         /* first: a skeleton reads it there
+                                (ik2d_chain_release, ik2d_skeleton.c) */
+  ik2d_skeleton *target_skeleton; /* NULL: the target is a world point;
+                                else it is on bone target_bone of this
+                                skeleton (ik2d_solver_set_target_bone) */
   ik2d_solver_def settings;  /* as set, checked */
-  ik2d_rot damping;          /* of settings.damping: (-1, 0) for none */
-  double target_x, target_y;
+  double target_x, target_y; /* the world point, or with target_skeleton
+                                the point in the bone's space */
   ik2d_result result;
+#ifdef IK2D_STATS
   int joint_updates;         /* CCD turns of single joints in the last
                                 solve, for benchmarks */
-  bool has_target;           /* false: the target is the chain's tip */
-  bool have_solution;        /* the warm start holds a solution */
+#endif
+  /* (the flags, target_bone and joint_stalls share the 4 bytes after
+  ** joint_updates: a solver of 3 bones and its chain stay under 1 KB,
+  ** spec/memory_spec.lua) */
+  bool has_target : 1;       /* false: the target is the chain's tip */
+  bool have_solution : 1;    /* the warm start holds a solution */
+  unsigned char target_bone; /* with target_skeleton: 0..255, as
+                                IK2D_MAX_SKELETON_BONES allows */
   unsigned short joint_stalls; /* joint solves in a row that ended
                                 unreached, counted 1..65535 and round again
-                                (it seeds their scattered start); in the
-                                flags' padding: a solver of 3 bones and its
-                                chain stay under 1 KB (spec/memory_spec.lua) */
-  ik2d_rot *solution;        /* the last IK solution's rotations */
-  double *solution_angle;    /* and their angles, in [-pi, pi] */
-  ik2d_skeleton_node node;   /* in its skeleton's solvers, for a chain
-                                on a skeleton */
+                                (it seeds their scattered start); a
+                                skeleton keeps its solvers in an array of
+                                its own, not in a node of each solver:
+                                a solver of 3 bones and its chain stay
+                                under 1 KB (spec/memory_spec.lua) */
+  ik2d_rot solution[];       /* the last IK solution's rotations, one per
+                                bone, then their angles in [-pi, pi]
+                                (ik2d_solution_angle): found from the
+                                solver's address, not kept in pointers */
 };
+
+/* The largest turn of a joint update as a rotation, from
+** settings.ccd.damping: 0 or a half turn or more is none (cos = -1 lets
+** every turn pass).  Found at each solve, not kept: a 3-bone chain and
+** its solver stay under 1 KB (spec/memory_spec.lua). */
+static inline ik2d_rot ik2d_solver_damping(const ik2d_solver *solver) {
+  double damping = solver->settings.ccd.damping;
+  if (damping == 0.0 || damping >= IK2D_PI) return ik2d_rot_of(-1.0, 0.0);
+  return ik2d_rot_angle(damping);
+}
+
+/* The angles of the last IK solution's rotations. */
+static inline double *ik2d_solution_angle(ik2d_solver *solver) {
+  return (double *)(void *)(solver->solution + solver->chain->count);
+}
 
 /* The check ik2d_solver_set_target makes of a target. */
 static inline ik2d_status ik2d_solver_check_target(double x, double y) {
@@ -41,9 +69,13 @@ static inline ik2d_status ik2d_solver_check_target(double x, double y) {
 }
 
 /* The target; until the first set_target, the chain's result tip, so
-** that a target never starts somewhere the chain has left. */
+** that a target never starts somewhere the chain has left; on a bone,
+** the bone's point where the bone is now. */
 static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, double *y) {
-  if (solver->has_target) {
+  if (solver->target_skeleton != NULL) {
+    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                        solver->target_y, x, y);
+  } else if (solver->has_target) {
     *x = solver->target_x;
     *y = solver->target_y;
   } else {
@@ -84,8 +116,10 @@ static inline ik2d_rot ik2d_solve_limit_mid(const ik2d_chain *chain, int i) {
   return ik2d_rot_mul(chain->rest_rot[i], chain->constraint[i]->mid_rot);
 }
 
+#ifdef IK2D_STATS
 /* Turns of single joints in the last solve (benchmarks count them). */
 int ik2d_solver_joint_updates(const ik2d_solver *solver);
+#endif
 
 /* ik2d_solver_solve in two halves around the method's run, so that a
 ** batch can run CCD on several chains at once in between.
@@ -107,7 +141,7 @@ bool ik2d_solver_measure(ik2d_solver *solver);
 ** ik2d_solve_sane: false for a run that broke (NaN or far off unit
 ** rotations); else rotations back on unit length and within limits
 ** (pose->fresh false if one moved).
-** ik2d_solve_commit: with solver->solution_angle already the angles of
+** ik2d_solve_commit: with ik2d_solution_angle(solver) already the angles of
 ** pose->rot (weight > 0), writes the solution, the chain's result and
 ** the outcome; returns whether the target is reached. */
 void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver);
@@ -124,7 +158,7 @@ bool ik2d_solve_result(ik2d_solver *solver, int used);
 /* After a CCD run that stopped short of a target the chain can reach
 ** (it stalled or crawled in a fold a far target needs undone), FABRIK
 ** from where CCD stopped for the rest of the iterations, keeping the best
-** pose; only with settings->exact (textbook CCD stays textbook).  Returns
+** pose; only with settings->ccd.exact (textbook CCD stays textbook).  Returns
 ** the iterations used in all. */
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used);
 

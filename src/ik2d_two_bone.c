@@ -128,7 +128,7 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   d = sqrt(dx * dx + dy * dy);
   /* the goal distance: the target's, or with softness the eased one
   ** (never beyond full reach) */
-  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->softness, settings->softness_curve);
+  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->two_bone.softness, settings->two_bone.softness_curve);
   /* stretch: a goal beyond full reach is met by the limb straight at it,
   ** both bones scaled (at most by stretch), when the limits allow the
   ** straight pose.  The closed form runs on every solve, whatever the
@@ -136,8 +136,8 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   ** tolerance, shows at once (only the count says the tip was there). */
   ik2d_pose_forward(pose);
   used = ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq ? 0 : 1;
-  if (settings->stretch > 1.0 && reach > tb.a + tb.b && ik2d_pose_straighten(pose)) {
-    pose->scale = fmin(reach / (tb.a + tb.b), settings->stretch);
+  if (settings->two_bone.stretch > 1.0 && reach > tb.a + tb.b && ik2d_pose_straighten(pose)) {
+    pose->scale = fmin(reach / (tb.a + tb.b), settings->two_bone.stretch);
     return used;
   }
   if (d > 0.0) {
@@ -151,7 +151,7 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   aim_rot = ik2d_rot_angle(aim);
   tb.goal_x = chain->base_x + reach * aim_rot.c;
   tb.goal_y = chain->base_y + reach * aim_rot.s;
-  bend = two_bone_bend(pose, settings->bend);
+  bend = two_bone_bend(pose, settings->two_bone.bend);
   /* straight and folded exactly: the law of cosines there is acos of
   ** 1 - eps or -1 + eps, which is off by sqrt(2 eps) (2e-8 rad for a
   ** limb just out of reach) */

@@ -37,6 +37,16 @@ static void *memory(size_t size) {
   return block;
 }
 
+/* bone i of lengths and rests, free (ik2d_default_bone_def: no limits) */
+static void set_bones(ik2d_bone_def *bones, const double *lengths, const double *rests, int count) {
+  int i;
+  for (i = 0; i < count; i++) {
+    bones[i] = ik2d_default_bone_def();
+    bones[i].length = lengths[i];
+    bones[i].rest = rests[i];
+  }
+}
+
 static ik2d_chain *new_chain(const ik2d_bone_def *bones, int count, double x, double y) {
   ik2d_chain_def def = ik2d_default_chain_def();
   size_t size = ik2d_chain_size(count);
@@ -77,10 +87,11 @@ static void solve_toward(ik2d_solver *solver, const char *name, double x, double
 
 int main(void) {
   /* the arm: two bones from a shoulder at (0, 0), solved in closed form */
-  static const ik2d_bone_def arm_bones[2] = {{60.0, 0.0, NULL}, {50.0, 0.0, NULL}};
+  static const double arm_lengths[2] = {60.0, 50.0}, arm_rests[2] = {0.0, 0.0};
   /* the leg: hip, knee, ankle; the knee bends one way only, up to 150 deg */
   static const double pi = 3.14159265358979323846;
-  ik2d_bone_def leg_bones[3] = {{45.0, 0.5 * pi, NULL}, {45.0, 0.0, NULL}, {12.0, 0.0, NULL}};
+  const double leg_lengths[3] = {45.0, 45.0, 12.0}, leg_rests[3] = {0.5 * pi, 0.0, 0.0};
+  ik2d_bone_def arm_bones[2], leg_bones[3];
   ik2d_constraint_def knee_limits = ik2d_default_constraint_def();
   size_t knee_size = ik2d_constraint_size();
   ik2d_constraint *knee = (ik2d_constraint *)memory(knee_size);
@@ -92,6 +103,8 @@ int main(void) {
   int bad = -1, reached;
   ik2d_status status;
 
+  set_bones(arm_bones, arm_lengths, arm_rests, 2);
+  set_bones(leg_bones, leg_lengths, leg_rests, 3);
   knee_limits.min = -150.0 * pi / 180.0; /* radians, from the rest angle */
   knee_limits.max = 0.0;
   expect_ok(ik2d_constraint_init(knee, knee_size, &knee_limits), "knee");
@@ -100,7 +113,7 @@ int main(void) {
   arm = new_chain(arm_bones, 2, 0.0, 0.0);
   leg = new_chain(leg_bones, 3, 100.0, 0.0);
   arm_def.method = IK2D_TWO_BONE;
-  arm_def.bend = -1;
+  arm_def.two_bone.bend = -1;
   leg_def.iterations = 20;
   leg_def.tolerance = 0.001;
   arm_solver = new_solver(arm, &arm_def);

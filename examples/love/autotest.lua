@@ -575,7 +575,8 @@ local function script(self)
   game:key("c")
   local landed = self:wait_until(function() return self:event_seen("landed", t0) end, 5)
   self:check("down: the character drops off the ledge and lands", landed
-    and abs(hero.y - (world.GROUND - character.HIP_HEIGHT)) < 1e-9)
+    and abs(hero.y - (world.GROUND - character.HIP_HEIGHT)) < 1e-9,
+    ("hip at %.1f, %.4f"):format(hero.x, hero.y))
   self:wait(0.3)
   game:key("p")
   self:wait(1.5)

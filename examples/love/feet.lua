@@ -1,15 +1,20 @@
--- A small foot planner for the character's legs (thigh, shin, foot): it
--- chooses where each foot goes and which way it points; the leg's solver
--- puts the toe (the chain's tip) there with the foot along that direction
--- (a tip angle) and the knee toward a pole in front of the leg.
--- Walking, a foot stays planted flat on the ground under it (tip weight 1,
--- along the slope) and steps, one at a time, on an arc: toes up first,
--- the tip weight blended down (the foot only partly follows its angle),
--- flat again and weight 1 before it lands.  While climbing the feet follow scripted spots
--- on the wall and the ledge, smoothed with ik2d.follow so a change of spot
--- never jumps.
+-- The character's feet (legs: thigh, shin, foot): where each foot goes
+-- and which way it points; the leg's solver puts the toe (the chain's
+-- tip) there with the foot along that direction (a tip angle) and the
+-- knee toward a pole in front of the leg.
+-- Walking, ik2d.gait plans the steps: each foot stays planted flat on the
+-- ground under it (tip weight 1, along the slope) until it falls a stride
+-- behind its spot under the hip, then steps, one foot at a time, and
+-- lands ahead by the hip's velocity; standing, a foot left off its spot
+-- steps back to it.  This layer turns the gait's foot (the middle of the
+-- sole, on the ground) into the toe and the foot's angle, with a step's
+-- shape: toes up first, the tip weight blended down (the foot only partly
+-- follows its angle), flat again and weight 1 before it lands.  While
+-- climbing the feet follow scripted spots on the wall and the ledge,
+-- smoothed with ik2d.smooth so a change of spot never jumps.
 
-local follow = require "ik2d.follow"
+local smooth = require "ik2d.smooth"
+local gait = require "ik2d.gait"
 
 local pi, sin, cos = math.pi, math.sin, math.cos
 local abs, min, max = math.abs, math.min, math.max
@@ -20,10 +25,10 @@ Feet.__index = Feet
 
 local ANKLE = 5          -- the foot bone above the ground (the sole is below it)
 local FOOT = 15          -- the foot bone: heel (the ankle joint) to toe
-local STRIDE = 17        -- how far the hip may leave a foot before it steps
+local STRIDE = 17        -- how far a foot may fall behind its spot before it steps
 local STEP_TIME = 0.18   -- seconds per step
-local LEAD = 14          -- a step lands this far ahead of its home spot
 local LIFT = 11          -- step height
+local STAND = 76         -- the hip above the ground, standing (character.HIP_HEIGHT)
 local TOE_UP = 0.45      -- how far a step turns the toes up (rad)
 -- The tip weight at mid-swing.  Below 1 the foot takes that share of the
 -- turn from the free solve's direction (the leg solved from its pose) to
@@ -35,21 +40,49 @@ local TOES_DOWN = 0.45   -- falling, the toes hang down (rad)
 local POLE_OUT = 60      -- the knee pole: this far in front of the leg's middle
 local REACH = 75         -- hip to heel at most (thigh and shin reach 78): knees stay bent
 
+-- What the gait drives for each leg: a solver's place, keeping the target
+-- the gait gives (the middle of the sole, on the ground); this layer
+-- reads the feet from the gait and aims the real solvers itself.
+local Spot = {}
+Spot.__index = Spot
+function Spot:set_target(x, y) self.x, self.y = x, y end
+function Spot:target() return self.x, self.y end
+
 function feet.new(char, world)
-  local self = setmetatable({ char = char, world = world, climbing = false }, Feet)
-  -- offsets: the middle of each foot from the hip, toward the facing side
-  self.front = { name = "front", offset = 16 }
-  self.back = { name = "back", offset = 2 }
-  self.both = { self.front, self.back }     -- iterated every frame: made once
+  local self = setmetatable({ char = char, world = world, climbing = false,
+                              standing = false, standing_x = 0 }, Feet)
+  -- offset: the middle of each foot from the hip, toward the facing side;
+  -- leg: the foot's leg in the gait (1, the back foot, steps first when
+  -- setting off: see walk)
+  self.front = { name = "front", offset = 16, leg = 2 }
+  self.back = { name = "back", offset = 2, leg = 1 }
+  self.both = { self.back, self.front }     -- iterated every frame: made once
   self.by_leg = { leg_front = self.front, leg_back = self.back }
-  for _, f in ipairs(self.both) do
-    f.track = follow.new{ rate = math.huge }  -- the heel, climbing or falling
-    f.turn = follow.new{ rate = math.huge }   -- its x: the foot's angle, likewise
+  local legs = {}
+  for i, f in ipairs(self.both) do
+    f.track = smooth.new{ rate = math.huge }  -- the heel, climbing or falling
+    f.turn = smooth.new{ rate = math.huge }   -- its x: the foot's angle, likewise
     f.stepping, f.t = false, 0
-    f.cx, f.from_cx, f.to_cx = 0, 0, 0
+    f.cx = 0
     f.x, f.y, f.authored, f.angle, f.weight = 0, 0, 0, 0, 1
     f.status = "planted"
+    -- the heel within REACH of the hip: the hip is the body, so hip {0, 0}
+    legs[i] = { solver = setmetatable({ x = 0, y = 0 }, Spot), home = { f.offset, STAND },
+                hip = { 0, 0 }, reach = REACH }
   end
+  -- the ground of the level the hip is on: past the ledge's wall the feet
+  -- see their own level go on (the planned x below keeps them off it)
+  local wall = world.LEDGE_X
+  local function ground(x)
+    if char.x < wall then
+      if x >= wall then return world.GROUND, 0 end
+    elseif x < wall then
+      return world.LEDGE_TOP, 0
+    end
+    return world.ground_at(x), world.slope_at(x)
+  end
+  self.gait = gait.new{ legs = legs, ground = ground, pattern = "alternate",
+    step = { trigger = STRIDE, height = LIFT, duration = STEP_TIME } }
   return self
 end
 
@@ -76,9 +109,24 @@ local function on_ground(self, f, cx, lift, pitch)
     (facing > 0 and a or -a) - pitch)
 end
 
-local function plant(self, f, cx)
-  f.stepping, f.weight, f.status = false, 1, "planted"
-  on_ground(self, f, cx, 0, 0)
+-- Each foot where the gait has it: planted flat on the ground, or on its
+-- step's arc (x kept off the ledge's wall), the toes up early in the step.
+local function from_gait(self)
+  local g = self.gait
+  for _, f in ipairs(self.both) do
+    local cx, _, state, u = g:foot(f.leg)
+    if state == "planted" then
+      f.stepping, f.t, f.weight, f.status = false, 0, 1, "planted"
+      on_ground(self, f, cx, 0, 0)
+    else
+      f.stepping, f.t, f.status = true, u, "step"
+      -- the toes come up first (the swing peaks before the lift does) and
+      -- are down again, the tip weight back to 1, from FLAT_AT on
+      local swing = u < FLAT_AT and sin(pi * u / FLAT_AT) or 0
+      f.weight = 1 - (1 - SWING_WEIGHT) * swing
+      on_ground(self, f, self:clamp(cx), LIFT * sin(pi * u), TOE_UP * swing)
+    end
+  end
 end
 
 -- Keep a foot on the level the hip is on: never past the ledge's wall.
@@ -88,13 +136,54 @@ function Feet:clamp(cx)
   return max(cx, wall + 2 + half)
 end
 
-function Feet:home(f)
-  return self:clamp(self.char.x + self.char.facing * f.offset)
+-- How far toward dir (1: +x, -1: -x) the feet's spots may reach from the
+-- gait's hip: the farthest home spot that way, and a step's lead when the
+-- hip may walk that way (facing it, or aiming: walking backward too).
+local LEAD_MAX = gait.LEAD_CAP * STRIDE
+local function reach_toward(self, dir)
+  local c = self.char
+  local far = max(dir * c.facing * self.front.offset, dir * c.facing * self.back.offset)
+  if c.aiming or c.facing == dir then far = far + LEAD_MAX end
+  return far
+end
+
+-- The hip's x as the gait sees it: kept far enough from the ledge's wall
+-- (below) or edge (on top) that no foot's spot comes closer than 2 px to
+-- the wall.  At the wall the hip goes on alone: to the gait the body
+-- stands, and the feet stay back.
+function Feet:planned_x()
+  local x, wall, margin = self.char.x, self.world.LEDGE_X, 2 + FOOT / 2
+  if x < wall then return min(x, wall - margin - reach_toward(self, 1)) end
+  return max(x, wall + margin + reach_toward(self, -1))
+end
+
+-- Is every foot planted on its home spot for the body at x?
+local function at_home(self, x)
+  local flip = self.char.facing < 0
+  for _, f in ipairs(self.both) do
+    local cx, _, state = self.gait:foot(f.leg)
+    if state ~= "planted" or cx ~= (flip and x - f.offset or x + f.offset) then return false end
+  end
+  return true
+end
+
+local function walk(self, dt)
+  local c = self.char
+  local x = self:planned_x()
+  -- setting off with both feet home, the back foot (the gait's leg 1)
+  -- steps first: the front one, waiting, is still under the hip, where
+  -- the back one would fall far behind it, down the slope walking uphill
+  if self.standing and x ~= self.standing_x and at_home(self, self.standing_x) then self.gait:reset() end
+  self.gait:update(dt, x, c.y, 0, c.facing < 0)
+  from_gait(self)
+  self.standing, self.standing_x = x == self.standing_x, x
 end
 
 -- Plant both feet at their home spots on the ground (start, landing).
 function Feet:reset()
-  for _, f in ipairs(self.both) do plant(self, f, self:home(f)) end
+  self.gait:reset()
+  self.standing = false
+  walk(self, 0)
 end
 
 function Feet:stepping()
@@ -130,14 +219,10 @@ function Feet:climb(on)
     else
       f.track:set_rate(math.huge)
       f.turn:set_rate(math.huge)
-      plant(self, f, self:clamp(f.track:position() + self.char.facing * FOOT / 2))
+      self.gait:plant(f.leg, self:clamp(f.track:position() + self.char.facing * FOOT / 2))
     end
   end
-end
-
-local function start_step(self, f, lead)
-  f.stepping, f.t, f.status = true, 0, "step"
-  f.from_cx, f.to_cx = f.cx, self:clamp(self:home(f) + lead)
+  if not on then from_gait(self) end
 end
 
 -- Where the heels go while climbing, and the feet's angles, by phase:
@@ -194,55 +279,7 @@ function Feet:update(dt)
     end
     return follow_goals(self, dt)
   end
-  -- walking: step the foot that is farthest from home, one at a time
-  for _, f in ipairs(self.both) do
-    if f.stepping then
-      if c.walking ~= 0 then
-        -- keep landing a little ahead of the moving hip
-        f.to_cx = self:clamp(self:home(f) + c.walking * LEAD)
-      end
-      f.t = min(1, f.t + dt / STEP_TIME)
-      local u = f.t
-      -- the toes come up first (the swing peaks before the lift does) and
-      -- are down again, the tip weight back to 1, from FLAT_AT on
-      local swing = u < FLAT_AT and sin(pi * u / FLAT_AT) or 0
-      f.weight = 1 - (1 - SWING_WEIGHT) * swing
-      on_ground(self, f, f.from_cx + (f.to_cx - f.from_cx) * u, LIFT * sin(pi * u), TOE_UP * swing)
-      if f.t >= 1 then plant(self, f, f.to_cx) end
-    else
-      -- planted: again for the hip's facing (turning pivots the foot)
-      on_ground(self, f, f.cx, 0, 0)
-    end
-  end
-  -- turning back mid-step can leave a planted foot far from home: it goes
-  -- at once (both feet in the air, a hop) rather than out of reach
-  for _, f in ipairs(self.both) do
-    if not f.stepping and abs(f.cx - self:home(f)) > 2 * STRIDE then
-      start_step(self, f, c.walking * LEAD)
-    end
-  end
-  if self:stepping() then return end
-  local dir = c.walking
-  if dir == 0 then
-    -- standing: a foot far from home steps back under the hip
-    local worst, far = STRIDE, nil
-    for _, f in ipairs(self.both) do
-      local d = abs(f.cx - self:home(f))
-      if d > worst then worst, far = d, f end
-    end
-    if far then start_step(self, far, 0) end
-    return
-  end
-  -- walking: the foot lagging most behind its home steps (on a tie, the
-  -- trailing one).  The other stays planted while the hip walks a step's
-  -- time on, so a walk from standing (both feet home) starts with a short
-  -- step: a full stride first would leave the other foot out of reach.
-  local a, b = front, back
-  local la, lb = (self:home(a) - a.cx) * dir, (self:home(b) - b.cx) * dir
-  if lb > la + 1 or (lb > la - 1 and b.cx * dir < a.cx * dir) then
-    a, la, lb = b, lb, la
-  end
-  if la > (lb < 0 and STRIDE or STRIDE / 3) then start_step(self, a, dir * LEAD) end
+  walk(self, dt)
 end
 
 -- The highest the hip (at the character's x) may be for both heels to be

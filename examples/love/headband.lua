@@ -66,7 +66,14 @@ function Headband:update(dt)
   self.speed = self.speed + (walking - self.speed) * (1 - exp(-6 * dt))
   local x, y, angle = knot(hero)
   local flip = hero.facing < 0
-  if self.chain:flip() ~= flip then self.chain:set_flip(flip) end
+  if self.chain:flip() ~= flip then
+    -- turning round puts the knot on the head's other side at once: a
+    -- jump, which an update of no time takes as one (the tails swing on,
+    -- not jolted by it)
+    self.chain:set_flip(flip)
+    self.chain:set_base(x, y, angle)
+    self.spring:update(0)
+  end
   self.chain:set_base(x, y, angle)
   self:pose(hero.time)
   self.spring:update(dt)

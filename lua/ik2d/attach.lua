@@ -35,7 +35,7 @@
 local common = require "ik2d.common"
 
 local attach = {
-  _VERSION = "0.1.0",
+  _VERSION = require("ik2d.api").version,
   _DESCRIPTION = "ik2d.attach: chain bases on other chains' joints",
 }
 

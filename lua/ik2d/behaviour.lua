@@ -47,18 +47,18 @@
 -- Switching state blends each solver weight (ik2d.blend, from the weight
 -- the solver has then) and retargets without a jump: the solver target
 -- moves from where it is toward the new source with exponential smoothing
--- (ik2d.follow).  Every call is all or nothing: when a source, a solver
+-- (ik2d.smooth).  Every call is all or nothing: when a source, a solver
 -- or a callback raises, the behaviour and the solvers' targets and
 -- weights are as they were before the call, and the error goes on to the
 -- caller (with solve = true, a solve that ran stays in the chain's
 -- result: a solve cannot be undone).  Pure Lua, no LOVE.
 
 local blend = require "ik2d.blend"
-local follow = require "ik2d.follow"
+local smooth = require "ik2d.smooth"
 local common = require "ik2d.common"
 
 local behaviour = {
-  _VERSION = "0.2.0",
+  _VERSION = require("ik2d.api").version,
   _DESCRIPTION = "ik2d.behaviour: state-driven weight and target control",
 }
 
@@ -438,7 +438,7 @@ function behaviour.new(solvers, states, opts)
       fail(2, who, track.prefix .. "the solver's target must be finite", is_finite(tx) and ty or tx)
     end
     track.weights = blend.new(s)
-    track.tracker = follow.new{ x = tx, y = ty, rate = rate }
+    track.tracker = smooth.new{ x = tx, y = ty, rate = rate }
     -- the goal and start of a switch, and the goal of an update (scratch)
     track.gx, track.gy, track.sx, track.sy = 0, 0, false, 0
     if track.name then index[track.name] = track end

@@ -20,7 +20,7 @@
 local common = require "ik2d.common"
 
 local blend = {
-  _VERSION = "0.1.0",
+  _VERSION = require("ik2d.api").version,
   _DESCRIPTION = "ik2d.blend: frame-driven weight blending",
 }
 

@@ -2,7 +2,7 @@
 -- API): argument checks whose errors point at the caller's line, and
 -- field snapshots for calls that must be all or nothing.
 --
--- Messages read "ik2d.follow: update: dt must be a finite number >= 0,
+-- Messages read "ik2d.smooth: update: dt must be a finite number >= 0,
 -- got nil": the helper, the function, the argument, what it must be and
 -- what it was.  Every check takes `level` as error() does, counted from
 -- the function that calls the check (1 = that function, 2 = its caller),

@@ -20,19 +20,32 @@ local getmetatable = debug.getmetatable
 
 local M = {}
 
-if not pcall(ffi.typeof, "ik2d_chain") then
+-- the core's and the binding's functions this path calls; a second load
+-- of this module (package.loaded cleared) finds them declared
+if not pcall(ffi.typeof, "ik2d_status") then
+  -- generated from lua/ik2d/api.lua by make gen: cdef
   ffi.cdef [[
     typedef struct ik2d_chain ik2d_chain;
     typedef struct ik2d_solver ik2d_solver;
+    typedef struct ik2d_spring ik2d_spring;
+    typedef struct ik2d_skeleton ik2d_skeleton;
+    typedef int ik2d_status;
     int ik2d_chain_bone_count(const ik2d_chain *chain);
     const double *ik2d_chain_joints(const ik2d_chain *chain);
-    int ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
-    int ik2d_chain_angle(const ik2d_chain *chain, int i, double *angle);
+    ik2d_status ik2d_chain_pose(const ik2d_chain *chain, int i, double *angle);
+    ik2d_status ik2d_chain_angle(const ik2d_chain *chain, int i, double *angle);
     void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y, double *angle);
     ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver);
-    int ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
+    ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y);
     void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y);
     bool ik2d_solver_solve(ik2d_solver *solver);
+    ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double weight);
+    ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
+    int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton, double *dx, double *dy);
+    ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
+    int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
+    const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
+    int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch);
     bool luaik_group_live(void *box);
     int luaik_group_set_targets(void *box);
@@ -41,33 +54,11 @@ if not pcall(ffi.typeof, "ik2d_chain") then
     const double *luaik_group_joint_array(void *box);
     bool luaik_chain_live(const ik2d_chain *chain);
     bool luaik_solver_live(const ik2d_solver *solver);
-    void luaik_result(const ik2d_solver *solver, double *out);
-]]
-end
-if not pcall(ffi.typeof, "ik2d_spring") then
-  ffi.cdef [[
-    typedef struct ik2d_spring ik2d_spring;
-    int ik2d_spring_update(ik2d_spring *spring, double dt);
     bool luaik_spring_live(const ik2d_spring *spring);
-]]
-end
-
-if not pcall(ffi.typeof, "ik2d_effector_calls") then
-  ffi.cdef [[
-    typedef struct ik2d_effector_calls ik2d_effector_calls;
-    int ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double weight);
-    int ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
-  ]]
-end
-
-if not pcall(ffi.typeof, "ik2d_skeleton") then
-  ffi.cdef [[
-    typedef struct ik2d_skeleton ik2d_skeleton;
-    int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
-    const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
-    int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
     bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
+    void luaik_result(const ik2d_solver *solver, double *out);
   ]]
+  -- end generated
 end
 
 local char_ptr = ffi.typeof("char *")
@@ -189,11 +180,14 @@ function M.install(core)
 
   -- solvers ---------------------------------------------------------------
 
+  -- (a target on a bone: the classic method, which also lets the bone's
+  -- skeleton go)
   local set_target = classic.Solver.set_target
   function fast.Solver.set_target(...)
     local solver, x, y = ...
     local pointer = live_solver(solver)
     if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_target_bone(pointer, nil, nil, nil) < 0 and
        C.ik2d_solver_set_target(pointer, x, y) == 0 then
       return
     end
@@ -374,7 +368,9 @@ function M.install(core)
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
     local reached = C.luaik_group_solve(view.box)
-    if reached < 0 then return group_solve(...) end -- a bad target: it raises
+    -- a bad target (it raises) or a target array replacing a target on a
+    -- bone (it lets the bone's skeleton go)
+    if reached < 0 then return group_solve(...) end
     return reached
   end
 
@@ -457,7 +453,10 @@ function M.install(core)
   function fast.Skeleton.solve(...)
     local pointer = live_skeleton((...))
     if not pointer then return skeleton_solve(...) end
-    return C.ik2d_skeleton_solve(pointer)
+    local reached = C.ik2d_skeleton_solve(pointer)
+    -- a cycle through a target, nothing solved: the classic method raises
+    if reached < 0 then return skeleton_solve(...) end
+    return reached
   end
 
   local transforms = classic.Skeleton.transforms

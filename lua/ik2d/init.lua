@@ -75,9 +75,12 @@ end
 
 -- pure-Lua helpers (ik2d.love, for LOVE only, is required on its own)
 ik2d.blend = require "ik2d.blend"
-ik2d.follow = require "ik2d.follow"
+ik2d.smooth = require "ik2d.smooth"
+-- the name before 0.3.0, for one release (the same module)
+ik2d.follow = ik2d.smooth
 ik2d.behaviour = require "ik2d.behaviour"
 ik2d.attach = require "ik2d.attach"
 ik2d.mirror_bones = require "ik2d.mirror"
+ik2d.gait = require "ik2d.gait"
 
 return ik2d

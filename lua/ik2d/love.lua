@@ -15,7 +15,7 @@
 local common = require "ik2d.common"
 
 local ikdraw = {
-  _VERSION = "0.1.0",
+  _VERSION = require("ik2d.api").version,
   _DESCRIPTION = "ik2d.love: debug drawing and sprites for ik2d chains",
 }
 

@@ -91,10 +91,10 @@ static void draw(recipe *r) {
   r->settings.iterations = 1 + rnd_int(20);
   r->settings.tolerance = rnd_int(5) == 0 ? 0.0 : rnd_in(1e-4, 0.05);
   r->settings.weight = rnd_int(5) == 0 ? rnd() : 1.0;
-  r->settings.damping = rnd_int(4) == 0 ? rnd_in(0.01, 0.5) : 0.0;
+  r->settings.ccd.damping = rnd_int(4) == 0 ? rnd_in(0.01, 0.5) : 0.0;
   r->settings.warm_start = rnd_int(5) != 0;
-  r->settings.exact = rnd_int(3) != 0;
-  r->settings.sweep = rnd_int(3) == 0 ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+  r->settings.ccd.exact = rnd_int(3) != 0;
+  r->settings.ccd.sweep = rnd_int(3) == 0 ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
   if (rnd_int(8) == 0) r->settings.method = IK2D_FABRIK;
   r->x = rnd_in(-50, 50);
   r->y = rnd_in(-50, 50);

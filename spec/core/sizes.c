@@ -94,8 +94,8 @@ static int exact_fit(int n) {
     double radius = reach * (frame % 4 == 3 ? 1.5 : 0.2 + 0.2 * (double)(frame % 4));
     settings.method = n == 2 && frame % 3 == 2 ? IK2D_TWO_BONE
                                               : frame % 3 == 1 ? IK2D_FABRIK : IK2D_CCD;
-    settings.stretch = frame % 5 == 0 ? 1.5 : 1.0;
-    settings.sweep = frame % 2 == 0 ? IK2D_SWEEP_ROOT : IK2D_SWEEP_TIP;
+    settings.two_bone.stretch = frame % 5 == 0 ? 1.5 : 1.0;
+    settings.ccd.sweep = frame % 2 == 0 ? IK2D_SWEEP_ROOT : IK2D_SWEEP_TIP;
     ok = ik2d_solver_set_def(solver, &settings) == IK2D_OK &&
          ik2d_solver_set_target(solver, radius * cos(turn), radius * sin(turn)) == IK2D_OK;
     ik2d_solver_solve(solver);

@@ -64,12 +64,14 @@ static int path_differences(ik2d_method method, double weight, int via_skeleton)
   ik2d_chain_def cdef = ik2d_default_chain_def();
   ik2d_skeleton_def sdef = ik2d_default_skeleton_def();
   ik2d_solver_def settings = ik2d_default_solver_def();
-  ik2d_constraint_def limits = {-0.4, 1.9, false};
+  ik2d_constraint_def limits = ik2d_default_constraint_def();
   ik2d_constraint *elbow = memory(ik2d_constraint_size());
   ik2d_chain *chain, *path;
   ik2d_skeleton *sk;
   ik2d_solver *alone, *linked;
   int i, frame, differences = 0, count = method == IK2D_TWO_BONE ? 2 : N;
+  limits.min = -0.4;
+  limits.max = 1.9;
   ik2d_constraint_init(elbow, ik2d_constraint_size(), &limits);
   bones[1].constraint = elbow;
   for (i = 0; i < N; i++) {
@@ -264,7 +266,9 @@ static double two_hands(int together, double *one) {
     bones[i].length = length[i];
     bones[i].rest = rest[i];
     if (i == ARM_L || i == ARM_R) {
-      ik2d_constraint_def d = {lo[i], hi[i], false};
+      ik2d_constraint_def d = ik2d_default_constraint_def();
+      d.min = lo[i];
+      d.max = hi[i];
       limit[i] = memory(ik2d_constraint_size());
       ik2d_constraint_init(limit[i], ik2d_constraint_size(), &d);
       bones[i].constraint = limit[i];
@@ -275,7 +279,7 @@ static double two_hands(int together, double *one) {
   def.x = 400;
   def.y = 300;
   settings.iterations = 20;
-  settings.together = together;
+  settings.skeleton.together = together;
   if (ik2d_skeleton_init(sk, ik2d_skeleton_size(N), &def, NULL) != IK2D_OK ||
       ik2d_skeleton_chain_init(left, ik2d_skeleton_chain_size(4), sk, SPINE, HAND_L, NULL) ||
       ik2d_skeleton_chain_init(right, ik2d_skeleton_chain_size(4), sk, SPINE, HAND_R, NULL) ||

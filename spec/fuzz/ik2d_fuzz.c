@@ -26,16 +26,27 @@
 **   - method follow with weight 1 leaves the tip on the target (the base
 **     moved; the twin's base compared too).
 **
+** Aim mode (the same bits set to 10, which no regression has): the solver
+** aims a ray (ik2d_solver_set_aim) read from the input, hostile values
+** included, and the part of each operation's byte above the operation
+** clears it, sets a hostile or a sane one, or tries a tip angle and method
+** follow on an aimed solver; then the documented statuses, refused calls
+** changing nothing, and the distance the ray's (libm's reckoning).
+**
 ** Spring mode (bits 3 and 4 of the byte that says whether rests are kept,
-** unused before, set to 01): a spring on the chain, and after every
-** operation the part of its byte above the operation (byte / 14, ignored
-** before) updates it with a hostile dt (0, 1/144 .. 7 s, 1e300, inf,
-** NaN, negative, denormal), sets a hostile stiffness, damping, mass,
-** gravity or weight, or resets it; then: the chain's invariants, a finite
-** state no faster than 720 pi rad/s, limits held (weight 1, or the
-** target within them), weight 0 showing the target, a bitwise twin
-** updated alongside giving the same bits, and refused calls (NaN or
-** negative dt, bad settings, by the documented rules) changing nothing.
+** unused before, set to 01): a spring on the chain (some wind), and
+** after every operation the part of its byte above the operation (byte /
+** 14, ignored before) updates it with a hostile dt (0, 1/144 .. 7 s,
+** 1e300, inf, NaN, negative, denormal; the base moved by the operations
+** in between, so it runs, jumps and teleports to 1e300), sets a hostile
+** stiffness, damping, mass (a number or one bone's entry of a per-bone
+** array), gravity, wind or weight, sets colliders about the joints
+** (circles and segments of hostile sizes, now and then a bad one or too
+** many), or resets it; then: the chain's invariants, a finite state no
+** faster than 720 pi rad/s, limits held (weight 1, or the target within
+** them), weight 0 showing the target, a bitwise twin updated alongside
+** giving the same bits, and refused calls (NaN or negative dt, bad
+** settings or colliders, by the documented rules) changing nothing.
 **
 ** The two precision floors below are those of doubles, not slack for
 ** the solver: a joint position is stored to half an ulp of its
@@ -181,7 +192,7 @@ static double coordinate_of(reader *r) {
 /* Doubles enough for a chain, a solver or a spring of 64 bones. */
 #define CHAIN_DOUBLES 1024
 #define SOLVER_DOUBLES 512
-#define SPRING_DOUBLES 512
+#define SPRING_DOUBLES 1024
 
 /* A pointer of an object relocated from src to dst: same offset. */
 #define RELOCATE(dst, src, field) \
@@ -207,8 +218,6 @@ static ik2d_solver *copy_solver(double *memory, const ik2d_solver *solver,
   ik2d_solver *copy = (ik2d_solver *)(void *)memory;
   memcpy(memory, solver, ik2d_solver_size(solver->chain->count));
   copy->chain = chain;
-  RELOCATE(copy, solver, solution);
-  RELOCATE(copy, solver, solution_angle);
   return copy;
 }
 
@@ -259,10 +268,10 @@ static void dump(void) {
             "distance %.17g, used %d, tip %d %.17g w %.3g, pole %d\n",
             (int)s->settings.method, s->settings.iterations,
             s->settings.tolerance, s->settings.weight, s->target_x, s->target_y,
-            (int)s->has_target, s->settings.damping, (int)s->settings.warm_start,
-            (int)s->have_solution, s->settings.bend, s->settings.softness,
-            s->result.distance, s->result.iterations, (int)s->settings.tip,
-            s->settings.tip_angle, s->settings.tip_weight, (int)s->settings.pole);
+            (int)s->has_target, s->settings.ccd.damping, (int)s->settings.warm_start,
+            (int)s->have_solution, s->settings.two_bone.bend, s->settings.two_bone.softness,
+            s->result.distance, s->result.iterations, (int)s->settings.tip.enabled,
+            s->settings.tip.angle, s->settings.tip.weight, (int)s->settings.pole.enabled);
 }
 
 static void breach(const char *what, int bone, double a, double b) {
@@ -476,6 +485,52 @@ static void check_follow(const ik2d_solver *s, double target_x, double target_y,
           drift);
 }
 
+/* An aimed solve's distance is the target's from the ray (from its line
+** ahead of the origin, from the origin behind it), reckoned here with
+** libm from the result's angles and joints in chain space.  Checked where
+** the angles are known well (below 1e6 rad) and the ray's origin fits;
+** the floor: the direction's rounding over the ray's length, and a few
+** ulps of the coordinates. */
+static void check_aim_distance(const ik2d_solver *s, double target_x, double target_y) {
+  const ik2d_chain *chain = s->chain;
+  const ik2d_aim_def *aim = &s->settings.aim;
+  int last = chain->count - 1, i;
+  double world = chain->base_angle, unsure = 16.0 * DBL_EPSILON * (TWO_PI + fabs(aim->angle));
+  double jx = chain->joints[2 * last], jy = chain->joints[2 * last + 1];
+  double ox, oy, ux, uy, dx, dy, mine, m;
+  REQUIRE(!isnan(s->result.distance) && s->result.distance >= 0.0, "aim distance is nan", -1,
+          s->result.distance, 0);
+  if (!representable(chain) || !(fabs(target_x) < 1e300) || !(fabs(target_y) < 1e300) ||
+      !(fabs(aim->x) < 1e300) || !(fabs(aim->y) < 1e300) || fabs(chain->base_angle) > 1e6 ||
+      fabs(aim->angle) > 1e6)
+    return;
+  for (i = 0; i < chain->count; i++) {
+    double a = fabs(chain->angle[i]);
+    if (a > 1e6) return;
+    world += chain->angle[i];
+    unsure += 16.0 * DBL_EPSILON * (a > TWO_PI ? a : TWO_PI) + 64.0 * DBL_EPSILON;
+  }
+  if (chain->flip) {
+    jx = 2.0 * chain->base_x - jx;
+    target_x = 2.0 * chain->base_x - target_x;
+  }
+  ox = jx + cos(world) * aim->x - sin(world) * aim->y;
+  oy = jy + sin(world) * aim->x + cos(world) * aim->y;
+  ux = cos(world + aim->angle);
+  uy = sin(world + aim->angle);
+  dx = target_x - ox;
+  dy = target_y - oy;
+  if (!isfinite(dx) || !isfinite(dy) || !isfinite(hypot(dx, dy))) return;
+  mine = dx * ux + dy * uy > 0.0 ? fabs(ux * dy - uy * dx) : hypot(dx, dy);
+  m = max3(fabs(jx), fabs(jy), 2.0 * fabs(chain->base_x));
+  m = max3(m, fabs(target_x), fabs(target_y));
+  m = max3(m, fabs(ox), fabs(oy));
+  REQUIRE(fabs(mine - s->result.distance) <=
+              unsure * (hypot(dx, dy) + hypot(aim->x, aim->y)) + 64.0 * DBL_EPSILON * m +
+                  ldexp(16.0, -1074),
+          "aimed distance is not the ray's", -1, mine, s->result.distance);
+}
+
 /* Every invariant of one solve.  pose_ok[i]: the pose of bone i was
 ** within its limits before the solve. */
 static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
@@ -509,7 +564,9 @@ static void check_solve(const ik2d_solver *s, int reached, const int *pose_ok,
           "reached disagrees with distance", -1, s->result.distance, s->settings.tolerance);
   dx = target_x - chain->joints[2 * chain->count];
   dy = target_y - chain->joints[2 * chain->count + 1];
-  if (isfinite(dx) && isfinite(dy)) {
+  if (s->settings.aim.enabled) {
+    check_aim_distance(s, target_x, target_y);
+  } else if (isfinite(dx) && isfinite(dy)) {
     double d = hypot(dx, dy);
     REQUIRE(isfinite(s->result.distance) || !isfinite(d), "distance overflowed", -1,
             s->result.distance, d);
@@ -554,6 +611,9 @@ typedef struct world {
   double spring_memory[SPRING_DOUBLES];
   ik2d_spring *spring;
   unsigned spring_turn;  /* varies the spring's values without bytes */
+  /* aim mode: the solver aims; aim_turn varies its values without bytes */
+  int aim_mode;
+  unsigned aim_turn;
 } world;
 
 /* A bitwise copy of w in copy, its pointers moved to copy's own parts. */
@@ -588,7 +648,7 @@ static int solve_twice(world *w) {
     ik2d_solver_set_target(decoys[0].solver, 0.0, 0.0);
   if (ik2d_solver_set_target(decoys[1].solver, 0.5 * (chain->base_x + tx), ty) != IK2D_OK)
     ik2d_solver_set_target(decoys[1].solver, 0.0, ty);
-  ik2d_solver_set_sweep(decoys[1].solver, solver->settings.sweep == IK2D_SWEEP_ROOT
+  ik2d_solver_set_sweep(decoys[1].solver, solver->settings.ccd.sweep == IK2D_SWEEP_ROOT
                                               ? IK2D_SWEEP_TIP
                                               : IK2D_SWEEP_ROOT);
   reached = ik2d_solver_solve(w->solver);
@@ -613,7 +673,8 @@ static int solve_twice(world *w) {
                      sizeof(double)) == 0 &&
               solver->result.iterations == twin.solver->result.iterations &&
               memcmp(solver->solution, twin.solver->solution, n * sizeof(ik2d_rot)) == 0 &&
-              memcmp(solver->solution_angle, twin.solver->solution_angle,
+              /* the solution's angles follow its rotations */
+              memcmp(solver->solution + n, twin.solver->solution + n,
                      n * sizeof(double)) == 0,
           "same inputs, different outputs", -1, solver->result.distance,
           twin.solver->result.distance);
@@ -786,10 +847,12 @@ static void set_settings(world *w, reader *r) {
       ** value past the methods, refused */
       unsigned k = byte_of(r);
       int method = k % 4 == 3 && (k & 0x80) ? IK2D_FOLLOW + 1 : (int)(k % 4);
+      bool aimed = s->settings.aim.enabled;
       status = ik2d_solver_set_method(s, (ik2d_method)method);
       REQUIRE((status == IK2D_OK) ==
-                  (method < 2 || method == IK2D_FOLLOW ||
-                   (method == IK2D_TWO_BONE && w->chain->count == 2)),
+                  ((method < 2 || method == IK2D_FOLLOW ||
+                    (method == IK2D_TWO_BONE && w->chain->count == 2)) &&
+                   !(aimed && method == IK2D_FOLLOW)),
               "method check", -1, method, w->chain->count);
       break;
     }
@@ -834,9 +897,10 @@ static void set_settings(world *w, reader *r) {
       /* the effector controls, from the same byte's higher bits */
       if ((bits >> 3) & 1) {
         double a = angle_of(r), weight = (byte_of(r) % 5) * 0.25;
-        REQUIRE(ik2d_solver_set_tip_angle(s, a, weight) ==
-                    (isfinite(a) ? IK2D_OK : IK2D_ERR_TIP_ANGLE),
-                "tip angle check", -1, a, weight);
+        ik2d_status want = !isfinite(a) ? IK2D_ERR_TIP_ANGLE
+                           : s->settings.aim.enabled ? IK2D_ERR_AIM_TIP : IK2D_OK;
+        REQUIRE(ik2d_solver_set_tip_angle(s, a, weight) == want, "tip angle check", -1, a,
+                weight);
       } else {
         ik2d_solver_clear_tip_angle(s);
       }
@@ -849,7 +913,7 @@ static void set_settings(world *w, reader *r) {
       ik2d_solver_set_softness_curve(s, (bits >> 5) & 1 ? IK2D_SOFTNESS_SPINE
                                                        : IK2D_SOFTNESS_SMOOTH);
       ik2d_solver_set_compress(s, (bits >> 6) & 1 ? 0.5 * unit_of(r) : 1.0);
-      s->settings.uniform = (bits >> 7) & 1;
+      s->settings.two_bone.uniform = (bits >> 7) & 1;
       if (byte_of(r) & 1) ik2d_solver_forget(s);
       memcpy(before, s, ik2d_solver_size(w->chain->count));
       status = ik2d_solver_set_sweep(s, (ik2d_sweep)(2 + (bits >> 3)));
@@ -933,7 +997,14 @@ static ik2d_spring *copy_spring(double *memory, const ik2d_spring *spring,
   RELOCATE(copy, spring, velocity);
   RELOCATE(copy, spring, target);
   RELOCATE(copy, spring, written);
+  RELOCATE(copy, spring, stiffness);
+  RELOCATE(copy, spring, damping);
+  RELOCATE(copy, spring, mass);
   RELOCATE(copy, spring, moving);
+  /* a per-bone setting points at the spring's own array */
+  if (copy->settings.stiffness_per_bone != NULL) copy->settings.stiffness_per_bone = copy->stiffness;
+  if (copy->settings.damping_per_bone != NULL) copy->settings.damping_per_bone = copy->damping;
+  if (copy->settings.mass_per_bone != NULL) copy->settings.mass_per_bone = copy->mass;
   return copy;
 }
 
@@ -1002,39 +1073,135 @@ static void spring_update(world *w, double dt) {
   check_spring(sp, 1);
 }
 
-/* One setting from a list of hostile values; refused exactly when the
-** documented rules say so, and then nothing changed. */
+static const double spring_values[] = {0.0, 1.0, 100.0, 1e6, 1e300, DBL_MAX, 1e-300, 5e-324,
+                                       -1.0, NAN, INFINITY, 0.5, 2.0, 980.0, -980.0, -0.0};
+#define SPRING_VALUES ((unsigned)(sizeof spring_values / sizeof spring_values[0]))
+
+/* bone i's value of a setting, as the documented rules read a def */
+static double bone_value(double value, const double *per_bone, int i) {
+  return per_bone != NULL ? per_bone[i] : value;
+}
+
+/* The documented rules for a def on a chain of n bones: every bone's
+** stiffness and damping >= 0 and finite, its mass > 0 and finite with its
+** own and its child's stiffness and its damping over it finite; gravity
+** and wind finite, weight not NaN. */
+static int spring_def_good(const ik2d_spring_def *def, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    double s = bone_value(def->stiffness, def->stiffness_per_bone, i);
+    double c = bone_value(def->damping, def->damping_per_bone, i);
+    double m = bone_value(def->mass, def->mass_per_bone, i);
+    if (!(isfinite(s) && s >= 0.0 && isfinite(c) && c >= 0.0 && isfinite(m) && m > 0.0 &&
+          isfinite(s / m) && isfinite(c / m)))
+      return 0;
+    if (i + 1 < n && !isfinite(bone_value(def->stiffness, def->stiffness_per_bone, i + 1) / m))
+      return 0;
+  }
+  return isfinite(def->gravity_x) && isfinite(def->gravity_y) && isfinite(def->wind_x) &&
+         isfinite(def->wind_y) && !isnan(def->weight);
+}
+
+/* One setting from a list of hostile values (a per-bone one: at one bone,
+** the others the spring's); refused exactly when the documented rules
+** say so, and then nothing changed. */
 static void spring_setting(world *w, unsigned which) {
-  static const double values[] = {0.0, 1.0, 100.0, 1e6, 1e300, DBL_MAX, 1e-300, 5e-324,
-                                  -1.0, NAN, INFINITY, 0.5, 2.0, 980.0, -980.0, -0.0};
   static double before[SPRING_DOUBLES];
+  double per_bone[IK2D_MAX_BONES];
   ik2d_spring *sp = w->spring;
   ik2d_spring_def def = ik2d_spring_get_def(sp);
-  double v = values[w->spring_turn % (sizeof values / sizeof values[0])];
+  double v = spring_values[w->spring_turn % SPRING_VALUES];
+  int n = sp->chain->count, k = (int)(w->spring_turn % (unsigned)n), i;
   ik2d_status status;
-  int good;
-  memcpy(before, sp, ik2d_spring_size(sp->chain->count));
-  switch (which % 6) {
-    case 0: def.stiffness = v; break;
-    case 1: def.damping = v; break;
-    case 2: def.mass = v; break;
+  memcpy(before, sp, ik2d_spring_size(n));
+  switch (which % 11) {
+    case 0: def.stiffness = v; def.stiffness_per_bone = NULL; break;
+    case 1: def.damping = v; def.damping_per_bone = NULL; break;
+    case 2: def.mass = v; def.mass_per_bone = NULL; break;
     case 3: def.gravity_x = v; break;
     case 4: def.gravity_y = v; break;
-    default: def.weight = v; break;
+    case 5: def.weight = v; break;
+    case 6: def.wind_x = v; break;
+    case 7: def.wind_y = v; break;
+    case 8:
+      for (i = 0; i < n; i++) per_bone[i] = sp->stiffness[i];
+      per_bone[k] = v;
+      def.stiffness_per_bone = per_bone;
+      break;
+    case 9:
+      for (i = 0; i < n; i++) per_bone[i] = sp->damping[i];
+      per_bone[k] = v;
+      def.damping_per_bone = per_bone;
+      break;
+    default:
+      for (i = 0; i < n; i++) per_bone[i] = sp->mass[i];
+      per_bone[k] = v;
+      def.mass_per_bone = per_bone;
+      break;
   }
-  good = isfinite(def.stiffness) && def.stiffness >= 0.0 && isfinite(def.damping) &&
-         def.damping >= 0.0 && isfinite(def.mass) && def.mass > 0.0 &&
-         isfinite(def.stiffness / def.mass) && isfinite(def.damping / def.mass) &&
-         isfinite(def.gravity_x) && isfinite(def.gravity_y) && !isnan(def.weight);
-  status = which % 6 == 5 ? ik2d_spring_set_weight(sp, v)
-           : which % 6 >= 3 ? ik2d_spring_set_gravity(sp, def.gravity_x, def.gravity_y)
-                            : ik2d_spring_set_def(sp, &def);
-  if (!good) {
+  switch (which % 11) {
+    case 5: status = ik2d_spring_set_weight(sp, v); break;
+    case 3: case 4: status = ik2d_spring_set_gravity(sp, def.gravity_x, def.gravity_y); break;
+    case 6: case 7: status = ik2d_spring_set_wind(sp, def.wind_x, def.wind_y); break;
+    default: status = ik2d_spring_set_def(sp, &def); break;
+  }
+  if (!spring_def_good(&def, n)) {
     REQUIRE(status != IK2D_OK && same_spring(sp, before), "bad spring setting accepted",
             (int)which, v, status);
   } else {
     REQUIRE(status == IK2D_OK, "good spring setting refused", (int)which, v, status);
+    for (i = 0; i < n; i++)
+      REQUIRE(sp->stiffness[i] == bone_value(def.stiffness, def.stiffness_per_bone, i) &&
+                  sp->mass[i] == bone_value(def.mass, def.mass_per_bone, i),
+              "per-bone stiffness or mass not kept", i, sp->stiffness[i], sp->mass[i]);
   }
+}
+
+/* Colliders about the chain's joints from the hostile values: 0 to 6 of
+** them, or 17 (refused); a bad value refused; then nothing changed, else
+** they are the spring's. */
+static void spring_colliders(world *w) {
+  static double before[SPRING_DOUBLES];
+  ik2d_collider colliders[17], kept[IK2D_MAX_COLLIDERS];
+  ik2d_spring *sp = w->spring;
+  const ik2d_chain *chain = sp->chain;
+  unsigned t = w->spring_turn;
+  int count = t % 23 == 0 ? 17 : (int)(t % 7), k, good = count <= IK2D_MAX_COLLIDERS;
+  ik2d_status status;
+  memcpy(before, sp, ik2d_spring_size(chain->count));
+  for (k = 0; k < count; k++) {
+    int j = (int)((t + 7u * (unsigned)k) % (unsigned)(chain->count + 1));
+    double x = chain->joints[2 * j], y = chain->joints[2 * j + 1];
+    double size = spring_values[(t + 3u * (unsigned)k) % SPRING_VALUES];
+    double small = 0.5 * (fabs(chain->joints[2 * chain->count] - x) + 1.0);
+    colliders[k] = ik2d_default_collider_def();
+    /* mostly sizes about the chain's; a hostile one now and then */
+    if ((t + (unsigned)k) % 5 != 0) size = small;
+    if ((t + (unsigned)k) % 2 == 0) {
+      colliders[k].x = x + 0.25 * small;
+      colliders[k].y = y;
+      colliders[k].radius = size;
+      good = good && isfinite(colliders[k].x) && isfinite(colliders[k].y) && isfinite(size) &&
+             size >= 0.0;
+    } else {
+      colliders[k].shape = IK2D_SEGMENT;
+      colliders[k].x1 = x - size;
+      colliders[k].y1 = y + 0.1 * small;
+      colliders[k].x2 = x + size;
+      colliders[k].y2 = y - 0.1 * small;
+      good = good && isfinite(colliders[k].x1) && isfinite(colliders[k].y1) &&
+             isfinite(colliders[k].x2) && isfinite(colliders[k].y2);
+    }
+  }
+  status = ik2d_spring_set_colliders(sp, colliders, count);
+  if (!good) {
+    REQUIRE(status != IK2D_OK && same_spring(sp, before), "bad colliders accepted", count, 0,
+            status);
+    return;
+  }
+  REQUIRE(status == IK2D_OK && ik2d_spring_colliders(sp, kept, IK2D_MAX_COLLIDERS) == count &&
+              memcmp(kept, colliders, (size_t)count * sizeof kept[0]) == 0,
+          "good colliders refused or not kept", count, 0, status);
 }
 
 /* In spring mode, after every operation: what the part of its byte above
@@ -1046,10 +1213,12 @@ static void spring_act(world *w, unsigned q) {
   if (w->spring == NULL) return;
   w->spring_turn++;
   if (q == 0) return;
-  if (q <= 6 || q >= 14) {
+  if (q <= 6 || q >= 15) {
     spring_update(w, dts[(q + w->spring_turn) % (sizeof dts / sizeof dts[0])]);
   } else if (q <= 12) {
     spring_setting(w, q - 7 + w->spring_turn);
+  } else if (q == 14) {
+    spring_colliders(w);
   } else {
     int i;
     ik2d_spring_reset(w->spring);
@@ -1057,6 +1226,69 @@ static void spring_act(world *w, unsigned q) {
     for (i = 0; i < w->chain->count; i++)
       REQUIRE(w->spring->velocity[i] == 0.0, "reset left a velocity", i,
               w->spring->velocity[i], 0);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* aim mode                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Sets the aim (x, y, angle): refused as documented (an origin or angle
+** not finite, method follow, a tip angle), changing nothing, or kept. */
+static void aim_set(world *w, double x, double y, double angle) {
+  ik2d_solver *s = w->solver;
+  static double before[SOLVER_DOUBLES];
+  ik2d_status want = !isfinite(x)                         ? IK2D_ERR_AIM_X
+                     : !isfinite(y)                       ? IK2D_ERR_AIM_Y
+                     : !isfinite(angle)                   ? IK2D_ERR_AIM_ANGLE
+                     : s->settings.method == IK2D_FOLLOW  ? IK2D_ERR_AIM_METHOD
+                     : s->settings.tip.enabled            ? IK2D_ERR_AIM_TIP
+                                                          : IK2D_OK;
+  ik2d_status status;
+  memcpy(before, s, ik2d_solver_size(w->chain->count));
+  status = ik2d_solver_set_aim(s, x, y, angle);
+  REQUIRE(status == want, "aim check", -1, x, (double)status);
+  if (status != IK2D_OK) {
+    REQUIRE(same_solver(s, before), "refused aim changed the solver", -1, x, y);
+  } else {
+    REQUIRE(s->settings.aim.enabled && s->settings.aim.x == x && s->settings.aim.y == y &&
+                s->settings.aim.angle == angle,
+            "aim not kept", -1, x, y);
+  }
+}
+
+/* After an operation, the part of its byte above it (k): clear the aim,
+** set a hostile one or a sane one (a tip angle cleared and method follow
+** left first), or try a tip angle and method follow on an aimed solver. */
+static void aim_act(world *w, unsigned k) {
+  static const double hostile[] = {NAN, HUGE_VAL, -HUGE_VAL, 1e300, -1e300, 5e-324,
+                                   -0.0, DBL_MAX, 0.0, 1e-300, 3.0};
+  ik2d_solver *s = w->solver;
+  unsigned t = w->aim_turn++;
+  double length = w->chain->length[w->chain->count - 1];
+  if (!w->aim_mode) return;
+  switch (k) {
+    case 1: ik2d_solver_clear_aim(s); break;
+    case 2:
+      aim_set(w, hostile[t % 11], hostile[(t / 11) % 11], hostile[(t / 121) % 11]);
+      break;
+    case 3:
+      ik2d_solver_clear_tip_angle(s);
+      if (s->settings.method == IK2D_FOLLOW) ik2d_solver_set_method(s, IK2D_CCD);
+      aim_set(w, length * (double)(t % 5) * 0.25, length * ((double)(t % 7) - 3.0) * 0.2,
+              ((double)(t % 13) - 6.0) * 0.5);
+      break;
+    case 4:
+      if (s->settings.aim.enabled) {
+        static double before[SOLVER_DOUBLES];
+        memcpy(before, s, ik2d_solver_size(w->chain->count));
+        REQUIRE(ik2d_solver_set_tip_angle(s, 0.5, 1.0) == IK2D_ERR_AIM_TIP &&
+                    ik2d_solver_set_method(s, IK2D_FOLLOW) == IK2D_ERR_AIM_METHOD &&
+                    same_solver(s, before),
+                "aimed solver took a tip angle or method follow", -1, 0, 0);
+      }
+      break;
+    default: break;
   }
 }
 
@@ -1082,6 +1314,8 @@ static int build(world *w, reader *r) {
   rests = byte_of(r);
   with_rests = rests % 8 != 7;
   spring_on = ((rests >> 3) & 3) == 1;
+  w->aim_mode = ((rests >> 3) & 3) == 2;
+  w->aim_turn = 0;
   if (!with_rests)
     for (i = 0; i < count && i < IK2D_MAX_BONES + 1; i++) bones[i].rest = 0.0;
   if (count >= 1 && byte_of(r) % 32 == 31) {
@@ -1133,10 +1367,16 @@ static int build(world *w, reader *r) {
   if (spring_on) {
     ik2d_spring_def spring_def = ik2d_default_spring_def();
     spring_def.gravity_y = 980.0;
+    spring_def.wind_x = 60.0;
     w->spring = (ik2d_spring *)(void *)w->spring_memory;
     REQUIRE(ik2d_spring_init(w->spring, sizeof w->spring_memory, w->chain, &spring_def) ==
                 IK2D_OK, "spring init", -1, 0, 0);
     check_spring(w->spring, 0);
+  }
+  if (w->aim_mode) {
+    double x = coordinate_of(r), y = coordinate_of(r), angle = angle_of(r);
+    if (byte_of(r) % 16 == 0) angle = raw_of(r);
+    aim_set(w, x, y, angle);
   }
   return 1;
 }
@@ -1172,6 +1412,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
     spring_act(&w, op / 14);
+    aim_act(&w, op / 14);
   }
   do_solve(&w);
   spring_act(&w, 1);

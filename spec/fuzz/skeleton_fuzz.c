@@ -277,15 +277,15 @@ static void make_solver(sk_world *w, int k, reader *r) {
   def.iterations = 1 + (int)(byte_of(r) % 24);
   def.tolerance = bits & 0x80 ? 0.0 : byte_of(r) % 2 ? 1e-6 * chain->reach : 0.01;
   def.weight = bits & 0x40 ? 1.0 : unit_of(r);
-  def.together = !(bits & 0x20);
-  def.priority = bits & 0x10 ? 1.0 : 4.0 * unit_of(r);
+  def.skeleton.together = !(bits & 0x20);
+  def.skeleton.priority = bits & 0x10 ? 1.0 : 4.0 * unit_of(r);
   def.warm_start = !(bits & 0x08);
-  def.stretch = byte_of(r) % 16 == 0 ? 2.0 : 1.0;
+  def.two_bone.stretch = byte_of(r) % 16 == 0 ? 2.0 : 1.0;
   two_bone_ok = chain->count == 2 && chain->length[0] > 0.0 && chain->length[1] > 0.0;
   status = ik2d_solver_init(s, SK_SOLVER_DOUBLES * sizeof(double), chain, &def);
   if (def.method == IK2D_TWO_BONE && !two_bone_ok) {
     SK_REQUIRE(status == IK2D_ERR_TWO_BONE, "two_bone accepted with a pivot", k, chain->count, status);
-  } else if (def.stretch > 1.0) {
+  } else if (def.two_bone.stretch > 1.0) {
     SK_REQUIRE(status == IK2D_ERR_LINKED_STRETCH, "stretch accepted on a skeleton", k, 0, status);
   } else {
     SK_REQUIRE(status == IK2D_OK, "solver refused", k, 0, status);

@@ -30,7 +30,20 @@
 **                    each solved by ik2d_skeleton_solve: every bone's
 **                    angle and transform, every chain's joints and every
 **                    solver's reached, limited, iterations and distance
-**   total   <hash>   all four
+**   springs <hash>   springs that feel the body: bases that run, stop,
+**                    bob and turn, wind, per-bone stiffness, damping and
+**                    mass, circles and segments in the way, limits,
+**                    flips, frames of 1/144 s to inf (backward Euler,
+**                    solved again about contacts) and pose edits: every
+**                    joint and bone velocity after every update
+**   aim     <hash>   aimed solvers (a ray fixed to the last bone through
+**                    the target): chains of 1..64 bones, every method
+**                    that aims, every kind of limit, world-space ones,
+**                    poles, damping, weights and flips, targets tracked,
+**                    jumping, far, near the last joint and on the base,
+**                    one by one and in batches among plain solvers; and
+**                    aimed solvers on skeletons sharing bones with others
+**   total   <hash>   all six
 ** spec/golden_spec.lua and spec/golden/platforms.sh compare each part
 ** with its value recorded in spec/golden/expected.
 **
@@ -147,13 +160,13 @@ static void g_solver_init(g_solver *s, g_chain *c, const g_options *o) {
   def.iterations = o->iterations;
   def.tolerance = o->tolerance;
   def.weight = o->weight;
-  def.damping = o->damping;
-  def.bend = o->bend;
-  def.softness = o->softness;
-  def.stretch = o->stretch;
+  def.ccd.damping = o->damping;
+  def.two_bone.bend = o->bend;
+  def.two_bone.softness = o->softness;
+  def.two_bone.stretch = o->stretch;
   def.warm_start = o->warm_start != 0;
-  def.exact = o->exact != 0;
-  def.sweep = o->sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+  def.ccd.exact = o->exact != 0;
+  def.ccd.sweep = o->sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
   free(s->solver);
   s->solver = malloc(size);
   g_check(ik2d_solver_init(s->solver, size, c->chain, &def));
@@ -168,6 +181,10 @@ static void g_solver_weight(g_solver *s, double w) {
 }
 
 static void g_solver_forget(g_solver *s) { ik2d_solver_forget(s->solver); }
+
+static void g_solver_aim(g_solver *s, double x, double y, double angle) {
+  g_check(ik2d_solver_set_aim(s->solver, x, y, angle));
+}
 
 static int g_solve(g_solver *s) { return ik2d_solver_solve(s->solver); }
 
@@ -316,20 +333,20 @@ static void g_skeleton_solver(g_skeleton *s, int k, const g_skeleton_options *o)
   def.iterations = o->solve.iterations;
   def.tolerance = o->solve.tolerance;
   def.weight = o->solve.weight;
-  def.damping = o->solve.damping;
-  def.bend = o->solve.bend;
-  def.softness = o->solve.softness;
+  def.ccd.damping = o->solve.damping;
+  def.two_bone.bend = o->solve.bend;
+  def.two_bone.softness = o->solve.softness;
   def.warm_start = o->solve.warm_start != 0;
-  def.exact = o->solve.exact != 0;
-  def.sweep = o->solve.sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
-  def.priority = o->priority;
-  def.together = o->together != 0;
-  def.tip = o->tip != 0;
-  def.tip_angle = o->tip_angle;
-  def.tip_weight = o->tip_weight;
-  def.pole = o->pole != 0;
-  def.pole_x = o->pole_x;
-  def.pole_y = o->pole_y;
+  def.ccd.exact = o->solve.exact != 0;
+  def.ccd.sweep = o->solve.sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
+  def.skeleton.priority = o->priority;
+  def.skeleton.together = o->together != 0;
+  def.tip.enabled = o->tip != 0;
+  def.tip.angle = o->tip_angle;
+  def.tip.weight = o->tip_weight;
+  def.pole.enabled = o->pole != 0;
+  def.pole.x = o->pole_x;
+  def.pole.y = o->pole_y;
   s->solvers[k] = malloc(size);
   g_check(ik2d_solver_init(s->solvers[k], size, s->chains[k], &def));
 }
@@ -420,7 +437,7 @@ static double g_skeleton_distance(const g_skeleton *s, int k) {
 /* ------------------------------------------------------------------ */
 
 typedef struct g_hash {
-  uint64_t joints, angles, effectors, skeleton;
+  uint64_t joints, angles, effectors, skeleton, springs, aim;
 } g_hash;
 
 static void hash_bytes(uint64_t *h, const void *data, size_t n) {
@@ -694,7 +711,7 @@ static void make_effector_scene(g_chain *c, g_solver *s, int n) {
 static void scene_effectors(g_hash *h, int n) {
   static g_chain chains[BATCH];
   static g_solver solvers[BATCH];
-  static char spring_memory[BATCH][4096];
+  static char spring_memory[BATCH][8192];
   g_solver *list[BATCH];
   double reach[BATCH];
   ik2d_spring *springs[BATCH];
@@ -1208,6 +1225,113 @@ static void scene_skeleton_long(g_hash *h, int arm) {
   skeleton_frames(h, &sc, 1.0);
 }
 
+/* ------------------------------------------------------------------ */
+/* springs that feel the body (hashed apart, from a seed of their own)  */
+/* ------------------------------------------------------------------ */
+
+#define SPRING_SEED 0x13198a2e03707344ULL
+#define SPRING_FRAMES 90
+
+/* n numbers in [lo, hi] into values, or none (NULL) half the time */
+static const double *spring_per_bone(double *values, int n, double lo, double hi) {
+  int i;
+  if (rnd_int(2) == 0) return NULL;
+  for (i = 0; i < n; i++) values[i] = rnd_in(lo, hi);
+  return values;
+}
+
+/* up to 5 colliders about the chain's joints: circles and segments */
+static int spring_colliders(const g_chain *c, ik2d_collider *colliders) {
+  int k, count = rnd_int(6), n = g_count(c);
+  double reach = chain_reach(c);
+  for (k = 0; k < count; k++) {
+    int j = 1 + rnd_int(n);
+    double x = g_joint_x(c, j) + rnd_in(-0.5, 0.5) * reach;
+    double y = g_joint_y(c, j) + rnd_in(-0.5, 0.5) * reach;
+    colliders[k] = ik2d_default_collider_def();
+    if (rnd_int(2) == 0) {
+      colliders[k].x = x;
+      colliders[k].y = y;
+      colliders[k].radius = rnd_in(0.0, 0.4) * reach;
+    } else {
+      double a = rnd_in(-PI, PI), half = rnd_in(0.0, 2.0) * reach;
+      colliders[k].shape = IK2D_SEGMENT;
+      colliders[k].x1 = x - half * ik2d_cos(a);
+      colliders[k].y1 = y - half * ik2d_sin(a);
+      colliders[k].x2 = x + half * ik2d_cos(a);
+      colliders[k].y2 = y + half * ik2d_sin(a);
+    }
+  }
+  return count;
+}
+
+static void scene_spring(g_hash *h, int n, int kind) {
+  static g_chain c;
+  static const double dts[] = {1.0 / 60, 1.0 / 60, 1.0 / 60, 1.0 / 144, 1.0 / 30, 0.1, 0.0,
+                               2.0, 100.0, HUGE_VAL};
+  double stiffness[G_MAX_BONES], damping[G_MAX_BONES], mass[G_MAX_BONES];
+  ik2d_collider colliders[5];
+  ik2d_spring_def def = ik2d_default_spring_def();
+  ik2d_spring *spring;
+  double x0, y0, a0, speed, bob, reach;
+  size_t size = ik2d_spring_size(n);
+  int frame, i, count;
+  make_chain(&c, n, kind);
+  reach = chain_reach(&c);
+  def.stiffness = rnd_in(0.0, 300.0);
+  def.damping = rnd_in(0.0, 12.0);
+  def.mass = rnd_in(0.2, 3.0);
+  def.stiffness_per_bone = spring_per_bone(stiffness, n, 0.0, 300.0);
+  def.damping_per_bone = spring_per_bone(damping, n, 0.0, 12.0);
+  def.mass_per_bone = spring_per_bone(mass, n, 0.2, 3.0);
+  def.gravity_x = rnd_int(4) == 0 ? rnd_in(-300.0, 300.0) : 0.0;
+  def.gravity_y = rnd_int(4) == 0 ? 0.0 : rnd_in(0.0, 1000.0);
+  def.wind_x = rnd_int(2) == 0 ? 0.0 : rnd_in(-400.0, 400.0);
+  def.wind_y = rnd_int(2) == 0 ? 0.0 : rnd_in(-100.0, 100.0);
+  def.weight = rnd_int(4) == 0 ? rnd() : 1.0;
+  spring = malloc(size);
+  g_check(ik2d_spring_init(spring, size, c.chain, &def));
+  count = spring_colliders(&c, colliders);
+  g_check(ik2d_spring_set_colliders(spring, colliders, count));
+  x0 = g_joint_x(&c, 0);
+  y0 = g_joint_y(&c, 0);
+  ik2d_chain_base(c.chain, NULL, NULL, &a0);
+  speed = rnd_in(-30.0, 30.0) * reach;
+  bob = rnd_in(0.0, 2.0) * reach;
+  for (frame = 0; frame < SPRING_FRAMES; frame++) {
+    double t = frame / 60.0, dt = dts[rnd_int(10)];
+    /* runs, stops, runs back; bobs; turns now and then */
+    double run = frame < 30 ? speed * t : frame < 60 ? speed * 0.5 : speed * (1.5 - t);
+    double a = rnd_int(8) == 0 ? rnd_in(-PI, PI) : a0;
+    g_chain_base(&c, x0 + run, y0 + bob * ik2d_sin(9.0 * t), a);
+    if (rnd_int(10) == 0) {
+      int bone = rnd_int(n);
+      g_chain_pose(&c, bone, rnd_in(-2.0, 2.0));
+    }
+    if (rnd_int(20) == 0) g_chain_flip(&c, rnd_int(2));
+    if (rnd_int(30) == 0) ik2d_spring_reset(spring);
+    g_check(ik2d_spring_update(spring, dt));
+    for (i = 0; i <= n; i++) {
+      hash_double(&h->springs, g_joint_x(&c, i));
+      hash_double(&h->springs, g_joint_y(&c, i));
+    }
+    for (i = 0; i < n; i++) {
+      double v;
+      g_check(ik2d_spring_velocity(spring, i, &v));
+      hash_double(&h->springs, v);
+    }
+  }
+  free(spring);
+}
+
+static void scenes_springs(g_hash *h) {
+  int k, kind, round;
+  rng_state = SPRING_SEED;
+  for (round = 0; round < 2; round++)
+    for (k = 0; k < BONE_COUNTS; k++)
+      for (kind = 0; kind < 4; kind++) scene_spring(h, bone_counts[k], kind);
+}
+
 static const int skeleton_bone_counts[] = {1, 2, 3, 4, 6, 9, 14, 24, 40, 64, 100};
 #define SKELETON_BONE_COUNTS ((int)(sizeof skeleton_bone_counts / sizeof skeleton_bone_counts[0]))
 
@@ -1229,12 +1353,146 @@ static void scenes_skeleton(g_hash *h) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* aimed solvers (hashed apart, their random numbers from a seed of     */
+/* their own, as the skeletons')                                        */
+/* ------------------------------------------------------------------ */
+
+#define AIM_SEED 0x13198a2e03707344ULL
+#define AIM_FRAMES 24
+
+/* a ray in the last bone's space: the barrel along it or held off it, a
+** line of sight across it */
+static void random_aim(g_solver *s, double length) {
+  double x = rnd_in(-0.5, 1.5) * length;
+  double y = rnd_int(3) == 0 ? 0.0 : rnd_in(-1.0, 1.0) * length;
+  double angle = rnd_int(4) == 0 ? rnd_in(-PI, PI) : rnd_in(-0.5, 0.5);
+  g_solver_aim(s, x, y, angle);
+}
+
+/* the next target of an aimed frame: kind 0 tracks a point circling, 1
+** jumps, 2 far, 3 on the base, 4 near the last joint */
+static void next_aim_target(const g_chain *c, double reach, int frame, int kind, double *x,
+                            double *y) {
+  int n = g_count(c);
+  double a, r;
+  if (kind == 4) {
+    a = rnd_in(-PI, PI);
+    r = rnd_in(0.0, 0.5) * reach / n;
+    *x = g_joint_x(c, n - 1) + r * ik2d_cos(a);
+    *y = g_joint_y(c, n - 1) + r * ik2d_sin(a);
+    return;
+  }
+  if (kind == 2) {
+    a = rnd_in(-PI, PI);
+    r = reach * rnd_in(2.0, 50.0);
+    *x = g_joint_x(c, 0) + r * ik2d_cos(a);
+    *y = g_joint_y(c, 0) + r * ik2d_sin(a);
+    return;
+  }
+  next_target(c, reach, frame, kind == 0 ? 0 : kind == 1 ? 1 : 3, x, y);
+}
+
+/* A batch of chains of n bones, most solvers aimed (the others plain,
+** so that a batch mixes lanes and single solves), solved one by one and
+** in batches in turn. */
+static void scene_aim(g_hash *h, int n) {
+  static g_chain chains[BATCH];
+  static g_solver solvers[BATCH];
+  g_solver *list[BATCH];
+  double reach[BATCH];
+  int i, frame;
+  for (i = 0; i < BATCH; i++) {
+    g_options o;
+    make_chain(&chains[i], n, rnd_int(4));
+    if (n > 1 && rnd_int(5) == 0) {
+      double a = rnd_in(-PI, PI), b = rnd_in(0.2, 1.5);
+      g_chain_limit_in(&chains[i], rnd_int(n), a - b, a + b, 0, 1);
+    }
+    random_options(&o, n);
+    if (n != 2 && rnd_int(3) == 0) o.method = G_FABRIK;
+    g_solver_init(&solvers[i], &chains[i], &o);
+    reach[i] = chain_reach(&chains[i]);
+    if (rnd_int(5) != 0) random_aim(&solvers[i], reach[i] / n);
+    if (rnd_int(4) == 0) {
+      double x = g_joint_x(&chains[i], n) + rnd_in(-5, 5);
+      g_check(ik2d_solver_set_pole(solvers[i].solver, x, g_joint_y(&chains[i], n) + rnd_in(-5, 5)));
+    }
+    list[i] = &solvers[i];
+  }
+  for (frame = 0; frame < AIM_FRAMES; frame++) {
+    for (i = 0; i < BATCH; i++) {
+      double x, y;
+      next_aim_target(&chains[i], reach[i], frame, frame < 12 ? 0 : rnd_int(5), &x, &y);
+      g_solver_target(&solvers[i], x, y);
+      if (rnd_int(40) == 0) g_chain_flip(&chains[i], rnd_int(2));
+      if (rnd_int(40) == 0) {
+        int bone = rnd_int(n);
+        g_chain_pose(&chains[i], bone, rnd_in(-PI, PI));
+      }
+    }
+    if (frame % 2 == 0) {
+      hash_int(&h->aim, g_solve_batch(list, BATCH));
+    } else {
+      for (i = 0; i < BATCH; i++) hash_int(&h->aim, g_solve(&solvers[i]));
+    }
+    for (i = 0; i < BATCH; i++) {
+      g_hash part;
+      part.joints = part.angles = h->aim;
+      hash_outcome(&part, &chains[i], &solvers[i], g_reached(&solvers[i]));
+      h->aim = part.joints;
+      hash_bytes(&h->aim, &part.angles, sizeof part.angles);
+    }
+  }
+}
+
+/* A random tree with chains over its paths, some solvers aimed (solved
+** after the groups they share bones with). */
+static void scene_aim_skeleton(g_hash *h, int n, int kind) {
+  static g_skeleton_scene sc;
+  int k, chains = 1 + rnd_int(n < 6 ? n : 6);
+  sc.bone_count = n;
+  random_skeleton_bones(sc.bones, n, kind);
+  skeleton_base_random(&sc, 1.0);
+  for (k = 0; k < chains; k++) {
+    int from, to;
+    random_path(sc.bones, n, &from, &to);
+    g_skeleton_chain(&sc.s, from, to);
+  }
+  skeleton_solvers(&sc);
+  for (k = 0; k < sc.s.chain_count; k++) {
+    if (rnd_int(2)) {
+      double reach = g_skeleton_chain_reach(&sc.s, k);
+      double x = rnd_in(-0.5, 1.0) * reach, y = rnd_in(-0.5, 0.5) * reach;
+      double angle = rnd_in(-PI, PI);
+      ik2d_solver_def def = ik2d_solver_get_def(sc.s.solvers[k]);
+      /* aiming needs a method with a fixed base and no tip angle */
+      if (def.method == IK2D_FOLLOW || def.tip.enabled) continue;
+      g_check(ik2d_solver_set_aim(sc.s.solvers[k], x, y, angle));
+    }
+  }
+  skeleton_frames(h, &sc, 1.0);
+}
+
+static void scenes_aim(g_hash *h) {
+  int k, kind, round;
+  g_hash part;
+  rng_state = AIM_SEED;
+  for (round = 0; round < 2; round++)
+    for (k = 0; k < BONE_COUNTS; k++) scene_aim(h, bone_counts[k]);
+  /* the skeleton scenes hash into their own field: carried over */
+  part.skeleton = h->aim;
+  for (k = 0; k < 6; k++)
+    for (kind = 0; kind < 4; kind++) scene_aim_skeleton(&part, skeleton_bone_counts[k], kind);
+  h->aim = part.skeleton;
+}
+
 int main(int argc, char **argv) {
   g_hash h;
   uint64_t total;
   int k, limits, round;
   if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
-  h.joints = h.angles = h.effectors = h.skeleton = 14695981039346656037ULL;
+  h.joints = h.angles = h.effectors = h.skeleton = h.springs = h.aim = 14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
       for (limits = 0; limits < 4; limits++)
@@ -1243,14 +1501,20 @@ int main(int argc, char **argv) {
   for (round = 0; round < 2; round++)
     for (k = 0; k < BONE_COUNTS; k++) scene_effectors(&h, bone_counts[k]);
   scenes_skeleton(&h);
+  scenes_springs(&h);
+  scenes_aim(&h);
   total = h.joints;
   hash_bytes(&total, &h.angles, sizeof h.angles);
   hash_bytes(&total, &h.effectors, sizeof h.effectors);
   hash_bytes(&total, &h.skeleton, sizeof h.skeleton);
+  hash_bytes(&total, &h.springs, sizeof h.springs);
+  hash_bytes(&total, &h.aim, sizeof h.aim);
   printf("joints %016llx\n", (unsigned long long)h.joints);
   printf("angles %016llx\n", (unsigned long long)h.angles);
   printf("effectors %016llx\n", (unsigned long long)h.effectors);
   printf("skeleton %016llx\n", (unsigned long long)h.skeleton);
+  printf("springs %016llx\n", (unsigned long long)h.springs);
+  printf("aim %016llx\n", (unsigned long long)h.aim);
   printf("total  %016llx\n", (unsigned long long)total);
   return 0;
 }

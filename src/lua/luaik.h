@@ -21,6 +21,7 @@
 #include "lauxlib.h"
 
 #include "../ik2d.h"
+#include "luaik_api.h"
 #include "luaik_compat.h"
 
 #define LUAIK_CHAIN "ik2d.Chain"
@@ -48,8 +49,8 @@ typedef struct luaik_box {
 } luaik_box;
 
 /* The header's size: the core object after it stays aligned for a
-** double (and for 16-byte vectors). */
-#define LUAIK_HEADER 16
+** double, all the core asks (the lanes load and store unaligned). */
+#define LUAIK_HEADER 8
 
 /* Pushes a new userdata of type holding size bytes of object; returns
 ** the object, zeroed. */
@@ -83,6 +84,11 @@ const char *luaik_typename(lua_State *L, int index);
 ** lives as long as the owner; luaik_anchored pushes it (nil if none). */
 void luaik_anchor(lua_State *L, int owner, int value);
 void luaik_anchored(lua_State *L, int owner);
+/* The solver at index solver keeps the skeleton at index skeleton alive
+** while its target is on one of its bones (skeleton 0: none now). */
+void luaik_anchor_target(lua_State *L, int solver, int skeleton);
+/* Pushes that skeleton (nil if none). */
+void luaik_anchored_target(lua_State *L, int solver);
 
 /* ------------------------------------------------------------------ */
 /* errors                                                               */
@@ -137,6 +143,33 @@ bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what);
 int luaik_choice_at(lua_State *L, int index, int arg, const char *what,
                     const char *const *choices);
 
+/* Where the per-bone arrays an option table gives go (its options of
+** kind number_or_array, each a table of count numbers: one per bone of
+** the object's chain), until the core copies them. */
+typedef struct luaik_arrays {
+  int count, used;
+  double slot[LUAIK_ARRAYS][IK2D_MAX_BONES];
+} luaik_arrays;
+
+/* Options (luaik_options.c), by the rows of luaik_api.c: every option
+** of the table at t into def (unknown names raise; nothing else is
+** written when one raises only if def is a copy; arrays NULL: no option
+** takes an array), one option's value at index, an option's value
+** pushed, every option into the table at t (count: the numbers of a
+** per-bone array). */
+const luaik_option *luaik_find_option(const luaik_option *options, const char *name);
+void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *options,
+                        void *def, luaik_arrays *arrays);
+void luaik_read_option(lua_State *L, int index, int arg, const luaik_option *o, void *def);
+void luaik_push_option(lua_State *L, const luaik_option *o, const void *def);
+void luaik_push_options(lua_State *L, int t, const luaik_option *options, const void *def,
+                        int count);
+/* The plain fields of a bone table at t (the rows of luaik_api.c for its
+** def) into def, each named "<owner><field>" in errors; a row that is
+** required is read even when nil ("number expected, got nil"). */
+void luaik_read_fields(lua_State *L, int t, int arg, const char *owner,
+                       const luaik_option *rows, void *def);
+
 /* Raises "<owner>unknown <kind> '<key>'" (owner "" or e.g. "bone 2: ")
 ** for the first key of the table at t that is not in names
 ** (NULL-terminated); integer keys 1..skip are allowed (a chain's bones). */
@@ -167,6 +200,16 @@ ik2d_chain *luaik_check_chain(lua_State *L, int arg);
 ik2d_constraint *luaik_check_constraint(lua_State *L, int arg);
 ik2d_solver *luaik_check_solver(lua_State *L, int arg);
 ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg);
+/* The 0-based bone of the skeleton at index sk that argument arg names
+** (a name or a 1-based index), or an error. */
+int luaik_bone_arg(lua_State *L, int sk, int arg);
+/* The name of 0-based bone i of the skeleton at index sk, pushed. */
+const char *luaik_bone_name(lua_State *L, int sk, int i);
+/* IK2D_ERR_TARGET_CYCLE as an error on argument arg (0: the call itself,
+** "bad call to") naming solvers a and b of the skeleton at index sk:
+** "solver 1 (chain "a".."b") and ...". */
+void luaik_cycle_error(lua_State *L, int sk, int arg, const ik2d_solver *a,
+                       const ik2d_solver *b);
 
 /* Reads a constraint def from the limit fields (min, max, invert) of the
 ** table at t, naming owner ("" or "bone 2: ") in errors; false when the
@@ -181,7 +224,7 @@ double luaik_number_field(lua_State *L, int t, int arg, const char *key,
                           const char *what, double fallback);
 /* A skeleton chain's constraint of chain bone i (0-based), pushed (nil
 ** for none): the skeleton's, which sk:set_constraint may have changed. */
-void luaik_push_path_constraint(lua_State *L, int chain, int i);
+void luaik_push_path_constraint(lua_State *L, int chain, const ik2d_chain *c, int i);
 /* ik2d.solver on a skeleton chain: the solver (on top) is remembered for
 ** sk:solvers(). */
 void luaik_skeleton_solver_made(lua_State *L, const ik2d_chain *chain);

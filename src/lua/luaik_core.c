@@ -22,6 +22,8 @@
 #endif
 
 #define ANCHORS_KEY "ik2d.anchors"
+/* targets[solver] = the skeleton its target is on (weak keys, as anchors) */
+#define TARGETS_KEY "ik2d.targets"
 #define STATE_KEY "ik2d.state"
 
 /* ------------------------------------------------------------------ */
@@ -105,6 +107,25 @@ void luaik_anchor(lua_State *L, int owner, int value) {
   lua_pushvalue(L, value);
   lua_rawset(L, -3);
   lua_pop(L, 1);
+}
+
+void luaik_anchor_target(lua_State *L, int solver, int skeleton) {
+  solver = solver < 0 ? lua_gettop(L) + solver + 1 : solver;
+  skeleton = skeleton < 0 ? lua_gettop(L) + skeleton + 1 : skeleton;
+  lua_getfield(L, LUA_REGISTRYINDEX, TARGETS_KEY);
+  lua_pushvalue(L, solver);
+  if (skeleton == 0) lua_pushnil(L);
+  else lua_pushvalue(L, skeleton);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+void luaik_anchored_target(lua_State *L, int solver) {
+  solver = solver < 0 ? lua_gettop(L) + solver + 1 : solver;
+  lua_getfield(L, LUA_REGISTRYINDEX, TARGETS_KEY);
+  lua_pushvalue(L, solver);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
 }
 
 void luaik_anchored(lua_State *L, int owner) {
@@ -559,20 +580,26 @@ static void push_methods(lua_State *L, const char *type, const char *key) {
 
 LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L);
 
-LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
-  pin_library();
-  /* one anchors table per Lua state, kept across reloads: weak keys, so
-  ** an owner's entry goes with it (in 5.2+ an ephemeron) */
-  lua_getfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
+/* registry[key], a table with weak keys, made unless it is there */
+static void weak_keyed(lua_State *L, const char *key) {
+  lua_getfield(L, LUA_REGISTRYINDEX, key);
   if (!lua_istable(L, -1)) {
     lua_newtable(L);
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "k");
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
-    lua_setfield(L, LUA_REGISTRYINDEX, ANCHORS_KEY);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
   }
   lua_pop(L, 1);
+}
+
+LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
+  pin_library();
+  /* one anchors table per Lua state, kept across reloads: weak keys, so
+  ** an owner's entry goes with it (in 5.2+ an ephemeron) */
+  weak_keyed(L, ANCHORS_KEY);
+  weak_keyed(L, TARGETS_KEY);
   lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   if (lua_type(L, -1) != LUA_TUSERDATA) {
     luaik_state *state = (luaik_state *)luaik_newuserdata(L, sizeof *state);

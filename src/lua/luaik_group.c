@@ -157,14 +157,40 @@ static ik2d_status group_run(luaik_group *group, int *reached, int *bad) {
   return IK2D_OK;
 }
 
+/* Whether a member's target is on a bone: world targets for every member
+** clear it, and the member's hold on the bone's skeleton goes with it,
+** which only the classic methods (with the Lua state) can let go. */
+static bool group_bone_targets(const luaik_group *group) {
+  int i;
+  for (i = 0; i < group->count; i++)
+    if (ik2d_solver_target_bone(group->solvers[i], NULL, NULL, NULL) >= 0) return true;
+  return false;
+}
+
+/* After world targets were set: the holds of the members (the group at
+** index g) whose targets are no longer on bones go. */
+static void group_release_targets(lua_State *L, int g, const luaik_group *group) {
+  int i;
+  luaik_anchored(L, g);
+  for (i = 0; i < group->count; i++) {
+    if (ik2d_solver_target_bone(group->solvers[i], NULL, NULL, NULL) >= 0) continue;
+    lua_rawgeti(L, -1, i + 1);
+    luaik_anchor_target(L, -1, 0);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
 static int group_solve(lua_State *L) {
   luaik_group *group = check_live_group(L, 1);
   int reached = 0, bad = 0;
+  bool bone_targets = group->read_targets && group_bone_targets(group);
   ik2d_status status = group_run(group, &reached, &bad);
   if (status != IK2D_OK)
     luaik_arg_errorf(L, 1, "target array [%d]: %s",
                      2 * bad + (status == IK2D_ERR_TARGET_Y ? 1 : 0),
                      luaik_status_message(L, status));
+  if (bone_targets) group_release_targets(L, 1, group);
   lua_pushinteger(L, reached);
   return 1;
 }
@@ -172,11 +198,13 @@ static int group_solve(lua_State *L) {
 /* For the FFI path (lua/ik2d/ffi.lua), given the group's userdata:
 ** luaik_group_members gives the members and the targets scratch, and
 ** luaik_group_set_targets sets the targets from it (-1: a bad one, and
-** the classic method raises);
+** the classic method raises; or a member's target on a bone, and the
+** classic method sets them);
 ** luaik_group_live whether the group and every member are alive (when
 ** not, the FFI path calls the classic method, which raises);
 ** luaik_group_solve the solve, or -1 for a bad target in the target array
-** (the classic method then raises); luaik_group_target_array and
+** (the classic method then raises) or a member's target on a bone that
+** the target array replaces (the classic method solves); luaik_group_target_array and
 ** luaik_group_joint_array the arrays, read and written by every solve
 ** from the first time they are asked for (when they are filled with the
 ** targets and joints of then). */
@@ -209,8 +237,10 @@ static ik2d_status group_take_targets(luaik_group *group, int *bad) {
 }
 
 int luaik_group_set_targets(void *box) {
+  luaik_group *group = group_of_box(box);
   int bad = 0;
-  return group_take_targets(group_of_box(box), &bad) == IK2D_OK ? 0 : -1;
+  if (group_bone_targets(group)) return -1;
+  return group_take_targets(group, &bad) == IK2D_OK ? 0 : -1;
 }
 
 bool luaik_group_live(void *box) {
@@ -218,8 +248,10 @@ bool luaik_group_live(void *box) {
 }
 
 int luaik_group_solve(void *box) {
+  luaik_group *group = group_of_box(box);
   int reached = 0, bad = 0;
-  return group_run(group_of_box(box), &reached, &bad) == IK2D_OK ? reached : -1;
+  if (group->read_targets && group_bone_targets(group)) return -1;
+  return group_run(group, &reached, &bad) == IK2D_OK ? reached : -1;
 }
 
 double *luaik_group_target_array(void *box) {
@@ -249,6 +281,7 @@ const double *luaik_group_joint_array(void *box) {
 static int group_set_targets(lua_State *L) {
   luaik_group *group = check_live_group(L, 1);
   int i, n = 2 * group->count, length, bad = 0;
+  bool bone_targets;
   ik2d_status status;
   luaik_check_table(L, 2);
   length = (int)luaik_rawlen(L, 2);
@@ -262,10 +295,12 @@ static int group_set_targets(lua_State *L) {
     group->scratch[i] = (double)lua_tonumber(L, 3);
     lua_pop(L, 1);
   }
+  bone_targets = group_bone_targets(group);
   status = group_take_targets(group, &bad);
   if (status != IK2D_OK)
     luaik_arg_errorf(L, 2, "item %d: %s", 2 * bad + (status == IK2D_ERR_TARGET_Y ? 2 : 1),
                      luaik_status_message(L, status));
+  if (bone_targets) group_release_targets(L, 1, group);
   return 0;
 }
 

@@ -29,7 +29,7 @@ ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg) {
 static void push_info(lua_State *L, int sk) { luaik_anchored(L, sk); }
 
 /* The name of 0-based bone i of the skeleton at index sk, pushed. */
-static const char *bone_name(lua_State *L, int sk, int i) {
+const char *luaik_bone_name(lua_State *L, int sk, int i) {
   push_info(L, sk);
   lua_rawgeti(L, -1, i + 1);
   lua_replace(L, -2);
@@ -37,7 +37,7 @@ static const char *bone_name(lua_State *L, int sk, int i) {
 }
 
 /* The 0-based bone at argument arg: its name or its index. */
-static int bone_arg(lua_State *L, int sk, int arg) {
+int luaik_bone_arg(lua_State *L, int sk, int arg) {
   const ik2d_skeleton *skeleton = (const ik2d_skeleton *)luaik_test_object(L, sk, LUAIK_SKELETON);
   int count = ik2d_skeleton_bone_count(skeleton), i;
   if (lua_type(L, arg) == LUA_TNUMBER) {
@@ -61,11 +61,6 @@ static int bone_arg(lua_State *L, int sk, int arg) {
 /* ik2d.skeleton{ ... }                                                 */
 /* ------------------------------------------------------------------ */
 
-static const char *const skeleton_fields[] = {"x", "y", "angle", "flip", NULL};
-static const char *const bone_fields[] = {"name", "parent", "length", "angle", "x", "y",
-                                          "min", "max", "invert", "space", "inherit", NULL};
-static const char *const inherit_names[] = {"all", "position", NULL};
-
 /* Reads bone i (0-based) of the table at index 1 into bone; the info
 ** table at info gets its name.  Leaves its constraint (or nil) pushed. */
 static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_def *bones,
@@ -81,7 +76,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
     luaik_arg_errorf(L, 1, "bone %d: name must be a string, got %s", i + 1,
                      luaik_typename(L, -1));
   owner = lua_pushfstring(L, "bone \"%s\": ", lua_tostring(L, -1));
-  luaik_check_keys(L, t, 1, owner, "field", bone_fields, 0);
+  luaik_check_keys(L, t, 1, owner, "field", luaik_skeleton_bone_fields, 0);
   /* unique: info.index[name] */
   lua_getfield(L, info, "index");
   index = lua_gettop(L);
@@ -119,11 +114,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  luaik_rawfield(L, t, "length");
-  if (lua_isnil(L, -1)) luaik_arg_errorf(L, 1, "%slength: number expected, got nil", owner);
-  bone->length = luaik_number_at(L, index + 1, 1, lua_pushfstring(L, "%slength", owner));
-  lua_settop(L, index);
-  bone->rest = luaik_number_field(L, t, 1, "angle", lua_pushfstring(L, "%sangle", owner), 0.0);
+  luaik_read_fields(L, t, 1, owner, luaik_skeleton_bone_options, bone);
   /* an origin given: at (x, y), x defaulting to the parent's tip */
   luaik_rawfield(L, t, "x");
   x = lua_gettop(L);
@@ -140,7 +131,7 @@ static void read_bone(lua_State *L, int info, int i, const ik2d_skeleton_bone_de
   if (!lua_isnil(L, -1))
     bone->inherit = (ik2d_inherit)luaik_choice_at(L, index + 1, 1,
                                                   lua_pushfstring(L, "%sinherit", owner),
-                                                  inherit_names);
+                                                  luaik_inherit_names);
   lua_settop(L, index);
   if (luaik_read_limits(L, t, 1, owner, &limits)) {
     bone->constraint = luaik_push_constraint(L, 1, owner, &limits);
@@ -170,7 +161,7 @@ int luaik_skeleton_new(lua_State *L) {
   count = (int)luaik_rawlen(L, 1);
   if (count < 1 || count > IK2D_MAX_SKELETON_BONES)
     luaik_check_status(L, 1, IK2D_ERR_SKELETON_BONES);
-  luaik_check_keys(L, 1, 1, "", "field", skeleton_fields, count);
+  luaik_check_keys(L, 1, 1, "", "field", luaik_skeleton_fields, count);
   /* a slot per bone for its constraint, and room for reading one */
   luaL_checkstack(L, count + LUA_MINSTACK, "too many bones");
   lua_createtable(L, count, 2);
@@ -217,7 +208,7 @@ int luaik_skeleton_new(lua_State *L) {
 /* A core status for bone i at argument arg: "bone \"x\": <message>". */
 static void check_bone_status(lua_State *L, int arg, int i, ik2d_status status) {
   if (status != IK2D_OK)
-    luaik_arg_errorf(L, arg, "bone \"%s\": %s", bone_name(L, 1, i),
+    luaik_arg_errorf(L, arg, "bone \"%s\": %s", luaik_bone_name(L, 1, i),
                      luaik_status_message(L, status));
 }
 
@@ -240,7 +231,7 @@ static int skeleton_name(lua_State *L) {
   int i;
   luaik_check_skeleton(L, 1);
   /* the bone first: the info pushed would stand for a missing argument */
-  i = bone_arg(L, 1, 2);
+  i = luaik_bone_arg(L, 1, 2);
   push_info(L, 1);
   lua_rawgeti(L, -1, i + 1);
   return 1;
@@ -277,7 +268,7 @@ typedef ik2d_status (*bone_write)(ik2d_skeleton *, int, double);
 
 static int set_bone_value(lua_State *L, bone_write write) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  int i = bone_arg(L, 1, 2);
+  int i = luaik_bone_arg(L, 1, 2);
   double value = luaik_check_number(L, 3);
   check_bone_status(L, 3, i, write(sk, i, value));
   return 0;
@@ -295,7 +286,7 @@ typedef ik2d_status (*bone_read)(const ik2d_skeleton *, int, double *);
 static int push_bone_value(lua_State *L, bone_read read) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   double value = 0.0;
-  read(sk, bone_arg(L, 1, 2), &value);
+  read(sk, luaik_bone_arg(L, 1, 2), &value);
   lua_pushnumber(L, value);
   return 1;
 }
@@ -308,7 +299,7 @@ static int skeleton_rest(lua_State *L) { return push_bone_value(L, ik2d_skeleton
 static int skeleton_world(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   double x = 0.0, y = 0.0, angle = 0.0;
-  ik2d_skeleton_world(sk, bone_arg(L, 1, 2), &x, &y, &angle);
+  ik2d_skeleton_world(sk, luaik_bone_arg(L, 1, 2), &x, &y, &angle);
   return luaik_push_xya(L, x, y, angle);
 }
 
@@ -318,7 +309,7 @@ typedef ik2d_status (*bone_point)(const ik2d_skeleton *, int, double *, double *
 static int push_bone_point(lua_State *L, bone_point read) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   double x = 0.0, y = 0.0;
-  read(sk, bone_arg(L, 1, 2), &x, &y);
+  read(sk, luaik_bone_arg(L, 1, 2), &x, &y);
   return luaik_push_xy(L, x, y);
 }
 
@@ -328,7 +319,7 @@ static int skeleton_origin(lua_State *L) { return push_bone_point(L, ik2d_skelet
 static int skeleton_parent(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   int parent = -1;
-  ik2d_skeleton_parent(sk, bone_arg(L, 1, 2), &parent);
+  ik2d_skeleton_parent(sk, luaik_bone_arg(L, 1, 2), &parent);
   if (parent < 0) return 0;
   lua_pushinteger(L, parent + 1);
   return 1;
@@ -337,14 +328,14 @@ static int skeleton_parent(lua_State *L) {
 static int skeleton_inherit(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   ik2d_inherit inherit = IK2D_INHERIT_ALL;
-  ik2d_skeleton_inherit(sk, bone_arg(L, 1, 2), &inherit);
-  lua_pushstring(L, inherit_names[inherit]);
+  ik2d_skeleton_inherit(sk, luaik_bone_arg(L, 1, 2), &inherit);
+  lua_pushstring(L, luaik_inherit_names[inherit]);
   return 1;
 }
 
 static int skeleton_constraint(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  int i = bone_arg(L, 1, 2);
+  int i = luaik_bone_arg(L, 1, 2);
   (void)sk;
   push_info(L, 1);
   lua_getfield(L, -1, "constraints");
@@ -354,7 +345,7 @@ static int skeleton_constraint(lua_State *L) {
 
 static int skeleton_set_constraint(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  int i = bone_arg(L, 1, 2);
+  int i = luaik_bone_arg(L, 1, 2);
   const ik2d_constraint *c = NULL;
   if (!lua_isnoneornil(L, 3)) c = luaik_check_constraint(L, 3);
   lua_settop(L, 3);
@@ -389,8 +380,41 @@ static int skeleton_transform_array(lua_State *L) {
                          "off or not available: use transforms)");
 }
 
+/* "solver <i> (chain "<from>".."<to>")", pushed: the solver's place in
+** sk:solvers() of the skeleton at index sk, and its chain's ends. */
+static const char *solver_label(lua_State *L, int sk, const ik2d_solver *solver) {
+  ik2d_solver *list[IK2D_MAX_SKELETON_SOLVERS];
+  int n = ik2d_skeleton_solvers(luaik_check_skeleton(L, sk), list, IK2D_MAX_SKELETON_SOLVERS);
+  int k, from = 0, to = 0, top = lua_gettop(L);
+  for (k = 0; k < n && list[k] != solver; k++) continue;
+  ik2d_chain_skeleton(ik2d_solver_chain(solver), &from, &to);
+  luaik_bone_name(L, sk, from);
+  luaik_bone_name(L, sk, to);
+  lua_pushfstring(L, "solver %d (chain \"%s\"..\"%s\")", k + 1, lua_tostring(L, top + 1),
+                  lua_tostring(L, top + 2));
+  lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+  return lua_tostring(L, -1);
+}
+
+void luaik_cycle_error(lua_State *L, int sk, int arg, const ik2d_solver *a,
+                       const ik2d_solver *b) {
+  const char *first = solver_label(L, sk, a), *second = solver_label(L, sk, b);
+  const char *message = lua_pushfstring(L, "%s and %s: %s", first, second,
+                                        luaik_status_message(L, IK2D_ERR_TARGET_CYCLE));
+  if (arg == 0) luaik_call_error(L, message);
+  luaik_arg_error(L, arg, message);
+}
+
 static int skeleton_solve(lua_State *L) {
-  lua_pushinteger(L, ik2d_skeleton_solve(luaik_check_skeleton(L, 1)));
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int reached = ik2d_skeleton_solve(sk);
+  if (reached < 0) {
+    ik2d_solver *a = NULL, *b = NULL;
+    ik2d_skeleton_cycle(sk, &a, &b);
+    luaik_cycle_error(L, 1, 0, a, b);
+  }
+  lua_pushinteger(L, reached);
   return 1;
 }
 
@@ -417,18 +441,18 @@ static void push_objects(lua_State *L) {
 
 static int skeleton_chain(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  int from = bone_arg(L, 1, 2), to = bone_arg(L, 1, 3), count = 0, bad = -1;
+  int from = luaik_bone_arg(L, 1, 2), to = luaik_bone_arg(L, 1, 3), count = 0, bad = -1;
   ik2d_status status = ik2d_skeleton_path(sk, from, to, &count, &bad);
   ik2d_chain *chain;
   size_t size;
   if (status == IK2D_ERR_PATH) {
-    const char *name = bone_name(L, 1, to);
+    const char *name = luaik_bone_name(L, 1, to);
     luaik_arg_errorf(L, 3, "bone \"%s\" does not descend from bone \"%s\"", name,
-                     bone_name(L, 1, from));
+                     luaik_bone_name(L, 1, from));
   }
   if (status == IK2D_ERR_PATH_INHERIT)
     luaik_arg_errorf(L, 3, "bone \"%s\" inherits position only: it can only start a chain",
-                     bone_name(L, 1, bad));
+                     luaik_bone_name(L, 1, bad));
   if (status == IK2D_ERR_BONE_COUNT)
     luaik_arg_errorf(L, 3, "%s (the path has more)", luaik_status_message(L, status));
   luaik_check_status(L, 3, status);
@@ -444,23 +468,6 @@ static int skeleton_chain(lua_State *L) {
   luaik_anchor(L, 4, 5);
   lua_pop(L, 1);
   return 1;
-}
-
-void luaik_push_path_constraint(lua_State *L, int chain, int i) {
-  const ik2d_chain *c = luaik_check_chain(L, chain);
-  int bone = 0, top = lua_gettop(L);
-  ik2d_skeleton_chain_bone(c, i, &bone);
-  luaik_anchored(L, chain);
-  lua_getfield(L, -1, "skeleton");
-  luaik_anchored(L, -1);          /* its info */
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "constraints");
-    lua_rawgeti(L, -1, bone + 1);
-  } else {
-    lua_pushnil(L);
-  }
-  lua_replace(L, top + 1);
-  lua_settop(L, top + 1);
 }
 
 /* Remembers a solver made on a skeleton chain (luaik_solver_new). */

@@ -7,6 +7,7 @@
 -- else an empty table; one metatable per type, its methods in __index.
 -- What an object holds lives in a weak-keyed table per type, keyed by the
 -- proxy, so a method finds its object and checks its type in one lookup.
+local api = require "ik2d.api"
 local B = {}
 
 local type, tostring, tonumber, select, error = type, tostring, tonumber, select, error
@@ -271,62 +272,16 @@ function B.type_error(arg, expected, v, n)
   arg_error(arg, format("%s expected, got %s", expected, typename_of(v, arg, n)))
 end
 
---- the C core's words for each status (src/ik2d_status.c)
-B.MESSAGES = {
-  BONE_COUNT = "a chain needs 1 to 64 bones",
-  LENGTH = "length must be > 0 and finite",
-  REACH = "the bone lengths add up beyond the largest number",
-  REST = "rest angle must be finite",
-  BASE_X = "base x must be finite",
-  BASE_Y = "base y must be finite",
-  BASE_ANGLE = "base angle must be finite",
-  POSE = "pose angle must be finite",
-  TARGET_X = "target x must be finite",
-  TARGET_Y = "target y must be finite",
-  MIN = "min must be finite",
-  MAX = "max must be finite",
-  MIN_DEGREES = "min must be within [-2 pi, 2 pi]: limits are radians, not degrees",
-  MAX_DEGREES = "max must be within [-2 pi, 2 pi]: limits are radians, not degrees",
-  LIMIT_ORDER = "min > max",
-  SPACE = "space must be parent or world",
-  INDEX = "index out of range",
-  METHOD = "method must be ccd, fabrik, two_bone or follow",
-  TWO_BONE = "method two_bone needs a chain of 2 bones of length > 0",
-  ITERATIONS = "iterations must be >= 1",
-  TOLERANCE = "tolerance must be >= 0 and finite",
-  WEIGHT = "weight must not be nan",
-  DAMPING = "damping must be >= 0 and finite",
-  BEND = "bend must be 1 or -1",
-  SOFTNESS = "softness must be >= 0 and finite",
-  STRETCH = "stretch must be >= 1",
-  SWEEP = "sweep must be root or tip",
-  TIP_ANGLE = "tip angle must be finite",
-  TIP_WEIGHT = "tip weight must be within [0, 1]",
-  POLE_X = "pole x must be finite",
-  POLE_Y = "pole y must be finite",
-  SOFTNESS_CURVE = "softness curve must be smooth or spine",
-  COMPRESS = "compress must be within [0, 1]",
-  SKELETON_BONES = "a skeleton needs 1 to 256 bones",
-  PIVOT_LENGTH = "length must be >= 0 and finite",
-  PARENT = "parent must be an earlier bone",
-  ORIGIN_X = "origin x must be finite",
-  ORIGIN_Y = "origin y must be finite",
-  INHERIT = "inherit must be all or position",
-  PATH = "the last bone does not descend from the first",
-  PATH_INHERIT = "a bone that inherits position only can only start a chain",
-  LINKED = "the chain is a path of a skeleton: edit the skeleton's bones instead",
-  LINKED_STRETCH = "stretch and compress are not available on a skeleton chain",
-  PRIORITY = "priority must be >= 0 and finite",
-  SKELETON_SOLVERS = "the chain's skeleton already has 256 solvers, the most a skeleton takes",
-  LINKED_FOLLOW = "method follow moves the chain's base, which the skeleton owns",
-  SKELETON_SPACE =
-    "a skeleton's limits are in parent space (inherit = \"position\" keeps a world angle)",
-  STIFFNESS = "stiffness must be >= 0 and finite",
-  MASS = "mass must be > 0 and finite, with stiffness / mass and damping / mass finite",
-  GRAVITY_X = "gravity x must be finite",
-  GRAVITY_Y = "gravity y must be finite",
-  DT = "dt must be >= 0 (seconds)",
-}
+--- the core's words for each status, by name, as lua/ik2d/api.lua gives
+-- them to the C core (src/ik2d_api.c): "{MAX_BONES}" is the constant's value
+B.MESSAGES = {}
+do
+  local constants = {}
+  for _, c in ipairs(api.constants) do constants[c.name] = tostring(c.value) end
+  for _, s in ipairs(api.statuses) do
+    B.MESSAGES[s.name] = (s.words:gsub("{([%u_]+)}", constants))
+  end
+end
 
 --- the core's words for a status, with a hint for Lua where one helps
 function B.status_message(status)

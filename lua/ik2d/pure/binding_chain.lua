@@ -1,5 +1,8 @@
 --- ik2d.pure.binding_chain: ik2d.constraint and ik2d.chain for Lua
 -- (src/lua/luaik_chain.c): the same arguments, checks, errors and results.
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
+local option_rows = require "ik2d.pure.options"
 local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local limits = require "ik2d.pure.constraint"
@@ -42,8 +45,8 @@ M.check_chain = check_chain
 -- constraints
 -- ------------------------------------------------------------------
 
-local LIMIT_FIELDS = { min = true, max = true, invert = true, space = true }
-local SPACE_NAMES = { "parent", "world" }
+local LIMIT_FIELDS = defs.field_set(api.constraint)
+local SPACE_NAMES = defs.choices("space")
 
 -- A def from the limit fields of table t, named by owner ("" or "bone
 -- 2: ") in errors; false when t has neither min nor max.
@@ -127,9 +130,11 @@ end
 -- chains
 -- ------------------------------------------------------------------
 
-local CHAIN_FIELDS = { x = true, y = true, angle = true, flip = true }
-local BONE_FIELDS = { length = true, angle = true, min = true, max = true, invert = true,
-  space = true }
+local CHAIN_FIELDS = defs.field_set(api.chain)
+local BONE_FIELDS = defs.field_set(api.bone)
+-- the plain fields of a bone table, read by rows
+local BONE_ROWS = option_rows.rows(api.bone)
+local _, default_bone = defs.of(api.bone)
 
 -- the optional number field key of t (fallback if nil)
 local function number_field(t, key, what, fallback)
@@ -148,10 +153,14 @@ local function read_bone(t, i, def)
     arg_error(1, format("%stable expected, got %s", owner, typename(bone)))
   end
   B.check_keys(bone, 1, owner, "field", BONE_FIELDS, 0)
-  local length = number_at(rawget(bone, "length"), true, 1, owner .. "length")
-  local rest = number_field(bone, "angle", owner .. "angle", 0.0)
-  def.length[i], def.rest[i], def.constraint[i] = length, rest, false
-  local status = chains.check_bone(length, rest)
+  local fields = default_bone()
+  option_rows.read_fields(bone, 1, owner, BONE_ROWS, fields)
+  for k = 1, #BONE_ROWS do
+    local key = BONE_ROWS[k].field
+    def[key][i] = fields[key]
+  end
+  def.constraint[i] = false
+  local status = chains.check_bone(fields.length, fields.rest)
   if status then arg_error(1, owner .. status_message(status)) end
   local limit_def = {}
   if read_limits(bone, 1, owner, limit_def) then
@@ -168,7 +177,9 @@ function M.chain(...)
   local count = rawlen(t)
   if count < 1 or count > chains.MAX_BONES then check_status(1, "BONE_COUNT") end
   B.check_keys(t, 1, "", "field", CHAIN_FIELDS, count)
-  local def = { count = count, length = {}, rest = {}, constraint = {} }
+  -- per bone field an array (length, rest, ...), and the constraints
+  local def = { count = count, constraint = {} }
+  for k = 1, #BONE_ROWS do def[BONE_ROWS[k].field] = {} end
   local proxies, limited = {}, false
   for i = 1, count do
     local proxy = read_bone(t, i, def)

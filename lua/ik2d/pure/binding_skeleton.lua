@@ -3,6 +3,9 @@
 -- results.  Bones have names here: a skeleton's anchor is its info, the
 -- names (info[i]), their indices (info.index[name]) and the constraints
 -- of its bones (info.constraints[i]).
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
+local option_rows = require "ik2d.pure.options"
 local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local skeleton = require "ik2d.pure.skeleton"
@@ -53,14 +56,35 @@ end
 
 local function bone_name(sk, i) return c_string(sk.anchor[i]) end
 
+M.check_skeleton, M.bone_arg = check_skeleton, bone_arg
+
+-- "solver <i> (chain "<from>".."<to>")": the solver's place in sk:solvers()
+-- and its chain's ends
+local function solver_label(sk, sv)
+  local list, k = sk.solvers, 1
+  while k <= #list and list[k] ~= sv do k = k + 1 end
+  local link = sv.chain.link
+  return format('solver %d (chain "%s".."%s")', k, bone_name(sk, link.from), bone_name(sk, link.to))
+end
+
+--- TARGET_CYCLE as an error on argument arg (0: the call itself) naming
+-- solvers a and b of sk
+function M.cycle_error(sk, arg, a, b)
+  local message = format("%s and %s: %s", solver_label(sk, a), solver_label(sk, b),
+                         status_message("TARGET_CYCLE"))
+  if arg == 0 then B.call_error(message) end
+  arg_error(arg, message)
+end
+
 -- ------------------------------------------------------------------
 -- ik2d.skeleton{ ... }
 -- ------------------------------------------------------------------
 
-local SKELETON_FIELDS = { x = true, y = true, angle = true, flip = true }
-local BONE_FIELDS = { name = true, parent = true, length = true, angle = true, x = true,
-  y = true, min = true, max = true, invert = true, space = true, inherit = true }
-local INHERIT_NAMES = { "all", "position" }
+local SKELETON_FIELDS = defs.field_set(api.skeleton)
+local BONE_FIELDS = defs.field_set(api.skeleton_bone)
+-- the plain fields of a bone table, read by rows
+local BONE_ROWS = option_rows.rows(api.skeleton_bone)
+local INHERIT_NAMES = defs.choices("inherit")
 
 -- Reads bone i of the table t into a def; info gets its name, limits its
 -- constraint (proxy).
@@ -103,10 +127,7 @@ local function read_bone(t, info, i, bones, limits)
     end
     def.parent = p
   end
-  local length = rawget(bone, "length")
-  if length == nil then arg_error(1, owner .. "length: number expected, got nil") end
-  def.length = number_at(length, true, 1, owner .. "length")
-  def.rest = number_field(bone, "angle", owner .. "angle", 0.0)
+  option_rows.read_fields(bone, 1, owner, BONE_ROWS, def)
   -- an origin given: at (x, y), x defaulting to the parent's tip
   local x, y = rawget(bone, "x"), rawget(bone, "y")
   if x ~= nil or y ~= nil then
@@ -328,7 +349,10 @@ function Skeleton.transform_array(...)
 end
 
 function Skeleton.solve(...)
-  return skeleton_solve.solve(check_skeleton(..., 1, select("#", ...)))
+  local sk = check_skeleton(..., 1, select("#", ...))
+  local reached = skeleton_solve.solve(sk)
+  if reached < 0 then M.cycle_error(sk, 0, skeleton_solve.cycle(sk)) end
+  return reached
 end
 
 -- ------------------------------------------------------------------

@@ -1,18 +1,21 @@
 --- ik2d.pure.binding_solver: ik2d.solver, its options and setters for Lua
--- (src/lua/luaik_solver.c).  Options are table-driven: a setter and an
--- option convert a value with the same code and hand the whole def to the
--- same check, so they take the same values and word the same errors.
+-- (src/lua/luaik_solver.c).  Options are the rows lua/ik2d/api.lua
+-- describes: a setter and an option convert a value with the same code
+-- (ik2d.pure.options) and hand the whole def to the same check, so they
+-- take the same values and word the same errors.
+local api = require "ik2d.api"
 local B = require "ik2d.pure.binding"
+local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
 local binding_chain = require "ik2d.pure.binding_chain"
+local binding_skeleton = require "ik2d.pure.binding_skeleton"
+local skeleton_solve = require "ik2d.pure.skeleton_solve"
 
-local type, select, tostring, rawget, rawset = type, select, tostring, rawget, rawset
+local type, select, tostring = type, select, tostring
 local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
-local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.boolean_at,
-  B.choice_at
-local is_table, typename = B.is_table, B.typename
+local number_at, is_table = B.number_at, B.is_table
 local check_chain = binding_chain.check_chain
 local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solve
 
@@ -35,96 +38,12 @@ M.check_solver = check_solver
 -- options
 -- ------------------------------------------------------------------
 
-local METHOD_NAMES = { "ccd", "fabrik", "two_bone", "follow" }
-local SWEEP_NAMES = { "root", "tip" }
-local CURVE_NAMES = { "smooth", "spine" }
+-- the rows of lua/ik2d/api.lua, read by ik2d.pure.options
+local OPTIONS, BY_NAME = option_rows.rows(api.solver)
+local read_option, push_option = option_rows.read, option_rows.push
 
-local OPTIONS = {
-  { name = "method", kind = "choice", choices = METHOD_NAMES },
-  { name = "iterations", kind = "whole" },
-  { name = "tolerance", kind = "number" },
-  { name = "weight", kind = "number" },
-  { name = "damping", kind = "number" },
-  { name = "warm_start", kind = "boolean" },
-  { name = "exact", kind = "boolean" },
-  { name = "sweep", kind = "choice", choices = SWEEP_NAMES },
-  { name = "bend", kind = "whole" },
-  { name = "softness", kind = "number" },
-  { name = "softness_curve", kind = "choice", choices = CURVE_NAMES },
-  { name = "stretch", kind = "number" },
-  { name = "compress", kind = "number" },
-  { name = "uniform", kind = "boolean" },
-  { name = "tip_angle", kind = "angle" },
-  { name = "tip_weight", kind = "number" },
-  { name = "pole", kind = "point" },
-  { name = "priority", kind = "number" },
-  { name = "together", kind = "boolean" },
-}
-local BY_NAME = {}
-for _, o in ipairs(OPTIONS) do BY_NAME[o.name] = o end
-
--- {x, y} or {x =, y =} into the def's pole
-local function read_point(p, arg, what, def)
-  local x = rawget(p, 1)
-  if x == nil then x = rawget(p, "x") end
-  local y = rawget(p, 2)
-  if y == nil then y = rawget(p, "y") end
-  def.pole_x = number_at(x, true, arg, what .. " x")
-  def.pole_y = number_at(y, true, arg, what .. " y")
-end
-
--- converts v (present: passed at all) into option o's field of def
-local function read_option(v, present, arg, o, def)
-  local kind, name = o.kind, o.name
-  if kind == "number" then
-    def[name] = number_at(v, present, arg, name)
-  elseif kind == "whole" then
-    def[name] = whole_at(v, present, arg, name)
-  elseif kind == "boolean" then
-    def[name] = boolean_at(v, present, arg, name)
-  elseif kind == "choice" then
-    def[name] = choice_at(v, arg, name, o.choices)
-  elseif kind == "angle" then
-    def.tip = v ~= false
-    if def.tip then def.tip_angle = number_at(v, present, arg, name) end
-  else
-    def.pole = v ~= false
-    if def.pole then
-      if not is_table(v) then
-        arg_error(arg, format("%s: {x, y} or false expected, got %s", name,
-                              present and typename(v) or "no value"))
-      end
-      read_point(v, arg, name, def)
-    end
-  end
-end
-
--- option o's field of def as a Lua value
-local function push_option(o, def)
-  local kind = o.kind
-  if kind == "angle" then
-    if def.tip then return def.tip_angle end
-    return false
-  elseif kind == "point" then
-    if not def.pole then return false end
-    return { def.pole_x, def.pole_y }
-  end
-  return def[o.name]
-end
-
--- every option of table t into def; unknown names raise
 local function read_options(t, arg, def)
-  for key, v in next, t do
-    local o
-    if type(key) == "string" then
-      local name = B.c_string(key)
-      o = BY_NAME[name]
-      if not o then arg_error(arg, format("unknown option '%s'", name)) end
-    else
-      arg_error(arg, format("option names are strings, got %s", typename(key)))
-    end
-    read_option(v, true, arg, o, def)
-  end
+  option_rows.read_all(t, arg, OPTIONS, BY_NAME, def)
 end
 
 -- each call's own copy of the settings it changes
@@ -185,7 +104,7 @@ function Solver.set_target(...)
   local sv = solvers_of[self]
   -- the common case, finite numbers, kept here without another call
   if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
-     not sv.collected and not sv.chain.collected then
+     not sv.collected and not sv.chain.collected and not sv.target_skeleton then
     sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
     return
   end
@@ -198,10 +117,43 @@ function Solver.set_target(...)
   end
   local status = solvers.set_target(sv, x * 1.0, y * 1.0)
   if status then check_status(status == "TARGET_Y" and 3 or 2, status) end
+  -- the bone's skeleton is no longer held
+  sv.target_anchor, sv.target_names = nil, nil
 end
 
 function Solver.target(...)
   return solvers.target(check_solver(..., 1, select("#", ...)))
+end
+
+--- s:set_target_bone(sk, bone [, dx, dy])
+function Solver.set_target_bone(...)
+  local self, skv, bone, dx, dy = ...
+  local n = select("#", ...)
+  local sv = check_solver(self, 1, n)
+  local sk = binding_skeleton.check_skeleton(skv, 2, n)
+  local b = binding_skeleton.bone_arg(sk, bone, n >= 3, 3)
+  if dx == nil then dx = 0.0 else dx = number_at(dx, true, 4) end
+  if dy == nil then dy = 0.0 else dy = number_at(dy, true, 5) end
+  local status, other = skeleton_solve.set_target_bone(sv, sk, b, dx * 1.0, dy * 1.0)
+  if status == "TARGET_CYCLE" then binding_skeleton.cycle_error(sk, 3, sv, other) end
+  check_status(status == "TARGET_Y" and 5 or 4, status)
+  -- the solver holds the skeleton while its target is there, and its
+  -- bones' names (a skeleton finalised meanwhile keeps them, as in C)
+  sv.target_anchor, sv.target_names = skv, sk.anchor
+end
+
+--- sk, bone name, dx, dy; nothing for a world target
+function Solver.target_bone(...)
+  local sv = check_solver(..., 1, select("#", ...))
+  local sk = sv.target_skeleton
+  if not sk then return end
+  return sv.target_anchor, sv.target_names[sv.target_bone], sv.target_dx, sv.target_dy
+end
+
+function Solver.clear_target_bone(...)
+  local sv = check_solver(..., 1, select("#", ...))
+  solvers.clear_target_bone(sv)
+  sv.target_anchor, sv.target_names = nil, nil
 end
 
 Solver.set_weight = setter(BY_NAME.weight)
@@ -233,12 +185,7 @@ function Solver.options(...)
   local n = select("#", ...)
   local sv = check_solver(self, 1, n)
   t = B.table_arg(t, 2, n)
-  local settings = sv.settings
-  for k = 1, #OPTIONS do
-    local o = OPTIONS[k]
-    rawset(t, o.name, push_option(o, settings))
-  end
-  return t
+  return option_rows.push_all(t, OPTIONS, sv.settings)
 end
 
 function Solver.set_tip_angle(...)
@@ -248,7 +195,8 @@ function Solver.set_tip_angle(...)
   angle = number_at(angle, n >= 2, 2)
   if weight == nil then weight = 1.0 else weight = number_at(weight, true, 3) end
   local status = solvers.set_tip_angle(sv, angle, weight)
-  check_status(status == "TIP_WEIGHT" and 3 or 2, status)
+  -- an aim set already: the solver
+  check_status(status == "TIP_WEIGHT" and 3 or status == "AIM_TIP" and 1 or 2, status)
 end
 
 --- a, weight; nothing when the last bone is free
@@ -284,6 +232,34 @@ end
 function Solver.clear_pole(...)
   local sv = check_solver(..., 1, select("#", ...))
   sv.settings.pole = false
+  solvers.refresh(sv)
+end
+
+-- the argument that is off, or the solver when its method or tip angle
+-- forbids an aim
+local AIM_ARGUMENT = { AIM_Y = 3, AIM_ANGLE = 4, AIM_METHOD = 1, AIM_TIP = 1 }
+
+function Solver.set_aim(...)
+  local self, x, y, angle = ...
+  local n = select("#", ...)
+  local sv = check_solver(self, 1, n)
+  x = number_at(x, n >= 2, 2)
+  y = number_at(y, n >= 3, 3)
+  angle = number_at(angle, n >= 4, 4)
+  local status = solvers.set_aim(sv, x, y, angle)
+  check_status(AIM_ARGUMENT[status] or 2, status)
+end
+
+--- x, y, angle; nothing when there is none
+function Solver.aim(...)
+  local settings = check_solver(..., 1, select("#", ...)).settings
+  if not settings.aim then return end
+  return settings.aim_x, settings.aim_y, settings.aim_angle
+end
+
+function Solver.clear_aim(...)
+  local sv = check_solver(..., 1, select("#", ...))
+  sv.settings.aim = false
   solvers.refresh(sv)
 end
 

@@ -1,14 +1,19 @@
 --- ik2d.pure.binding_spring: ik2d.spring for Lua (src/lua/luaik_spring.c):
--- options into a copy of the def, which the core checks whole.
+-- options into a copy of the def, which the core checks whole; colliders
+-- read whole before the core takes them.
+local api = require "ik2d.api"
 local B = require "ik2d.pure.binding"
+local defs = require "ik2d.pure.defs"
+local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local springs = require "ik2d.pure.spring"
 local binding_chain = require "ik2d.pure.binding_chain"
 
 local select, tostring, rawget, rawset = select, tostring, rawget, rawset
+local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
-local number_at, is_table, typename = B.number_at, B.is_table, B.typename
+local number_at, is_table = B.number_at, B.is_table
 
 local springs_of, new_spring = O.objects.Spring, O.new.Spring
 local Spring = O.methods.Spring
@@ -23,41 +28,37 @@ local function check_spring(v, arg, n)
   return sp
 end
 
-local NAMES = { "stiffness", "damping", "mass", "weight" }
-local KNOWN = { stiffness = true, damping = true, mass = true, weight = true, gravity = true }
+-- the rows of lua/ik2d/api.lua, read by ik2d.pure.options
+local OPTIONS, BY_NAME = option_rows.rows(api.spring)
 
--- every option of table t into def; unknown names raise
-local function read_options(t, arg, def)
-  B.check_keys(t, arg, "", "option", KNOWN, 0)
-  for k = 1, #NAMES do
-    local v = rawget(t, NAMES[k])
-    if v ~= nil then def[NAMES[k]] = number_at(v, true, arg, NAMES[k]) end
-  end
-  local gravity = rawget(t, "gravity")
-  if gravity ~= nil then
-    if not is_table(gravity) then
-      arg_error(arg, format("gravity: table {gx, gy} expected, got %s", typename(gravity)))
-    end
-    def.gravity_x = number_at(rawget(gravity, 1), true, arg, "gravity[1]")
-    def.gravity_y = number_at(rawget(gravity, 2), true, arg, "gravity[2]")
-  end
-end
-
--- each call's own copy of the settings it changes
+-- each call's own copy of the settings it changes, and slots for the
+-- per-bone arrays it reads
 local take_def, give_def = B.pool()
+local take_arrays, give_arrays = B.pool()
+
+-- the options of t into def for a chain of count bones; returns the
+-- arrays' slots, to give back once the core has copied them
+local function read_options(t, arg, def, count)
+  local arrays = take_arrays()
+  arrays.count, arrays.used = count, 0
+  option_rows.read_all(t, arg, OPTIONS, BY_NAME, def, arrays)
+  return arrays
+end
 
 function M.spring(...)
   local chain, options = ...
   local n = select("#", ...)
   local ch = binding_chain.check_chain(chain, 1, n)
   local def = springs.default_def()
+  local arrays
   if options ~= nil then
     if not is_table(options) then type_error(2, "table", options, n) end
-    read_options(options, 2, def)
+    arrays = read_options(options, 2, def, ch.count)
     -- still alive after the reading (nothing in it can run Lua)
     ch = binding_chain.check_chain(chain, 1, n)
   end
   local sp, status = springs.new(ch, def)
+  if arrays then give_arrays(arrays) end
   check_status(2, status)
   -- the spring keeps its chain alive
   sp.anchor = chain
@@ -84,7 +85,11 @@ function Spring.set_weight(...)
   local self, weight = ...
   local n = select("#", ...)
   local sp = check_spring(self, 1, n)
-  check_status(2, springs.set_weight(sp, number_at(weight, n >= 2, 2, "weight")))
+  local def = springs.copy_def(sp.settings, take_def())
+  option_rows.read(weight, n >= 2, 2, BY_NAME.weight, def)
+  local status = springs.set_def(sp, def)
+  give_def(def)
+  check_status(2, status)
 end
 
 function Spring.weight(...)
@@ -106,6 +111,21 @@ function Spring.gravity(...)
   return settings.gravity_x, settings.gravity_y
 end
 
+function Spring.set_wind(...)
+  local self, x, y = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  x = number_at(x, n >= 2, 2)
+  y = number_at(y, n >= 3, 3)
+  local status = springs.set_wind(sp, x, y)
+  check_status(status == "WIND_Y" and 3 or 2, status)
+end
+
+function Spring.wind(...)
+  local settings = check_spring(..., 1, select("#", ...)).settings
+  return settings.wind_x, settings.wind_y
+end
+
 --- all or nothing: the options go into a copy of the def
 function Spring.set_options(...)
   local self, t = ...
@@ -113,11 +133,12 @@ function Spring.set_options(...)
   local sp = check_spring(self, 1, n)
   if not is_table(t) then type_error(2, "table", t, n) end
   local def = springs.copy_def(sp.settings, take_def())
-  read_options(t, 2, def)
+  local arrays = read_options(t, 2, def, sp.chain.count)
   -- a spring finalised meanwhile raises rather than change
   sp = check_spring(self, 1, n)
   local status = springs.set_def(sp, def)
   give_def(def)
+  give_arrays(arrays)
   check_status(2, status)
 end
 
@@ -126,16 +147,99 @@ end
 function Spring.options(...)
   local self, t = ...
   local n = select("#", ...)
-  local settings = check_spring(self, 1, n).settings
+  local sp = check_spring(self, 1, n)
   t = B.table_arg(t, 2, n)
-  for k = 1, #NAMES do rawset(t, NAMES[k], settings[NAMES[k]]) end
-  local gravity = rawget(t, "gravity")
-  if not is_table(gravity) then
-    gravity = {}
-    rawset(t, "gravity", gravity)
+  return option_rows.push_all(t, OPTIONS, sp.settings, sp.chain.count)
+end
+
+-- colliders ------------------------------------------------------------
+
+local COLLIDER_FIELDS = defs.field_set(api.collider)
+local NO_KEYS = {}
+local MAX_COLLIDERS = springs.MAX_COLLIDERS
+
+-- each call's own records
+local take_records, give_records = B.pool()
+
+local function collider_number(t, owner, key)
+  return number_at(rawget(t, key), true, 2, format("%s.%s", owner, key))
+end
+
+-- colliders[k] of list (a circle {x =, y =, radius =} or a segment {x1 =,
+-- y1 =, x2 =, y2 =}) into record c, checked
+local function read_collider(list, k, c)
+  local t = rawget(list, k)
+  local owner = format("colliders[%d]", k)
+  if not is_table(t) then arg_error(2, format("%s: table expected, got %s", owner, B.typename(t))) end
+  B.check_keys(t, 2, owner .. ": ", "field", COLLIDER_FIELDS, 0)
+  local circle = rawget(t, "x") ~= nil or rawget(t, "y") ~= nil or rawget(t, "radius") ~= nil
+  local segment = rawget(t, "x1") ~= nil or rawget(t, "y1") ~= nil or rawget(t, "x2") ~= nil or
+                  rawget(t, "y2") ~= nil
+  if circle == segment then
+    arg_error(2, format("%s: a circle {x =, y =, radius =} or a segment {x1 =, y1 =, x2 =, y2 =} "
+                        .. "expected%s", owner, circle and ", not both" or ""))
   end
-  rawset(gravity, 1, settings.gravity_x)
-  rawset(gravity, 2, settings.gravity_y)
+  if circle then
+    c.shape = "circle"
+    c.x = collider_number(t, owner, "x")
+    c.y = collider_number(t, owner, "y")
+    c.radius = collider_number(t, owner, "radius")
+  else
+    c.shape = "segment"
+    c.x1 = collider_number(t, owner, "x1")
+    c.y1 = collider_number(t, owner, "y1")
+    c.x2 = collider_number(t, owner, "x2")
+    c.y2 = collider_number(t, owner, "y2")
+  end
+  local status = springs.check_collider(c)
+  if status then arg_error(2, format("%s: %s", owner, B.status_message(status))) end
+end
+
+--- all or nothing: every collider read and checked before the core takes
+-- them; nil or none clears
+function Spring.set_colliders(...)
+  local self, list = ...
+  local n = select("#", ...)
+  check_spring(self, 1, n)
+  local records, count = take_records(), 0
+  if list ~= nil then
+    if not is_table(list) then type_error(2, "table", list, n) end
+    count = rawlen(list)
+    if count > MAX_COLLIDERS then
+      arg_error(2, format("%s, got %d", B.status_message("COLLIDERS"), count))
+    end
+    B.check_keys(list, 2, "colliders: ", "key", NO_KEYS, count)
+    for k = 1, count do
+      local c = records[k]
+      if not c then
+        c = {}
+        records[k] = c
+      end
+      read_collider(list, k, c)
+    end
+  end
+  local sp = check_spring(self, 1, n)
+  local status = springs.set_colliders(sp, records, count)
+  give_records(records)
+  check_status(2, status)
+end
+
+--- the colliders as set_colliders takes them, into t (or a new table)
+function Spring.colliders(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local sp = check_spring(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  local own, count = springs.colliders(sp)
+  for k = 1, count do
+    local c = own[k]
+    if c.shape == "circle" then
+      rawset(t, k, { x = c.x, y = c.y, radius = c.radius })
+    else
+      rawset(t, k, { x1 = c.x1, y1 = c.y1, x2 = c.x2, y2 = c.y2 })
+    end
+  end
+  B.trim(t, count + 1)
   return t
 end
 

@@ -5,8 +5,10 @@
 -- A sweep turns each joint so that joint->tip points at joint->target,
 -- inside its limits; root to tip it rebuilds the next joint from the
 -- turned one, tip to root (textbook CCD) only the tip moves.  Each
--- iteration first tries the exact step; a run never ends farther than it
--- began.  The turn is written out in both sweeps: it is the inner loop.
+-- iteration first tries the exact step; a run that ends short of the
+-- target finishes with the limited pair step; a run never ends farther
+-- than it began.  The turn is written out in both sweeps: it is the inner loop.
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local pose = require "ik2d.pure.pose"
 
@@ -15,21 +17,21 @@ local sqrt, hypot = math.sqrt, m.hypot
 local P = pose.P
 local forward, clamp = pose.forward, pose.clamp
 local settle_world, exact_step = pose.settle_world, pose.exact_step
+local limited_step = pose.limited_step
 
 -- A sweep that gains less than this fraction of the distance has stalled.
-local STALL_GAIN = 1e-9
+local STALL_GAIN = N.CCD_STALL_GAIN
 -- With the exact step on, an iteration taking off less than this fraction
 -- of the squared distance while still farther than sqrt(FAR) tolerances
 -- crawls: the solver hands the rest of the iterations to FABRIK.
-local SLOW_GAIN = 0.3
-local FAR = 100.0
+local SLOW_GAIN, FAR = N.CCD_SLOW_GAIN, N.CCD_FAR
 
 local M = {}
 
 -- the norms a turn takes from its squares: outside, they underflow into
 -- denormals (or overflow), and a norm from them would give a turn off
 -- unit length (hypot then)
-local TINY, HUGE = 1e-150, 1e150
+local TINY, HUGE = N.TURN_NORM_MIN, N.TURN_NORM_MAX
 
 -- the run's start, for keep-best
 local start_c, start_s = pose.array(64), pose.array(64)
@@ -197,6 +199,12 @@ function M.run()
       ended = iteration > iterations
     end
     if ended then
+      -- short of the target: a limit may forbid what sweeps and the exact
+      -- step look for (the pose they stall in need not be the nearest)
+      if exact and distance_sq > tol_sq then
+        local _
+        _, distance_sq = limited_step(distance_sq)
+      end
       -- keep best: a run that gains nothing changes nothing
       if distance_sq >= start_sq then
         pose.load(start_c, start_s)

@@ -18,7 +18,7 @@ return {
   use_isa = group.use_isa,
   spring = binding_spring.spring,
   skeleton = binding_skeleton.skeleton,
-  _VERSION = "0.2.0",
+  _VERSION = require("ik2d.api").version,
   MAX_BONES = 64,
   MAX_SKELETON_BONES = 256,
   -- the method tables (ik2d.core has them for its FFI path)

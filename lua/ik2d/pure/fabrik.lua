@@ -1,6 +1,7 @@
 --- ik2d.pure.fabrik: FABRIK with CCD's limits (src/ik2d_fabrik.c): the
 -- backward pass turns each bone's rotation into its allowed arc, the best
--- pose seen is kept, and the exact two-joint step finishes.
+-- pose seen is kept, and the exact two-joint step finishes (or where a
+-- limit forbids that, the limited pair step).
 local pose = require "ik2d.pure.pose"
 
 local sqrt = math.sqrt
@@ -75,7 +76,10 @@ function M.run()
     -- not there after the budget (or a stall): one exact two-joint step
     -- finishes from the best pose when some pair of joints can
     forward()
-    pose.exact_step(best_sq)
+    local _
+    _, best_sq = pose.exact_step(best_sq)
+    -- and where a limit forbids that, the nearest pose the limits allow
+    if best_sq > P.tolerance_sq then pose.limited_step(best_sq) end
   end
   if iteration > iterations then return iterations end
   return iteration

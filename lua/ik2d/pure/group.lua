@@ -119,6 +119,8 @@ function Group.solve(...)
     for k = 1, count do
       local sv = list[k]
       sv.target_x, sv.target_y, sv.has_target = targets[2 * k - 2], targets[2 * k - 1], true
+      -- a world target: one on a bone goes, and the hold on its skeleton
+      if sv.target_skeleton then sv.target_skeleton, sv.target_anchor = false, nil end
     end
   end
   local reached = 0
@@ -167,6 +169,7 @@ function Group.set_targets(...)
   for k = 1, count do
     local sv = list[k]
     sv.target_x, sv.target_y, sv.has_target = scratch[2 * k - 1], scratch[2 * k], true
+    if sv.target_skeleton then sv.target_skeleton, sv.target_anchor = false, nil end
   end
   -- the target array follows them
   if g.read_targets then

@@ -23,6 +23,17 @@ local chains = require "ik2d.pure.chain"
 
 local load = loadstring or load -- luacheck: ignore 113 143
 local format, concat = string.format, table.concat
+local N = require "ik2d.pure.numbers"
+local TURN_MIN, TURN_MAX, STALL_GAIN = N.TURN_NORM_MIN, N.TURN_NORM_MAX, N.CCD_STALL_GAIN
+local ROT_NORM_MIN, ROT_NORM_MAX, ROT_DRIFT = N.ROT_NORM_MIN, N.ROT_NORM_MAX, N.ROT_DRIFT
+
+-- a number as source text that reads back as the same double
+local function number(v)
+  for digits = 15, 17 do
+    local text = format("%." .. digits .. "g", v)
+    if tonumber(text) == v then return text end
+  end
+end
 
 local M = {}
 
@@ -202,7 +213,7 @@ local function source(n, tip, limited)
   emit("if ch.flip then tx = 2.0 * bx - tx end")
   emit("local tol_sq = settings.tolerance * settings.tolerance")
   -- the norms a turn takes from its squares (outside: hypot), in registers
-  emit("local tiny, huge = 1e-150, 1e150")
+  emit("local tiny, huge = %s, %s", number(N.TURN_NORM_MIN), number(N.TURN_NORM_MAX))
   emit("local damping_c, damping_s = settings.damping_c, settings.damping_s")
   -- the first forward pass; within the tolerance already: no run
   emit("local x1, y1 = bx, by")
@@ -234,7 +245,7 @@ local function source(n, tip, limited)
   emit("distance_sq = dx * dx + dy * dy")
   -- a stalled run or the last iteration ends it; keep best
   emit("local ended")
-  emit("if before_sq - distance_sq <= 1e-9 * before_sq then")
+  emit("if before_sq - distance_sq <= %s * before_sq then", number(N.CCD_STALL_GAIN))
   emit("used = iteration")
   emit("ended = true")
   emit("else")
@@ -255,12 +266,12 @@ local function source(n, tip, limited)
   for i = 1, n do
     emit("do")
     emit("local norm = c%d * c%d + s%d * s%d", i, i, i, i)
-    emit("if not (norm > 0.25 and norm < 4.0) then")
+    emit("if not (norm > %s and norm < %s) then", number(N.ROT_NORM_MIN), number(N.ROT_NORM_MAX))
     emit("%s = %s", list("c%d, s%d"), list("start_c%d, start_s%d"))
     emit("break")
     emit("end")
     emit("local off = norm - 1.0")
-    emit("if off > 1e-14 or off < -1e-14 then")
+    emit("if off > %s or off < -%s then", number(N.ROT_DRIFT), number(N.ROT_DRIFT))
     emit("norm = sqrt(norm)")
     emit("c%d, s%d = c%d / norm, s%d / norm", i, i, i, i)
     emit("end")
@@ -277,7 +288,7 @@ local function source(n, tip, limited)
       emit("if not on_limit and limit and not limit.full then")
       emit("local mc, ms = mid_c[%d], mid_s[%d]", i, i)
       emit("local rel_c, rel_s = mc * c%d + ms * s%d, mc * s%d - ms * c%d", i, i, i, i)
-      emit("on_limit = abs(atan2(rel_s, rel_c)) >= limit.half - 1e-9")
+      emit("on_limit = abs(atan2(rel_s, rel_c)) >= limit.half - %s", number(N.ON_LIMIT))
       emit("end")
       emit("end")
     end
@@ -442,7 +453,7 @@ local function loop_kernel(tip_first)
             local dot = ax * gx + ay * gy
             local cross = ax * gy - ay * gx
             local norm = sqrt(dot * dot + cross * cross)
-            if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+            if not (norm > TURN_MIN and norm < TURN_MAX) then norm = hypot(dot, cross) end
             if norm > 0.0 then
               local tc, ts = dot / norm, cross / norm
               if tc < damping_c then
@@ -470,7 +481,7 @@ local function loop_kernel(tip_first)
             local dot = ax * gx + ay * gy
             local cross = ax * gy - ay * gx
             local norm = sqrt(dot * dot + cross * cross)
-            if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+            if not (norm > TURN_MIN and norm < TURN_MAX) then norm = hypot(dot, cross) end
             if norm > 0.0 then
               local tc, ts = dot / norm, cross / norm
               if tc < damping_c then
@@ -514,7 +525,7 @@ local function loop_kernel(tip_first)
         distance_sq = dx * dx + dy * dy
         -- a stalled run or the last iteration ends it; keep best
         local ended = iteration == iterations
-        if before_sq - distance_sq <= 1e-9 * before_sq then
+        if before_sq - distance_sq <= STALL_GAIN * before_sq then
           used = iteration
           ended = true
         end
@@ -532,12 +543,12 @@ local function loop_kernel(tip_first)
     for i = 1, n do
       local c, s = rc[i], rs[i]
       local norm = c * c + s * s
-      if not (norm > 0.25 and norm < 4.0) then
+      if not (norm > ROT_NORM_MIN and norm < ROT_NORM_MAX) then
         for k = 1, n do rc[k], rs[k] = start_c[k], start_s[k] end
         break
       end
       local off = norm - 1.0
-      if off > 1e-14 or off < -1e-14 then
+      if off > ROT_DRIFT or off < -ROT_DRIFT then
         norm = sqrt(norm)
         rc[i], rs[i] = c / norm, s / norm
       end

@@ -72,8 +72,9 @@ end
 
 --- atan2(y, x) as ik2d_atan2 computes it (within 2 ulps of libm's):
 -- the octant, then atan(k/8) plus the series of a small rest; on an axis,
--- at the zeros and infinities atan2_edge.
-function M.atan2(y, x)
+-- at the zeros and infinities atan2_edge.  M.atan2 is this or
+-- M.atan2_flat, whichever the runtime runs faster.
+function M.atan2_branches(y, x)
   -- |x|, |y| without calls (a zero or NaN goes to atan2_edge either way)
   local ax, ay = x, y
   if x < 0.0 then ax = -x end
@@ -102,19 +103,23 @@ end
 local ABOVE_1, ABOVE_2 = 2.0 ^ 600, 2.0 ^ 474
 local min, max = math.min, math.max
 
---- atan2(y, x) with the bits of M.atan2, its octant chosen by arithmetic
--- rather than branches: LuaJIT compiles the branches of M.atan2 into a
--- side trace each, and with the signs and steepness of rotations at
--- random a loop calling it leaves its trace often.  Here the choices are
--- factors 0 or 1 (from min and max, which it compiles without a branch):
--- the steep case's (HALF_PI_HI - angle) + HALF_PI_LO is written
+--- atan2(y, x) with the bits of M.atan2_branches, its octant chosen by arithmetic
+-- rather than branches: LuaJIT compiles each branch that goes both ways
+-- into a side trace, which copies the rest of its loop with every later
+-- branch, and with the signs and steepness of rotations at random the
+-- side traces multiply.  Here the choices are factors 0 or 1 (from min
+-- and max, which it compiles without a branch): the steep case's
+-- (HALF_PI_HI - angle) + HALF_PI_LO is written
 -- (f * HALF_PI_HI + (1 - 2 f) * angle) + f * HALF_PI_LO, which for
 -- f = 0 is (0 + angle) + 0 = angle and for f = 1 the same operations as
--- M.atan2's; a negative y multiplies by -1 (exactly the negation).  The
--- axes, infinities and NaN go to M.atan2.
+-- M.atan2_branches'; a negative y multiplies by -1 (exactly the negation), the
+-- sign taken from 1 / y so that y = -0 counts as negative.  The axes but
+-- the origin take the same path: with x or y zero, t = 0 and the angle is
+-- 0, then pi/2 or pi, atan2_edge's values.  The origin, infinities and NaN
+-- go to atan2_edge.
 function M.atan2_flat(y, x)
   local ax, ay = abs(x), abs(y)
-  if not (ax > 0.0 and ay > 0.0 and ax <= DBL_MAX and ay <= DBL_MAX) then
+  if not (ax <= DBL_MAX and ay <= DBL_MAX and ax + ay > 0.0) then
     return atan2_edge(y, x, ax, ay)
   end
   -- ay > ax: ax / ay, else ay / ax (equal, they are one number)
@@ -130,9 +135,18 @@ function M.atan2_flat(y, x)
   angle = (steep * HALF_PI_HI + (1.0 - 2.0 * steep) * angle) + steep * HALF_PI_LO
   local left = min(max(-x, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
   angle = (left * PI_HI + (1.0 - 2.0 * left) * angle) + left * PI_LO
-  local below = min(max(-y, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  -- |y| <= DBL_MAX: 1 / y is not zero (at least 2^-1024)
+  local below = min(max(-(1.0 / y), 0.0) * ABOVE_1 * ABOVE_2, 1.0)
   return angle * (1.0 - 2.0 * below)
 end
+
+-- LuaJIT's compiler takes the flat atan2 and rot; an interpreter (PUC
+-- Lua, or LuaJIT with the compiler off when this loads, as on iOS) takes
+-- a branch for less than the flat ones' min and max cost it.  Both give
+-- the same bits (spec/math_spec.lua checks each on every runtime).
+local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
+
+M.atan2 = JIT and M.atan2_flat or M.atan2_branches
 
 --- a weight into [0, 1] (ik2d_clamp_weight)
 function M.clamp_weight(weight)
@@ -183,17 +197,25 @@ local two_over_pi = {
 }
 M.TWO_OVER_PI = two_over_pi
 
--- 2^k for -1074 <= k <= 1023, each from the last by an exact doubling or
--- halving (the C core's power_of_two squares: the same exact values)
-local pow2 = { [0] = 1.0 }
-for k = 1, 1023 do pow2[k] = pow2[k - 1] * 2.0 end
-for k = -1, -1074, -1 do pow2[k] = pow2[k + 1] * 0.5 end
+-- 2^k for -1074 <= k <= 1023 at index k + POW2_AT, each from the last by
+-- an exact doubling or halving (the C core's power_of_two squares: the
+-- same exact values).  One dense array from index 1: negative keys would
+-- put half of it in the hash part, which LuaJIT looks up more slowly.
+local POW2_AT = 1075
+local pow2 = {}
+do
+  local v = 1.0
+  for k = 0, -1074, -1 do pow2[k + POW2_AT] = v; v = v * 0.5 end
+  v = 1.0
+  for k = 0, 1023 do pow2[k + POW2_AT] = v; v = v * 2.0 end
+end
+local TWO_1000, TWO_600, TWO_M600 = pow2[1000 + POW2_AT], pow2[600 + POW2_AT], pow2[-600 + POW2_AT]
 
 -- y 2^k rounded once, as scale_by_power_of_two
 local function scale_by_power_of_two(y, k)
-  if k > 1000 then return y * pow2[1000] * pow2[k - 1000] end
-  if k < -1000 then return y * pow2[k + 600] * pow2[-600] end
-  return y * pow2[k]
+  if k > 1000 then return y * TWO_1000 * pow2[k - 1000 + POW2_AT] end
+  if k < -1000 then return y * pow2[k + 600 + POW2_AT] * TWO_M600 end
+  return y * pow2[k + POW2_AT]
 end
 
 -- x - n pi/2 as hi + lo for pi/4 < x < MEDIUM_MAX; n mod 4 first
@@ -222,16 +244,16 @@ end
 local function reduce_large(x)
   local mantissa, e, step = x, 0, 512
   while step >= 1 do
-    if mantissa >= TWO_53 * pow2[step - 1] then
-      mantissa = mantissa * pow2[-step]
+    if mantissa >= TWO_53 * pow2[step - 1 + POW2_AT] then
+      mantissa = mantissa * pow2[-step + POW2_AT]
       e = e + step
     end
     step = step / 2
   end
   step = 32
   while step >= 1 do
-    if mantissa < TWO_53 * pow2[-step] then
-      mantissa = mantissa * pow2[step]
+    if mantissa < TWO_53 * pow2[-step + POW2_AT] then
+      mantissa = mantissa * pow2[step + POW2_AT]
       e = e - step
     end
     step = step / 2
@@ -254,11 +276,11 @@ local function reduce_large(x)
   carry = floor(s3 * INV_TWO_24); s3 = s3 - carry * TWO_24; s2 = s2 + carry
   carry = floor(s2 * INV_TWO_24); s2 = s2 - carry * TWO_24; s1 = s1 + carry
   carry = floor(s1 * INV_TWO_24); s1 = s1 - carry * TWO_24; s0 = s0 + carry
-  local modulus = pow2[2 - w0]
+  local modulus = pow2[2 - w0 + POW2_AT]
   s0 = s0 - floor(s0 / modulus) * modulus
-  local a = (s0 * TWO_24 + s1) * pow2[w0 - 24]
-  local b = (s2 * TWO_24 + s3) * pow2[w0 - 72]
-  local c = (s4 * TWO_24 + s5) * pow2[w0 - 120] + (s6 * TWO_24 + s7) * pow2[w0 - 168]
+  local a = (s0 * TWO_24 + s1) * pow2[w0 - 24 + POW2_AT]
+  local b = (s2 * TWO_24 + s3) * pow2[w0 - 72 + POW2_AT]
+  local c = (s4 * TWO_24 + s5) * pow2[w0 - 120 + POW2_AT] + (s6 * TWO_24 + s7) * pow2[w0 - 168 + POW2_AT]
   local n = floor(a)
   local f = a - n
   if f >= 0.5 then
@@ -293,7 +315,7 @@ local C12, C14, C16 = 1.0 / 479001600, -1.0 / 87178291200.0, 1.0 / 2092278988800
 local QUARTER_PI, TINY_ANGLE = 0.7853981633974483, 7.450580596923828e-9
 
 --- (cos angle, sin angle) as ik2d_rot_angle: one range reduction for both
-function M.rot(angle)
+function M.rot_branches(angle)
   local ax = angle
   if angle < 0.0 then ax = -angle end
   if not (ax <= DBL_MAX) then return angle - angle, angle - angle end
@@ -323,6 +345,52 @@ function M.rot(angle)
   if angle < 0.0 then return c, -s end
   return c, s
 end
+local rot_branches = M.rot_branches
+
+-- the quadrant's turn of (c, s), the rotation by quadrant pi/2, as
+-- factors 0 and +-1 (index quadrant + 1): cos = TURN_C c - TURN_S s,
+-- sin = TURN_S c + TURN_C s
+local TURN_C, TURN_S = { 1.0, 0.0, -1.0, 0.0 }, { 0.0, 1.0, 0.0, -1.0 }
+
+--- M.rot_branches's bits without its branches (LuaJIT: see M.atan2_flat),
+-- for |angle| < MEDIUM_MAX; the rest goes to M.rot_branches.  Why each
+-- step gives the same bits:
+-- * up to pi/4 the reduction runs with n = 0 (a factor 0 or 1 of n), and
+--   gives hi = ax, lo = 0 exactly (ax - 0, ax + -0, then rest 0); below
+--   2^-27 the kernels then give s = ax and c = 1 exactly (the terms they
+--   add are below a quarter of an ulp), the C code's early return.
+-- * the quadrant's turn: 1 c - 0 s is c (|c| > 0.7, 0 s is a zero), and
+--   0 c + 1 s is s, 0 c - 1 s is -s (0 c = +0; s is -0 only at angle -0,
+--   quadrant 0, and is 0 in no other quadrant: no double is a multiple of
+--   pi/2).
+-- * the sign: times -1 where 1 / angle < 0, so angle = -0 gives -0.
+function M.rot_flat(angle)
+  local ax = abs(angle)
+  if not (ax < MEDIUM_MAX) then return rot_branches(angle) end
+  local n = floor(ax * INV_PIO2 + 0.5) * min(max(ax - QUARTER_PI, 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  -- reduce_medium
+  local t, w = ax - n * P1, -(n * P2)
+  local head = t + w
+  local v = head - t
+  local rest = (t - (head - v)) + (w - v)
+  rest = rest - n * P3
+  local hi = head + rest
+  local lo = (head - hi) + rest
+  -- the kernels
+  local z = hi * hi
+  local p = S3 + z * (S5 + z * (S7 + z * (S9 + z * (S11 + z * (S13 + z * (S15 + z * S17))))))
+  local s = hi + ((hi * z) * p + lo * (1.0 - 0.5 * z))
+  local half = 0.5 * z
+  w = 1.0 - half
+  local q = C4 + z * (C6 + z * (C8 + z * (C10 + z * (C12 + z * (C14 + z * C16)))))
+  local c = w + (((1.0 - w) - half) + (z * z * q - hi * lo))
+  local k = n % 4 + 1
+  local below = min(max(-(1.0 / angle), 0.0) * ABOVE_1 * ABOVE_2, 1.0)
+  local tc, ts = TURN_C[k], TURN_S[k]
+  return tc * c - ts * s, (ts * c + tc * s) * (1.0 - 2.0 * below)
+end
+
+M.rot = JIT and M.rot_flat or rot_branches
 local rot = M.rot
 
 function M.sin(x)
@@ -377,7 +445,7 @@ function M.expm1(x)
   if abs(x) <= HALF_LN2 then return kernel_expm1(x) end
   local e, k = expm1_reduced(x)
   if k > 56 then return scale_by_power_of_two(1.0 + e, k) - 1.0 end
-  local t = pow2[k]
+  local t = pow2[k + POW2_AT]
   return (t - 1.0) + t * e
 end
 
@@ -391,14 +459,16 @@ function M.hypot(x, y)
   if ax > ay then big, small = ax, ay else big, small = ay, ax end
   if small == 0.0 then return big end
   local scale = 1.0
-  if big > 1e150 then scale = pow2[600] elseif big < 1e-150 then scale = pow2[-600] end
+  if big > 1e150 then scale = TWO_600 elseif big < 1e-150 then scale = TWO_M600 end
   big, small = big / scale, small / scale
   return sqrt(big * big + small * small) * scale
 end
 
+local atan2 = M.atan2
+
 --- acos as ik2d_acos: atan2(sqrt((1 - x)(1 + x)), x)
 function M.acos(x)
-  return M.atan2(sqrt((1.0 - x) * (1.0 + x)), x)
+  return atan2(sqrt((1.0 - x) * (1.0 + x)), x)
 end
 
 return M

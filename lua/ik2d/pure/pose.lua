@@ -1,11 +1,12 @@
 --- ik2d.pure.pose: the pose a solve works on (src/ik2d_pose.c): forward
 -- passes, the straight pose toward a far target, world-space limits,
--- poles and the exact two-joint step.
+-- poles, the exact two-joint step and the limited pair step.
 --
 -- There is one pose, P, shared by every solve (a solve never runs inside
 -- another): its arrays are made once, so a solve allocates nothing.
 -- Rotations are pairs of arrays (rc[i], rs[i]); bone i of the C core is
 -- i + 1 here, joint j (0 = base) is jx[j + 1], jy[j + 1].
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 
@@ -150,7 +151,7 @@ function M.on_limit()
       local mc, ms = limit_mid(i)
       local c, s = rc[i], rs[i]
       local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
-      if abs(atan2(rel_s, rel_c)) >= limit.half - 1e-9 then return true end
+      if abs(atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT then return true end
     end
   end
   return false
@@ -308,7 +309,8 @@ end
 
 -- The exact step skips a pair whose triangle is degenerate: the tip or
 -- the target closer to a joint than a tenth of the pair's first side.
-local DEGENERATE = 0.01
+local DEGENERATE = N.EXACT_DEGENERATE
+local SQUARES_MIN, SQUARES_MAX = N.EXACT_SQUARES_MIN, N.EXACT_SQUARES_MAX
 
 -- is rotation (c, s) of bone i inside its limits? (asks the clamp itself)
 local function allowed(i, c, s)
@@ -363,8 +365,8 @@ local function pair_try(i, j)
   local d2 = wx * wx + wy * wy
   local gap = d2 - a2 - b2
   -- sides whose squares and products doubles hold exactly enough
-  if not (a2 >= 1e-140 and a2 <= 1e140 and b2 >= 1e-140 and b2 <= 1e140 and
-          d2 >= 1e-140 and d2 <= 1e140) then
+  if not (a2 >= SQUARES_MIN and a2 <= SQUARES_MAX and b2 >= SQUARES_MIN and b2 <= SQUARES_MAX and
+          d2 >= SQUARES_MIN and d2 <= SQUARES_MAX) then
     return
   end
   -- out of this pair's reach, or degenerate
@@ -407,6 +409,156 @@ function M.exact_step(distance_sq)
   local after_sq = tip_distance_sq()
   if after_sq < distance_sq then return true, after_sq end
   -- no gain (the tip already sat on the target up to rounding)
+  load(exact_c, exact_s)
+  forward()
+  return false, distance_sq
+end
+
+-- ------------------------------------------------------------------
+-- the limited pair step
+-- ------------------------------------------------------------------
+
+-- rotation (c, s) of bone i moved into its limits: whether it had to, and
+-- the rotation
+local function clamp_to(i, c, s)
+  local limit = P.chain.constraint[i]
+  if not limit then return false, c, s end
+  local mc, ms = limit_mid(i)
+  return clamp_rot(limit, mc, ms, c, s)
+end
+
+-- the nearest pair so far: its bones, squared distance and new rotations
+local near_i, near_j, near_sq = 0, 0, 0.0
+local near_ic, near_is, near_jc, near_js = 1.0, 0.0, 1.0, 0.0
+
+-- keeps (i_c, i_s), (j_c, j_s) when the tip, at p from joint i before
+-- bone i turns by (tc, ts), lands nearer the target (w from joint i)
+local function near_keep(i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
+  local dx = tc * px - ts * py - wx
+  local dy = ts * px + tc * py - wy
+  local distance_sq = dx * dx + dy * dy
+  if not (distance_sq < near_sq) then return end
+  near_sq = distance_sq
+  near_i, near_j = i, j
+  near_ic, near_is, near_jc, near_js = i_c, i_s, j_c, j_s
+end
+
+-- bone j at (j_c, j_s) (allowed), then bone i aimed at the target, clamped
+local function near_elbow(i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
+  local damping_c = P.damping_c
+  local oc, os = rc[j], rs[j]
+  local jc, js = oc * j_c + os * j_s, oc * j_s - os * j_c
+  if jc < damping_c then return end
+  local px = ux + jc * vx - js * vy
+  local py = uy + js * vx + jc * vy
+  local dot = px * wx + py * wy
+  local cross = px * wy - py * wx
+  local norm = sqrt(dot * dot + cross * cross)
+  if not (norm > 0.0) then return end
+  local tc, ts = dot / norm, cross / norm
+  oc, os = rc[i], rs[i]
+  local moved, i_c, i_s = clamp_to(i, oc * tc - os * ts, oc * ts + os * tc)
+  if moved then tc, ts = oc * i_c + os * i_s, oc * i_s - os * i_c end
+  if tc < damping_c then return end
+  near_keep(i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
+end
+
+-- bone i at (i_c, i_s) (allowed), then bone j aimed at the target, clamped
+local function near_shoulder(i, j, ux, uy, vx, vy, wx, wy, i_c, i_s)
+  local damping_c = P.damping_c
+  local oc, os = rc[i], rs[i]
+  local tc, ts = oc * i_c + os * i_s, oc * i_s - os * i_c
+  if tc < damping_c then return end
+  -- the sides turned with i; the target seen from joint j
+  local ux2 = tc * ux - ts * uy
+  local uy2 = ts * ux + tc * uy
+  local vx2 = tc * vx - ts * vy
+  local vy2 = ts * vx + tc * vy
+  local wx2, wy2 = wx - ux2, wy - uy2
+  local dot = vx2 * wx2 + vy2 * wy2
+  local cross = vx2 * wy2 - vy2 * wx2
+  local norm = sqrt(dot * dot + cross * cross)
+  if not (norm > 0.0) then return end
+  local jc, js = dot / norm, cross / norm
+  oc, os = rc[j], rs[j]
+  local moved, j_c, j_s = clamp_to(j, oc * jc - os * js, oc * js + os * jc)
+  if moved then jc, js = oc * j_c + os * j_s, oc * j_s - os * j_c end
+  if jc < damping_c then return end
+  -- the tip from joint i, in the frame before i turned
+  local px = ux + jc * vx - js * vy
+  local py = uy + js * vx + jc * vy
+  near_keep(i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
+end
+
+-- the ends of bone i's allowed arc (low c, s, high c, s), or nothing
+local function arc_ends(i)
+  local limit = P.chain.constraint[i]
+  if not limit or limit.full then return end
+  local mc, ms = limit_mid(i)
+  local hc, hs = limit.half_c, limit.half_s
+  return mc * hc - ms * -hs, mc * -hs + ms * hc, mc * hc - ms * hs, mc * hs + ms * hc
+end
+
+-- the candidates of the pair i < j (one of them limited)
+local function near_try(i, j)
+  local jlc, jls, jhc, jhs = arc_ends(j)
+  local ilc, ils, ihc, ihs = arc_ends(i)
+  if not jlc and not ilc then return end
+  local n1 = P.count + 1
+  local ux, uy = jx[j] - jx[i], jy[j] - jy[i]
+  local vx, vy = jx[n1] - jx[j], jy[n1] - jy[j]
+  local wx, wy = P.target_x - jx[i], P.target_y - jy[i]
+  local a2 = ux * ux + uy * uy
+  local b2 = vx * vx + vy * vy
+  local d2 = wx * wx + wy * wy
+  if not (a2 >= SQUARES_MIN and a2 <= SQUARES_MAX and b2 >= SQUARES_MIN and b2 <= SQUARES_MAX and
+          d2 >= SQUARES_MIN and d2 <= SQUARES_MAX) then
+    return
+  end
+  local ab = sqrt(a2 * b2)
+  -- the wanted angle at j, straight or folded when out of the pair's
+  -- reach; each bend side clamped into j's arc
+  local want_c = (d2 - a2 - b2) / (2.0 * ab)
+  if want_c > 1.0 then want_c = 1.0 elseif want_c < -1.0 then want_c = -1.0 end
+  local want_sin = 1.0 - want_c * want_c
+  local want_s = 0.0
+  if want_sin > 0.0 then want_s = sqrt(want_sin) end
+  local now_c, now_s = (ux * vx + uy * vy) / ab, (ux * vy - uy * vx) / ab
+  local oc, os = rc[j], rs[j]
+  for side = 1, 2 do
+    local ws = side == 1 and want_s or -1.0 * want_s
+    local tc, ts = now_c * want_c + now_s * ws, now_c * ws - now_s * want_c
+    local _, j_c, j_s = clamp_to(j, oc * tc - os * ts, oc * ts + os * tc)
+    near_elbow(i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
+  end
+  if jlc then
+    near_elbow(i, j, ux, uy, vx, vy, wx, wy, jlc, jls)
+    near_elbow(i, j, ux, uy, vx, vy, wx, wy, jhc, jhs)
+  end
+  if ilc then
+    near_shoulder(i, j, ux, uy, vx, vy, wx, wy, ilc, ils)
+    near_shoulder(i, j, ux, uy, vx, vy, wx, wy, ihc, ihs)
+  end
+end
+
+--- The limited pair step (src/ik2d_pose.c): the pair of bones, one of
+-- them limited, and their allowed rotations that bring the tip nearest
+-- the target, kept only if it gains.  Needs and returns as exact_step;
+-- does nothing with a world-space limit.
+function M.limited_step(distance_sq)
+  local n = P.count
+  if n < 2 or P.world_limits > 0 then return false, distance_sq end
+  near_i, near_j, near_sq = 0, 0, distance_sq
+  for k = 1, n - 1 do near_try(k, k + 1) end
+  for k = 3, n do near_try(1, k) end
+  for k = 2, n - 2 do near_try(k, n) end
+  if near_i == 0 then return false, distance_sq end
+  M.save(exact_c, exact_s)
+  rc[near_i], rs[near_i] = near_ic, near_is
+  rc[near_j], rs[near_j] = near_jc, near_js
+  forward()
+  local after_sq = tip_distance_sq()
+  if after_sq < distance_sq then return true, after_sq end
   load(exact_c, exact_s)
   forward()
   return false, distance_sq

@@ -102,6 +102,23 @@ local function forward(sk, first, mask)
 end
 M.forward = forward
 
+--- The point (dx, dy) of bone b's space in the result, as drawn (mirrored
+-- about the base when flipped, with the bone); the bone's origin where
+-- that point is beyond the doubles (ik2d_skeleton_point).
+function M.point(sk, b, dx, dy)
+  local ox, oy, c, s = sk.fx[b], sk.fy[b], sk.fc[b], sk.fs[b]
+  local x, y = ox + (c * dx - s * dy), oy + (s * dx + c * dy)
+  if not (x - x == 0 and y - y == 0) then x, y = ox, oy end
+  if sk.flip then
+    x = 2.0 * sk.base_x - x
+    if not (x - x == 0) then
+      local t = 5 * b - 5
+      x, y = sk.T[t + 1], sk.T[t + 2]
+    end
+  end
+  return x, y
+end
+
 --- marks bone and its descendants in mask (the marks there stay)
 local function subtree(sk, bone, mask)
   local parent = sk.parent

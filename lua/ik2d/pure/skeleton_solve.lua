@@ -11,6 +11,7 @@
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
 -- list from 1; rotations are pairs of arrays (c, s).  The working state
 -- lives in module tables made once (a solve never runs inside another).
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
@@ -26,16 +27,17 @@ local M = {}
 
 -- An attempt has stalled after this many iterations that do not lower
 -- its objective by a tenth.
-local JOINT_STALL = 3
+local JOINT_STALL = N.JOINT_STALL
 
 -- A solver's count of joint solves in a row that ended unreached goes
 -- round from here to 1 (it seeds the scattered start: another each
 -- frame, never the 0 of a group that reached).
-local JOINT_STALLS_MAX = 65535
+local JOINT_STALLS_MAX = N.JOINT_STALLS_MAX
 
 -- Park and Miller's minimal standard generator, for the scattered start:
 -- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
-local SCATTER_MODULUS, SCATTER_SEED, SCATTER_STEP = 2147483647, 16807, 48271
+local SCATTER_MODULUS, SCATTER_SEED, SCATTER_STEP = N.SCATTER_MODULUS, N.SCATTER_SEED,
+  N.SCATTER_STEP
 
 -- a % SCATTER_MODULUS for 0 <= a < 2^53, exact on both runtimes
 local function scatter_mod(a)
@@ -77,6 +79,16 @@ local function below(sk, a, b)
   return common_ancestor(sk, p, a.to) >= a.from
 end
 
+-- Does the solve of mover's chain move the bone target's target is on
+-- (a bone of this skeleton at or below the chain's first bone)?
+local function moves_target(sk, mover, target)
+  if target.target_skeleton ~= sk then return false end
+  local from, parent, b = mover.chain.link.from, sk.parent, target.target_bone
+  -- parents come first: up from the bone until at or above from
+  while b > from do b = parent[b] end
+  return b == from
+end
+
 -- ------------------------------------------------------------------
 -- the plan: units in order
 -- ------------------------------------------------------------------
@@ -94,6 +106,14 @@ local done, roots, number = {}, {}, {}
 
 local function link_of(i) return plan.solver[i].chain.link end
 
+-- Is solver i solved jointly with those it shares bones with?  An aimed
+-- one is not: the joint step moves tips onto targets, and an aim puts a
+-- point of its ray there, which its own solve does (as together = false).
+local function together(i)
+  local settings = plan.solver[i].settings
+  return settings.together and not settings.aim
+end
+
 local function find(i)
   local unit_of = plan.unit_of
   while unit_of[i] ~= i do
@@ -108,6 +128,8 @@ end
 local function precedes(sk, i, j)
   local a, b = link_of(i), link_of(j)
   local u, v = plan.unit_of[i], plan.unit_of[j]
+  -- j's target is where i's solve puts it
+  if moves_target(sk, plan.solver[i], plan.solver[j]) then return true end
   if below(sk, a, b) then return true end
   if not shares(sk, a, b) then return false end
   -- sharing across units: a together = false solver wins, after the
@@ -116,7 +138,54 @@ local function precedes(sk, i, j)
   return i < j
 end
 
-local function plan_make(sk)
+local seen, stack = {}, {}
+
+-- Does unit u run before unit v, through other units maybe?
+local function plan_reaches(u, v)
+  local before, units = plan.before, plan.units
+  for x = 1, units do seen[x] = false end
+  seen[u] = true
+  stack[1] = u
+  local top = 1
+  while top > 0 do
+    local x = stack[top]
+    top = top - 1
+    if x == v then return true end
+    local row = before[x]
+    for y = 1, units do
+      if not seen[y] and row[y] then
+        seen[y] = true
+        top = top + 1
+        stack[top] = y
+      end
+    end
+  end
+  return false
+end
+
+-- A cycle through a target: the first solver j (in the order made; only
+-- it when only is given) whose target is on a bone that the first solver
+-- i of another unit moves, while j's unit must run before i's.  Returns
+-- j and i, or nil.
+local function plan_cycle(sk, only)
+  local p = plan
+  local solver, unit_of = p.solver, p.unit_of
+  for j = 1, p.solvers do
+    local sj = solver[j]
+    if sj.target_skeleton == sk and (not only or sj == only) then
+      for i = 1, p.solvers do
+        if unit_of[i] ~= unit_of[j] and moves_target(sk, solver[i], sj) and
+           plan_reaches(unit_of[j], unit_of[i]) then
+          return j, i
+        end
+      end
+    end
+  end
+  return nil
+end
+
+-- The units and which runs before which.
+local function plan_units(sk)
   local p = plan
   local list, solver, unit_of = sk.solvers, p.solver, p.unit_of
   local n = #list
@@ -125,9 +194,9 @@ local function plan_make(sk)
   -- groups: together solvers sharing bones
   for i = 1, n do unit_of[i] = i end
   for i = 1, n do
-    if solver[i].settings.together then
+    if together(i) then
       for j = 1, i - 1 do
-        if solver[j].settings.together and shares(sk, link_of(i), link_of(j)) then
+        if together(j) and shares(sk, link_of(i), link_of(j)) then
           -- the root is the group's earliest solver
           local a, b = find(i), find(j)
           if a > b then unit_of[a] = b else unit_of[b] = a end
@@ -142,7 +211,7 @@ local function plan_make(sk)
     if roots[i] == i then
       units = units + 1
       p.unit_first[units] = i
-      p.unit_group[units] = solver[i].settings.together
+      p.unit_group[units] = together(i)
       number[i] = units
     end
     unit_of[i] = number[roots[i]]
@@ -164,8 +233,18 @@ local function plan_make(sk)
       end
     end
   end
+end
+
+-- The plan; false, for a cycle through a target (plan_cycle), when there
+-- is none.
+local function plan_make(sk)
+  local p = plan
+  plan_units(sk)
+  local units, before = p.units, p.before
+  local broken = false
   -- Kahn: the first unit (in the order made) whose predecessors have all
-  -- run; a cycle is broken at its first unit
+  -- run; a cycle is broken at its first unit, unless it runs through a
+  -- target (refused)
   for i = 1, units do done[i] = false end
   for k = 1, units do
     local pick = 0
@@ -180,6 +259,10 @@ local function plan_make(sk)
         break
       end
     end
+    if pick == 0 and not broken then
+      if plan_cycle(sk, nil) then return false end
+      broken = true
+    end
     if pick == 0 then
       for i = 1, units do
         if not done[i] then
@@ -191,6 +274,7 @@ local function plan_make(sk)
     done[pick] = true
     p.order[k] = pick
   end
+  return true
 end
 
 -- ------------------------------------------------------------------
@@ -208,6 +292,9 @@ local effectors = {}
 for k = 1, MAX_SOLVERS do
   effectors[k] = {
     solver = false, chain = false, link = false, target_x = 0.0, target_y = 0.0,
+    -- 0; or the target moves with the group: the point (dx, dy) of this
+    -- bone's working frame
+    target_bone = 0, dx = 0.0, dy = 0.0,
     weight = 0.0, pull = 0.0, tolerance = 0.0, private_first = 0, ring_low = 0.0,
     ring_high = 0.0, distance_sq = 0.0,
   }
@@ -217,11 +304,15 @@ local W = {
   sk = false, count = 0, first = 0,
   warm = false,   -- the start is not the cold one
   stalls = 0,     -- joint solves in a row that ended unreached
+  moving = 0,     -- effectors whose targets move
   within = array(MAX_BONES, 0),     -- in the group: 1, or 2 when joint
-  moves = array(MAX_BONES, 0),      -- effectors a bone moves
+  -- not in the group, between a group bone and a moving target's bone:
+  -- its working frame is kept too (its local rotation, its result, in rc, rs)
+  carried = array(MAX_BONES, false),
+  moves = array(MAX_BONES, 0),      -- effectors a bone moves, tip or target
   blend = array(MAX_BONES, 0.0),    -- its largest weight
 }
-local within, moves, blend = W.within, W.moves, W.blend
+local within, carried, moves, blend = W.within, W.carried, W.moves, W.blend
 -- the working pose (local rotations), the best, trial and start poses
 local rc, rs = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
 local best_c, best_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
@@ -234,6 +325,15 @@ local fx, fy, fc, fs = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0), array(MAX_B
   array(MAX_BONES, 0.0)
 local ftx, fty = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0)
 
+-- The point (dx, dy) of bone b's space in its working frame; the bone's
+-- origin where that point is beyond the doubles (ik2d_frame_point).
+local function frame_point(b, dx, dy)
+  local ox, oy, c, s = fx[b], fy[b], fc[b], fs[b]
+  local x, y = ox + (c * dx - s * dy), oy + (s * dx + c * dy)
+  if x - x == 0 and y - y == 0 then return x, y end
+  return ox, oy
+end
+
 -- Working frames of the group's bones, from their rotations; the bones
 -- above the group keep the skeleton's frames.
 local function joint_forward()
@@ -242,12 +342,12 @@ local function joint_forward()
     sk.position_only, sk.ox, sk.oy, sk.length
   local bc, bs = sk.base_c, sk.base_s
   for b = W.first, sk.count do
-    if within[b] ~= 0 then
+    if within[b] ~= 0 or carried[b] then
       local p = parent[b]
       local pc, ps, px, py, ptx, pty
       if p <= 0 then
         pc, ps, px, py = bc, bs, sk.base_x, sk.base_y
-      elseif within[p] ~= 0 then
+      elseif within[p] ~= 0 or carried[p] then
         pc, ps, px, py, ptx, pty = fc[p], fs[p], fx[p], fy[p], ftx[p], fty[p]
       else
         pc, ps, px, py, ptx, pty = sk.fc[p], sk.fs[p], sk.fx[p], sk.fy[p], sk.ftx[p], sk.fty[p]
@@ -267,6 +367,14 @@ local function joint_forward()
       fc[b], fs[b] = c, s
       local l = length[b]
       ftx[b], fty[b] = x + l * c, y + l * s
+    end
+  end
+  -- the targets that move with the group, where it puts them
+  if W.moving > 0 then
+    for k = 1, W.count do
+      local e = effectors[k]
+      local tb = e.target_bone
+      if tb > 0 then e.target_x, e.target_y = frame_point(tb, e.dx, e.dy) end
     end
   end
 end
@@ -320,7 +428,7 @@ local function joint_on_limit(b)
   local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
   local mc, ms = c * lc - s * ls, c * ls + s * lc
   local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
-  return abs(side) >= limit.half - 1e-9, side
+  return abs(side) >= limit.half - N.ON_LIMIT, side
 end
 
 -- For groups too big for the dense step: effector e's pull on the joint
@@ -350,7 +458,7 @@ local function joint_sweep()
         end
       end
       local norm = sqrt(dot * dot + cross * cross)
-      if not (norm > 1e-150 and norm < 1e150) then norm = hypot(dot, cross) end
+      if not (norm > N.TURN_NORM_MIN and norm < N.TURN_NORM_MAX) then norm = hypot(dot, cross) end
       if norm > 0.0 and finite(norm) then
         local tc, ts = dot / norm, cross / norm
         local c, s = rc[b], rs[b]
@@ -382,10 +490,10 @@ end
 -- The start of a group that has stalled for W.stalls > 0 frames: every
 -- bone of the group at a point of its allowed arc (a free bone: of the
 -- circle around its pose) drawn from a fixed sequence seeded by the
--- count, so that each stalled frame tries another basin.
-local function joint_scatter()
+-- count (seed), so that each stalled frame tries another basin.
+local function joint_scatter(seed)
   local sk = W.sk
-  local state = scatter_mod((W.stalls % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
+  local state = scatter_mod((seed % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
   for b = W.first, sk.count do
     if within[b] ~= 0 then
       local limit = sk.constraint[b]
@@ -408,9 +516,8 @@ end
 -- damped least squares (Levenberg-Marquardt)
 -- ------------------------------------------------------------------
 
-local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = 32, 64, 4
-local DLS_MAX_TURN = 0.6
-local DLS_LAMBDA = 1e-2 -- the damping each attempt starts with
+local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = N.DLS_ROWS, N.DLS_COLUMNS, N.DLS_TRIES
+local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
 
 local jacobian, a = {}, {}
 for i = 1, DLS_ROWS do
@@ -492,6 +599,23 @@ local function joint_dls(lambda, objective)
           if position_only[b] then qx, qy = fx[b], fy[b] end
         end
         b = parent[b]
+      end
+      -- a target moving with the group: the error is the target less the
+      -- tip, so its derivatives come off the tip's
+      if e.target_bone > 0 then
+        qx, qy = e.target_x, e.target_y
+        b = e.target_bone
+        while b >= W.first do
+          if within[b] ~= 0 or carried[b] then
+            if within[b] ~= 0 then
+              local column = column_of[b]
+              row[column] = row[column] + root * (qy - fy[b])
+              next_row[column] = next_row[column] - root * (qx - fx[b])
+            end
+            if position_only[b] then qx, qy = fx[b], fy[b] end
+          end
+          b = parent[b]
+        end
       end
       i = i + 2
     end
@@ -648,7 +772,20 @@ local function joint_private(e)
 end
 
 local function joint_privates()
-  for k = 1, W.count do joint_private(effectors[k]) end
+  if W.moving == 0 then
+    for k = 1, W.count do joint_private(effectors[k]) end
+    return
+  end
+  -- a private part may move another effector's target: the effectors
+  -- whose targets move go after the others, to where these put them
+  for k = 1, W.count do
+    local e = effectors[k]
+    if e.target_bone == 0 then joint_private(e) end
+  end
+  for k = 1, W.count do
+    local e = effectors[k]
+    if e.target_bone > 0 then joint_private(e) end
+  end
 end
 
 local function joint_sane()
@@ -656,7 +793,7 @@ local function joint_sane()
     if within[b] ~= 0 then
       local c, s = rc[b], rs[b]
       local norm = c * c + s * s
-      if not (norm > 0.25 and norm < 4.0) then return false end
+      if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then return false end
     end
   end
   return true
@@ -670,8 +807,11 @@ end
 -- returns the iterations (the largest of the group's).
 local function joint_begin(sk, u)
   local p = plan
-  W.sk, W.count, W.first = sk, 0, sk.count + 1
-  for b = 1, sk.count do within[b] = 0 end
+  W.sk, W.count, W.first, W.moving = sk, 0, sk.count + 1, 0
+  for b = 1, sk.count do
+    within[b] = 0
+    carried[b] = false
+  end
   local iterations = 1
   for i = 1, p.solvers do
     if p.unit_of[i] == u then
@@ -694,16 +834,52 @@ local function joint_begin(sk, u)
     end
   end
   local first, parent = W.first, sk.parent
+  -- one effector alone pulls by its weight (priority weighs effectors
+  -- against each other)
+  if W.count == 1 then effectors[1].pull = effectors[1].weight end
+  -- targets on bones the group moves move with it: the bones between such
+  -- a bone and the group's topmost bone above it are carried
+  for k = 1, W.count do
+    local e = effectors[k]
+    local s = e.solver
+    e.target_bone = 0
+    if s.target_skeleton == sk then
+      local top, b = 0, s.target_bone
+      while b > 0 do
+        if within[b] ~= 0 then top = b end
+        b = parent[b]
+      end
+      if top > 0 then
+        e.target_bone, e.dx, e.dy = s.target_bone, s.target_dx, s.target_dy
+        W.moving = W.moving + 1
+        b = s.target_bone
+        while b > top do
+          if within[b] == 0 then carried[b] = true end
+          b = parent[b]
+        end
+      end
+    end
+  end
+  local sk_angle = sk.angle
   for b = first, sk.count do
     moves[b] = 0
     blend[b] = 0.0
+    if carried[b] then rc[b], rs[b] = rot(sk_angle[b]) end
   end
-  -- the effectors each bone moves, and each bone's blend weight
+  -- the effectors each bone moves, and each bone's blend weight: a bone
+  -- moving both the tip and the target of one effector counts twice (a
+  -- private part's solve holds its target still)
   for k = 1, W.count do
     local e = effectors[k]
-    local b = e.link.to
+    local to = e.link.to
+    local b = to
     while b >= first do
       if within[b] ~= 0 then moves[b] = moves[b] + 1 end
+      b = parent[b]
+    end
+    b = e.target_bone
+    while b >= first do
+      if within[b] ~= 0 and common_ancestor(sk, b, to) == b then moves[b] = moves[b] + 1 end
       b = parent[b]
     end
     local bones = e.link.bones
@@ -798,7 +974,7 @@ local function joint_finish(used, stalled)
       local c, s = rc[b], rs[b]
       local norm = c * c + s * s
       -- back on unit length and into the limits, as a chain's solve does
-      if abs(norm - 1.0) > 1e-14 then
+      if abs(norm - 1.0) > N.ROT_DRIFT then
         norm = sqrt(norm)
         rc[b], rs[b] = c / norm, s / norm
         joint_clamp(b)
@@ -858,9 +1034,10 @@ local function joint_finish(used, stalled)
   return reached
 end
 
--- The starts a joint solve tries.
+-- The starts a joint solve tries, and how many at most.
 local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
-local starts = { 0, 0, 0 }
+local JOINT_STARTS = 8
+local starts = array(JOINT_STARTS, 0)
 
 -- Unit u, a group of two solvers or more, solved jointly.
 local function joint_solve(sk, u)
@@ -879,14 +1056,19 @@ local function joint_solve(sk, u)
   -- not, a scattered start, another each frame the group stays stalled
   local start, attempts = starts, 2
   start[1] = START_WARM
-  if W.stalls == 0 then
+  if W.stalls > 0 then
+    start[2] = START_SCATTERED
+  elseif W.moving > 0 then
+    -- a target moving with the group: the warm start, then scattered
+    -- starts while the iterations last (the C file says why)
+    for k = 2, JOINT_STARTS do start[k] = START_SCATTERED end
+    attempts = JOINT_STARTS
+  else
     start[2] = START_WARM_PRIVATES
     if W.warm then
       start[3] = START_COLD
       attempts = 3
     end
-  else
-    start[2] = START_SCATTERED
   end
   local attempt = 1
   while attempt <= attempts and not reached and iteration < iterations do
@@ -897,7 +1079,9 @@ local function joint_solve(sk, u)
     elseif how == START_COLD then
       joint_load(cold_c, cold_s)
     elseif how == START_SCATTERED then
-      joint_scatter()
+      -- (the ones in one solve seeded past any count of stalled frames;
+      -- attempt - 1: the C core's 0-based attempt)
+      if W.stalls > 0 then joint_scatter(W.stalls) else joint_scatter(JOINT_STALLS_MAX + attempt - 1) end
     else
       joint_load(start_c, start_s)
     end
@@ -935,16 +1119,23 @@ end
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
 -- moved a tip).
+-- Or -1, nothing solved, for a cycle through a target (M.cycle).
 function M.solve(sk)
-  plan_make(sk)
   local p = plan
+  if not plan_make(sk) then
+    for k = 1, p.solvers do p.solver[k] = false end
+    return -1
+  end
   for k = 1, p.units do
     local u, members = p.order[k], 0
+    local first = p.solver[p.unit_first[u]]
     for i = 1, p.solvers do
       if p.unit_of[i] == u then members = members + 1 end
     end
-    if members == 1 then
-      solvers.solve(p.solver[p.unit_first[u]])
+    -- one solver alone, unless its solve moves its own target: then the
+    -- joint solve, which moves the target with it
+    if members == 1 and not moves_target(sk, first, first) then
+      solvers.solve(first)
     else
       joint_solve(sk, u)
     end
@@ -956,6 +1147,44 @@ function M.solve(sk)
   -- the plan holds no solver past the solve
   for k = 1, p.solvers do p.solver[k] = false end
   return reached
+end
+
+--- The two solvers of a cycle through a target that M.solve refuses: a
+-- solver whose target is on a bone the second's solve moves, while the
+-- first's unit must run before the second's; nil when there is none.
+function M.cycle(sk)
+  local p = plan
+  plan_units(sk)
+  local j, i = plan_cycle(sk, nil)
+  local first, second = j and p.solver[j], i and p.solver[i]
+  for k = 1, p.solvers do p.solver[k] = false end
+  return first, second
+end
+
+--- The target of sv on bone of sk (ik2d_solver_set_target_bone): nil, or
+-- the status and, for a cycle, the other solver.
+function M.set_target_bone(sv, sk, bone, dx, dy)
+  if bone < 1 or bone > sk.count then return "INDEX" end
+  if not finite(dx) then return "TARGET_X" end
+  if not finite(dy) then return "TARGET_Y" end
+  local kept_skeleton, kept_bone = sv.target_skeleton, sv.target_bone
+  local kept_dx, kept_dy = sv.target_dx, sv.target_dy
+  sv.target_skeleton, sv.target_bone, sv.target_dx, sv.target_dy = sk, bone, dx, dy
+  -- on the skeleton's own chains: refused now if it makes a cycle that
+  -- every solve would refuse
+  if sv.skeleton == sk then
+    local p = plan
+    plan_units(sk)
+    local _, i = plan_cycle(sk, sv)
+    local other = i and p.solver[i]
+    for k = 1, p.solvers do p.solver[k] = false end
+    if other then
+      sv.target_skeleton, sv.target_bone = kept_skeleton, kept_bone
+      sv.target_dx, sv.target_dy = kept_dx, kept_dy
+      return "TARGET_CYCLE", other
+    end
+  end
+  return nil
 end
 
 return M

@@ -5,6 +5,9 @@
 -- Settings are a def table with the C def's fields; method, sweep and
 -- softness_curve hold their Lua names ("ccd", "root", "smooth").  Every
 -- setter and set_def check as the C core does, with the same statuses.
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -13,6 +16,7 @@ local ccd = require "ik2d.pure.ccd"
 local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
 local follow = require "ik2d.pure.follow"
+local aim = require "ik2d.pure.aim"
 local skeleton = require "ik2d.pure.skeleton"
 local kernel = require "ik2d.pure.kernel"
 
@@ -33,23 +37,8 @@ local function finite(x) return x - x == 0 end
 -- settings: one check each, used by the setters and by set_def
 -- ------------------------------------------------------------------
 
-M.FIELDS = { "method", "iterations", "tolerance", "weight", "damping", "warm_start",
-  "exact", "sweep", "bend", "softness", "softness_curve", "stretch", "compress",
-  "uniform", "tip", "tip_angle", "tip_weight", "pole", "pole_x", "pole_y", "priority",
-  "together" }
-
---- every setting at its default, into def (a new table without one)
-function M.default_def(def)
-  def = def or {}
-  def.method, def.iterations, def.tolerance, def.weight = "ccd", 10, 0.01, 1.0
-  def.damping, def.warm_start, def.exact, def.sweep = 0.0, true, true, "root"
-  def.bend, def.softness, def.softness_curve = 1, 0.0, "smooth"
-  def.stretch, def.compress, def.uniform = 1.0, 1.0, false
-  def.tip, def.tip_angle, def.tip_weight = false, 0.0, 1.0
-  def.pole, def.pole_x, def.pole_y = false, 0.0, 0.0
-  def.priority, def.together = 1.0, true
-  return def
-end
+-- the settings lua/ik2d/api.lua describes: their keys and defaults
+M.FIELDS, M.default_def = defs.of(api.solver)
 
 --- copies every setting of from into to
 function M.copy_def(from, to)
@@ -87,6 +76,22 @@ local function check_pole(x, y)
   return "POLE_Y"
 end
 
+local function check_aim(x, y, angle)
+  if not finite(x) then return "AIM_X" end
+  if not finite(y) then return "AIM_Y" end
+  if finite(angle) then return nil end
+  return "AIM_ANGLE"
+end
+
+-- An aim puts a point of its ray on the target, as the methods with a
+-- fixed base put a tip (follow moves the base instead), and it turns the
+-- last bone, which a tip angle would too.
+local function check_aim_with(method, tip)
+  if method == "follow" then return "AIM_METHOD" end
+  if tip then return "AIM_TIP" end
+  return nil
+end
+
 -- Every setting, in the order the def declares them.
 local function check_def(ch, def)
   local status = check_method(ch, def.method)
@@ -113,20 +118,32 @@ local function check_def(ch, def)
     if status then return status end
   end
   if not (finite(def.priority) and def.priority >= 0.0) then return "PRIORITY" end
-  return nil
+  if not def.aim then return nil end
+  status = check_aim(def.aim_x, def.aim_y, def.aim_angle)
+  if status then return status end
+  return check_aim_with(def.method, def.tip)
 end
 
 local clamp_weight = m.clamp_weight
 
 -- The kernel that solves sv while its settings stay (sv.kernel; false:
--- none): for plain CCD without the exact step (no tip angle, pole or
+-- none): for plain CCD without the exact step (no tip angle, pole, aim or
 -- one-bone scale), the loop kernel of its sweep (LuaJIT) or the unrolled
 -- kernel made for its bone count and sweep (PUC Lua, up to
--- kernel.MAX_BONES bones).  Made again whenever a setting changes.
+-- kernel.MAX_BONES bones).  And an aimed solve's settings (settings.aimed:
+-- no stretch, compress or softness, as solve_aimed in src/ik2d_solver.c
+-- makes them).  Made again whenever a setting changes.
 local function refresh(sv)
   local settings, n = sv.settings, sv.chain.count
+  if settings.aim then
+    local aimed = M.copy_def(settings, settings.aimed or {})
+    aimed.damping_c, aimed.damping_s = settings.damping_c, settings.damping_s
+    aimed.stretch, aimed.compress, aimed.softness = 1.0, 1.0, 0.0
+    settings.aimed = aimed
+  end
   local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
-    not settings.exact and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+    not settings.aim and not settings.exact and
+    not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
   if not plain then
     sv.kernel = false
   elseif kernel.LOOPS then
@@ -161,6 +178,10 @@ function M.new(ch, def)
   local sv = {
     chain = ch, settings = {},
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
+    -- false: the target is a world point; else it is on bone target_bone
+    -- of this skeleton, the point (target_dx, target_dy) of its space,
+    -- read into target_x, target_y whenever the target is read
+    target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
     joint_stalls = 0, -- joint solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
@@ -184,6 +205,7 @@ end
 
 function M.set_tip_angle(sv, angle, weight)
   local status = check_tip(angle, weight)
+  if status == nil and sv.settings.aim then status = "AIM_TIP" end
   if status then return status end
   local settings = sv.settings
   settings.tip, settings.tip_angle, settings.tip_weight = true, angle, weight
@@ -200,6 +222,15 @@ function M.set_pole(sv, x, y)
   return nil
 end
 
+function M.set_aim(sv, x, y, angle)
+  local settings = sv.settings
+  local status = check_aim(x, y, angle) or check_aim_with(settings.method, settings.tip)
+  if status then return status end
+  settings.aim, settings.aim_x, settings.aim_y, settings.aim_angle = true, x, y, angle
+  refresh(sv)
+  return nil
+end
+
 --- nil, or the status of a target
 -- (finite written out: a call per frame and target counts here)
 function M.check_target(x, y)
@@ -212,11 +243,29 @@ function M.set_target(sv, x, y)
   if not (x - x == 0) then return "TARGET_X" end
   if not (y - y == 0) then return "TARGET_Y" end
   sv.target_x, sv.target_y, sv.has_target = x, y, true
+  sv.target_skeleton = false
   return nil
 end
 
---- the target; until the first set_target, the chain's result tip
+-- A target on a bone read where the bone is now, into target_x, target_y.
+local point = skeleton.point
+local function read_target(sv)
+  sv.target_x, sv.target_y = point(sv.target_skeleton, sv.target_bone, sv.target_dx,
+                                   sv.target_dy)
+  sv.has_target = true
+end
+
+--- back to a world target: where the bone's point is now
+function M.clear_target_bone(sv)
+  if not sv.target_skeleton then return end
+  read_target(sv)
+  sv.target_skeleton = false
+end
+
+--- the target; until the first set_target, the chain's result tip; on a
+-- bone, the bone's point now
 local function target(sv)
+  if sv.target_skeleton then read_target(sv) end
   if sv.has_target then return sv.target_x, sv.target_y end
   local ch = sv.chain
   local joints, n = ch.joints, ch.count
@@ -313,13 +362,13 @@ local function finish_run(sv, weight)
   for i = 1, n do
     local c, s = rc[i], rs[i]
     local norm = c * c + s * s
-    if not (norm > 0.25 and norm < 4.0) then -- NaN fails too
+    if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then -- NaN fails too
       pose.load(start_c, start_s)
       P.scale = 1.0
       break
     end
     local off = norm - 1.0
-    if off > 1e-14 or off < -1e-14 then
+    if off > N.ROT_DRIFT or off < -N.ROT_DRIFT then
       norm = sqrt(norm)
       P.fresh = false
       rc[i], rs[i] = c / norm, s / norm
@@ -433,7 +482,7 @@ end
 
 -- How many times the others solve again for a last bone whose limit
 -- forbade the direction asked for.
-local ORIENT_ROUNDS = 3
+local ORIENT_ROUNDS = N.ORIENT_ROUNDS
 
 -- The last bone along (dir_c, dir_s) (chain space), the others solving
 -- for the joint that puts the tip on the target.
@@ -485,15 +534,27 @@ local function one_bone_scale()
   if P.scale ~= 1.0 then P.fresh = false end
 end
 
--- the rotations a blended tip angle's free solve leaves aside
+-- the warm start, where a blended tip angle may start
 local warm_c, warm_s = pose.array(64), pose.array(64)
 
+-- An aimed run (ik2d.pure.aim): the method and the pole on the chain
+-- whose last bone ends at the point of the ray that goes onto the target,
+-- with the settings that keep lengths (settings.aimed).
+local function aimed(settings)
+  P.settings = settings.aimed
+  local used = aim.run(settings, bent)
+  P.settings = settings
+  return used
+end
+
 -- The whole run: the method, a tip angle and a pole when set, and for
--- one bone its scale.
+-- one bone its scale; or an aimed run.
 local function run()
   local settings = P.settings
   local used
-  if not settings.tip then
+  if settings.aim then return aimed(settings) end
+  -- weight 0: the free solve itself, as with no tip angle
+  if not settings.tip or settings.tip_weight == 0.0 then
     used = bent()
   else
     -- the tip angle in chain space: mirrored when flipped
@@ -503,21 +564,28 @@ local function run()
     if settings.tip_weight < 1.0 then
       -- blended: the last bone's direction in the free solve turned
       -- toward the angle by the weight.  The free solve starts from the
-      -- pose, not the warm start (which the last blend turned already),
-      -- and without the pole; it only measures (a limit met there is not
-      -- the answer's)
-      local pole, chain_pose = P.pole, P.chain.pose
+      -- pose, not the warm start (which the last blend turned already).
+      -- The oriented solve starts from the warm start when that reaches
+      -- the target, else from the free solution (from a start short of
+      -- the target the other bones could settle on another way to reach)
+      local chain_pose = P.chain.pose
       pose.save(warm_c, warm_s)
+      pose.forward()
+      local warm_reaches = pose.tip_distance_sq() <= P.tolerance_sq
       for i = 1, P.count do
         local a = chain_pose[i]
         rc[i], rs[i] = rot(a)
         clamp(i)
       end
-      P.pole = false
+      -- the free solve without the pole, which bends the bones the
+      -- oriented solve leaves free, not the last
+      local pole = P.pole
+      P.fresh, P.pole = false, false
       method_run()
       local fc, fs = pose.world(P.count)
-      pose.load(warm_c, warm_s)
-      P.pole, P.limited = pole, false
+      if warm_reaches then pose.load(warm_c, warm_s) end
+      P.pole = pole
+      P.fresh, P.limited = false, false
       local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
       turn = turn * settings.tip_weight
       local tc, ts = rot(turn)
@@ -541,10 +609,18 @@ local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 --- The distance of the chain's tip from the target, and whether it is
 -- within the tolerance, into sv (ik2d_solver_measure); returns reached.
 function M.measure(sv)
+  if sv.target_skeleton then read_target(sv) end
   local ch = sv.chain
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
   if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
+  local settings = sv.settings
+  if settings.aim then
+    local distance = aim.chain_distance(ch, settings, target_x, target_y)
+    local reached = distance <= settings.tolerance
+    sv.distance, sv.reached = distance, reached
+    return reached
+  end
   local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
   -- hypot only where the squares overflow or underflow
   local squared = dx * dx + dy * dy
@@ -564,7 +640,7 @@ local function solve_general(sv, tried)
   if weight > 0.0 then
     local n = ch.count
     local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
-      not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+      not settings.aim and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
     -- plain CCD without the exact step, the most common solve: the kernel
     -- made for n bones (nil: it leaves this solve to the path below)
     if plain and not settings.exact and not ch.link and not tried then
@@ -612,6 +688,7 @@ end
 -- The common solve first, in few steps (a frame runs it for every
 -- chain): the solver's kernel, then M.measure written out.
 function M.solve(sv)
+  if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
   if not solve_kernel then return solve_general(sv, false) end
   local ch, settings = sv.chain, sv.settings

@@ -1,0 +1,104 @@
+/*
+** ik2d_numbers.h: the thresholds the solves share, each defined once for
+** C (the scalar code, the SIMD lanes and the joint solve alike).  The pure
+** core's copy, lua/ik2d/pure/numbers.lua, is written from this file by
+** make gen (src/gen.lua reads every IK2D_ define below), and
+** spec/api_spec.lua fails when it is stale.  Values only: a number here
+** and a number there must be the same double.
+*/
+#ifndef IK2D_NUMBERS_H
+#define IK2D_NUMBERS_H
+
+#include <math.h>
+
+/* A solve's rotation whose squared length leaves (ROT_NORM_MIN,
+** ROT_NORM_MAX), or is NaN, came from numbers doubles cannot hold: the
+** run is dropped.  One off unit length by more than ROT_DRIFT is put back
+** on it: forward passes do not renormalise, and the rotations' errors
+** compound along the chain into the world directions the joints come
+** from (ik2d_solve_sane). */
+#define IK2D_ROT_NORM_MIN 0.25
+#define IK2D_ROT_NORM_MAX 4.0
+#define IK2D_ROT_DRIFT 1e-14
+
+/* A sweep that gains less than this fraction of the distance has
+** stalled (limits or a local minimum): more sweeps would not help. */
+#define IK2D_CCD_STALL_GAIN 1e-9
+
+/* With the exact step on, an iteration that takes off less than this
+** fraction of the squared distance while the tip is still farther than
+** sqrt(IK2D_CCD_FAR) tolerances crawls: the chain sits in a fold that
+** sweeps undo slowly, and the solver hands the rest of the iterations to
+** FABRIK (the value: measured with bench/quality.c's jumping targets). */
+#define IK2D_CCD_SLOW_GAIN 0.3
+#define IK2D_CCD_FAR 100.0
+
+/* The exact step skips a pair whose triangle is degenerate: the tip or
+** the target closer to a joint than a tenth of the pair's first side.
+** Its turns would be ill-defined there (a folded limb turning half round
+** for a hair's motion of the target).  Squared. */
+#define IK2D_EXACT_DEGENERATE 0.01
+
+/* The exact step's squared sides must lie in [EXACT_SQUARES_MIN,
+** EXACT_SQUARES_MAX]: the law of cosines on them neither overflows nor
+** loses its digits to denormals. */
+#define IK2D_EXACT_SQUARES_MIN 1e-140
+#define IK2D_EXACT_SQUARES_MAX 1e140
+
+/* A turn's rotation from (dot, cross) is normalised by sqrt(dot^2 +
+** cross^2) while that lies in (TURN_NORM_MIN, TURN_NORM_MAX); outside,
+** the squares underflow into denormals (or overflow) and a norm from them
+** would give a turn off unit length: the hypot then. */
+#define IK2D_TURN_NORM_MIN 1e-150
+#define IK2D_TURN_NORM_MAX 1e150
+
+/* A joint within this of the end of its limit's range (radians) is on
+** the limit: the solve reports limited. */
+#define IK2D_ON_LIMIT 1e-9
+
+/* How many times the others solve again for a last bone whose limit
+** forbade the direction asked for: each round starts from the last, so a
+** few settle it. */
+#define IK2D_ORIENT_ROUNDS 3
+
+/* A joint solve's attempt has stalled after this many iterations that
+** do not lower its objective by a tenth. */
+#define IK2D_JOINT_STALL 3
+
+/* A solver's count of joint solves in a row that ended unreached goes
+** round from here to 1 (it seeds the scattered start: another each
+** frame, never the 0 of a group that reached). */
+#define IK2D_JOINT_STALLS_MAX 65535
+
+/* Park and Miller's minimal standard generator, for the scattered start:
+** its products stay below 2^53, exact in the pure-Lua core's doubles. */
+#define IK2D_SCATTER_MODULUS 2147483647
+#define IK2D_SCATTER_SEED 16807
+#define IK2D_SCATTER_STEP 48271
+
+/* The joint solve's damped least squares: at most DLS_ROWS rows
+** (effector coordinates) and DLS_COLUMNS columns (bones), DLS_TRIES
+** attempts per step, each turn at most DLS_MAX_TURN radians, the damping
+** starting at DLS_LAMBDA. */
+#define IK2D_DLS_ROWS 32
+#define IK2D_DLS_COLUMNS 64
+#define IK2D_DLS_TRIES 4
+#define IK2D_DLS_MAX_TURN 0.6
+#define IK2D_DLS_LAMBDA 1e-2
+
+/* Counters for benchmarks (bench/core_bench.c builds with -DIK2D_STATS):
+** in every other build they and their updates are not there. */
+#ifdef IK2D_STATS
+#define IK2D_STAT(statement) statement
+#else
+#define IK2D_STAT(statement) ((void)0)
+#endif
+
+/* The rules on a rotation's squared length, as ik2d_solve_sane applies
+** them (NaN is broken). */
+static inline int ik2d_rot_broken(double norm) {
+  return !(norm > IK2D_ROT_NORM_MIN && norm < IK2D_ROT_NORM_MAX);
+}
+static inline int ik2d_rot_drifted(double norm) { return fabs(norm - 1.0) > IK2D_ROT_DRIFT; }
+
+#endif
