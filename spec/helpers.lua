@@ -450,6 +450,12 @@ function helpers.build_core_program(sources, extra_flags, base_flags)
   elseif not objects:match("^/") then
     objects = root .. "/" .. objects
   end
+  -- the objects of the core's sources alone (a folder kept from an older
+  -- tree may hold objects of files since renamed)
+  local names = {}
+  local list = io.popen(("ls %s/src/ik2d_*.c"):format(q(root)))
+  for path in list:lines() do names[#names + 1] = q(objects .. "/" .. path:match("([^/]*)%.c$") .. ".o") end
+  list:close()
   local files, folders = {}, { CORE_FILES, objects .. "/*.o" }
   for _, f in ipairs(sources) do
     files[#files + 1] = q(root .. "/" .. f)
@@ -458,9 +464,9 @@ function helpers.build_core_program(sources, extra_flags, base_flags)
   local ok, built = cached(("%s %s %s %s %s"):format(cc, flags, extra_flags or "", table.concat(sources, " "),
                                                      objects),
                            table.concat(folders, " "),
-                           ("%s %s %s -I%s -o program %s %s/*.o -lm")
+                           ("%s %s %s -I%s -o program %s %s -lm")
                              :format(cc, flags, extra_flags or "", q(root .. "/src"),
-                                     table.concat(files, " "), q(objects)))
+                                     table.concat(files, " "), table.concat(names, " ")))
   if not ok then return false, built end
   local program = os.tmpname()
   local copied, out = helpers.run(("cp %s %s && chmod 700 %s"):format(q(built .. "/program"), q(program),
