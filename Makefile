@@ -29,6 +29,15 @@ CFLAGS_ALL = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -fPIC -fvisibility=hidden $(CFL
 LIBFLAG ?= -shared
 
 BUILD = build/$(LUA)
+# The core's objects do not depend on the Lua version: one set serves both
+# runtimes' builds, the C example and the specs' C programs (build/core);
+# a build elsewhere (BUILD=..., as make rock-install, test-asan and
+# test-valgrind give) keeps its own, made with its own flags.
+ifeq ($(BUILD),build/$(LUA))
+CORE_BUILD = build/core
+else
+CORE_BUILD = $(BUILD)/core
+endif
 # The core, layer by layer (README, "Architecture"), and apart from it the
 # Lua binding.
 CORE_SOURCES = src/ik2d_api.c src/ik2d_math.c src/ik2d_constraint.c \
@@ -53,9 +62,20 @@ LUA_FOR_GEN = $(firstword $(shell command -v lua5.4 luajit lua5.1 lua 2>/dev/nul
 
 all: $(BUILD)/ik2d/core.so
 
-$(BUILD)/ik2d/core.so: $(CORE_SOURCES) $(BINDING_SOURCES) $(CORE_HEADERS) $(BINDING_HEADERS)
+CORE_OBJECTS = $(patsubst src/%.c,$(CORE_BUILD)/%.o,$(CORE_SOURCES))
+BINDING_OBJECTS = $(patsubst src/lua/%.c,$(BUILD)/obj/%.o,$(BINDING_SOURCES))
+
+$(CORE_BUILD)/%.o: src/%.c $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) $(LIBFLAG) -o $@ $(CORE_SOURCES) $(BINDING_SOURCES) $(LDFLAGS) -lm
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/obj/%.o: src/lua/%.c $(CORE_HEADERS) $(BINDING_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -I$(LUA_INCDIR) -c -o $@ $<
+
+$(BUILD)/ik2d/core.so: $(CORE_OBJECTS) $(BINDING_OBJECTS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LIBFLAG) -o $@ $(CORE_OBJECTS) $(BINDING_OBJECTS) $(LDFLAGS) -lm
 
 # --- dependencies: Debian packages --------------------------------------
 # $(call debs,PACKAGES,NEEDS) installs the Debian packages when one of the
@@ -92,16 +112,33 @@ deps-dev: deps
 	@$(call debs,libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev,$$(clang -print-file-name=$(FUZZ_RUNTIME)))
 
 # --- tests --------------------------------------------------------------
-# spec/run.sh runs every suite (busted on both runtimes, the C example
-# built as C99 and as C++, then the headless LOVE test when love and
-# xvfb-run are here) and ends with one line `N passed, N failed` added up
-# from the runners' own counts.
+# `make test` (a few minutes on 2 cores): builds both runtimes, the C
+# example and the LOVE folder, JOBS at a time, then spec/run.sh runs every
+# spec file on its own, JOBS at a time, once per runtime (lua5.4, luajit)
+# and core (the C core, LuaJIT's FFI path with it; IK2D_PURE=1, the
+# pure-Lua core), with a line per file as it ends; then luacheck, the C
+# example built as C99 and as C++, and the headless LOVE tests when love
+# and xvfb-run are here.  It ends with one line `N passed, N failed`
+# added up from the runners' own counts.  The specs' C programs link the
+# core's objects this build made (IK2D_CORE_OBJECTS).
+# `make test-all` (spec/run_all.sh, what CI runs): the same with
+# IK2D_LONG=1 (the long loops: every instruction set, all of the
+# differential sequences, the long property runs), then test-windows,
+# test-platforms, test-asan, test-valgrind and fuzz, added up into one
+# line `N passed, N failed`.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+.PHONY: test-build build-lua5.4 build-luajit test-all
+build-lua5.4 build-luajit: $(CORE_OBJECTS)
+	@$(MAKE) --no-print-directory all LUA=$(@:build-%=%)
+test-build: build-lua5.4 build-luajit example-c
+
 test: deps
-	@$(MAKE) --no-print-directory all LUA=lua5.4
-	@$(MAKE) --no-print-directory all LUA=luajit
-	@$(MAKE) --no-print-directory example-c
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@$(MAKE) --no-print-directory love-dist
-	@sh spec/run.sh
+	@IK2D_CORE_OBJECTS=$(CORE_BUILD) IK2D_JOBS=$(JOBS) bash spec/run.sh
+
+test-all: deps-dev
+	@MAKE="$(MAKE)" JOBS=$(JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash spec/run_all.sh
 
 lint:
 	luacheck lua spec examples bench src/gen.lua
@@ -204,20 +241,17 @@ test-platforms: deps-platforms
 # strict (-Wall -Wextra -pedantic -Werror); `make test` builds them and
 # spec/run.sh runs and counts them.
 EXAMPLE_BUILD = build/examples
-CORE_OBJECTS = $(patsubst src/%.c,$(EXAMPLE_BUILD)/core/%.o,$(CORE_SOURCES))
 EXAMPLE_FLAGS = -Wall -Wextra -pedantic -Werror -Isrc
 
 .PHONY: example-c
 example-c: $(EXAMPLE_BUILD)/arm-c99 $(EXAMPLE_BUILD)/arm-c++
 
-$(EXAMPLE_BUILD)/core/%.o: src/%.c $(CORE_HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -c -o $@ $<
-
 $(EXAMPLE_BUILD)/arm-c99: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
+	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(EXAMPLE_FLAGS) -o $@ examples/c/arm.c $(CORE_OBJECTS) $(LDFLAGS) -lm
 
 $(EXAMPLE_BUILD)/arm-c++: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
+	@mkdir -p $(dir $@)
 	$(CXX) $(EXAMPLE_FLAGS) -o $@ -x c++ examples/c/arm.c -x none $(CORE_OBJECTS) $(LDFLAGS) -lm
 
 # --- install: the same files as the rockspec ----------------------------
@@ -290,12 +324,13 @@ bench-quality: build/bench/quality
 # `make test` replays (spec/fuzz/replay_spec.lua).
 # `make test-asan`: the busted suite on Lua 5.4 against the module built with
 # -fsanitize=address,undefined (build/asan), the ASan runtime preloaded into
-# the uninstrumented interpreter.  Leak checking is off there (LSan would
+# the uninstrumented interpreter, a busted per spec file, JOBS at a time
+# (spec/run.sh, which ends with `N passed, N failed`).  Leak checking is off there (LSan would
 # report the interpreter's and the spawned compilers' deliberate leaks at
 # exit); leaks are test-valgrind's job.
-# `make test-valgrind`: the same suite under valgrind memcheck; any error or
-# definitely lost byte fails it, in the child interpreters the specs start
-# as well (IK2D_CHILD_WRAPPER).
+# `make test-valgrind`: the same suite under valgrind memcheck, the same
+# way; any error or definitely lost byte fails it, in the child
+# interpreters the specs start as well (IK2D_CHILD_WRAPPER).
 # `make deps-dev` installs clang, libclang-rt-N-dev (the runtimes of the installed
 # clang version), valgrind.
 .PHONY: fuzz test-asan test-valgrind
@@ -338,14 +373,18 @@ test-asan: deps-dev
 	echo "== busted on lua5.4 with $$runtime preloaded"; \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	LD_PRELOAD="$$runtime" lua5.4 "$$(command -v busted)" \
-	  --cpath='build/asan/?.so' -o utfTerminal $(HARDEN_SPECS)
+	IK2D_RUN_NAME=asan IK2D_RUN_PASSES=lua5.4:c IK2D_RUN_BUILD=build/asan IK2D_RUN_EXTRAS=0 \
+	IK2D_RUN_WRAP="env LD_PRELOAD=$$runtime" IK2D_RUN_SPECS="$(HARDEN_SPECS)" IK2D_JOBS=$(JOBS) \
+	  bash spec/run.sh
 
-# Under valgrind the whole interpreter runs ~20x slower: the differential
-# spec draws 1500 of its 6000 sequences there (their C calls are what
-# memcheck watches; make test runs all of them).
+# Under valgrind the whole interpreter runs ~20x slower: the specs run
+# their short loops (as make test), but for the differential spec's 1500
+# sequences (their C calls are what memcheck watches; make test draws 300,
+# make test-all 6000).
 test-valgrind: deps-dev
 	@$(MAKE) --no-print-directory all LUA=lua5.4 BUILD=build/valgrind OPTFLAGS="-O2 -g"
 	@echo "== busted on lua5.4 under valgrind memcheck"
-	@IK2D_DIFF_SEQUENCES=1500 IK2D_CHILD_WRAPPER="$(VALGRIND)" $(VALGRIND) lua5.4 "$$(command -v busted)" \
-	  --cpath='build/valgrind/?.so' -o utfTerminal $(HARDEN_SPECS)
+	@IK2D_DIFF_SEQUENCES=1500 IK2D_CHILD_WRAPPER="$(VALGRIND)" \
+	IK2D_RUN_NAME=valgrind IK2D_RUN_PASSES=lua5.4:c IK2D_RUN_BUILD=build/valgrind IK2D_RUN_EXTRAS=0 \
+	IK2D_RUN_WRAP="$(VALGRIND)" IK2D_RUN_SPECS="$(HARDEN_SPECS)" IK2D_JOBS=$(JOBS) \
+	  bash spec/run.sh

@@ -409,7 +409,7 @@ describe("garbage-collector torture", function()
       teardown(mode.leave)
 
       it("runs every API path with a collector step between every two calls", function()
-        every_path(20)
+        every_path(helpers.size(5, 20))
       end)
 
       it("keeps a chain alive through its solver after the chain went out of scope", function()

@@ -21,6 +21,17 @@ helpers.is_luajit = type(rawget(_G, "jit")) == "table"
 -- IK2D_PURE=1 for it): specs about the C core alone skip there.
 helpers.pure_pass = os.getenv("IK2D_PURE") == "1"
 
+-- IK2D_LONG=1 (make test-all): the long runs of the specs' loops (more
+-- random cases, frames, sequences, every instruction set); make test runs
+-- the short ones, the same checks over fewer inputs.
+helpers.long = os.getenv("IK2D_LONG") == "1"
+
+-- short under make test, long under IK2D_LONG=1
+function helpers.size(short, long)
+  if helpers.long then return long end
+  return short
+end
+
 -- ------------------------------------------------------------------
 -- Geometry
 -- ------------------------------------------------------------------
@@ -359,32 +370,32 @@ function helpers.repo_root()
   return (out:gsub("%s+$", ""))
 end
 
--- The C core's objects built with the given flags, compiled once and
--- kept in build/spec-core/<key>/, the key made of the compiler, the flags
--- and a checksum of src/*.h and src/ik2d_*.c: an edit makes a new set (and
--- drops the old ones of those flags), so a program is never linked with a
--- stale core.  Runners side by side take turns through a lock directory
--- holding the builder's pid (a killed builder's lock is taken over).
--- Returns ok, the folder (or the compiler's output).
-local CORE_OBJECTS = [=[
+-- What the C specs build, built once and kept in build/spec-core/<key>/,
+-- the key a checksum of a text (the compiler and flags) and of the files
+-- it is built from: an edit makes a new one (and drops the old ones of
+-- that text), so nothing stale is ever used.  Runners side by side take
+-- turns through a lock folder holding the builder's pid (a killed
+-- builder's lock is taken over).  The command runs in the new folder,
+-- with $root the repository.
+local CACHED = [=[
 set -u
-root=$1 cc=$2 flags=$3
+root=$1 text=$2 files=$3 command=$4
 cd "$root" || exit 1
-flagsum=$(printf '%s %s' "$cc" "$flags" | cksum | cut -d' ' -f1)
-srcsum=$(cat src/*.h src/ik2d_*.c | cksum | cut -d' ' -f1)
-cache=build/spec-core dir=build/spec-core/$flagsum-$srcsum
+textsum=$(printf '%s' "$text" | cksum | cut -d' ' -f1)
+# shellcheck disable=SC2086
+filesum=$(cat $files | cksum | cut -d' ' -f1)
+cache=build/spec-core dir=build/spec-core/$textsum-$filesum
 mkdir -p "$cache" || exit 1
 while [ ! -f "$dir/done" ]; do
   if mkdir "$dir.lock" 2>/dev/null; then
     echo $$ > "$dir.lock/pid"
     if [ ! -f "$dir/done" ]; then
       rm -rf "$dir.tmp" && mkdir "$dir.tmp" || exit 1
-      if ! ls src/ik2d_*.c | (cd "$dir.tmp" && sed 's|^|../../../|' |
-           xargs -n 1 -P 2 $cc $flags -c); then
+      if ! (cd "$dir.tmp" && export root && sh -c "$command"); then
         rm -rf "$dir.tmp" "$dir.lock"
         exit 1
       fi
-      for old in "$cache/$flagsum"-*; do
+      for old in "$cache/$textsum"-*; do
         case $old in "$dir"*) ;; *) rm -rf "$old" ;; esac
       done
       touch "$dir.tmp/done" && mv "$dir.tmp" "$dir"
@@ -399,32 +410,68 @@ done
 echo "$root/$dir"
 ]=]
 
-local function core_objects(root, cc, flags)
-  local q = helpers.shell_quote
-  local ok, out = helpers.run(("sh -c %s core-objects %s %s %s"):format(q(CORE_OBJECTS), q(root), q(cc),
-                                                                       q(flags)))
+-- cached(text, files, command): ok, the folder (or the output)
+local function cached(text, files, command)
+  local q, root = helpers.shell_quote, helpers.repo_root()
+  local ok, out = helpers.run(("sh -c %s cached %s %s %s %s"):format(q(CACHED), q(root), q(text),
+                                                                     q(files), q(command)))
   if not ok then return false, out end
   return true, (out:gsub("%s+$", ""))
 end
 
+local CORE_FILES = "src/*.h src/ik2d_*.c"
+
+-- The C core's objects built with cc and flags, compiled in parallel.
+local function core_objects(cc, flags)
+  return cached(cc .. " " .. flags, CORE_FILES,
+                ("ls \"$root\"/src/ik2d_*.c | xargs -n 1 -P 2 %s %s -c"):format(cc, flags))
+end
+
 -- Builds a C program from the given source files and every file of the
--- C core (src/ik2d_*.c, not the Lua binding) into a temporary file, with
--- the flags the core is built with (no FMA contraction; or base_flags)
--- plus extra ones, the core's objects compiled once per set of flags
--- (core_objects); returns ok, the program's path (or the compiler's
--- output).
+-- C core (src/ik2d_*.c, not the Lua binding), with the flags the core is
+-- built with (no FMA contraction; or base_flags), extra_flags added for
+-- the given sources alone; the core's objects are compiled once per set
+-- of flags (core_objects), or with the default flags taken from
+-- IK2D_CORE_OBJECTS when set (make test passes the folder its build has
+-- just made).  The program is built once too (its key: the flags, the
+-- core's files and objects and every file in its sources' folders, which
+-- it may include), and each call gets a copy of its own in a temporary
+-- file.
+-- Returns ok, the program's path (or the compiler's output).
 function helpers.build_core_program(sources, extra_flags, base_flags)
   local q, root = helpers.shell_quote, helpers.repo_root()
   local cc = os.getenv("CC") or "cc"
-  local flags = (base_flags or "-std=c99 -O2 -ffp-contract=off") .. " " .. (extra_flags or "")
-  local ok, objects = core_objects(root, cc, flags)
-  if not ok then return false, objects end
-  local files = {}
-  for _, f in ipairs(sources) do files[#files + 1] = q(root .. "/" .. f) end
+  local flags = base_flags or "-std=c99 -O2 -ffp-contract=off"
+  local objects = os.getenv("IK2D_CORE_OBJECTS")
+  if base_flags or (objects or "") == "" then
+    local ok
+    ok, objects = core_objects(cc, flags)
+    if not ok then return false, objects end
+  elseif not objects:match("^/") then
+    objects = root .. "/" .. objects
+  end
+  -- the objects of the core's sources alone (a folder kept from an older
+  -- tree may hold objects of files since renamed)
+  local names = {}
+  local list = io.popen(("ls %s/src/ik2d_*.c"):format(q(root)))
+  for path in list:lines() do names[#names + 1] = q(objects .. "/" .. path:match("([^/]*)%.c$") .. ".o") end
+  list:close()
+  local files, folders = {}, { CORE_FILES, objects .. "/*.o" }
+  for _, f in ipairs(sources) do
+    files[#files + 1] = q(root .. "/" .. f)
+    folders[#folders + 1] = (f:match("^(.*)/") or ".") .. "/*.[ch]"
+  end
+  local ok, built = cached(("%s %s %s %s %s"):format(cc, flags, extra_flags or "", table.concat(sources, " "),
+                                                     objects),
+                           table.concat(folders, " "),
+                           ("%s %s %s -I%s -o program %s %s -lm")
+                             :format(cc, flags, extra_flags or "", q(root .. "/src"),
+                                     table.concat(files, " "), table.concat(names, " ")))
+  if not ok then return false, built end
   local program = os.tmpname()
-  local built, out = helpers.run(("%s %s -I%s -o %s %s %s/*.o -lm")
-    :format(cc, flags, q(root .. "/src"), q(program), table.concat(files, " "), q(objects)))
-  if not built then
+  local copied, out = helpers.run(("cp %s %s && chmod 700 %s"):format(q(built .. "/program"), q(program),
+                                                                     q(program)))
+  if not copied then
     os.remove(program)
     return false, out
   end

@@ -19,7 +19,7 @@ local MAX = 1.7976931348623157e308
 local NIL = {}                    -- stands for nil in the lists below
 local HOSTILE = { NIL, 0 / 0, math.huge, -math.huge, 1e308, -1e308, MAX, -MAX,
                   4.9e-324, -1, 0, "1", "idle", {}, true, false }
-local STEPS = 3000
+local STEPS = helpers.size(1000, 3000)   -- random calls per run (IK2D_LONG=1: the long runs)
 
 local function is_finite(v)
   return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge

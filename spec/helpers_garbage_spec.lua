@@ -13,7 +13,10 @@ local function arm(x)
     { length = 40 }, { length = 30, min = -2, max = 0.2 }, { length = 10 } }
 end
 
+-- n frames per measured run, a fifth of them under make test (the long
+-- runs under IK2D_LONG=1)
 local function frames(n, frame)
+  n = helpers.size(math.floor(n / 5), n)
   return function()
     for i = 1, n do frame(i) end
   end

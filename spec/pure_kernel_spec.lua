@@ -10,6 +10,7 @@ local kernel = require "ik2d.pure.kernel"
 local L = require "ik2d.pure.core"
 local O = require "ik2d.pure.objects"
 local pose = require "ik2d.pure.pose"
+local helpers = require "spec.helpers"
 
 local format = string.format
 
@@ -39,7 +40,7 @@ describe("pure kernel", function()
         assert(same(a, b), format("atan2(%s, %s): %s ~= %s", bits(y), bits(x), bits(a), bits(b)))
       end
     end
-    for k = 1, 200000 do
+    for k = 1, helpers.size(40000, 200000) do
       local y, x = between(-1, 1), between(-1, 1)
       if k % 4 == 0 then y = y * 10 ^ math.floor(between(-300, 300)) end
       if k % 8 == 0 then x = y * (1 + (rnd() - 0.5) * 1e-15) end
@@ -53,7 +54,8 @@ describe("pure kernel", function()
   it("the loop kernels give the unrolled kernels' bits", function()
     local mid_c, mid_s = pose.P.mid_c, pose.P.mid_s
     local solves, general = 0, 0
-    for _ = 1, 400 do
+    local chains = helpers.size(100, 400)
+    for _ = 1, chains do
       local n = math.floor(between(1, kernel.MAX_BONES + 1))
       local spec = { x = between(-5, 5), y = between(-5, 5), angle = between(-4, 4),
                      flip = rnd() < 0.3 }
@@ -125,8 +127,10 @@ describe("pure kernel", function()
         assert.are.equal(a.scale, b.scale)
       end
     end
-    assert.is_true(solves > 3000)
-    assert.is_true(general > 50)
+    -- (12 targets a chain: most solved by the kernels, some left to the
+    -- general path)
+    assert.is_true(solves > 7.5 * chains)
+    assert.is_true(general > chains / 8)
   end)
 
   it("a loop kernel leaves a limited chain to the general path, changing nothing", function()

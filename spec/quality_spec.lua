@@ -9,6 +9,8 @@ local helpers = require "spec.helpers"
 local pi = math.pi
 local cos, sin, abs, sqrt = math.cos, math.sin, math.abs, math.sqrt
 local EPS = 1e-9
+-- random cases of the checks that hold case by case (IK2D_LONG=1: 400)
+local CASES = helpers.size(100, 400)
 
 -- Textbook CCD through the options: tip-to-root sweeps, no exact step.
 local TEXTBOOK = { exact = false, sweep = "tip" }
@@ -71,10 +73,10 @@ end
 describe("solve quality", function()
   describe("keep best", function()
     for _, v in ipairs(variants) do
-      it(("%s never ends farther from the target than the start pose (400 random cases, limits, 1 to 5 iterations)")
-         :format(v.label), function()
+      it(("%s never ends farther from the target than the start pose (%d random cases, limits, 1 to 5 iterations)")
+         :format(v.label, CASES), function()
         local rng = helpers.random(#v.label)
-        for n = 1, 400 do
+        for n = 1, CASES do
           local arm, inverted = limited_chain(v.two)
           arm:set_base(rng.range(-20, 20), rng.range(-20, 20), rng.range(-pi, pi))
           random_inside(arm, rng, inverted)
@@ -94,11 +96,12 @@ describe("solve quality", function()
 
   describe("limits", function()
     for _, v in ipairs(variants) do
-      it(("hold for %s over 400 random targets, starts and bases, inverted range included"):format(v.label), function()
+      it(("hold for %s over %d random targets, starts and bases, inverted range included"):format(v.label, CASES),
+         function()
         local rng = helpers.random(100 + #v.label)
         local arm, inverted = limited_chain(v.two)
         local s = ik2d.solver(arm, v.options)
-        for n = 1, 400 do
+        for n = 1, CASES do
           arm:set_base(rng.range(-20, 20), rng.range(-20, 20), rng.range(-pi, pi))
           if n % 3 == 0 then
             -- sometimes a start from an arbitrary pose, limits or not

@@ -361,12 +361,13 @@ describe("ik2d.spring", function()
       end
     end)
 
-    it("never makes NaN or runs away over 3000 frames of random dt from 0 to 10 s and random jolts, damping " ..
-       "0", function()
+    local frames = helpers.size(600, 3000)
+    it(("never makes NaN or runs away over %d frames of random dt from 0 to 10 s and random jolts, damping "
+        .. "0"):format(frames), function()
       local rng = helpers.random(13)
       local chain = tail(6)
       local spring = ik2d.spring(chain, { stiffness = 500, damping = 0, gravity = { 0, 2000 } })
-      for _ = 1, 3000 do
+      for _ = 1, frames do
         if rng.next() < 0.1 then chain:set_base(100, 50, rng.range(-pi, pi)) end
         if rng.next() < 0.1 then chain:set_pose(1 + math.floor(rng.next() * 6), rng.range(-3, 3)) end
         local u = rng.next()
