@@ -535,7 +535,7 @@ end
 
 -- Each solver's target (and tip angle), what it had kept to put back:
 -- read from the solver at the first update, else what the last update
--- gave it (reading a target back costs an allocation on the FFI path).
+-- gave it (the solver holds nothing newer: the gait sets them).
 local function aim(self, flip)
   local legs, feet, tip = self.legs, self.feet, self.tip
   local before, first = self.saved_feet, not self.saved_now.started
@@ -704,8 +704,7 @@ function Gait:body_height()
       if leg.hip then
         hx, oy = now.x + foot.ox, foot.oy
       else
-        -- joint 1 is the base (read without the allocation base()'s
-        -- three outputs cost on the FFI path when not compiled)
+        -- joint 1 is the base
         local bx, by = leg.chain:joint(1)
         hx, oy = bx, by - now.y
       end
