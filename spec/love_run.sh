@@ -1,10 +1,14 @@
 #!/bin/sh
-# The headless LOVE test: runs the demo's --test mode (examples/love/
-# autotest.lua) in real LOVE 11 under Xvfb against the in-tree LuaJIT
-# build, prints its lines and `love: N passed, N failed`, and exits with
-# its status (non-zero on any failure, or when it cannot run).
-# Usage: sh spec/love_run.sh   (from anywhere; `make test` runs it)
+# The headless LOVE test: runs a game's --test mode in real LOVE 11 under
+# Xvfb against the in-tree LuaJIT build (the demo's, examples/love/
+# autotest.lua, by default; examples/spider's walk when given), prints
+# its lines and its count (`love: N passed, N failed`, the spider's
+# `spider: ...`), and exits with its status (non-zero on any failure, or
+# when it cannot run).
+# Usage: sh spec/love_run.sh [game folder]   (from anywhere; `make test`
+# runs it)
 cd "$(dirname "$0")/.." || exit 1
+game=${1:-examples/love}
 
 fail() {
   echo "love_run.sh: $1" >&2
@@ -25,9 +29,9 @@ run() {
 
 if command -v xvfb-run >/dev/null 2>&1; then
   # 24-bit screen: xvfb-run's default is 8-bit
-  run xvfb-run -a -s "-screen 0 1280x720x24" love examples/love --test
+  run xvfb-run -a -s "-screen 0 1280x720x24" love "$game" --test
 elif [ -n "$DISPLAY" ]; then
-  run love examples/love --test
+  run love "$game" --test
 else
   fail "neither xvfb-run nor a display is available (make deps)"
 fi

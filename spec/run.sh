@@ -119,21 +119,26 @@ $(cat "$logs/example-$lang.log" 2>/dev/null)"
 }
 
 # the headless LOVE tests, one after the other: the demo's scripted test
-# with the C core and with the pure-Lua core (a .love file's case), and the
+# with the C core and with the pure-Lua core (a .love file's case), the
 # shipping test (make love-dist's folder in a game, as a folder and as a
-# .love); each prints `love: N passed, N failed`
+# .love), and the spider's 40 s walk (examples/spider --test); each prints
+# `love: N passed, N failed` (the spider `spider: ...`)
 love_task() {
-  local name what script pure line
-  for name in love-c love-lua love-ship; do
+  local name what script pure line game
+  for name in love-c love-lua love-ship love-spider; do
+    game=""
     case $name in
       love-c) what="the demo's test"; script=spec/love_run.sh; pure="" ;;
       love-lua) what="the demo's test, pure-Lua core"; script=spec/love_run.sh; pure=1 ;;
       love-ship) what="shipping"; script=spec/love_ship_run.sh; pure="" ;;
+      love-spider) what="the spider's walk"; script=spec/love_run.sh; pure=""; game=examples/spider ;;
     esac
     echo "LOVE|$what|$(date +%s)" > "$logs/running/$name"
-    IK2D_PURE=$pure sh "$script" > "$logs/$name.log" 2>&1
+    # shellcheck disable=SC2086
+    IK2D_PURE=$pure sh "$script" $game > "$logs/$name.log" 2>&1
     rm -f "$logs/running/$name"
-    line=$(grep -E '^love: [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n 1)
+    line=$(grep -E '^(love|spider): [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n 1 |
+           sed -E 's/^spider:/love:/')
     if [ -z "$line" ]; then
       echo "0 1" > "$logs/counts/$name"
       say "[LOVE] $what: printed no count:
