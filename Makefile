@@ -284,7 +284,8 @@ clean:
 # --- benchmark ----------------------------------------------------------
 # `make bench` (bench/run.sh) builds both runtimes and the C core bench, runs
 # the frame loop bench on Lua 5.4 and LuaJIT, the C bench and callgrind, and
-# prints the tables and the goals of issue 4 as markdown.
+# prints the tables and the goals of issue 4 as markdown; then the character
+# scene (make bench-character).
 .PHONY: bench
 build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
@@ -303,6 +304,20 @@ bench-skeleton:
 	@luajit bench/skeleton_bench.lua
 	@IK2D_NO_FFI=1 luajit bench/skeleton_bench.lua
 	@lua5.4 bench/skeleton_bench.lua
+
+# --- character bench (issue 22) -------------------------------------------
+# `make bench-character` (bench/character.sh, also the end of `make bench`):
+# crowds of 100 and 1,000 20-bone characters (torso, arms, legs with tip
+# angles and poles), one sk:solve() a character, every transform read, on
+# LuaJIT (FFI and classic), Lua 5.4, the pure-Lua core and the C API,
+# against a plain-Lua peer measured in the same rounds.
+.PHONY: bench-character
+build/bench/character: bench/character_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -Isrc -o $@ bench/character_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
+
+bench-character:
+	@MAKE="$(MAKE)" sh bench/character.sh
 
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and

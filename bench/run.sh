@@ -3,7 +3,8 @@
 # and the C core bench, runs the frame loop bench (bench/frame_bench.lua) on
 # both runtimes, the C bench (bench/core_bench.c) and callgrind on it, and
 # prints markdown: the frame loop table, the C table, instructions per joint
-# update, the pure-Lua core's rows, and the headline ratios.
+# update, the pure-Lua core's rows, and the headline ratios; then the
+# character scene (bench/character.sh, make bench-character).
 # Logs and raw outputs stay in build/bench.  BENCH_TIME (seconds, default
 # 0.2) sets how long each frame loop measurement runs, BENCH_REPEATS
 # (default 3) how many rounds of them each row keeps the fastest of.
@@ -183,3 +184,5 @@ echo "- textbook CCD batched, 1000 chains, random targets: AVX2 ${avx2:-?} ns pe
   "SSE2 ${sse2:-?}"
 echo "- one chain alone: ${single:-?} ns per joint update"
 echo "- the default solver tracking a moving target, 1000 chains in a group: ${default:-?} ns a chain"
+echo
+MAKE="$MAKE" sh bench/character.sh || exit 1
