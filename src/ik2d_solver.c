@@ -614,7 +614,13 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   ik2d_solver_measure(solver);
   solver->result.iterations = used;
   /* a skeleton chain writes its bones back, and the skeleton follows */
-  if (chain->link != NULL) ik2d_skeleton_chain_push(chain, true);
+  if (chain->link != NULL) {
+    ik2d_skeleton_chain_push(chain, true);
+    /* a target on a bone of its own skeleton may have moved with it: the
+    ** result describes where the tip and that bone ended */
+    if (solver->target_skeleton != NULL && solver->target_skeleton == chain->link->node.skeleton)
+      ik2d_solver_measure(solver);
+  }
   return solver->result.reached;
 }
 

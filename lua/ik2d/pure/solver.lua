@@ -679,7 +679,12 @@ local function solve_general(sv, tried)
   sv.iterations = used
   local reached = M.measure(sv)
   -- a skeleton chain writes its bones back, and the skeleton follows
-  if ch.link then skeleton.push(ch, true) end
+  if ch.link then
+    skeleton.push(ch, true)
+    -- a target on a bone of its own skeleton may have moved with it: the
+    -- result describes where the tip and that bone ended
+    if sv.target_skeleton and sv.target_skeleton == ch.link.skeleton then reached = M.measure(sv) end
+  end
   return reached
 end
 
