@@ -146,6 +146,21 @@ describe("a target on a bone", function()
     assert.are.same({ x, y }, { s:target() })
   end)
 
+  it("clear_target_bone on a skeleton beyond the doubles lets it go, the chain's tip the target", function()
+    -- flipped about x = -DBL_MAX: every bone's x overflows, the point is not finite
+    local sk = ik2d.skeleton{ x = -1.7976931348623157e308, flip = true,
+      { name = "a", length = 1e300 }, { name = "b", parent = "a", length = 10 } }
+    local s = ik2d.solver(ik2d.chain{ x = 3, y = 4, { length = 2 } })
+    s:set_target_bone(sk, "b", 1, 0)
+    local x = s:target()
+    assert.is_false(x - x == 0)
+    s:clear_target_bone()
+    assert.is_nil(s:target_bone())
+    local tx, ty = s:chain():tip()
+    assert.are.same({ tx, ty }, { s:target() })
+    assert.near(5, tx, 1e-12)
+  end)
+
   it("a group's targets are world targets: a member's target on a bone goes", function()
     local sk = two_arms()
     local s1 = ik2d.solver(ik2d.chain{ { length = 30 }, { length = 30 } })

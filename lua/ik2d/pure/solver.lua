@@ -260,6 +260,12 @@ function M.clear_target_bone(sv)
   if not sv.target_skeleton then return end
   read_target(sv)
   sv.target_skeleton = false
+  -- the point beyond the doubles (its skeleton is): the chain's tip, as
+  -- before a first target (ik2d_solver_clear_target_bone)
+  local x, y = sv.target_x, sv.target_y
+  if not (x - x == 0.0 and y - y == 0.0) then
+    sv.has_target = false
+  end
 end
 
 --- the target; until the first set_target, the chain's result tip; on a
