@@ -25,7 +25,17 @@
 **     bones their lengths apart);
 **   - every solver's distance is |tip - target| and reached agrees;
 **   - a refused call changes nothing (the skeleton's bytes);
-**   - the same program run twice gives the same bits.
+**   - the same program run twice gives the same bits;
+**   - sk:solve refuses (-1, changing nothing) exactly the cycles through
+**     targets that ik2d_skeleton_cycle names.
+**
+** Bone mode (bits 1-4 of the flip's byte set to 0110) adds a second
+** skeleton and, after every operation, targets on bones (sane and
+** hostile bones and offsets, on either skeleton, cycles on purpose,
+** together turned over, cleared, world points again), checking the
+** documented statuses, that refused calls change nothing, and that every
+** target on a bone is the bone's point where the bone is (reached: the
+** tip within tolerance of it).
 **
 ** Built by `make fuzz` (with ik2d_fuzz.c's target) and, with
 ** -DIK2D_FUZZ_REPLAY, by spec/fuzz/replay_spec.lua into a plain program
