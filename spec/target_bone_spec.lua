@@ -146,6 +146,21 @@ describe("a target on a bone", function()
     assert.are.same({ x, y }, { s:target() })
   end)
 
+  it("clear_target_bone on a skeleton beyond the doubles lets it go, the chain's tip the target", function()
+    -- flipped about x = -DBL_MAX: every bone's x overflows, the point is not finite
+    local sk = ik2d.skeleton{ x = -1.7976931348623157e308, flip = true,
+      { name = "a", length = 1e300 }, { name = "b", parent = "a", length = 10 } }
+    local s = ik2d.solver(ik2d.chain{ x = 3, y = 4, { length = 2 } })
+    s:set_target_bone(sk, "b", 1, 0)
+    local x = s:target()
+    assert.is_false(x - x == 0)
+    s:clear_target_bone()
+    assert.is_nil(s:target_bone())
+    local tx, ty = s:chain():tip()
+    assert.are.same({ tx, ty }, { s:target() })
+    assert.near(5, tx, 1e-12)
+  end)
+
   it("a group's targets are world targets: a member's target on a bone goes", function()
     local sk = two_arms()
     local s1 = ik2d.solver(ik2d.chain{ { length = 30 }, { length = 30 } })
@@ -265,6 +280,34 @@ describe("sk:solve() and targets on bones", function()
     end
     -- (the spine turned, moving the holster, in some of them)
     assert.is_true(turned > 0)
+  end)
+
+  it("solved alone (s:solve()), reports its distance from where its chain moved the target's bone", function()
+    -- the holster scene of the last spec, solved without sk:solve(): the
+    -- solve aims where the holster was, then the spine it turned moves it
+    local r = helpers.random(7)
+    local moved = 0
+    for _ = 1, 40 do
+      local sk = ik2d.skeleton{ x = 100, y = 100,
+        { name = "spine", length = 40, angle = -pi / 2, min = -0.8, max = 0.8 },
+        { name = "upper", parent = "spine", length = 30, angle = 2.6, min = -1.5, max = 1.5 },
+        { name = "fore", parent = "upper", length = 30, min = -2.5, max = 0 },
+        { name = "holster", parent = "spine", length = 5, x = 10, y = 15 } }
+      for b = 1, 3 do sk:set_pose(b, sk:rest(b) + r.range(-0.8, 0.8)) end
+      local s = ik2d.solver(sk:chain("spine", "fore"), { iterations = 3 })
+      -- a grip out along the holster: the arm reaches it by turning the spine
+      local dx, dy = r.range(30, 70), r.range(-10, 10)
+      s:set_target_bone(sk, "holster", dx, dy)
+      local bx, by = point_of(sk, "holster", dx, dy)
+      local reached = s:solve()
+      local x, y = point_of(sk, "holster", dx, dy)
+      local tx, ty = sk:tip("fore")
+      local _, distance = s:result()
+      assert.near(helpers.distance(x, y, tx, ty), distance, 1e-9)
+      assert.are.equal(distance <= s:options().tolerance, reached)
+      if helpers.distance(x, y, bx, by) > 1e-3 then moved = moved + 1 end
+    end
+    assert.is_true(moved > 0)
   end)
 
   -- Random reachable rifle scenes: a pose within the limits whose back

@@ -755,7 +755,9 @@ IK2D_API ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skele
                                                  int bone, double dx, double dy,
                                                  ik2d_solver **other);
 /* Back to a world target: where the bone's point is now (nothing for a
-** solver without a bone target). */
+** solver without a bone target); where that point is not finite (its
+** skeleton beyond the doubles), the chain's tip, as before a first
+** target.  The skeleton is let go either way. */
 IK2D_API void ik2d_solver_clear_target_bone(ik2d_solver *solver);
 /* The bone the target is on, -1 for a world target; its skeleton, dx
 ** and dy into the outputs that are not NULL (nothing written for -1). */

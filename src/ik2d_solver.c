@@ -402,7 +402,12 @@ void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
   if (solver == NULL || solver->target_skeleton == NULL) return;
   /* where the point is now: nothing jumps */
   ik2d_solve_target_of(solver, &x, &y);
-  ik2d_solver_set_target(solver, x, y);
+  if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
+  /* the point beyond the doubles (its skeleton is): the chain's tip, as
+  ** before a first target; the skeleton is let go all the same */
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
+  solver->has_target = false;
 }
 
 int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
@@ -614,7 +619,13 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   ik2d_solver_measure(solver);
   solver->result.iterations = used;
   /* a skeleton chain writes its bones back, and the skeleton follows */
-  if (chain->link != NULL) ik2d_skeleton_chain_push(chain, true);
+  if (chain->link != NULL) {
+    ik2d_skeleton_chain_push(chain, true);
+    /* a target on a bone of its own skeleton may have moved with it: the
+    ** result describes where the tip and that bone ended */
+    if (solver->target_skeleton != NULL && solver->target_skeleton == chain->link->node.skeleton)
+      ik2d_solver_measure(solver);
+  }
   return solver->result.reached;
 }
 

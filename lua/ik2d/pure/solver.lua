@@ -260,6 +260,12 @@ function M.clear_target_bone(sv)
   if not sv.target_skeleton then return end
   read_target(sv)
   sv.target_skeleton = false
+  -- the point beyond the doubles (its skeleton is): the chain's tip, as
+  -- before a first target (ik2d_solver_clear_target_bone)
+  local x, y = sv.target_x, sv.target_y
+  if not (x - x == 0.0 and y - y == 0.0) then
+    sv.has_target = false
+  end
 end
 
 --- the target; until the first set_target, the chain's result tip; on a
@@ -679,7 +685,12 @@ local function solve_general(sv, tried)
   sv.iterations = used
   local reached = M.measure(sv)
   -- a skeleton chain writes its bones back, and the skeleton follows
-  if ch.link then skeleton.push(ch, true) end
+  if ch.link then
+    skeleton.push(ch, true)
+    -- a target on a bone of its own skeleton may have moved with it: the
+    -- result describes where the tip and that bone ended
+    if sv.target_skeleton and sv.target_skeleton == ch.link.skeleton then reached = M.measure(sv) end
+  end
   return reached
 end
 
