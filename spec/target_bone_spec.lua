@@ -257,6 +257,31 @@ describe("sk:solve() and targets on bones", function()
     assert.is_true(sqrt(rx * rx + ry * ry) > 60)
   end)
 
+  it("solves in the new order when a target goes onto a bone after solves in the old one", function()
+    local sk = two_arms()
+    local a = ik2d.solver(sk:chain("a1", "a2"))
+    local b = ik2d.solver(sk:chain("b1", "b2"))
+    -- world targets first: a, then b, solved a few frames in that order
+    a:set_target(20, 30)
+    b:set_target(120, 30)
+    for _ = 1, 3 do assert.are.equal(2, sk:solve()) end
+    -- a's target on b's flag: b must now solve first, or a aims where the
+    -- flag was before b moved it
+    a:set_target_bone(sk, "flag_b", 5, 0)
+    b:set_target(50, 20)
+    assert.are.equal(2, sk:solve())
+    local x, y = point_of(sk, "flag_b", 5, 0)
+    local tx, ty = sk:tip("a2")
+    assert.near(x, tx, 0.01)
+    assert.near(y, ty, 0.01)
+    -- and back to a world target: a first again, its tip on that point
+    a:set_target(10, 40)
+    assert.are.equal(2, sk:solve())
+    tx, ty = sk:tip("a2")
+    assert.near(10, tx, 0.01)
+    assert.near(40, ty, 0.01)
+  end)
+
   it("moves a target with the solver's own chain when the chain moves its bone", function()
     -- an arm reaching for a holster on its own spine
     local r = helpers.random(5)

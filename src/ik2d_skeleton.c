@@ -112,6 +112,7 @@ bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
   if (skeleton == NULL) return true;
   if (skeleton->solver_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
   skeleton->solvers[skeleton->solver_count++] = solver;
+  skeleton->plan_kept = false;
   return true;
 }
 
@@ -119,6 +120,7 @@ bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
 static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
   for (; k + 1 < sk->solver_count; k++) sk->solvers[k] = sk->solvers[k + 1];
   sk->solver_count--;
+  sk->plan_kept = false;
 }
 
 void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver) {
@@ -169,8 +171,13 @@ static void skeleton_frame(ik2d_skeleton *sk, int b) {
   /* wrapped at each step, as a chain's world angles are */
   w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
                 sk->angle[b]);
-  f->angle = w;
-  f->rot = ik2d_rot_angle(w);
+  /* the trig only for a new angle: a frame's rot is always its angle's
+  ** (set here alone), and a base that only moves, or a bone whose own and
+  ** parent's angles stay, keeps it.  Bits compared: -0.0 is not 0.0 */
+  if (memcmp(&w, &f->angle, sizeof w) != 0) {
+    f->angle = w;
+    f->rot = ik2d_rot_angle(w);
+  }
   f->tip_x = f->x + length * f->rot.c;
   f->tip_y = f->y + length * f->rot.s;
 }
@@ -489,7 +496,12 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->base_rot = ik2d_rot_angle(sk->base_angle);
   node_clear(&sk->chains);
   sk->solver_count = 0;
-  for (i = 0; i < n; i++) sk->pose[i] = sk->angle[i] = sk->rest[i];
+  sk->plan_kept = false;
+  for (i = 0; i < n; i++) {
+    sk->pose[i] = sk->angle[i] = sk->rest[i];
+    /* no angle yet: skeleton_frame's trig runs (a world angle is finite) */
+    sk->frame[i].angle = NAN;
+  }
   ik2d_skeleton_forward(sk, 0, NULL);
   return IK2D_OK;
 }
@@ -499,6 +511,7 @@ void ik2d_skeleton_release(ik2d_skeleton *sk) {
   if (sk == NULL || sk->chains.next == NULL) return;
   while (sk->chains.next != &sk->chains) node_unlink(sk->chains.next);
   sk->solver_count = 0;
+  sk->plan_kept = false;
 }
 
 /* ------------------------------------------------------------------ */

@@ -16,6 +16,8 @@
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
 
+#define IK2D_PLAN_KEPT 32   /* solvers of the largest plan a skeleton keeps */
+
 /* A node of an intrusive list: no allocation, and an object unlinks
 ** itself in O(1) when it goes (a Lua __gc). */
 typedef struct ik2d_skeleton_node {
@@ -59,6 +61,15 @@ struct ik2d_skeleton {
   ** its chain's pointer (ik2d_solver.h): a chain's release finds its
   ** solvers there without knowing the solver. */
   ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
+  /* The solve order of ik2d_skeleton_solve, kept between solves: planning
+  ** is O(solvers^2) and a skeleton's solvers rarely change.  Kept only
+  ** for plans of lone solves (no joint unit) of at most IK2D_PLAN_KEPT
+  ** solvers, so that it stays small; it holds while plan_kept does (the
+  ** solver list's edits clear it) and while every solver's plan_key,
+  ** what the plan reads of its settings, is the same. */
+  bool plan_kept;
+  unsigned char plan_key[IK2D_PLAN_KEPT][2];
+  unsigned char plan_order[IK2D_PLAN_KEPT];  /* solver indices, in order */
 };
 
 /* A skeleton chain's link (after its chain arrays, ik2d_skeleton_chain_size). */

@@ -1020,12 +1020,56 @@ int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int ma
   return sk->solver_count;
 }
 
+/* What the plan reads of solver i's settings: whether it solves together,
+** and the bone of this skeleton its target is on. */
+static void plan_key_of(const ik2d_skeleton *sk, int i, unsigned char key[2]) {
+  const ik2d_solver *s = sk->solvers[i];
+  bool on_sk = s->target_skeleton == sk;
+  key[0] = (unsigned char)((s->settings.skeleton.together && !s->settings.aim.enabled) |
+                           (on_sk << 1));
+  key[1] = on_sk ? s->target_bone : 0;
+}
+
+/* Does the kept plan still hold? */
+static bool plan_holds(const ik2d_skeleton *sk) {
+  int i;
+  if (!sk->plan_kept) return false;
+  for (i = 0; i < sk->solver_count; i++) {
+    unsigned char key[2];
+    plan_key_of(sk, i, key);
+    if (key[0] != sk->plan_key[i][0] || key[1] != sk->plan_key[i][1]) return false;
+  }
+  return true;
+}
+
+/* Keeps plan p in the skeleton when it is small and made of lone solves
+** (a joint unit is planned again each solve: its solve reads the plan). */
+static void plan_keep(ik2d_skeleton *sk, const plan *p) {
+  int k;
+  sk->plan_kept = false;
+  if (p->solvers > IK2D_PLAN_KEPT || p->units != p->solvers) return;
+  for (k = 0; k < p->solvers; k++) {
+    const ik2d_solver *s = p->solver[k];
+    if (moves_target(sk, s, s)) return;
+    plan_key_of(sk, k, sk->plan_key[k]);
+    /* one solver a unit: unit u is solver u */
+    sk->plan_order[k] = (unsigned char)p->unit_first[p->order[k]];
+  }
+  sk->plan_kept = true;
+}
+
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   joint w;
   int k, reached = 0;
   if (sk == NULL) return 0;
+  if (plan_holds(sk)) {
+    for (k = 0; k < sk->solver_count; k++) ik2d_solver_solve(sk->solvers[sk->plan_order[k]]);
+    for (k = 0; k < sk->solver_count; k++) reached += ik2d_solver_measure(sk->solvers[k]);
+    return reached;
+  }
   if (!plan_make(sk, &p)) return -1;
+  plan_keep(sk, &p);
   for (k = 0; k < p.units; k++) {
     int u = p.order[k], i, members = 0;
     const ik2d_solver *first = p.solver[p.unit_first[u]];
