@@ -19,6 +19,7 @@
 #   IK2D_RUN_WRAP     words before the interpreter (valgrind, env ...)
 #   IK2D_RUN_EXTRAS=0 no luacheck, C example or LOVE tests
 #   IK2D_RUN_SPECS    the spec files or folders (default spec)
+#   IK2D_RUN_SKIP     spec files left out (words)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 name=${IK2D_RUN_NAME:-test}
@@ -176,6 +177,9 @@ touch "$logs/said"
 began=$(date +%s)
 # shellcheck disable=SC2086
 specs=$(find ${IK2D_RUN_SPECS:-spec} -name '*_spec.lua' | LC_ALL=C sort)
+for skip in ${IK2D_RUN_SKIP:-}; do
+  specs=$(echo "$specs" | grep -vxF "$skip")
+done
 total=$(echo "$specs" | wc -l)
 echo "== $name: $total spec files x ($passes), $jobs at a time" \
      "${IK2D_LONG:+(IK2D_LONG=1: the long loops)}"
