@@ -341,10 +341,7 @@ function Skeleton.transform_array(...)
     arg_error(1, "transform_array needs LuaJIT's FFI (the ik2d.ffi fast path is off or not "
               .. "available: use transforms)")
   end
-  if not sk.array then
-    sk.array = B.ffi.new("double[?]", 5 * sk.count)
-    skeleton.synced(sk)
-  end
+  if not sk.array then skeleton.set_array(sk, B.ffi.new("double[?]", 5 * sk.count)) end
   return B.pointer(self, sk, "array", "const double *")
 end
 

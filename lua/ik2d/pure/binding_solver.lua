@@ -20,6 +20,7 @@ local check_chain = binding_chain.check_chain
 local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solve
 
 local solvers_of, new_solver = O.objects.Solver, O.new.Solver
+local set_target = solvers.set_target
 local Solver = O.methods.Solver
 
 local M = {}
@@ -102,10 +103,10 @@ end
 function Solver.set_target(...)
   local self, x, y = ...
   local sv = solvers_of[self]
-  -- the common case, finite numbers, kept here without another call
+  -- the common case, finite numbers on a world target, with no more checks
   if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
      not sv.collected and not sv.chain.collected and not sv.target_skeleton then
-    sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
+    set_target(sv, x * 1.0, y * 1.0)
     return
   end
   if not sv or sv.collected or sv.chain.collected or type(x) ~= "number" or
@@ -208,8 +209,7 @@ end
 
 function Solver.clear_tip_angle(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.settings.tip = false
-  solvers.refresh(sv)
+  solvers.clear_tip_angle(sv)
 end
 
 function Solver.set_pole(...)
@@ -231,8 +231,7 @@ end
 
 function Solver.clear_pole(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.settings.pole = false
-  solvers.refresh(sv)
+  solvers.clear_pole(sv)
 end
 
 -- the argument that is off, or the solver when its method or tip angle
@@ -259,14 +258,12 @@ end
 
 function Solver.clear_aim(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.settings.aim = false
-  solvers.refresh(sv)
+  solvers.clear_aim(sv)
 end
 
 function Solver.forget(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.have_solution = false
-  sv.joint_stalls = 0
+  solvers.forget(sv)
 end
 
 -- The solve and its results, reached from Solver.solve by a tail call:

@@ -16,7 +16,7 @@ local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local arg_error, type_error, index_error = B.arg_error, B.type_error, B.index_error
 local is_table, typename = B.is_table, B.typename
 local check_solver = binding_solver.check_solver
-local solve, check_target = solvers.solve, solvers.check_target
+local solve, check_target, set_target = solvers.solve, solvers.check_target, solvers.set_target
 
 local groups, new_group = O.objects.Group, O.new.Group
 local solvers_of = O.objects.Solver
@@ -118,9 +118,9 @@ function Group.solve(...)
     end
     for k = 1, count do
       local sv = list[k]
-      sv.target_x, sv.target_y, sv.has_target = targets[2 * k - 2], targets[2 * k - 1], true
       -- a world target: one on a bone goes, and the hold on its skeleton
-      if sv.target_skeleton then sv.target_skeleton, sv.target_anchor = false, nil end
+      if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
+      set_target(sv, targets[2 * k - 2], targets[2 * k - 1])
     end
   end
   local reached = 0
@@ -164,12 +164,12 @@ function Group.set_targets(...)
                           B.status_message(status)))
     end
   end
-  -- every one checked: kept as solvers.set_target keeps a target
+  -- every one checked: kept
   local list = g.solvers
   for k = 1, count do
     local sv = list[k]
-    sv.target_x, sv.target_y, sv.has_target = scratch[2 * k - 1], scratch[2 * k], true
-    if sv.target_skeleton then sv.target_skeleton, sv.target_anchor = false, nil end
+    if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
+    set_target(sv, scratch[2 * k - 1], scratch[2 * k])
   end
   -- the target array follows them
   if g.read_targets then

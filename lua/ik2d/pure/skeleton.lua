@@ -87,7 +87,12 @@ local function synced(sk)
     for k = 1, 5 * sk.count do array[k - 1] = T[k] end
   end
 end
-M.synced = synced
+--- keeps array (a C array of 5 doubles a bone, sk:transform_array's) as
+-- the skeleton's, filled now and after every change
+function M.set_array(sk, array)
+  sk.array = array
+  synced(sk)
+end
 
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)

@@ -152,7 +152,6 @@ local function refresh(sv)
     sv.kernel = false
   end
 end
-M.refresh = refresh
 
 -- Keeps a checked def, and the largest turn as a rotation (damping_c,
 -- damping_s: 0 or a half turn or more is none, cos -1).
@@ -219,6 +218,28 @@ function M.set_pole(sv, x, y)
   settings.pole, settings.pole_x, settings.pole_y = true, x, y
   refresh(sv)
   return nil
+end
+
+--- the last bone free again
+function M.clear_tip_angle(sv)
+  sv.settings.tip = false
+  refresh(sv)
+end
+
+function M.clear_pole(sv)
+  sv.settings.pole = false
+  refresh(sv)
+end
+
+function M.clear_aim(sv)
+  sv.settings.aim = false
+  refresh(sv)
+end
+
+--- the next solve starts from the chain's pose, as a new solver's
+function M.forget(sv)
+  sv.have_solution = false
+  sv.joint_stalls = 0
 end
 
 function M.set_aim(sv, x, y, angle)
