@@ -8,6 +8,8 @@ local B = require "ik2d.pure.binding"
 local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
+local pose = require "ik2d.pure.pose"
+local chains = require "ik2d.pure.chain"
 local binding_chain = require "ik2d.pure.binding_chain"
 local binding_skeleton = require "ik2d.pure.binding_skeleton"
 local skeleton_solve = require "ik2d.pure.skeleton_solve"
@@ -21,6 +23,9 @@ local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solv
 
 local solvers_of, new_solver = O.objects.Solver, O.new.Solver
 local set_target = solvers.set_target
+-- the pose this binding's solves work on (a solve never runs inside
+-- another); a pose per solver would double a solver's heap
+local P = pose.new(chains.MAX_BONES)
 local Solver = O.methods.Solver
 
 local M = {}
@@ -273,7 +278,7 @@ end
 -- interpreter; from this fixed-argument function they return into the
 -- caller and go on there.
 local function solve_results(sv)
-  solve(sv)
+  solve(sv, P)
   return sv.reached, sv.distance, sv.iterations, sv.limited
 end
 

@@ -7,6 +7,7 @@
 local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
+local pose = require "ik2d.pure.pose"
 local binding_solver = require "ik2d.pure.binding_solver"
 
 local type, select, rawget, rawset, tonumber = type, select, rawget, rawset, tonumber
@@ -72,7 +73,8 @@ function M.group(...)
   -- offsets[i]: the 0-based index of member i's first joint in the joint
   -- array, offsets[count + 1] their total
   local g = { count = count, solvers = {}, scratch = {}, offsets = { 0 }, anchor = {},
-              read_targets = false, write_joints = false, alive_at = -1 }
+              read_targets = false, write_joints = false, alive_at = -1, pose = false }
+  local bones = 1
   for i = 1, count do
     local item = rawget(t, i)
     local sv = solvers_of[item]
@@ -81,7 +83,10 @@ function M.group(...)
     g.anchor[i] = item
     g.scratch[2 * i - 1], g.scratch[2 * i] = 0.0, 0.0
     g.offsets[i + 1] = g.offsets[i] + 2 * (sv.chain.count + 1)
+    if sv.chain.count > bones then bones = sv.chain.count end
   end
+  -- the pose its solves work on, its own
+  g.pose = pose.new(bones)
   return new_group(g)
 end
 
@@ -123,9 +128,9 @@ function Group.solve(...)
       set_target(sv, targets[2 * k - 2], targets[2 * k - 1])
     end
   end
-  local reached = 0
+  local reached, P = 0, g.pose
   for i = 1, count do
-    if solve(list[i]) then reached = reached + 1 end
+    if solve(list[i], P) then reached = reached + 1 end
   end
   if g.write_joints then copy_joints(g) end
   return reached

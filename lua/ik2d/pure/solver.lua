@@ -183,7 +183,6 @@ function M.new(ch, def)
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
     kernel = false,
-    pose = pose.new(n), -- what its solves work on (its own: none is shared)
   }
   keep_def(sv, def)
   -- on a skeleton chain: into the skeleton's solvers
@@ -655,7 +654,7 @@ end
 
 -- Solves on the general path (or, plain CCD without the exact step,
 -- the kernels: M.solve tried sv.kernel already when tried is set).
-local function solve_general(sv, tried)
+local function solve_general(sv, tried, P)
   local ch, settings = sv.chain, sv.settings
   local weight, used = settings.weight, nil
   if weight > 0.0 then
@@ -668,16 +667,15 @@ local function solve_general(sv, tried)
       local sweep = settings.sweep
       if LOOPS then
         -- under LuaJIT: loops over arrays (false: a limit, the path below)
-        used = get_loop(sweep)(sv, ch, settings, weight, sv.pose) or nil
+        used = get_loop(sweep)(sv, ch, settings, weight, P) or nil
       elseif n <= KERNEL_BONES then
-        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, sv.pose)
+        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, P)
         if used == false then
-          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, sv.pose)
+          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, P)
         end
       end
     end
     if not used then
-      local P = sv.pose
       prepare(sv, P)
       if plain then
         -- plain CCD (what the C core's batches run in lockstep): no tip
@@ -709,19 +707,19 @@ end
 -- reached (the outcome stays in sv: reached, distance, iterations, limited).
 -- The common solve first, in few steps (a frame runs it for every
 -- chain): the solver's kernel, then M.measure written out.
-function M.solve(sv)
+function M.solve(sv, P)
   if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
-  if not solve_kernel then return solve_general(sv, false) end
+  if not solve_kernel then return solve_general(sv, false, P) end
   local ch, settings = sv.chain, sv.settings
   local weight = settings.weight
-  if not (weight > 0.0) or ch.link then return solve_general(sv, false) end
-  local used = solve_kernel(sv, ch, settings, weight, sv.pose)
+  if not (weight > 0.0) or ch.link then return solve_general(sv, false, P) end
+  local used = solve_kernel(sv, ch, settings, weight, P)
   if used == false and not LOOPS then
     -- a limit: the unrolled kernel made for limits
-    used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, sv.pose)
+    used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
   end
-  if not used then return solve_general(sv, true) end
+  if not used then return solve_general(sv, true, P) end
   sv.iterations = used
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
