@@ -2,9 +2,10 @@
 -- passes, the straight pose toward a far target, world-space limits,
 -- poles, the exact two-joint step and the limited pair step.
 --
--- A pose is an object (M.new) that its owner, a solver, makes once and
--- hands to every function here and to the methods: no pose is shared
--- between owners, and its arrays, made once, let a solve allocate nothing.
+-- A pose is an object (M.new) that the caller of a solve owns (a group,
+-- the binding), makes once and hands to every function here and to the
+-- methods; no module keeps one, and its arrays, made once, let a solve
+-- allocate nothing.
 -- Rotations are pairs of arrays (rc[i], rs[i]); bone i of the C core is
 -- i + 1 here, joint j (0 = base) is jx[j + 1], jy[j + 1].
 local N = require "ik2d.pure.numbers"
@@ -54,7 +55,11 @@ function M.new(n)
     step_c = array(n), step_s = array(n), pole_c = array(n), pole_s = array(n),
     world_c = array(n), world_s = array(n), warm_c = array(n), warm_s = array(n),
     dir_c = array(n), dir_s = array(n), best_c = array(n), best_s = array(n),
-    view = { length = array(n), rest = array(n) },
+    -- (every field aim.lua's method sets, present from the start: an
+    -- aimed solve adds no key)
+    view = { length = array(n), rest = array(n), count = 0, reach = 0.0, base_x = 0.0,
+             base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0, constraint = false,
+             rest_c = false, rest_s = false, flip = false, link = false },
     best_i = 0, best_j = 0, best_cost = 5.0,
     best_ic = 1.0, best_is = 0.0, best_jc = 1.0, best_js = 0.0,
     near_i = 0, near_j = 0, near_sq = 0.0,
