@@ -7,9 +7,9 @@
 -- spec compares whichever one the runtime takes with the C core.)
 local m = require "ik2d.pure.math"
 local kernel = require "ik2d.pure.kernel"
+local pose = require "ik2d.pure.pose"
 local L = require "ik2d.pure.core"
 local O = require "ik2d.pure.objects"
-local pose = require "ik2d.pure.pose"
 local helpers = require "spec.helpers"
 
 local format = string.format
@@ -52,7 +52,7 @@ describe("pure kernel", function()
   end)
 
   it("the loop kernels give the unrolled kernels' bits", function()
-    local mid_c, mid_s = pose.P.mid_c, pose.P.mid_s
+    local P = pose.new(kernel.MAX_BONES)
     local solves, general = 0, 0
     local chains = helpers.size(100, 400)
     for _ = 1, chains do
@@ -94,9 +94,9 @@ describe("pure kernel", function()
         local sv, ch = unrolled.sv, unrolled.ch
         local settings = sv.settings
         local used_a = kernel.get(n, settings.sweep, false)(sv, ch, settings, settings.weight,
-                                                            mid_c, mid_s)
+                                                            P)
         sv, ch = loop.sv, loop.ch
-        local used_b = kernel.loop(settings.sweep)(sv, ch, sv.settings, settings.weight)
+        local used_b = kernel.loop(settings.sweep)(sv, ch, sv.settings, settings.weight, P)
         assert.are.equal(used_a, used_b)
         if used_a == nil then
           general = general + 1
@@ -140,7 +140,7 @@ describe("pure kernel", function()
     local sv, ch = O.objects.Solver[solver], O.objects.Chain[chain]
     local before = {}
     for k = 1, 6 do before[k] = ch.joints[k] end
-    assert.is_false(kernel.loop("tip")(sv, ch, sv.settings, 1.0))
+    assert.is_false(kernel.loop("tip")(sv, ch, sv.settings, 1.0, pose.new(2)))
     assert.is_false(sv.have_solution)
     for k = 1, 6 do assert.are.equal(before[k], ch.joints[k]) end
   end)

@@ -10,8 +10,6 @@ local pose = require "ik2d.pure.pose"
 local abs, sqrt = math.abs, math.sqrt
 local rot, wrap, atan2, hypot = m.rot, m.wrap, m.atan2, m.hypot
 
-local P = pose.P
-local rc, rs, jx, jy, mid_c, mid_s = P.rc, P.rs, P.jx, P.jy, P.mid_c, P.mid_s
 local forward, world, clamp, settle_world = pose.forward, pose.world, pose.clamp,
   pose.settle_world
 
@@ -56,7 +54,8 @@ end
 -- The virtual last bone for the pose as it starts: its length, its turn
 -- from the bone (an angle and a rotation) and the reach of the bones
 -- before it; nil when beyond the doubles.
-local function virtual_bone(settings)
+local function virtual_bone(P, settings)
+  local jx, jy = P.jx, P.jy
   local ch = P.chain
   local n = P.count
   local length = ch.length
@@ -70,8 +69,8 @@ local function virtual_bone(settings)
   end
   local low = 0.0
   if 2.0 * longest - sum > 0.0 then low = 2.0 * longest - sum end
-  forward()
-  local wc, ws = world(n)
+  forward(P)
+  local wc, ws = world(P, n)
   local px, py = P.target_x, P.target_y
   local d = hypot(px - ch.base_x, py - ch.base_y)
   local dx, dy = px - jx[n], py - jy[n]
@@ -102,18 +101,18 @@ local function virtual_bone(settings)
   return bone, atan2(vy, vx), turn_c, turn_s, sum
 end
 
--- the chain the methods see: the aimed chain's, its last bone virtual
--- (one, as the pose P is one: a solve never runs inside another)
+-- the fields of the chain the methods see (the pose's view): the aimed
+-- chain's, its last bone virtual
 local VIEW_FIELDS = { "count", "base_x", "base_y", "base_angle", "base_c", "base_s", "constraint",
   "rest_c", "rest_s", "flip", "link" }
-local view = { length = pose.array(64), rest = pose.array(64) }
 
--- The method (run) on the chain whose last bone is the virtual one; the
--- last bone's rotation back after it.  Returns what run returns (0 when
--- the virtual bone is beyond the doubles: nothing moves).
-local function method(settings, run)
-  local bone, angle, turn_c, turn_s, first_reach = virtual_bone(settings)
+-- The method (run(P)) on the chain whose last bone is the virtual one;
+-- the last bone's rotation back after it.  Returns what run returns (0
+-- when the virtual bone is beyond the doubles: nothing moves).
+local function method(P, settings, run)
+  local bone, angle, turn_c, turn_s, first_reach = virtual_bone(P, settings)
   if not bone then return 0 end
+  local rc, rs, mid_c, mid_s, view = P.rc, P.rs, P.mid_c, P.mid_s, P.view
   local ch = P.chain
   local n, reach = P.count, P.reach
   for k = 1, #VIEW_FIELDS do
@@ -137,7 +136,7 @@ local function method(settings, run)
   local c, s = rc[n], rs[n]
   rc[n], rs[n] = c * turn_c - s * turn_s, c * turn_s + s * turn_c
   P.fresh = false
-  local used = run()
+  local used = run(P)
   c, s = rc[n], rs[n]
   rc[n], rs[n] = turn_c * c + turn_s * s, turn_c * s - turn_s * c
   if limited then mid_c[n], mid_s[n] = mc, ms end
@@ -149,18 +148,19 @@ end
 
 -- The ray on the pose, chain space: its origin and direction (a forward
 -- pass).
-local function ray(settings)
+local function ray(P, settings)
+  local jx, jy = P.jx, P.jy
   local n = P.count
-  local wc, ws = world(n)
-  forward()
+  local wc, ws = world(P, n)
+  forward(P)
   local ax, ay = settings.aim_x, settings.aim_y
   local ox, oy = jx[n] + wc * ax - ws * ay, jy[n] + ws * ax + wc * ay
   local c, s = rot(settings.aim_angle)
   return ox, oy, wc * c - ws * s, wc * s + ws * c
 end
 
-local function pose_distance(settings)
-  local ox, oy, uc, us = ray(settings)
+local function pose_distance(P, settings)
+  local ox, oy, uc, us = ray(P, settings)
   return distance(ox, oy, uc, us, P.target_x, P.target_y)
 end
 
@@ -193,7 +193,8 @@ end
 
 -- A sweep of aim turns in the solver's sweep order, inside damping and
 -- limits; stops within tolerance.  Returns the ray's distance after.
-local function sweep(settings, tolerance)
+local function sweep(P, settings, tolerance)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
   local n = P.count
   local tip_first = P.settings.sweep == "tip"
   local damping_c, damping_s = P.damping_c, P.damping_s
@@ -201,7 +202,7 @@ local function sweep(settings, tolerance)
   for k = 1, n do
     local j = k
     if tip_first then j = n + 1 - k end
-    local ox, oy, uc, us = ray(settings)
+    local ox, oy, uc, us = ray(P, settings)
     local tc, ts = joint_turn(jx[j], jy[j], ox, oy, uc, us, P.target_x, P.target_y)
     if tc then
       if tc < damping_c then
@@ -210,39 +211,38 @@ local function sweep(settings, tolerance)
       end
       local c, s = rc[j], rs[j]
       rc[j], rs[j] = c * tc - s * ts, c * ts + s * tc
-      clamp(j)
+      clamp(P, j)
       -- a world-space limit below turned with this joint
-      if P.world_limits > j then settle_world(j + 1) end
+      if P.world_limits > j then settle_world(P, j + 1) end
     end
-    dist = pose_distance(settings)
+    dist = pose_distance(P, settings)
     if dist <= tolerance then break end
   end
   P.fresh = false
   return dist
 end
 
--- the best pose of the finishing turns
-local best_c, best_s = pose.array(64), pose.array(64)
-
---- An aimed run: run (the method and the bend toward a pole) for the
--- virtual bone, then, short of the target, aim turns while they gain.
--- settings are the solver's (the aim's fields); returns the iterations.
-function M.run(settings, run)
+--- An aimed run on pose P: run(P) (the method and the bend toward a
+-- pole) for the virtual bone, then, short of the target, aim turns while
+-- they gain (the best pose of them kept in P.best_c, best_s).  settings
+-- are the solver's (the aim's fields); returns the iterations.
+function M.run(P, settings, run)
+  local best_c, best_s = P.best_c, P.best_s
   local budget = P.iterations
-  local used = method(settings, run)
+  local used = method(P, settings, run)
   local tolerance = settings.tolerance
-  local best = pose_distance(settings)
+  local best = pose_distance(P, settings)
   if not (best > tolerance) or used >= budget then return used end
-  pose.save(best_c, best_s)
+  pose.save(P, best_c, best_s)
   while used < budget do
-    local dist = sweep(settings, tolerance)
+    local dist = sweep(P, settings, tolerance)
     used = used + 1
     if not (dist < best) then break end
     best = dist
-    pose.save(best_c, best_s)
+    pose.save(P, best_c, best_s)
     if dist <= tolerance then break end
   end
-  pose.load(best_c, best_s)
+  pose.load(P, best_c, best_s)
   return used
 end
 

@@ -378,8 +378,7 @@ function Chain.set_constraint(...)
     ch.anchor = anchor
   end
   anchor[i] = c
-  -- (a chain whose skeleton was finalised keeps the skeleton's limits)
-  if not ch.link then ch.constraint[i] = limit end
+  chains.set_constraint(ch, i, limit)
 end
 
 function Chain.constraint(...)
@@ -390,9 +389,9 @@ function Chain.constraint(...)
   if not ch.constraint[i] then return end
   local link = ch.link
   if link and link.skeleton then
-    -- the skeleton's, which sk:set_constraint may have changed (nil once
-    -- the skeleton was finalised)
-    local info = O.objects.Skeleton[ch.anchor.skeleton].anchor
+    -- the skeleton's, which sk:set_constraint may have changed: in its
+    -- anchor (false once the skeleton was finalised)
+    local info = link.skeleton.anchor
     if not info then return nil end
     return info.constraints[link.bones[i]]
   end

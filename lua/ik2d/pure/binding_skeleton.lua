@@ -10,6 +10,8 @@ local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local skeleton = require "ik2d.pure.skeleton"
 local skeleton_solve = require "ik2d.pure.skeleton_solve"
+local pose = require "ik2d.pure.pose"
+local chains = require "ik2d.pure.chain"
 local binding_chain = require "ik2d.pure.binding_chain"
 
 local type, select, rawget, rawset, rawequal, tostring = type, select, rawget, rawset,
@@ -26,6 +28,9 @@ local number_field, read_limits, push_constraint = binding_chain.number_field,
   binding_chain.read_limits, binding_chain.push_constraint
 
 local skeletons, new_skeleton = O.objects.Skeleton, O.new.Skeleton
+-- the pose the skeleton solves' chain solves work on (a solve never runs
+-- inside another)
+local P = pose.new(chains.MAX_BONES)
 local Skeleton = O.methods.Skeleton
 
 local M = {}
@@ -341,16 +346,13 @@ function Skeleton.transform_array(...)
     arg_error(1, "transform_array needs LuaJIT's FFI (the ik2d.ffi fast path is off or not "
               .. "available: use transforms)")
   end
-  if not sk.array then
-    sk.array = B.ffi.new("double[?]", 5 * sk.count)
-    skeleton.synced(sk)
-  end
+  if not sk.array then skeleton.set_array(sk, B.ffi.new("double[?]", 5 * sk.count)) end
   return B.pointer(self, sk, "array", "const double *")
 end
 
 function Skeleton.solve(...)
   local sk = check_skeleton(..., 1, select("#", ...))
-  local reached = skeleton_solve.solve(sk)
+  local reached = skeleton_solve.solve(sk, P)
   if reached < 0 then M.cycle_error(sk, 0, skeleton_solve.cycle(sk)) end
   return reached
 end

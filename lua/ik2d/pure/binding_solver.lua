@@ -8,6 +8,8 @@ local B = require "ik2d.pure.binding"
 local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
+local pose = require "ik2d.pure.pose"
+local chains = require "ik2d.pure.chain"
 local binding_chain = require "ik2d.pure.binding_chain"
 local binding_skeleton = require "ik2d.pure.binding_skeleton"
 local skeleton_solve = require "ik2d.pure.skeleton_solve"
@@ -20,6 +22,10 @@ local check_chain = binding_chain.check_chain
 local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solve
 
 local solvers_of, new_solver = O.objects.Solver, O.new.Solver
+local set_target = solvers.set_target
+-- the pose this binding's solves work on (a solve never runs inside
+-- another); a pose per solver would double a solver's heap
+local P = pose.new(chains.MAX_BONES)
 local Solver = O.methods.Solver
 
 local M = {}
@@ -102,10 +108,10 @@ end
 function Solver.set_target(...)
   local self, x, y = ...
   local sv = solvers_of[self]
-  -- the common case, finite numbers, kept here without another call
+  -- the common case, finite numbers on a world target, with no more checks
   if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
      not sv.collected and not sv.chain.collected and not sv.target_skeleton then
-    sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
+    set_target(sv, x * 1.0, y * 1.0)
     return
   end
   if not sv or sv.collected or sv.chain.collected or type(x) ~= "number" or
@@ -208,8 +214,7 @@ end
 
 function Solver.clear_tip_angle(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.settings.tip = false
-  solvers.refresh(sv)
+  solvers.clear_tip_angle(sv)
 end
 
 function Solver.set_pole(...)
@@ -231,8 +236,7 @@ end
 
 function Solver.clear_pole(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.settings.pole = false
-  solvers.refresh(sv)
+  solvers.clear_pole(sv)
 end
 
 -- the argument that is off, or the solver when its method or tip angle
@@ -259,14 +263,12 @@ end
 
 function Solver.clear_aim(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.settings.aim = false
-  solvers.refresh(sv)
+  solvers.clear_aim(sv)
 end
 
 function Solver.forget(...)
   local sv = check_solver(..., 1, select("#", ...))
-  sv.have_solution = false
-  sv.joint_stalls = 0
+  solvers.forget(sv)
 end
 
 -- The solve and its results, reached from Solver.solve by a tail call:
@@ -276,7 +278,7 @@ end
 -- interpreter; from this fixed-argument function they return into the
 -- caller and go on there.
 local function solve_results(sv)
-  solve(sv)
+  solve(sv, P)
   return sv.reached, sv.distance, sv.iterations, sv.limited
 end
 

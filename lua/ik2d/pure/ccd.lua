@@ -14,7 +14,6 @@ local pose = require "ik2d.pure.pose"
 
 local sqrt, hypot = math.sqrt, m.hypot
 
-local P = pose.P
 local forward, clamp = pose.forward, pose.clamp
 local settle_world, exact_step = pose.settle_world, pose.exact_step
 local limited_step = pose.limited_step
@@ -33,15 +32,12 @@ local M = {}
 -- unit length (hypot then)
 local TINY, HUGE = N.TURN_NORM_MIN, N.TURN_NORM_MAX
 
--- the run's start, for keep-best
-local start_c, start_s = pose.array(64), pose.array(64)
-
 -- After joint i turned from (oc, os) and moved the tip to (tip_x, tip_y)
 -- around (px, py): the turn actually made when its limit clamped it, and
 -- a world-space limit below back into its arc; returns the tip.
-local function limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y)
+local function limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y)
   local rc, rs = P.rc, P.rs
-  if P.chain.constraint[i] and clamp(i) then
+  if P.chain.constraint[i] and clamp(P, i) then
     -- the clamped rotation from the old one
     local nc, ns = rc[i], rs[i]
     local tc, ts = oc * nc + os * ns, oc * ns - os * nc
@@ -49,19 +45,21 @@ local function limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y)
     tip_y = py + ts * to_tip_x + tc * to_tip_y
   end
   -- a world-space limit below turned with this joint
-  if P.world_limits > i and settle_world(i + 1) then
-    forward()
+  if P.world_limits > i and settle_world(P, i + 1) then
+    forward(P)
     local n1 = P.count + 1
     tip_x, tip_y = P.jx[n1], P.jy[n1]
   end
   return tip_x, tip_y
 end
 
---- Turns the pose's start rotations into an IK solution; returns the
+--- Turns pose P's start rotations into an IK solution; returns the
 -- iterations used.  One function with its sweeps and forward passes
--- written in: the solve's inner loop, run as the C core runs it.
-function M.run()
+-- written in: the solve's inner loop, run as the C core runs it.  The
+-- start is kept in P.run_c, run_s for keep-best.
+function M.run(P)
   local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local start_c, start_s = P.run_c, P.run_s
   local ch = P.chain
   local n, length = P.count, ch.length
   local n1 = n + 1
@@ -89,7 +87,7 @@ function M.run()
   -- first test, made here: reachable targets skip the call)
   local ux, uy = tx - ch.base_x, ty - ch.base_y
   local distance = sqrt(ux * ux + uy * uy)
-  if distance >= P.reach and distance ~= 0.0 and pose.straighten() then return 1 end
+  if distance >= P.reach and distance ~= 0.0 and pose.straighten(P) then return 1 end
   local settings = P.settings
   local exact, tip_first = settings.exact, settings.sweep == "tip"
   local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
@@ -101,7 +99,7 @@ function M.run()
     -- an iteration is an exact step or, when none gains, a sweep
     local before_sq = distance_sq
     local stepped = false
-    if exact then stepped, distance_sq = exact_step(distance_sq) end
+    if exact then stepped, distance_sq = exact_step(P, distance_sq) end
     if stepped then
       if distance_sq <= tol_sq then
         P.fresh = true -- the step ends with a forward pass
@@ -133,7 +131,7 @@ function M.run()
             rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
             tip_x = px + tc * to_tip_x - ts * to_tip_y
             tip_y = py + ts * to_tip_x + tc * to_tip_y
-            if limited then tip_x, tip_y = limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
+            if limited then tip_x, tip_y = limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
           end
           dx, dy = tx - tip_x, ty - tip_y
           distance_sq = dx * dx + dy * dy
@@ -160,7 +158,7 @@ function M.run()
             rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
             tip_x = px + tc * to_tip_x - ts * to_tip_y
             tip_y = py + ts * to_tip_x + tc * to_tip_y
-            if limited then tip_x, tip_y = limit_turn(i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
+            if limited then tip_x, tip_y = limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
           end
           dx, dy = tx - tip_x, ty - tip_y
           distance_sq = dx * dx + dy * dy
@@ -203,12 +201,12 @@ function M.run()
       -- step look for (the pose they stall in need not be the nearest)
       if exact and distance_sq > tol_sq then
         local _
-        _, distance_sq = limited_step(distance_sq)
+        _, distance_sq = limited_step(P, distance_sq)
       end
       -- keep best: a run that gains nothing changes nothing
       if distance_sq >= start_sq then
-        pose.load(start_c, start_s)
-        forward()
+        pose.load(P, start_c, start_s)
+        forward(P)
       end
       P.fresh = true
       return used

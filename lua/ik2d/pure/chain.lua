@@ -176,6 +176,14 @@ function M.set_rest(ch, i, angle)
   return nil
 end
 
+--- bone i's limit (a core constraint, or false: free); a chain of a
+-- skeleton keeps the skeleton's limits, even once the skeleton went
+function M.set_constraint(ch, i, limit)
+  if not (i >= 1 and i <= ch.count) then return "INDEX" end
+  if not ch.link then ch.constraint[i] = limit end
+  return nil
+end
+
 --- world direction of bone i in the result, mirrored when flipped
 function M.world_angle(ch, i)
   local world, angle = ch.base_angle, ch.angle

@@ -6,13 +6,12 @@ local pose = require "ik2d.pure.pose"
 
 local sqrt = math.sqrt
 
-local P = pose.P
-local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
 local forward, tip_distance_sq, clamp = pose.forward, pose.tip_distance_sq, pose.clamp
 
 local M = {}
 
-local function sweep()
+local function sweep(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
   local ch = P.chain
   local n, length = P.count, ch.length
   -- forward reaching: tip onto the target, then each joint toward it
@@ -38,7 +37,7 @@ local function sweep()
     local norm = sqrt(dx * dx + dy * dy)
     if norm > 0.0 then dir_x, dir_y = dx / norm, dy / norm end
     rc[i], rs[i] = wc * dir_x + ws * dir_y, wc * dir_y - ws * dir_x
-    clamp(i)
+    clamp(P, i)
     local c, s = rc[i], rs[i]
     wc, ws = wc * c - ws * s, wc * s + ws * c
     jx[i + 1] = jx[i] + length[i] * wc
@@ -46,40 +45,39 @@ local function sweep()
   end
 end
 
-local best_c, best_s = pose.array(64), pose.array(64)
-
---- Turns the pose's start rotations into an IK solution; returns the
--- iterations used.
-function M.run()
+--- Turns pose P's start rotations into an IK solution; returns the
+-- iterations used.  The best pose seen is kept in P.run_c, run_s.
+function M.run(P)
+  local best_c, best_s = P.run_c, P.run_s
   local iterations = P.iterations
-  forward()
-  local best_sq = tip_distance_sq()
+  forward(P)
+  local best_sq = tip_distance_sq(P)
   if best_sq <= P.tolerance_sq then return 0 end
-  if pose.straighten() then return 1 end
-  pose.save(best_c, best_s)
+  if pose.straighten(P) then return 1 end
+  pose.save(P, best_c, best_s)
   local iteration = 1
   while iteration <= iterations do
-    sweep()
-    forward()
-    local distance_sq = tip_distance_sq()
+    sweep(P)
+    forward(P)
+    local distance_sq = tip_distance_sq(P)
     if distance_sq < best_sq then
       best_sq = distance_sq
-      pose.save(best_c, best_s)
+      pose.save(P, best_c, best_s)
       if best_sq <= P.tolerance_sq then return iteration end
     else
       break -- no gain: stalled
     end
     iteration = iteration + 1
   end
-  pose.load(best_c, best_s)
+  pose.load(P, best_c, best_s)
   if P.settings.exact then
     -- not there after the budget (or a stall): one exact two-joint step
     -- finishes from the best pose when some pair of joints can
-    forward()
+    forward(P)
     local _
-    _, best_sq = pose.exact_step(best_sq)
+    _, best_sq = pose.exact_step(P, best_sq)
     -- and where a limit forbids that, the nearest pose the limits allow
-    if best_sq > P.tolerance_sq then pose.limited_step(best_sq) end
+    if best_sq > P.tolerance_sq then pose.limited_step(P, best_sq) end
   end
   if iteration > iterations then return iterations end
   return iteration

@@ -11,9 +11,6 @@ local sqrt, abs = math.sqrt, math.abs
 local fmax = m.fmax
 local clamp_rot = limits.clamp_rot
 
-local P = pose.P
-local rc, rs, jx, jy, mid_c, mid_s = P.rc, P.rs, P.jx, P.jy, P.mid_c, P.mid_s
-
 local M = {}
 
 local function finite(x) return x - x == 0 end
@@ -36,19 +33,17 @@ local function direction(x0, y0, x1, y1, c, s)
 end
 
 -- is bone i's limit a world-space one?
-local function world_limited(i)
+local function world_limited(P, i)
   local limit = P.chain.constraint[i]
   return limit and not limit.full and limit.world
 end
 
-local dir_c, dir_s = pose.array(64), pose.array(64)
-local start_c, start_s = pose.array(64), pose.array(64)
-
 --- Puts the pose's base one chain behind the target along the rotations
 -- as they are; false, nothing changed, when that base is beyond the
 -- largest double (here or mirrored back into world space).
-function M.place()
-  pose.forward()
+function M.place(P)
+  local jx, jy = P.jx, P.jy
+  pose.forward(P)
   local n1 = P.count + 1
   local x = P.base_x + (P.target_x - jx[n1])
   local y = P.base_y + (P.target_y - jy[n1])
@@ -60,15 +55,18 @@ function M.place()
   return true
 end
 
---- Drags the pose's start rotations after the target and moves the
--- pose's base where the drag leaves it; returns the iterations used (1).
-function M.run()
+--- Drags pose P's start rotations after the target and moves the pose's
+-- base where the drag leaves it; returns the iterations used (1).  The
+-- start is kept in P.run_c, run_s, the bones' directions in P.dir_c, dir_s.
+function M.run(P)
+  local rc, rs, jx, jy, mid_c, mid_s = P.rc, P.rs, P.jx, P.jy, P.mid_c, P.mid_s
+  local start_c, start_s, dir_c, dir_s = P.run_c, P.run_s, P.dir_c, P.dir_s
   local ch = P.chain
   local length, constraint = ch.length, ch.constraint
   local x, y = P.target_x, P.target_y
   local n = P.count
-  pose.save(start_c, start_s)
-  pose.forward()
+  pose.save(P, start_c, start_s)
+  pose.forward(P)
   -- each bone's direction now: where it points when its joints coincide
   local wc, ws = P.base_c, P.base_s
   for i = 1, n do
@@ -79,14 +77,14 @@ function M.run()
   -- the drag, tip to base: (x, y) is where the joint ahead went
   for i = n, 1, -1 do
     dir_c[i], dir_s[i] = direction(jx[i], jy[i], x, y, dir_c[i], dir_s[i])
-    if world_limited(i) then
+    if world_limited(P, i) then
       local _, c, s = clamp_rot(constraint[i], mid_c[i], mid_s[i], dir_c[i], dir_s[i])
       dir_c[i], dir_s[i] = c, s
     end
-    if i + 1 <= n and not world_limited(i + 1) then
+    if i + 1 <= n and not world_limited(P, i + 1) then
       local ac, as, bc, bs = dir_c[i], dir_s[i], dir_c[i + 1], dir_s[i + 1]
       rc[i + 1], rs[i + 1] = ac * bc + as * bs, ac * bs - as * bc
-      if pose.clamp(i + 1) then
+      if pose.clamp(P, i + 1) then
         local c, s = rc[i + 1], -rs[i + 1]
         dir_c[i], dir_s[i] = bc * c - bs * s, bc * s + bs * c
       end
@@ -101,8 +99,8 @@ function M.run()
     rc[i], rs[i] = pc * c + ps * s, pc * s - ps * c
     pc, ps = c, s
   end
-  for i = 1, n do pose.clamp(i) end
-  if not M.place() then pose.load(start_c, start_s) end
+  for i = 1, n do pose.clamp(P, i) end
+  if not M.place(P) then pose.load(P, start_c, start_s) end
   return 1
 end
 

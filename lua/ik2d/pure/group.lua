@@ -7,6 +7,7 @@
 local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
+local pose = require "ik2d.pure.pose"
 local binding_solver = require "ik2d.pure.binding_solver"
 
 local type, select, rawget, rawset, tonumber = type, select, rawget, rawset, tonumber
@@ -16,7 +17,7 @@ local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local arg_error, type_error, index_error = B.arg_error, B.type_error, B.index_error
 local is_table, typename = B.is_table, B.typename
 local check_solver = binding_solver.check_solver
-local solve, check_target = solvers.solve, solvers.check_target
+local solve, check_target, set_target = solvers.solve, solvers.check_target, solvers.set_target
 
 local groups, new_group = O.objects.Group, O.new.Group
 local solvers_of = O.objects.Solver
@@ -72,7 +73,8 @@ function M.group(...)
   -- offsets[i]: the 0-based index of member i's first joint in the joint
   -- array, offsets[count + 1] their total
   local g = { count = count, solvers = {}, scratch = {}, offsets = { 0 }, anchor = {},
-              read_targets = false, write_joints = false, alive_at = -1 }
+              read_targets = false, write_joints = false, alive_at = -1, pose = false }
+  local bones = 1
   for i = 1, count do
     local item = rawget(t, i)
     local sv = solvers_of[item]
@@ -81,7 +83,10 @@ function M.group(...)
     g.anchor[i] = item
     g.scratch[2 * i - 1], g.scratch[2 * i] = 0.0, 0.0
     g.offsets[i + 1] = g.offsets[i] + 2 * (sv.chain.count + 1)
+    if sv.chain.count > bones then bones = sv.chain.count end
   end
+  -- the pose its solves work on, its own
+  g.pose = pose.new(bones)
   return new_group(g)
 end
 
@@ -118,14 +123,14 @@ function Group.solve(...)
     end
     for k = 1, count do
       local sv = list[k]
-      sv.target_x, sv.target_y, sv.has_target = targets[2 * k - 2], targets[2 * k - 1], true
       -- a world target: one on a bone goes, and the hold on its skeleton
-      if sv.target_skeleton then sv.target_skeleton, sv.target_anchor = false, nil end
+      if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
+      set_target(sv, targets[2 * k - 2], targets[2 * k - 1])
     end
   end
-  local reached = 0
+  local reached, P = 0, g.pose
   for i = 1, count do
-    if solve(list[i]) then reached = reached + 1 end
+    if solve(list[i], P) then reached = reached + 1 end
   end
   if g.write_joints then copy_joints(g) end
   return reached
@@ -164,12 +169,12 @@ function Group.set_targets(...)
                           B.status_message(status)))
     end
   end
-  -- every one checked: kept as solvers.set_target keeps a target
+  -- every one checked: kept
   local list = g.solvers
   for k = 1, count do
     local sv = list[k]
-    sv.target_x, sv.target_y, sv.has_target = scratch[2 * k - 1], scratch[2 * k], true
-    if sv.target_skeleton then sv.target_skeleton, sv.target_anchor = false, nil end
+    if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
+    set_target(sv, scratch[2 * k - 1], scratch[2 * k])
   end
   -- the target array follows them
   if g.read_targets then

@@ -162,8 +162,9 @@ local function source(n, tip, limited)
 
   emit("local sqrt, hypot, rot, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
        .. " atan_eighths = ...")
-  emit("return function(sv, ch, settings, weight, mid_c, mid_s)")
+  emit("return function(sv, ch, settings, weight, P)")
   emit("local length, constraint = ch.length, ch.constraint")
+  if limited then emit("local mid_c, mid_s = P.mid_c, P.mid_s") end
   -- the limits: a kernel without them hands a limited chain to its twin
   -- (false), one with them a world-space limit to the general path (nil)
   for i = 1, n do
@@ -369,21 +370,11 @@ local sqrt, rot = math.sqrt, m.rot
 local hypot, atan2, wrap, PI = m.hypot, m.atan2_flat, m.wrap, m.PI
 local update_joints = chains.update_joints
 
-local LOOP_BONES = 64
-local function array(count)
-  local t = {}
-  for i = 1, count do t[i] = 0.0 end
-  return t
-end
--- the working rotations, joints, and the start kept for keep-best (the
--- kernel takes them into locals: LuaJIT reloads an upvalue and checks
--- its bounds again in every turn of a loop, a local once before it)
-local RC, RS = array(LOOP_BONES), array(LOOP_BONES)
-local JX, JY = array(LOOP_BONES + 1), array(LOOP_BONES + 1)
-local START_C, START_S = array(LOOP_BONES), array(LOOP_BONES)
-
--- One sweep's loop kernel: solve(sv, ch, settings, weight) -> the
--- iterations used; false: a bone has a limit; nil: the target is at or
+-- One sweep's loop kernel: solve(sv, ch, settings, weight, P) -> the
+-- iterations used, on the solver's pose P (its rotations, joints, and
+-- the start kept for keep-best, taken into locals: LuaJIT checks a
+-- local's bounds once before a loop, a table field's in every turn);
+-- false: a bone has a limit; nil: the target is at or
 -- beyond the reach (the general path's straight pose).  Nothing of sv or
 -- ch changes before it answers false or nil.
 --
@@ -395,8 +386,8 @@ local START_C, START_S = array(LOOP_BONES), array(LOOP_BONES)
 -- same bits; constants as literals (LuaJIT keeps them out of registers);
 -- the angles from m.atan2_flat (M.atan2's bits without its branches).
 local function loop_kernel(tip_first)
-  return function(sv, ch, settings, weight)
-    local rc, rs, jx, jy, start_c, start_s = RC, RS, JX, JY, START_C, START_S
+  return function(sv, ch, settings, weight, P)
+    local rc, rs, jx, jy, start_c, start_s = P.rc, P.rs, P.jx, P.jy, P.start_c, P.start_s
     local n, length = ch.count, ch.length
     local bx, by, bc, bs = ch.base_x, ch.base_y, ch.base_c, ch.base_s
     -- the start (warm start or pose) and the first forward pass; a bone
@@ -615,7 +606,7 @@ end
 local loop_tip, loop_root = loop_kernel(true), loop_kernel(false)
 
 --- The loop kernel for a sweep ("tip", "root"): solve(sv, ch, settings,
--- weight) -> the iterations used, false (a limit) or nil (as a kernel's).
+-- weight, P) -> the iterations used, false (a limit) or nil (as a kernel's).
 function M.loop(sweep)
   if sweep == "tip" then return loop_tip end
   return loop_root
@@ -638,7 +629,8 @@ local kernels = {}
 
 --- The kernel for n bones (1 .. MAX_BONES), the sweep ("tip", "root")
 -- and whether it handles limits.  A kernel: solve(sv, ch, settings,
--- weight, mid_c, mid_s) -> the iterations used; false: the chain has a
+-- weight, P) -> the iterations used (P: the solver's pose, whose limit
+-- middles mid_c, mid_s it fills); false: the chain has a
 -- limit (the limited kernel's solve); nil: the general path's.
 function M.get(n, sweep, limited)
   local key = n * 4 + (sweep == "tip" and 2 or 0) + (limited and 1 or 0)

@@ -2,8 +2,10 @@
 -- passes, the straight pose toward a far target, world-space limits,
 -- poles, the exact two-joint step and the limited pair step.
 --
--- There is one pose, P, shared by every solve (a solve never runs inside
--- another): its arrays are made once, so a solve allocates nothing.
+-- A pose is an object (M.new) that the caller of a solve owns (a group,
+-- the binding), makes once and hands to every function here and to the
+-- methods; no module keeps one, and its arrays, made once, let a solve
+-- allocate nothing.
 -- Rotations are pairs of arrays (rc[i], rs[i]); bone i of the C core is
 -- i + 1 here, joint j (0 = base) is jx[j + 1], jy[j + 1].
 local N = require "ik2d.pure.numbers"
@@ -14,8 +16,6 @@ local sqrt, abs = math.sqrt, math.abs
 local fmax, atan2 = m.fmax, m.atan2
 local clamp_rot = limits.clamp_rot
 
-local MAX_BONES = 64
-
 local M = {}
 
 local function array(n)
@@ -25,27 +25,49 @@ local function array(n)
 end
 M.array = array
 
--- The pose.  Scalars: chain, settings, count (bones solved: a tip angle
--- leaves the last one out), iterations (this run's budget), reach (of the
--- bones solved), target_x/y and pole_x/y (chain space), pole, limited,
--- world_limits (the last bone with a world-space limit; 0: none),
--- tolerance_sq, damping_c/s (the largest CCD turn; cos -1 lets every turn
--- pass), base_c/s, scale, fresh (the joints are those of the rotations),
--- limited_bones (a bone has a limit: loops over free chains skip them),
--- base_x/y (where the solution puts the base, chain space: the chain's
--- base, but for follow, which moves it).
-local rc, rs = array(MAX_BONES), array(MAX_BONES)
-local mid_c, mid_s = array(MAX_BONES), array(MAX_BONES)
-local jx, jy = array(MAX_BONES + 1), array(MAX_BONES + 1)
-local P = {
-  chain = false, settings = false, count = 0, iterations = 0, reach = 0.0,
-  target_x = 0.0, target_y = 0.0, pole = false, pole_x = 0.0, pole_y = 0.0,
-  limited = false, world_limits = 0, tolerance_sq = 0.0, damping_c = -1.0,
-  damping_s = 0.0, base_c = 1.0, base_s = 0.0, scale = 1.0, fresh = false,
-  limited_bones = false, base_x = 0.0, base_y = 0.0,
-  rc = rc, rs = rs, mid_c = mid_c, mid_s = mid_s, jx = jx, jy = jy,
-}
-M.P = P
+--- A pose for chains of up to n bones.  Scalars: chain, settings, count
+-- (bones solved: a tip angle leaves the last one out), iterations (this
+-- run's budget), reach (of the bones solved), target_x/y and pole_x/y
+-- (chain space), pole, limited, world_limits (the last bone with a
+-- world-space limit; 0: none), tolerance_sq, damping_c/s (the largest CCD
+-- turn; cos -1 lets every turn pass), base_c/s, scale, fresh (the joints
+-- are those of the rotations), limited_bones (a bone has a limit: loops
+-- over free chains skip them), base_x/y (where the solution puts the
+-- base, chain space: the chain's base, but for follow, which moves it).
+-- Arrays: the rotations rc, rs, the limits' middles mid_c, mid_s, the
+-- joints jx, jy, and the rotations kept aside: start (the solve's start,
+-- for its sanity pass), run (a method's start or best), step (the straight
+-- pose's and the pair steps' fallback), pole and world (the bend toward a
+-- pole), warm (a blended tip angle's warm start), dir (follow's
+-- directions), best (an aimed run's best); view: the chain an aimed run's
+-- methods see.  The pair steps keep their best pair in best_*/near_*,
+-- two_bone its candidate search in goal_*, best_* and tie.
+function M.new(n)
+  return {
+    chain = false, settings = false, count = 0, iterations = 0, reach = 0.0,
+    target_x = 0.0, target_y = 0.0, pole = false, pole_x = 0.0, pole_y = 0.0,
+    limited = false, world_limits = 0, tolerance_sq = 0.0, damping_c = -1.0,
+    damping_s = 0.0, base_c = 1.0, base_s = 0.0, scale = 1.0, fresh = false,
+    limited_bones = false, base_x = 0.0, base_y = 0.0,
+    rc = array(n), rs = array(n), mid_c = array(n), mid_s = array(n),
+    jx = array(n + 1), jy = array(n + 1),
+    start_c = array(n), start_s = array(n), run_c = array(n), run_s = array(n),
+    step_c = array(n), step_s = array(n), pole_c = array(n), pole_s = array(n),
+    world_c = array(n), world_s = array(n), warm_c = array(n), warm_s = array(n),
+    dir_c = array(n), dir_s = array(n), best_c = array(n), best_s = array(n),
+    -- (every field aim.lua's method sets, present from the start: an
+    -- aimed solve adds no key)
+    view = { length = array(n), rest = array(n), count = 0, reach = 0.0, base_x = 0.0,
+             base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0, constraint = false,
+             rest_c = false, rest_s = false, flip = false, link = false },
+    best_i = 0, best_j = 0, best_cost = 5.0,
+    best_ic = 1.0, best_is = 0.0, best_jc = 1.0, best_js = 0.0,
+    near_i = 0, near_j = 0, near_sq = 0.0,
+    near_ic = 1.0, near_is = 0.0, near_jc = 1.0, near_js = 0.0,
+    goal_x = 0.0, goal_y = 0.0, best_shoulder = 0.0, best_elbow = 0.0, best_distance = 0.0,
+    tie = 0.0,
+  }
+end
 
 -- ------------------------------------------------------------------
 -- rotations and joints
@@ -53,18 +75,22 @@ M.P = P
 
 --- copies the rotations out to (c, s), or back in (the joints are then
 -- stale until the next forward pass)
-function M.save(c, s)
+local function save(P, c, s)
+  local rc, rs = P.rc, P.rs
   for i = 1, P.count do c[i], s[i] = rc[i], rs[i] end
 end
+M.save = save
 
-local function load(c, s)
+local function load(P, c, s)
+  local rc, rs = P.rc, P.rs
   P.fresh = false
   for i = 1, P.count do rc[i], rs[i] = c[i], s[i] end
 end
 M.load = load
 
 --- positions of every joint from the rotations, from the pose's base
-local function forward()
+local function forward(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
   local length = P.chain.length
   local wc, ws = P.base_c, P.base_s
   local x, y = P.base_x, P.base_y
@@ -82,7 +108,8 @@ end
 M.forward = forward
 
 --- squared distance from the tip of the last forward pass to the target
-local function tip_distance_sq()
+local function tip_distance_sq(P)
+  local jx, jy = P.jx, P.jy
   local n1 = P.count + 1
   local dx, dy = P.target_x - jx[n1], P.target_y - jy[n1]
   return dx * dx + dy * dy
@@ -91,7 +118,8 @@ M.tip_distance_sq = tip_distance_sq
 
 --- the world rotation of bone i (the base's times every local one up to
 -- i); i = 0 gives the base's
-local function world(i)
+local function world(P, i)
+  local rc, rs = P.rc, P.rs
   local wc, ws = P.base_c, P.base_s
   for k = 1, i do
     local c, s = rc[k], rs[k]
@@ -104,10 +132,11 @@ M.world = world
 --- the middle of bone i's allowed arc as a local rotation: for a
 -- world-space limit, the world middle seen from the parent's rotation,
 -- put back on unit length
-local function limit_mid(i)
+local function limit_mid(P, i)
+  local mid_c, mid_s = P.mid_c, P.mid_s
   local limit = P.chain.constraint[i]
   if not limit or not limit.world then return mid_c[i], mid_s[i] end
-  local pc, ps = world(i - 1)
+  local pc, ps = world(P, i - 1)
   local c, s = pc * mid_c[i] + ps * mid_s[i], pc * mid_s[i] - ps * mid_c[i]
   local norm = sqrt(c * c + s * s)
   if norm > 0.0 then return c / norm, s / norm end
@@ -116,10 +145,11 @@ end
 M.limit_mid = limit_mid
 
 --- moves rotation i into its limits; returns true if it had to
-local function clamp(i)
+local function clamp(P, i)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return false end
-  local mc, ms = limit_mid(i)
+  local mc, ms = limit_mid(P, i)
+  local rc, rs = P.rc, P.rs
   local moved, c, s = clamp_rot(limit, mc, ms, rc[i], rs[i])
   if moved then rc[i], rs[i] = c, s end
   return moved
@@ -128,14 +158,14 @@ M.clamp = clamp
 
 --- each world-space limited bone from first on back into its limit;
 -- true if one moved (the joints are then stale)
-local function settle_world(first)
+local function settle_world(P, first)
   local moved = false
   local last = P.world_limits
   if last > P.count then last = P.count end
   local constraint = P.chain.constraint
   for i = first, last do
     local limit = constraint[i]
-    if limit and limit.world and clamp(i) then moved = true end
+    if limit and limit.world and clamp(P, i) then moved = true end
   end
   if moved then P.fresh = false end
   return moved
@@ -143,12 +173,13 @@ end
 M.settle_world = settle_world
 
 --- whether a limited bone ends on the edge of its allowed arc
-function M.on_limit()
+function M.on_limit(P)
+  local rc, rs = P.rc, P.rs
   local constraint = P.chain.constraint
   for i = 1, P.count do
     local limit = constraint[i]
     if limit and not limit.full then
-      local mc, ms = limit_mid(i)
+      local mc, ms = limit_mid(P, i)
       local c, s = rc[i], rs[i]
       local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
       if abs(atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT then return true end
@@ -161,17 +192,17 @@ end
 -- the straight pose
 -- ------------------------------------------------------------------
 
-local saved_c, saved_s = array(MAX_BONES), array(MAX_BONES)
-
 --- points the chain straight at an out-of-reach target when the limits
 -- allow it; true if it did
-function M.straighten()
+function M.straighten(P)
+  local rc, rs = P.rc, P.rs
   local ch = P.chain
   local tx, ty, bx, by = P.target_x, P.target_y, ch.base_x, ch.base_y
   local dx, dy = tx - bx, ty - by
   local distance = sqrt(dx * dx + dy * dy)
   if not (distance >= P.reach) or distance == 0.0 then return false end
-  M.save(saved_c, saved_s)
+  local saved_c, saved_s = P.step_c, P.step_s
+  save(P, saved_c, saved_s)
   if not (distance - distance == 0) then
     -- a target beyond 1e154: the squares overflowed
     if not (dx - dx == 0 and dy - dy == 0) then
@@ -191,9 +222,9 @@ function M.straighten()
   local n = P.count
   for i = 2, n do rc[i], rs[i] = 1.0, 0.0 end
   for i = 1, n do
-    if clamp(i) then
+    if clamp(P, i) then
       -- a limit forbids the straight pose: leave it to the iterations
-      load(saved_c, saved_s)
+      load(P, saved_c, saved_s)
       return false
     end
   end
@@ -225,15 +256,13 @@ local function side_of(uc, us, x0, y0, x, y)
   return uc * (y - y0) - us * (x - x0)
 end
 
-local pole_c, pole_s = array(MAX_BONES), array(MAX_BONES)
-local world_c, world_s = array(MAX_BONES), array(MAX_BONES)
-
 -- keeps the rotations first..last when every limit allows them; else puts
 -- the saved ones back and says so
-local function keep_if_allowed(first, last)
+local function keep_if_allowed(P, first, last)
+  local rc, rs, pole_c, pole_s = P.rc, P.rs, P.pole_c, P.pole_s
   for i = first, last do
     local c, s = rc[i], rs[i]
-    if clamp(i) then
+    if clamp(P, i) then
       rc[i], rs[i] = c, s
       for k = first, last do rc[k], rs[k] = pole_c[k], pole_s[k] end
       P.limited = true
@@ -244,17 +273,19 @@ local function keep_if_allowed(first, last)
 end
 
 --- turns the chain's middle joints toward the pole, base and tip kept
-function M.toward_pole()
+function M.toward_pole(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local pole_c, pole_s, world_c, world_s = P.pole_c, P.pole_s, P.world_c, P.world_s
   local n = P.count
   if n < 2 then return end
-  forward()
+  forward(P)
   local uc, us = unit(jx[1], jy[1], jx[n + 1], jy[n + 1])
   if not uc then return end
   local px, py = P.pole_x, P.pole_y
   local pole = side_of(uc, us, jx[1], jy[1], px, py)
   local bulk = 0.0
   for j = 2, n do bulk = bulk + side_of(uc, us, jx[1], jy[1], jx[j], jy[j]) end
-  M.save(pole_c, pole_s)
+  save(P, pole_c, pole_s)
   if pole * bulk < 0.0 then
     -- the whole chain mirrored across the base-tip line: the first bone
     -- takes the mirrored direction, every later turn is reversed
@@ -263,8 +294,8 @@ function M.toward_pole()
     wc, ws = mirror(uc, us, wc, ws)
     rc[1], rs[1] = bc * wc + bs * ws, bc * ws - bs * wc
     for i = 2, n do rc[i], rs[i] = pole_c[i], -pole_s[i] end
-    if keep_if_allowed(1, n) then M.save(pole_c, pole_s) end
-    forward()
+    if keep_if_allowed(P, 1, n) then save(P, pole_c, pole_s) end
+    forward(P)
   end
   -- each middle joint mirrored across the line through its neighbours,
   -- when that brings it nearer the pole (C joint j is Lua joint j + 1;
@@ -295,8 +326,8 @@ function M.toward_pole()
           rc[j + 1], rs[j + 1] = bc * cc + bs * cs, bc * cs - bs * cc
           last = j + 1
         end
-        if keep_if_allowed(j - 1, last) then M.save(pole_c, pole_s) end
-        forward()
+        if keep_if_allowed(P, j - 1, last) then save(P, pole_c, pole_s) end
+        forward(P)
       end
     end
   end
@@ -313,23 +344,20 @@ local DEGENERATE = N.EXACT_DEGENERATE
 local SQUARES_MIN, SQUARES_MAX = N.EXACT_SQUARES_MIN, N.EXACT_SQUARES_MAX
 
 -- is rotation (c, s) of bone i inside its limits? (asks the clamp itself)
-local function allowed(i, c, s)
+local function allowed(P, i, c, s)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return true end
-  local mc, ms = limit_mid(i)
+  local mc, ms = limit_mid(P, i)
   return not clamp_rot(limit, mc, ms, c, s)
 end
 
--- the best pair so far: its bones, cost and new rotations
-local best_i, best_j, best_cost = 0, 0, 5.0
-local best_ic, best_is, best_jc, best_js = 1.0, 0.0, 1.0, 0.0
-
--- Keeps the pair i < j when the bend side whose wanted angle at joint j
+-- Keeps the pair i < j (the best pair so far: P.best_i, best_j, its cost
+-- and new rotations) when the bend side whose wanted angle at joint j
 -- is (want_c, want_s) is cheaper than the best; returns true when a limit
 -- forbids the side.  u, v: the triangle's sides from joint i and j; w:
 -- the target from joint i; now: the angle at joint j now.
-local function pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, want_s)
-  local damping_c = P.damping_c
+local function pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, want_s)
+  local damping_c, best_cost = P.damping_c, P.best_cost
   local jc, js = now_c * want_c + now_s * want_s, now_c * want_s - now_s * want_c
   if not (1.0 - jc < best_cost) or jc < damping_c then return false end
   -- the tip after turning j, from joint i; then turn i onto the target
@@ -342,20 +370,22 @@ local function pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, wan
   local ic, is = dot / norm, cross / norm
   local cost = (1.0 - jc) + (1.0 - ic)
   if not (cost < best_cost) or ic < damping_c then return false end
+  local rc, rs = P.rc, P.rs
   local oc, os = rc[i], rs[i]
   local i_c, i_s = oc * ic - os * is, oc * is + os * ic
-  if not allowed(i, i_c, i_s) then return true end
+  if not allowed(P, i, i_c, i_s) then return true end
   oc, os = rc[j], rs[j]
   local j_c, j_s = oc * jc - os * js, oc * js + os * jc
-  if not allowed(j, j_c, j_s) then return true end
-  best_ic, best_is, best_jc, best_js = i_c, i_s, j_c, j_s
-  best_i, best_j, best_cost = i, j, cost
+  if not allowed(P, j, j_c, j_s) then return true end
+  P.best_ic, P.best_is, P.best_jc, P.best_js = i_c, i_s, j_c, j_s
+  P.best_i, P.best_j, P.best_cost = i, j, cost
   return false
 end
 
 -- Solves the triangle of bones i < j and keeps it when cheaper, on the
 -- bend side it has now unless a limit forbids that side.
-local function pair_try(i, j)
+local function pair_try(P, i, j)
+  local jx, jy = P.jx, P.jy
   local n1 = P.count + 1
   local ux, uy = jx[j] - jx[i], jy[j] - jy[i]           -- side a
   local vx, vy = jx[n1] - jx[j], jy[n1] - jy[j]         -- side b
@@ -381,36 +411,36 @@ local function pair_try(i, j)
   local now_c, now_s = (ux * vx + uy * vy) / ab, (ux * vy - uy * vx) / ab
   -- keep the bend side (the sign of the wanted sine is the side's)
   local side = now_s < 0.0 and -1.0 or 1.0
-  if pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, side * want_s) and
+  if pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, side * want_s) and
      want_s > 0.0 then
-    pair_side(i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, -side * want_s)
+    pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, -side * want_s)
   end
 end
-
-local exact_c, exact_s = array(MAX_BONES), array(MAX_BONES)
 
 --- The exact two-joint step from the joints of the last forward pass and
 -- their squared tip distance; returns whether it applied a pair and the
 -- squared distance (the joints are then those of the new pose).
-function M.exact_step(distance_sq)
+function M.exact_step(P, distance_sq)
   local n = P.count
   if n < 2 then return false, distance_sq end
-  best_i, best_j, best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
-  for k = 1, n - 1 do pair_try(k, k + 1) end
-  for k = 3, n do pair_try(1, k) end
-  for k = 2, n - 2 do pair_try(k, n) end
+  P.best_i, P.best_j, P.best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
+  for k = 1, n - 1 do pair_try(P, k, k + 1) end
+  for k = 3, n do pair_try(P, 1, k) end
+  for k = 2, n - 2 do pair_try(P, k, n) end
+  local best_i, best_j = P.best_i, P.best_j
   if best_i == 0 then return false, distance_sq end
-  M.save(exact_c, exact_s)
-  rc[best_i], rs[best_i] = best_ic, best_is
-  rc[best_j], rs[best_j] = best_jc, best_js
+  local rc, rs, exact_c, exact_s = P.rc, P.rs, P.step_c, P.step_s
+  save(P, exact_c, exact_s)
+  rc[best_i], rs[best_i] = P.best_ic, P.best_is
+  rc[best_j], rs[best_j] = P.best_jc, P.best_js
   -- world-space limits below the pair turned with it
-  if P.world_limits > best_i then settle_world(best_i + 1) end
-  forward()
-  local after_sq = tip_distance_sq()
+  if P.world_limits > best_i then settle_world(P, best_i + 1) end
+  forward(P)
+  local after_sq = tip_distance_sq(P)
   if after_sq < distance_sq then return true, after_sq end
   -- no gain (the tip already sat on the target up to rounding)
-  load(exact_c, exact_s)
-  forward()
+  load(P, exact_c, exact_s)
+  forward(P)
   return false, distance_sq
 end
 
@@ -420,32 +450,30 @@ end
 
 -- rotation (c, s) of bone i moved into its limits: whether it had to, and
 -- the rotation
-local function clamp_to(i, c, s)
+local function clamp_to(P, i, c, s)
   local limit = P.chain.constraint[i]
   if not limit then return false, c, s end
-  local mc, ms = limit_mid(i)
+  local mc, ms = limit_mid(P, i)
   return clamp_rot(limit, mc, ms, c, s)
 end
 
--- the nearest pair so far: its bones, squared distance and new rotations
-local near_i, near_j, near_sq = 0, 0, 0.0
-local near_ic, near_is, near_jc, near_js = 1.0, 0.0, 1.0, 0.0
-
 -- keeps (i_c, i_s), (j_c, j_s) when the tip, at p from joint i before
--- bone i turns by (tc, ts), lands nearer the target (w from joint i)
-local function near_keep(i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
+-- bone i turns by (tc, ts), lands nearer the target (w from joint i) than
+-- the nearest pair so far (P.near_i, near_j, its squared distance and new
+-- rotations)
+local function near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
   local dx = tc * px - ts * py - wx
   local dy = ts * px + tc * py - wy
   local distance_sq = dx * dx + dy * dy
-  if not (distance_sq < near_sq) then return end
-  near_sq = distance_sq
-  near_i, near_j = i, j
-  near_ic, near_is, near_jc, near_js = i_c, i_s, j_c, j_s
+  if not (distance_sq < P.near_sq) then return end
+  P.near_sq = distance_sq
+  P.near_i, P.near_j = i, j
+  P.near_ic, P.near_is, P.near_jc, P.near_js = i_c, i_s, j_c, j_s
 end
 
 -- bone j at (j_c, j_s) (allowed), then bone i aimed at the target, clamped
-local function near_elbow(i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
-  local damping_c = P.damping_c
+local function near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
+  local rc, rs, damping_c = P.rc, P.rs, P.damping_c
   local oc, os = rc[j], rs[j]
   local jc, js = oc * j_c + os * j_s, oc * j_s - os * j_c
   if jc < damping_c then return end
@@ -457,15 +485,15 @@ local function near_elbow(i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
   if not (norm > 0.0) then return end
   local tc, ts = dot / norm, cross / norm
   oc, os = rc[i], rs[i]
-  local moved, i_c, i_s = clamp_to(i, oc * tc - os * ts, oc * ts + os * tc)
+  local moved, i_c, i_s = clamp_to(P, i, oc * tc - os * ts, oc * ts + os * tc)
   if moved then tc, ts = oc * i_c + os * i_s, oc * i_s - os * i_c end
   if tc < damping_c then return end
-  near_keep(i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
+  near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
 end
 
 -- bone i at (i_c, i_s) (allowed), then bone j aimed at the target, clamped
-local function near_shoulder(i, j, ux, uy, vx, vy, wx, wy, i_c, i_s)
-  local damping_c = P.damping_c
+local function near_shoulder(P, i, j, ux, uy, vx, vy, wx, wy, i_c, i_s)
+  local rc, rs, damping_c = P.rc, P.rs, P.damping_c
   local oc, os = rc[i], rs[i]
   local tc, ts = oc * i_c + os * i_s, oc * i_s - os * i_c
   if tc < damping_c then return end
@@ -481,29 +509,30 @@ local function near_shoulder(i, j, ux, uy, vx, vy, wx, wy, i_c, i_s)
   if not (norm > 0.0) then return end
   local jc, js = dot / norm, cross / norm
   oc, os = rc[j], rs[j]
-  local moved, j_c, j_s = clamp_to(j, oc * jc - os * js, oc * js + os * jc)
+  local moved, j_c, j_s = clamp_to(P, j, oc * jc - os * js, oc * js + os * jc)
   if moved then jc, js = oc * j_c + os * j_s, oc * j_s - os * j_c end
   if jc < damping_c then return end
   -- the tip from joint i, in the frame before i turned
   local px = ux + jc * vx - js * vy
   local py = uy + js * vx + jc * vy
-  near_keep(i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
+  near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
 end
 
 -- the ends of bone i's allowed arc (low c, s, high c, s), or nothing
-local function arc_ends(i)
+local function arc_ends(P, i)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return end
-  local mc, ms = limit_mid(i)
+  local mc, ms = limit_mid(P, i)
   local hc, hs = limit.half_c, limit.half_s
   return mc * hc - ms * -hs, mc * -hs + ms * hc, mc * hc - ms * hs, mc * hs + ms * hc
 end
 
 -- the candidates of the pair i < j (one of them limited)
-local function near_try(i, j)
-  local jlc, jls, jhc, jhs = arc_ends(j)
-  local ilc, ils, ihc, ihs = arc_ends(i)
+local function near_try(P, i, j)
+  local jlc, jls, jhc, jhs = arc_ends(P, j)
+  local ilc, ils, ihc, ihs = arc_ends(P, i)
   if not jlc and not ilc then return end
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
   local n1 = P.count + 1
   local ux, uy = jx[j] - jx[i], jy[j] - jy[i]
   local vx, vy = jx[n1] - jx[j], jy[n1] - jy[j]
@@ -528,16 +557,16 @@ local function near_try(i, j)
   for side = 1, 2 do
     local ws = side == 1 and want_s or -1.0 * want_s
     local tc, ts = now_c * want_c + now_s * ws, now_c * ws - now_s * want_c
-    local _, j_c, j_s = clamp_to(j, oc * tc - os * ts, oc * ts + os * tc)
-    near_elbow(i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
+    local _, j_c, j_s = clamp_to(P, j, oc * tc - os * ts, oc * ts + os * tc)
+    near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
   end
   if jlc then
-    near_elbow(i, j, ux, uy, vx, vy, wx, wy, jlc, jls)
-    near_elbow(i, j, ux, uy, vx, vy, wx, wy, jhc, jhs)
+    near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, jlc, jls)
+    near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, jhc, jhs)
   end
   if ilc then
-    near_shoulder(i, j, ux, uy, vx, vy, wx, wy, ilc, ils)
-    near_shoulder(i, j, ux, uy, vx, vy, wx, wy, ihc, ihs)
+    near_shoulder(P, i, j, ux, uy, vx, vy, wx, wy, ilc, ils)
+    near_shoulder(P, i, j, ux, uy, vx, vy, wx, wy, ihc, ihs)
   end
 end
 
@@ -545,22 +574,24 @@ end
 -- them limited, and their allowed rotations that bring the tip nearest
 -- the target, kept only if it gains.  Needs and returns as exact_step;
 -- does nothing with a world-space limit.
-function M.limited_step(distance_sq)
+function M.limited_step(P, distance_sq)
   local n = P.count
   if n < 2 or P.world_limits > 0 then return false, distance_sq end
-  near_i, near_j, near_sq = 0, 0, distance_sq
-  for k = 1, n - 1 do near_try(k, k + 1) end
-  for k = 3, n do near_try(1, k) end
-  for k = 2, n - 2 do near_try(k, n) end
+  P.near_i, P.near_j, P.near_sq = 0, 0, distance_sq
+  for k = 1, n - 1 do near_try(P, k, k + 1) end
+  for k = 3, n do near_try(P, 1, k) end
+  for k = 2, n - 2 do near_try(P, k, n) end
+  local near_i, near_j = P.near_i, P.near_j
   if near_i == 0 then return false, distance_sq end
-  M.save(exact_c, exact_s)
-  rc[near_i], rs[near_i] = near_ic, near_is
-  rc[near_j], rs[near_j] = near_jc, near_js
-  forward()
-  local after_sq = tip_distance_sq()
+  local rc, rs, exact_c, exact_s = P.rc, P.rs, P.step_c, P.step_s
+  save(P, exact_c, exact_s)
+  rc[near_i], rs[near_i] = P.near_ic, P.near_is
+  rc[near_j], rs[near_j] = P.near_jc, P.near_js
+  forward(P)
+  local after_sq = tip_distance_sq(P)
   if after_sq < distance_sq then return true, after_sq end
-  load(exact_c, exact_s)
-  forward()
+  load(P, exact_c, exact_s)
+  forward(P)
   return false, distance_sq
 end
 

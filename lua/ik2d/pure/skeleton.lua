@@ -87,7 +87,12 @@ local function synced(sk)
     for k = 1, 5 * sk.count do array[k - 1] = T[k] end
   end
 end
-M.synced = synced
+--- keeps array (a C array of 5 doubles a bone, sk:transform_array's) as
+-- the skeleton's, filled now and after every change
+function M.set_array(sk, array)
+  sk.array = array
+  synced(sk)
+end
 
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)
@@ -248,8 +253,6 @@ local function pull_marked(sk, mask, except)
 end
 M.pull_marked = pull_marked
 
-local push_mask = {}
-
 --- A skeleton chain's solve, written back: its bones take its result
 -- angles (shift undone), its joints, and the bones below follow; with
 -- pull_others, every other chain ending below then pulls.
@@ -269,7 +272,7 @@ function M.push(ch, pull_others)
       angles[k] = sk_angle[b] + shift[k]
     end
   end
-  local mask = cleared(push_mask, sk)
+  local mask = cleared(sk.mask, sk)
   subtree(sk, link.from, mask)
   -- the frames below from, parents first; the path's positions are the
   -- chain's joints, taken before the bones below them are placed
@@ -440,6 +443,8 @@ function M.new(def)
     pose = {}, angle = {}, fx = array(n, 0.0), fy = array(n, 0.0), fa = array(n, 0.0),
     fc = array(n, 1.0), fs = array(n, 0.0), ftx = array(n, 0.0), fty = array(n, 0.0),
     T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
+    -- the bones a push or an edit moved (the two never nest)
+    mask = array(n, false),
   }
   for i = 1, n do
     local bone = bones[i]
@@ -471,12 +476,10 @@ end
 -- edits
 -- ------------------------------------------------------------------
 
-local moved_mask = {}
-
 -- Bone i and those below it moved: their frames, and the chains ending
 -- there.
 local function moved(sk, i)
-  local mask = cleared(moved_mask, sk)
+  local mask = cleared(sk.mask, sk)
   subtree(sk, i, mask)
   forward(sk, i, mask)
   pull_marked(sk, mask, nil)

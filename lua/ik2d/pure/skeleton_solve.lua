@@ -698,8 +698,9 @@ local private_def = solvers.default_def()
 local private = solvers.new(view, private_def)
 
 -- Effector e's private part solved alone from where its root is, with its
--- solver's method and settings, warm-started from the working rotations.
-local function joint_private(e)
+-- solver's method and settings, warm-started from the working rotations
+-- (on pose P, the solve's caller's).
+local function joint_private(e, P)
   local ch, link = e.chain, e.link
   local first = e.private_first -- chain index of the part's first bone
   local n = ch.count - first + 1
@@ -755,7 +756,7 @@ local function joint_private(e)
   end
   private.have_solution = true
   solvers.set_target(private, e.target_x, e.target_y)
-  solvers.solve(private)
+  solvers.solve(private, P)
   for i = 1, n do
     local k = first + i - 1
     local b = bones[k]
@@ -771,20 +772,20 @@ local function joint_private(e)
   e.distance_sq = effector_distance_sq(e)
 end
 
-local function joint_privates()
+local function joint_privates(P)
   if W.moving == 0 then
-    for k = 1, W.count do joint_private(effectors[k]) end
+    for k = 1, W.count do joint_private(effectors[k], P) end
     return
   end
   -- a private part may move another effector's target: the effectors
   -- whose targets move go after the others, to where these put them
   for k = 1, W.count do
     local e = effectors[k]
-    if e.target_bone == 0 then joint_private(e) end
+    if e.target_bone == 0 then joint_private(e, P) end
   end
   for k = 1, W.count do
     local e = effectors[k]
-    if e.target_bone > 0 then joint_private(e) end
+    if e.target_bone > 0 then joint_private(e, P) end
   end
 end
 
@@ -1040,7 +1041,7 @@ local JOINT_STARTS = 8
 local starts = array(JOINT_STARTS, 0)
 
 -- Unit u, a group of two solvers or more, solved jointly.
-local function joint_solve(sk, u)
+local function joint_solve(sk, u, P)
   local iterations = joint_begin(sk, u)
   local iteration, used = 0, 0
   local any = false
@@ -1075,7 +1076,7 @@ local function joint_solve(sk, u)
     local how = start[attempt]
     if how == START_WARM_PRIVATES then
       joint_load(start_c, start_s)
-      joint_privates()
+      joint_privates(P)
     elseif how == START_COLD then
       joint_load(cold_c, cold_s)
     elseif how == START_SCATTERED then
@@ -1095,7 +1096,7 @@ local function joint_solve(sk, u)
       local dense
       dense, lambda = joint_dls(lambda, objective)
       if not dense then joint_sweep() end
-      joint_privates()
+      joint_privates(P)
       objective, reached = joint_measure()
       if not joint_sane() then break end
       if objective < best then
@@ -1119,8 +1120,9 @@ end
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
 -- moved a tip).
--- Or -1, nothing solved, for a cycle through a target (M.cycle).
-function M.solve(sk)
+-- Or -1, nothing solved, for a cycle through a target (M.cycle).  P: the
+-- pose (ik2d.pure.pose) the chain solves work on, the caller's.
+function M.solve(sk, P)
   local p = plan
   if not plan_make(sk) then
     for k = 1, p.solvers do p.solver[k] = false end
@@ -1135,9 +1137,9 @@ function M.solve(sk)
     -- one solver alone, unless its solve moves its own target: then the
     -- joint solve, which moves the target with it
     if members == 1 and not moves_target(sk, first, first) then
-      solvers.solve(first)
+      solvers.solve(first, P)
     else
-      joint_solve(sk, u)
+      joint_solve(sk, u, P)
     end
   end
   local reached = 0

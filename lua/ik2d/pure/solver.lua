@@ -25,8 +25,6 @@ local PI, wrap, atan2, hypot = m.PI, m.wrap, m.atan2, m.hypot
 local limit_clamp = limits.clamp
 local update_joints = chains.update_joints
 
-local P = pose.P
-local rc, rs, mid_c, mid_s, jx, jy = P.rc, P.rs, P.mid_c, P.mid_s, P.jx, P.jy
 local forward, clamp = pose.forward, pose.clamp
 
 local M = {}
@@ -154,7 +152,6 @@ local function refresh(sv)
     sv.kernel = false
   end
 end
-M.refresh = refresh
 
 -- Keeps a checked def, and the largest turn as a rotation (damping_c,
 -- damping_s: 0 or a half turn or more is none, cos -1).
@@ -222,6 +219,28 @@ function M.set_pole(sv, x, y)
   return nil
 end
 
+--- the last bone free again
+function M.clear_tip_angle(sv)
+  sv.settings.tip = false
+  refresh(sv)
+end
+
+function M.clear_pole(sv)
+  sv.settings.pole = false
+  refresh(sv)
+end
+
+function M.clear_aim(sv)
+  sv.settings.aim = false
+  refresh(sv)
+end
+
+--- the next solve starts from the chain's pose, as a new solver's
+function M.forget(sv)
+  sv.have_solution = false
+  sv.joint_stalls = 0
+end
+
 function M.set_aim(sv, x, y, angle)
   local settings = sv.settings
   local status = check_aim(x, y, angle) or check_aim_with(settings.method, settings.tip)
@@ -283,11 +302,11 @@ M.target = target
 -- the solve
 -- ------------------------------------------------------------------
 
-local start_c, start_s = pose.array(64), pose.array(64)
-
--- The pose for a solve, from the solver's warm start or the chain's pose,
--- into the limits; the start rotations kept in start_c, start_s.
-local function prepare(sv)
+-- The pose P for a solve, from the solver's warm start or the chain's
+-- pose, into the limits; the start rotations kept in P.start_c, start_s.
+local function prepare(sv, P)
+  local rc, rs, mid_c, mid_s = P.rc, P.rs, P.mid_c, P.mid_s
+  local start_c, start_s = P.start_c, P.start_s
   local ch, settings = sv.chain, sv.settings
   local warm = settings.warm_start and sv.have_solution
   local n = ch.count
@@ -330,7 +349,7 @@ local function prepare(sv)
       local c, s, lc, ls = ch.rest_c[i], ch.rest_s[i], limit.mid_c, limit.mid_s
       mid_c[i], mid_s[i] = c * lc - s * ls, c * ls + s * lc
       if limit.world then P.world_limits = i end
-      clamp(i)
+      clamp(P, i)
     end
     start_c[i], start_s[i] = rc[i], rs[i]
   end
@@ -340,7 +359,7 @@ end
 -- Follow moves the base: the chain's base goes weight of the way to where
 -- the solution put it (mirrored back into world space when flipped; the
 -- base angle stays).  Returns whether it moved.
-local function move_base(ch, weight)
+local function move_base(P, ch, weight)
   local bx, by = ch.base_x, ch.base_y
   if P.base_x == bx and P.base_y == by then return false end
   local x, y = P.base_x, P.base_y
@@ -362,14 +381,15 @@ end
 -- put back on it, and into their limits once more.  Then the angles,
 -- always derived from the rotations (no drift over frames), the result
 -- blended with the pose, and the joints.
-local function finish_run(sv, weight)
+local function finish_run(sv, P, weight)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
   local ch = sv.chain
   local n, limited = P.count, P.limited_bones
   for i = 1, n do
     local c, s = rc[i], rs[i]
     local norm = c * c + s * s
     if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then -- NaN fails too
-      pose.load(start_c, start_s)
+      pose.load(P, P.start_c, P.start_s)
       P.scale = 1.0
       break
     end
@@ -379,13 +399,13 @@ local function finish_run(sv, weight)
       P.fresh = false
       rc[i], rs[i] = c / norm, s / norm
     end
-    if limited and clamp(i) then P.fresh = false end
+    if limited and clamp(P, i) then P.fresh = false end
   end
   -- follow: the base one chain behind the target, placed last, on the
   -- rotations as they are now (after a tip angle or a pole, and after
   -- they were put back on unit length above), as ik2d_solve_finish does
-  if sv.settings.method == "follow" then follow.place() end
-  sv.limited = P.limited or (limited and pose.on_limit())
+  if sv.settings.method == "follow" then follow.place(P) end
+  sv.limited = P.limited or (limited and pose.on_limit(P))
   sv.have_solution = true
   -- each bone: the solution, its angle (always derived from the rotation:
   -- no drift over frames), and result = pose + weight * delta, where
@@ -412,7 +432,7 @@ local function finish_run(sv, weight)
   ch.uniform = sv.settings.uniform
   -- the stretch blends as the angles do
   if weight == 1.0 then ch.scale = P.scale else ch.scale = 1.0 + weight * (P.scale - 1.0) end
-  if move_base(ch, weight) then
+  if move_base(P, ch, weight) then
     update_joints(ch)
   elseif weight == 1.0 and ch.scale == 1.0 then
     -- the result is the IK solution: its joints need no trig, from the
@@ -446,42 +466,42 @@ end
 
 -- After a CCD run that stopped short of a target the chain can reach,
 -- FABRIK from where CCD stopped for the rest of the iterations.
-local function ccd_fallback(used)
+local function ccd_fallback(P, used)
   if not P.settings.exact then return used end
   local ch = P.chain
   local dx, dy = P.target_x - ch.base_x, P.target_y - ch.base_y
-  if not P.fresh then forward() end
-  if not (pose.tip_distance_sq() > P.tolerance_sq) then return used end
+  if not P.fresh then forward(P) end
+  if not (pose.tip_distance_sq(P) > P.tolerance_sq) then return used end
   -- only a target the chain can reach
   if not (sqrt(dx * dx + dy * dy) < P.reach) then return used end
   P.fresh = false
   P.iterations = P.iterations - used
   if P.iterations < 1 then return used end
-  return used + fabrik.run()
+  return used + fabrik.run(P)
 end
 
 -- the method on the pose's bones: two_bone needs 2 (a tip angle leaves
 -- one: CCD aims it), and no world-space limit
-local function method_run()
+local function method_run(P)
   local method = P.settings.method
-  if method == "fabrik" then return fabrik.run() end
-  if method == "follow" then return follow.run() end
+  if method == "fabrik" then return fabrik.run(P) end
+  if method == "follow" then return follow.run(P) end
   -- two_bone also needs no world-space limit (CCD solves the limb then),
   -- and no pivot (a skeleton bone set to length 0 after it was chosen)
   local length = P.chain.length
   if method == "two_bone" and P.count == 2 and P.world_limits == 0 and length[1] > 0.0 and
      length[2] > 0.0 then
-    return two_bone.run()
+    return two_bone.run(P)
   end
-  return ccd_fallback(ccd.run())
+  return ccd_fallback(P, ccd.run(P))
 end
 
 -- the method, then the bend toward the pole (two_bone chooses its side)
-local function bent()
-  local used = method_run()
+local function bent(P)
+  local used = method_run(P)
   if P.pole and not (P.settings.method == "two_bone" and P.count == 2 and
                      P.world_limits == 0) then
-    pose.toward_pole()
+    pose.toward_pole(P)
   end
   return used
 end
@@ -492,7 +512,8 @@ local ORIENT_ROUNDS = N.ORIENT_ROUNDS
 
 -- The last bone along (dir_c, dir_s) (chain space), the others solving
 -- for the joint that puts the tip on the target.
-local function oriented(dir_c, dir_s)
+local function oriented(P, dir_c, dir_s)
+  local rc, rs = P.rc, P.rs
   local ch = P.chain
   local n, used, budget = P.count, 0, P.iterations
   local length = ch.length[n]
@@ -507,12 +528,12 @@ local function oriented(dir_c, dir_s)
       P.target_y = target_y - length * dir_s
       P.iterations = budget - used
       P.fresh = false
-      used = used + bent()
+      used = used + bent(P)
       P.count, P.reach, P.target_x, P.target_y = n, reach, target_x, target_y
-      parent_c, parent_s = pose.world(n - 1)
+      parent_c, parent_s = pose.world(P, n - 1)
     end
     rc[n], rs[n] = parent_c * dir_c + parent_s * dir_s, parent_c * dir_s - parent_s * dir_c
-    local clamped = clamp(n)
+    local clamped = clamp(P, n)
     P.limited = P.limited or clamped
     P.fresh = false
     if not clamped or n == 1 or used >= budget or round == ORIENT_ROUNDS then
@@ -526,9 +547,9 @@ local function oriented(dir_c, dir_s)
 end
 
 -- One bone stretched or compressed toward the target along its direction.
-local function one_bone_scale()
+local function one_bone_scale(P)
   local ch, settings = P.chain, P.settings
-  local c, s = rc[1], rs[1]
+  local c, s = P.rc[1], P.rs[1]
   local bc, bs = P.base_c, P.base_s
   local wc, ws = bc * c - bs * s, bc * s + bs * c
   local along = (P.target_x - ch.base_x) * wc + (P.target_y - ch.base_y) * ws
@@ -540,28 +561,25 @@ local function one_bone_scale()
   if P.scale ~= 1.0 then P.fresh = false end
 end
 
--- the warm start, where a blended tip angle may start
-local warm_c, warm_s = pose.array(64), pose.array(64)
-
 -- An aimed run (ik2d.pure.aim): the method and the pole on the chain
 -- whose last bone ends at the point of the ray that goes onto the target,
 -- with the settings that keep lengths (settings.aimed).
-local function aimed(settings)
+local function aimed(P, settings)
   P.settings = settings.aimed
-  local used = aim.run(settings, bent)
+  local used = aim.run(P, settings, bent)
   P.settings = settings
   return used
 end
 
 -- The whole run: the method, a tip angle and a pole when set, and for
 -- one bone its scale; or an aimed run.
-local function run()
+local function run(P)
   local settings = P.settings
   local used
-  if settings.aim then return aimed(settings) end
+  if settings.aim then return aimed(P, settings) end
   -- weight 0: the free solve itself, as with no tip angle
   if not settings.tip or settings.tip_weight == 0.0 then
-    used = bent()
+    used = bent(P)
   else
     -- the tip angle in chain space: mirrored when flipped
     local angle = settings.tip_angle
@@ -574,22 +592,24 @@ local function run()
       -- The oriented solve starts from the warm start when that reaches
       -- the target, else from the free solution (from a start short of
       -- the target the other bones could settle on another way to reach)
+      -- (the warm start kept in P.warm_c, warm_s)
+      local rc, rs, warm_c, warm_s = P.rc, P.rs, P.warm_c, P.warm_s
       local chain_pose = P.chain.pose
-      pose.save(warm_c, warm_s)
-      pose.forward()
-      local warm_reaches = pose.tip_distance_sq() <= P.tolerance_sq
+      pose.save(P, warm_c, warm_s)
+      pose.forward(P)
+      local warm_reaches = pose.tip_distance_sq(P) <= P.tolerance_sq
       for i = 1, P.count do
         local a = chain_pose[i]
         rc[i], rs[i] = rot(a)
-        clamp(i)
+        clamp(P, i)
       end
       -- the free solve without the pole, which bends the bones the
       -- oriented solve leaves free, not the last
       local pole = P.pole
       P.fresh, P.pole = false, false
-      method_run()
-      local fc, fs = pose.world(P.count)
-      if warm_reaches then pose.load(warm_c, warm_s) end
+      method_run(P)
+      local fc, fs = pose.world(P, P.count)
+      if warm_reaches then pose.load(P, warm_c, warm_s) end
       P.pole = pole
       P.fresh, P.limited = false, false
       local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
@@ -598,13 +618,13 @@ local function run()
       dir_c, dir_s = fc * tc - fs * ts, fc * ts + fs * tc
       P.iterations = settings.iterations
     end
-    used = oriented(dir_c, dir_s)
+    used = oriented(P, dir_c, dir_s)
   end
   -- follow reaches every target by moving the base, never the length
   -- (finish_run places it, on the rotations it keeps)
   if settings.method ~= "follow" and P.count == 1 and
      (settings.stretch > 1.0 or settings.compress < 1.0) then
-    one_bone_scale()
+    one_bone_scale(P)
   end
   return used
 end
@@ -640,7 +660,7 @@ end
 
 -- Solves on the general path (or, plain CCD without the exact step,
 -- the kernels: M.solve tried sv.kernel already when tried is set).
-local function solve_general(sv, tried)
+local function solve_general(sv, tried, P)
   local ch, settings = sv.chain, sv.settings
   local weight, used = settings.weight, nil
   if weight > 0.0 then
@@ -653,25 +673,25 @@ local function solve_general(sv, tried)
       local sweep = settings.sweep
       if LOOPS then
         -- under LuaJIT: loops over arrays (false: a limit, the path below)
-        used = get_loop(sweep)(sv, ch, settings, weight) or nil
+        used = get_loop(sweep)(sv, ch, settings, weight, P) or nil
       elseif n <= KERNEL_BONES then
-        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, mid_c, mid_s)
+        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, P)
         if used == false then
-          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, P)
         end
       end
     end
     if not used then
-      prepare(sv)
+      prepare(sv, P)
       if plain then
         -- plain CCD (what the C core's batches run in lockstep): no tip
         -- angle, pole or one-bone scale
-        used = ccd.run()
-        if settings.exact then used = ccd_fallback(used) end
+        used = ccd.run(P)
+        if settings.exact then used = ccd_fallback(P, used) end
       else
-        used = run()
+        used = run(P)
       end
-      finish_run(sv, weight)
+      finish_run(sv, P, weight)
     end
   else
     -- weight 0: the pose exactly, and no solving work
@@ -698,19 +718,19 @@ end
 -- reached (the outcome stays in sv: reached, distance, iterations, limited).
 -- The common solve first, in few steps (a frame runs it for every
 -- chain): the solver's kernel, then M.measure written out.
-function M.solve(sv)
+function M.solve(sv, P)
   if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
-  if not solve_kernel then return solve_general(sv, false) end
+  if not solve_kernel then return solve_general(sv, false, P) end
   local ch, settings = sv.chain, sv.settings
   local weight = settings.weight
-  if not (weight > 0.0) or ch.link then return solve_general(sv, false) end
-  local used = solve_kernel(sv, ch, settings, weight, mid_c, mid_s)
+  if not (weight > 0.0) or ch.link then return solve_general(sv, false, P) end
+  local used = solve_kernel(sv, ch, settings, weight, P)
   if used == false and not LOOPS then
     -- a limit: the unrolled kernel made for limits
-    used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, mid_c, mid_s)
+    used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
   end
-  if not used then return solve_general(sv, true) end
+  if not used then return solve_general(sv, true, P) end
   sv.iterations = used
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y

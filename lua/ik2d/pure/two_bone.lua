@@ -11,9 +11,6 @@ local PI, wrap, fmin, hypot, atan2 = m.PI, m.wrap, m.fmin, m.hypot, m.atan2
 local huge = math.huge
 local limit_clamp = limits.clamp
 
-local P = pose.P
-local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
-
 local M = {}
 
 -- Distance the limb actually reaches toward a target at distance d.
@@ -25,24 +22,24 @@ local function soft_reach(d, reach, softness, curve)
   return d - ((d - start) - softness * (1.0 - p * p))
 end
 
--- the candidate search: the chain, bone lengths, the softened goal (chain
--- space), the best local angles so far, their distance, the tie margin
-local ch, a, b, goal_x, goal_y = nil, 0.0, 0.0, 0.0, 0.0
-local best_shoulder, best_elbow, best, tie = 0.0, 0.0, 0.0, 0.0
+-- The candidate search keeps in the pose P the softened goal (goal_x,
+-- goal_y, chain space), the best local angles so far (best_shoulder,
+-- best_elbow), their distance (best_distance) and the tie margin (tie); ch is the
+-- pose's chain, a and b its bone lengths.
 
 -- the allowed local angle of bone i nearest to angle
-local function allowed(i, angle)
+local function allowed(ch, i, angle)
   local limit = ch.constraint[i]
   if not limit or limit.full then return angle end
   return ch.rest[i] + limit_clamp(limit, angle - ch.rest[i])
 end
 
-local function inside(i, angle)
-  return abs(wrap(allowed(i, angle) - angle)) <= 1e-12
+local function inside(ch, i, angle)
+  return abs(wrap(allowed(ch, i, angle) - angle)) <= 1e-12
 end
 
 -- keeps (shoulder, elbow) when its tip is nearer the goal than the best
-local function consider(shoulder, elbow)
+local function consider(P, ch, a, b, shoulder, elbow)
   local w1 = ch.base_angle + shoulder
   local w2 = w1 + elbow
   local c1, s1 = rot(w1)
@@ -50,37 +47,37 @@ local function consider(shoulder, elbow)
   local x = ch.base_x + a * c1 + b * c2
   local y = ch.base_y + a * s1 + b * s2
   -- hypot: squares of 1e200 bones overflow
-  local distance = hypot(goal_x - x, goal_y - y)
-  if distance < best - tie then
-    best, best_shoulder, best_elbow = distance, shoulder, elbow
+  local distance = hypot(P.goal_x - x, P.goal_y - y)
+  if distance < P.best_distance - P.tie then
+    P.best_distance, P.best_shoulder, P.best_elbow = distance, shoulder, elbow
   end
 end
 
 -- local shoulder angle that points the limb, bent by elbow, at the goal
-local function aim_at(aim, elbow)
+local function aim_at(ch, a, b, aim, elbow)
   local bent_c, bent_s = rot(elbow)
   return aim - ch.base_angle - atan2(b * bent_s, a + b * bent_c)
 end
 
 -- best allowed elbow with the shoulder fixed
-local function from_shoulder(shoulder)
+local function from_shoulder(P, ch, a, b, shoulder)
   local w1 = ch.base_angle + shoulder
   local c1, s1 = rot(w1)
   local x = ch.base_x + a * c1
   local y = ch.base_y + a * s1
-  local dx, dy = goal_x - x, goal_y - y
+  local dx, dy = P.goal_x - x, P.goal_y - y
   local elbow = 0.0
   if dx ~= 0.0 or dy ~= 0.0 then elbow = atan2(dy, dx) - w1 end
-  consider(shoulder, allowed(2, elbow))
+  consider(P, ch, a, b, shoulder, allowed(ch, 2, elbow))
 end
 
 -- best allowed shoulder with the elbow fixed
-local function from_elbow(aim, elbow)
-  consider(allowed(1, aim_at(aim, elbow)), elbow)
+local function from_elbow(P, ch, a, b, aim, elbow)
+  consider(P, ch, a, b, allowed(ch, 1, aim_at(ch, a, b, aim, elbow)), elbow)
 end
 
 -- the bend side: the one facing the pole when there is one, else bend
-local function bend_side(bend)
+local function bend_side(P, ch, bend)
   if not P.pole then return bend end
   local side = (P.target_x - ch.base_x) * (P.pole_y - ch.base_y) -
                (P.target_y - ch.base_y) * (P.pole_x - ch.base_x)
@@ -89,20 +86,21 @@ local function bend_side(bend)
   return bend
 end
 
---- Solves the pose's 2 bones; returns the iterations used (0 when the tip
+--- Solves pose P's 2 bones; returns the iterations used (0 when the tip
 -- already was within tolerance, else 1).
-function M.run()
-  ch = P.chain
+function M.run(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local ch = P.chain
   local settings = P.settings
-  a, b = ch.length[1], ch.length[2]
+  local a, b = ch.length[1], ch.length[2]
   local bx, by = ch.base_x, ch.base_y
   local dx, dy = P.target_x - bx, P.target_y - by
   local d = sqrt(dx * dx + dy * dy)
   local reach = soft_reach(d, a + b, settings.softness, settings.softness_curve)
-  pose.forward()
+  pose.forward(P)
   local used = 1
-  if pose.tip_distance_sq() <= P.tolerance_sq then used = 0 end
-  if settings.stretch > 1.0 and reach > a + b and pose.straighten() then
+  if pose.tip_distance_sq(P) <= P.tolerance_sq then used = 0 end
+  if settings.stretch > 1.0 and reach > a + b and pose.straighten(P) then
     P.scale = fmin(reach / (a + b), settings.stretch)
     return used
   end
@@ -114,9 +112,9 @@ function M.run()
     aim = atan2(jy[2] - by, jx[2] - bx)
   end
   local aim_c, aim_s = rot(aim)
-  goal_x = bx + reach * aim_c
-  goal_y = by + reach * aim_s
-  local bend = bend_side(settings.bend)
+  P.goal_x = bx + reach * aim_c
+  P.goal_y = by + reach * aim_s
+  local bend = bend_side(P, ch, settings.bend)
   -- straight and folded exactly
   local elbow
   if reach >= a + b then
@@ -130,42 +128,41 @@ function M.run()
   end
   -- on the base the limb folds and any shoulder does as well: keep it
   local shoulder
-  if d > 0.0 then shoulder = aim_at(aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
-  if not inside(1, shoulder) or not inside(2, elbow) then
+  if d > 0.0 then shoulder = aim_at(ch, a, b, aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
+  if not inside(ch, 1, shoulder) or not inside(ch, 2, elbow) then
     P.limited = true
     -- a limit forbids it: the nearest allowed pose
-    best_shoulder = allowed(1, shoulder)
-    best_elbow = allowed(2, elbow)
-    best = huge
-    tie = 1e-12 * (a + b)
+    P.best_shoulder = allowed(ch, 1, shoulder)
+    P.best_elbow = allowed(ch, 2, elbow)
+    P.best_distance = huge
+    P.tie = 1e-12 * (a + b)
     -- the other bend, when it is allowed
-    if inside(1, aim_at(aim, -elbow)) and inside(2, -elbow) then
-      consider(aim_at(aim, -elbow), -elbow)
+    if inside(ch, 1, aim_at(ch, a, b, aim, -elbow)) and inside(ch, 2, -elbow) then
+      consider(P, ch, a, b, aim_at(ch, a, b, aim, -elbow), -elbow)
     end
     -- the elbow at the allowed angle nearest the answer, straight, folded
     -- and at its limits; the shoulder at its limits
-    from_elbow(aim, allowed(2, elbow))
-    from_elbow(aim, allowed(2, 0.0))
-    from_elbow(aim, allowed(2, PI))
+    from_elbow(P, ch, a, b, aim, allowed(ch, 2, elbow))
+    from_elbow(P, ch, a, b, aim, allowed(ch, 2, 0.0))
+    from_elbow(P, ch, a, b, aim, allowed(ch, 2, PI))
     local constraint, rest = ch.constraint, ch.rest
     for side = 0, 1 do
       local limit = constraint[2]
       if limit and not limit.full then
-        from_elbow(aim, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
+        from_elbow(P, ch, a, b, aim, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
       end
       limit = constraint[1]
       if limit and not limit.full then
-        from_shoulder(rest[1] + limit.mid + (side == 1 and limit.half or -limit.half))
+        from_shoulder(P, ch, a, b, rest[1] + limit.mid + (side == 1 and limit.half or -limit.half))
       end
     end
-    shoulder, elbow = best_shoulder, best_elbow
+    shoulder, elbow = P.best_shoulder, P.best_elbow
   end
   rc[1], rs[1] = rot(shoulder)
   rc[2], rs[2] = rot(elbow)
   -- the limits decided in rotation space, as every method ends
-  pose.clamp(1)
-  pose.clamp(2)
-  ch = nil
+  pose.clamp(P, 1)
+  pose.clamp(P, 2)
   return used
 end
 
