@@ -9,4 +9,5 @@ files["lua/ik2d/pure"] = { ignore = { "581" } }
 files["lua/ik2d/love.lua"] = { std = "+love" }
 files["examples/love"] = { std = "+love" }
 files["examples/spider"] = { std = "+love" }
+files["examples/rifleman"] = { std = "+love" }
 files["spec/love_ship"] = { std = "+love" }
