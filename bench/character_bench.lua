@@ -53,10 +53,8 @@ local slowest_time = 20 * target_time
 local calibrate_time = math.min(0.05, target_time / 4)
 local repeats = math.max(1, floor(tonumber(os.getenv("BENCH_REPEATS")) or 5))
 
-local function progress(...)
-  io.stderr:write(format(...))
-  io.stderr:flush()
-end
+local timing = dofile(((arg and arg[0] or ""):match("^(.*[/\\])") or "") .. "timing.lua")
+local progress, full_gc = timing.progress, timing.full_gc
 
 -- ------------------------------------------------------------------
 -- the character (y down, facing right)
@@ -379,29 +377,12 @@ local function restore(mode)
   if mode.ffi ~= nil then ik2d.use_ffi(true) end
 end
 
-local function full_gc()
-  collectgarbage("collect")
-  collectgarbage("collect")
-end
-
--- Seconds a frame of mode, from frames 0, 1, ... until a run takes
--- calibrate_time; also the JIT's warm-up.
+-- Seconds a frame of mode (timing.per_frame); also the JIT's warm-up.
 local function calibrate(mode, count)
   switch(mode)
   local state = mode.build(mode.lib, count)
-  local f, frames = 0, 1
-  local per_frame
-  while true do
-    local t0 = clock()
-    mode.frames(state, count, f, f + frames - 1)
-    local dt = clock() - t0
-    f = f + frames
-    if dt >= calibrate_time then
-      per_frame = dt / frames
-      break
-    end
-    frames = frames * (dt > 0 and math.min(8, math.ceil(1.5 * calibrate_time / dt)) or 8)
-  end
+  local per_frame = timing.per_frame(function(first, last) mode.frames(state, count, first, last) end,
+                                     calibrate_time)
   restore(mode)
   return per_frame
 end

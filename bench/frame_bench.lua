@@ -56,10 +56,8 @@ local slowest_time = 8 * target_time
 local calibrate_time = math.min(0.05, target_time / 4)
 local repeats = math.max(1, floor(tonumber(os.getenv("BENCH_REPEATS")) or 3))
 
-local function progress(...)
-  io.stderr:write(format(...))
-  io.stderr:flush()
-end
+local timing = dofile(dir .. "timing.lua")
+local progress, full_gc = timing.progress, timing.full_gc
 
 -- ------------------------------------------------------------------
 -- targets
@@ -335,29 +333,13 @@ add_pure("pure_tables_default", "pure-Lua core ik2d.group tables, default", "def
 -- measuring
 -- ------------------------------------------------------------------
 
-local function full_gc()
-  collectgarbage("collect")
-  collectgarbage("collect")
-end
-
--- Seconds per frame of mode on scene, from frames 0, 1, ... until a run
--- of them takes calibrate_time; also the JIT warm-up.
+-- Seconds per frame of mode on scene (timing.per_frame); also the JIT
+-- warm-up.
 local function calibrate(scene, mode)
   if mode.before then mode.before() end
   local state = mode.build(scene)
-  local f, frames = 0, 1
-  local per_frame
-  while true do
-    local t0 = clock()
-    mode.frames(scene, state, f, f + frames - 1)
-    local dt = clock() - t0
-    f = f + frames
-    if dt >= calibrate_time then
-      per_frame = dt / frames
-      break
-    end
-    frames = frames * (dt > 0 and math.min(8, math.ceil(1.5 * calibrate_time / dt)) or 8)
-  end
+  local per_frame = timing.per_frame(function(first, last) mode.frames(scene, state, first, last) end,
+                                     calibrate_time)
   if mode.after then mode.after() end
   return per_frame
 end
