@@ -260,8 +260,8 @@ typedef struct pose_triangle {
 ** squares; false unless doubles hold the squares and their products
 ** exactly enough (NaN fails too): the steps are optional, and sweeps
 ** handle the extremes. */
-static bool pose_triangle_of(const ik2d_pose *pose, int i, int j, pose_triangle *t,
-                             double *a2, double *b2, double *d2) {
+static inline bool pose_triangle_of(const ik2d_pose *pose, int i, int j, pose_triangle *t,
+                                    double *a2, double *b2, double *d2) {
   const double *x = pose->joint_x, *y = pose->joint_y;
   int n = pose->count;
   t->i = i;
@@ -281,14 +281,14 @@ static bool pose_triangle_of(const ik2d_pose *pose, int i, int j, pose_triangle 
 }
 
 /* The tip seen from joint i after bone j turns by j_turn. */
-static void pose_tip_after(const pose_triangle *t, ik2d_rot j_turn, double *px, double *py) {
+static inline void pose_tip_after(const pose_triangle *t, ik2d_rot j_turn, double *px, double *py) {
   *px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
   *py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
 }
 
 /* The turn taking direction (px, py) onto (wx, wy); false when one of
 ** them has no direction. */
-static bool pose_turn_onto(double px, double py, double wx, double wy, ik2d_rot *turn) {
+static inline bool pose_turn_onto(double px, double py, double wx, double wy, ik2d_rot *turn) {
   double dot = px * wx + py * wy, cross = px * wy - py * wx;
   double norm = sqrt(dot * dot + cross * cross);
   if (!(norm > 0.0)) return false;
@@ -300,7 +300,7 @@ static bool pose_turn_onto(double px, double py, double wx, double wy, ik2d_rot 
 ** the root with each joint beyond its neighbour, each middle joint with
 ** the last.  Each visit keeps what it finds in best. */
 typedef void pose_pair_visit(const ik2d_pose *pose, int i, int j, void *best);
-static void pose_each_pair(const ik2d_pose *pose, pose_pair_visit *visit, void *best) {
+static inline void pose_each_pair(const ik2d_pose *pose, pose_pair_visit *visit, void *best) {
   int n = pose->count, k;
   for (k = 0; k + 1 < n; k++) visit(pose, k, k + 1, best);
   for (k = 2; k < n; k++) visit(pose, 0, k, best);
@@ -310,8 +310,8 @@ static void pose_each_pair(const ik2d_pose *pose, pose_pair_visit *visit, void *
 /* Bones i and j turned to i_rot and j_rot (world-space limits below them
 ** settled), kept when the tip lands nearer the target than *distance_sq
 ** (then updated), else the pose as it was. */
-static bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_rot, int j,
-                                     ik2d_rot j_rot, double *distance_sq) {
+static inline bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_rot, int j,
+                                            ik2d_rot j_rot, double *distance_sq) {
   ik2d_rot saved[IK2D_MAX_BONES];
   double after_sq;
   ik2d_pose_save(pose, saved);
