@@ -20,13 +20,11 @@ local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
-local chains = require "ik2d.pure.chain"
 local pose = require "ik2d.pure.pose"
 
 local sqrt, rot, abs, floor, min = math.sqrt, m.rot, math.abs, math.floor, math.min
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
 local clamp_rot = limits.clamp_rot
-local CHAIN_BONES = chains.MAX_BONES
 
 local M = {}
 
@@ -299,13 +297,30 @@ local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
 local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
 local JOINT_STARTS = 8
 
+-- A chain over a private part's bones (at most part: a private part is a
+-- tail of a chain on the skeleton): its arrays copied from the chain's,
+-- its own pose (the result too: one array, as the C core's view shares
+-- one) and joints; and a solver for it.
+local function private_of(w, part)
+  local view = {
+    count = part, flip = false, reach = 0.0, scale = 1.0, uniform = false,
+    base_x = 0.0, base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0,
+    length = array(part, 0.0), rest = array(part, 0.0),
+    rest_c = array(part, 1.0), rest_s = array(part, 0.0),
+    constraint = array(part, false), joints = array(2 * part + 2, 0.0),
+  }
+  view.pose = array(part, 0.0)
+  view.angle = view.pose
+  w.view = view
+  w.private = solvers.new(view, w.private_def)
+end
+
 -- A skeleton's joint state (the C core's struct joint, and the arrays of
--- its dense step and private solves), for its bones.  Its effectors and
--- the dense step's rows grow with the groups it solves (joint_room).
-local function new_joint(sk)
+-- its dense step and private solves), for its bones and chains of up to
+-- part bones.  Its effectors and the dense step's rows grow with the
+-- groups it solves (joint_room).
+local function new_joint(sk, part)
   local n = sk.count
-  -- a private part is a tail of a chain on the skeleton
-  local part = min(n, CHAIN_BONES)
   local w = {
     sk = sk, count = 0, first = 0,
     warm = false,   -- the start is not the cold one
@@ -337,21 +352,9 @@ local function new_joint(sk)
     rows = 0, jacobian = {}, a = {}, err = {}, y = {},
     step = array(min(n, DLS_COLUMNS), 0.0), column_of = array(n, 0),
     bone_of = array(min(n, DLS_COLUMNS), 0),
+    view = false, private = false, private_def = solvers.default_def(),
   }
-  -- A chain over a private part's bones: its arrays copied from the
-  -- chain's, its own pose (the result too: one array, as the C core's
-  -- view shares one) and joints; and a solver for it.
-  local view = {
-    count = part, flip = false, reach = 0.0, scale = 1.0, uniform = false,
-    base_x = 0.0, base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0,
-    length = array(part, 0.0), rest = array(part, 0.0),
-    rest_c = array(part, 1.0), rest_s = array(part, 0.0),
-    constraint = array(part, false), joints = array(2 * part + 2, 0.0),
-  }
-  view.pose = array(part, 0.0)
-  view.angle = view.pose
-  w.view, w.private_def = view, solvers.default_def()
-  w.private = solvers.new(view, w.private_def)
+  private_of(w, part)
   return w
 end
 
@@ -1183,16 +1186,32 @@ end
 -- the whole skeleton
 -- ------------------------------------------------------------------
 
--- The skeleton's working state, made at its first call here: its plan,
--- the pose its chains' solves work on (a chain on it has at most its
--- bones), and the joint state (new_joint, at its first joint solve).
+-- The skeleton's working state, made at its first call here: its plan;
+-- the pose its chains' solves work on, for chains of up to bones bones
+-- (false before its first solve); and the joint state (new_joint, at its
+-- first joint solve).
 local function work_of(sk)
   local work = sk.work
   if not work then
-    work = { plan = new_plan(), pose = pose.new(min(sk.count, CHAIN_BONES)), joint = false }
+    work = { plan = new_plan(), pose = false, bones = 0, joint = false }
     sk.work = work
   end
   return work
+end
+
+-- The pose of work, made again (with the joint state's private solver)
+-- for the longest chain of plan p's solvers when it is longer than any
+-- before.
+local function fit_pose(work, p)
+  local bones, solver = work.bones, p.solver
+  for k = 1, p.solvers do
+    local n = solver[k].chain.count
+    if n > bones then bones = n end
+  end
+  if bones > work.bones then
+    work.pose, work.bones = pose.new(bones), bones
+    if work.joint then private_of(work.joint, bones) end
+  end
 end
 
 --- Every solver on the skeleton's chains, units in order; returns how
@@ -1201,11 +1220,13 @@ end
 -- Or -1, nothing solved, for a cycle through a target (M.cycle).
 function M.solve(sk)
   local work = work_of(sk)
-  local p, P = work.plan, work.pose
+  local p = work.plan
   if not plan_make(sk, p) then
     for k = 1, p.solvers do p.solver[k] = false end
     return -1
   end
+  fit_pose(work, p)
+  local P = work.pose
   for k = 1, p.units do
     local u, members = p.order[k], 0
     local first = p.solver[p.unit_first[u]]
@@ -1219,7 +1240,7 @@ function M.solve(sk)
     else
       local w = work.joint
       if not w then
-        w = new_joint(sk)
+        w = new_joint(sk, work.bones)
         work.joint = w
       end
       joint_solve(sk, p, u, w, P)
