@@ -10,8 +10,6 @@ local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local skeleton = require "ik2d.pure.skeleton"
 local skeleton_solve = require "ik2d.pure.skeleton_solve"
-local pose = require "ik2d.pure.pose"
-local chains = require "ik2d.pure.chain"
 local binding_chain = require "ik2d.pure.binding_chain"
 
 local type, select, rawget, rawset, rawequal, tostring = type, select, rawget, rawset,
@@ -28,9 +26,6 @@ local number_field, read_limits, push_constraint = binding_chain.number_field,
   binding_chain.read_limits, binding_chain.push_constraint
 
 local skeletons, new_skeleton = O.objects.Skeleton, O.new.Skeleton
--- the pose the skeleton solves' chain solves work on (a solve never runs
--- inside another)
-local P = pose.new(chains.MAX_BONES)
 local Skeleton = O.methods.Skeleton
 
 local M = {}
@@ -352,7 +347,7 @@ end
 
 function Skeleton.solve(...)
   local sk = check_skeleton(..., 1, select("#", ...))
-  local reached = skeleton_solve.solve(sk, P)
+  local reached = skeleton_solve.solve(sk)
   if reached < 0 then M.cycle_error(sk, 0, skeleton_solve.cycle(sk)) end
   return reached
 end

@@ -23,8 +23,9 @@ local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solv
 
 local solvers_of, new_solver = O.objects.Solver, O.new.Solver
 local set_target = solvers.set_target
--- the pose this binding's solves work on (a solve never runs inside
--- another); a pose per solver would double a solver's heap
+-- the pose this binding's solves work on, the backend's as the C stack is
+-- the C core's (a pose per solver would double a solver's heap): a solve
+-- runs to its end without calling the caller's code or yielding
 local P = pose.new(chains.MAX_BONES)
 local Solver = O.methods.Solver
 

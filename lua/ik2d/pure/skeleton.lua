@@ -445,6 +445,9 @@ function M.new(def)
     T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
     -- the bones a push or an edit moved (the two never nest)
     mask = array(n, false),
+    -- the working state of its solves (ik2d.pure.skeleton_solve's), made
+    -- at the first
+    work = false,
   }
   for i = 1, n do
     local bone = bones[i]

@@ -9,19 +9,22 @@
 -- is what it is.
 --
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
--- list from 1; rotations are pairs of arrays (c, s).  The working state
--- lives in module tables made once (a solve never runs inside another).
+-- list from 1; rotations are pairs of arrays (c, s).  Each skeleton owns
+-- the working state of its solves (sk.work, made at its first: the plan,
+-- the pose its chains' solves work on and, from its first joint solve,
+-- the joint solve's arrays), as each C solve has its own on the stack: no
+-- state is shared between skeletons, and a steady frame loop allocates
+-- nothing.
 local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
+local pose = require "ik2d.pure.pose"
 
-local sqrt, rot, abs, floor = math.sqrt, m.rot, math.abs, math.floor
+local sqrt, rot, abs, floor, min = math.sqrt, m.rot, math.abs, math.floor, math.min
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
 local clamp_rot = limits.clamp_rot
-local MAX_BONES, MAX_SOLVERS = skeleton.MAX_BONES, skeleton.MAX_SOLVERS
-local CHAIN_BONES = 64
 
 local M = {}
 
@@ -93,29 +96,33 @@ end
 -- the plan: units in order
 -- ------------------------------------------------------------------
 
-local plan = {
-  solvers = 0, units = 0,
-  solver = {},      -- on the skeleton, in the order made
-  unit_of = {},     -- union-find, then the unit's index
-  unit_first = {},  -- the unit's first solver
-  unit_group = {},  -- solvers with together
-  order = {},       -- units in solving order
-  before = {},      -- before[u][v]: unit u runs before unit v
-}
-local done, roots, number = {}, {}, {}
+-- a skeleton's plan (its arrays grow to its count of solvers)
+local function new_plan()
+  return {
+    solvers = 0, units = 0,
+    solver = {},      -- on the skeleton, in the order made
+    unit_of = {},     -- union-find, then the unit's index
+    unit_first = {},  -- the unit's first solver
+    unit_group = {},  -- solvers with together
+    order = {},       -- units in solving order
+    before = {},      -- before[u][v]: unit u runs before unit v
+    -- the working arrays of plan_units, plan_reaches and plan_make
+    roots = {}, number = {}, seen = {}, stack = {}, done = {},
+  }
+end
 
-local function link_of(i) return plan.solver[i].chain.link end
+local function link_of(p, i) return p.solver[i].chain.link end
 
 -- Is solver i solved jointly with those it shares bones with?  An aimed
 -- one is not: the joint step moves tips onto targets, and an aim puts a
 -- point of its ray there, which its own solve does (as together = false).
-local function together(i)
-  local settings = plan.solver[i].settings
+local function together(p, i)
+  local settings = p.solver[i].settings
   return settings.together and not settings.aim
 end
 
-local function find(i)
-  local unit_of = plan.unit_of
+local function find(p, i)
+  local unit_of = p.unit_of
   while unit_of[i] ~= i do
     local up = unit_of[unit_of[i]]
     unit_of[i] = up
@@ -125,24 +132,22 @@ local function find(i)
 end
 
 -- Must solver i's unit run before solver j's unit (they differ)?
-local function precedes(sk, i, j)
-  local a, b = link_of(i), link_of(j)
-  local u, v = plan.unit_of[i], plan.unit_of[j]
+local function precedes(sk, p, i, j)
+  local a, b = link_of(p, i), link_of(p, j)
+  local u, v = p.unit_of[i], p.unit_of[j]
   -- j's target is where i's solve puts it
-  if moves_target(sk, plan.solver[i], plan.solver[j]) then return true end
+  if moves_target(sk, p.solver[i], p.solver[j]) then return true end
   if below(sk, a, b) then return true end
   if not shares(sk, a, b) then return false end
   -- sharing across units: a together = false solver wins, after the
   -- group; two of them in the order made
-  if plan.unit_group[u] ~= plan.unit_group[v] then return plan.unit_group[u] end
+  if p.unit_group[u] ~= p.unit_group[v] then return p.unit_group[u] end
   return i < j
 end
 
-local seen, stack = {}, {}
-
 -- Does unit u run before unit v, through other units maybe?
-local function plan_reaches(u, v)
-  local before, units = plan.before, plan.units
+local function plan_reaches(p, u, v)
+  local before, units, seen, stack = p.before, p.units, p.seen, p.stack
   for x = 1, units do seen[x] = false end
   seen[u] = true
   stack[1] = u
@@ -167,15 +172,14 @@ end
 -- it when only is given) whose target is on a bone that the first solver
 -- i of another unit moves, while j's unit must run before i's.  Returns
 -- j and i, or nil.
-local function plan_cycle(sk, only)
-  local p = plan
+local function plan_cycle(sk, p, only)
   local solver, unit_of = p.solver, p.unit_of
   for j = 1, p.solvers do
     local sj = solver[j]
     if sj.target_skeleton == sk and (not only or sj == only) then
       for i = 1, p.solvers do
         if unit_of[i] ~= unit_of[j] and moves_target(sk, solver[i], sj) and
-           plan_reaches(unit_of[j], unit_of[i]) then
+           plan_reaches(p, unit_of[j], unit_of[i]) then
           return j, i
         end
       end
@@ -185,33 +189,33 @@ local function plan_cycle(sk, only)
 end
 
 -- The units and which runs before which.
-local function plan_units(sk)
-  local p = plan
-  local list, solver, unit_of = sk.solvers, p.solver, p.unit_of
+local function plan_units(sk, p)
+  local list, solver, unit_of, roots, number = sk.solvers, p.solver, p.unit_of, p.roots,
+    p.number
   local n = #list
   for i = 1, n do solver[i] = list[i] end
   p.solvers = n
   -- groups: together solvers sharing bones
   for i = 1, n do unit_of[i] = i end
   for i = 1, n do
-    if together(i) then
+    if together(p, i) then
       for j = 1, i - 1 do
-        if together(j) and shares(sk, link_of(i), link_of(j)) then
+        if together(p, j) and shares(sk, link_of(p, i), link_of(p, j)) then
           -- the root is the group's earliest solver
-          local a, b = find(i), find(j)
+          local a, b = find(p, i), find(p, j)
           if a > b then unit_of[a] = b else unit_of[b] = a end
         end
       end
     end
   end
   -- units numbered in the order of their first solver
-  for i = 1, n do roots[i] = find(i) end
+  for i = 1, n do roots[i] = find(p, i) end
   local units = 0
   for i = 1, n do
     if roots[i] == i then
       units = units + 1
       p.unit_first[units] = i
-      p.unit_group[units] = together(i)
+      p.unit_group[units] = together(p, i)
       number[i] = units
     end
     unit_of[i] = number[roots[i]]
@@ -228,7 +232,7 @@ local function plan_units(sk)
   end
   for i = 1, n do
     for j = 1, n do
-      if unit_of[i] ~= unit_of[j] and precedes(sk, i, j) then
+      if unit_of[i] ~= unit_of[j] and precedes(sk, p, i, j) then
         before[unit_of[i]][unit_of[j]] = true
       end
     end
@@ -237,10 +241,9 @@ end
 
 -- The plan; false, for a cycle through a target (plan_cycle), when there
 -- is none.
-local function plan_make(sk)
-  local p = plan
-  plan_units(sk)
-  local units, before = p.units, p.before
+local function plan_make(sk, p)
+  plan_units(sk, p)
+  local units, before, done = p.units, p.before, p.done
   local broken = false
   -- Kahn: the first unit (in the order made) whose predecessors have all
   -- run; a cycle is broken at its first unit, unless it runs through a
@@ -260,7 +263,7 @@ local function plan_make(sk)
       end
     end
     if pick == 0 and not broken then
-      if plan_cycle(sk, nil) then return false end
+      if plan_cycle(sk, p, nil) then return false end
       broken = true
     end
     if pick == 0 then
@@ -287,48 +290,108 @@ local function array(n, v)
   return t
 end
 
--- effectors: records made once, filled per solve
-local effectors = {}
-for k = 1, MAX_SOLVERS do
-  effectors[k] = {
-    solver = false, chain = false, link = false, target_x = 0.0, target_y = 0.0,
-    -- 0; or the target moves with the group: the point (dx, dy) of this
-    -- bone's working frame
-    target_bone = 0, dx = 0.0, dy = 0.0,
-    weight = 0.0, pull = 0.0, tolerance = 0.0, private_first = 0, ring_low = 0.0,
-    ring_high = 0.0, distance_sq = 0.0,
+local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = N.DLS_ROWS, N.DLS_COLUMNS, N.DLS_TRIES
+local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
+
+-- The starts a joint solve tries, and how many at most.
+local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
+local JOINT_STARTS = 8
+
+-- A chain over a private part's bones (at most part: a private part is a
+-- tail of a chain on the skeleton): its arrays copied from the chain's,
+-- its own pose (the result too: one array, as the C core's view shares
+-- one) and joints; and a solver for it.
+local function private_of(w, part)
+  local view = {
+    count = part, flip = false, reach = 0.0, scale = 1.0, uniform = false,
+    base_x = 0.0, base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0,
+    length = array(part, 0.0), rest = array(part, 0.0),
+    rest_c = array(part, 1.0), rest_s = array(part, 0.0),
+    constraint = array(part, false), joints = array(2 * part + 2, 0.0),
   }
+  view.pose = array(part, 0.0)
+  view.angle = view.pose
+  w.view = view
+  w.private = solvers.new(view, w.private_def)
 end
 
-local W = {
-  sk = false, count = 0, first = 0,
-  warm = false,   -- the start is not the cold one
-  stalls = 0,     -- joint solves in a row that ended unreached
-  moving = 0,     -- effectors whose targets move
-  within = array(MAX_BONES, 0),     -- in the group: 1, or 2 when joint
-  -- not in the group, between a group bone and a moving target's bone:
-  -- its working frame is kept too (its local rotation, its result, in rc, rs)
-  carried = array(MAX_BONES, false),
-  moves = array(MAX_BONES, 0),      -- effectors a bone moves, tip or target
-  blend = array(MAX_BONES, 0.0),    -- its largest weight
-}
-local within, carried, moves, blend = W.within, W.carried, W.moves, W.blend
--- the working pose (local rotations), the best, trial and start poses
-local rc, rs = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
-local best_c, best_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
-local trial_c, trial_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
-local start_c, start_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
--- the start as after forget(): the pose
-local cold_c, cold_s = array(MAX_BONES, 1.0), array(MAX_BONES, 0.0)
--- its frames, no trig
-local fx, fy, fc, fs = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0), array(MAX_BONES, 1.0),
-  array(MAX_BONES, 0.0)
-local ftx, fty = array(MAX_BONES, 0.0), array(MAX_BONES, 0.0)
+-- A skeleton's joint state (the C core's struct joint, and the arrays of
+-- its dense step and private solves), for its bones and chains of up to
+-- part bones.  Its effectors and the dense step's rows grow with the
+-- groups it solves (joint_room).
+local function new_joint(sk, part)
+  local n = sk.count
+  local w = {
+    sk = sk, count = 0, first = 0,
+    warm = false,   -- the start is not the cold one
+    stalls = 0,     -- joint solves in a row that ended unreached
+    moving = 0,     -- effectors whose targets move
+    effectors = {}, -- records made as needed, filled per solve
+    within = array(n, 0),     -- in the group: 1, or 2 when joint
+    -- not in the group, between a group bone and a moving target's bone:
+    -- its working frame is kept too (its local rotation, its result, in
+    -- rc, rs)
+    carried = array(n, false),
+    moves = array(n, 0),      -- effectors a bone moves, tip or target
+    blend = array(n, 0.0),    -- its largest weight
+    -- the working pose (local rotations), the best, trial and start poses
+    rc = array(n, 1.0), rs = array(n, 0.0),
+    best_c = array(n, 1.0), best_s = array(n, 0.0),
+    trial_c = array(n, 1.0), trial_s = array(n, 0.0),
+    start_c = array(n, 1.0), start_s = array(n, 0.0),
+    -- the start as after forget(): the pose
+    cold_c = array(n, 1.0), cold_s = array(n, 0.0),
+    -- its frames, no trig
+    fx = array(n, 0.0), fy = array(n, 0.0), fc = array(n, 1.0), fs = array(n, 0.0),
+    ftx = array(n, 0.0), fty = array(n, 0.0),
+    starts = array(JOINT_STARTS, 0),
+    -- the bones joint_finish moved
+    mask = array(n, false),
+    -- the dense step: rows (two an effector) as joint_room makes them,
+    -- a column a bone
+    rows = 0, jacobian = {}, a = {}, err = {}, y = {},
+    step = array(min(n, DLS_COLUMNS), 0.0), column_of = array(n, 0),
+    bone_of = array(min(n, DLS_COLUMNS), 0),
+    view = false, private = false, private_def = solvers.default_def(),
+  }
+  private_of(w, part)
+  return w
+end
+
+-- Room in w for a group of count effectors: their records and the dense
+-- step's rows (made once for the most the skeleton has had).
+local function joint_room(w, count)
+  local effectors = w.effectors
+  for k = #effectors + 1, count do
+    effectors[k] = {
+      solver = false, chain = false, link = false, target_x = 0.0, target_y = 0.0,
+      -- 0; or the target moves with the group: the point (dx, dy) of this
+      -- bone's working frame
+      target_bone = 0, dx = 0.0, dy = 0.0,
+      weight = 0.0, pull = 0.0, tolerance = 0.0, private_first = 0, ring_low = 0.0,
+      ring_high = 0.0, distance_sq = 0.0,
+    }
+  end
+  local rows = min(2 * count, DLS_ROWS)
+  if rows > w.rows then
+    local jacobian, a, columns = w.jacobian, w.a, #w.step
+    for i = 1, w.rows do
+      local ai = a[i]
+      for j = w.rows + 1, rows do ai[j] = 0.0 end
+    end
+    for i = w.rows + 1, rows do
+      jacobian[i] = array(columns, 0.0)
+      a[i] = array(rows, 0.0)
+      w.err[i], w.y[i] = 0.0, 0.0
+    end
+    w.rows = rows
+  end
+end
 
 -- The point (dx, dy) of bone b's space in its working frame; the bone's
 -- origin where that point is beyond the doubles (ik2d_frame_point).
-local function frame_point(b, dx, dy)
-  local ox, oy, c, s = fx[b], fy[b], fc[b], fs[b]
+local function frame_point(w, b, dx, dy)
+  local ox, oy, c, s = w.fx[b], w.fy[b], w.fc[b], w.fs[b]
   local x, y = ox + (c * dx - s * dy), oy + (s * dx + c * dy)
   if x - x == 0 and y - y == 0 then return x, y end
   return ox, oy
@@ -336,12 +399,14 @@ end
 
 -- Working frames of the group's bones, from their rotations; the bones
 -- above the group keep the skeleton's frames.
-local function joint_forward()
-  local sk = W.sk
+local function joint_forward(w)
+  local sk = w.sk
   local parent, at_tip, position_only, ox, oy, length = sk.parent, sk.at_tip,
     sk.position_only, sk.ox, sk.oy, sk.length
   local bc, bs = sk.base_c, sk.base_s
-  for b = W.first, sk.count do
+  local within, carried, rc, rs = w.within, w.carried, w.rc, w.rs
+  local fx, fy, fc, fs, ftx, fty = w.fx, w.fy, w.fc, w.fs, w.ftx, w.fty
+  for b = w.first, sk.count do
     if within[b] ~= 0 or carried[b] then
       local p = parent[b]
       local pc, ps, px, py, ptx, pty
@@ -370,28 +435,30 @@ local function joint_forward()
     end
   end
   -- the targets that move with the group, where it puts them
-  if W.moving > 0 then
-    for k = 1, W.count do
+  if w.moving > 0 then
+    local effectors = w.effectors
+    for k = 1, w.count do
       local e = effectors[k]
       local tb = e.target_bone
-      if tb > 0 then e.target_x, e.target_y = frame_point(tb, e.dx, e.dy) end
+      if tb > 0 then e.target_x, e.target_y = frame_point(w, tb, e.dx, e.dy) end
     end
   end
 end
 
-local function effector_distance_sq(e)
+local function effector_distance_sq(w, e)
   local to = e.link.to
-  local dx, dy = e.target_x - ftx[to], e.target_y - fty[to]
+  local dx, dy = e.target_x - w.ftx[to], e.target_y - w.fty[to]
   return dx * dx + dy * dy
 end
 
 -- The weighted objective, and whether every effector with weight is
 -- within its tolerance.
-local function joint_measure()
+local function joint_measure(w)
   local sum, reached = 0.0, true
-  for k = 1, W.count do
+  local effectors = w.effectors
+  for k = 1, w.count do
     local e = effectors[k]
-    local d = effector_distance_sq(e)
+    local d = effector_distance_sq(w, e)
     e.distance_sq = d
     if e.weight > 0.0 then
       sum = sum + e.pull * d
@@ -403,8 +470,8 @@ end
 
 -- Rotation (c, s) of bone b turned into its limits (in the skeleton's
 -- angles); returns it.
-local function joint_clamp_rot(b, c, s)
-  local sk = W.sk
+local function joint_clamp_rot(w, b, c, s)
+  local sk = w.sk
   local limit = sk.constraint[b]
   if limit and not limit.full then
     local rc_, rs_, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
@@ -415,30 +482,33 @@ local function joint_clamp_rot(b, c, s)
 end
 
 -- Bone b of the working pose turned into its limits.
-local function joint_clamp(b)
-  rc[b], rs[b] = joint_clamp_rot(b, rc[b], rs[b])
+local function joint_clamp(w, b)
+  local rc, rs = w.rc, w.rs
+  rc[b], rs[b] = joint_clamp_rot(w, b, rc[b], rs[b])
 end
 
 -- Whether bone b of the working pose ends on an edge of its limits, and
 -- its angle from the middle of the allowed arc.
-local function joint_on_limit(b)
-  local sk = W.sk
+local function joint_on_limit(w, b)
+  local sk = w.sk
   local limit = sk.constraint[b]
   if not limit or limit.full then return false, 0.0 end
   local c, s, lc, ls = sk.rest_c[b], sk.rest_s[b], limit.mid_c, limit.mid_s
   local mc, ms = c * lc - s * ls, c * ls + s * lc
-  local side = atan2(mc * rs[b] - ms * rc[b], mc * rc[b] + ms * rs[b])
+  local rc, rs = w.rc[b], w.rs[b]
+  local side = atan2(mc * rs - ms * rc, mc * rc + ms * rs)
   return abs(side) >= limit.half - N.ON_LIMIT, side
 end
 
 -- For groups too big for the dense step: effector e's pull on the joint
 -- bone at (ox, oy), weighted, added to dot and cross.
-local function joint_pull(e, ox, oy, dot, cross)
+local function joint_pull(w, e, ox, oy, dot, cross)
   local to = e.link.to
+  local ftx, fty = w.ftx, w.fty
   local px, py = ftx[to], fty[to]
   if e.private_first <= e.chain.count then
     local r = e.link.bones[e.private_first]
-    px, py = fx[r], fy[r]
+    px, py = w.fx[r], w.fy[r]
   end
   local gx, gy = px + (e.target_x - ftx[to]), py + (e.target_y - fty[to])
   local ax, ay, cx, cy = gx - ox, gy - oy, px - ox, py - oy
@@ -446,15 +516,16 @@ local function joint_pull(e, ox, oy, dot, cross)
 end
 
 -- Each joint bone, root to tip, turned by weighted least squares.
-local function joint_sweep()
-  local sk = W.sk
-  for b = W.first, sk.count do
+local function joint_sweep(w)
+  local sk = w.sk
+  local within, effectors, rc, rs, fx, fy = w.within, w.effectors, w.rc, w.rs, w.fx, w.fy
+  for b = w.first, sk.count do
     if within[b] == 2 then
       local dot, cross = 0.0, 0.0
-      for k = 1, W.count do
+      for k = 1, w.count do
         local e = effectors[k]
         if e.pull > 0.0 and common_ancestor(sk, b, e.link.to) == b then
-          dot, cross = joint_pull(e, fx[b], fy[b], dot, cross)
+          dot, cross = joint_pull(w, e, fx[b], fy[b], dot, cross)
         end
       end
       local norm = sqrt(dot * dot + cross * cross)
@@ -463,38 +534,41 @@ local function joint_sweep()
         local tc, ts = dot / norm, cross / norm
         local c, s = rc[b], rs[b]
         rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-        joint_clamp(b)
-        joint_forward()
-        for k = 1, W.count do
+        joint_clamp(w, b)
+        joint_forward(w)
+        for k = 1, w.count do
           local e = effectors[k]
-          e.distance_sq = effector_distance_sq(e)
+          e.distance_sq = effector_distance_sq(w, e)
         end
       end
     end
   end
 end
 
-local function joint_save(to_c, to_s)
-  for b = W.first, W.sk.count do
+local function joint_save(w, to_c, to_s)
+  local within, rc, rs = w.within, w.rc, w.rs
+  for b = w.first, w.sk.count do
     if within[b] ~= 0 then to_c[b], to_s[b] = rc[b], rs[b] end
   end
 end
 
-local function joint_load(from_c, from_s)
-  for b = W.first, W.sk.count do
+local function joint_load(w, from_c, from_s)
+  local within, rc, rs = w.within, w.rc, w.rs
+  for b = w.first, w.sk.count do
     if within[b] ~= 0 then rc[b], rs[b] = from_c[b], from_s[b] end
   end
-  joint_forward()
+  joint_forward(w)
 end
 
--- The start of a group that has stalled for W.stalls > 0 frames: every
+-- The start of a group that has stalled for w.stalls > 0 frames: every
 -- bone of the group at a point of its allowed arc (a free bone: of the
 -- circle around its pose) drawn from a fixed sequence seeded by the
 -- count (seed), so that each stalled frame tries another basin.
-local function joint_scatter(seed)
-  local sk = W.sk
+local function joint_scatter(w, seed)
+  local sk = w.sk
+  local within, rc, rs = w.within, w.rc, w.rs
   local state = scatter_mod((seed % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
-  for b = W.first, sk.count do
+  for b = w.first, sk.count do
     if within[b] ~= 0 then
       local limit = sk.constraint[b]
       state = scatter_mod(state * SCATTER_STEP)
@@ -509,27 +583,16 @@ local function joint_scatter(seed)
       end
     end
   end
-  joint_forward()
+  joint_forward(w)
 end
 
 -- ------------------------------------------------------------------
 -- damped least squares (Levenberg-Marquardt)
 -- ------------------------------------------------------------------
 
-local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = N.DLS_ROWS, N.DLS_COLUMNS, N.DLS_TRIES
-local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
-
-local jacobian, a = {}, {}
-for i = 1, DLS_ROWS do
-  jacobian[i] = array(DLS_COLUMNS, 0.0)
-  a[i] = array(DLS_ROWS, 0.0)
-end
-local err, y, step = array(DLS_ROWS, 0.0), array(DLS_ROWS, 0.0), array(DLS_COLUMNS, 0.0)
-local column_of, bone_of = array(MAX_BONES, 0), array(DLS_COLUMNS, 0)
-
 -- Solves the m x m symmetric positive definite system a y = b in place
 -- (Cholesky); false when it is not positive definite.
-local function cholesky(b, rows)
+local function cholesky(a, b, rows)
   for j = 1, rows do
     local aj = a[j]
     local d = aj[j]
@@ -557,11 +620,16 @@ end
 
 -- One step over every bone of the group at once; returns false when the
 -- group is too big for it, and the damping and objective.
-local function joint_dls(lambda, objective)
-  local sk = W.sk
+local function joint_dls(w, lambda, objective)
+  local sk = w.sk
   local parent, position_only = sk.parent, sk.position_only
+  local within, carried, effectors = w.within, w.carried, w.effectors
+  local column_of, bone_of, jacobian, a = w.column_of, w.bone_of, w.jacobian, w.a
+  local err, y, step = w.err, w.y, w.step
+  local fx, fy, ftx, fty, rc, rs = w.fx, w.fy, w.ftx, w.fty, w.rc, w.rs
+  local first = w.first
   local rows, columns, scale = 0, 0, 0.0
-  for b = W.first, sk.count do
+  for b = first, sk.count do
     if within[b] ~= 0 then
       if columns == DLS_COLUMNS then return false, lambda, objective end
       columns = columns + 1
@@ -570,14 +638,14 @@ local function joint_dls(lambda, objective)
       scale = scale + (sk.length[b] + abs(sk.ox[b]) + abs(sk.oy[b]))
     end
   end
-  for k = 1, W.count do
+  for k = 1, w.count do
     if effectors[k].pull > 0.0 then rows = rows + 2 end
   end
   if rows > DLS_ROWS then return false, lambda, objective end
   if not (scale > 1e-150 and scale < 1e150) or rows == 0 then return true, lambda, objective end
   -- the rows: each pulling effector's error and its tip's derivatives
   local i = 1
-  for k = 1, W.count do
+  for k = 1, w.count do
     local e = effectors[k]
     local to = e.link.to
     local root = sqrt(e.pull) / scale
@@ -591,7 +659,7 @@ local function joint_dls(lambda, objective)
         next_row[j] = 0.0
       end
       local b = to
-      while b >= W.first do
+      while b >= first do
         if within[b] ~= 0 then
           local column = column_of[b]
           row[column] = -root * (qy - fy[b])
@@ -605,7 +673,7 @@ local function joint_dls(lambda, objective)
       if e.target_bone > 0 then
         qx, qy = e.target_x, e.target_y
         b = e.target_bone
-        while b >= W.first do
+        while b >= first do
           if within[b] ~= 0 or carried[b] then
             if within[b] ~= 0 then
               local column = column_of[b]
@@ -623,7 +691,7 @@ local function joint_dls(lambda, objective)
   -- bones held at a limit that the error pushes against stay out of the
   -- step
   for j = 1, columns do
-    local on, side = joint_on_limit(bone_of[j])
+    local on, side = joint_on_limit(w, bone_of[j])
     if on then
       local gradient = 0.0
       for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
@@ -632,7 +700,8 @@ local function joint_dls(lambda, objective)
       end
     end
   end
-  joint_save(trial_c, trial_s)
+  local trial_c, trial_s = w.trial_c, w.trial_s
+  joint_save(w, trial_c, trial_s)
   for _ = 1, DLS_TRIES do
     local largest = 0.0
     for r = 1, rows do
@@ -647,7 +716,7 @@ local function joint_dls(lambda, objective)
       ar[r] = ar[r] + lambda
       y[r] = err[r]
     end
-    if not cholesky(y, rows) then return true, lambda, objective end
+    if not cholesky(a, y, rows) then return true, lambda, objective end
     for j = 1, columns do
       local v = 0.0
       for r = 1, rows do v = v + jacobian[r][j] * y[r] end
@@ -662,17 +731,17 @@ local function joint_dls(lambda, objective)
       local tc, ts = rot(t)
       local c, s = rc[b], rs[b]
       rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-      joint_clamp(b)
+      joint_clamp(w, b)
     end
-    joint_forward()
-    local measured = joint_measure()
+    joint_forward(w)
+    local measured = joint_measure(w)
     if measured < objective then
       objective = measured
       if lambda * 0.3 > 1e-12 then lambda = lambda * 0.3 else lambda = 1e-12 end
       return true, lambda, objective
     end
-    joint_load(trial_c, trial_s)
-    joint_measure()
+    joint_load(w, trial_c, trial_s)
+    joint_measure(w)
     lambda = lambda * 8.0
   end
   return true, lambda, objective
@@ -682,30 +751,17 @@ end
 -- private parts
 -- ------------------------------------------------------------------
 
--- A chain over a private part's bones: its arrays copied from the
--- chain's, its own pose (the result too: one array, as the C core's
--- view shares one) and joints; and a solver for it, both made once.
-local view = {
-  count = CHAIN_BONES, flip = false, reach = 0.0, scale = 1.0, uniform = false,
-  base_x = 0.0, base_y = 0.0, base_angle = 0.0, base_c = 1.0, base_s = 0.0,
-  length = array(CHAIN_BONES, 0.0), rest = array(CHAIN_BONES, 0.0),
-  rest_c = array(CHAIN_BONES, 1.0), rest_s = array(CHAIN_BONES, 0.0),
-  constraint = array(CHAIN_BONES, false), joints = array(2 * CHAIN_BONES + 2, 0.0),
-}
-view.pose = array(CHAIN_BONES, 0.0)
-view.angle = view.pose
-local private_def = solvers.default_def()
-local private = solvers.new(view, private_def)
-
 -- Effector e's private part solved alone from where its root is, with its
--- solver's method and settings, warm-started from the working rotations
--- (on pose P, the solve's caller's).
-local function joint_private(e, P)
+-- solver's method and settings (on w's view and solver), warm-started
+-- from the working rotations (on pose P, the skeleton's).
+local function joint_private(w, e, P)
   local ch, link = e.chain, e.link
   local first = e.private_first -- chain index of the part's first bone
   local n = ch.count - first + 1
   -- (every member of a group has a joint bone: first > 1)
   if n <= 0 or first == 1 or not (e.weight > 0.0) then return end
+  local rc, rs, fc, fs = w.rc, w.rs, w.fc, w.fs
+  local view, private, private_def = w.view, w.private, w.private_def
   local bones, shift, phi = link.bones, link.shift, link.phi
   local root = bones[first]
   local before = bones[first - 1]
@@ -718,7 +774,7 @@ local function joint_private(e, P)
     base_c, base_s = base_c * tc - base_s * ts, base_c * ts + base_s * tc
   end
   view.count = n
-  view.base_x, view.base_y = fx[root], fy[root]
+  view.base_x, view.base_y = w.fx[root], w.fy[root]
   view.base_c, view.base_s = base_c, base_s
   view.base_angle = atan2(base_s, base_c)
   local length, rest, rest_c, rest_s, constraint = ch.length, ch.rest, ch.rest_c, ch.rest_s,
@@ -768,29 +824,31 @@ local function joint_private(e, P)
     end
     rc[b], rs[b] = c, s
   end
-  joint_forward()
-  e.distance_sq = effector_distance_sq(e)
+  joint_forward(w)
+  e.distance_sq = effector_distance_sq(w, e)
 end
 
-local function joint_privates(P)
-  if W.moving == 0 then
-    for k = 1, W.count do joint_private(effectors[k], P) end
+local function joint_privates(w, P)
+  local effectors = w.effectors
+  if w.moving == 0 then
+    for k = 1, w.count do joint_private(w, effectors[k], P) end
     return
   end
   -- a private part may move another effector's target: the effectors
   -- whose targets move go after the others, to where these put them
-  for k = 1, W.count do
+  for k = 1, w.count do
     local e = effectors[k]
-    if e.target_bone == 0 then joint_private(e, P) end
+    if e.target_bone == 0 then joint_private(w, e, P) end
   end
-  for k = 1, W.count do
+  for k = 1, w.count do
     local e = effectors[k]
-    if e.target_bone > 0 then joint_private(e, P) end
+    if e.target_bone > 0 then joint_private(w, e, P) end
   end
 end
 
-local function joint_sane()
-  for b = W.first, W.sk.count do
+local function joint_sane(w)
+  local within, rc, rs = w.within, w.rc, w.rs
+  for b = w.first, w.sk.count do
     if within[b] ~= 0 then
       local c, s = rc[b], rs[b]
       local norm = c * c + s * s
@@ -804,11 +862,18 @@ end
 -- a group: begin, solve, finish
 -- ------------------------------------------------------------------
 
--- The group of the plan's unit u: effectors, bones, the start pose;
+-- The group of plan p's unit u: effectors, bones, the start pose;
 -- returns the iterations (the largest of the group's).
-local function joint_begin(sk, u)
-  local p = plan
-  W.sk, W.count, W.first, W.moving = sk, 0, sk.count + 1, 0
+local function joint_begin(w, sk, p, u)
+  local members = 0
+  for i = 1, p.solvers do
+    if p.unit_of[i] == u then members = members + 1 end
+  end
+  joint_room(w, members)
+  local effectors, within, carried, moves, blend = w.effectors, w.within, w.carried, w.moves,
+    w.blend
+  local rc, rs, cold_c, cold_s = w.rc, w.rs, w.cold_c, w.cold_s
+  w.sk, w.count, w.first, w.moving = sk, 0, sk.count + 1, 0
   for b = 1, sk.count do
     within[b] = 0
     carried[b] = false
@@ -817,8 +882,8 @@ local function joint_begin(sk, u)
   for i = 1, p.solvers do
     if p.unit_of[i] == u then
       local s = p.solver[i]
-      local count = W.count + 1
-      W.count = count
+      local count = w.count + 1
+      w.count = count
       local e = effectors[count]
       local settings = s.settings
       e.solver, e.chain, e.link = s, s.chain, s.chain.link
@@ -829,18 +894,18 @@ local function joint_begin(sk, u)
       e.pull = settings.weight * settings.priority
       e.tolerance = settings.tolerance
       if settings.iterations > iterations then iterations = settings.iterations end
-      if e.link.from < W.first then W.first = e.link.from end
+      if e.link.from < w.first then w.first = e.link.from end
       local bones = e.link.bones
       for k = 1, e.chain.count do within[bones[k]] = 1 end
     end
   end
-  local first, parent = W.first, sk.parent
+  local first, parent = w.first, sk.parent
   -- one effector alone pulls by its weight (priority weighs effectors
   -- against each other)
-  if W.count == 1 then effectors[1].pull = effectors[1].weight end
+  if w.count == 1 then effectors[1].pull = effectors[1].weight end
   -- targets on bones the group moves move with it: the bones between such
   -- a bone and the group's topmost bone above it are carried
-  for k = 1, W.count do
+  for k = 1, w.count do
     local e = effectors[k]
     local s = e.solver
     e.target_bone = 0
@@ -852,7 +917,7 @@ local function joint_begin(sk, u)
       end
       if top > 0 then
         e.target_bone, e.dx, e.dy = s.target_bone, s.target_dx, s.target_dy
-        W.moving = W.moving + 1
+        w.moving = w.moving + 1
         b = s.target_bone
         while b > top do
           if within[b] == 0 then carried[b] = true end
@@ -870,7 +935,7 @@ local function joint_begin(sk, u)
   -- the effectors each bone moves, and each bone's blend weight: a bone
   -- moving both the tip and the target of one effector counts twice (a
   -- private part's solve holds its target still)
-  for k = 1, W.count do
+  for k = 1, w.count do
     local e = effectors[k]
     local to = e.link.to
     local b = to
@@ -894,7 +959,7 @@ local function joint_begin(sk, u)
   end
   -- private parts: the chain's tail of bones that move it alone, and the
   -- ring its bones reach
-  for k = 1, W.count do
+  for k = 1, w.count do
     local e = effectors[k]
     local ch, bones = e.chain, e.link.bones
     local sum, longest, at = 0.0, 0.0, ch.count + 1
@@ -917,7 +982,7 @@ local function joint_begin(sk, u)
       rc[b], rs[b], cold_c[b], cold_s[b] = c, s, c, s
     end
   end
-  for k = W.count, 1, -1 do
+  for k = w.count, 1, -1 do
     local e = effectors[k]
     local s = e.solver
     if s.settings.warm_start and s.have_solution then
@@ -939,37 +1004,36 @@ local function joint_begin(sk, u)
   for b = first, sk.count do
     if within[b] ~= 0 then
       local same = rc[b] == cold_c[b] and rs[b] == cold_s[b]
-      joint_clamp(b)
+      joint_clamp(w, b)
       if same then
         cold_c[b], cold_s[b] = rc[b], rs[b]
       else
-        cold_c[b], cold_s[b] = joint_clamp_rot(b, cold_c[b], cold_s[b])
+        cold_c[b], cold_s[b] = joint_clamp_rot(w, b, cold_c[b], cold_s[b])
         warm = true
       end
     end
   end
-  W.warm = warm
-  joint_forward()
+  w.warm = warm
+  joint_forward(w)
   -- how long the group has stalled: the longest of its solvers' counts
   -- (a solver that joined it since, or forgot, has 0)
   local stalls = 0
-  for k = 1, W.count do
+  for k = 1, w.count do
     local n = effectors[k].solver.joint_stalls
     if n > stalls then stalls = n end
   end
-  W.stalls = stalls
+  w.stalls = stalls
   return iterations
 end
 
-local finish_mask = {}
-
 -- The IK solution into the skeleton (blended with the pose, bone by
 -- bone), the solvers' warm starts and results; returns how many reached.
-local function joint_finish(used, stalled)
-  local sk = W.sk
-  local mask = skeleton.cleared(finish_mask, sk)
+local function joint_finish(w, used, stalled)
+  local sk = w.sk
+  local effectors, within, blend, rc, rs = w.effectors, w.within, w.blend, w.rc, w.rs
+  local mask = skeleton.cleared(w.mask, sk)
   local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
-  for b = W.first, sk.count do
+  for b = w.first, sk.count do
     if within[b] ~= 0 then
       local limit, p, weight = sk.constraint[b], sk_pose[b], blend[b]
       local c, s = rc[b], rs[b]
@@ -978,7 +1042,7 @@ local function joint_finish(used, stalled)
       if abs(norm - 1.0) > N.ROT_DRIFT then
         norm = sqrt(norm)
         rc[b], rs[b] = c / norm, s / norm
-        joint_clamp(b)
+        joint_clamp(w, b)
       end
       local ik = atan2(rs[b], rc[b])
       local delta
@@ -991,12 +1055,12 @@ local function joint_finish(used, stalled)
       if weight == 1.0 then sk_angle[b] = p + delta else sk_angle[b] = p + weight * delta end
     end
   end
-  for k = 1, W.count do
+  for k = 1, w.count do
     local from = effectors[k].link.from
     if not mask[from] then skeleton.subtree(sk, from, mask) end
   end
-  skeleton.forward(sk, W.first, mask)
-  for k = 1, W.count do
+  skeleton.forward(sk, w.first, mask)
+  for k = 1, w.count do
     local e = effectors[k]
     local s, bones, shift = e.solver, e.link.bones, e.link.shift
     local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
@@ -1004,7 +1068,7 @@ local function joint_finish(used, stalled)
     for i = 1, e.chain.count do
       local b = bones[i]
       local c, sn = rc[b], rs[b]
-      limited = limited or joint_on_limit(b)
+      limited = limited or joint_on_limit(w, b)
       local sh = shift[i]
       if sh ~= 0.0 then
         local tc, ts = rot(sh)
@@ -1020,8 +1084,8 @@ local function joint_finish(used, stalled)
     s.limited = e.weight > 0.0 and limited
     if not stalled then
       s.joint_stalls = 0
-    elseif W.stalls < JOINT_STALLS_MAX then
-      s.joint_stalls = W.stalls + 1
+    elseif w.stalls < JOINT_STALLS_MAX then
+      s.joint_stalls = w.stalls + 1
     else
       s.joint_stalls = 1
     end
@@ -1029,44 +1093,45 @@ local function joint_finish(used, stalled)
   -- the chains ending below the group take the new state
   skeleton.pull_marked(sk, mask, nil)
   local reached = 0
-  for k = 1, W.count do
-    if solvers.measure(effectors[k].solver) then reached = reached + 1 end
+  for k = 1, w.count do
+    local e = effectors[k]
+    if solvers.measure(e.solver) then reached = reached + 1 end
+    -- the state holds no solver past the solve
+    e.solver, e.chain, e.link = false, false, false
   end
   return reached
 end
 
--- The starts a joint solve tries, and how many at most.
-local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
-local JOINT_STARTS = 8
-local starts = array(JOINT_STARTS, 0)
-
--- Unit u, a group of two solvers or more, solved jointly.
-local function joint_solve(sk, u, P)
-  local iterations = joint_begin(sk, u)
+-- Unit u of plan p, a group of two solvers or more, solved jointly in w
+-- (its chain solves on pose P).
+local function joint_solve(sk, p, u, w, P)
+  local iterations = joint_begin(w, sk, p, u)
+  local effectors = w.effectors
   local iteration, used = 0, 0
   local any = false
-  for k = 1, W.count do any = any or effectors[k].weight > 0.0 end
-  if not any then return joint_finish(0, false) end -- weight 0: the pose
-  local best, reached = joint_measure()
-  if reached then return joint_finish(0, false) end
-  joint_save(best_c, best_s)
-  joint_save(start_c, start_s)
+  for k = 1, w.count do any = any or effectors[k].weight > 0.0 end
+  if not any then return joint_finish(w, 0, false) end -- weight 0: the pose
+  local best, reached = joint_measure(w)
+  if reached then return joint_finish(w, 0, false) end
+  local best_c, best_s, start_c, start_s = w.best_c, w.best_s, w.start_c, w.start_s
+  joint_save(w, best_c, best_s)
+  joint_save(w, start_c, start_s)
   -- the starts (the iterations shared): the warm start; then, after a
   -- solve that reached, the warm start with the private parts solved
   -- first, and the cold start when it is another; after one that did
   -- not, a scattered start, another each frame the group stays stalled
-  local start, attempts = starts, 2
+  local start, attempts = w.starts, 2
   start[1] = START_WARM
-  if W.stalls > 0 then
+  if w.stalls > 0 then
     start[2] = START_SCATTERED
-  elseif W.moving > 0 then
+  elseif w.moving > 0 then
     -- a target moving with the group: the warm start, then scattered
     -- starts while the iterations last (the C file says why)
     for k = 2, JOINT_STARTS do start[k] = START_SCATTERED end
     attempts = JOINT_STARTS
   else
     start[2] = START_WARM_PRIVATES
-    if W.warm then
+    if w.warm then
       start[3] = START_COLD
       attempts = 3
     end
@@ -1075,33 +1140,37 @@ local function joint_solve(sk, u, P)
   while attempt <= attempts and not reached and iteration < iterations do
     local how = start[attempt]
     if how == START_WARM_PRIVATES then
-      joint_load(start_c, start_s)
-      joint_privates(P)
+      joint_load(w, start_c, start_s)
+      joint_privates(w, P)
     elseif how == START_COLD then
-      joint_load(cold_c, cold_s)
+      joint_load(w, w.cold_c, w.cold_s)
     elseif how == START_SCATTERED then
       -- (the ones in one solve seeded past any count of stalled frames;
       -- attempt - 1: the C core's 0-based attempt)
-      if W.stalls > 0 then joint_scatter(W.stalls) else joint_scatter(JOINT_STALLS_MAX + attempt - 1) end
+      if w.stalls > 0 then
+        joint_scatter(w, w.stalls)
+      else
+        joint_scatter(w, JOINT_STALLS_MAX + attempt - 1)
+      end
     else
-      joint_load(start_c, start_s)
+      joint_load(w, start_c, start_s)
     end
     local objective
-    objective, reached = joint_measure()
+    objective, reached = joint_measure(w)
     local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
     while not reached and iteration < iterations do
       iteration = iteration + 1
       used = iteration
       -- (the step's objective is measured again below, after the privates)
       local dense
-      dense, lambda = joint_dls(lambda, objective)
-      if not dense then joint_sweep() end
-      joint_privates(P)
-      objective, reached = joint_measure()
-      if not joint_sane() then break end
+      dense, lambda = joint_dls(w, lambda, objective)
+      if not dense then joint_sweep(w) end
+      joint_privates(w, P)
+      objective, reached = joint_measure(w)
+      if not joint_sane(w) then break end
       if objective < best then
         best = objective
-        joint_save(best_c, best_s)
+        joint_save(w, best_c, best_s)
       end
       if objective < 0.9 * attempt_best then stalled = 0 else stalled = stalled + 1 end
       if objective < attempt_best then attempt_best = objective end
@@ -1109,25 +1178,55 @@ local function joint_solve(sk, u, P)
     end
     attempt = attempt + 1
   end
-  if not reached or not joint_sane() then joint_load(best_c, best_s) end
-  return joint_finish(used, not reached)
+  if not reached or not joint_sane(w) then joint_load(w, best_c, best_s) end
+  return joint_finish(w, used, not reached)
 end
 
 -- ------------------------------------------------------------------
 -- the whole skeleton
 -- ------------------------------------------------------------------
 
+-- The skeleton's working state, made at its first call here: its plan;
+-- the pose its chains' solves work on, for chains of up to bones bones
+-- (false before its first solve); and the joint state (new_joint, at its
+-- first joint solve).
+local function work_of(sk)
+  local work = sk.work
+  if not work then
+    work = { plan = new_plan(), pose = false, bones = 0, joint = false }
+    sk.work = work
+  end
+  return work
+end
+
+-- The pose of work, made again (with the joint state's private solver)
+-- for the longest chain of plan p's solvers when it is longer than any
+-- before.
+local function fit_pose(work, p)
+  local bones, solver = work.bones, p.solver
+  for k = 1, p.solvers do
+    local n = solver[k].chain.count
+    if n > bones then bones = n end
+  end
+  if bones > work.bones then
+    work.pose, work.bones = pose.new(bones), bones
+    if work.joint then private_of(work.joint, bones) end
+  end
+end
+
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
 -- moved a tip).
--- Or -1, nothing solved, for a cycle through a target (M.cycle).  P: the
--- pose (ik2d.pure.pose) the chain solves work on, the caller's.
-function M.solve(sk, P)
-  local p = plan
-  if not plan_make(sk) then
+-- Or -1, nothing solved, for a cycle through a target (M.cycle).
+function M.solve(sk)
+  local work = work_of(sk)
+  local p = work.plan
+  if not plan_make(sk, p) then
     for k = 1, p.solvers do p.solver[k] = false end
     return -1
   end
+  fit_pose(work, p)
+  local P = work.pose
   for k = 1, p.units do
     local u, members = p.order[k], 0
     local first = p.solver[p.unit_first[u]]
@@ -1139,7 +1238,12 @@ function M.solve(sk, P)
     if members == 1 and not moves_target(sk, first, first) then
       solvers.solve(first, P)
     else
-      joint_solve(sk, u, P)
+      local w = work.joint
+      if not w then
+        w = new_joint(sk, work.bones)
+        work.joint = w
+      end
+      joint_solve(sk, p, u, w, P)
     end
   end
   local reached = 0
@@ -1155,9 +1259,9 @@ end
 -- solver whose target is on a bone the second's solve moves, while the
 -- first's unit must run before the second's; nil when there is none.
 function M.cycle(sk)
-  local p = plan
-  plan_units(sk)
-  local j, i = plan_cycle(sk, nil)
+  local p = work_of(sk).plan
+  plan_units(sk, p)
+  local j, i = plan_cycle(sk, p, nil)
   local first, second = j and p.solver[j], i and p.solver[i]
   for k = 1, p.solvers do p.solver[k] = false end
   return first, second
@@ -1175,9 +1279,9 @@ function M.set_target_bone(sv, sk, bone, dx, dy)
   -- on the skeleton's own chains: refused now if it makes a cycle that
   -- every solve would refuse
   if sv.skeleton == sk then
-    local p = plan
-    plan_units(sk)
-    local _, i = plan_cycle(sk, sv)
+    local p = work_of(sk).plan
+    plan_units(sk, p)
+    local _, i = plan_cycle(sk, p, sv)
     local other = i and p.solver[i]
     for k = 1, p.solvers do p.solver[k] = false end
     if other then
