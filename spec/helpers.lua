@@ -352,6 +352,30 @@ function helpers.on_both_paths(ik2d, body)
   end
 end
 
+-- The method paths a case runs on, as use_ffi's argument: under LuaJIT
+-- the FFI methods (true) and the classic ones (false), elsewhere the one
+-- path (false).  ffi_only: two only where the FFI path exists (not on the
+-- pure-Lua core).
+function helpers.ffi_paths(ik2d, ffi_only)
+  if helpers.is_luajit and not (ffi_only and ik2d.backend == "lua") then return { true, false } end
+  return { false }
+end
+
+-- A path's words for a spec's name: " (FFI path)", " (classic path)", or
+-- "" where paths holds one.
+function helpers.path_name(paths, on)
+  if #paths == 1 then return "" end
+  return on and " (FFI path)" or " (classic path)"
+end
+
+-- A two-bone limb, bones 60 and 50 based at (100, 200); extra's fields
+-- added to the chain's table.
+function helpers.limb(ik2d, extra)
+  local t = { x = 100, y = 200, { length = 60 }, { length = 50 } }
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return ik2d.chain(t)
+end
+
 -- A fresh empty directory under the system temp folder.
 function helpers.tmpdir()
   local name = os.tmpname()
