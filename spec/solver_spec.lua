@@ -1,5 +1,6 @@
--- ik2d.solver.  For every method: mirroring (flip) and degenerate
--- geometry.  The CCD solver: settings, convergence, unreachable targets,
+-- ik2d.solver.  For every method: mirroring (flip), degenerate geometry,
+-- one-bone stretch, the tip's orientation, poles and the limited flag.
+-- The CCD solver: settings, convergence, unreachable targets,
 -- joint limits, weight blending, early exit, lifetime and flip.
 
 local ik2d = require "ik2d"
@@ -1273,5 +1274,346 @@ describe("ik2d.solver", function()
         assert.truthy(helpers.max_violation(flipped) <= EPS)
       end)
     end
+  end)
+end)
+
+-- Effector controls of every method: one-bone stretch and compress, the
+-- tip's orientation, poles, and the limited flag.
+local sqrt = math.sqrt
+local wrap = helpers.wrap
+
+local function limb(extra) return helpers.limb(ik2d, extra) end
+
+local function arm3(extra)
+  local t = { x = 0, y = 0, { length = 40 }, { length = 35 }, { length = 25 } }
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return ik2d.chain(t)
+end
+
+-- which side of the line from (ax, ay) to (bx, by) the point is on
+local function side(ax, ay, bx, by, px, py)
+  return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+end
+
+describe("one-bone stretch and compress", function()
+  it("scales the bone up toward a target beyond reach, at most by stretch", function()
+    local arm = ik2d.chain { { length = 10 } }
+    local s = ik2d.solver(arm, { stretch = 2 })
+    s:set_target(15, 0)
+    assert.is_true((s:solve()))
+    assert.near(1.5, arm:scale(), 1e-12)
+    s:set_target(0, 40)
+    s:solve()
+    assert.near(2, arm:scale(), 1e-12)
+    local x, y = arm:tip()
+    assert.near(0, x, 1e-9)
+    assert.near(20, y, 1e-9)
+  end)
+
+  it("scales it down toward a nearer target, at least to compress", function()
+    local arm = ik2d.chain { { length = 10 } }
+    local s = ik2d.solver(arm, { compress = 0.25 })
+    s:set_target(5, 0)
+    assert.is_true((s:solve()))
+    assert.near(0.5, arm:scale(), 1e-12)
+    s:set_target(1, 0)
+    s:solve()
+    assert.near(0.25, arm:scale(), 1e-12)
+    s:set_target(30, 0)
+    s:solve()
+    assert.are.equal(1, arm:scale())
+  end)
+
+  it("blends the scale with the weight", function()
+    local arm = ik2d.chain { { length = 10 } }
+    local s = ik2d.solver(arm, { stretch = 4, weight = 0.5 })
+    s:set_target(30, 0)
+    s:solve()
+    assert.near(2, arm:scale(), 1e-12)
+  end)
+
+  it("marks the chain uniform when the solver asks for it (sprites scale both axes)", function()
+    local arm = ik2d.chain { { length = 10 } }
+    local s = ik2d.solver(arm, { stretch = 2, uniform = true })
+    assert.is_false(arm:uniform())
+    s:set_target(15, 0)
+    s:solve()
+    assert.is_true(arm:uniform())
+  end)
+end)
+
+describe("tip orientation", function()
+  local methods = { { "ccd", arm3 }, { "fabrik", arm3 }, { "two_bone", limb } }
+  for _, case in ipairs(methods) do
+    local method, make = case[1], case[2]
+    for _, flip in ipairs { false, true } do
+      it(("%s%s: the last bone points along the angle and the tip is on the target")
+         :format(method, flip and ", flipped" or ""), function()
+        local arm = make { flip = flip }
+        local bx, by = arm:base()
+        local s = ik2d.solver(arm, { method = method, iterations = 30, tolerance = 1e-6 })
+        local rng = helpers.random(method == "ccd" and 1 or 2)
+        local last = arm:length(#arm)
+        for _ = 1, 40 do
+          -- the last joint where the other bones reach (a 1-bone rest
+          -- reaches a circle), the tip one last bone along the angle
+          local a, h = rng.range(-pi, pi), rng.range(-pi, pi)
+          local r = #arm == 2 and arm:length(1) or rng.range(0.3, 0.8) * (arm:reach() - last)
+          local tx, ty = bx + r * cos(h) + last * cos(a), by + r * sin(h) + last * sin(a)
+          s:set_tip_angle(a)
+          s:set_target(tx, ty)
+          local reached = s:solve()
+          assert.is_true(reached)
+          assert.near(0, wrap(arm:world_angle(#arm) - a), 1e-9)
+          assert.near(0, helpers.tip_distance(arm, tx, ty), 1e-6)
+        end
+      end)
+    end
+  end
+
+  it("reads back and clears", function()
+    local s = ik2d.solver(arm3())
+    assert.is_nil(s:tip_angle())
+    s:set_tip_angle(0.5)
+    assert.are.same({ 0.5, 1 }, { s:tip_angle() })
+    s:set_tip_angle(-1, 0.25)
+    assert.are.same({ -1, 0.25 }, { s:tip_angle() })
+    s:clear_tip_angle()
+    assert.is_nil(s:tip_angle())
+    s:set_options { tip_angle = 2, tip_weight = 0.5 }
+    assert.are.same({ 2, 0.5 }, { s:tip_angle() })
+    s:set_options { tip_angle = false }
+    assert.is_nil(s:tip_angle())
+  end)
+
+  it("with weight 0.5 points halfway between the free direction and the angle, the tip on target", function()
+    -- a target where the other bones reach the last joint whatever the
+    -- direction: |target| +- 25 within 5..75
+    local arm = arm3()
+    local free = ik2d.solver(arm3(), { iterations = 30, tolerance = 1e-6 })
+    free:set_target(20, 30)
+    free:solve()
+    local free_dir = free:chain():world_angle(3)
+    local s = ik2d.solver(arm, { iterations = 30, tolerance = 1e-6 })
+    s:set_target(20, 30)
+    s:set_tip_angle(free_dir + 1, 0.5)
+    assert.is_true((s:solve()))
+    assert.near(0, wrap(arm:world_angle(3) - (free_dir + 0.5)), 1e-6)
+  end)
+
+  -- the joints of a chain, flat: x1, y1, x2, y2, ...
+  local function joints_of(arm)
+    local t = {}
+    for i = 1, #arm + 1 do
+      local x, y = arm:joint(i)
+      t[#t + 1], t[#t + 1] = x, y
+    end
+    return t
+  end
+
+  -- the largest distance a joint moved between two joint lists
+  local function largest_move(a, b)
+    local most = 0
+    for i = 1, #a, 2 do
+      most = math.max(most, sqrt((a[i] - b[i]) ^ 2 + (a[i + 1] - b[i + 1]) ^ 2))
+    end
+    return most
+  end
+
+  -- a 3-bone chain whose pose sits far from the solution: the other bones
+  -- can reach the last joint in more than one way from there
+  local function bent3()
+    return ik2d.chain { x = 0, y = 0, { length = 40, angle = 1.3 }, { length = 30, angle = -2.4 },
+      { length = 20, angle = 1.9 } }
+  end
+
+  for _, method in ipairs { "ccd", "fabrik", "follow" } do
+    it(method .. ": a tip angle of weight 0 gives the bits of the solve with no tip angle", function()
+      local free, zero = bent3(), bent3()
+      local sf = ik2d.solver(free, { method = method })
+      local sz = ik2d.solver(zero, { method = method })
+      sz:set_tip_angle(2.5, 0)
+      for frame = 1, 5 do
+        sf:set_target(20 + 4 * frame, 45 - 3 * frame)
+        sz:set_target(20 + 4 * frame, 45 - 3 * frame)
+        sf:solve()
+        sz:solve()
+        local a, b = joints_of(free), joints_of(zero)
+        for i = 1, #a do assert.are.equal(a[i], b[i]) end
+      end
+    end)
+
+    it(method .. ": a tip angle of weight 1e-6 leaves the joints within 0.01 of the free solve", function()
+      local free, tiny = bent3(), bent3()
+      local sf = ik2d.solver(free, { method = method })
+      local st = ik2d.solver(tiny, { method = method })
+      st:set_tip_angle(2.5, 1e-6)
+      sf:set_target(30, 50)
+      st:set_target(30, 50)
+      sf:solve()
+      st:solve()
+      assert.is_true(largest_move(joints_of(free), joints_of(tiny)) < 0.01)
+    end)
+
+    it(method .. ": a tip weight blended from 1 to 0 over 100 frames, then cleared, moves no "
+       .. "joint more than 2 a frame", function()
+      local arm = bent3()
+      local s = ik2d.solver(arm, { method = method })
+      s:set_target(30, 50)
+      local last
+      for frame = 0, 100 do
+        s:set_tip_angle(2.5, 1 - frame / 100)
+        s:solve()
+        local now = joints_of(arm)
+        if last then assert.is_true(largest_move(last, now) < 2, "frame " .. frame) end
+        last = now
+      end
+      s:clear_tip_angle()
+      s:solve()
+      assert.is_true(largest_move(last, joints_of(arm)) < 1e-9)
+    end)
+  end
+
+  -- a leg: thigh, shin, a foot at right angles to the shin
+  local function leg(ankle_min, ankle_max)
+    return ik2d.chain { x = 0, y = 0, angle = pi / 2, { length = 40 }, { length = 38 },
+      { length = 15, angle = -pi / 2, min = ankle_min, max = ankle_max } }
+  end
+
+  it("with a weight below 1 gives the same direction frame after frame (the free solve starts "
+     .. "from the pose, not the warm start)", function()
+    local arm = leg(-3, 3)
+    local s = ik2d.solver(arm, { tip_angle = 0, tip_weight = 0.5, iterations = 20, tolerance = 1e-6 })
+    s:set_target(20, 70)
+    s:solve()
+    local first = arm:world_angle(3)
+    for _ = 1, 5 do
+      s:solve()
+      assert.are.equal(first, arm:world_angle(3))
+    end
+    local cold = ik2d.solver(leg(-3, 3), { tip_angle = 0, tip_weight = 0.5, iterations = 20,
+                                          tolerance = 1e-6, warm_start = false })
+    cold:set_target(20, 70)
+    cold:solve()
+    assert.are.equal(first, cold:chain():world_angle(3))
+  end)
+
+  it("with a weight below 1 and a pole, bends the other bones toward the pole, not the last; "
+     .. "limited only for the answer", function()
+    for _, ankle in ipairs { { -1.6, 1 }, { -3, 3 } } do
+      local arm = leg(ankle[1], ankle[2])
+      local plain = leg(ankle[1], ankle[2])
+      local options = { tip_angle = 0, tip_weight = 0.5, iterations = 20, tolerance = 1e-6 }
+      local s, p = ik2d.solver(arm, options), ik2d.solver(plain, options)
+      s:set_pole(60, 40)
+      s:set_target(20, 70)
+      p:set_target(20, 70)
+      local reached, _, _, limited = s:solve()
+      p:solve()
+      assert.is_true(reached)
+      assert.is_false(limited)
+      -- the last bone as without the pole: the pole does not pick its direction
+      assert.near(0, wrap(arm:world_angle(3) - plain:world_angle(3)), 1e-9)
+      -- the knee on the pole's side of the hip-to-ankle line
+      local hx, hy = arm:joint(1)
+      local kx, ky = arm:joint(2)
+      local ax, ay = arm:joint(3)
+      local knee_side = (ax - hx) * (ky - hy) - (ay - hy) * (kx - hx)
+      local pole_side = (ax - hx) * (40 - hy) - (ay - hy) * (60 - hx)
+      assert.is_true(knee_side * pole_side > 0)
+    end
+  end)
+
+  it("keeps the nearest allowed direction when the last bone's limits forbid the angle, and says so", function()
+    local arm = arm3()
+    arm:set_constraint(3, ik2d.constraint { min = -0.3, max = 0.3 })
+    local s = ik2d.solver(arm, { iterations = 30, tolerance = 1e-6 })
+    s:set_target(60, 20)
+    s:set_tip_angle(pi / 2)
+    local reached, _, _, limited = s:solve()
+    assert.is_true(limited)
+    assert.truthy(abs(arm:angle(3)) <= 0.3 + 1e-9)
+    assert.is_true(reached)
+  end)
+end)
+
+describe("poles", function()
+  it("two_bone takes the bend side facing the pole, over bend", function()
+    for _, bend in ipairs { 1, -1 } do
+      for _, pole_y in ipairs { 400, 0 } do
+        local arm = limb()
+        local s = ik2d.solver(arm, { method = "two_bone", bend = bend, pole = { 150, pole_y } })
+        s:set_target(180, 200)
+        s:solve()
+        local ex, ey = arm:joint(2)
+        assert.truthy(side(100, 200, 180, 200, ex, ey) * side(100, 200, 180, 200, 150, pole_y) > 0)
+        assert.near(0, helpers.tip_distance(arm, 180, 200), 1e-9)
+      end
+    end
+  end)
+
+  for _, method in ipairs { "ccd", "fabrik" } do
+    it(method .. " draws the middle joints to the pole's side while the tip still reaches", function()
+      for _, pole in ipairs { { 30, 80 }, { 30, -80 } } do
+        local arm = arm3()
+        local s = ik2d.solver(arm, { method = method, iterations = 30, tolerance = 1e-6 })
+        s:set_pole(pole[1], pole[2])
+        s:set_target(60, 5)
+        assert.is_true((s:solve()))
+        for j = 2, 3 do
+          local x, y = arm:joint(j)
+          assert.truthy(side(0, 0, 60, 5, x, y) * side(0, 0, 60, 5, pole[1], pole[2]) >= 0,
+                        ("joint %d on the wrong side"):format(j))
+        end
+        assert.truthy(helpers.tip_distance(arm, 60, 5) <= 1e-6)
+      end
+    end)
+  end
+
+  it("says limited when a limit forbids the pole's side", function()
+    local arm = limb()
+    arm:set_constraint(2, ik2d.constraint { min = 0, max = 2.5 })
+    local s = ik2d.solver(arm, { method = "two_bone", pole = { 150, 400 } })
+    s:set_target(170, 200)
+    local _, _, _, limited = s:solve()
+    assert.is_true(limited)
+    assert.truthy(arm:angle(2) >= -1e-9)
+    assert.are.same({ s:solve() }, { s:result() })
+  end)
+
+  it("reads back and clears", function()
+    local s = ik2d.solver(arm3())
+    assert.is_nil(s:pole())
+    s:set_pole(3, 4)
+    assert.are.same({ 3, 4 }, { s:pole() })
+    s:clear_pole()
+    assert.is_nil(s:pole())
+    s:set_options { pole = { x = 5, y = 6 } }
+    assert.are.same({ 5, 6 }, { s:pole() })
+    assert.are.same({ 5, 6 }, s:options().pole)
+    s:set_options { pole = false }
+    assert.is_false(s:options().pole)
+  end)
+end)
+
+describe("the limited flag", function()
+  it("is false with no limit in the way, true when a joint ends on its limit", function()
+    local arm = arm3()
+    local s = ik2d.solver(arm, { iterations = 30 })
+    s:set_target(40, 40)
+    assert.is_false(select(4, s:solve()))
+    arm:set_constraint(1, ik2d.constraint { min = -0.1, max = 0.1 })
+    s:set_target(0, 80)
+    local _, _, _, limited = s:solve()
+    assert.is_true(limited)
+    assert.is_true(select(4, s:result()))
+  end)
+
+  it("is false with weight 0", function()
+    local arm = arm3()
+    arm:set_constraint(1, ik2d.constraint { min = 0, max = 0 })
+    local s = ik2d.solver(arm, { weight = 0 })
+    s:set_target(0, 80)
+    assert.is_false(select(4, s:solve()))
   end)
 end)
