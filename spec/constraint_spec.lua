@@ -86,3 +86,40 @@ describe("world-space limits", function()
                           { "space must be \"parent\" or \"world\"" })
   end)
 end)
+
+describe("ik2d.constraint on each path: limits in degrees refused", function()
+  local PATHS = helpers.ffi_paths(ik2d)
+  local message = helpers.error_of
+  local words = helpers.words
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      it("limits beyond 2 pi are refused, saying radians and math.rad", function()
+        local DEGREES = "%s must be within [-2 pi, 2 pi]: limits are radians, not degrees (math.rad converts degrees)"
+        assert.are.equal(DEGREES:format("min"),
+                         words(message(function() local r = ik2d.constraint{ min = -90, max = 90 } return r end)))
+        assert.are.equal(DEGREES:format("max"),
+                         words(message(function() local r = ik2d.constraint{ min = 0, max = 90 } return r end)))
+        assert.are.equal("bone 2: " .. DEGREES:format("min"), words(message(function()
+          local r = ik2d.chain{ { length = 1 }, { length = 1, min = -45, max = 45 } }
+          return r
+        end)))
+        local c = ik2d.constraint{ min = -1, max = 1 }
+        local msg = message(function() c:set_limits(-1, 180) end)
+        assert.are.equal("bad argument #2 to 'set_limits' (" .. DEGREES:format("max") .. ")", msg:match(": (bad.*)$"))
+        msg = message(function() c:set_limits(-180, 1) end)
+        assert.are.equal("bad argument #1 to 'set_limits' (" .. DEGREES:format("min") .. ")", msg:match(": (bad.*)$"))
+        assert.are.same({ -1, 1, false }, { c:limits() })
+        -- 2 pi itself is radians: a full turn, no limit
+        c:set_limits(-2 * pi, 2 * pi)
+        assert.are.same({ -2 * pi, 2 * pi, false }, { c:limits() })
+        assert.is_nil(c:arc())
+        assert.are.equal(DEGREES:format("max"),
+                         words(message(function() c:set_limits(0, 2 * pi * (1 + 2 ^ -52)) end)))
+      end)
+    end)
+  end
+end)

@@ -612,3 +612,31 @@ describe("FFI and classic paths: the same full message", function()
     end)
   end)
 end)
+
+-- use_ffi takes a boolean; no argument asks, as use_isa() does
+describe("ik2d.use_ffi", function()
+  local caller_error = helpers.caller_error
+  for _, case in ipairs{ { "false", "string" }, { 0, "number" }, { {}, "table" } } do
+    it(("use_ffi(%q) is refused: boolean expected, got %s, changing nothing"):format(
+         tostring(case[1]), case[2]), function()
+      local ffi, backend = ik2d.ffi, ik2d.backend
+      assert.are.equal(("bad argument #1 to 'use_ffi' (boolean expected, got %s)"):format(case[2]),
+        caller_error(function() local r = ik2d.use_ffi(case[1]) return r end))
+      assert.are.equal(ffi, ik2d.ffi)
+      assert.are.equal(backend, ik2d.backend)
+    end)
+  end
+
+  it("use_ffi() and use_ffi(nil) change nothing and say whether the FFI path is on", function()
+    local can = ik2d.use_ffi(true)
+    assert.are.equal(can, ik2d.use_ffi())
+    assert.are.equal(can, ik2d.use_ffi(nil))
+    assert.are.equal(can, ik2d.ffi)
+    assert.is_false(ik2d.use_ffi(false))
+    assert.is_false(ik2d.use_ffi())
+    assert.is_false(ik2d.ffi)
+    assert.are.equal(ik2d.backend == "lua" and "lua" or "c", ik2d.backend)
+    assert.are.equal(can, ik2d.use_ffi(true))
+    assert.are.equal(helpers.is_luajit and ik2d.backend ~= "lua", can)
+  end)
+end)

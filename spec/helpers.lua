@@ -376,6 +376,21 @@ function helpers.limb(ik2d, extra)
   return ik2d.chain(t)
 end
 
+-- A 3-bone chain (3, 2, 1) based at (1, 2), and a 2-bone chain (2, 1)
+-- based at (-4, 5) turned 0.5: the small chains of the message specs.
+function helpers.three_bones(ik2d)
+  return ik2d.chain{ x = 1, y = 2, { length = 3 }, { length = 2 }, { length = 1 } }
+end
+
+function helpers.two_bones(ik2d)
+  return ik2d.chain{ x = -4, y = 5, angle = 0.5, { length = 2 }, { length = 1 } }
+end
+
+-- The part in parentheses of a "bad argument" message.
+function helpers.words(msg)
+  return msg:match("%((.*)%)$")
+end
+
 -- A fresh empty directory under the system temp folder.
 function helpers.tmpdir()
   local name = os.tmpname()

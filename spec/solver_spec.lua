@@ -1617,3 +1617,155 @@ describe("the limited flag", function()
     assert.is_false(select(4, s:solve()))
   end)
 end)
+
+describe("ik2d.Solver on each path: the target follows the tip until set, a tail call's argument numbered", function()
+  local PATHS = helpers.ffi_paths(ik2d)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local message = helpers.error_of
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      it("a solver's target is its chain's tip until the first set_target", function()
+        local arm = three_bones()
+        local s = ik2d.solver(arm)
+        local function at_tip()
+          local x, y = s:target()
+          local tx, ty = arm:tip()
+          return x == tx and y == ty, x, y
+        end
+        assert.is_true((at_tip()))
+        assert.are.same({ 7, 2 }, { s:target() })
+        arm:set_base(100, -50, pi / 2)
+        assert.is_true((at_tip()))
+        local x, y = s:target()
+        assert.truthy(math.abs(x - 100) < 1e-12 and math.abs(y - -44) < 1e-12)
+        arm:set_pose(2, 0.5)
+        assert.is_true((at_tip()))
+        local reached, distance, iterations = s:solve()
+        assert.is_true(reached)
+        assert.are.equal(0, distance)
+        assert.are.equal(0, iterations)
+        assert.is_true((at_tip()))
+        -- set: it stays where it was put
+        s:set_target(3, 4)
+        arm:set_base(0, 0, 0)
+        arm:set_pose(1, 1)
+        assert.are.same({ 3, 4 }, { s:target() })
+        s:solve()
+        assert.are.same({ 3, 4 }, { s:target() })
+      end)
+
+      it("a tail call (return s:set_target(nil)) in a function called from Lua reports #1", function()
+        local s = ik2d.solver(three_bones())
+        local function set(x) return s:set_target(x) end
+        local function frame() local r = set(nil) return r end
+        local msg = message(frame)
+        assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)", msg:match(": (bad.*)$"))
+        local function set_y(x) return s:set_target(x, nil) end
+        local function frame_y() local r = set_y(1) return r end
+        assert.are.equal("bad argument #2 to 'set_target' (number expected, got nil)",
+                         message(frame_y):match(": (bad.*)$"))
+      end)
+
+      if helpers.is_luajit then
+        pending("a tail call made straight from pcall (pcall(function() return s:set_target(nil) end)) "
+                .. "reports #2 under LuaJIT: LuaJIT keeps no call site for it, exactly as for "
+                .. "pcall(s.set_target, s, nil), where #2 is right (Lua 5.4 reports #1)")
+      else
+        it("a tail call made straight from pcall reports #1 too", function()
+          local s = ik2d.solver(three_bones())
+          local ok, msg = pcall(function() return s:set_target(nil) end)
+          assert.is_false(ok)
+          if ik2d.backend == "lua" then
+            -- a Lua function reached by a tail call has no caller frame left
+            -- (a C function keeps it): no "file:line:", as Lua's own
+            -- error(message, 2) from there gives none
+            assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)", msg)
+          else
+            assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)",
+                             msg:match(": (bad.*)$"))
+          end
+        end)
+      end
+    end)
+  end
+end)
+
+-- A stand-in for a global variable holding an ik2d method: the call site
+-- reads it from the environment (a chunk of its own, so that luacheck
+-- sees no global).
+local function global_call(name, value, source)
+  rawset(_G, name, value)
+  local chunk = assert((loadstring or load)(source, "=global_call"))
+  local ok, msg = pcall(chunk)
+  rawset(_G, name, nil)
+  assert(not ok, "expected an error, the call returned")
+  return tostring(msg)
+end
+
+describe("ik2d.Solver's messages on each path: self is #1 through a variable of another name", function()
+  local PATHS = helpers.ffi_paths(ik2d, true)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local caller_error = helpers.caller_error
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      -- a call through a variable named otherwise than the method: no
+      -- colon, so self is #1 and is named as any other argument
+      describe("a method called through a variable of another name", function()
+        it("local f = s.weight; f({}) says bad argument #1 to 'weight'", function()
+          local s = ik2d.solver(three_bones())
+          local f = s.weight
+          assert.are.equal("bad argument #1 to 'weight' (ik2d.Solver expected, got table)",
+            caller_error(function() local r = f({}) return r end))
+          local g = s.weight
+          local msg = caller_error(function() local h = g; local r = h({}) return r end)
+          assert.are.equal("bad argument #1 to 'weight' (ik2d.Solver expected, got table)", msg)
+        end)
+
+        it("local f = s.set_target (an FFI method): self is #1, x is #2, y is #3", function()
+          local s = ik2d.solver(three_bones())
+          local f = s.set_target
+          assert.are.equal("bad argument #1 to 'set_target' (ik2d.Solver expected, got table)",
+            caller_error(function() local r = f({}, 1, 2) return r end))
+          assert.are.equal("bad argument #2 to 'set_target' (number expected, got string)",
+            caller_error(function() local h = f; local r = h(s, "x", 2) return r end))
+          assert.are.equal("bad argument #3 to 'set_target' (number expected, got nil)",
+            caller_error(function() local h = f; local r = h(s, 1, nil) return r end))
+        end)
+
+        it("through a global: bad argument #1 to 'weight', #3 to 'set_target'", function()
+          local s = ik2d.solver(three_bones())
+          assert.are.equal("global_call:1: bad argument #1 to 'weight' (ik2d.Solver expected, got table)",
+            global_call("IK2D_SPEC_WEIGHT", s.weight, "local r = IK2D_SPEC_WEIGHT({}) return r"))
+          rawset(_G, "IK2D_SPEC_SOLVER", s)
+          assert.are.equal("global_call:1: bad argument #3 to 'set_target' (number expected, got string)",
+            global_call("IK2D_SPEC_SET", s.set_target,
+                        "local r = IK2D_SPEC_SET(IK2D_SPEC_SOLVER, 1, 'y') return r"))
+          rawset(_G, "IK2D_SPEC_SOLVER", nil)
+        end)
+
+        it("a colon call on a bad self still says calling 'solve' on bad self", function()
+          local s = ik2d.solver(three_bones())
+          local bad = setmetatable({}, debug.getmetatable(s))
+          assert.are.equal("calling 'solve' on bad self (ik2d.Solver expected, got table)",
+            caller_error(function() local r = bad:solve() return r end))
+        end)
+
+        it("a tail call in a function called from Lua still counts the colon: #1 is x", function()
+          local s = ik2d.solver(three_bones())
+          local function set(x) return s:set_target(x, 1) end
+          local msg = helpers.error_of(function() local r = set("x") return r end)
+          assert.are.equal("bad argument #1 to 'set_target' (number expected, got string)",
+            msg:match(": (bad.*)$"))
+        end)
+      end)
+    end)
+  end
+end)
