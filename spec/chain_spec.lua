@@ -326,7 +326,7 @@ describe("ik2d.chain", function()
   end)
 end)
 
-describe("ik2d.Chain on each path: joints(t) trims, joint indices named, the base angle wrapped", function()
+describe("ik2d.Chain: joints(t) trims, joint indices named, the base angle wrapped", function()
   local PATHS = helpers.ffi_paths(ik2d)
   local function three_bones() return helpers.three_bones(ik2d) end
   local function two_bones() return helpers.two_bones(ik2d) end
@@ -395,7 +395,7 @@ describe("ik2d.Chain on each path: joints(t) trims, joint indices named, the bas
   end
 end)
 
-describe("ik2d.Chain's messages on each path: self is #1 through a local, an index out of range named", function()
+describe("ik2d.Chain's messages: self is #1 through a local, an index out of range named", function()
   local PATHS = helpers.ffi_paths(ik2d, true)
   local function three_bones() return helpers.three_bones(ik2d) end
   local caller_error = helpers.caller_error

@@ -87,7 +87,7 @@ describe("world-space limits", function()
   end)
 end)
 
-describe("ik2d.constraint on each path: limits in degrees refused", function()
+describe("ik2d.constraint: limits in degrees refused", function()
   local PATHS = helpers.ffi_paths(ik2d)
   local message = helpers.error_of
   local words = helpers.words

@@ -263,7 +263,7 @@ describe("ik2d.group", function()
   end)
 end)
 
-describe("ik2d.group on each path: joints(t) trims, its members and set_targets checked", function()
+describe("ik2d.group: joints(t) trims, its members and set_targets checked", function()
   local PATHS = helpers.ffi_paths(ik2d)
   local function three_bones() return helpers.three_bones(ik2d) end
   local function two_bones() return helpers.two_bones(ik2d) end
@@ -333,7 +333,7 @@ describe("ik2d.group on each path: joints(t) trims, its members and set_targets 
   end
 end)
 
-describe("ik2d.Group's messages on each path: a solver index out of range named", function()
+describe("ik2d.Group's messages: a solver index out of range named", function()
   local PATHS = helpers.ffi_paths(ik2d, true)
   local function three_bones() return helpers.three_bones(ik2d) end
   local caller_error = helpers.caller_error

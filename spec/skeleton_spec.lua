@@ -559,7 +559,7 @@ describe("ik2d.skeleton", function()
     end)
   end)
 
-  describe("messages on each path: a bone index out of range named, the 257th solver refused", function()
+  describe("messages: a bone index out of range named, the 257th solver refused", function()
     local PATHS = helpers.ffi_paths(ik2d, true)
     -- A skeleton of n bones in a line, "b1" to "bn".
     local function line_skeleton(n)

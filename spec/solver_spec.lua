@@ -1618,7 +1618,7 @@ describe("the limited flag", function()
   end)
 end)
 
-describe("ik2d.Solver on each path: the target follows the tip until set, a tail call's argument numbered", function()
+describe("ik2d.Solver: the target follows the tip until set, a tail call's argument numbered", function()
   local PATHS = helpers.ffi_paths(ik2d)
   local function three_bones() return helpers.three_bones(ik2d) end
   local message = helpers.error_of
@@ -1706,7 +1706,7 @@ local function global_call(name, value, source)
   return tostring(msg)
 end
 
-describe("ik2d.Solver's messages on each path: self is #1 through a variable of another name", function()
+describe("ik2d.Solver's messages: self is #1 through a variable of another name", function()
   local PATHS = helpers.ffi_paths(ik2d, true)
   local function three_bones() return helpers.three_bones(ik2d) end
   local caller_error = helpers.caller_error

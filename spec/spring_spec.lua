@@ -1081,7 +1081,7 @@ describe("ik2d.spring", function()
   end)
 end)
 
-describe("ik2d.spring's messages on each path: a bone index out of range named, a bad dt named", function()
+describe("ik2d.spring's messages: a bone index out of range named, a bad dt named", function()
   local PATHS = helpers.ffi_paths(ik2d, true)
   local function three_bones() return helpers.three_bones(ik2d) end
   local caller_error = helpers.caller_error
