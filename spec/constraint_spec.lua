@@ -1,4 +1,4 @@
--- ik2d.constraint: limits held in world space.
+-- ik2d.constraint: limits held in world space; limits in degrees refused.
 
 local ik2d = require "ik2d"
 local helpers = require "spec.helpers"
