@@ -55,3 +55,58 @@ describe("require \"ik2d\"", function()
     end
   end)
 end)
+
+describe("require \"ik2d\" again", function()
+  local ik2d = require "ik2d"
+  local PATHS = helpers.ffi_paths(ik2d)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local message = helpers.error_of
+
+  describe("after a hot reload (package.loaded cleared, required again)", function()
+    local saved = {}
+    local NAMES = { "ik2d", "ik2d.core", "ik2d.ffi" }
+
+    before_each(function()
+      for _, name in ipairs(NAMES) do saved[name] = package.loaded[name] end
+    end)
+
+    after_each(function()
+      for _, name in ipairs(NAMES) do package.loaded[name] = saved[name] end
+      -- the FFI functions of the module every other spec holds
+      ik2d.use_ffi(true)
+    end)
+
+    for _, on in ipairs(PATHS) do
+      it("messages still name the function: 'set_target', not '?'" .. helpers.path_name(PATHS, on), function()
+        local old_arm = three_bones()
+        local old_s = ik2d.solver(old_arm)
+        for _ = 1, 2 do
+          for _, name in ipairs(NAMES) do package.loaded[name] = nil end
+          local again = require "ik2d"
+          assert.are_not.equal(ik2d, again)
+          again.use_ffi(on)
+          local arm = again.chain{ { length = 3 }, { length = 2 }, { length = 1 } }
+          local s = again.solver(arm)
+          for _, o in ipairs{ { s, arm }, { old_s, old_arm } } do
+            local solver, chain = o[1], o[2]
+            assert.are.equal("bad argument #1 to 'set_target' (number expected, got nil)",
+                             message(function() solver:set_target(nil, 1) end):match(": (bad.*)$"))
+            assert.are.equal("bad argument #1 to 'joint' (joint index 0 out of range (1..4))",
+                             message(function() local x = chain:joint(0) return x end):match(": (bad.*)$"))
+            assert.are.equal("calling 'solve' on bad self (ik2d.Solver expected, got table)",
+                             message(function()
+                               local x = setmetatable({}, debug.getmetatable(solver)):solve() return x
+                             end):match(": (calling.*)$"))
+            assert.are.equal("bad argument #1 to 'group' (item 1: ik2d.Solver expected, got ik2d.Chain)",
+                             message(function() local r = again.group{ chain } return r end):match(": (bad.*)$"))
+          end
+          -- and it still solves, old objects and new
+          s:set_target(4, 3)
+          assert.is_true((s:solve()))
+          old_s:set_target(-4, 3)
+          assert.is_true((old_s:solve()))
+        end
+      end)
+    end
+  end)
+end)

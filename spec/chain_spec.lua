@@ -325,3 +325,128 @@ describe("ik2d.chain", function()
     end)
   end)
 end)
+
+describe("ik2d.Chain: joints(t) trims, joint indices named, the base angle wrapped", function()
+  local PATHS = helpers.ffi_paths(ik2d)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local function two_bones() return helpers.two_bones(ik2d) end
+  local message = helpers.error_of
+  local words = helpers.words
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      it("chain:joints(t) trims a longer reused table: a 3-bone chain's joints, then a 2-bone chain's: #t == 6",
+         function()
+        local long, short = three_bones(), two_bones()
+        local t = long:joints({})
+        assert.are.equal(8, #t)
+        assert.are.equal(t, short:joints(t))
+        assert.are.equal(6, #t)
+        assert.is_nil(rawget(t, 7))
+        assert.is_nil(rawget(t, 8))
+        assert.are.same(helpers.joints_of(short), t)
+        -- a table far longer than any chain, and entries past a hole stay
+        local big = {}
+        for i = 1, 20 do big[i] = i end
+        big[22] = "kept"
+        short:joints(big)
+        assert.are.equal(6, #big)
+        assert.is_nil(rawget(big, 20))
+        assert.are.equal("kept", big[22])
+      end)
+
+      it("arm:joint(0) says 'joint index', the range of joints", function()
+        local arm = three_bones()
+        local msg = message(function() local x = arm:joint(0) return x end)
+        assert.are.equal("bad argument #1 to 'joint' (joint index 0 out of range (1..4))", msg:match(": (bad.*)$"))
+        assert.are.equal("joint index 5 out of range (1..4)",
+                         words(message(function() local x = arm:joint(5) return x end)))
+        assert.are.equal("joint index must be a whole number",
+                         words(message(function() local x = arm:joint(1.5) return x end)))
+        -- bones keep their own word
+        assert.are.equal("bone index 4 out of range (1..3)",
+                         words(message(function() local x = arm:angle(4) return x end)))
+      end)
+
+      it("chain:base() gives the angle wrapped to (-pi, pi]: set_base(0, 0, 5 pi / 2) reads pi / 2", function()
+        local arm = three_bones()
+        for _, case in ipairs{
+          { 5 * pi / 2, pi / 2 }, { -5 * pi / 2, -pi / 2 }, { pi, pi }, { -pi, pi }, { 3 * pi, pi },
+          { 2 * pi, 0 }, { 0.25, 0.25 }, { 1e6, math.atan2 and math.atan2(math.sin(1e6), math.cos(1e6))
+            or math.atan(math.sin(1e6), math.cos(1e6)) },
+        } do
+          arm:set_base(0, 0, case[1])
+          local _, _, angle = arm:base()
+          assert.truthy(angle > -pi and angle <= pi, ("%.17g -> %.17g"):format(case[1], angle))
+          assert.truthy(math.abs(angle - case[2]) <= 4e-15 * math.max(1, math.abs(case[1])),
+                        ("%.17g -> %.17g, want %.17g"):format(case[1], angle, case[2]))
+        end
+        -- and in a chain table
+        local _, _, angle = ik2d.chain{ angle = 5 * pi / 2, { length = 1 } }:base()
+        assert.truthy(math.abs(angle - pi / 2) < 1e-15)
+        -- the drawn chain is the same: the tip of a 1-bone chain at 5 pi / 2
+        local tx, ty = ik2d.chain{ angle = 5 * pi / 2, { length = 1 } }:tip()
+        assert.truthy(math.abs(tx) < 1e-15 and math.abs(ty - 1) < 1e-15)
+      end)
+    end)
+  end
+end)
+
+describe("ik2d.Chain's messages: self is #1 through a local, an index out of range named", function()
+  local PATHS = helpers.ffi_paths(ik2d, true)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local caller_error = helpers.caller_error
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      -- a call through a variable named otherwise than the method: no
+      -- colon, so self is #1 and is named as any other argument
+      describe("a method called through a variable of another name", function()
+        it("a chain's joint through a local: bad argument #1 to 'joint' for a collected chain", function()
+          local arm = three_bones()
+          debug.getmetatable(arm).__gc(arm)
+          local joint = arm.joint
+          assert.are.equal("bad argument #1 to 'joint' (chain was collected)",
+            caller_error(function() local h = joint; local r = h(arm, 1) return r end))
+        end)
+      end)
+
+      -- an index out of range names the index given
+      describe("an index out of range", function()
+        local cases = {
+          { "arm:angle(5)", function(o) local r = o.arm:angle(5) return r end,
+            "bad argument #1 to 'angle' (bone index 5 out of range (1..3))" },
+          { "arm:pose(0)", function(o) local r = o.arm:pose(0) return r end,
+            "bad argument #1 to 'pose' (bone index 0 out of range (1..3))" },
+          { "arm:joint(5)", function(o) local r = o.arm:joint(5) return r end,
+            "bad argument #1 to 'joint' (joint index 5 out of range (1..4))" },
+          { "arm:joint('-7')", function(o) local r = o.arm:joint("-7") return r end,
+            "bad argument #1 to 'joint' (joint index -7 out of range (1..4))" },
+          { "arm:set_pose(4, 0)", function(o) local r = o.arm:set_pose(4, 0) return r end,
+            "bad argument #1 to 'set_pose' (bone index 4 out of range (1..3))" },
+          { "arm:set_length(9, 1)", function(o) local r = o.arm:set_length(9, 1) return r end,
+            "bad argument #1 to 'set_length' (bone index 9 out of range (1..3))" },
+          { "arm:set_constraint(4, nil)", function(o) local r = o.arm:set_constraint(4, nil) return r end,
+            "bad argument #1 to 'set_constraint' (bone index 4 out of range (1..3))" },
+          { "arm:constraint(-1)", function(o) local r = o.arm:constraint(-1) return r end,
+            "bad argument #1 to 'constraint' (bone index -1 out of range (1..3))" },
+          { "Chain.angle(arm, 5)", function(o) local r = o.Chain.angle(o.arm, 5) return r end,
+            "bad argument #2 to 'angle' (bone index 5 out of range (1..3))" },
+        }
+        for _, case in ipairs(cases) do
+          it(case[1] .. " says " .. case[3]:match("%((.*)%)$"), function()
+            local arm = three_bones()
+            local o = { arm = arm, Chain = debug.getmetatable(arm).__index }
+            assert.are.equal(case[3], caller_error(case[2], o))
+          end)
+        end
+      end)
+    end)
+  end
+end)

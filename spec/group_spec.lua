@@ -262,3 +262,100 @@ describe("ik2d.group", function()
     assert.are.same({}, g:joints({}))
   end)
 end)
+
+describe("ik2d.group: joints(t) trims, its members and set_targets checked", function()
+  local PATHS = helpers.ffi_paths(ik2d)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local function two_bones() return helpers.two_bones(ik2d) end
+  local message = helpers.error_of
+  local words = helpers.words
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      it("g:joints(t) trims too: a group of a 3-bone chain, then of a 2-bone chain: #t == 6", function()
+        local g3 = ik2d.group{ ik2d.solver(three_bones()) }
+        local short = two_bones()
+        local g2 = ik2d.group{ ik2d.solver(short) }
+        local t = g3:joints({})
+        assert.are.equal(8, #t)
+        assert.are.equal(t, g2:joints(t))
+        assert.are.equal(6, #t)
+        assert.are.same(helpers.joints_of(short), t)
+        -- and two members (8 + 6) into a table of 20
+        local both = ik2d.group{ ik2d.solver(three_bones()), ik2d.solver(two_bones()) }
+        for i = 1, 20 do t[i] = 0 end
+        both:joints(t)
+        assert.are.equal(14, #t)
+      end)
+
+      it("ik2d.group{ chain } says 'item 1: ik2d.Solver expected, got ik2d.Chain'", function()
+        local arm = three_bones()
+        local msg = message(function() local r = ik2d.group{ arm } return r end)
+        assert.are.equal("bad argument #1 to 'group' (item 1: ik2d.Solver expected, got ik2d.Chain)",
+                         msg:match(": (bad.*)$"))
+        local s = ik2d.solver(arm)
+        local c = ik2d.constraint{ min = 0, max = 1 }
+        assert.are.equal("item 2: ik2d.Solver expected, got ik2d.Constraint",
+                         words(message(function() local r = ik2d.group{ s, c } return r end)))
+        assert.are.equal("item 2: ik2d.Solver expected, got number",
+                         words(message(function() local r = ik2d.group{ s, 5 } return r end)))
+      end)
+
+      it("ik2d.group{ s, s } is refused: a solver twice", function()
+        local s = ik2d.solver(three_bones())
+        local other = ik2d.solver(two_bones())
+        assert.are.equal("item 2: the solver of item 1 again",
+                         words(message(function() local r = ik2d.group{ s, s } return r end)))
+        assert.are.equal("item 3: the solver of item 1 again",
+                         words(message(function() local r = ik2d.group{ s, other, s } return r end)))
+        -- two solvers of one chain are two solvers
+        local arm = three_bones()
+        assert.are.equal(2, #ik2d.group{ ik2d.solver(arm), ik2d.solver(arm) })
+      end)
+
+      it("g:set_targets with the wrong length is refused: a one-member group given 3 numbers", function()
+        local s = ik2d.solver(three_bones())
+        local g = ik2d.group{ s }
+        local before = { s:target() }
+        local msg = message(function() g:set_targets{ 1, 2, 3 } end)
+        assert.are.equal("bad argument #1 to 'set_targets' (2 numbers expected (x, y for each of 1 solvers), got 3)",
+                         msg:match(": (bad.*)$"))
+        assert.are.same(before, { s:target() })
+        assert.are.equal("2 numbers expected (x, y for each of 1 solvers), got 1",
+                         words(message(function() g:set_targets{ 1 } end)))
+        g:set_targets{ 1, 2 }
+        assert.are.same({ 1, 2 }, { s:target() })
+      end)
+    end)
+  end
+end)
+
+describe("ik2d.Group's messages: a solver index out of range named", function()
+  local PATHS = helpers.ffi_paths(ik2d, true)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local caller_error = helpers.caller_error
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      -- an index out of range names the index given
+      describe("an index out of range", function()
+        local cases = {
+          { "g:solver(3) of 2", function(o) local r = o.g:solver(3) return r end,
+            "bad argument #1 to 'solver' (solver index 3 out of range (1..2))" },
+        }
+        for _, case in ipairs(cases) do
+          it(case[1] .. " says " .. case[3]:match("%((.*)%)$"), function()
+            local o = { g = ik2d.group{ ik2d.solver(three_bones()), ik2d.solver(three_bones()) } }
+            assert.are.equal(case[3], caller_error(case[2], o))
+          end)
+        end
+      end)
+    end)
+  end
+end)

@@ -352,6 +352,45 @@ function helpers.on_both_paths(ik2d, body)
   end
 end
 
+-- The method paths a case runs on, as use_ffi's argument: under LuaJIT
+-- the FFI methods (true) and the classic ones (false), elsewhere the one
+-- path (false).  ffi_only: two only where the FFI path exists (not on the
+-- pure-Lua core).
+function helpers.ffi_paths(ik2d, ffi_only)
+  if helpers.is_luajit and not (ffi_only and ik2d.backend == "lua") then return { true, false } end
+  return { false }
+end
+
+-- A path's words for a spec's name: " (FFI path)", " (classic path)", or
+-- "" where paths holds one.
+function helpers.path_name(paths, on)
+  if #paths == 1 then return "" end
+  return on and " (FFI path)" or " (classic path)"
+end
+
+-- A two-bone limb, bones 60 and 50 based at (100, 200); extra's fields
+-- added to the chain's table.
+function helpers.limb(ik2d, extra)
+  local t = { x = 100, y = 200, { length = 60 }, { length = 50 } }
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return ik2d.chain(t)
+end
+
+-- A 3-bone chain (3, 2, 1) based at (1, 2), and a 2-bone chain (2, 1)
+-- based at (-4, 5) turned 0.5: the small chains of the message specs.
+function helpers.three_bones(ik2d)
+  return ik2d.chain{ x = 1, y = 2, { length = 3 }, { length = 2 }, { length = 1 } }
+end
+
+function helpers.two_bones(ik2d)
+  return ik2d.chain{ x = -4, y = 5, angle = 0.5, { length = 2 }, { length = 1 } }
+end
+
+-- The part in parentheses of a "bad argument" message.
+function helpers.words(msg)
+  return msg:match("%((.*)%)$")
+end
+
 -- A fresh empty directory under the system temp folder.
 function helpers.tmpdir()
   local name = os.tmpname()

@@ -558,6 +558,59 @@ describe("ik2d.skeleton", function()
       assert.near(0, helpers.distance(350, 240, b:tip("hand_l")), 0.01)
     end)
   end)
+
+  describe("messages: a bone index out of range named, the 257th solver refused", function()
+    local PATHS = helpers.ffi_paths(ik2d, true)
+    -- A skeleton of n bones in a line, "b1" to "bn".
+    local function line_skeleton(n)
+      local t = {}
+      for i = 1, n do t[i] = { name = "b" .. i, parent = i > 1 and "b" .. (i - 1) or nil, length = 1 } end
+      return ik2d.skeleton(t)
+    end
+    local caller_error = helpers.caller_error
+    after_each(function() ik2d.use_ffi(true) end)
+
+    for _, on in ipairs(PATHS) do
+      describe("on each path" .. helpers.path_name(PATHS, on), function()
+        before_each(function() ik2d.use_ffi(on) end)
+
+        -- an index out of range names the index given
+        describe("an index out of range", function()
+          local cases = {
+            { "sk:world(19) on 18 bones", function(o) local r = o.sk:world(19) return r end,
+              "bad argument #1 to 'world' (bone index 19 out of range (1..18))" },
+            { "sk:chain(1, 19)", function(o) local r = o.sk:chain(1, 19) return r end,
+              "bad argument #2 to 'chain' (bone index 19 out of range (1..18))" },
+          }
+          for _, case in ipairs(cases) do
+            it(case[1] .. " says " .. case[3]:match("%((.*)%)$"), function()
+              local o = { sk = line_skeleton(18) }
+              assert.are.equal(case[3], caller_error(case[2], o))
+            end)
+          end
+        end)
+
+        -- the 257th solver on one skeleton: the chain (#1) is what cannot
+        -- take one more, not the options (#2), which were not even given
+        it("the 257th solver on one skeleton says bad argument #1: the skeleton already has 256", function()
+          local sk = line_skeleton(3)
+          local chain = sk:chain("b1", "b3")
+          local solvers = {}
+          for i = 1, 256 do solvers[i] = ik2d.solver(chain) end   -- kept alive: the skeleton counts them
+          assert.are.same(solvers, sk:solvers())
+          local want = "(the chain's skeleton already has 256 solvers, the most a skeleton takes)"
+          assert.are.equal("bad argument #1 to 'solver' " .. want,
+            caller_error(function() local r = ik2d.solver(chain) return r end))
+          assert.are.equal("bad argument #1 to 'solver' " .. want,
+            caller_error(function() local r = ik2d.solver(chain, { iterations = 3 }) return r end))
+          assert.are.equal(256, #sk:solvers())
+          -- bad options are still #2
+          assert.are.equal("bad argument #2 to 'solver' (iterations must be >= 1)",
+            caller_error(function() local r = ik2d.solver(chain, { iterations = 0 }) return r end))
+        end)
+      end)
+    end
+  end)
 end)
 
 describe("the skeleton goals", function()

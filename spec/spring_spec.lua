@@ -1080,3 +1080,47 @@ describe("ik2d.spring", function()
     end)
   end)
 end)
+
+describe("ik2d.spring's messages: a bone index out of range named, a bad dt named", function()
+  local PATHS = helpers.ffi_paths(ik2d, true)
+  local function three_bones() return helpers.three_bones(ik2d) end
+  local caller_error = helpers.caller_error
+  after_each(function() ik2d.use_ffi(true) end)
+
+  for _, on in ipairs(PATHS) do
+    describe("on each path" .. helpers.path_name(PATHS, on), function()
+      before_each(function() ik2d.use_ffi(on) end)
+
+      -- an index out of range names the index given
+      describe("an index out of range", function()
+        local cases = {
+          { "sp:velocity(4)", function(o) local r = o.sp:velocity(4) return r end,
+            "bad argument #1 to 'velocity' (bone index 4 out of range (1..3))" },
+        }
+        for _, case in ipairs(cases) do
+          it(case[1] .. " says " .. case[3]:match("%((.*)%)$"), function()
+            local o = { sp = ik2d.spring(three_bones()) }
+            assert.are.equal(case[3], caller_error(case[2], o))
+          end)
+        end
+      end)
+
+      -- a spring's dt: the value given, not "not nan"
+      describe("sp:update with a bad dt", function()
+        for _, case in ipairs{ { -1, "-1" }, { 0 / 0, "nan" }, { -math.huge, "-inf" },
+                               { "-0.5", "-0.5" }, { -1e-300, "-1e-300" } } do
+          it(("sp:update(%s) says dt must be >= 0 (seconds), got %s"):format(tostring(case[1]), case[2]),
+             function()
+            local chain = three_bones()
+            local sp = ik2d.spring(chain)
+            sp:update(1 / 60)
+            local before = helpers.chain_state(chain)
+            assert.are.equal(("bad argument #1 to 'update' (dt must be >= 0 (seconds), got %s)"):format(case[2]),
+              caller_error(function() local r = sp:update(case[1]) return r end))
+            assert.are.same(before, helpers.chain_state(chain))
+          end)
+        end
+      end)
+    end)
+  end
+end)

@@ -1,6 +1,7 @@
 -- The two-bone solver (method "two_bone"): the law of cosines for both
 -- bend directions, softness, unreachable targets, the nearest allowed
--- pose under limits, weight blending, and its settings.
+-- pose under limits, weight blending, its settings, bend changes, exact
+-- folds, and Spine's softness curve.
 
 local ik2d = require "ik2d"
 local helpers = require "spec.helpers"
@@ -514,5 +515,126 @@ describe("two_bone stretch", function()
     s:set_target(bx + 50 * reach, by)
     assert.is_true((s:solve()))
     assert.near(50, arm:scale(), 1e-9)
+  end)
+end)
+
+-- Bend changes, tolerance, exact folds and straightening, and Spine's
+-- softness curve.
+local function limb(extra) return helpers.limb(ik2d, extra) end
+
+describe("two_bone", function()
+  it("applies a new bend at once, even with the tip already within tolerance", function()
+    local arm = limb()
+    local s = ik2d.solver(arm, { method = "two_bone" })
+    s:set_target(170, 230)
+    s:solve()
+    local before = arm:angle(2)
+    assert.truthy(before > 0.1)
+    s:set_options { bend = -1 }
+    s:solve()
+    assert.near(-before, arm:angle(2), 1e-12)
+    assert.near(0, helpers.tip_distance(arm, 170, 230), 1e-9)
+  end)
+
+  it("follows a target that moves less than the tolerance a frame (no stair steps at metre scale)",
+     function()
+       local arm = ik2d.chain { { length = 0.6 }, { length = 0.5 } }
+       local s = ik2d.solver(arm, { method = "two_bone" })
+       local worst = 0
+       for frame = 0, 90 do
+         local x, y = 0.5 + 0.004 * frame, 0.3
+         s:set_target(x, y)
+         s:solve()
+         worst = math.max(worst, helpers.tip_distance(arm, x, y))
+       end
+       assert.truthy(worst < 1e-12, worst)
+     end)
+
+  it("folds exactly (elbow at pi) toward a target inside |a - b|, bones of nearly equal length", function()
+    -- acos of -1 + eps is off by sqrt(2 eps): 2e-8 rad before
+    local rng = helpers.random(21)
+    for _ = 1, 500 do
+      local a = rng.range(0.1, 2.1)
+      local b = a * (1 + rng.range(-5e-7, 5e-7))
+      local arm = ik2d.chain { { length = a }, { length = b } }
+      local s = ik2d.solver(arm, { method = "two_bone" })
+      s:set_target(0.3 * abs(a - b), 0)
+      s:solve()
+      -- pi and -pi are the same fold; angles read in [-pi, pi)
+      assert.are.equal(pi, abs(arm:angle(2)))
+    end
+  end)
+
+  it("straightens exactly (elbow 0) toward a target out of reach without stretch", function()
+    -- acos of 1 - eps: bent by up to 6e-8 rad before
+    local rng = helpers.random(22)
+    for _ = 1, 500 do
+      local a, b = rng.range(0.1, 3.1), rng.range(0.1, 3.1)
+      local arm = ik2d.chain { { length = a }, { length = b } }
+      local s = ik2d.solver(arm, { method = "two_bone" })
+      s:set_target(a + b + 0.5, 0.3)
+      s:solve()
+      assert.are.equal(0, arm:angle(2))
+    end
+  end)
+
+  it("bends with bend = 1 so the elbow sits above a target to the right on LOVE's y-down screen",
+     function()
+       local arm = limb()
+       local s = ik2d.solver(arm, { method = "two_bone", bend = 1 })
+       s:set_target(180, 200)
+       s:solve()
+       local _, elbow_y = arm:joint(2)
+       assert.truthy(elbow_y < 200, elbow_y)
+       s:set_options { bend = -1 }
+       s:solve()
+       _, elbow_y = arm:joint(2)
+       assert.truthy(elbow_y > 200, elbow_y)
+     end)
+
+  describe("softness_curve = 'spine'", function()
+    -- Spine's IK constraint (4.0): with sd = d - reach + softness > 0, the
+    -- target is pulled in by sd - softness (1 - p^2), p = min(1, sd / 2s) - 1
+    local function spine_distance(d, reach, softness)
+      local sd = d - reach + softness
+      if softness <= 0 or sd <= 0 then return math.min(d, reach) end
+      local p = math.min(1, sd / (softness * 2)) - 1
+      return math.min(d - (sd - softness * (1 - p * p)), reach)
+    end
+
+    it("reaches 97.5 of 100 at target distance 100 with softness 10, and full reach at 110", function()
+      local arm = ik2d.chain { { length = 50 }, { length = 50 } }
+      local s = ik2d.solver(arm, { method = "two_bone", softness = 10, softness_curve = "spine" })
+      s:set_target(100, 0)
+      s:solve()
+      assert.near(97.5, (arm:tip()), 1e-9)
+      s:set_target(110, 0)
+      s:solve()
+      assert.near(100, (arm:tip()), 1e-9)
+    end)
+
+    it("agrees with Spine's formula to 1e-9 on random limbs", function()
+      local rng = helpers.random(13)
+      for _ = 1, 500 do
+        local a, b = rng.range(5, 50), rng.range(5, 50)
+        local arm = ik2d.chain { { length = a }, { length = b } }
+        local softness = rng.range(0.1, 20)
+        local s = ik2d.solver(arm, { method = "two_bone", softness = softness, softness_curve = "spine" })
+        local d, angle = rng.range(abs(a - b) + 0.1, a + b + 2 * softness), rng.range(-pi, pi)
+        s:set_target(d * cos(angle), d * sin(angle))
+        s:solve()
+        local x, y = arm:tip()
+        assert.near(spine_distance(d, a + b, softness), sqrt(x * x + y * y), 1e-9)
+      end
+    end)
+
+    it("keeps the smooth curve by default (never quite straight)", function()
+      local arm = ik2d.chain { { length = 50 }, { length = 50 } }
+      local s = ik2d.solver(arm, { method = "two_bone", softness = 10 })
+      assert.are.equal("smooth", s:options().softness_curve)
+      s:set_target(100, 0)
+      s:solve()
+      assert.near(90 + 10 * (1 - math.exp(-1)), (arm:tip()), 1e-9)
+    end)
   end)
 end)
