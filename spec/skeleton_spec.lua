@@ -210,7 +210,33 @@ describe("ik2d.skeleton", function()
         t = sk:transforms()
         for k = 1, #t do assert.are.equal(t[k], a[k - 1]) end
       end)
-    else
+    end
+    if helpers.is_luajit and ik2d.ffi then
+      it("set_base on the FFI path: the classic path's bits and errors", function()
+        local function run(ffi_on)
+          ik2d.use_ffi(ffi_on)
+          local sk = character()
+          sk:set_base(100.25, 50.5, 0.3)
+          sk:set_base(-7.125, 3.75)                            -- angle kept
+          local base, t = { sk:base() }, sk:transforms()
+          local errors = {}
+          for k, args in ipairs { { 1, 0 / 0 }, { "1", 2 }, { 1, 2, {} }, { 1, 2, math.huge } } do
+            local ok, e = pcall(function() sk:set_base(args[1], args[2], args[3]) end)
+            errors[k] = ok and "no error" or e
+          end
+          ik2d.use_ffi(true)
+          return base, t, errors
+        end
+        local base_ffi, t_ffi, e_ffi = run(true)
+        local base_classic, t_classic, e_classic = run(false)
+        assert.are.same({ -7.125, 3.75, 0.3 }, base_ffi)
+        assert.are.same(base_classic, base_ffi)
+        assert.are.same(t_classic, t_ffi)
+        assert.are.same(e_classic, e_ffi)
+        helpers.check_message(e_ffi[1], { "set_base" })
+      end)
+    end
+    if not (helpers.is_luajit and (ik2d.ffi or ik2d.backend == "lua")) then
       it("says transform_array needs LuaJIT's FFI", function()
         local msg = helpers.error_of(function() character():transform_array() end)
         helpers.check_message(msg, { "transform_array", "LuaJIT's FFI" })

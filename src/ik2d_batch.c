@@ -31,12 +31,15 @@ typedef struct batch_bucket {
 /* The chains with a solver in a bucket, unsolved: a set of pointers
 ** (open addressing), emptied by batch_flush_all.  A bucket solved on its
 ** own leaves its chains in it: such a stale entry only makes a later
-** solver of that chain flush everything first, which keeps list order. */
-#define BATCH_QUEUED_SLOTS 2048 /* a power of two, over twice what the buckets hold */
+** solver of that chain flush everything first, which keeps list order.
+** Twice a bucket (a power of two): the set, flushed when half full, fills
+** as one bucket does, and a call clears little of it first. */
+#define BATCH_QUEUED_SLOTS (2 * BATCH_BUCKET)
 
 typedef struct batch {
   ik2d_isa isa;
   int reached, buckets, queued_count;
+  int flushes;       /* batch_flush_all calls: each empties the set */
   int queued_mask;   /* slots in use - 1: twice the list's length or more,
                         so a short list clears a short set */
   batch_bucket bucket[BATCH_BUCKETS];
@@ -100,6 +103,7 @@ static void batch_flush_all(batch *b) {
   b->buckets = 0;
   for (k = 0; k < b->queued_count; k++) b->queued[b->queued_slot[k]] = NULL;
   b->queued_count = 0;
+  b->flushes++;
 }
 
 /* A solve the lanes take: plain CCD, no world-space limit (those settle
@@ -143,13 +147,14 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   b.reached = 0;
   b.buckets = 0;
   b.queued_count = 0;
+  b.flushes = 0;
   for (b.queued_mask = 15; b.queued_mask < BATCH_QUEUED_SLOTS - 1 && b.queued_mask < 2 * count;)
     b.queued_mask = 2 * b.queued_mask + 1;
   for (i = 0; i <= b.queued_mask; i++) b.queued[i] = NULL;
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
     batch_bucket *bucket;
-    int slot;
+    int slot, flushes;
     if (solver == NULL || solver->chain == NULL) continue;
     /* solvers sharing a chain write its result in list order */
     slot = batch_queued_slot(&b, solver->chain);
@@ -161,11 +166,12 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
       b.reached += ik2d_solver_solve(solver);
       continue;
     }
+    flushes = b.flushes;
     bucket = batch_bucket_for(&b, solver->chain->count);
     /* (opening the bucket may have flushed and emptied the set: the slot
     ** found before could now lie past the chain's first free one, where
     ** the next look for it would stop) */
-    slot = batch_queued_slot(&b, solver->chain);
+    if (b.flushes != flushes) slot = batch_queued_slot(&b, solver->chain);
     bucket->solvers[bucket->count++] = solver;
     b.queued[slot] = solver->chain;
     b.queued_slot[b.queued_count++] = slot;

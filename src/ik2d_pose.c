@@ -256,22 +256,91 @@ typedef struct pose_triangle {
   ik2d_rot now, want;
 } pose_triangle;
 
+/* The sides of the triangle of joints i < j and the target, and their
+** squares; false unless doubles hold the squares and their products
+** exactly enough (NaN fails too): the steps are optional, and sweeps
+** handle the extremes. */
+static inline bool pose_triangle_of(const ik2d_pose *pose, int i, int j, pose_triangle *t,
+                                    double *a2, double *b2, double *d2) {
+  const double *x = pose->joint_x, *y = pose->joint_y;
+  int n = pose->count;
+  t->i = i;
+  t->j = j;
+  t->ux = x[j] - x[i];                                    /* side a */
+  t->uy = y[j] - y[i];
+  t->vx = x[n] - x[j];                                    /* side b */
+  t->vy = y[n] - y[j];
+  t->wx = pose->target_x - x[i];
+  t->wy = pose->target_y - y[i];
+  *a2 = t->ux * t->ux + t->uy * t->uy;
+  *b2 = t->vx * t->vx + t->vy * t->vy;
+  *d2 = t->wx * t->wx + t->wy * t->wy;
+  return *a2 >= IK2D_EXACT_SQUARES_MIN && *a2 <= IK2D_EXACT_SQUARES_MAX &&
+         *b2 >= IK2D_EXACT_SQUARES_MIN && *b2 <= IK2D_EXACT_SQUARES_MAX &&
+         *d2 >= IK2D_EXACT_SQUARES_MIN && *d2 <= IK2D_EXACT_SQUARES_MAX;
+}
+
+/* The tip seen from joint i after bone j turns by j_turn. */
+static inline void pose_tip_after(const pose_triangle *t, ik2d_rot j_turn, double *px, double *py) {
+  *px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
+  *py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
+}
+
+/* The turn taking direction (px, py) onto (wx, wy); false when one of
+** them has no direction. */
+static inline bool pose_turn_onto(double px, double py, double wx, double wy, ik2d_rot *turn) {
+  double dot = px * wx + py * wy, cross = px * wy - py * wx;
+  double norm = sqrt(dot * dot + cross * cross);
+  if (!(norm > 0.0)) return false;
+  *turn = ik2d_rot_of(dot / norm, cross / norm);
+  return true;
+}
+
+/* Every pair i < j the two-joint steps try, in their order: neighbours,
+** the root with each joint beyond its neighbour, each middle joint with
+** the last.  Each visit keeps what it finds in best. */
+typedef void pose_pair_visit(const ik2d_pose *pose, int i, int j, void *best);
+static inline void pose_each_pair(const ik2d_pose *pose, pose_pair_visit *visit, void *best) {
+  int n = pose->count, k;
+  for (k = 0; k + 1 < n; k++) visit(pose, k, k + 1, best);
+  for (k = 2; k < n; k++) visit(pose, 0, k, best);
+  for (k = 1; k + 2 < n; k++) visit(pose, k, n - 1, best);
+}
+
+/* Bones i and j turned to i_rot and j_rot (world-space limits below them
+** settled), kept when the tip lands nearer the target than *distance_sq
+** (then updated), else the pose as it was. */
+static inline bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_rot, int j,
+                                            ik2d_rot j_rot, double *distance_sq) {
+  ik2d_rot saved[IK2D_MAX_BONES];
+  double after_sq;
+  ik2d_pose_save(pose, saved);
+  pose->rot[i] = i_rot;
+  pose->rot[j] = j_rot;
+  if (pose->world_limits > i + 1) ik2d_pose_settle_world(pose, i + 1);
+  ik2d_pose_forward(pose);
+  after_sq = ik2d_pose_tip_distance_sq(pose);
+  if (after_sq < *distance_sq) {
+    *distance_sq = after_sq;
+    return true;
+  }
+  /* no gain (the tip already sat on the target up to rounding) */
+  ik2d_pose_load(pose, saved);
+  ik2d_pose_forward(pose);
+  return false;
+}
+
 /* Keeps the pair in best when the side (+1 or -1) is cheaper than what
 ** best holds; returns true when a limit forbids the side. */
 static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
                            double side, pose_pair *best) {
   ik2d_rot j_turn = ik2d_rot_inv_mul(t->now, ik2d_rot_of(t->want.c, side * t->want.s));
   ik2d_rot i_turn, i_rot, j_rot;
-  double px, py, dot, cross, norm, cost;
+  double px, py, cost;
   if (!(1.0 - j_turn.c < best->cost) || j_turn.c < pose->damping.c) return false;
   /* the tip after turning j, from joint i; then turn i onto the target */
-  px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
-  py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
-  dot = px * t->wx + py * t->wy;
-  cross = px * t->wy - py * t->wx;
-  norm = sqrt(dot * dot + cross * cross);
-  if (!(norm > 0.0)) return false;
-  i_turn = ik2d_rot_of(dot / norm, cross / norm);
+  pose_tip_after(t, j_turn, &px, &py);
+  if (!pose_turn_onto(px, py, t->wx, t->wy, &i_turn)) return false;
   cost = (1.0 - j_turn.c) + (1.0 - i_turn.c);
   if (!(cost < best->cost) || i_turn.c < pose->damping.c) return false;
   i_rot = ik2d_rot_mul(pose->rot[t->i], i_turn);
@@ -291,29 +360,12 @@ static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
 ** (no elbow flips), unless a limit forbids that side: then the other side
 ** is tried, which is how a chain starting straight against a one-sided
 ** limit (an elbow that bends one way only) gets out of CCD's dead end. */
-static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) {
-  const double *x = pose->joint_x, *y = pose->joint_y;
-  int n = pose->count;
+static void pose_pair_try(const ik2d_pose *pose, int i, int j, void *best_pair) {
+  pose_pair *best = best_pair;
   pose_triangle t;
   double a2, b2, d2, gap, ab, want_sin;
-  t.i = i;
-  t.j = j;
-  t.ux = x[j] - x[i];                                     /* side a */
-  t.uy = y[j] - y[i];
-  t.vx = x[n] - x[j];                                     /* side b */
-  t.vy = y[n] - y[j];
-  t.wx = pose->target_x - x[i];
-  t.wy = pose->target_y - y[i];
-  a2 = t.ux * t.ux + t.uy * t.uy;
-  b2 = t.vx * t.vx + t.vy * t.vy;
-  d2 = t.wx * t.wx + t.wy * t.wy;
+  if (!pose_triangle_of(pose, i, j, &t, &a2, &b2, &d2)) return;
   gap = d2 - a2 - b2;
-  /* sides whose squares and products doubles hold exactly enough: the
-  ** step is optional, and sweeps handle the extremes (NaN fails too) */
-  if (!(a2 >= IK2D_EXACT_SQUARES_MIN && a2 <= IK2D_EXACT_SQUARES_MAX &&
-        b2 >= IK2D_EXACT_SQUARES_MIN && b2 <= IK2D_EXACT_SQUARES_MAX &&
-        d2 >= IK2D_EXACT_SQUARES_MIN && d2 <= IK2D_EXACT_SQUARES_MAX))
-    return;
   /* out of this pair's reach, or degenerate */
   if (gap * gap > 4.0 * a2 * b2) return;
   if (b2 < IK2D_EXACT_DEGENERATE * a2 || d2 < IK2D_EXACT_DEGENERATE * a2) return;
@@ -330,32 +382,13 @@ static void pose_pair_try(const ik2d_pose *pose, int i, int j, pose_pair *best) 
 }
 
 bool ik2d_pose_exact_step(ik2d_pose *pose, double *distance_sq) {
-  int n = pose->count, k;
   pose_pair best;
-  ik2d_rot saved[IK2D_MAX_BONES];
-  double after_sq;
-  if (n < 2) return false;
+  if (pose->count < 2) return false;
   best.i = best.j = -1;
   best.cost = 5.0; /* above any real cost (at most 4) */
-  for (k = 0; k + 1 < n; k++) pose_pair_try(pose, k, k + 1, &best);
-  for (k = 2; k < n; k++) pose_pair_try(pose, 0, k, &best);
-  for (k = 1; k + 2 < n; k++) pose_pair_try(pose, k, n - 1, &best);
+  pose_each_pair(pose, pose_pair_try, &best);
   if (best.i < 0) return false;
-  ik2d_pose_save(pose, saved);
-  pose->rot[best.i] = best.i_rot;
-  pose->rot[best.j] = best.j_rot;
-  /* world-space limits below the pair turned with it */
-  if (pose->world_limits > best.i + 1) ik2d_pose_settle_world(pose, best.i + 1);
-  ik2d_pose_forward(pose);
-  after_sq = ik2d_pose_tip_distance_sq(pose);
-  if (after_sq < *distance_sq) {
-    *distance_sq = after_sq;
-    return true;
-  }
-  /* no gain (the tip already sat on the target up to rounding) */
-  ik2d_pose_load(pose, saved);
-  ik2d_pose_forward(pose);
-  return false;
+  return pose_keep_pair_if_nearer(pose, best.i, best.i_rot, best.j, best.j_rot, distance_sq);
 }
 
 /* ------------------------------------------------------------------ */
@@ -393,15 +426,10 @@ static void pose_near_keep(const pose_triangle *t, ik2d_rot i_turn, ik2d_rot i_r
 static void pose_near_elbow(const ik2d_pose *pose, const pose_triangle *t, ik2d_rot j_rot,
                             pose_near *best) {
   ik2d_rot j_turn = ik2d_rot_inv_mul(pose->rot[t->j], j_rot), i_turn, i_rot;
-  double px, py, dot, cross, norm;
+  double px, py;
   if (j_turn.c < pose->damping.c) return;
-  px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
-  py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
-  dot = px * t->wx + py * t->wy;
-  cross = px * t->wy - py * t->wx;
-  norm = sqrt(dot * dot + cross * cross);
-  if (!(norm > 0.0)) return;
-  i_turn = ik2d_rot_of(dot / norm, cross / norm);
+  pose_tip_after(t, j_turn, &px, &py);
+  if (!pose_turn_onto(px, py, t->wx, t->wy, &i_turn)) return;
   i_rot = ik2d_rot_mul(pose->rot[t->i], i_turn);
   if (pose_clamp_to(pose, t->i, &i_rot)) i_turn = ik2d_rot_inv_mul(pose->rot[t->i], i_rot);
   if (i_turn.c < pose->damping.c) return;
@@ -412,26 +440,19 @@ static void pose_near_elbow(const ik2d_pose *pose, const pose_triangle *t, ik2d_
 static void pose_near_shoulder(const ik2d_pose *pose, const pose_triangle *t, ik2d_rot i_rot,
                                pose_near *best) {
   ik2d_rot i_turn = ik2d_rot_inv_mul(pose->rot[t->i], i_rot), j_turn, j_rot;
-  double ux, uy, vx, vy, wx, wy, dot, cross, norm, px, py;
+  double ux, uy, vx, vy, px, py;
   if (i_turn.c < pose->damping.c) return;
   /* the sides turned with i; the target seen from joint j */
   ux = i_turn.c * t->ux - i_turn.s * t->uy;
   uy = i_turn.s * t->ux + i_turn.c * t->uy;
   vx = i_turn.c * t->vx - i_turn.s * t->vy;
   vy = i_turn.s * t->vx + i_turn.c * t->vy;
-  wx = t->wx - ux;
-  wy = t->wy - uy;
-  dot = vx * wx + vy * wy;
-  cross = vx * wy - vy * wx;
-  norm = sqrt(dot * dot + cross * cross);
-  if (!(norm > 0.0)) return;
-  j_turn = ik2d_rot_of(dot / norm, cross / norm);
+  if (!pose_turn_onto(vx, vy, t->wx - ux, t->wy - uy, &j_turn)) return;
   j_rot = ik2d_rot_mul(pose->rot[t->j], j_turn);
   if (pose_clamp_to(pose, t->j, &j_rot)) j_turn = ik2d_rot_inv_mul(pose->rot[t->j], j_rot);
   if (j_turn.c < pose->damping.c) return;
   /* the tip from joint i, in the frame before i turned */
-  px = t->ux + j_turn.c * t->vx - j_turn.s * t->vy;
-  py = t->uy + j_turn.s * t->vx + j_turn.c * t->vy;
+  pose_tip_after(t, j_turn, &px, &py);
   pose_near_keep(t, i_turn, i_rot, j_rot, px, py, best);
 }
 
@@ -447,9 +468,8 @@ static bool pose_arc_ends(const ik2d_pose *pose, int i, ik2d_rot *low, ik2d_rot 
 }
 
 /* The candidates of the pair i < j (one of them limited) into best. */
-static void pose_near_try(const ik2d_pose *pose, int i, int j, pose_near *best) {
-  const double *x = pose->joint_x, *y = pose->joint_y;
-  int n = pose->count;
+static void pose_near_try(const ik2d_pose *pose, int i, int j, void *best_near) {
+  pose_near *best = best_near;
   pose_triangle t;
   ik2d_rot low, high, j_rot;
   double a2, b2, d2, ab, want_sin, side;
@@ -458,21 +478,7 @@ static void pose_near_try(const ik2d_pose *pose, int i, int j, pose_near *best) 
   j_limited = pose_arc_ends(pose, j, &low, &high);
   i_limited = pose_arc_ends(pose, i, &i_low, &i_high);
   if (!i_limited && !j_limited) return;
-  t.i = i;
-  t.j = j;
-  t.ux = x[j] - x[i];
-  t.uy = y[j] - y[i];
-  t.vx = x[n] - x[j];
-  t.vy = y[n] - y[j];
-  t.wx = pose->target_x - x[i];
-  t.wy = pose->target_y - y[i];
-  a2 = t.ux * t.ux + t.uy * t.uy;
-  b2 = t.vx * t.vx + t.vy * t.vy;
-  d2 = t.wx * t.wx + t.wy * t.wy;
-  if (!(a2 >= IK2D_EXACT_SQUARES_MIN && a2 <= IK2D_EXACT_SQUARES_MAX &&
-        b2 >= IK2D_EXACT_SQUARES_MIN && b2 <= IK2D_EXACT_SQUARES_MAX &&
-        d2 >= IK2D_EXACT_SQUARES_MIN && d2 <= IK2D_EXACT_SQUARES_MAX))
-    return;
+  if (!pose_triangle_of(pose, i, j, &t, &a2, &b2, &d2)) return;
   ab = sqrt(a2 * b2);
   /* the wanted angle at j, straight or folded when out of the pair's
   ** reach; each bend side clamped into j's arc */
@@ -498,28 +504,12 @@ static void pose_near_try(const ik2d_pose *pose, int i, int j, pose_near *best) 
 }
 
 bool ik2d_pose_limited_step(ik2d_pose *pose, double *distance_sq) {
-  int n = pose->count, k;
   pose_near best;
-  ik2d_rot saved[IK2D_MAX_BONES];
-  double after_sq;
   /* a world-space limit's arc turns with the bones above it */
-  if (n < 2 || pose->world_limits > 0) return false;
+  if (pose->count < 2 || pose->world_limits > 0) return false;
   best.i = best.j = -1;
   best.distance_sq = *distance_sq;
-  for (k = 0; k + 1 < n; k++) pose_near_try(pose, k, k + 1, &best);
-  for (k = 2; k < n; k++) pose_near_try(pose, 0, k, &best);
-  for (k = 1; k + 2 < n; k++) pose_near_try(pose, k, n - 1, &best);
+  pose_each_pair(pose, pose_near_try, &best);
   if (best.i < 0) return false;
-  ik2d_pose_save(pose, saved);
-  pose->rot[best.i] = best.i_rot;
-  pose->rot[best.j] = best.j_rot;
-  ik2d_pose_forward(pose);
-  after_sq = ik2d_pose_tip_distance_sq(pose);
-  if (after_sq < *distance_sq) {
-    *distance_sq = after_sq;
-    return true;
-  }
-  ik2d_pose_load(pose, saved);
-  ik2d_pose_forward(pose);
-  return false;
+  return pose_keep_pair_if_nearer(pose, best.i, best.i_rot, best.j, best.j_rot, distance_sq);
 }

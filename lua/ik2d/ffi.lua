@@ -46,6 +46,8 @@ if not pcall(ffi.typeof, "ik2d_status") then
     int ik2d_skeleton_bone_count(const ik2d_skeleton *skeleton);
     const double *ik2d_skeleton_transforms(const ik2d_skeleton *skeleton);
     int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+    void ik2d_skeleton_base(const ik2d_skeleton *skeleton, double *x, double *y, double *angle);
+    ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *skeleton, double x, double y, double angle);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch);
     bool luaik_group_live(void *box);
     int luaik_group_set_targets(void *box);
@@ -457,6 +459,24 @@ function M.install(core)
     -- a cycle through a target, nothing solved: the classic method raises
     if reached < 0 then return skeleton_solve(...) end
     return reached
+  end
+
+  -- a character moves every frame: as set_target, no trace stop; the
+  -- angle, when left out, is the one the skeleton has
+  local set_base = classic.Skeleton.set_base
+  function fast.Skeleton.set_base(...)
+    local sk, x, y, turn = ...
+    local pointer = live_skeleton(sk)
+    if pointer and type(x) == "number" and type(y) == "number" then
+      if turn == nil then
+        C.ik2d_skeleton_base(pointer, nil, nil, out)
+        turn = out[0]
+      end
+      if type(turn) == "number" and C.ik2d_skeleton_set_base(pointer, x, y, turn) == 0 then
+        return
+      end
+    end
+    return set_base(...)
   end
 
   local transforms = classic.Skeleton.transforms
