@@ -15,7 +15,7 @@ local pose = require "ik2d.pure.pose"
 local sqrt, hypot = math.sqrt, m.hypot
 
 local forward, clamp = pose.forward, pose.clamp
-local settle_world, exact_step = pose.settle_world, pose.exact_step
+local settle_world = pose.settle_world
 local limited_step = pose.limited_step
 
 -- A sweep that gains less than this fraction of the distance has stalled.
@@ -207,7 +207,8 @@ function M.run(P)
     -- an iteration is an exact step or, when none gains, a sweep
     local before_sq = distance_sq
     local stepped = false
-    if exact then stepped, distance_sq = exact_step(P, distance_sq) end
+    -- (pose.exact_step read here: the spec swaps in each pair search)
+    if exact then stepped, distance_sq = pose.exact_step(P, distance_sq) end
     if stepped then
       if distance_sq <= tol_sq then
         P.fresh = true -- the step ends with a forward pass

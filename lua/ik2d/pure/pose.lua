@@ -16,6 +16,9 @@ local sqrt, abs = math.sqrt, math.abs
 local fmax, atan2 = m.fmax, m.atan2
 local clamp_rot, arc_inside = limits.clamp_rot, limits.inside
 
+-- LuaJIT with its compiler on (the exact step's pair search below)
+local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
+
 local M = {}
 
 local function array(n)
@@ -353,12 +356,85 @@ local function allowed(P, i, c, s)
   return arc_inside(limit, mc, ms, c, s)
 end
 
--- The exact step is written as small functions that pass few numbers:
--- under LuaJIT a side trace inherits every slot of the frames it returns
--- through, and the exits in the triangle and in the limits, with the
--- step's temporaries in one or two frames (about 25), were more than the
--- registers could coalesce ("NYI: register coalescing too complex",
--- thousands of times a run, the row 3 times slower than interpreted).
+-- Two ways to search the pairs, the same operations in the same order
+-- (same bits; spec/pure_kernel_spec.lua runs both on every runtime).
+-- The flat one (flat_try, flat_side), for an interpreter, passes the
+-- triangle in arguments with few calls and tests the limits only when a
+-- bone has one.  The split one (pair_try and the
+-- pair_* below it), for LuaJIT's compiler, passes few numbers between
+-- small functions: a side trace inherits every slot of the frames it
+-- returns through, and the flat one's exits in the triangle and in the
+-- limits, with the step's temporaries in one or two frames (about 25),
+-- were more than the registers could coalesce ("NYI: register coalescing
+-- too complex", thousands of times a run, the row 3 times slower than
+-- interpreted).
+
+-- Keeps the pair i < j (the best pair so far: P.best_i, best_j, its cost
+-- and new rotations) when the bend side whose wanted angle at joint j
+-- is (want_c, want_s) is cheaper than the best; returns true when a limit
+-- forbids the side.  u, v: the triangle's sides from joint i and j; w:
+-- the target from joint i; now: the angle at joint j now.
+local function flat_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, want_s)
+  local damping_c, best_cost = P.damping_c, P.best_cost
+  local jc, js = now_c * want_c + now_s * want_s, now_c * want_s - now_s * want_c
+  if not (1.0 - jc < best_cost) or jc < damping_c then return false end
+  -- the tip after turning j, from joint i; then turn i onto the target
+  local px = ux + jc * vx - js * vy
+  local py = uy + js * vx + jc * vy
+  local dot = px * wx + py * wy
+  local cross = px * wy - py * wx
+  local norm = sqrt(dot * dot + cross * cross)
+  if not (norm > 0.0) then return false end
+  local ic, is = dot / norm, cross / norm
+  local cost = (1.0 - jc) + (1.0 - ic)
+  if not (cost < best_cost) or ic < damping_c then return false end
+  local rc, rs = P.rc, P.rs
+  local oc, os = rc[i], rs[i]
+  local i_c, i_s = oc * ic - os * is, oc * is + os * ic
+  oc, os = rc[j], rs[j]
+  local j_c, j_s = oc * jc - os * js, oc * js + os * jc
+  if P.limited_bones and not (allowed(P, i, i_c, i_s) and allowed(P, j, j_c, j_s)) then
+    return true
+  end
+  P.best_ic, P.best_is, P.best_jc, P.best_js = i_c, i_s, j_c, j_s
+  P.best_i, P.best_j, P.best_cost = i, j, cost
+  return false
+end
+
+-- Solves the triangle of bones i < j and keeps it when cheaper, on the
+-- bend side it has now unless a limit forbids that side.
+local function flat_try(P, i, j)
+  local jx, jy = P.jx, P.jy
+  local n1 = P.count + 1
+  local ux, uy = jx[j] - jx[i], jy[j] - jy[i]           -- side a
+  local vx, vy = jx[n1] - jx[j], jy[n1] - jy[j]         -- side b
+  local wx, wy = P.target_x - jx[i], P.target_y - jy[i]
+  local a2 = ux * ux + uy * uy
+  local b2 = vx * vx + vy * vy
+  local d2 = wx * wx + wy * wy
+  local gap = d2 - a2 - b2
+  -- sides whose squares and products doubles hold exactly enough
+  if not (a2 >= SQUARES_MIN and a2 <= SQUARES_MAX and b2 >= SQUARES_MIN and b2 <= SQUARES_MAX and
+          d2 >= SQUARES_MIN and d2 <= SQUARES_MAX) then
+    return
+  end
+  -- out of this pair's reach, or degenerate
+  if gap * gap > 4.0 * a2 * b2 then return end
+  if b2 < DEGENERATE * a2 or d2 < DEGENERATE * a2 then return end
+  -- the angle at joint j between side a and side b: now and wanted
+  local ab = sqrt(a2 * b2)
+  local want_c = gap / (2.0 * ab)
+  local want_sin = 1.0 - want_c * want_c
+  local want_s = 0.0
+  if want_sin > 0.0 then want_s = sqrt(want_sin) end
+  local now_c, now_s = (ux * vx + uy * vy) / ab, (ux * vy - uy * vx) / ab
+  -- keep the bend side (the sign of the wanted sine is the side's)
+  local side = now_s < 0.0 and -1.0 or 1.0
+  if flat_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, side * want_s) and
+     want_s > 0.0 then
+    flat_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, -side * want_s)
+  end
+end
 
 -- Joint i's turn onto the target once joint j turned by (jc, js), from
 -- the triangle's sides in P.pair_* (u, v from joint i and j, w the target
@@ -467,32 +543,38 @@ local function pair_try(P, i, j)
   end
 end
 
---- The exact two-joint step from the joints of the last forward pass and
--- their squared tip distance; returns whether it applied a pair and the
--- squared distance (the joints are then those of the new pose).
-function M.exact_step(P, distance_sq)
-  local n = P.count
-  if n < 2 then return false, distance_sq end
-  P.best_i, P.best_j, P.best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
-  for k = 1, n - 1 do pair_try(P, k, k + 1) end
-  for k = 3, n do pair_try(P, 1, k) end
-  for k = 2, n - 2 do pair_try(P, k, n) end
-  local best_i, best_j = P.best_i, P.best_j
-  if best_i == 0 then return false, distance_sq end
-  local rc, rs, exact_c, exact_s = P.rc, P.rs, P.step_c, P.step_s
-  save(P, exact_c, exact_s)
-  rc[best_i], rs[best_i] = P.best_ic, P.best_is
-  rc[best_j], rs[best_j] = P.best_jc, P.best_js
-  -- world-space limits below the pair turned with it
-  if P.world_limits > best_i then settle_world(P, best_i + 1) end
-  forward(P)
-  local after_sq = tip_distance_sq(P)
-  if after_sq < distance_sq then return true, after_sq end
-  -- no gain (the tip already sat on the target up to rounding)
-  load(P, exact_c, exact_s)
-  forward(P)
-  return false, distance_sq
+-- The exact two-joint step whose pair search is search(P, i, j).
+local function exact_step_of(search)
+  --- The exact two-joint step from the joints of the last forward pass
+  -- and their squared tip distance; returns whether it applied a pair and
+  -- the squared distance (the joints are then those of the new pose).
+  return function(P, distance_sq)
+    local n = P.count
+    if n < 2 then return false, distance_sq end
+    P.best_i, P.best_j, P.best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
+    for k = 1, n - 1 do search(P, k, k + 1) end
+    for k = 3, n do search(P, 1, k) end
+    for k = 2, n - 2 do search(P, k, n) end
+    local best_i, best_j = P.best_i, P.best_j
+    if best_i == 0 then return false, distance_sq end
+    local rc, rs, exact_c, exact_s = P.rc, P.rs, P.step_c, P.step_s
+    save(P, exact_c, exact_s)
+    rc[best_i], rs[best_i] = P.best_ic, P.best_is
+    rc[best_j], rs[best_j] = P.best_jc, P.best_js
+    -- world-space limits below the pair turned with it
+    if P.world_limits > best_i then settle_world(P, best_i + 1) end
+    forward(P)
+    local after_sq = tip_distance_sq(P)
+    if after_sq < distance_sq then return true, after_sq end
+    -- no gain (the tip already sat on the target up to rounding)
+    load(P, exact_c, exact_s)
+    forward(P)
+    return false, distance_sq
+  end
 end
+M.exact_step_flat = exact_step_of(flat_try)
+M.exact_step_split = exact_step_of(pair_try)
+M.exact_step = JIT and M.exact_step_split or M.exact_step_flat
 
 -- ------------------------------------------------------------------
 -- the limited pair step
