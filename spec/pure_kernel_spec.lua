@@ -133,6 +133,62 @@ describe("pure kernel", function()
     assert.is_true(general > chains / 8)
   end)
 
+  it("the exact step's flat and split pair searches give the same bits", function()
+    -- ccd.lua calls pose.exact_step; each solver pair solves once with each
+    local flat, split, chosen = pose.exact_step_flat, pose.exact_step_split, pose.exact_step
+    local steps = 0
+    local counted = function(search)
+      return function(P, distance_sq)
+        steps = steps + 1
+        return search(P, distance_sq)
+      end
+    end
+    local ok, err = pcall(function()
+      for _ = 1, helpers.size(150, 600) do
+        local n = math.floor(between(2, 9))
+        local spec = { x = between(-5, 5), y = between(-5, 5), angle = between(-4, 4),
+                       flip = rnd() < 0.3 }
+        for k = 1, n do
+          spec[k] = { length = between(0.1, 3), angle = between(-3, 3) }
+          -- limits on some bones, a few in world space
+          if rnd() < 0.4 then
+            local lo = between(-2.5, 0.5)
+            spec[k].min, spec[k].max = lo, lo + between(0, 2.5)
+            if rnd() < 0.2 then spec[k].space = "world" end
+          end
+        end
+        local options = { sweep = rnd() < 0.5 and "tip" or "root",
+          iterations = math.floor(between(1, 20)), tolerance = 10 ^ between(-6, -1),
+          warm_start = rnd() < 0.8, damping = rnd() < 0.3 and between(0, 1) or 0 }
+        local twins = {}
+        for w = 1, 2 do
+          local chain = L.chain(spec)
+          twins[w] = { chain = chain, solver = L.solver(chain, options), ch = O.objects.Chain[chain] }
+        end
+        local reach = twins[1].chain:reach()
+        for _ = 1, 8 do
+          local r = reach * between(0, 1.1)
+          local direction = between(-4, 4)
+          local tx, ty = spec.x + r * math.cos(direction), spec.y + r * math.sin(direction)
+          for w, search in ipairs{ flat, split } do
+            pose.exact_step = counted(search)
+            twins[w].solver:set_target(tx, ty)
+            twins[w].solver:solve()
+          end
+          local a, b = twins[1].ch, twins[2].ch
+          for k = 1, 2 * n + 2 do
+            assert(same(a.joints[k], b.joints[k]), format("joint value %d: %s ~= %s", k,
+              bits(a.joints[k]), bits(b.joints[k])))
+          end
+          for k = 1, n do assert(same(a.angle[k], b.angle[k]), format("angle %d", k)) end
+        end
+      end
+    end)
+    pose.exact_step = chosen
+    assert(ok, err)
+    assert.is_true(steps > 1000)
+  end)
+
   it("a loop kernel leaves a limited chain to the general path, changing nothing", function()
     local chain = L.chain { { length = 1, min = -1, max = 1 }, { length = 1 } }
     local solver = L.solver(chain, { exact = false, sweep = "tip" })

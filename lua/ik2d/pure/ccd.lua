@@ -15,7 +15,7 @@ local pose = require "ik2d.pure.pose"
 local sqrt, hypot = math.sqrt, m.hypot
 
 local forward, clamp = pose.forward, pose.clamp
-local settle_world, exact_step = pose.settle_world, pose.exact_step
+local settle_world = pose.settle_world
 local limited_step = pose.limited_step
 
 -- A sweep that gains less than this fraction of the distance has stalled.
@@ -53,21 +53,13 @@ local function limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y
   return tip_x, tip_y
 end
 
---- Turns pose P's start rotations into an IK solution; returns the
--- iterations used.  One function with its sweeps and forward passes
--- written in: the solve's inner loop, run as the C core runs it.  The
--- start is kept in P.run_c, run_s for keep-best.
-function M.run(P)
+-- The forward pass that starts a run, the start kept for keep-best on
+-- the way; returns the squared tip distance.
+local function start_forward(P)
   local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
   local start_c, start_s = P.run_c, P.run_s
-  local ch = P.chain
-  local n, length = P.count, ch.length
-  local n1 = n + 1
-  local bx, by, bc, bs = P.base_x, P.base_y, P.base_c, P.base_s
-  local tx, ty, tol_sq = P.target_x, P.target_y, P.tolerance_sq
-  -- the forward pass, the start kept for keep-best on the way (a failed
-  -- straighten puts these very rotations back)
-  local x, y, wc, ws = bx, by, bc, bs
+  local n, length = P.count, P.chain.length
+  local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
   for i = 1, n do
     local c, s = rc[i], rs[i]
     start_c[i], start_s[i] = c, s
@@ -77,21 +69,137 @@ function M.run(P)
     x = x + l * wc
     y = y + l * ws
   end
-  jx[n1], jy[n1] = x, y
-  local dx, dy = tx - x, ty - y
-  local distance_sq = dx * dx + dy * dy
+  jx[n + 1], jy[n + 1] = x, y
+  local dx, dy = P.target_x - x, P.target_y - y
+  return dx * dx + dy * dy
+end
+
+-- The forward pass after a sweep; returns the squared tip distance.
+local function sweep_forward(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local n, length = P.count, P.chain.length
+  local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    jx[i], jy[i] = x, y
+    local l = length[i]
+    x = x + l * wc
+    y = y + l * ws
+  end
+  jx[n + 1], jy[n + 1] = x, y
+  local dx, dy = P.target_x - x, P.target_y - y
+  return dx * dx + dy * dy
+end
+
+-- The sweeps, each with the forward pass after it: each joint turned so
+-- that joint->tip points at the target, tip to root (textbook CCD: only
+-- the tip moves) or root to tip (the next joint rebuilt from the turned
+-- one and the bone's world direction, a running product).  The two share
+-- the turn, written out in each: it is the solve's inner loop.  Returns
+-- the squared tip distance and true when the tip came within tolerance
+-- (the joints are then left stale).  Functions of their own, apart from
+-- the iteration loop: under LuaJIT a side trace inherits every value
+-- live in the frames it returns through, and the iteration loop's own
+-- (with the sweeps' written in, about 40) were more than the registers
+-- ("NYI: register coalescing too complex" at every exit).
+local function sweep_tip(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local n = P.count
+  local n1 = n + 1
+  local tx, ty, tol_sq = P.target_x, P.target_y, P.tolerance_sq
+  local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
+  local tiny, huge = TINY, HUGE -- in registers, not reloaded per turn
+  local tip_x, tip_y = jx[n1], jy[n1]
+  local dx, dy, distance_sq
+  for i = n, 1, -1 do
+    local px, py = jx[i], jy[i]
+    local to_tip_x, to_tip_y = tip_x - px, tip_y - py
+    local to_target_x, to_target_y = tx - px, ty - py
+    local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
+    local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
+    local norm = sqrt(dot * dot + cross * cross)
+    if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
+    if norm > 0.0 then
+      local tc, ts = dot / norm, cross / norm
+      if tc < damping_c then
+        tc = damping_c
+        if ts < 0.0 then ts = -damping_s else ts = damping_s end
+      end
+      local oc, os = rc[i], rs[i]
+      rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
+      tip_x = px + tc * to_tip_x - ts * to_tip_y
+      tip_y = py + ts * to_tip_x + tc * to_tip_y
+      if limited then tip_x, tip_y = limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
+    end
+    dx, dy = tx - tip_x, ty - tip_y
+    distance_sq = dx * dx + dy * dy
+    if distance_sq <= tol_sq then return distance_sq, true end
+  end
+  return sweep_forward(P), false
+end
+
+local function sweep_root(P)
+  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
+  local n, length = P.count, P.chain.length
+  local n1 = n + 1
+  local tx, ty, tol_sq = P.target_x, P.target_y, P.tolerance_sq
+  local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
+  local tiny, huge = TINY, HUGE
+  local tip_x, tip_y = jx[n1], jy[n1]
+  local wc, ws = P.base_c, P.base_s
+  local dx, dy, distance_sq
+  for i = 1, n do
+    local px, py = jx[i], jy[i]
+    local to_tip_x, to_tip_y = tip_x - px, tip_y - py
+    local to_target_x, to_target_y = tx - px, ty - py
+    local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
+    local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
+    local norm = sqrt(dot * dot + cross * cross)
+    if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
+    if norm > 0.0 then
+      local tc, ts = dot / norm, cross / norm
+      if tc < damping_c then
+        tc = damping_c
+        if ts < 0.0 then ts = -damping_s else ts = damping_s end
+      end
+      local oc, os = rc[i], rs[i]
+      rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
+      tip_x = px + tc * to_tip_x - ts * to_tip_y
+      tip_y = py + ts * to_tip_x + tc * to_tip_y
+      if limited then tip_x, tip_y = limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
+    end
+    dx, dy = tx - tip_x, ty - tip_y
+    distance_sq = dx * dx + dy * dy
+    if distance_sq <= tol_sq then return distance_sq, true end
+    local c, s = rc[i], rs[i]
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    local l = length[i]
+    jx[i + 1] = jx[i] + l * wc
+    jy[i + 1] = jy[i] + l * ws
+  end
+  return sweep_forward(P), false
+end
+
+--- Turns pose P's start rotations into an IK solution; returns the
+-- iterations used.  The start is kept in P.run_c, run_s for keep-best.
+function M.run(P)
+  local tol_sq = P.tolerance_sq
+  -- the forward pass, the start kept for keep-best on the way (a failed
+  -- straighten puts these very rotations back)
+  local distance_sq = start_forward(P)
   P.fresh = true
   if distance_sq <= tol_sq then return 0 end
   P.fresh = false
   -- out of reach: the straight pose is the answer, in one step (its own
   -- first test, made here: reachable targets skip the call)
-  local ux, uy = tx - ch.base_x, ty - ch.base_y
+  local ch = P.chain
+  local ux, uy = P.target_x - ch.base_x, P.target_y - ch.base_y
   local distance = sqrt(ux * ux + uy * uy)
   if distance >= P.reach and distance ~= 0.0 and pose.straighten(P) then return 1 end
   local settings = P.settings
-  local exact, tip_first = settings.exact, settings.sweep == "tip"
-  local damping_c, damping_s, limited = P.damping_c, P.damping_s, P.limited_bones
-  local tiny, huge = TINY, HUGE -- in registers, not reloaded per turn
+  local exact = settings.exact
+  local sweep = settings.sweep == "tip" and sweep_tip or sweep_root
   local iterations = P.iterations
   local iteration, used = 1, iterations
   local start_sq = distance_sq
@@ -99,90 +207,17 @@ function M.run(P)
     -- an iteration is an exact step or, when none gains, a sweep
     local before_sq = distance_sq
     local stepped = false
-    if exact then stepped, distance_sq = exact_step(P, distance_sq) end
+    -- (pose.exact_step read here: the spec swaps in each pair search)
+    if exact then stepped, distance_sq = pose.exact_step(P, distance_sq) end
     if stepped then
       if distance_sq <= tol_sq then
         P.fresh = true -- the step ends with a forward pass
         return iteration
       end
     else
-      -- the sweep: each joint turned so that joint->tip points at the
-      -- target, tip to root (textbook CCD: only the tip moves) or root to
-      -- tip (the next joint rebuilt from the turned one and the bone's
-      -- world direction, a running product).  The two loops share the
-      -- turn, written out in each: it is the solve's inner loop.
-      local tip_x, tip_y = jx[n1], jy[n1]
-      if tip_first then
-        for i = n, 1, -1 do
-          local px, py = jx[i], jy[i]
-          local to_tip_x, to_tip_y = tip_x - px, tip_y - py
-          local to_target_x, to_target_y = tx - px, ty - py
-          local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
-          local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
-          local norm = sqrt(dot * dot + cross * cross)
-          if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
-          if norm > 0.0 then
-            local tc, ts = dot / norm, cross / norm
-            if tc < damping_c then
-              tc = damping_c
-              if ts < 0.0 then ts = -damping_s else ts = damping_s end
-            end
-            local oc, os = rc[i], rs[i]
-            rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
-            tip_x = px + tc * to_tip_x - ts * to_tip_y
-            tip_y = py + ts * to_tip_x + tc * to_tip_y
-            if limited then tip_x, tip_y = limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
-          end
-          dx, dy = tx - tip_x, ty - tip_y
-          distance_sq = dx * dx + dy * dy
-          -- within tolerance: done (the joints are left stale)
-          if distance_sq <= tol_sq then return iteration end
-        end
-      else
-        wc, ws = bc, bs
-        for i = 1, n do
-          local px, py = jx[i], jy[i]
-          local to_tip_x, to_tip_y = tip_x - px, tip_y - py
-          local to_target_x, to_target_y = tx - px, ty - py
-          local dot = to_tip_x * to_target_x + to_tip_y * to_target_y
-          local cross = to_tip_x * to_target_y - to_tip_y * to_target_x
-          local norm = sqrt(dot * dot + cross * cross)
-          if not (norm > tiny and norm < huge) then norm = hypot(dot, cross) end
-          if norm > 0.0 then
-            local tc, ts = dot / norm, cross / norm
-            if tc < damping_c then
-              tc = damping_c
-              if ts < 0.0 then ts = -damping_s else ts = damping_s end
-            end
-            local oc, os = rc[i], rs[i]
-            rc[i], rs[i] = oc * tc - os * ts, oc * ts + os * tc
-            tip_x = px + tc * to_tip_x - ts * to_tip_y
-            tip_y = py + ts * to_tip_x + tc * to_tip_y
-            if limited then tip_x, tip_y = limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y) end
-          end
-          dx, dy = tx - tip_x, ty - tip_y
-          distance_sq = dx * dx + dy * dy
-          if distance_sq <= tol_sq then return iteration end
-          local c, s = rc[i], rs[i]
-          wc, ws = wc * c - ws * s, wc * s + ws * c
-          local l = length[i]
-          jx[i + 1] = jx[i] + l * wc
-          jy[i + 1] = jy[i] + l * ws
-        end
-      end
-      -- the forward pass after a sweep
-      x, y, wc, ws = bx, by, bc, bs
-      for i = 1, n do
-        local c, s = rc[i], rs[i]
-        wc, ws = wc * c - ws * s, wc * s + ws * c
-        jx[i], jy[i] = x, y
-        local l = length[i]
-        x = x + l * wc
-        y = y + l * ws
-      end
-      jx[n1], jy[n1] = x, y
-      dx, dy = tx - x, ty - y
-      distance_sq = dx * dx + dy * dy
+      local done
+      distance_sq, done = sweep(P)
+      if done then return iteration end
     end
     -- a stalled run or the last iteration ends the run; so does, with the
     -- exact step on, a run that crawls while still far
@@ -205,7 +240,7 @@ function M.run(P)
       end
       -- keep best: a run that gains nothing changes nothing
       if distance_sq >= start_sq then
-        pose.load(P, start_c, start_s)
+        pose.load(P, P.run_c, P.run_s)
         forward(P)
       end
       P.fresh = true

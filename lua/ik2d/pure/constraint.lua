@@ -111,22 +111,30 @@ function M.arc(c)
   return c.mid - c.half, c.mid + c.half
 end
 
+-- whether (rel_c, rel_s), a rotation relative to the middle of c's arc,
+-- lies inside it
+local function rel_inside(c, rel_c, rel_s)
+  local mode = c.mode
+  if mode == 1 then return rel_c >= c.half_c end
+  if mode == 2 then return rel_c >= 0.0 and abs(rel_s) <= c.half_s end
+  return rel_c >= 0.0 or abs(rel_s) >= c.half_s
+end
+
+--- Whether rotation (rc, rs) lies in the arc around the middle (mc, ms):
+-- clamp_rot's test alone (it leaves such a rotation as it is).
+function M.inside(c, mc, ms, rc, rs)
+  if c.full then return true end
+  return rel_inside(c, mc * rc + ms * rs, mc * rs - ms * rc)
+end
+
 --- Moves rotation (rc, rs) into the arc of half-width half around the
 -- middle (mc, ms): returns whether it had to, and the rotation.  No trig.
 function M.clamp_rot(c, mc, ms, rc, rs)
   if c.full then return false, rc, rs end
-  local hc, hs = c.half_c, c.half_s
   -- the rotation relative to the middle of the allowed arc
   local rel_c, rel_s = mc * rc + ms * rs, mc * rs - ms * rc
-  local mode, inside = c.mode
-  if mode == 1 then
-    inside = rel_c >= hc
-  elseif mode == 2 then
-    inside = rel_c >= 0.0 and abs(rel_s) <= hs
-  else
-    inside = rel_c >= 0.0 or abs(rel_s) >= hs
-  end
-  if inside then return false, rc, rs end
+  if rel_inside(c, rel_c, rel_s) then return false, rc, rs end
+  local hc, hs = c.half_c, c.half_s
   if rel_s < 0.0 then hs = -hs end
   return true, mc * hc - ms * hs, mc * hs + ms * hc
 end

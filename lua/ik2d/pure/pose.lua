@@ -14,7 +14,10 @@ local limits = require "ik2d.pure.constraint"
 
 local sqrt, abs = math.sqrt, math.abs
 local fmax, atan2 = m.fmax, m.atan2
-local clamp_rot = limits.clamp_rot
+local clamp_rot, arc_inside = limits.clamp_rot, limits.inside
+
+-- LuaJIT with its compiler on (the exact step's pair search below)
+local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
 
 local M = {}
 
@@ -41,7 +44,8 @@ M.array = array
 -- pole), warm (a blended tip angle's warm start), dir (follow's
 -- directions), best (an aimed run's best); view: the chain an aimed run's
 -- methods see.  The pair steps keep their best pair in best_*/near_*,
--- two_bone its candidate search in goal_*, best_* and tie.
+-- the exact step its triangle in pair_*, two_bone its candidate search
+-- in goal_*, best_* and tie.
 function M.new(n)
   return {
     chain = false, settings = false, count = 0, iterations = 0, reach = 0.0,
@@ -62,6 +66,7 @@ function M.new(n)
              rest_c = false, rest_s = false, flip = false, link = false },
     best_i = 0, best_j = 0, best_cost = 5.0,
     best_ic = 1.0, best_is = 0.0, best_jc = 1.0, best_js = 0.0,
+    pair_ux = 0.0, pair_uy = 0.0, pair_vx = 0.0, pair_vy = 0.0, pair_wx = 0.0, pair_wy = 0.0,
     near_i = 0, near_j = 0, near_sq = 0.0,
     near_ic = 1.0, near_is = 0.0, near_jc = 1.0, near_js = 0.0,
     goal_x = 0.0, goal_y = 0.0, best_shoulder = 0.0, best_elbow = 0.0, best_distance = 0.0,
@@ -343,20 +348,33 @@ end
 local DEGENERATE = N.EXACT_DEGENERATE
 local SQUARES_MIN, SQUARES_MAX = N.EXACT_SQUARES_MIN, N.EXACT_SQUARES_MAX
 
--- is rotation (c, s) of bone i inside its limits? (asks the clamp itself)
+-- is rotation (c, s) of bone i inside its limits? (the clamp's own test)
 local function allowed(P, i, c, s)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return true end
   local mc, ms = limit_mid(P, i)
-  return not clamp_rot(limit, mc, ms, c, s)
+  return arc_inside(limit, mc, ms, c, s)
 end
+
+-- Two ways to search the pairs, the same operations in the same order
+-- (same bits; spec/pure_kernel_spec.lua runs both on every runtime).
+-- The flat one (flat_try, flat_side), for an interpreter, passes the
+-- triangle in arguments with few calls and tests the limits only when a
+-- bone has one.  The split one (pair_try and the
+-- pair_* below it), for LuaJIT's compiler, passes few numbers between
+-- small functions: a side trace inherits every slot of the frames it
+-- returns through, and the flat one's exits in the triangle and in the
+-- limits, with the step's temporaries in one or two frames (about 25),
+-- were more than the registers could coalesce ("NYI: register coalescing
+-- too complex", thousands of times a run, the row 3 times slower than
+-- interpreted).
 
 -- Keeps the pair i < j (the best pair so far: P.best_i, best_j, its cost
 -- and new rotations) when the bend side whose wanted angle at joint j
 -- is (want_c, want_s) is cheaper than the best; returns true when a limit
 -- forbids the side.  u, v: the triangle's sides from joint i and j; w:
 -- the target from joint i; now: the angle at joint j now.
-local function pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, want_s)
+local function flat_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, want_s)
   local damping_c, best_cost = P.damping_c, P.best_cost
   local jc, js = now_c * want_c + now_s * want_s, now_c * want_s - now_s * want_c
   if not (1.0 - jc < best_cost) or jc < damping_c then return false end
@@ -373,10 +391,11 @@ local function pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, 
   local rc, rs = P.rc, P.rs
   local oc, os = rc[i], rs[i]
   local i_c, i_s = oc * ic - os * is, oc * is + os * ic
-  if not allowed(P, i, i_c, i_s) then return true end
   oc, os = rc[j], rs[j]
   local j_c, j_s = oc * jc - os * js, oc * js + os * jc
-  if not allowed(P, j, j_c, j_s) then return true end
+  if P.limited_bones and not (allowed(P, i, i_c, i_s) and allowed(P, j, j_c, j_s)) then
+    return true
+  end
   P.best_ic, P.best_is, P.best_jc, P.best_js = i_c, i_s, j_c, j_s
   P.best_i, P.best_j, P.best_cost = i, j, cost
   return false
@@ -384,7 +403,7 @@ end
 
 -- Solves the triangle of bones i < j and keeps it when cheaper, on the
 -- bend side it has now unless a limit forbids that side.
-local function pair_try(P, i, j)
+local function flat_try(P, i, j)
   local jx, jy = P.jx, P.jy
   local n1 = P.count + 1
   local ux, uy = jx[j] - jx[i], jy[j] - jy[i]           -- side a
@@ -411,38 +430,151 @@ local function pair_try(P, i, j)
   local now_c, now_s = (ux * vx + uy * vy) / ab, (ux * vy - uy * vx) / ab
   -- keep the bend side (the sign of the wanted sine is the side's)
   local side = now_s < 0.0 and -1.0 or 1.0
-  if pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, side * want_s) and
+  if flat_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, side * want_s) and
      want_s > 0.0 then
-    pair_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, -side * want_s)
+    flat_side(P, i, j, ux, uy, vx, vy, wx, wy, now_c, now_s, want_c, -side * want_s)
   end
 end
 
---- The exact two-joint step from the joints of the last forward pass and
--- their squared tip distance; returns whether it applied a pair and the
--- squared distance (the joints are then those of the new pose).
-function M.exact_step(P, distance_sq)
-  local n = P.count
-  if n < 2 then return false, distance_sq end
-  P.best_i, P.best_j, P.best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
-  for k = 1, n - 1 do pair_try(P, k, k + 1) end
-  for k = 3, n do pair_try(P, 1, k) end
-  for k = 2, n - 2 do pair_try(P, k, n) end
-  local best_i, best_j = P.best_i, P.best_j
-  if best_i == 0 then return false, distance_sq end
-  local rc, rs, exact_c, exact_s = P.rc, P.rs, P.step_c, P.step_s
-  save(P, exact_c, exact_s)
-  rc[best_i], rs[best_i] = P.best_ic, P.best_is
-  rc[best_j], rs[best_j] = P.best_jc, P.best_js
-  -- world-space limits below the pair turned with it
-  if P.world_limits > best_i then settle_world(P, best_i + 1) end
-  forward(P)
-  local after_sq = tip_distance_sq(P)
-  if after_sq < distance_sq then return true, after_sq end
-  -- no gain (the tip already sat on the target up to rounding)
-  load(P, exact_c, exact_s)
-  forward(P)
-  return false, distance_sq
+-- Joint i's turn onto the target once joint j turned by (jc, js), from
+-- the triangle's sides in P.pair_* (u, v from joint i and j, w the target
+-- from joint i); nothing when the tip sits on joint i.
+local function pair_aim(P, jc, js)
+  local ux, uy, vx, vy, wx, wy = P.pair_ux, P.pair_uy, P.pair_vx, P.pair_vy, P.pair_wx, P.pair_wy
+  -- the tip after turning j, from joint i
+  local px = ux + jc * vx - js * vy
+  local py = uy + js * vx + jc * vy
+  local dot = px * wx + py * wy
+  local cross = px * wy - py * wx
+  local norm = sqrt(dot * dot + cross * cross)
+  if not (norm > 0.0) then return end
+  return dot / norm, cross / norm
 end
+
+-- The new rotations of a pair i < j with joint j turned by (jc, js) and
+-- joint i then onto the target, and the turns' cost; nothing when not
+-- cheaper than the best so far or past the damping.
+local function pair_turns(P, i, j, jc, js)
+  local damping_c, best_cost = P.damping_c, P.best_cost
+  if not (1.0 - jc < best_cost) or jc < damping_c then return end
+  local ic, is = pair_aim(P, jc, js)
+  if not ic then return end
+  local cost = (1.0 - jc) + (1.0 - ic)
+  if not (cost < best_cost) or ic < damping_c then return end
+  local rc, rs = P.rc, P.rs
+  local oc, os = rc[i], rs[i]
+  local i_c, i_s = oc * ic - os * is, oc * is + os * ic
+  oc, os = rc[j], rs[j]
+  return i_c, i_s, oc * jc - os * js, oc * js + os * jc, cost
+end
+
+-- The sides of the triangle of bones i < j into P.pair_*: u from joint i
+-- to joint j, v from joint j to the tip, w from joint i to the target;
+-- returns their squares.
+local function pair_sides(P, i, j)
+  local jx, jy = P.jx, P.jy
+  local n1 = P.count + 1
+  local ux, uy = jx[j] - jx[i], jy[j] - jy[i]           -- side a
+  local vx, vy = jx[n1] - jx[j], jy[n1] - jy[j]         -- side b
+  local wx, wy = P.target_x - jx[i], P.target_y - jy[i]
+  P.pair_ux, P.pair_uy, P.pair_vx, P.pair_vy, P.pair_wx, P.pair_wy = ux, uy, vx, vy, wx, wy
+  return ux * ux + uy * uy, vx * vx + vy * vy, wx * wx + wy * wy
+end
+
+-- The triangle of bones i < j: the wanted and the present angle at joint
+-- j, its sides kept in P.pair_*; nothing when out of the pair's reach or
+-- degenerate.
+local function pair_triangle(P, i, j)
+  local a2, b2, d2 = pair_sides(P, i, j)
+  local gap = d2 - a2 - b2
+  -- sides whose squares and products doubles hold exactly enough
+  if not (a2 >= SQUARES_MIN and a2 <= SQUARES_MAX and b2 >= SQUARES_MIN and b2 <= SQUARES_MAX and
+          d2 >= SQUARES_MIN and d2 <= SQUARES_MAX) then
+    return
+  end
+  -- out of this pair's reach, or degenerate
+  if gap * gap > 4.0 * a2 * b2 then return end
+  if b2 < DEGENERATE * a2 or d2 < DEGENERATE * a2 then return end
+  -- the angle at joint j between side a and side b: now and wanted
+  local ab = sqrt(a2 * b2)
+  local want_c = gap / (2.0 * ab)
+  local want_sin = 1.0 - want_c * want_c
+  local want_s = 0.0
+  if want_sin > 0.0 then want_s = sqrt(want_sin) end
+  local ux, uy, vx, vy = P.pair_ux, P.pair_uy, P.pair_vx, P.pair_vy
+  return want_c, want_s, (ux * vx + uy * vy) / ab, (ux * vy - uy * vx) / ab
+end
+
+-- Solves the triangle of bones i < j: pair_turns for the bend side it has
+-- now (the sign of the wanted sine is the side's; the wanted angle at
+-- joint j is (want_c, want_s), the one it has (now_c, now_s)), or for the
+-- other side
+-- (nothing when both are one); nothing when out of the pair's reach or
+-- degenerate.
+local function pair_solve(P, i, j, other)
+  local want_c, want_s, now_c, now_s = pair_triangle(P, i, j)
+  if not want_c then return end
+  local side = now_s < 0.0 and -1.0 or 1.0
+  if other then
+    if not (want_s > 0.0) then return end
+    side = -side
+  end
+  want_s = side * want_s
+  -- joint j turned from the angle it has to the one wanted
+  return pair_turns(P, i, j, now_c * want_c + now_s * want_s, now_c * want_s - now_s * want_c)
+end
+
+-- Keeps the new rotations (i_c, i_s), (j_c, j_s) of a pair i < j and their
+-- cost (pair_solve's; nil: none cheaper) as the best pair so far (P.best_i,
+-- best_j, its cost and rotations); returns true when a limit forbids them.
+local function pair_keep(P, i, j, i_c, i_s, j_c, j_s, cost)
+  if not i_c then return false end
+  if not allowed(P, i, i_c, i_s) or not allowed(P, j, j_c, j_s) then return true end
+  P.best_ic, P.best_is, P.best_jc, P.best_js = i_c, i_s, j_c, j_s
+  P.best_i, P.best_j, P.best_cost = i, j, cost
+  return false
+end
+
+-- Solves the triangle of bones i < j and keeps it when cheaper, on the
+-- bend side it has now unless a limit forbids that side.
+local function pair_try(P, i, j)
+  if pair_keep(P, i, j, pair_solve(P, i, j, false)) then
+    pair_keep(P, i, j, pair_solve(P, i, j, true))
+  end
+end
+
+-- The exact two-joint step whose pair search is search(P, i, j).
+local function exact_step_of(search)
+  --- The exact two-joint step from the joints of the last forward pass
+  -- and their squared tip distance; returns whether it applied a pair and
+  -- the squared distance (the joints are then those of the new pose).
+  return function(P, distance_sq)
+    local n = P.count
+    if n < 2 then return false, distance_sq end
+    P.best_i, P.best_j, P.best_cost = 0, 0, 5.0 -- above any real cost (at most 4)
+    for k = 1, n - 1 do search(P, k, k + 1) end
+    for k = 3, n do search(P, 1, k) end
+    for k = 2, n - 2 do search(P, k, n) end
+    local best_i, best_j = P.best_i, P.best_j
+    if best_i == 0 then return false, distance_sq end
+    local rc, rs, exact_c, exact_s = P.rc, P.rs, P.step_c, P.step_s
+    save(P, exact_c, exact_s)
+    rc[best_i], rs[best_i] = P.best_ic, P.best_is
+    rc[best_j], rs[best_j] = P.best_jc, P.best_js
+    -- world-space limits below the pair turned with it
+    if P.world_limits > best_i then settle_world(P, best_i + 1) end
+    forward(P)
+    local after_sq = tip_distance_sq(P)
+    if after_sq < distance_sq then return true, after_sq end
+    -- no gain (the tip already sat on the target up to rounding)
+    load(P, exact_c, exact_s)
+    forward(P)
+    return false, distance_sq
+  end
+end
+M.exact_step_flat = exact_step_of(flat_try)
+M.exact_step_split = exact_step_of(pair_try)
+M.exact_step = JIT and M.exact_step_split or M.exact_step_flat
 
 -- ------------------------------------------------------------------
 -- the limited pair step

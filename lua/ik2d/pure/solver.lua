@@ -302,13 +302,10 @@ M.target = target
 -- the solve
 -- ------------------------------------------------------------------
 
--- The pose P for a solve, from the solver's warm start or the chain's
--- pose, into the limits; the start rotations kept in P.start_c, start_s.
-local function prepare(sv, P)
-  local rc, rs, mid_c, mid_s = P.rc, P.rs, P.mid_c, P.mid_s
-  local start_c, start_s = P.start_c, P.start_s
+-- The pose's scalars for a solve: the chain, settings, target, pole,
+-- tolerance, damping and base.
+local function prepare_scalars(sv, P)
   local ch, settings = sv.chain, sv.settings
-  local warm = settings.warm_start and sv.have_solution
   local n = ch.count
   local target_x, target_y = sv.target_x, sv.target_y
   if not sv.has_target then
@@ -332,16 +329,16 @@ local function prepare(sv, P)
   P.scale, P.fresh = 1.0, false
   P.base_c, P.base_s = ch.base_c, ch.base_s
   P.base_x, P.base_y = ch.base_x, ch.base_y
-  local constraint, chain_pose = ch.constraint, ch.pose
-  local solution_c, solution_s = sv.solution_c, sv.solution_s
+end
+
+-- Each limited bone's rotation into its limits, root to tip (a
+-- world-space limit's middle comes from the bones above, already in
+-- theirs); returns whether a bone has a limit.
+local function limit_start(P, ch, n)
+  local mid_c, mid_s = P.mid_c, P.mid_s
+  local constraint = ch.constraint
   local limited = false
   for i = 1, n do
-    if warm then
-      rc[i], rs[i] = solution_c[i], solution_s[i]
-    else
-      local a = chain_pose[i]
-      rc[i], rs[i] = rot(a)
-    end
     local limit = constraint[i]
     if limit and not limit.full then
       limited = true
@@ -351,9 +348,30 @@ local function prepare(sv, P)
       if limit.world then P.world_limits = i end
       clamp(P, i)
     end
-    start_c[i], start_s[i] = rc[i], rs[i]
   end
-  P.limited_bones = limited
+  return limited
+end
+
+-- The pose P for a solve, from the solver's warm start or the chain's
+-- pose, into the limits; the start rotations kept in P.start_c, start_s.
+-- In steps of their own, each with few locals: under LuaJIT a side trace
+-- from an exit in the limits inherits every slot of the frames it returns
+-- through, and one function's (about 25) were more than the registers
+-- could coalesce ("NYI: register coalescing too complex").
+local function prepare(sv, P)
+  prepare_scalars(sv, P)
+  local rc, rs = P.rc, P.rs
+  local ch = sv.chain
+  local n = ch.count
+  if sv.settings.warm_start and sv.have_solution then
+    local solution_c, solution_s = sv.solution_c, sv.solution_s
+    for i = 1, n do rc[i], rs[i] = solution_c[i], solution_s[i] end
+  else
+    local chain_pose = ch.pose
+    for i = 1, n do rc[i], rs[i] = rot(chain_pose[i]) end
+  end
+  P.limited_bones = limit_start(P, ch, n)
+  pose.save(P, P.start_c, P.start_s)
 end
 
 -- Follow moves the base: the chain's base goes weight of the way to where
