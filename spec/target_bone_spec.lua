@@ -180,6 +180,33 @@ describe("a target on a bone", function()
     assert.are.same({ alone:chain():tip() }, { s1:chain():tip() })
   end)
 
+  it("a group's targets let go the skeleton of a bone target set after the group last looked", function()
+    local paths = helpers.is_luajit and ik2d.ffi ~= nil and { true, false } or { false }
+    for _, on in ipairs(paths) do
+      ik2d.use_ffi(on)
+      local s1 = ik2d.solver(ik2d.chain{ { length = 30 }, { length = 30 } })
+      local s2 = ik2d.solver(ik2d.chain{ { length = 30 }, { length = 30 } })
+      local g = ik2d.group{ s1, s2 }
+      g:set_targets{ 1, 2, 3, 4 }                              -- no bone target then
+      g:solve()
+      local weak = setmetatable({}, { __mode = "v" })
+      do
+        local sk = two_arms()
+        weak[1] = sk
+        s1:set_target_bone(sk, "b2")
+      end
+      collectgarbage()
+      assert.is_not_nil(weak[1])                               -- held by s1's target
+      g:set_targets{ 10, 20, 30, 5 }
+      assert.is_nil(s1:target_bone())
+      assert.are.same({ 10, 20 }, { s1:target() })
+      collectgarbage()
+      collectgarbage()
+      assert.is_nil(weak[1])
+    end
+    ik2d.use_ffi(true)
+  end)
+
   it("on another skeleton's bone: read where that skeleton is when the solver solves", function()
     local rig, other = two_arms(), two_arms()
     other:set_base(-40, 30)

@@ -73,6 +73,8 @@ int luaik_gc(lua_State *L);
 ** and the instruction set its batches solve with (ik2d.use_isa). */
 typedef struct luaik_state {
   unsigned long finalised;
+  unsigned long bone_targets; /* targets put on bones: groups look at
+                                 their members again only after one */
   ik2d_isa isa;
 } luaik_state;
 luaik_state *luaik_state_of(lua_State *L);

@@ -604,6 +604,7 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   if (lua_type(L, -1) != LUA_TUSERDATA) {
     luaik_state *state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
     state->finalised = 0;
+    state->bone_targets = 0;
     state->isa = ik2d_isa_best();
     lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   }

@@ -27,6 +27,9 @@ typedef struct luaik_group {
   luaik_state *state;  /* the finalised count, the instruction set */
   unsigned long checked;  /* the finalised count when every member was
                              last seen alive */
+  unsigned long free_targets; /* the state's bone target count when no
+                                 member's target was last seen on a bone */
+  bool free_seen;         /* free_targets holds such a count */
 } luaik_group;
 
 static luaik_group *check_group(lua_State *L, int arg) {
@@ -105,6 +108,7 @@ int luaik_group_new(lua_State *L) {
   group->read_targets = group->write_joints = false;
   group->state = luaik_state_of(L);
   group->checked = group->state->finalised;
+  group->free_seen = false;
   /* anchors[group] = a copy of the list: the group keeps its solvers */
   lua_createtable(L, count, 0);
   group->offsets[0] = 0;
@@ -159,11 +163,17 @@ static ik2d_status group_run(luaik_group *group, int *reached, int *bad) {
 
 /* Whether a member's target is on a bone: world targets for every member
 ** clear it, and the member's hold on the bone's skeleton goes with it,
-** which only the classic methods (with the Lua state) can let go. */
-static bool group_bone_targets(const luaik_group *group) {
+** which only the classic methods (with the Lua state) can let go.  The
+** members are looked at only when a target was put on a bone since none
+** of theirs was seen on one. */
+static bool group_bone_targets(luaik_group *group) {
+  unsigned long now = group->state->bone_targets;
   int i;
+  if (group->free_seen && group->free_targets == now) return false;
   for (i = 0; i < group->count; i++)
     if (ik2d_solver_target_bone(group->solvers[i], NULL, NULL, NULL) >= 0) return true;
+  group->free_targets = now;
+  group->free_seen = true;
   return false;
 }
 

@@ -93,6 +93,7 @@ static int solver_set_target_bone(lua_State *L) {
   luaik_check_status(L, status == IK2D_ERR_TARGET_Y ? 5 : 4, status);
   /* the solver holds the skeleton while its target is there */
   luaik_anchor_target(L, 1, 2);
+  luaik_state_of(L)->bone_targets++;
   return 0;
 }
 
