@@ -2,7 +2,9 @@
 # bench/compare_rows.sh BEFORE AFTER [RUNTIME...]: instructions per frame
 # of make bench's frame loops (bench/frame_rows.lua, 1,000 chains; the
 # pure core's at COUNT_PURE, default 200) in two checkouts, each built
-# (make all), counted by callgrind as the difference of 30 and 10 frames.
+# (make all), counted by callgrind as the difference of 50 and 10 frames,
+# over 40 (fewer let a collector cycle's timing move Lua 5.4's rows by
+# several per cent).
 # Prints one line a row: runtime mode bones targets before after after/before.
 # Instruction counts do not move with a shared machine's load, as times
 # do; they are not times either (memory, the trace compiler's choices:
@@ -19,8 +21,8 @@ count() { # tree runtime mode bones kind frames
     sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
 }
 per_frame() { # tree runtime mode bones kind
-  a=$(count "$@" 10) b=$(count "$@" 30)
-  echo $(( (b - a) / 20 ))
+  a=$(count "$@" 10) b=$(count "$@" 50)
+  echo $(( (b - a) / 40 ))
 }
 for runtime in $runtimes; do
   modes="chain chain_default tables tables_default"
