@@ -15,6 +15,7 @@ local pose = require "ik2d.pure.pose"
 local sqrt, hypot = math.sqrt, m.hypot
 
 local forward, clamp = pose.forward, pose.clamp
+local save, tip_distance_sq = pose.save, pose.tip_distance_sq
 local settle_world = pose.settle_world
 local limited_step = pose.limited_step
 
@@ -53,43 +54,17 @@ local function limit_turn(P, i, oc, os, px, py, to_tip_x, to_tip_y, tip_x, tip_y
   return tip_x, tip_y
 end
 
+-- The forward pass after a sweep; returns the squared tip distance.
+local function sweep_forward(P)
+  forward(P)
+  return tip_distance_sq(P)
+end
+
 -- The forward pass that starts a run, the start kept for keep-best on
 -- the way; returns the squared tip distance.
 local function start_forward(P)
-  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
-  local start_c, start_s = P.run_c, P.run_s
-  local n, length = P.count, P.chain.length
-  local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
-  for i = 1, n do
-    local c, s = rc[i], rs[i]
-    start_c[i], start_s[i] = c, s
-    wc, ws = wc * c - ws * s, wc * s + ws * c
-    jx[i], jy[i] = x, y
-    local l = length[i]
-    x = x + l * wc
-    y = y + l * ws
-  end
-  jx[n + 1], jy[n + 1] = x, y
-  local dx, dy = P.target_x - x, P.target_y - y
-  return dx * dx + dy * dy
-end
-
--- The forward pass after a sweep; returns the squared tip distance.
-local function sweep_forward(P)
-  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
-  local n, length = P.count, P.chain.length
-  local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
-  for i = 1, n do
-    local c, s = rc[i], rs[i]
-    wc, ws = wc * c - ws * s, wc * s + ws * c
-    jx[i], jy[i] = x, y
-    local l = length[i]
-    x = x + l * wc
-    y = y + l * ws
-  end
-  jx[n + 1], jy[n + 1] = x, y
-  local dx, dy = P.target_x - x, P.target_y - y
-  return dx * dx + dy * dy
+  save(P, P.run_c, P.run_s)
+  return sweep_forward(P)
 end
 
 -- The sweeps, each with the forward pass after it: each joint turned so
