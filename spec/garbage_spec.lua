@@ -74,3 +74,53 @@ describe("a steady frame loop", function()
     end)
   end
 end)
+
+-- A group of 3 skeletons (a torso, an arm and a leg with a tip angle and a
+-- pole each), every input and every transform through reused tables.
+local function skeleton_frames(frames)
+  local skeletons = {}
+  for i = 1, 3 do
+    local sk = ik2d.skeleton{ x = 100 * i, y = 300,
+      { name = "hip", length = 0 },
+      { name = "spine", parent = "hip", length = 40, angle = -1.57, min = -0.5, max = 0.5 },
+      { name = "arm", parent = "spine", length = 30, angle = 1.5 },
+      { name = "hand", parent = "arm", length = 25 },
+      { name = "thigh", parent = "hip", length = 30, angle = 1.4 },
+      { name = "shin", parent = "thigh", length = 28, angle = 0.3, min = -0.2, max = 2 },
+      { name = "foot", parent = "shin", length = 10, angle = -1.6 },
+    }
+    ik2d.solver(sk:chain("spine", "hand"))
+    ik2d.solver(sk:chain("thigh", "foot"), { tip_angle = 0, pole = { 100 * i + 40, 330 } })
+    skeletons[i] = sk
+  end
+  local g = ik2d.group(skeletons)
+  local bases, targets, tips, poles, out = {}, {}, {}, {}, {}
+  local frame = 0
+  local function update()
+    frame = frame + 1
+    for i = 1, 3 do
+      local x, ph = 100 * i, 0.01 * frame + i
+      bases[3 * i - 2], bases[3 * i - 1], bases[3 * i] = x + math.sin(ph), 300, 0
+      targets[4 * i - 3], targets[4 * i - 2] = x + 25 + 20 * math.cos(ph), 250
+      targets[4 * i - 1], targets[4 * i] = x + 10 + 12 * math.sin(ph), 352
+      tips[2 * i - 1], tips[2 * i] = 0, 0.2 * math.sin(ph)
+      poles[4 * i - 3], poles[4 * i - 2], poles[4 * i - 1], poles[4 * i] = 0, 0, x + 40, 330
+    end
+    g:set_bases(bases)
+    g:set_targets(targets)
+    g:set_tip_angles(tips)
+    g:set_poles(poles)
+    g:solve()
+    g:transforms(out)
+  end
+  return function()
+    for _ = 1, frames do update() end
+  end
+end
+
+describe("a steady frame loop of a group of skeletons", function()
+  it(("leaves collectgarbage('count') unchanged over %d frames, inputs and transforms in tables")
+     :format(FRAMES), function()
+    assert.are.equal(0, growth(skeleton_frames(FRAMES)))
+  end)
+end)

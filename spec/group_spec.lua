@@ -359,3 +359,218 @@ describe("ik2d.Group's messages: a solver index out of range named", function()
     end)
   end
 end)
+
+-- ------------------------------------------------------------------
+-- groups of skeletons: whole characters in one call each a frame
+-- ------------------------------------------------------------------
+
+-- A small character at x: a torso with an arm and a leg whose foot has a
+-- tip angle and whose knee a pole; limits on the spine and the knee.
+local function character(x)
+  local sk = ik2d.skeleton{ x = x, y = 300,
+    { name = "hip", length = 0 },
+    { name = "spine", parent = "hip", length = 40, angle = -1.57, min = -0.5, max = 0.5 },
+    { name = "arm", parent = "spine", length = 30, angle = 1.5 },
+    { name = "hand", parent = "arm", length = 25 },
+    { name = "thigh", parent = "hip", length = 30, angle = 1.4 },
+    { name = "shin", parent = "thigh", length = 28, angle = 0.3, min = -0.2, max = 2 },
+    { name = "foot", parent = "shin", length = 10, angle = -1.6 },
+  }
+  local arm = ik2d.solver(sk:chain("spine", "hand"), { iterations = 12 })
+  local leg = ik2d.solver(sk:chain("thigh", "foot"), { tip_angle = 0, pole = { x + 40, 330 } })
+  return { sk = sk, arm = arm, leg = leg }
+end
+
+-- character i's inputs at frame f: base x, y, angle; arm target; leg
+-- target, tip angle, pole
+local function inputs(i, f)
+  local x, ph = 100 * i, 0.3 * f + i
+  return x + 3 * math.sin(ph), 300 + math.cos(ph), 0.02 * math.sin(ph),
+         x + 25 + 20 * math.cos(ph), 250 + 15 * math.sin(ph),
+         x + 10 + 12 * math.sin(ph), 352, 0.2 * math.sin(ph), x + 40, 328 + math.cos(ph)
+end
+
+local function crowd(count)
+  local list, skeletons = {}, {}
+  for i = 1, count do
+    list[i] = character(100 * i)
+    skeletons[i] = list[i].sk
+  end
+  return list, skeletons
+end
+
+-- the same frames through each character's own calls
+local function solve_alone(list, f)
+  local reached = 0
+  for i, c in ipairs(list) do
+    local bx, by, ba, ax, ay, lx, ly, tip, px, py = inputs(i, f)
+    c.sk:set_base(bx, by, ba)
+    c.arm:set_target(ax, ay)
+    c.leg:set_target(lx, ly)
+    c.leg:set_tip_angle(tip)
+    c.leg:set_pole(px, py)
+    reached = reached + c.sk:solve()
+  end
+  return reached
+end
+
+-- fn raises at its line, naming the problem in words
+local function refuses(fn, words)
+  helpers.check_message(helpers.caller_error(fn), { words })
+end
+
+local function all_transforms(list)
+  local t = {}
+  for _, c in ipairs(list) do
+    for _, v in ipairs(c.sk:transforms()) do t[#t + 1] = v end
+  end
+  return t
+end
+
+describe("ik2d.group of skeletons", function()
+  it("solves every skeleton with the bits of solving them one by one, through tables", function()
+    local alone = crowd(4)
+    local grouped, skeletons = crowd(4)
+    local g = ik2d.group(skeletons)
+    local bases, targets, tips, poles, out = {}, {}, {}, {}, {}
+    for f = 1, 8 do
+      for i = 1, 4 do
+        local bx, by, ba, ax, ay, lx, ly, tip, px, py = inputs(i, f)
+        bases[3 * i - 2], bases[3 * i - 1], bases[3 * i] = bx, by, ba
+        targets[4 * i - 3], targets[4 * i - 2], targets[4 * i - 1], targets[4 * i] = ax, ay, lx, ly
+        -- the arm has no tip angle or pole: its entries are not read
+        tips[2 * i - 1], tips[2 * i] = 1e300, tip
+        poles[4 * i - 3], poles[4 * i - 2], poles[4 * i - 1], poles[4 * i] = 0, 0, px, py
+      end
+      g:set_bases(bases)
+      g:set_targets(targets)
+      g:set_tip_angles(tips)
+      g:set_poles(poles)
+      local reached = g:solve()
+      assert.are.equal(solve_alone(alone, f), reached)
+      assert.are.same(all_transforms(alone), g:transforms(out))
+    end
+    for i = 1, 4 do
+      assert.are.same({ alone[i].leg:result() }, { grouped[i].leg:result() })
+      assert.are.same({ alone[i].leg:tip_angle() }, { grouped[i].leg:tip_angle() })
+      assert.are.same({ alone[i].arm:tip_angle() }, { grouped[i].arm:tip_angle() })
+    end
+  end)
+
+  it("numbers its skeletons, their solvers and their transforms", function()
+    local list, skeletons = crowd(3)
+    local g = ik2d.group(skeletons)
+    assert.are.equal(3, #g)
+    assert.are.equal(skeletons[2], g:skeleton(2))
+    local solvers = g:solvers()
+    assert.are.equal(6, #solvers)
+    assert.are.equal(list[2].arm, solvers[3])
+    assert.are.equal(list[3].leg, g:solver(6))
+    assert.are.equal(70, g:transform_offset(3))
+    assert.are.equal(105, #g:transforms())
+    assert.are.equal(2 * 4 * 2 + 2 * 4, g:joint_offset(4))
+    assert.matches("ik2d.Group%(3 skeletons, 6 solvers%)", tostring(g))
+    refuses(function() g:skeleton(4) end,
+      "skeleton index 4 out of range (1..3)")
+  end)
+
+  it("refuses a bad number naming its item, and changes nothing", function()
+    local list, skeletons = crowd(2)
+    local g = ik2d.group(skeletons)
+    local before = all_transforms(list)
+    refuses(function() g:set_bases({ 1, 2 }) end,
+      "6 numbers expected (x, y, angle for each of 2 skeletons), got 2")
+    refuses(function() g:set_bases({ 1, 2, 3, 4, 0 / 0, 6 }) end,
+      "item 5: base y must be finite")
+    refuses(function() g:set_tip_angles({ 0, 1 / 0, 0, 0 }) end,
+      "item 2: tip angle must be finite")
+    refuses(function() g:set_poles({ 0, 0, 1, 0 / 0, 0, 0, 1, 1 }) end,
+      "item 4: pole y must be finite")
+    assert.are.same(before, all_transforms(list))
+    assert.are.same({ 100, 300, 0 }, { list[1].sk:base() })
+    assert.are.same({ 0, 1 }, { list[1].leg:tip_angle() })
+    -- an arm's entries are not read: any number goes
+    g:set_tip_angles({ 1 / 0, 0.5, 0 / 0, 0.25 })
+    assert.are.same({ 0.5, 1 }, { list[1].leg:tip_angle() })
+    assert.is_nil(list[1].arm:tip_angle())
+  end)
+
+  it("keeps bases and transforms to groups of skeletons", function()
+    local list = crowd(1)
+    local g = ik2d.group{ list[1].arm, list[1].leg }
+    assert.are.equal(2, #g)
+    refuses(function() g:set_bases({}) end,
+      "a group of solvers: only a group of skeletons has it")
+    refuses(function() g:transforms() end,
+      "a group of solvers: only a group of skeletons has it")
+    refuses(function() ik2d.group{ list[1].sk, list[1].arm } end,
+      "item 2: ik2d.Skeleton expected (item 1 is one), got ik2d.Solver")
+    refuses(function() ik2d.group{ list[1].sk, list[1].sk } end,
+      "item 2: the skeleton of item 1 again")
+  end)
+
+  it("raises for a cycle through targets on bones before it solves anything", function()
+    local list = crowd(1)
+    list[1].arm:set_target(140, 250)
+    -- two arms sharing the spine, each hand's target on the other hand
+    local sk = ik2d.skeleton{ x = 300, y = 300,
+      { name = "spine", length = 30, angle = -1.57 },
+      { name = "arm_a", parent = "spine", length = 20, angle = 1.2 },
+      { name = "hand_a", parent = "arm_a", length = 10 },
+      { name = "arm_b", parent = "spine", length = 20, angle = -1.2 },
+      { name = "hand_b", parent = "arm_b", length = 10 },
+    }
+    local a = ik2d.solver(sk:chain("spine", "hand_a"))
+    local b = ik2d.solver(sk:chain("spine", "hand_b"))
+    a:set_target_bone(sk, "hand_b", 5, 0)
+    b:set_target_bone(sk, "hand_a", 5, 0)
+    local g = ik2d.group{ list[1].sk, sk }
+    assert.is_true(g:solve() >= 0)
+    a:set_options{ together = false }
+    list[1].arm:set_target(150, 240)
+    local before = g:transforms()
+    assert.has_error(function() g:solve() end)
+    assert.are.same(before, g:transforms())
+    a:set_options{ together = true }
+    assert.is_true(g:solve() >= 0)
+    assert.are_not.same(before, g:transforms())
+  end)
+
+  if rawget(_G, "jit") then
+    it("reads its arrays every solve, with the bits of the calls (LuaJIT)", function()
+      local alone = crowd(3)
+      local _, skeletons = crowd(3)
+      local g = ik2d.group(skeletons)
+      local bases, targets = g:base_array(), g:target_array()
+      local tips, poles, out = g:tip_angle_array(), g:pole_array(), g:transform_array()
+      assert.are.equal(100, bases[0])
+      assert.is_true(tips[0] ~= tips[0])   -- the arm has none: NaN
+      assert.are.equal(0, tips[1])
+      for f = 1, 6 do
+        for i = 1, 3 do
+          local bx, by, ba, ax, ay, lx, ly, tip, px, py = inputs(i, f)
+          local j = i - 1
+          bases[3 * j], bases[3 * j + 1], bases[3 * j + 2] = bx, by, ba
+          targets[4 * j], targets[4 * j + 1], targets[4 * j + 2], targets[4 * j + 3] = ax, ay, lx, ly
+          tips[2 * j + 1] = tip
+          poles[4 * j + 2], poles[4 * j + 3] = px, py
+        end
+        assert.are.equal(solve_alone(alone, f), g:solve())
+        local expected = all_transforms(alone)
+        for k = 1, #expected do assert.are.equal(expected[k], out[k - 1]) end
+      end
+      local before = all_transforms(alone)
+      bases[4] = 0 / 0
+      refuses(function() g:solve() end,
+      "base array [4]: base y must be finite")
+      bases[4] = 300
+      tips[3] = 1 / 0
+      refuses(function() g:solve() end,
+      "tip angle array [3]: tip angle must be finite")
+      local after = {}
+      for k = 1, #before do after[k] = out[k - 1] end
+      -- nothing solved, and the transforms as they were
+      for k = 1, #before do assert.are.equal(g:transforms()[k], after[k]) end
+    end)
+  end
+end)

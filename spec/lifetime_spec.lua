@@ -54,7 +54,10 @@ shared.RECIPES = {
     pole = {}, clear_pole = {}, set_target_bone = { "sk", 1, 0.5, 0 }, target_bone = {},
     clear_target_bone = {}, set_aim = { 1, 0, 0 }, aim = {}, clear_aim = {} },
   Group = { solver = { 1 }, solve = {}, set_targets = { "xy" }, joints = { "t" },
-    joint_offset = { 2 }, target_array = {}, joint_array = {} },
+    joint_offset = { 2 }, target_array = {}, joint_array = {}, solvers = { "t" },
+    set_tip_angles = { "ab" }, set_poles = { "xy" }, tip_angle_array = {}, pole_array = {},
+    skeleton = { 1 }, set_bases = { "t" }, transforms = { "t" }, transform_offset = { 1 },
+    base_array = {}, transform_array = {} },
   Spring = { chain = {}, update = { 0.02 }, reset = {}, set_weight = { 0.5 }, weight = {},
     set_gravity = { 0, 9 }, gravity = {}, set_wind = { 3, 0 }, wind = {},
     set_colliders = { "t" }, colliders = {}, set_options = { "sopts" }, options = {},
@@ -80,6 +83,7 @@ local function arguments(list)
     elseif a == "opts" then a = { iterations = 3 }
     elseif a == "sopts" then a = { damping = 3 }
     elseif a == "xy" then a = { 1, 2, 3, 4 }
+    elseif a == "ab" then a = { 1, 2 }
     elseif a == "sk" then a = ik2d.skeleton{ { name = "a", length = 1 } } end
     out[i] = a
   end
@@ -115,9 +119,15 @@ local WORD = { Constraint = "constraint", Chain = "chain", Solver = "solver", Gr
 local CHAIN_OF = { s = "arm", s2 = "arm2", sp = "arm2" }
 local MEMBERS = { "s", "s2" }
 local GROUP_REACHES = { solve = true, set_targets = true, joints = true, target_array = true,
-                        joint_array = true }
+                        joint_array = true, set_tip_angles = true, set_poles = true,
+                        tip_angle_array = true, pole_array = true, set_bases = true,
+                        transforms = true, base_array = true, transform_array = true }
+-- what only a group of skeletons has: the group of solvers here raises
+local SKELETONS_ONLY = { skeleton = true, set_bases = true, transforms = true,
+                         transform_offset = true, base_array = true, transform_array = true }
 -- only LuaJIT's FFI makes the arrays: elsewhere a live group's raise
-local NEEDS_FFI = { target_array = true, joint_array = true }
+local NEEDS_FFI = { target_array = true, joint_array = true, tip_angle_array = true,
+                    pole_array = true }
 local NO_FFI = not helpers.is_luajit
                and ("needs LuaJIT's FFI, which %s does not have"):format(_VERSION) or nil
 
@@ -155,7 +165,10 @@ local function check_all(dead, results, prefix)
     for method, msg in pairs(results[name]) do
       local words = expected_words(name, method, dead)
       local label = ("%s:%s"):format(name, method)
-      if not words and NO_FFI and NEEDS_FFI[method] then
+      if not words and KIND[name] == "Group" and SKELETONS_ONLY[method] then
+        assert.are.equal(("%sbad call to '%s' (a group of solvers: only a group of skeletons has it)")
+                         :format(prefix, method), msg, label)
+      elseif not words and NO_FFI and NEEDS_FFI[method] then
         -- what it always does there, not a sign of a finalised object
         assert.are.equal(("%sbad call to '%s' (%s)"):format(prefix, method, NO_FFI), msg, label)
       elseif words then

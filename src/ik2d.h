@@ -550,6 +550,24 @@ IK2D_API int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_i
 ** its index.  NULL entries are skipped. */
 IK2D_API ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
                                       const double *xy, int *bad);
+/* ik2d_set_targets' check alone: writes nothing (so that several arrays
+** can all be checked before any is written).  The same for the others. */
+IK2D_API ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
+                                        const double *xy, int *bad);
+IK2D_API ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
+                                           const double *angles, int *bad);
+IK2D_API ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count,
+                                      const double *xy, int *bad);
+/* Every solver's tip angle from angles (one a solver), for the solvers
+** whose tip angle is on (each keeps its tip weight; the others' entries
+** are not read), all checked before any is written; for a bad one, *bad
+** (if not NULL) gets its index.  NULL entries are skipped. */
+IK2D_API ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
+                                         const double *angles, int *bad);
+/* Every solver's pole from xy (x, y pairs), for the solvers that have a
+** pole (the others' entries are not read), as ik2d_set_tip_angles. */
+IK2D_API ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count,
+                                    const double *xy, int *bad);
 
 /* ------------------------------------------------------------------ */
 /* Skeleton: bones in a tree, each with a parent (an earlier bone, or   */
@@ -634,6 +652,13 @@ IK2D_API ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *skeleton, double x,
                                             double y, double angle);
 IK2D_API void ik2d_skeleton_base(const ik2d_skeleton *skeleton, double *x,
                                  double *y, double *angle);
+/* Every skeleton's base from xya (x, y, angle, skeleton after
+** skeleton), all checked before any is written; for a bad one, *bad (if
+** not NULL) gets its index.  NULL entries are skipped. */
+IK2D_API ik2d_status ik2d_set_bases(ik2d_skeleton *const *skeletons, int count,
+                                    const double *xya, int *bad);
+IK2D_API ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
+                                      const double *xya, int *bad);
 IK2D_API ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *skeleton, bool flip);
 IK2D_API bool ik2d_skeleton_flip(const ik2d_skeleton *skeleton);
 /* The animated local angle of bone i; the result shows it until the

@@ -187,8 +187,8 @@ int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
   return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
 }
 
-ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
-                             const double *xy, int *bad) {
+ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
+                               const double *xy, int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -198,6 +198,14 @@ ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
       return status;
     }
   }
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
+                             const double *xy, int *bad) {
+  int i;
+  ik2d_status status = ik2d_check_targets(solvers, count, xy, bad);
+  if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (solvers[i] != NULL) ik2d_solver_set_target(solvers[i], xy[2 * i], xy[2 * i + 1]);
   return IK2D_OK;

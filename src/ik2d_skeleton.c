@@ -556,6 +556,31 @@ ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
   return IK2D_OK;
 }
 
+ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
+                             const double *xya, int *bad) {
+  int i;
+  if (skeletons == NULL || xya == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < count; i++) {
+    ik2d_status status = ik2d_chain_check_base(xya[3 * i], xya[3 * i + 1], xya[3 * i + 2]);
+    if (skeletons[i] != NULL && status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+  }
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_set_bases(ik2d_skeleton *const *skeletons, int count,
+                           const double *xya, int *bad) {
+  int i;
+  ik2d_status status = ik2d_check_bases(skeletons, count, xya, bad);
+  if (status != IK2D_OK) return status;
+  for (i = 0; i < count; i++)
+    if (skeletons[i] != NULL)
+      ik2d_skeleton_set_base(skeletons[i], xya[3 * i], xya[3 * i + 1], xya[3 * i + 2]);
+  return IK2D_OK;
+}
+
 void ik2d_skeleton_base(const ik2d_skeleton *sk, double *x, double *y,
                         double *angle) {
   if (x != NULL) *x = sk != NULL ? sk->base_x : 0.0;

@@ -353,6 +353,63 @@ void ik2d_solver_clear_pole(ik2d_solver *solver) {
   if (solver != NULL) solver->settings.pole.enabled = false;
 }
 
+ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
+                                  const double *angles, int *bad) {
+  int i;
+  if (solvers == NULL || angles == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < count; i++) {
+    const ik2d_solver *s = solvers[i];
+    ik2d_status status;
+    if (s == NULL || !s->settings.tip.enabled) continue;
+    status = check_tip(angles[i], s->settings.tip.weight);
+    if (status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+  }
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
+                                const double *angles, int *bad) {
+  int i;
+  ik2d_status status = ik2d_check_tip_angles(solvers, count, angles, bad);
+  if (status != IK2D_OK) return status;
+  for (i = 0; i < count; i++)
+    if (solvers[i] != NULL && solvers[i]->settings.tip.enabled)
+      solvers[i]->settings.tip.angle = angles[i];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count, const double *xy,
+                             int *bad) {
+  int i;
+  if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < count; i++) {
+    ik2d_status status;
+    if (solvers[i] == NULL || !solvers[i]->settings.pole.enabled) continue;
+    status = check_pole(xy[2 * i], xy[2 * i + 1]);
+    if (status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+  }
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count, const double *xy,
+                           int *bad) {
+  int i;
+  ik2d_status status = ik2d_check_poles(solvers, count, xy, bad);
+  if (status != IK2D_OK) return status;
+  for (i = 0; i < count; i++) {
+    if (solvers[i] == NULL || !solvers[i]->settings.pole.enabled) continue;
+    solvers[i]->settings.pole.x = xy[2 * i];
+    solvers[i]->settings.pole.y = xy[2 * i + 1];
+  }
+  return IK2D_OK;
+}
+
 ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y, double angle) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;

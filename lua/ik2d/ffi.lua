@@ -54,6 +54,10 @@ if not pcall(ffi.typeof, "ik2d_status") then
     int luaik_group_solve(void *box);
     double *luaik_group_target_array(void *box);
     const double *luaik_group_joint_array(void *box);
+    double *luaik_group_tip_angle_array(void *box);
+    double *luaik_group_pole_array(void *box);
+    double *luaik_group_base_array(void *box);
+    const double *luaik_group_transform_array(void *box);
     bool luaik_chain_live(const ik2d_chain *chain);
     bool luaik_solver_live(const ik2d_solver *solver);
     bool luaik_spring_live(const ik2d_spring *spring);
@@ -420,6 +424,7 @@ function M.install(core)
       local array = arrays[group]
       if array == nil then
         array = make(view.box)
+        if array == nil then return fallback(...) end
         arrays[group] = array
         kept_owner[array] = group
       end
@@ -430,6 +435,12 @@ function M.install(core)
                                         classic.Group.target_array)
   methods.Group.joint_array = array_of(joint_arrays, C.luaik_group_joint_array,
                                        classic.Group.joint_array)
+  -- the rest of a frame's numbers, and a group of skeletons' own (NULL
+  -- for a group of solvers: the classic method raises)
+  for _, name in ipairs { "tip_angle_array", "pole_array", "base_array", "transform_array" } do
+    local make = C["luaik_group_" .. name]
+    methods.Group[name] = array_of(setmetatable({}, { __mode = "kv" }), make, classic.Group[name])
+  end
 
   -- skeletons -------------------------------------------------------------
 

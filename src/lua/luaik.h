@@ -202,6 +202,10 @@ ik2d_chain *luaik_check_chain(lua_State *L, int arg);
 ik2d_constraint *luaik_check_constraint(lua_State *L, int arg);
 ik2d_solver *luaik_check_solver(lua_State *L, int arg);
 ik2d_skeleton *luaik_check_skeleton(lua_State *L, int arg);
+/* Appends the Lua objects of the skeleton at index sk's solvers (in the
+** order made; one being collected is left out) to the table at index t
+** from index next; returns the next free index. */
+int luaik_skeleton_push_solvers(lua_State *L, int sk, int t, int next);
 /* The 0-based bone of the skeleton at index sk that argument arg names
 ** (a name or a 1-based index), or an error. */
 int luaik_bone_arg(lua_State *L, int sk, int arg);

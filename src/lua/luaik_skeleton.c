@@ -480,25 +480,29 @@ static void remember_solver(lua_State *L, int solver) {
   lua_pop(L, 1);
 }
 
-/* sk:solvers([t]) -> t: every solver on the skeleton's chains, in the
-** order made (the skeleton's own list; one being collected is left out). */
-static int skeleton_solvers(lua_State *L) {
-  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+int luaik_skeleton_push_solvers(lua_State *L, int sk, int t, int next) {
   ik2d_solver *list[IK2D_MAX_SKELETON_SOLVERS];
-  int n = ik2d_skeleton_solvers(sk, list, IK2D_MAX_SKELETON_SOLVERS), k, next = 1;
-  luaik_push_table_arg(L, 2);
+  int n = ik2d_skeleton_solvers(luaik_check_skeleton(L, sk), list, IK2D_MAX_SKELETON_SOLVERS), k;
   push_objects(L);
   for (k = 0; k < n; k++) {
     lua_pushlightuserdata(L, (void *)luaik_box_of(list[k]));
-    lua_rawget(L, 3);
+    lua_rawget(L, -2);
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
       continue;
     }
-    lua_rawseti(L, 2, next++);
+    lua_rawseti(L, t, next++);
   }
   lua_pop(L, 1);
-  luaik_trim(L, 2, next);
+  return next;
+}
+
+/* sk:solvers([t]) -> t: every solver on the skeleton's chains, in the
+** order made (the skeleton's own list; one being collected is left out). */
+static int skeleton_solvers(lua_State *L) {
+  luaik_check_skeleton(L, 1);
+  luaik_push_table_arg(L, 2);
+  luaik_trim(L, 2, luaik_skeleton_push_solvers(L, 1, 2, 1));
   return 1;
 }
 

@@ -1,14 +1,20 @@
 --- ik2d.pure.group: ik2d.group for Lua (src/lua/luaik_group.c): many
--- solvers solved, targeted and read in one call each a frame, and under
--- LuaJIT the target and joint arrays.  The C core solves a group's CCD
+-- solvers (or whole skeletons) solved, targeted and read in one call each
+-- a frame, and under LuaJIT the arrays.  The C core solves a group's CCD
 -- chains side by side (in the lanes of an instruction set) with exactly
 -- the bits of solving them one by one in list order; here they are
--- solved so: the pure core's one instruction set is "scalar".
+-- solved so: the pure core's one instruction set is "scalar".  A group of
+-- skeletons is the flat list of their solvers plus their bases and
+-- transforms, solved skeleton by skeleton.
 local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
 local pose = require "ik2d.pure.pose"
 local binding_solver = require "ik2d.pure.binding_solver"
+local binding_skeleton = require "ik2d.pure.binding_skeleton"
+local skeleton = require "ik2d.pure.skeleton"
+local skeleton_solve = require "ik2d.pure.skeleton_solve"
+local chains = require "ik2d.pure.chain"
 
 local type, select, rawget, rawset, tonumber = type, select, rawget, rawset, tonumber
 local getmetatable = getmetatable
@@ -21,6 +27,10 @@ local solve, check_target, set_target = solvers.solve, solvers.check_target, sol
 
 local groups, new_group = O.objects.Group, O.new.Group
 local solvers_of = O.objects.Solver
+local skeletons_of = O.objects.Skeleton
+local check_skeleton = binding_skeleton.check_skeleton
+local check_tip, check_pole, check_base = solvers.check_tip, solvers.check_pole, chains.check_base
+local NAN = 0 / 0
 local Group = O.methods.Group
 
 local M = {}
@@ -44,6 +54,9 @@ local function check_live_group(v, arg, n)
   if not g or g.collected then g = check_group(v, arg, n) end
   local count = finalised.count
   if g.alive_at == count then return g end
+  for i = 1, g.skeleton_count do
+    if g.skeletons[i].collected then arg_error(arg, format("skeleton %d was collected", i)) end
+  end
   local list = g.solvers
   for i = 1, g.count do
     local sv = list[i]
@@ -54,12 +67,67 @@ local function check_live_group(v, arg, n)
   return g
 end
 
+-- The group of the solvers (proxies) in list and of the skeletons
+-- (proxies) in items (none for a group of solvers): it keeps them all.
+-- offsets[i]: the 0-based index of member i's first joint in the joint
+-- array, offsets[count + 1] their total; bone_offsets the same for each
+-- skeleton's first transform.
+local function make_group(list, items)
+  local count, skeleton_count = #list, #items
+  local g = { count = count, skeleton_count = skeleton_count, solvers = {}, skeletons = {},
+              scratch = {}, offsets = { 0 }, bone_offsets = { 0 }, anchor = {},
+              read_targets = false, read_tips = false, read_poles = false, read_bases = false,
+              write_joints = false, write_transforms = false, alive_at = -1, pose = false }
+  local bones = 1
+  for i = 1, count do
+    local sv = solvers_of[list[i]]
+    g.solvers[i] = sv
+    g.anchor[i] = list[i]
+    g.offsets[i + 1] = g.offsets[i] + 2 * (sv.chain.count + 1)
+    if sv.chain.count > bones then bones = sv.chain.count end
+  end
+  for i = 1, skeleton_count do
+    local sk = skeletons_of[items[i]]
+    g.skeletons[i] = sk
+    g.anchor[count + i] = items[i]
+    g.bone_offsets[i + 1] = g.bone_offsets[i] + skeleton.TRANSFORM * sk.count
+  end
+  for i = 1, math.max(2 * count, 3 * skeleton_count) do g.scratch[i] = 0.0 end
+  -- the pose its solves work on, its own
+  g.pose = pose.new(bones)
+  return new_group(g)
+end
+
+-- every item a live skeleton, none twice; the solvers theirs
+local function group_of_skeletons(t, count)
+  local seen, items, list = {}, {}, {}
+  for i = 1, count do
+    local item = rawget(t, i)
+    if not skeletons_of[item] then
+      arg_error(1, format("item %d: ik2d.Skeleton expected (item 1 is one), got %s", i,
+                          typename(item)))
+    end
+    -- the C binding checks the item where it pushed it: stack slot 4
+    local sk = check_skeleton(item, 4, 4)
+    if seen[item] then arg_error(1, format("item %d: the skeleton of item %d again", i, seen[item])) end
+    seen[item] = i
+    items[i] = item
+    local proxies = O.solver_proxies
+    for k = 1, #sk.solvers do
+      local proxy = proxies[sk.solvers[k]]
+      if proxy ~= nil then list[#list + 1] = proxy end
+    end
+  end
+  return make_group(list, items)
+end
+
 function M.group(...)
   local t, n = ..., select("#", ...)
   if not is_table(t) then type_error(1, "table", t, n) end
   local count = rawlen(t)
+  if skeletons_of[rawget(t, 1)] then return group_of_skeletons(t, count) end
   -- every item a live solver, none twice
-  local seen = {}
+  local seen, list = {}, {}
   for i = 1, count do
     local item = rawget(t, i)
     if not solvers_of[item] then
@@ -69,25 +137,9 @@ function M.group(...)
     check_solver(item, 3, 3)
     if seen[item] then arg_error(1, format("item %d: the solver of item %d again", i, seen[item])) end
     seen[item] = i
+    list[i] = item
   end
-  -- offsets[i]: the 0-based index of member i's first joint in the joint
-  -- array, offsets[count + 1] their total
-  local g = { count = count, solvers = {}, scratch = {}, offsets = { 0 }, anchor = {},
-              read_targets = false, write_joints = false, alive_at = -1, pose = false }
-  local bones = 1
-  for i = 1, count do
-    local item = rawget(t, i)
-    local sv = solvers_of[item]
-    g.solvers[i] = sv
-    -- the group keeps its solvers
-    g.anchor[i] = item
-    g.scratch[2 * i - 1], g.scratch[2 * i] = 0.0, 0.0
-    g.offsets[i + 1] = g.offsets[i] + 2 * (sv.chain.count + 1)
-    if sv.chain.count > bones then bones = sv.chain.count end
-  end
-  -- the pose its solves work on, its own
-  g.pose = pose.new(bones)
-  return new_group(g)
+  return make_group(list, {})
 end
 
 function Group.solver(...)
@@ -99,6 +151,47 @@ function Group.solver(...)
   return g.anchor[i]
 end
 
+--- the members, or the skeletons' solvers
+function Group.solvers(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_group(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  for i = 1, g.count do rawset(t, i, g.anchor[i]) end
+  if rawget(t, g.count + 1) ~= nil then B.trim(t, g.count + 1) end
+  return t
+end
+
+-- a group of solvers has no bases or transforms
+local function solvers_only(g) return g.skeleton_count == 0 and g.count > 0 end
+
+local function skeletons_only(g)
+  if solvers_only(g) then B.call_error("a group of solvers: only a group of skeletons has it") end
+  return g
+end
+
+local function check_skeleton_group(v, arg, n)
+  return skeletons_only(check_live_group(v, arg, n))
+end
+
+function Group.skeleton(...)
+  local self, i = ...
+  local n = select("#", ...)
+  local g = skeletons_only(check_group(self, 1, n))
+  i = B.whole_at(i, n >= 2, 2, "skeleton index")
+  if i < 1 or i > g.skeleton_count then index_error(2, "skeleton", i, g.skeleton_count) end
+  return g.anchor[g.count + i]
+end
+
+-- every skeleton's transforms into the transform array
+local function copy_transforms(g)
+  local list, offsets, transforms = g.skeletons, g.bone_offsets, g.transforms
+  for i = 1, g.skeleton_count do
+    local from, at = list[i].T, offsets[i]
+    for k = 1, offsets[i + 1] - at do transforms[at + k - 1] = from[k] end
+  end
+end
+
 -- every member's joints into the joint array
 local function copy_joints(g)
   local list, offsets, joints = g.solvers, g.offsets, g.joints
@@ -108,50 +201,126 @@ local function copy_joints(g)
   end
 end
 
-function Group.solve(...)
-  local g = check_live_group(..., 1, select("#", ...))
-  local list, count = g.solvers, g.count
-  if g.read_targets then
-    -- the targets from the target array, all checked before any is kept
-    local targets = g.targets
-    for k = 1, count do
-      local status = check_target(targets[2 * k - 2], targets[2 * k - 1])
+-- The first bad number of the arrays a solve reads (in the C binding's
+-- order: bases, targets, tip angles, poles): the array's name, the
+-- 0-based entry and the status; nil when all are good.
+local function bad_input(g)
+  if g.read_bases then
+    local bases = g.bases
+    for k = 1, g.skeleton_count do
+      local status = check_base(bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1])
       if status then
-        arg_error(1, format("target array [%d]: %s", 2 * k - 2 + (status == "TARGET_Y" and 1 or 0),
-                            B.status_message(status)))
+        return "base array", 3 * k - 3 + (status == "BASE_Y" and 1 or status == "BASE_ANGLE" and 2 or 0),
+               status
       end
     end
-    for k = 1, count do
-      local sv = list[k]
-      -- a world target: one on a bone goes, and the hold on its skeleton
-      if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
-      set_target(sv, targets[2 * k - 2], targets[2 * k - 1])
+  end
+  local list = g.solvers
+  if g.read_targets then
+    local targets = g.targets
+    for k = 1, g.count do
+      local status = check_target(targets[2 * k - 2], targets[2 * k - 1])
+      if status then return "target array", 2 * k - 2 + (status == "TARGET_Y" and 1 or 0), status end
     end
   end
-  local reached, P = 0, g.pose
-  for i = 1, count do
-    if solve(list[i], P) then reached = reached + 1 end
+  if g.read_tips then
+    for k = 1, g.count do
+      local settings = list[k].settings
+      local status = settings.tip and check_tip(g.tips[k - 1], settings.tip_weight)
+      if status then return "tip angle array", k - 1, status end
+    end
+  end
+  if g.read_poles then
+    local poles = g.poles
+    for k = 1, g.count do
+      local status = list[k].settings.pole and check_pole(poles[2 * k - 2], poles[2 * k - 1])
+      if status then return "pole array", 2 * k - 2 + (status == "POLE_Y" and 1 or 0), status end
+    end
+  end
+  return nil
+end
+
+-- a world target: one on a bone goes, and the hold on its skeleton
+local function set_world_target(sv, x, y)
+  if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
+  set_target(sv, x, y)
+end
+
+-- the arrays' numbers, all checked (bad_input)
+local function take_inputs(g)
+  local list = g.solvers
+  if g.read_bases then
+    local bases = g.bases
+    for k = 1, g.skeleton_count do
+      skeleton.set_base(g.skeletons[k], bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1])
+    end
+  end
+  if g.read_targets then
+    local targets = g.targets
+    for k = 1, g.count do set_world_target(list[k], targets[2 * k - 2], targets[2 * k - 1]) end
+  end
+  if g.read_tips then
+    for k = 1, g.count do
+      local sv = list[k]
+      if sv.settings.tip then solvers.set_tip_angle(sv, g.tips[k - 1], sv.settings.tip_weight) end
+    end
+  end
+  if g.read_poles then
+    local poles = g.poles
+    for k = 1, g.count do
+      local sv = list[k]
+      if sv.settings.pole then solvers.set_pole(sv, poles[2 * k - 2], poles[2 * k - 1]) end
+    end
+  end
+end
+
+-- a skeleton whose solve would refuse for a cycle through targets on
+-- bones raises before anything changes (only targets on bones make one,
+-- and the target array replaces every member's)
+local function check_cycles(g)
+  if g.skeleton_count == 0 or g.read_targets then return end
+  local list, on_bones = g.solvers, false
+  for k = 1, g.count do on_bones = on_bones or list[k].target_skeleton ~= nil end
+  if not on_bones then return end
+  for k = 1, g.skeleton_count do
+    local sk = g.skeletons[k]
+    local a, b = skeleton_solve.cycle(sk)
+    if a then binding_skeleton.cycle_error(sk, 0, a, b) end
+  end
+end
+
+function Group.solve(...)
+  local g = check_live_group(..., 1, select("#", ...))
+  check_cycles(g)
+  local name, entry, status = bad_input(g)
+  if name then arg_error(1, format("%s [%d]: %s", name, entry, B.status_message(status))) end
+  take_inputs(g)
+  local reached, list = 0, g.solvers
+  if g.skeleton_count > 0 then
+    for i = 1, g.skeleton_count do reached = reached + skeleton_solve.solve(g.skeletons[i]) end
+  else
+    local P = g.pose
+    for i = 1, g.count do
+      if solve(list[i], P) then reached = reached + 1 end
+    end
   end
   if g.write_joints then copy_joints(g) end
+  if g.write_transforms then copy_transforms(g) end
   return reached
 end
 
---- every member's target from t = { x1, y1, x2, y2, ... }: the table
--- checked whole, then every target before any is kept
-function Group.set_targets(...)
-  local self, t = ...
-  local n = select("#", ...)
-  local g = check_live_group(self, 1, n)
-  if not is_table(t) then type_error(2, "table", t, n) end
-  local count, scratch = g.count, g.scratch
+-- n numbers from table t (argument 2) into the scratch, the table checked
+-- whole; what (of members) for the message
+local function read_table(g, t, nargs, count, what, members)
+  if not is_table(t) then type_error(2, "table", t, nargs) end
+  local scratch = g.scratch
   local length = rawlen(t)
-  if length ~= 2 * count then
-    arg_error(2, format("%d numbers expected (x, y for each of %d solvers), got %d", 2 * count,
-                        count, length))
+  if length ~= count then
+    arg_error(2, format("%d numbers expected (%s), got %d", count, format(what, members), length))
   end
   -- (a table without a metatable reads raw without rawget's call)
   local plain = getmetatable(t) == nil
-  for i = 1, 2 * count do
+  for i = 1, count do
     local v
     if plain then v = t[i] else v = rawget(t, i) end
     if type(v) ~= "number" then
@@ -160,6 +329,84 @@ function Group.set_targets(...)
     end
     scratch[i] = v * 1.0
   end
+  return scratch
+end
+
+--- the tip angles of the members that have one, from t (one number a
+-- member; the others' are not read)
+function Group.set_tip_angles(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_live_group(self, 1, n)
+  local scratch = read_table(g, t, n, g.count, "an angle for each of %d solvers", g.count)
+  local list = g.solvers
+  for k = 1, g.count do
+    local settings = list[k].settings
+    local status = settings.tip and check_tip(scratch[k], settings.tip_weight)
+    if status then arg_error(2, format("item %d: %s", k, B.status_message(status))) end
+  end
+  for k = 1, g.count do
+    local sv = list[k]
+    if sv.settings.tip then solvers.set_tip_angle(sv, scratch[k], sv.settings.tip_weight) end
+  end
+  if g.read_tips then
+    for k = 1, g.count do g.tips[k - 1] = scratch[k] end
+  end
+end
+
+function Group.set_poles(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_live_group(self, 1, n)
+  local scratch = read_table(g, t, n, 2 * g.count, "x, y for each of %d solvers", g.count)
+  local list = g.solvers
+  for k = 1, g.count do
+    local status = list[k].settings.pole and check_pole(scratch[2 * k - 1], scratch[2 * k])
+    if status then
+      arg_error(2, format("item %d: %s", 2 * k - 1 + (status == "POLE_Y" and 1 or 0),
+                          B.status_message(status)))
+    end
+  end
+  for k = 1, g.count do
+    local sv = list[k]
+    if sv.settings.pole then solvers.set_pole(sv, scratch[2 * k - 1], scratch[2 * k]) end
+  end
+  if g.read_poles then
+    for i = 1, 2 * g.count do g.poles[i - 1] = scratch[i] end
+  end
+end
+
+--- every skeleton's base from t = { x1, y1, angle1, x2, ... }
+function Group.set_bases(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_skeleton_group(self, 1, n)
+  local count = g.skeleton_count
+  local scratch = read_table(g, t, n, 3 * count, "x, y, angle for each of %d skeletons", count)
+  for k = 1, count do
+    local status = check_base(scratch[3 * k - 2], scratch[3 * k - 1], scratch[3 * k])
+    if status then
+      arg_error(2, format("item %d: %s",
+                          3 * k - 2 + (status == "BASE_Y" and 1 or status == "BASE_ANGLE" and 2 or 0),
+                          B.status_message(status)))
+    end
+  end
+  for k = 1, count do
+    skeleton.set_base(g.skeletons[k], scratch[3 * k - 2], scratch[3 * k - 1], scratch[3 * k])
+  end
+  if g.read_bases then
+    for i = 1, 3 * count do g.bases[i - 1] = scratch[i] end
+  end
+end
+
+--- every member's target from t = { x1, y1, x2, y2, ... }: the table
+-- checked whole, then every target before any is kept
+function Group.set_targets(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_live_group(self, 1, n)
+  local count = g.count
+  local scratch = read_table(g, t, n, 2 * count, "x, y for each of %d solvers", count)
   for k = 1, count do
     local x, y = scratch[2 * k - 1], scratch[2 * k]
     -- finite (check_target's test, written out)
@@ -171,11 +418,7 @@ function Group.set_targets(...)
   end
   -- every one checked: kept
   local list = g.solvers
-  for k = 1, count do
-    local sv = list[k]
-    if sv.target_skeleton then sv.target_anchor, sv.target_names = nil, nil end
-    set_target(sv, scratch[2 * k - 1], scratch[2 * k])
-  end
+  for k = 1, count do set_world_target(list[k], scratch[2 * k - 1], scratch[2 * k]) end
   -- the target array follows them
   if g.read_targets then
     local targets = g.targets
@@ -226,6 +469,94 @@ function Group.joint_array(...)
   return pointer_of(group, g, "joints", "const double *")
 end
 
+function Group.tip_angle_array(...)
+  local group = ...
+  local g = check_live_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.read_tips then
+    -- a member without a tip angle shows NaN: the solves do not read it
+    local tips = ffi.new("double[?]", g.count)
+    for k = 1, g.count do
+      local settings = g.solvers[k].settings
+      tips[k - 1] = settings.tip and settings.tip_angle or NAN
+    end
+    g.tips, g.read_tips = tips, true
+  end
+  return pointer_of(group, g, "tips", "double *")
+end
+
+function Group.pole_array(...)
+  local group = ...
+  local g = check_live_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.read_poles then
+    local poles = ffi.new("double[?]", 2 * g.count)
+    for k = 1, g.count do
+      local settings = g.solvers[k].settings
+      poles[2 * k - 2] = settings.pole and settings.pole_x or NAN
+      poles[2 * k - 1] = settings.pole and settings.pole_y or NAN
+    end
+    g.poles, g.read_poles = poles, true
+  end
+  return pointer_of(group, g, "poles", "double *")
+end
+
+function Group.base_array(...)
+  local group = ...
+  local g = check_skeleton_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.read_bases then
+    local bases = ffi.new("double[?]", 3 * g.skeleton_count)
+    for k = 1, g.skeleton_count do
+      local sk = g.skeletons[k]
+      bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1] = sk.base_x, sk.base_y, sk.base_angle
+    end
+    g.bases, g.read_bases = bases, true
+  end
+  return pointer_of(group, g, "bases", "double *")
+end
+
+function Group.transform_array(...)
+  local group = ...
+  local g = check_skeleton_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.write_transforms then
+    g.transforms = ffi.new("double[?]", g.bone_offsets[g.skeleton_count + 1])
+    copy_transforms(g)
+    g.write_transforms = true
+  end
+  return pointer_of(group, g, "transforms", "const double *")
+end
+
+--- every skeleton's transforms, skeleton after skeleton
+function Group.transforms(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_skeleton_group(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  local next_index = 1
+  for i = 1, g.skeleton_count do
+    local T = g.skeletons[i].T
+    for k = 1, g.bone_offsets[i + 1] - g.bone_offsets[i] do
+      rawset(t, next_index, T[k])
+      next_index = next_index + 1
+    end
+  end
+  if rawget(t, next_index) ~= nil then B.trim(t, next_index) end
+  return t
+end
+
+--- the 0-based index of skeleton i's first transform in the transform
+-- array (and, plus one, in the table transforms fills)
+function Group.transform_offset(...)
+  local self, i = ...
+  local n = select("#", ...)
+  local g = skeletons_only(check_group(self, 1, n))
+  i = B.whole_at(i, n >= 2, 2, "skeleton index")
+  if i < 1 or i > g.skeleton_count then index_error(2, "skeleton", i, g.skeleton_count) end
+  return g.bone_offsets[i]
+end
+
 --- every member's joints, x, y pairs, member after member
 function Group.joints(...)
   local self, t = ...
@@ -259,12 +590,16 @@ end
 
 local meta = {}
 function meta.__len(...)
-  return check_group(..., 1, select("#", ...)).count
+  local g = check_group(..., 1, select("#", ...))
+  return g.skeleton_count > 0 and g.skeleton_count or g.count
 end
 
 function meta.__tostring(self)
   local g = groups[self]
   if not g or g.collected then return "ik2d.Group(collected)" end
+  if g.skeleton_count > 0 then
+    return format("ik2d.Group(%d skeletons, %d solvers)", g.skeleton_count, g.count)
+  end
   return format("ik2d.Group(%d solvers)", g.count)
 end
 

@@ -193,6 +193,8 @@ end
 --- a solver going: it leaves its skeleton's solvers
 M.release = skeleton.unlink_solver
 
+M.check_tip, M.check_pole = check_tip, check_pole
+
 --- every setting at once, all checked before any is kept
 function M.set_def(sv, def)
   local status = check_def(sv.chain, def)
