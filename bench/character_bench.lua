@@ -185,6 +185,81 @@ local function ik2d_frames_array(state, count, first, last)
 end
 
 -- ------------------------------------------------------------------
+-- ik2d in bulk: the crowd as one ik2d.group of skeletons
+-- ------------------------------------------------------------------
+
+-- Each character's solvers in the group's flat order: torso, arms, legs
+-- (the order made); only the legs have a tip angle and a pole, the other
+-- entries are not read.
+local function group_build(lib, count)
+  local state = ik2d_build(lib, count)
+  local skeletons = {}
+  for i, c in ipairs(state.chars) do skeletons[i] = c.sk end
+  state.group = lib.group(skeletons)
+  state.bases, state.targets, state.tips, state.poles, state.out = {}, {}, {}, {}, {}
+  for k = 1, 5 * count do state.tips[k], state.poles[2 * k - 1], state.poles[2 * k] = 0, 0, 0 end
+  for k = 1, 3 * count do state.bases[k] = 0 end
+  return state
+end
+
+-- every input through one call each (set_bases, set_targets,
+-- set_tip_angles, set_poles), one g:solve(), every transform through
+-- g:transforms(t), reused tables
+local function group_frames_table(state, count, first, last)
+  local g, sink, reached = state.group, state.sink, state.reached
+  local B, T, A, P, out = state.bases, state.targets, state.tips, state.poles, state.out
+  local n = 5 * NBONES * count
+  for f = first, last do
+    for i = 1, count do
+      local bx, by, tx, ty, hlx, hly, hrx, hry, flx, fly, fla, frx, fry, fra, px, py = targets(i, f)
+      local b, t, s = 3 * i - 3, 10 * i - 10, 5 * i - 5
+      B[b + 1], B[b + 2] = bx, by
+      T[t + 1], T[t + 2], T[t + 3], T[t + 4], T[t + 5] = tx, ty, hlx, hly, hrx
+      T[t + 6], T[t + 7], T[t + 8], T[t + 9], T[t + 10] = hry, flx, fly, frx, fry
+      A[s + 4], A[s + 5] = fla, fra
+      P[t + 7], P[t + 8], P[t + 9], P[t + 10] = px, py, px, py
+    end
+    g:set_bases(B)
+    g:set_targets(T)
+    g:set_tip_angles(A)
+    g:set_poles(P)
+    reached = reached + g:solve()
+    local t = g:transforms(out)
+    for k = 1, n do sink = sink + t[k] end
+  end
+  state.sink, state.reached = sink, reached
+end
+
+-- LuaJIT's FFI: the group's arrays, written and read in place
+local function group_build_arrays(lib, count)
+  local state = group_build(lib, count)
+  local g = state.group
+  state.bases, state.targets = g:base_array(), g:target_array()
+  state.tips, state.poles, state.out = g:tip_angle_array(), g:pole_array(), g:transform_array()
+  return state
+end
+
+local function group_frames_array(state, count, first, last)
+  local g, sink, reached = state.group, state.sink, state.reached
+  local B, T, A, P, out = state.bases, state.targets, state.tips, state.poles, state.out
+  local n = 5 * NBONES * count
+  for f = first, last do
+    for i = 1, count do
+      local bx, by, tx, ty, hlx, hly, hrx, hry, flx, fly, fla, frx, fry, fra, px, py = targets(i, f)
+      local b, t, s = 3 * i - 3, 10 * i - 10, 5 * i - 5
+      B[b], B[b + 1] = bx, by
+      T[t], T[t + 1], T[t + 2], T[t + 3], T[t + 4] = tx, ty, hlx, hly, hrx
+      T[t + 5], T[t + 6], T[t + 7], T[t + 8], T[t + 9] = hry, flx, fly, frx, fry
+      A[s + 3], A[s + 4] = fla, fra
+      P[t + 6], P[t + 7], P[t + 8], P[t + 9] = px, py, px, py
+    end
+    reached = reached + g:solve()
+    for k = 0, n - 1 do sink = sink + out[k] end
+  end
+  state.sink, state.reached = sink, reached
+end
+
+-- ------------------------------------------------------------------
 -- the plain-Lua peer, as a user would write it by hand
 -- ------------------------------------------------------------------
 
@@ -355,8 +430,13 @@ if is_jit and ik2d.ffi then
       with_arrays(ik2d_build))
   add("ffi_table", "ik2d FFI, transforms(t)", ik2d, ik2d_frames_table, true)
   add("classic", "ik2d classic, transforms(t)", ik2d, ik2d_frames_table, false)
+  add("group_array", "ik2d group of skeletons, arrays", ik2d, group_frames_array, true,
+      group_build_arrays)
+  add("group_table", "ik2d group of skeletons, tables", ik2d, group_frames_table, true,
+      group_build)
 else
   add("c", "ik2d, transforms(t)", ik2d, ik2d_frames_table)
+  add("group_table", "ik2d group of skeletons, tables", ik2d, group_frames_table, nil, group_build)
 end
 add("pure", "pure-Lua core, transforms(t)", pure, ik2d_frames_table, nil, nil, 1)
 
