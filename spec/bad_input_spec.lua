@@ -155,10 +155,13 @@ end
 
 -- a group's targets, x and y of every member: an empty table has too few
 -- (the items themselves: spec/group_spec.lua)
-local function targets_kind(v)
-  if type(v) == "table" and v[1] == nil then return err("4 numbers expected") end
-  return table_kind(v)
+local function numbers_kind(count)
+  return function(v)
+    if type(v) == "table" and v[1] == nil then return err(count .. " numbers expected") end
+    return table_kind(v)
+  end
 end
+local targets_kind = numbers_kind(4)
 
 -- ik2d.use_isa: an instruction set's name, or none (the one in use)
 local ISA_NAMES = { auto = true, scalar = true, sse2 = true, avx2 = true, avx512 = true }
@@ -235,7 +238,14 @@ local function fixture()
   -- a skeleton for targets on bones
   fx.sk = ik2d.skeleton{ x = 50, y = 40, { name = "a", length = 10 },
                          { name = "b", parent = "a", length = 10 }, { name = "c", parent = "b", length = 5 } }
-  if ik2d.group then fx.g = ik2d.group{ s, s2 } end
+  if ik2d.group then
+    fx.g = ik2d.group{ s, s2 }
+    -- a group of skeletons: one of 2 bones with a solver on both
+    fx.sk2 = ik2d.skeleton{ x = 0, y = 0, { name = "a", length = 10 },
+                            { name = "b", parent = "a", length = 10, angle = 0.5 } }
+    fx.s3 = ik2d.solver(fx.sk2:chain("a", "b"))
+    fx.gs = ik2d.group{ fx.sk2 }
+  end
   if ik2d.spring then
     -- a tail of its own, swinging
     fx.tail = ik2d.chain{ x = 5, y = 5, angle = 1.2, { length = 10 },
@@ -258,6 +268,7 @@ local function snapshot(fx)
     c = { min, max, invert },
   }
   if fx.g then snap.g = { #fx.g, fx.g:joints() } end
+  if fx.gs then snap.gs = { #fx.gs, fx.gs:joints(), fx.gs:transforms(), fx.sk2:base() } end
   if fx.sp then
     snap.tail = helpers.chain_state(fx.tail)
     snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3),
@@ -310,6 +321,7 @@ end
 
 local BONE = index_kind("bone index")
 local MEMBER = index_kind("solver index")
+local SKELETON = index_kind("skeleton index")
 
 local function bone_oor(fx) return #fx.arm + 1 end
 local function tail_oor(fx) return #fx.tail + 1 end
@@ -406,6 +418,39 @@ local METHODS = {
     -- raises, spec/batch_spec.lua)
     target_array = { args = {} },
     joint_array = { args = {} },
+    solvers = { args = { table_or_nil_kind }, valid = { {} } },
+    set_tip_angles = { args = { numbers_kind(2) }, valid = { { 0.5, 0 } } },
+    set_poles = { args = { targets_kind }, valid = { { 1, 2, 3, 4 } } },
+    tip_angle_array = { args = {} },
+    pole_array = { args = {} },
+    -- a group of skeletons' own (below): bad selves only here
+    skeleton = { args = {} },
+    set_bases = { args = {} },
+    transforms = { args = {} },
+    transform_offset = { args = {} },
+    base_array = { args = {} },
+    transform_array = { args = {} },
+  },
+  -- a group of skeletons (fx.gs: one skeleton of 2 bones, one solver)
+  SkeletonGroup = {
+    solver = { args = { MEMBER }, valid = { 1 }, oor = { function() return 2 end } },
+    solvers = { args = { table_or_nil_kind }, valid = { {} } },
+    skeleton = { args = { SKELETON }, valid = { 1 }, oor = { function() return 2 end } },
+    solve = { args = {} },
+    joints = { args = { table_or_nil_kind }, valid = { {} } },
+    transforms = { args = { table_or_nil_kind }, valid = { {} } },
+    set_targets = { args = { numbers_kind(2) }, valid = { { 1, 2 } } },
+    set_tip_angles = { args = { numbers_kind(1) }, valid = { { 0.5 } } },
+    set_poles = { args = { numbers_kind(2) }, valid = { { 1, 2 } } },
+    set_bases = { args = { numbers_kind(3) }, valid = { { 1, 2, 0 } } },
+    joint_offset = { args = { MEMBER }, valid = { 1 }, oor = { function() return 2 end } },
+    transform_offset = { args = { SKELETON }, valid = { 1 }, oor = { function() return 2 end } },
+    target_array = { args = {} },
+    joint_array = { args = {} },
+    tip_angle_array = { args = {} },
+    pole_array = { args = {} },
+    base_array = { args = {} },
+    transform_array = { args = {} },
   },
   Spring = {
     chain = { args = {} },
@@ -438,9 +483,11 @@ METHODS.Constraint.set_limits.args[2] = number_kind{
 METHODS.Constraint.set_limits.args[1] = number_kind{
   check_value = function(v) return limit_value("min", v) end }
 
-local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g", Spring = "sp" }
+local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g", SkeletonGroup = "gs",
+               Spring = "sp" }
 local TYPE = { Chain = "ik2d.Chain", Constraint = "ik2d.Constraint",
-               Solver = "ik2d.Solver", Group = "ik2d.Group", Spring = "ik2d.Spring" }
+               Solver = "ik2d.Solver", Group = "ik2d.Group", SkeletonGroup = "ik2d.Group",
+               Spring = "ik2d.Spring" }
 
 -- Module functions; arguments numbered from 1.
 local function bones_table_kind(v)
@@ -796,7 +843,7 @@ local function matrix()
       describe(("%s:%s"):format(kind, name), function()
         -- self, called with a dot: #1, "ik2d.Type expected"
         it("rejects a bad self (#1) in every form", function()
-          if kind == "Group" and not ik2d.group then return end
+          if (kind == "Group" or kind == "SkeletonGroup") and not ik2d.group then return end
           local wrong = { "nil", {}, "x", true, nan, 1, "other type" }
           for k = 1, #wrong do
             local fx = fixture()
@@ -819,7 +866,7 @@ local function matrix()
 
         for pos = 1, n do
           local probe = fixture()
-          if kind ~= "Group" or probe.g then
+          if (kind ~= "Group" and kind ~= "SkeletonGroup") or probe.g then
             for _, value in ipairs(value_list(row, pos, probe)) do
               local label, v = value[1], value[2]
               local expect = row.args[pos](fresh(v), label)

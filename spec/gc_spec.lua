@@ -189,6 +189,24 @@ local RECIPES = {
       local ok, array = pcall(c.g.joint_array, c.g)
       if helpers.is_luajit then assert(finite(ok and array[15])) else eq(false, ok) end
     end,
+    solvers = function(c) eq(c.s2, c.g:solvers(c.scratch)[2]) end,
+    set_tip_angles = function(c) c.g:set_tip_angles{ 0.5, "0.25" } end,
+    set_poles = function(c) c.g:set_poles{ 1, 2, "3", 4 } end,
+    tip_angle_array = function(c)
+      local ok, array = pcall(c.g.tip_angle_array, c.g)
+      if helpers.is_luajit then assert(ok and array ~= nil) else eq(false, ok) end
+    end,
+    pole_array = function(c)
+      local ok, array = pcall(c.g.pole_array, c.g)
+      if helpers.is_luajit then assert(ok and array ~= nil) else eq(false, ok) end
+    end,
+    -- a group of skeletons' own: a group of solvers raises
+    skeleton = function(c) eq(false, (pcall(c.g.skeleton, c.g, 1))) end,
+    set_bases = function(c) eq(false, (pcall(c.g.set_bases, c.g, {}))) end,
+    transforms = function(c) eq(false, (pcall(c.g.transforms, c.g))) end,
+    transform_offset = function(c) eq(false, (pcall(c.g.transform_offset, c.g, 1))) end,
+    base_array = function(c) eq(false, (pcall(c.g.base_array, c.g))) end,
+    transform_array = function(c) eq(false, (pcall(c.g.transform_array, c.g))) end,
   },
 }
 
