@@ -39,9 +39,9 @@ bench_run() {
 # Under LuaJIT the pure core's rows run in a process of their own, with a
 # peer row of their own: the pure core's traces fill the machine code area
 # and each flush makes every row compile again.
-bench_run luajit luajit BENCH_ROWS=peer,ffi_array,ffi_table,classic
-bench_run luajit-pure luajit BENCH_ROWS=peer,pure BENCH_NO_HEADER=1
-bench_run lua5.4 lua5.4 BENCH_ROWS=peer,c,pure BENCH_NO_HEADER=1
+bench_run luajit luajit BENCH_ROWS=peer,ffi_array,ffi_table,classic,group_array,group_table
+bench_run luajit-pure luajit BENCH_ROWS=peer,pure,pure_group BENCH_NO_HEADER=1
+bench_run lua5.4 lua5.4 BENCH_ROWS=peer,c,group_table,pure,pure_group BENCH_NO_HEADER=1
 echo "bench-character: the character scene through the C API" >&2
 build/bench/character > "$out/character-c.md" || fail "build/bench/character failed"
 

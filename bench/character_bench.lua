@@ -439,6 +439,8 @@ else
   add("group_table", "ik2d group of skeletons, tables", ik2d, group_frames_table, nil, group_build)
 end
 add("pure", "pure-Lua core, transforms(t)", pure, ik2d_frames_table, nil, nil, 1)
+add("pure_group", "pure-Lua core, group of skeletons, tables", pure, group_frames_table, nil,
+    group_build, 1)
 
 -- BENCH_ROWS="peer,pure" runs those rows alone (bench/character.sh runs
 -- the pure core's rows under LuaJIT in a process of their own: its traces
