@@ -290,10 +290,15 @@ static void chain_geometry(ik2d_chain *chain) {
 }
 
 /* The base of a chain starting at bone from: its origin as drawn, and its
-** parent's world direction (the base's for a root or position-only bone). */
-static double chain_base_angle_of(const ik2d_skeleton *sk, int from) {
+** parent's world direction (the base's for a root or position-only bone),
+** with that direction's rotation. */
+static double chain_base_angle_of(const ik2d_skeleton *sk, int from, ik2d_rot *rot) {
   int p = sk->parent[from];
-  if (p < 0 || sk->inherit[from] == IK2D_INHERIT_POSITION) return sk->base_angle;
+  if (p < 0 || sk->inherit[from] == IK2D_INHERIT_POSITION) {
+    *rot = sk->base_rot;
+    return sk->base_angle;
+  }
+  *rot = sk->frame[p].rot;
   return sk->frame[p].angle;
 }
 
@@ -302,15 +307,23 @@ void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
   const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   const double *t;
   double angle, kept;
+  ik2d_rot rot;
   int k, n = chain->count;
   if (sk == NULL) return;
   t = sk->transforms;
-  angle = chain_base_angle_of(sk, link->from);
+  angle = chain_base_angle_of(sk, link->from, &rot);
   kept = ik2d_base_angle(angle);
-  /* the base rotation's trig only when the angle changed */
+  /* the base rotation's trig only when the angle changed, and not even
+  ** then when the angle is kept as it is: rot is already its rotation
+  ** (a frame's and the base's always are) */
   if (memcmp(&kept, &chain->base_angle, sizeof kept) == 0) {
     chain->base_x = t[IK2D_TRANSFORM * link->from];
     chain->base_y = t[IK2D_TRANSFORM * link->from + 1];
+  } else if (memcmp(&kept, &angle, sizeof kept) == 0) {
+    chain->base_x = t[IK2D_TRANSFORM * link->from];
+    chain->base_y = t[IK2D_TRANSFORM * link->from + 1];
+    chain->base_angle = kept;
+    chain->base_rot = rot;
   } else {
     ik2d_chain_keep_base(chain, t[IK2D_TRANSFORM * link->from],
                          t[IK2D_TRANSFORM * link->from + 1], angle);
