@@ -46,7 +46,7 @@
 
 typedef struct skeleton_layout {
   size_t length, rest, rest_rot, origin, pose, angle, constraint, frame,
-      transforms, parent, at_tip, inherit, size;
+      transforms, parent, at_tip, inherit, order, position, last, size;
 } skeleton_layout;
 
 /* 8-byte entries first, then ints and bytes, each array rounded up to 8
@@ -68,7 +68,10 @@ static skeleton_layout skeleton_layout_of(int n) {
   l.parent = l.transforms + IK2D_TRANSFORM * doubles;
   l.at_tip = l.parent + round8(bones * sizeof(int));
   l.inherit = l.at_tip + round8(bones);
-  l.size = l.inherit + round8(bones);
+  l.order = l.inherit + round8(bones);
+  l.position = l.order + round8(bones);
+  l.last = l.position + round8(bones);
+  l.size = l.last + round8(bones);
   return l;
 }
 
@@ -348,21 +351,34 @@ void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
     ik2d_skeleton_chain_pull(chain_of_node(node));
 }
 
-/* Every chain ending at a bone mask marks takes the skeleton's state. */
-static void skeleton_pull_marked(ik2d_skeleton *sk, const bool *mask,
-                                 const ik2d_chain *except) {
+/* Is bone x below bone b (or b)? */
+static bool skeleton_below(const ik2d_skeleton *sk, int b, int x) {
+  return sk->position[x] >= sk->position[b] && sk->position[x] <= sk->last[b];
+}
+
+/* Every chain ending below bone b takes the skeleton's state. */
+static void skeleton_pull_below(ik2d_skeleton *sk, int b, const ik2d_chain *except) {
   ik2d_skeleton_node *node;
   for (node = sk->chains.next; node != &sk->chains; node = node->next) {
     ik2d_chain *chain = chain_of_node(node);
-    if (chain != except && mask[chain->link->to]) ik2d_skeleton_chain_pull(chain);
+    if (chain != except && skeleton_below(sk, b, chain->link->to))
+      ik2d_skeleton_chain_pull(chain);
+  }
+}
+
+/* Frames and transforms of bone b and those below it, parents first. */
+static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
+  int i;
+  for (i = sk->position[b]; i <= sk->last[b]; i++) {
+    skeleton_frame(sk, sk->order[i]);
+    skeleton_transform(sk, sk->order[i]);
   }
 }
 
 void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
-  bool mask[IK2D_MAX_SKELETON_BONES];
-  int k, b, n = chain->count;
+  int k, b, i, n = chain->count;
   if (sk == NULL) return;
   for (k = 0; k < n; k++) {
     b = link->bones[k];
@@ -375,20 +391,20 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
       chain->angle[k] = sk->angle[b] + link->shift[k];
     }
   }
-  memset(mask, 0, (size_t)sk->count * sizeof *mask);
-  ik2d_skeleton_subtree(sk, link->from, mask);
-  /* the frames below from, in index order (parents first); the path's
-  ** positions are the chain's joints (a weight-1 solve builds them from
-  ** its rotations, a hair off the trig), taken before the bones below
-  ** them are placed, so that everything agrees with them: a one-path
-  ** skeleton then reads exactly as the same chain would */
-  for (b = link->from, k = 0; b < sk->count; b++) {
-    ik2d_frame *f = &sk->frame[b];
-    double *t = &sk->transforms[IK2D_TRANSFORM * b];
-    if (!mask[b]) continue;
+  /* the frames below from, parents first (the path's in its order); the
+  ** path's positions are the chain's joints (a weight-1 solve builds them
+  ** from its rotations, a hair off the trig), taken before the bones
+  ** below them are placed, so that everything agrees with them: a
+  ** one-path skeleton then reads exactly as the same chain would */
+  for (i = sk->position[link->from], k = 0; i <= sk->last[link->from]; i++) {
+    ik2d_frame *f;
+    double *t;
+    b = sk->order[i];
     skeleton_frame(sk, b);
     skeleton_transform(sk, b);
     if (k == n || link->bones[k] != b) continue;
+    f = &sk->frame[b];
+    t = &sk->transforms[IK2D_TRANSFORM * b];
     t[0] = chain->joints[2 * k];
     t[1] = chain->joints[2 * k + 1];
     f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
@@ -406,7 +422,7 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
     }
     k++;
   }
-  if (pull_others) skeleton_pull_marked(sk, mask, chain);
+  if (pull_others) skeleton_pull_below(sk, link->from, chain);
 }
 
 /* ------------------------------------------------------------------ */
@@ -452,6 +468,31 @@ static double skeleton_extent(const ik2d_skeleton_def *def, int changed,
   return extent;
 }
 
+/* The depth-first order: each bone's subtree size from its children's
+** (children come after their parent), then each bone placed after its
+** parent and its earlier siblings' subtrees. */
+static void skeleton_order(ik2d_skeleton *sk) {
+  int size[IK2D_MAX_SKELETON_BONES], next[IK2D_MAX_SKELETON_BONES];
+  int b, roots = 0;
+  for (b = 0; b < sk->count; b++) size[b] = 1;
+  for (b = sk->count - 1; b >= 0; b--)
+    if (sk->parent[b] >= 0) size[sk->parent[b]] += size[b];
+  for (b = 0; b < sk->count; b++) {
+    int p = sk->parent[b], at;
+    if (p < 0) {
+      at = roots;
+      roots += size[b];
+    } else {
+      at = next[p];
+      next[p] += size[b];
+    }
+    next[b] = at + 1;
+    sk->position[b] = (unsigned char)at;
+    sk->last[b] = (unsigned char)(at + size[b] - 1);
+    sk->order[at] = (unsigned char)b;
+  }
+}
+
 ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
                                const ik2d_skeleton_def *def, int *bad) {
   skeleton_layout l;
@@ -488,6 +529,9 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->parent = (int *)(void *)(memory + l.parent);
   sk->at_tip = (unsigned char *)(memory + l.at_tip);
   sk->inherit = (unsigned char *)(memory + l.inherit);
+  sk->order = (unsigned char *)(memory + l.order);
+  sk->position = (unsigned char *)(memory + l.position);
+  sk->last = (unsigned char *)(memory + l.last);
   for (i = 0; i < n; i++) {
     const ik2d_skeleton_bone_def *bone = &def->bones[i];
     sk->parent[i] = bone->parent;
@@ -502,6 +546,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
                         : bone->parent >= 0 ? def->bones[bone->parent].length : 0.0;
     sk->origin[2 * i + 1] = bone->at_tip ? 0.0 : bone->y;
   }
+  skeleton_order(sk);
   sk->flip = def->flip;
   sk->base_x = def->x;
   sk->base_y = def->y;
@@ -542,11 +587,8 @@ int ik2d_skeleton_bone_count(const ik2d_skeleton *sk) {
 /* Bone i and those below it moved: their frames, and the chains ending
 ** there (every other chain is untouched by the change). */
 static void skeleton_moved(ik2d_skeleton *sk, int i) {
-  bool mask[IK2D_MAX_SKELETON_BONES];
-  memset(mask, 0, (size_t)sk->count * sizeof *mask);
-  ik2d_skeleton_subtree(sk, i, mask);
-  ik2d_skeleton_forward(sk, i, mask);
-  skeleton_pull_marked(sk, mask, NULL);
+  skeleton_forward_below(sk, i);
+  skeleton_pull_below(sk, i, NULL);
 }
 
 /* Everything moved (base, flip, reset). */

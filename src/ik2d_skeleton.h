@@ -53,6 +53,10 @@ struct ik2d_skeleton {
   double *transforms;                 /* the result as drawn: 5 a bone */
   int *parent;                        /* -1: the base */
   unsigned char *at_tip, *inherit;
+  /* the bones in depth-first order (parents first, children in index
+  ** order): the bones below b, b included, are order[position[b]] to
+  ** order[last[b]], so that an edit or a push walks just them */
+  unsigned char *order, *position, *last;
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
   /* the solvers on its chains, in the order made: kept here, not in a
