@@ -46,7 +46,7 @@
 
 typedef struct skeleton_layout {
   size_t length, rest, rest_rot, origin, pose, angle, constraint, frame,
-      transforms, parent, at_tip, inherit, order, position, last, size;
+      transforms, parent, at_tip, inherit, order, position, last, stale, size;
 } skeleton_layout;
 
 /* 8-byte entries first, then ints and bytes, each array rounded up to 8
@@ -71,7 +71,8 @@ static skeleton_layout skeleton_layout_of(int n) {
   l.order = l.inherit + round8(bones);
   l.position = l.order + round8(bones);
   l.last = l.position + round8(bones);
-  l.size = l.last + round8(bones);
+  l.stale = l.last + round8(bones);
+  l.size = l.stale + round8(bones);
   return l;
 }
 
@@ -149,28 +150,34 @@ static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
 /* forward kinematics                                                   */
 /* ------------------------------------------------------------------ */
 
-/* Bone b's frame from its parent's (or the base), unflipped. */
-static void skeleton_frame(ik2d_skeleton *sk, int b) {
+/* Bone b's origin from its parent's frame (or the base), unflipped. */
+IK2D_INLINE void skeleton_origin(const ik2d_skeleton *sk, int b, double *x, double *y) {
   int p = sk->parent[b];
-  ik2d_frame *f = &sk->frame[b];
-  double px = sk->base_x, py = sk->base_y, parent_angle = sk->base_angle;
+  double px = sk->base_x, py = sk->base_y;
   ik2d_rot parent_rot = sk->base_rot;
-  double w, length = sk->length[b];
   if (p >= 0) {
     const ik2d_frame *pf = &sk->frame[p];
     px = pf->x;
     py = pf->y;
-    parent_angle = pf->angle;
     parent_rot = pf->rot;
   }
   if (sk->at_tip[b]) {
-    f->x = p >= 0 ? sk->frame[p].tip_x : px;
-    f->y = p >= 0 ? sk->frame[p].tip_y : py;
+    *x = p >= 0 ? sk->frame[p].tip_x : px;
+    *y = p >= 0 ? sk->frame[p].tip_y : py;
   } else {
     double ox = sk->origin[2 * b], oy = sk->origin[2 * b + 1];
-    f->x = px + (parent_rot.c * ox - parent_rot.s * oy);
-    f->y = py + (parent_rot.s * ox + parent_rot.c * oy);
+    *x = px + (parent_rot.c * ox - parent_rot.s * oy);
+    *y = py + (parent_rot.s * ox + parent_rot.c * oy);
   }
+}
+
+/* Bone b's frame from its parent's (or the base), unflipped. */
+IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
+  int p = sk->parent[b];
+  ik2d_frame *f = &sk->frame[b];
+  double parent_angle = p >= 0 ? sk->frame[p].angle : sk->base_angle;
+  double w, length = sk->length[b];
+  skeleton_origin(sk, b, &f->x, &f->y);
   /* wrapped at each step, as a chain's world angles are */
   w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
                 sk->angle[b]);
@@ -185,19 +192,23 @@ static void skeleton_frame(ik2d_skeleton *sk, int b) {
   f->tip_y = f->y + length * f->rot.s;
 }
 
-/* Bone b's transform as drawn: mirrored about the base when flipped (a
+/* Bone b's origin x as drawn: mirrored about the base when flipped (a
 ** root bone at the base's origin stays exactly there, as a chain's
 ** joint 1 does). */
-static void skeleton_transform(ik2d_skeleton *sk, int b) {
+IK2D_INLINE double skeleton_drawn_x(const ik2d_skeleton *sk, int b, double x) {
+  if (!sk->flip) return x;
+  return sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : 2.0 * sk->base_x - x;
+}
+
+/* Bone b's transform as drawn (mirrored about the base when flipped). */
+IK2D_INLINE void skeleton_transform(ik2d_skeleton *sk, int b) {
   const ik2d_frame *f = &sk->frame[b];
   double *t = &sk->transforms[IK2D_TRANSFORM * b];
+  t[0] = skeleton_drawn_x(sk, b, f->x);
   if (sk->flip) {
-    double mirror = 2.0 * sk->base_x;
-    t[0] = sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : mirror - f->x;
     t[2] = ik2d_wrap(IK2D_PI - f->angle);
-    t[3] = mirror - f->tip_x;
+    t[3] = 2.0 * sk->base_x - f->tip_x;
   } else {
-    t[0] = f->x;
     t[2] = f->angle;
     t[3] = f->tip_x;
   }
@@ -305,44 +316,54 @@ static double chain_base_angle_of(const ik2d_skeleton *sk, int from, ik2d_rot *r
   return sk->frame[p].angle;
 }
 
-void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
-  struct ik2d_chain_link *link = chain->link;
-  const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
-  const double *t;
+/* A chain's state but its joints, its base at (x, y) (drawn). */
+IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, double x, double y) {
+  const struct ik2d_chain_link *link = chain->link;
   double angle, kept;
   ik2d_rot rot;
-  int k, n = chain->count;
-  if (sk == NULL) return;
-  t = sk->transforms;
+  int k;
   angle = chain_base_angle_of(sk, link->from, &rot);
   kept = ik2d_base_angle(angle);
   /* the base rotation's trig only when the angle changed, and not even
   ** then when the angle is kept as it is: rot is already its rotation
   ** (a frame's and the base's always are) */
   if (memcmp(&kept, &chain->base_angle, sizeof kept) == 0) {
-    chain->base_x = t[IK2D_TRANSFORM * link->from];
-    chain->base_y = t[IK2D_TRANSFORM * link->from + 1];
+    chain->base_x = x;
+    chain->base_y = y;
   } else if (memcmp(&kept, &angle, sizeof kept) == 0) {
-    chain->base_x = t[IK2D_TRANSFORM * link->from];
-    chain->base_y = t[IK2D_TRANSFORM * link->from + 1];
+    chain->base_x = x;
+    chain->base_y = y;
     chain->base_angle = kept;
     chain->base_rot = rot;
   } else {
-    ik2d_chain_keep_base(chain, t[IK2D_TRANSFORM * link->from],
-                         t[IK2D_TRANSFORM * link->from + 1], angle);
+    ik2d_chain_keep_base(chain, x, y, angle);
   }
   chain->flip = sk->flip;
   chain->scale = 1.0;
-  for (k = 0; k < n; k++) {
+  for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
     chain->constraint[k] = sk->constraint[b];
     chain->pose[k] = shifted(sk->pose[b], link->shift[k]);
     chain->angle[k] = shifted(sk->angle[b], link->shift[k]);
+  }
+}
+
+void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
+  struct ik2d_chain_link *link = chain->link;
+  const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
+  const double *t;
+  int k, n = chain->count;
+  if (sk == NULL) return;
+  t = sk->transforms;
+  chain_pull_state(chain, sk, t[IK2D_TRANSFORM * link->from], t[IK2D_TRANSFORM * link->from + 1]);
+  for (k = 0; k < n; k++) {
+    int b = link->bones[k];
     chain->joints[2 * k] = t[IK2D_TRANSFORM * b];
     chain->joints[2 * k + 1] = t[IK2D_TRANSFORM * b + 1];
   }
   chain->joints[2 * n] = t[IK2D_TRANSFORM * link->to + 3];
   chain->joints[2 * n + 1] = t[IK2D_TRANSFORM * link->to + 4];
+  link->stale = false;
 }
 
 void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
@@ -375,6 +396,111 @@ static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* deferred frames and pulls, within a skeleton's solve                 */
+/* ------------------------------------------------------------------ */
+
+void ik2d_skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
+
+void ik2d_skeleton_bone_ready(ik2d_skeleton *sk, int b) {
+  int up[IK2D_MAX_SKELETON_BONES], n = 0;
+  /* a stale bone's parent may be stale too: the bones up to the first
+  ** fresh one, placed from the top down */
+  for (; b >= 0 && sk->stale[b]; b = sk->parent[b]) up[n++] = b;
+  while (n > 0) {
+    b = up[--n];
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+    sk->stale[b] = 0;
+  }
+}
+
+void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
+  struct ik2d_chain_link *link = chain->link;
+  ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
+  double x, y;
+  if (sk == NULL || !link->stale) return;
+  if (sk->parent[link->from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[link->from]);
+  if (joints) {
+    ik2d_skeleton_bone_ready(sk, link->to);
+    ik2d_skeleton_chain_pull(chain);
+    return;
+  }
+  /* the base is from's origin, which its parent's frame gives: from's own
+  ** frame (its trig) is left to the push after the solve */
+  if (sk->stale[link->from]) {
+    skeleton_origin(sk, link->from, &x, &y);
+    x = skeleton_drawn_x(sk, link->from, x);
+  } else {
+    x = sk->transforms[IK2D_TRANSFORM * link->from];
+    y = sk->transforms[IK2D_TRANSFORM * link->from + 1];
+  }
+  chain_pull_state(chain, sk, x, y);
+  link->stale = false;
+}
+
+void ik2d_skeleton_settle(ik2d_skeleton *sk) {
+  ik2d_skeleton_node *node;
+  int b;
+  if (!sk->deferring) return;
+  sk->deferring = false;
+  /* parents first */
+  for (b = 0; b < sk->count; b++) {
+    if (!sk->stale[b]) continue;
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+    sk->stale[b] = 0;
+  }
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    if (node->chain->link->stale) ik2d_skeleton_chain_pull(node->chain);
+}
+
+/* Bone b of the path of chain, its k-th: its frame, on the chain's joints. */
+IK2D_INLINE void push_place(ik2d_skeleton *sk, const ik2d_chain *chain, int k, int b) {
+  const struct ik2d_chain_link *link = chain->link;
+  ik2d_frame *f = &sk->frame[b];
+  double *t = &sk->transforms[IK2D_TRANSFORM * b];
+  int n = chain->count;
+  t[0] = chain->joints[2 * k];
+  t[1] = chain->joints[2 * k + 1];
+  f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
+  f->y = t[1];
+  if (k == n - 1 || sk->at_tip[link->bones[k + 1]]) {
+    t[3] = chain->joints[2 * k + 2];
+    t[4] = chain->joints[2 * k + 3];
+    f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
+    f->tip_y = t[4];
+  } else {
+    f->tip_x = f->x + sk->length[b] * f->rot.c;
+    f->tip_y = f->y + sk->length[b] * f->rot.s;
+    t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
+    t[4] = f->tip_y;
+  }
+}
+
+/* A push while deferring: the path's frames now (they take the chain's
+** joints), the bones below it and the chains ending there marked stale,
+** placed and pulled when read or when the solve ends; a later solve in
+** it may well move them again. */
+static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others) {
+  struct ik2d_chain_link *link = chain->link;
+  ik2d_skeleton_node *node;
+  int i, k, from = link->from;
+  if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
+  for (i = sk->position[from]; i <= sk->last[from]; i++) sk->stale[sk->order[i]] = 1;
+  for (k = 0; k < chain->count; k++) {
+    int b = link->bones[k];
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+    push_place(sk, chain, k, b);
+    sk->stale[b] = 0;
+  }
+  if (!pull_others) return;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    if (node->chain != chain && skeleton_below(sk, from, node->chain->link->to))
+      node->chain->link->stale = true;
+}
+
 void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
@@ -391,35 +517,21 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
       chain->angle[k] = sk->angle[b] + link->shift[k];
     }
   }
+  if (sk->deferring) {
+    push_deferred(sk, chain, pull_others);
+    return;
+  }
   /* the frames below from, parents first (the path's in its order); the
   ** path's positions are the chain's joints (a weight-1 solve builds them
   ** from its rotations, a hair off the trig), taken before the bones
   ** below them are placed, so that everything agrees with them: a
   ** one-path skeleton then reads exactly as the same chain would */
   for (i = sk->position[link->from], k = 0; i <= sk->last[link->from]; i++) {
-    ik2d_frame *f;
-    double *t;
     b = sk->order[i];
     skeleton_frame(sk, b);
     skeleton_transform(sk, b);
     if (k == n || link->bones[k] != b) continue;
-    f = &sk->frame[b];
-    t = &sk->transforms[IK2D_TRANSFORM * b];
-    t[0] = chain->joints[2 * k];
-    t[1] = chain->joints[2 * k + 1];
-    f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
-    f->y = t[1];
-    if (k == n - 1 || sk->at_tip[link->bones[k + 1]]) {
-      t[3] = chain->joints[2 * k + 2];
-      t[4] = chain->joints[2 * k + 3];
-      f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
-      f->tip_y = t[4];
-    } else {
-      f->tip_x = f->x + sk->length[b] * f->rot.c;
-      f->tip_y = f->y + sk->length[b] * f->rot.s;
-      t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
-      t[4] = f->tip_y;
-    }
+    push_place(sk, chain, k, b);
     k++;
   }
   if (pull_others) skeleton_pull_below(sk, link->from, chain);
@@ -532,6 +644,9 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->order = (unsigned char *)(memory + l.order);
   sk->position = (unsigned char *)(memory + l.position);
   sk->last = (unsigned char *)(memory + l.last);
+  sk->stale = (unsigned char *)(memory + l.stale);
+  memset(sk->stale, 0, (size_t)n);
+  sk->deferring = false;
   for (i = 0; i < n; i++) {
     const ik2d_skeleton_bone_def *bone = &def->bones[i];
     sk->parent[i] = bone->parent;
@@ -884,6 +999,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
     return status;
   }
   chain->link = link;
+  link->stale = false;
   node_clear(&link->node);
   link->node.chain = chain;
   node_link(sk, &sk->chains, &link->node);
