@@ -171,13 +171,12 @@ IK2D_INLINE void skeleton_origin(const ik2d_skeleton *sk, int b, double *x, doub
   }
 }
 
-/* Bone b's frame from its parent's (or the base), unflipped. */
-IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
+/* Bone b's world direction (angle and rot) from its parent's. */
+IK2D_INLINE void skeleton_turn(ik2d_skeleton *sk, int b) {
   int p = sk->parent[b];
   ik2d_frame *f = &sk->frame[b];
   double parent_angle = p >= 0 ? sk->frame[p].angle : sk->base_angle;
-  double w, length = sk->length[b];
-  skeleton_origin(sk, b, &f->x, &f->y);
+  double w;
   /* wrapped at each step, as a chain's world angles are */
   w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
                 sk->angle[b]);
@@ -188,6 +187,14 @@ IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
     f->angle = w;
     f->rot = ik2d_rot_angle(w);
   }
+}
+
+/* Bone b's frame from its parent's (or the base), unflipped. */
+IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
+  ik2d_frame *f = &sk->frame[b];
+  double length = sk->length[b];
+  skeleton_origin(sk, b, &f->x, &f->y);
+  skeleton_turn(sk, b);
   f->tip_x = f->x + length * f->rot.c;
   f->tip_y = f->y + length * f->rot.s;
 }
@@ -200,18 +207,18 @@ IK2D_INLINE double skeleton_drawn_x(const ik2d_skeleton *sk, int b, double x) {
   return sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : 2.0 * sk->base_x - x;
 }
 
+/* A world angle as drawn. */
+IK2D_INLINE double skeleton_drawn_angle(const ik2d_skeleton *sk, double angle) {
+  return sk->flip ? ik2d_wrap(IK2D_PI - angle) : angle;
+}
+
 /* Bone b's transform as drawn (mirrored about the base when flipped). */
 IK2D_INLINE void skeleton_transform(ik2d_skeleton *sk, int b) {
   const ik2d_frame *f = &sk->frame[b];
   double *t = &sk->transforms[IK2D_TRANSFORM * b];
   t[0] = skeleton_drawn_x(sk, b, f->x);
-  if (sk->flip) {
-    t[2] = ik2d_wrap(IK2D_PI - f->angle);
-    t[3] = 2.0 * sk->base_x - f->tip_x;
-  } else {
-    t[2] = f->angle;
-    t[3] = f->tip_x;
-  }
+  t[2] = skeleton_drawn_angle(sk, f->angle);
+  t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
   t[1] = f->y;
   t[4] = f->tip_y;
 }
@@ -455,12 +462,16 @@ void ik2d_skeleton_settle(ik2d_skeleton *sk) {
     if (node->chain->link->stale) ik2d_skeleton_chain_pull(node->chain);
 }
 
-/* Bone b of the path of chain, its k-th: its frame, on the chain's joints. */
+/* Bone b of the path of chain, its k-th: its frame and transform, on the
+** chain's joints (its position and, where it is the chain's, its tip:
+** only its direction is the skeleton's). */
 IK2D_INLINE void push_place(ik2d_skeleton *sk, const ik2d_chain *chain, int k, int b) {
   const struct ik2d_chain_link *link = chain->link;
   ik2d_frame *f = &sk->frame[b];
   double *t = &sk->transforms[IK2D_TRANSFORM * b];
   int n = chain->count;
+  skeleton_turn(sk, b);
+  t[2] = skeleton_drawn_angle(sk, f->angle);
   t[0] = chain->joints[2 * k];
   t[1] = chain->joints[2 * k + 1];
   f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
@@ -490,8 +501,6 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
   for (i = sk->position[from]; i <= sk->last[from]; i++) sk->stale[sk->order[i]] = 1;
   for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
-    skeleton_frame(sk, b);
-    skeleton_transform(sk, b);
     push_place(sk, chain, k, b);
     sk->stale[b] = 0;
   }
@@ -528,11 +537,12 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   ** one-path skeleton then reads exactly as the same chain would */
   for (i = sk->position[link->from], k = 0; i <= sk->last[link->from]; i++) {
     b = sk->order[i];
-    skeleton_frame(sk, b);
-    skeleton_transform(sk, b);
-    if (k == n || link->bones[k] != b) continue;
-    push_place(sk, chain, k, b);
-    k++;
+    if (k < n && link->bones[k] == b) {
+      push_place(sk, chain, k++, b);
+    } else {
+      skeleton_frame(sk, b);
+      skeleton_transform(sk, b);
+    }
   }
   if (pull_others) skeleton_pull_below(sk, link->from, chain);
 }
