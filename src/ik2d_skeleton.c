@@ -409,16 +409,16 @@ static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
 
 void ik2d_skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
 
-void ik2d_skeleton_bone_ready(ik2d_skeleton *sk, int b) {
+void ik2d_skeleton_place_stale(ik2d_skeleton *sk, int b) {
   int up[IK2D_MAX_SKELETON_BONES], n = 0;
   /* a stale bone's parent may be stale too: the bones up to the first
   ** fresh one, placed from the top down */
-  for (; b >= 0 && sk->stale[b]; b = sk->parent[b]) up[n++] = b;
+  for (; b >= 0 && sk->stale[sk->position[b]]; b = sk->parent[b]) up[n++] = b;
   while (n > 0) {
     b = up[--n];
     skeleton_frame(sk, b);
     skeleton_transform(sk, b);
-    sk->stale[b] = 0;
+    sk->stale[sk->position[b]] = 0;
   }
 }
 
@@ -435,7 +435,7 @@ void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
   }
   /* the base is from's origin, which its parent's frame gives: from's own
   ** frame (its trig) is left to the push after the solve */
-  if (sk->stale[link->from]) {
+  if (sk->stale[sk->position[link->from]]) {
     skeleton_origin(sk, link->from, &x, &y);
     x = skeleton_drawn_x(sk, link->from, x);
   } else {
@@ -448,15 +448,15 @@ void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
 
 void ik2d_skeleton_settle(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
-  int b;
+  int i;
   if (!sk->deferring) return;
   sk->deferring = false;
-  /* parents first */
-  for (b = 0; b < sk->count; b++) {
-    if (!sk->stale[b]) continue;
-    skeleton_frame(sk, b);
-    skeleton_transform(sk, b);
-    sk->stale[b] = 0;
+  /* in depth-first order: parents first */
+  for (i = 0; i < sk->count; i++) {
+    if (!sk->stale[i]) continue;
+    skeleton_frame(sk, sk->order[i]);
+    skeleton_transform(sk, sk->order[i]);
+    sk->stale[i] = 0;
   }
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
     if (node->chain->link->stale) ik2d_skeleton_chain_pull(node->chain);
@@ -496,13 +496,13 @@ IK2D_INLINE void push_place(ik2d_skeleton *sk, const ik2d_chain *chain, int k, i
 static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton_node *node;
-  int i, k, from = link->from;
+  int k, from = link->from;
   if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
-  for (i = sk->position[from]; i <= sk->last[from]; i++) sk->stale[sk->order[i]] = 1;
+  memset(sk->stale + sk->position[from], 1, (size_t)(sk->last[from] - sk->position[from] + 1));
   for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
     push_place(sk, chain, k, b);
-    sk->stale[b] = 0;
+    sk->stale[sk->position[b]] = 0;
   }
   if (!pull_others) return;
   for (node = sk->chains.next; node != &sk->chains; node = node->next)

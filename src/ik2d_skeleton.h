@@ -62,7 +62,7 @@ struct ik2d_skeleton {
   ** the chains ending there to pull: ik2d_skeleton_solve places what a
   ** solve reads before it, and the rest once at the end. */
   bool deferring;
-  unsigned char *stale;
+  unsigned char *stale;               /* by depth-first position */
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
   /* the solvers on its chains, in the order made: kept here, not in a
@@ -150,7 +150,10 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others);
 ** joints false (the solve writes them all before it reads them: its
 ** target is not its tip) all but its joints. */
 void ik2d_skeleton_defer(ik2d_skeleton *skeleton);
-void ik2d_skeleton_bone_ready(ik2d_skeleton *skeleton, int b);
+void ik2d_skeleton_place_stale(ik2d_skeleton *skeleton, int b);
+static inline void ik2d_skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
+  if (skeleton->stale[skeleton->position[b]]) ik2d_skeleton_place_stale(skeleton, b);
+}
 void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints);
 void ik2d_skeleton_settle(ik2d_skeleton *skeleton);
 
