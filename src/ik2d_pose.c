@@ -104,14 +104,9 @@ ik2d_rot ik2d_pose_world(const ik2d_pose *pose, int i) {
   return world;
 }
 
-ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i) {
-  const ik2d_constraint *limit = pose->chain->constraint[i];
+ik2d_rot ik2d_pose_world_limit_mid(const ik2d_pose *pose, int i) {
   ik2d_rot mid;
   double norm;
-  /* a free bone or a full circle has no middle (the solve writes none;
-  ** the clamp ignores it): a defined one, never an unwritten slot */
-  if (limit == NULL || limit->full) return ik2d_rot_of(1.0, 0.0);
-  if (limit->def.space != IK2D_SPACE_WORLD) return pose->limit_mid[i];
   mid = ik2d_rot_inv_mul(ik2d_pose_world(pose, i - 1), pose->limit_mid[i]);
   /* the parent's world rotation is a product of up to 63 rotations, each
   ** up to 1e-14 off unit length: a clamp onto that middle would pass the
