@@ -38,16 +38,10 @@ size_t ik2d_chain_size(int bone_count) {
   return chain_layout_of(bone_count).size;
 }
 
-/* A base angle as kept: (-pi, pi], the range it reads best in. */
-static double chain_base_angle(double angle) {
-  double wrapped = ik2d_wrap(angle);
-  return wrapped == -IK2D_PI ? IK2D_PI : wrapped;
-}
-
 static void chain_keep_base(ik2d_chain *chain, double x, double y, double angle) {
   chain->base_x = x;
   chain->base_y = y;
-  chain->base_angle = chain_base_angle(angle);
+  chain->base_angle = ik2d_base_angle(angle);
   chain->base_rot = ik2d_rot_angle(chain->base_angle);
 }
 
@@ -357,7 +351,6 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
 /* for skeleton chains (ik2d_skeleton.c)                                */
 /* ------------------------------------------------------------------ */
 
-double ik2d_base_angle(double angle) { return chain_base_angle(angle); }
 
 void ik2d_chain_keep_base(ik2d_chain *chain, double x, double y, double angle) {
   chain_keep_base(chain, x, y, angle);

@@ -48,7 +48,12 @@ void ik2d_chain_keep_base(ik2d_chain *chain, double x, double y, double angle);
 ** finite. */
 ik2d_status ik2d_chain_check_base(double x, double y, double angle);
 
-/* A base angle as chains and skeletons keep it: wrapped to (-pi, pi]. */
-double ik2d_base_angle(double angle);
+/* A base angle as chains and skeletons keep it: wrapped to (-pi, pi],
+** the range it reads best in (inline: every pull of a skeleton chain
+** asks). */
+static inline double ik2d_base_angle(double angle) {
+  double wrapped = ik2d_wrap(angle);
+  return wrapped == -IK2D_PI ? IK2D_PI : wrapped;
+}
 
 #endif

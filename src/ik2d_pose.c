@@ -104,14 +104,9 @@ ik2d_rot ik2d_pose_world(const ik2d_pose *pose, int i) {
   return world;
 }
 
-ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i) {
-  const ik2d_constraint *limit = pose->chain->constraint[i];
+ik2d_rot ik2d_pose_world_limit_mid(const ik2d_pose *pose, int i) {
   ik2d_rot mid;
   double norm;
-  /* a free bone or a full circle has no middle (the solve writes none;
-  ** the clamp ignores it): a defined one, never an unwritten slot */
-  if (limit == NULL || limit->full) return ik2d_rot_of(1.0, 0.0);
-  if (limit->def.space != IK2D_SPACE_WORLD) return pose->limit_mid[i];
   mid = ik2d_rot_inv_mul(ik2d_pose_world(pose, i - 1), pose->limit_mid[i]);
   /* the parent's world rotation is a product of up to 63 rotations, each
   ** up to 1e-14 off unit length: a clamp onto that middle would pass the
@@ -140,6 +135,12 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose) {
     ik2d_rot rel;
     if (limit == NULL || limit->full) continue;
     rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
+    /* no atan2 for a bone clearly inside: cos has slope at most 1, so a
+    ** cos above cos(half) + IK2D_ON_LIMIT + 1e-9 puts the angle 1e-9 below
+    ** half - IK2D_ON_LIMIT, where the roundings here and atan2's are
+    ** 1e-15: the test below would say false */
+    if (rel.c > (limit->half_rot.c + (IK2D_ON_LIMIT + 1e-9)) * sqrt(rel.c * rel.c + rel.s * rel.s))
+      continue;
     if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - IK2D_ON_LIMIT) return true;
   }
   return false;

@@ -68,9 +68,20 @@ static inline double ik2d_pose_tip_distance_sq(const ik2d_pose *pose) {
   return dx * dx + dy * dy;
 }
 
-/* The middle of bone i's allowed arc as a local rotation: for a world-
-** space limit, the world middle seen from the parent's world rotation. */
-ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i);
+/* The middle of world-space limited bone i's allowed arc as a local
+** rotation: the world middle seen from the parent's world rotation. */
+ik2d_rot ik2d_pose_world_limit_mid(const ik2d_pose *pose, int i);
+
+/* The middle of bone i's allowed arc as a local rotation (inline: the
+** methods ask for it at every clamp). */
+static inline ik2d_rot ik2d_pose_limit_mid(const ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  /* a free bone or a full circle has no middle (the solve writes none;
+  ** the clamp ignores it): a defined one, never an unwritten slot */
+  if (limit == NULL || limit->full) return ik2d_rot_of(1.0, 0.0);
+  if (limit->def.space != IK2D_SPACE_WORLD) return pose->limit_mid[i];
+  return ik2d_pose_world_limit_mid(pose, i);
+}
 
 /* Moves rotation i into its limits; returns true if it had to. */
 static inline bool ik2d_pose_clamp(ik2d_pose *pose, int i) {

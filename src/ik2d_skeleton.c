@@ -46,7 +46,7 @@
 
 typedef struct skeleton_layout {
   size_t length, rest, rest_rot, origin, pose, angle, constraint, frame,
-      transforms, parent, at_tip, inherit, size;
+      transforms, parent, at_tip, inherit, order, position, last, stale, size;
 } skeleton_layout;
 
 /* 8-byte entries first, then ints and bytes, each array rounded up to 8
@@ -68,7 +68,11 @@ static skeleton_layout skeleton_layout_of(int n) {
   l.parent = l.transforms + IK2D_TRANSFORM * doubles;
   l.at_tip = l.parent + round8(bones * sizeof(int));
   l.inherit = l.at_tip + round8(bones);
-  l.size = l.inherit + round8(bones);
+  l.order = l.inherit + round8(bones);
+  l.position = l.order + round8(bones);
+  l.last = l.position + round8(bones);
+  l.stale = l.last + round8(bones);
+  l.size = l.stale + round8(bones);
   return l;
 }
 
@@ -146,28 +150,33 @@ static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
 /* forward kinematics                                                   */
 /* ------------------------------------------------------------------ */
 
-/* Bone b's frame from its parent's (or the base), unflipped. */
-static void skeleton_frame(ik2d_skeleton *sk, int b) {
+/* Bone b's origin from its parent's frame (or the base), unflipped. */
+IK2D_INLINE void skeleton_origin(const ik2d_skeleton *sk, int b, double *x, double *y) {
   int p = sk->parent[b];
-  ik2d_frame *f = &sk->frame[b];
-  double px = sk->base_x, py = sk->base_y, parent_angle = sk->base_angle;
+  double px = sk->base_x, py = sk->base_y;
   ik2d_rot parent_rot = sk->base_rot;
-  double w, length = sk->length[b];
   if (p >= 0) {
     const ik2d_frame *pf = &sk->frame[p];
     px = pf->x;
     py = pf->y;
-    parent_angle = pf->angle;
     parent_rot = pf->rot;
   }
   if (sk->at_tip[b]) {
-    f->x = p >= 0 ? sk->frame[p].tip_x : px;
-    f->y = p >= 0 ? sk->frame[p].tip_y : py;
+    *x = p >= 0 ? sk->frame[p].tip_x : px;
+    *y = p >= 0 ? sk->frame[p].tip_y : py;
   } else {
     double ox = sk->origin[2 * b], oy = sk->origin[2 * b + 1];
-    f->x = px + (parent_rot.c * ox - parent_rot.s * oy);
-    f->y = py + (parent_rot.s * ox + parent_rot.c * oy);
+    *x = px + (parent_rot.c * ox - parent_rot.s * oy);
+    *y = py + (parent_rot.s * ox + parent_rot.c * oy);
   }
+}
+
+/* Bone b's world direction (angle and rot) from its parent's. */
+IK2D_INLINE void skeleton_turn(ik2d_skeleton *sk, int b) {
+  int p = sk->parent[b];
+  ik2d_frame *f = &sk->frame[b];
+  double parent_angle = p >= 0 ? sk->frame[p].angle : sk->base_angle;
+  double w;
   /* wrapped at each step, as a chain's world angles are */
   w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
                 sk->angle[b]);
@@ -178,26 +187,38 @@ static void skeleton_frame(ik2d_skeleton *sk, int b) {
     f->angle = w;
     f->rot = ik2d_rot_angle(w);
   }
+}
+
+/* Bone b's frame from its parent's (or the base), unflipped. */
+IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
+  ik2d_frame *f = &sk->frame[b];
+  double length = sk->length[b];
+  skeleton_origin(sk, b, &f->x, &f->y);
+  skeleton_turn(sk, b);
   f->tip_x = f->x + length * f->rot.c;
   f->tip_y = f->y + length * f->rot.s;
 }
 
-/* Bone b's transform as drawn: mirrored about the base when flipped (a
+/* Bone b's origin x as drawn: mirrored about the base when flipped (a
 ** root bone at the base's origin stays exactly there, as a chain's
 ** joint 1 does). */
-static void skeleton_transform(ik2d_skeleton *sk, int b) {
+IK2D_INLINE double skeleton_drawn_x(const ik2d_skeleton *sk, int b, double x) {
+  if (!sk->flip) return x;
+  return sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : 2.0 * sk->base_x - x;
+}
+
+/* A world angle as drawn. */
+IK2D_INLINE double skeleton_drawn_angle(const ik2d_skeleton *sk, double angle) {
+  return sk->flip ? ik2d_wrap(IK2D_PI - angle) : angle;
+}
+
+/* Bone b's transform as drawn (mirrored about the base when flipped). */
+IK2D_INLINE void skeleton_transform(ik2d_skeleton *sk, int b) {
   const ik2d_frame *f = &sk->frame[b];
   double *t = &sk->transforms[IK2D_TRANSFORM * b];
-  if (sk->flip) {
-    double mirror = 2.0 * sk->base_x;
-    t[0] = sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : mirror - f->x;
-    t[2] = ik2d_wrap(IK2D_PI - f->angle);
-    t[3] = mirror - f->tip_x;
-  } else {
-    t[0] = f->x;
-    t[2] = f->angle;
-    t[3] = f->tip_x;
-  }
+  t[0] = skeleton_drawn_x(sk, b, f->x);
+  t[2] = skeleton_drawn_angle(sk, f->angle);
+  t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
   t[1] = f->y;
   t[4] = f->tip_y;
 }
@@ -290,43 +311,66 @@ static void chain_geometry(ik2d_chain *chain) {
 }
 
 /* The base of a chain starting at bone from: its origin as drawn, and its
-** parent's world direction (the base's for a root or position-only bone). */
-static double chain_base_angle_of(const ik2d_skeleton *sk, int from) {
+** parent's world direction (the base's for a root or position-only bone),
+** with that direction's rotation. */
+static double chain_base_angle_of(const ik2d_skeleton *sk, int from, ik2d_rot *rot) {
   int p = sk->parent[from];
-  if (p < 0 || sk->inherit[from] == IK2D_INHERIT_POSITION) return sk->base_angle;
+  if (p < 0 || sk->inherit[from] == IK2D_INHERIT_POSITION) {
+    *rot = sk->base_rot;
+    return sk->base_angle;
+  }
+  *rot = sk->frame[p].rot;
   return sk->frame[p].angle;
+}
+
+/* A chain's state but its joints, its base at (x, y) (drawn). */
+IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, double x, double y) {
+  const struct ik2d_chain_link *link = chain->link;
+  double angle, kept;
+  ik2d_rot rot;
+  int k;
+  angle = chain_base_angle_of(sk, link->from, &rot);
+  kept = ik2d_base_angle(angle);
+  /* the base rotation's trig only when the angle changed, and not even
+  ** then when the angle is kept as it is: rot is already its rotation
+  ** (a frame's and the base's always are) */
+  if (memcmp(&kept, &chain->base_angle, sizeof kept) == 0) {
+    chain->base_x = x;
+    chain->base_y = y;
+  } else if (memcmp(&kept, &angle, sizeof kept) == 0) {
+    chain->base_x = x;
+    chain->base_y = y;
+    chain->base_angle = kept;
+    chain->base_rot = rot;
+  } else {
+    ik2d_chain_keep_base(chain, x, y, angle);
+  }
+  chain->flip = sk->flip;
+  chain->scale = 1.0;
+  for (k = 0; k < chain->count; k++) {
+    int b = link->bones[k];
+    chain->constraint[k] = sk->constraint[b];
+    chain->pose[k] = shifted(sk->pose[b], link->shift[k]);
+    chain->angle[k] = shifted(sk->angle[b], link->shift[k]);
+  }
 }
 
 void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
   struct ik2d_chain_link *link = chain->link;
   const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   const double *t;
-  double angle, kept;
   int k, n = chain->count;
   if (sk == NULL) return;
   t = sk->transforms;
-  angle = chain_base_angle_of(sk, link->from);
-  kept = ik2d_base_angle(angle);
-  /* the base rotation's trig only when the angle changed */
-  if (memcmp(&kept, &chain->base_angle, sizeof kept) == 0) {
-    chain->base_x = t[IK2D_TRANSFORM * link->from];
-    chain->base_y = t[IK2D_TRANSFORM * link->from + 1];
-  } else {
-    ik2d_chain_keep_base(chain, t[IK2D_TRANSFORM * link->from],
-                         t[IK2D_TRANSFORM * link->from + 1], angle);
-  }
-  chain->flip = sk->flip;
-  chain->scale = 1.0;
+  chain_pull_state(chain, sk, t[IK2D_TRANSFORM * link->from], t[IK2D_TRANSFORM * link->from + 1]);
   for (k = 0; k < n; k++) {
     int b = link->bones[k];
-    chain->constraint[k] = sk->constraint[b];
-    chain->pose[k] = shifted(sk->pose[b], link->shift[k]);
-    chain->angle[k] = shifted(sk->angle[b], link->shift[k]);
     chain->joints[2 * k] = t[IK2D_TRANSFORM * b];
     chain->joints[2 * k + 1] = t[IK2D_TRANSFORM * b + 1];
   }
   chain->joints[2 * n] = t[IK2D_TRANSFORM * link->to + 3];
   chain->joints[2 * n + 1] = t[IK2D_TRANSFORM * link->to + 4];
+  link->stale = false;
 }
 
 void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
@@ -335,21 +379,141 @@ void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
     ik2d_skeleton_chain_pull(chain_of_node(node));
 }
 
-/* Every chain ending at a bone mask marks takes the skeleton's state. */
-static void skeleton_pull_marked(ik2d_skeleton *sk, const bool *mask,
-                                 const ik2d_chain *except) {
+/* Is bone x below bone b (or b)? */
+static bool skeleton_below(const ik2d_skeleton *sk, int b, int x) {
+  return sk->position[x] >= sk->position[b] && sk->position[x] <= sk->last[b];
+}
+
+/* Every chain ending below bone b takes the skeleton's state. */
+static void skeleton_pull_below(ik2d_skeleton *sk, int b, const ik2d_chain *except) {
   ik2d_skeleton_node *node;
   for (node = sk->chains.next; node != &sk->chains; node = node->next) {
     ik2d_chain *chain = chain_of_node(node);
-    if (chain != except && mask[chain->link->to]) ik2d_skeleton_chain_pull(chain);
+    if (chain != except && skeleton_below(sk, b, chain->link->to))
+      ik2d_skeleton_chain_pull(chain);
   }
+}
+
+/* Frames and transforms of bone b and those below it, parents first. */
+static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
+  int i;
+  for (i = sk->position[b]; i <= sk->last[b]; i++) {
+    skeleton_frame(sk, sk->order[i]);
+    skeleton_transform(sk, sk->order[i]);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* deferred frames and pulls, within a skeleton's solve                 */
+/* ------------------------------------------------------------------ */
+
+void ik2d_skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
+
+void ik2d_skeleton_place_stale(ik2d_skeleton *sk, int b) {
+  int up[IK2D_MAX_SKELETON_BONES], n = 0;
+  /* a stale bone's parent may be stale too: the bones up to the first
+  ** fresh one, placed from the top down */
+  for (; b >= 0 && sk->stale[sk->position[b]]; b = sk->parent[b]) up[n++] = b;
+  while (n > 0) {
+    b = up[--n];
+    skeleton_frame(sk, b);
+    skeleton_transform(sk, b);
+    sk->stale[sk->position[b]] = 0;
+  }
+}
+
+void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
+  struct ik2d_chain_link *link = chain->link;
+  ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
+  double x, y;
+  if (sk == NULL || !link->stale) return;
+  if (sk->parent[link->from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[link->from]);
+  if (joints) {
+    ik2d_skeleton_bone_ready(sk, link->to);
+    ik2d_skeleton_chain_pull(chain);
+    return;
+  }
+  /* the base is from's origin, which its parent's frame gives: from's own
+  ** frame (its trig) is left to the push after the solve */
+  if (sk->stale[sk->position[link->from]]) {
+    skeleton_origin(sk, link->from, &x, &y);
+    x = skeleton_drawn_x(sk, link->from, x);
+  } else {
+    x = sk->transforms[IK2D_TRANSFORM * link->from];
+    y = sk->transforms[IK2D_TRANSFORM * link->from + 1];
+  }
+  chain_pull_state(chain, sk, x, y);
+  link->stale = false;
+}
+
+void ik2d_skeleton_settle(ik2d_skeleton *sk) {
+  ik2d_skeleton_node *node;
+  int i;
+  if (!sk->deferring) return;
+  sk->deferring = false;
+  /* in depth-first order: parents first */
+  for (i = 0; i < sk->count; i++) {
+    if (!sk->stale[i]) continue;
+    skeleton_frame(sk, sk->order[i]);
+    skeleton_transform(sk, sk->order[i]);
+    sk->stale[i] = 0;
+  }
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    if (node->chain->link->stale) ik2d_skeleton_chain_pull(node->chain);
+}
+
+/* Bone b of the path of chain, its k-th: its frame and transform, on the
+** chain's joints (its position and, where it is the chain's, its tip:
+** only its direction is the skeleton's). */
+IK2D_INLINE void push_place(ik2d_skeleton *sk, const ik2d_chain *chain, int k, int b) {
+  const struct ik2d_chain_link *link = chain->link;
+  ik2d_frame *f = &sk->frame[b];
+  double *t = &sk->transforms[IK2D_TRANSFORM * b];
+  int n = chain->count;
+  skeleton_turn(sk, b);
+  t[2] = skeleton_drawn_angle(sk, f->angle);
+  t[0] = chain->joints[2 * k];
+  t[1] = chain->joints[2 * k + 1];
+  f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
+  f->y = t[1];
+  if (k == n - 1 || sk->at_tip[link->bones[k + 1]]) {
+    t[3] = chain->joints[2 * k + 2];
+    t[4] = chain->joints[2 * k + 3];
+    f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
+    f->tip_y = t[4];
+  } else {
+    f->tip_x = f->x + sk->length[b] * f->rot.c;
+    f->tip_y = f->y + sk->length[b] * f->rot.s;
+    t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
+    t[4] = f->tip_y;
+  }
+}
+
+/* A push while deferring: the path's frames now (they take the chain's
+** joints), the bones below it and the chains ending there marked stale,
+** placed and pulled when read or when the solve ends; a later solve in
+** it may well move them again. */
+static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others) {
+  struct ik2d_chain_link *link = chain->link;
+  ik2d_skeleton_node *node;
+  int k, from = link->from;
+  if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
+  memset(sk->stale + sk->position[from], 1, (size_t)(sk->last[from] - sk->position[from] + 1));
+  for (k = 0; k < chain->count; k++) {
+    int b = link->bones[k];
+    push_place(sk, chain, k, b);
+    sk->stale[sk->position[b]] = 0;
+  }
+  if (!pull_others) return;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    if (node->chain != chain && skeleton_below(sk, from, node->chain->link->to))
+      node->chain->link->stale = true;
 }
 
 void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
-  bool mask[IK2D_MAX_SKELETON_BONES];
-  int k, b, n = chain->count;
+  int k, b, i, n = chain->count;
   if (sk == NULL) return;
   for (k = 0; k < n; k++) {
     b = link->bones[k];
@@ -362,38 +526,25 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
       chain->angle[k] = sk->angle[b] + link->shift[k];
     }
   }
-  memset(mask, 0, (size_t)sk->count * sizeof *mask);
-  ik2d_skeleton_subtree(sk, link->from, mask);
-  /* the frames below from, in index order (parents first); the path's
-  ** positions are the chain's joints (a weight-1 solve builds them from
-  ** its rotations, a hair off the trig), taken before the bones below
-  ** them are placed, so that everything agrees with them: a one-path
-  ** skeleton then reads exactly as the same chain would */
-  for (b = link->from, k = 0; b < sk->count; b++) {
-    ik2d_frame *f = &sk->frame[b];
-    double *t = &sk->transforms[IK2D_TRANSFORM * b];
-    if (!mask[b]) continue;
-    skeleton_frame(sk, b);
-    skeleton_transform(sk, b);
-    if (k == n || link->bones[k] != b) continue;
-    t[0] = chain->joints[2 * k];
-    t[1] = chain->joints[2 * k + 1];
-    f->x = sk->flip ? 2.0 * sk->base_x - t[0] : t[0];
-    f->y = t[1];
-    if (k == n - 1 || sk->at_tip[link->bones[k + 1]]) {
-      t[3] = chain->joints[2 * k + 2];
-      t[4] = chain->joints[2 * k + 3];
-      f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
-      f->tip_y = t[4];
-    } else {
-      f->tip_x = f->x + sk->length[b] * f->rot.c;
-      f->tip_y = f->y + sk->length[b] * f->rot.s;
-      t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
-      t[4] = f->tip_y;
-    }
-    k++;
+  if (sk->deferring) {
+    push_deferred(sk, chain, pull_others);
+    return;
   }
-  if (pull_others) skeleton_pull_marked(sk, mask, chain);
+  /* the frames below from, parents first (the path's in its order); the
+  ** path's positions are the chain's joints (a weight-1 solve builds them
+  ** from its rotations, a hair off the trig), taken before the bones
+  ** below them are placed, so that everything agrees with them: a
+  ** one-path skeleton then reads exactly as the same chain would */
+  for (i = sk->position[link->from], k = 0; i <= sk->last[link->from]; i++) {
+    b = sk->order[i];
+    if (k < n && link->bones[k] == b) {
+      push_place(sk, chain, k++, b);
+    } else {
+      skeleton_frame(sk, b);
+      skeleton_transform(sk, b);
+    }
+  }
+  if (pull_others) skeleton_pull_below(sk, link->from, chain);
 }
 
 /* ------------------------------------------------------------------ */
@@ -439,6 +590,31 @@ static double skeleton_extent(const ik2d_skeleton_def *def, int changed,
   return extent;
 }
 
+/* The depth-first order: each bone's subtree size from its children's
+** (children come after their parent), then each bone placed after its
+** parent and its earlier siblings' subtrees. */
+static void skeleton_order(ik2d_skeleton *sk) {
+  int size[IK2D_MAX_SKELETON_BONES], next[IK2D_MAX_SKELETON_BONES];
+  int b, roots = 0;
+  for (b = 0; b < sk->count; b++) size[b] = 1;
+  for (b = sk->count - 1; b >= 0; b--)
+    if (sk->parent[b] >= 0) size[sk->parent[b]] += size[b];
+  for (b = 0; b < sk->count; b++) {
+    int p = sk->parent[b], at;
+    if (p < 0) {
+      at = roots;
+      roots += size[b];
+    } else {
+      at = next[p];
+      next[p] += size[b];
+    }
+    next[b] = at + 1;
+    sk->position[b] = (unsigned char)at;
+    sk->last[b] = (unsigned char)(at + size[b] - 1);
+    sk->order[at] = (unsigned char)b;
+  }
+}
+
 ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
                                const ik2d_skeleton_def *def, int *bad) {
   skeleton_layout l;
@@ -475,6 +651,12 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->parent = (int *)(void *)(memory + l.parent);
   sk->at_tip = (unsigned char *)(memory + l.at_tip);
   sk->inherit = (unsigned char *)(memory + l.inherit);
+  sk->order = (unsigned char *)(memory + l.order);
+  sk->position = (unsigned char *)(memory + l.position);
+  sk->last = (unsigned char *)(memory + l.last);
+  sk->stale = (unsigned char *)(memory + l.stale);
+  memset(sk->stale, 0, (size_t)n);
+  sk->deferring = false;
   for (i = 0; i < n; i++) {
     const ik2d_skeleton_bone_def *bone = &def->bones[i];
     sk->parent[i] = bone->parent;
@@ -489,6 +671,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
                         : bone->parent >= 0 ? def->bones[bone->parent].length : 0.0;
     sk->origin[2 * i + 1] = bone->at_tip ? 0.0 : bone->y;
   }
+  skeleton_order(sk);
   sk->flip = def->flip;
   sk->base_x = def->x;
   sk->base_y = def->y;
@@ -529,11 +712,8 @@ int ik2d_skeleton_bone_count(const ik2d_skeleton *sk) {
 /* Bone i and those below it moved: their frames, and the chains ending
 ** there (every other chain is untouched by the change). */
 static void skeleton_moved(ik2d_skeleton *sk, int i) {
-  bool mask[IK2D_MAX_SKELETON_BONES];
-  memset(mask, 0, (size_t)sk->count * sizeof *mask);
-  ik2d_skeleton_subtree(sk, i, mask);
-  ik2d_skeleton_forward(sk, i, mask);
-  skeleton_pull_marked(sk, mask, NULL);
+  skeleton_forward_below(sk, i);
+  skeleton_pull_below(sk, i, NULL);
 }
 
 /* Everything moved (base, flip, reset). */
@@ -854,6 +1034,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
     return status;
   }
   chain->link = link;
+  link->stale = false;
   node_clear(&link->node);
   link->node.chain = chain;
   node_link(sk, &sk->chains, &link->node);

@@ -53,6 +53,16 @@ struct ik2d_skeleton {
   double *transforms;                 /* the result as drawn: 5 a bone */
   int *parent;                        /* -1: the base */
   unsigned char *at_tip, *inherit;
+  /* the bones in depth-first order (parents first, children in index
+  ** order): the bones below b, b included, are order[position[b]] to
+  ** order[last[b]], so that an edit or a push walks just them */
+  unsigned char *order, *position, *last;
+  /* Within a solve of the whole skeleton (deferring), a push leaves the
+  ** bones below its path stale (frame and transform not yet placed) and
+  ** the chains ending there to pull: ik2d_skeleton_solve places what a
+  ** solve reads before it, and the rest once at the end. */
+  bool deferring;
+  unsigned char *stale;               /* by depth-first position */
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
   /* the solvers on its chains, in the order made: kept here, not in a
@@ -80,6 +90,7 @@ struct ik2d_chain_link {
   double *phi;              /* direction of the path child's origin in
                                each bone's space (0 at the tip) */
   double *shift;            /* chain angle - skeleton angle: phi_k - phi_k-1 */
+  bool stale;               /* to pull (its skeleton deferring) */
 };
 
 #define IK2D_TRANSFORM 5    /* doubles a bone in the transforms */
@@ -130,6 +141,21 @@ void ik2d_skeleton_pull_all(ik2d_skeleton *skeleton);
 ** pull_others, every other chain on the skeleton then pulls (a solve on
 ** its own); ik2d_skeleton_solve pulls each chain before solving it. */
 void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others);
+
+/* Deferring (see ik2d_skeleton): from ik2d_skeleton_defer to
+** ik2d_skeleton_settle, which places the stale bones and pulls the stale
+** chains, everything then as without it.  In between, bone_ready places
+** bone b (and the stale bones above it) before it is read, and
+** chain_ready pulls a stale chain before its solve: all of it, or with
+** joints false (the solve writes them all before it reads them: its
+** target is not its tip) all but its joints. */
+void ik2d_skeleton_defer(ik2d_skeleton *skeleton);
+void ik2d_skeleton_place_stale(ik2d_skeleton *skeleton, int b);
+static inline void ik2d_skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
+  if (skeleton->stale[skeleton->position[b]]) ik2d_skeleton_place_stale(skeleton, b);
+}
+void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints);
+void ik2d_skeleton_settle(ik2d_skeleton *skeleton);
 
 /* Adds a solver to the skeleton of its chain, last (nothing for a
 ** standalone or released chain); false when the skeleton has

@@ -1058,30 +1058,46 @@ static void plan_keep(ik2d_skeleton *sk, const plan *p) {
   sk->plan_kept = true;
 }
 
+/* A lone solve within a deferring solve of sk: what it reads placed first,
+** its target's bone (not below its chain: that is a joint solve) and its
+** chain, all of it when its target is its tip. */
+static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
+  if (s->target_skeleton == sk) ik2d_skeleton_bone_ready(sk, s->target_bone);
+  ik2d_skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
+  ik2d_solver_solve(s);
+}
+
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   joint w;
   int k, reached = 0;
   if (sk == NULL) return 0;
   if (plan_holds(sk)) {
-    for (k = 0; k < sk->solver_count; k++) ik2d_solver_solve(sk->solvers[sk->plan_order[k]]);
+    ik2d_skeleton_defer(sk);
+    for (k = 0; k < sk->solver_count; k++) lone_solve(sk, sk->solvers[sk->plan_order[k]]);
+    ik2d_skeleton_settle(sk);
     for (k = 0; k < sk->solver_count; k++) reached += ik2d_solver_measure(sk->solvers[k]);
     return reached;
   }
   if (!plan_make(sk, &p)) return -1;
   plan_keep(sk, &p);
+  ik2d_skeleton_defer(sk);
   for (k = 0; k < p.units; k++) {
     int u = p.order[k], i, members = 0;
     const ik2d_solver *first = p.solver[p.unit_first[u]];
     for (i = 0; i < p.solvers; i++) members += p.unit_of[i] == u;
     /* one solver alone, unless its solve moves its own target: then the
-    ** joint solve, which moves the target with it */
+    ** joint solve, which moves the target with it (on the skeleton as
+    ** without deferring) */
     if (members == 1 && !moves_target(sk, first, first)) {
-      ik2d_solver_solve(p.solver[p.unit_first[u]]);
+      lone_solve(sk, p.solver[p.unit_first[u]]);
     } else {
+      ik2d_skeleton_settle(sk);
       joint_solve(sk, &p, u, &w);
+      ik2d_skeleton_defer(sk);
     }
   }
+  ik2d_skeleton_settle(sk);
   /* every reached and distance from where the tips are now: a later unit
   ** (a together = false solver on its bones) may have moved a tip */
   for (k = 0; k < p.solvers; k++) reached += ik2d_solver_measure(p.solver[k]);

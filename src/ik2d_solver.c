@@ -673,8 +673,15 @@ bool ik2d_solver_measure(ik2d_solver *solver) {
 
 bool ik2d_solve_result(ik2d_solver *solver, int used) {
   ik2d_chain *chain = solver->chain;
-  ik2d_solver_measure(solver);
   solver->result.iterations = used;
+  /* within a skeleton's solve, which measures every solver at its end
+  ** (and reads no solve's reached) */
+  if (chain->link != NULL && chain->link->node.skeleton != NULL &&
+      chain->link->node.skeleton->deferring) {
+    ik2d_skeleton_chain_push(chain, true);
+    return false;
+  }
+  ik2d_solver_measure(solver);
   /* a skeleton chain writes its bones back, and the skeleton follows */
   if (chain->link != NULL) {
     ik2d_skeleton_chain_push(chain, true);
