@@ -9,7 +9,8 @@
 ** solves alone, at 100 and 1,000 characters, each the median of 5 runs
 ** (CPU time of the process, as os.clock in the Lua bench).
 **   character_bench             the table
-**   character_bench run N       N frames of 100 characters (callgrind)
+**   character_bench run N [at]  N frames of 100 characters (callgrind);
+**                               at: the bases through ik2d_skeleton_solve_at
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -154,12 +155,15 @@ static double now(void) {
 static double fmax0(double a) { return a > 0 ? a : 0; }
 
 /* character i's targets at frame f, as targets() in character_bench.lua */
-static void set_targets(character *c, int i, int f) {
+/* (with at, the base is left to ik2d_skeleton_solve_at: *bx, *by) */
+static void set_targets(character *c, int i, int f, int at, double *base_x, double *base_y) {
   double x = SPACING * i, ph = 0.05 * f + 0.37 * i;
   double s = sin(ph), co = cos(ph);
   double bx = x + 3 * s, by = 300 + 1.5 * sin(2 * ph);
   double px = bx + 40, py = by + 28;
-  ik2d_skeleton_set_base(c->sk, bx, by, 0);
+  *base_x = bx;
+  *base_y = by;
+  if (!at) ik2d_skeleton_set_base(c->sk, bx, by, 0);
   ik2d_solver_set_target(c->solvers[0], bx + 5 * sin(0.7 * ph), by - 48.5 + co);
   ik2d_solver_set_target(c->solvers[1], bx + 30 + 10 * co, by - 38 + 12 * s);
   ik2d_solver_set_target(c->solvers[2], bx - 28 + 10 * cos(1.1 * ph), by - 35 + 12 * sin(1.3 * ph));
@@ -177,19 +181,27 @@ typedef struct run_result {
   double sink;
 } run_result;
 
+static double base_x[MAX_CHARACTERS], base_y[MAX_CHARACTERS];
+
 /* frames 1..frames of count fresh characters after an untimed frame 0;
-** each frame's phases timed apart: targets, solves, transforms read */
-static run_result run(int count, int frames) {
+** each frame's phases timed apart: targets, solves, transforms read.
+** at: each base moved by ik2d_skeleton_solve_at, in the solves' time */
+static run_result run(int count, int frames, int at) {
   run_result r;
   int i, f, k;
   memset(&r, 0, sizeof r);
   for (i = 0; i < count; i++) make_character(&characters[i], i + 1);
   for (f = 0; f <= frames; f++) {
     double t0 = now(), t1, t2;
-    for (i = 0; i < count; i++) set_targets(&characters[i], i + 1, f);
+    for (i = 0; i < count; i++) set_targets(&characters[i], i + 1, f, at, &base_x[i], &base_y[i]);
     t1 = now();
     for (i = 0; i < count; i++) {
-      int reached = ik2d_skeleton_solve(characters[i].sk);
+      int reached = 0;
+      if (at) {
+        ik2d_skeleton_solve_at(characters[i].sk, base_x[i], base_y[i], 0, &reached);
+      } else {
+        reached = ik2d_skeleton_solve(characters[i].sk);
+      }
       if (f > 0) r.reached += reached;
     }
     t2 = now();
@@ -211,34 +223,36 @@ static int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static void row(int count, int frames) {
+static void row(int count, int frames, int at) {
   double whole[RUNS], solve[RUNS];
   run_result r;
   int k;
   for (k = 0; k < RUNS; k++) {
-    r = run(count, frames);
+    r = run(count, frames, at);
     whole[k] = r.whole;
     solve[k] = r.solve;
   }
   qsort(whole, RUNS, sizeof whole[0], by_value);
   qsort(solve, RUNS, sizeof solve[0], by_value);
-  printf("| C | %d | ik2d_skeleton_solve, ik2d_skeleton_transforms | %.3f | %.3f | %.1f%% |\n",
-         count, 1e6 * whole[RUNS / 2] / ((double)count * frames),
+  printf("| C | %d | %s, ik2d_skeleton_transforms | %.3f | %.3f | %.1f%% |\n", count,
+         at ? "ik2d_skeleton_solve_at" : "ik2d_skeleton_set_base, ik2d_skeleton_solve", 1e6 * whole[RUNS / 2] / ((double)count * frames),
          1e6 * solve[RUNS / 2] / ((double)count * frames),
          100.0 * (double)r.reached / (5.0 * count * frames));
 }
 
 int main(int argc, char **argv) {
   make_constraints();
-  if (argc == 3 && strcmp(argv[1], "run") == 0) {
-    run_result r = run(100, atoi(argv[2]));
+  if ((argc == 3 || argc == 4) && strcmp(argv[1], "run") == 0) {
+    run_result r = run(100, atoi(argv[2]), argc == 4 && strcmp(argv[3], "at") == 0);
     fprintf(stderr, "reached %ld\n", r.reached);
     return 0;
   }
   printf("| runtime | characters | frame loop | us/character | us/character, solves alone "
          "| limbs reached |\n");
   printf("|---|--:|---|--:|--:|--:|\n");
-  row(100, 1000);
-  row(1000, 100);
+  row(100, 1000, 0);
+  row(100, 1000, 1);
+  row(1000, 100, 0);
+  row(1000, 100, 1);
   return 0;
 }

@@ -747,6 +747,15 @@ IK2D_API void ik2d_solver_release(ik2d_solver *solver);
 ** target a bone the other moves outside a joint solve
 ** (ik2d_skeleton_cycle names them). */
 IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
+/* ik2d_skeleton_set_base, then ik2d_skeleton_solve, in one call: the
+** same bits and the same state after, without placing the bones and
+** pulling the chains for the new base before the solve places them
+** again.  A bad base: its status, nothing changed; a cycle
+** (ik2d_skeleton_solve's -1): IK2D_ERR_TARGET_CYCLE, the base set and
+** nothing solved; else IK2D_OK and *reached (if not NULL) how many
+** reached. */
+IK2D_API ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *skeleton, double x, double y,
+                                            double angle, int *reached);
 /* IK2D_ERR_TARGET_CYCLE when ik2d_skeleton_solve refuses: *a (if not
 ** NULL) gets a solver whose target is on a bone that *b's solve moves,
 ** while *a's unit must run before *b's (through other solvers, maybe);

@@ -722,18 +722,36 @@ static void skeleton_moved_all(ik2d_skeleton *sk) {
   ik2d_skeleton_pull_all(sk);
 }
 
+/* The base's fields; its rotation's trig only for a new angle (the
+** rotation is always its angle's: the same bits). */
+static void skeleton_keep_base(ik2d_skeleton *sk, double x, double y, double angle) {
+  double kept = ik2d_base_angle(angle);
+  sk->base_x = x;
+  sk->base_y = y;
+  if (memcmp(&kept, &sk->base_angle, sizeof kept) != 0) {
+    sk->base_angle = kept;
+    sk->base_rot = ik2d_rot_angle(kept);
+  }
+}
+
 ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
                                    double angle) {
   ik2d_status status;
   if (sk == NULL) return IK2D_ERR_NULL;
   status = ik2d_chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
-  sk->base_x = x;
-  sk->base_y = y;
-  sk->base_angle = ik2d_base_angle(angle);
-  sk->base_rot = ik2d_rot_angle(sk->base_angle);
+  skeleton_keep_base(sk, x, y, angle);
   skeleton_moved_all(sk);
   return IK2D_OK;
+}
+
+void ik2d_skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
+  ik2d_skeleton_node *node;
+  skeleton_keep_base(sk, x, y, angle);
+  sk->deferring = true;
+  memset(sk->stale, 1, (size_t)sk->count);
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    node->chain->link->stale = true;
 }
 
 ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,

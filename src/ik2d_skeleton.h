@@ -156,6 +156,11 @@ static inline void ik2d_skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
 }
 void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints);
 void ik2d_skeleton_settle(ik2d_skeleton *skeleton);
+/* The base set as ik2d_skeleton_set_base sets it (checked by the
+** caller), every bone then stale and every chain to pull, deferring: for
+** a solve that follows at once and places what it reads (then settles). */
+void ik2d_skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
+                                     double angle);
 
 /* Adds a solver to the skeleton of its chain, last (nothing for a
 ** standalone or released chain); false when the skeleton has

@@ -1104,6 +1104,22 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   return reached;
 }
 
+ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *sk, double x, double y, double angle,
+                                   int *reached) {
+  ik2d_status status;
+  int n;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  status = ik2d_chain_check_base(x, y, angle);
+  if (status != IK2D_OK) return status;
+  ik2d_skeleton_set_base_deferred(sk, x, y, angle);
+  n = ik2d_skeleton_solve(sk);
+  /* a refused solve placed nothing: the base's move, as set_base's */
+  ik2d_skeleton_settle(sk);
+  if (n < 0) return IK2D_ERR_TARGET_CYCLE;
+  if (reached != NULL) *reached = n;
+  return IK2D_OK;
+}
+
 ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *sk, ik2d_solver **a, ik2d_solver **b) {
   plan p;
   int i, j;

@@ -43,6 +43,7 @@ typedef struct luaik_group {
   bool read_tips, read_poles, read_bases;  /* and these from theirs */
   bool write_joints;   /* solve writes the joint array */
   bool write_transforms;  /* and the transform array */
+  bool moved_bases;       /* this solve sets each base at its skeleton's solve */
   luaik_state *state;  /* the finalised count, the instruction set */
   unsigned long checked;  /* the finalised count when every member was
                              last seen alive */
@@ -112,7 +113,7 @@ static luaik_group *group_alloc(lua_State *L, int count, size_t joints, int skel
   group->count = count;
   group->skeleton_count = skeletons;
   group->read_targets = group->read_tips = group->read_poles = group->read_bases = false;
-  group->write_joints = group->write_transforms = false;
+  group->write_joints = group->write_transforms = group->moved_bases = false;
   group->state = luaik_state_of(L);
   group->checked = group->state->finalised;
   group->free_seen = false;
@@ -318,6 +319,31 @@ static int input_entry(group_input input, int bad, ik2d_status status) {
   }
 }
 
+/* Whether a member's target (or, in a group of skeletons, any of their
+** solvers') is on a bone: world targets for every member
+** clear it, and the member's hold on the bone's skeleton goes with it,
+** which only the classic methods (with the Lua state) can let go.  The
+** members are looked at only when a target was put on a bone since none
+** of theirs was seen on one. */
+static bool group_bone_targets(luaik_group *group) {
+  unsigned long now = group->state->bone_targets;
+  int i;
+  if (group->free_seen && group->free_targets == now) return false;
+  for (i = 0; i < group->count; i++)
+    if (ik2d_solver_target_bone(group->solvers[i], NULL, NULL, NULL) >= 0) return true;
+  /* and the skeletons' solvers made after the group, which their solves
+  ** solve too */
+  for (i = 0; i < group->skeleton_count; i++) {
+    ik2d_solver *list[IK2D_MAX_SKELETON_SOLVERS];
+    int k, n = ik2d_skeleton_solvers(group->skeletons[i], list, IK2D_MAX_SKELETON_SOLVERS);
+    for (k = 0; k < n; k++)
+      if (ik2d_solver_target_bone(list[k], NULL, NULL, NULL) >= 0) return true;
+  }
+  group->free_targets = now;
+  group->free_seen = true;
+  return false;
+}
+
 /* Every array the solve reads checked before any is kept (a refused
 ** solve changes nothing), then kept: IK2D_OK, or the status of the first
 ** bad number (*input its array, *bad its member). */
@@ -340,28 +366,18 @@ static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int
     status = ik2d_check_poles(group->solvers, group->count, group->poles, bad);
   }
   if (status != IK2D_OK) return status;
-  if (group->read_bases)
+  /* each base set by its skeleton's solve (ik2d_skeleton_solve_at: the
+  ** same bits, the bones placed once), unless a target on a bone may read
+  ** a skeleton's bones before its own solve: then all first, as the
+  ** calls one by one would */
+  group->moved_bases = group->read_bases && group->skeleton_count > 0 &&
+                       (group->read_targets || !group_bone_targets(group));
+  if (group->read_bases && !group->moved_bases)
     ik2d_set_bases(group->skeletons, group->skeleton_count, group->bases, NULL);
   if (group->read_targets) ik2d_set_targets(group->solvers, group->count, group->targets, NULL);
   if (group->read_tips) ik2d_set_tip_angles(group->solvers, group->count, group->tips, NULL);
   if (group->read_poles) ik2d_set_poles(group->solvers, group->count, group->poles, NULL);
   return IK2D_OK;
-}
-
-/* Whether a member's target is on a bone: world targets for every member
-** clear it, and the member's hold on the bone's skeleton goes with it,
-** which only the classic methods (with the Lua state) can let go.  The
-** members are looked at only when a target was put on a bone since none
-** of theirs was seen on one. */
-static bool group_bone_targets(luaik_group *group) {
-  unsigned long now = group->state->bone_targets;
-  int i;
-  if (group->free_seen && group->free_targets == now) return false;
-  for (i = 0; i < group->count; i++)
-    if (ik2d_solver_target_bone(group->solvers[i], NULL, NULL, NULL) >= 0) return true;
-  group->free_targets = now;
-  group->free_seen = true;
-  return false;
 }
 
 /* The first skeleton (1-based) whose solve would refuse for a cycle
@@ -389,8 +405,17 @@ static ik2d_status group_run(luaik_group *group, int *reached, group_input *inpu
   if (status != IK2D_OK) return status;
   if (group->skeleton_count > 0 || group->count == 0) {
     *reached = 0;
-    for (i = 0; i < group->skeleton_count; i++)
-      *reached += ik2d_skeleton_solve(group->skeletons[i]);
+    for (i = 0; i < group->skeleton_count; i++) {
+      int n = 0;
+      if (group->moved_bases) {
+        const double *base = &group->bases[3 * i];
+        ik2d_skeleton_solve_at(group->skeletons[i], base[0], base[1], base[2], &n);
+      } else {
+        n = ik2d_skeleton_solve(group->skeletons[i]);
+      }
+      *reached += n;
+    }
+    group->moved_bases = false;
   } else {
     *reached = ik2d_solve_batch_isa(group->solvers, group->count, group->state->isa);
   }
