@@ -48,9 +48,17 @@ local function frame(sk, b)
   local w
   if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
   w = wrap(w)
-  fa[b] = w
-  local c, s = rot(w)
-  fc[b], fs[b] = c, s
+  local c, s
+  -- fc, fs are always rot(fa): the same angle (zeros told apart) keeps
+  -- them, without the trig (a base moved, or bones above it did not turn)
+  local was = fa[b]
+  if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+    c, s = fc[b], fs[b]
+  else
+    fa[b] = w
+    c, s = rot(w)
+    fc[b], fs[b] = c, s
+  end
   local length = sk.length[b]
   ftx[b], fty[b] = x + length * c, y + length * s
 end
@@ -498,8 +506,13 @@ function M.set_base(sk, x, y, angle)
   local status = check_base(x, y, angle)
   if status then return status end
   sk.base_x, sk.base_y = x, y
-  sk.base_angle = base_angle(angle)
-  sk.base_c, sk.base_s = rot(sk.base_angle)
+  local was = sk.base_angle
+  angle = base_angle(angle)
+  -- base_c, base_s are rot(base_angle): kept for the same angle
+  if not (angle == was and (angle ~= 0.0 or 1.0 / angle == 1.0 / was)) then
+    sk.base_angle = angle
+    sk.base_c, sk.base_s = rot(angle)
+  end
   moved_all(sk)
   return nil
 end
