@@ -28,62 +28,93 @@ local function finite(x) return x - x == 0 end
 -- forward kinematics
 -- ------------------------------------------------------------------
 
--- Bone b's frame from its parent's (or the base), unflipped.
-local function frame(sk, b)
-  local p = sk.parent[b]
+-- The frames and transforms of the bones from first on that mask marks
+-- (every one without a mask), parents first.  A bone's frame (unflipped)
+-- from its parent's or the base's; its transform as drawn: mirrored
+-- about the base when flipped (a root bone at the base's origin stays
+-- exactly there, as a chain's joint 1 does).  With bones (a pushed
+-- chain's n skeleton bones, from first on) the path's positions are the
+-- chain's joints, taken before the bones below them are placed.  One
+-- loop with the arrays in locals: a frame loop places every bone it
+-- moves here.
+local function place(sk, first, mask, bones, n, joints)
+  local parent, at_tip, position_only, ox, oy = sk.parent, sk.at_tip, sk.position_only, sk.ox,
+    sk.oy
+  local angle, length, T = sk.angle, sk.length, sk.T
   local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
-  local px, py, parent_angle, pc, ps = sk.base_x, sk.base_y, sk.base_angle, sk.base_c,
-    sk.base_s
-  if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
-  local x, y
-  if sk.at_tip[b] then
-    if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
-  else
-    local ox, oy = sk.ox[b], sk.oy[b]
-    x = px + (pc * ox - ps * oy)
-    y = py + (ps * ox + pc * oy)
-  end
-  fx[b], fy[b] = x, y
-  -- wrapped at each step, as a chain's world angles are
-  local w
-  if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
-  w = wrap(w)
-  local c, s
-  -- fc, fs are always rot(fa): the same angle (zeros told apart) keeps
-  -- them, without the trig (a base moved, or bones above it did not turn)
-  local was = fa[b]
-  if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
-    c, s = fc[b], fs[b]
-  else
-    fa[b] = w
-    c, s = rot(w)
-    fc[b], fs[b] = c, s
-  end
-  local length = sk.length[b]
-  ftx[b], fty[b] = x + length * c, y + length * s
-end
-
--- Bone b's transform as drawn: mirrored about the base when flipped (a
--- root bone at the base's origin stays exactly there, as a chain's
--- joint 1 does).
-local function transform(sk, b)
-  local t, T = 5 * b - 5, sk.T
-  if sk.flip then
-    local mirror = 2.0 * sk.base_x
-    if sk.parent[b] == 0 and sk.at_tip[b] then
-      T[t + 1] = sk.base_x
-    else
-      T[t + 1] = mirror - sk.fx[b]
+  local base_x, base_y, base_a, base_c, base_s = sk.base_x, sk.base_y, sk.base_angle,
+    sk.base_c, sk.base_s
+  local flip, mirror = sk.flip, 2.0 * sk.base_x
+  local k = 1
+  for b = first, sk.count do
+    if not mask or mask[b] then
+      local p = parent[b]
+      local px, py, parent_angle, pc, ps = base_x, base_y, base_a, base_c, base_s
+      if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
+      local x, y
+      if at_tip[b] then
+        if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
+      else
+        local dx, dy = ox[b], oy[b]
+        x = px + (pc * dx - ps * dy)
+        y = py + (ps * dx + pc * dy)
+      end
+      fx[b], fy[b] = x, y
+      -- wrapped at each step, as a chain's world angles are
+      local w
+      if position_only[b] then w = base_a + angle[b] else w = parent_angle + angle[b] end
+      if not (w >= -PI and w < PI) then w = wrap(w) end
+      local c, s
+      -- fc, fs are always rot(fa): the same angle (zeros told apart) keeps
+      -- them, without the trig (a base moved, or bones above it did not
+      -- turn)
+      local was = fa[b]
+      if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+        c, s = fc[b], fs[b]
+      else
+        fa[b] = w
+        c, s = rot(w)
+        fc[b], fs[b] = c, s
+      end
+      local l = length[b]
+      local tx, ty = x + l * c, y + l * s
+      ftx[b], fty[b] = tx, ty
+      local t = 5 * b - 5
+      if flip then
+        if p == 0 and at_tip[b] then
+          T[t + 1] = base_x
+        else
+          T[t + 1] = mirror - x
+        end
+        T[t + 3] = wrap(PI - w)
+        T[t + 4] = mirror - tx
+      else
+        T[t + 1] = x
+        T[t + 3] = w
+        T[t + 4] = tx
+      end
+      T[t + 2] = y
+      T[t + 5] = ty
+      if bones and k <= n and bones[k] == b then
+        x, y = joints[2 * k - 1], joints[2 * k]
+        T[t + 1], T[t + 2] = x, y
+        if flip then fx[b] = mirror - x else fx[b] = x end
+        fy[b] = y
+        if k == n or at_tip[bones[k + 1]] then
+          tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+          T[t + 4], T[t + 5] = tx, ty
+          if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+          fty[b] = ty
+        else
+          tx = fx[b] + l * c
+          ftx[b], fty[b] = tx, fy[b] + l * s
+          if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+          T[t + 5] = fty[b]
+        end
+        k = k + 1
+      end
     end
-    T[t + 3] = wrap(PI - sk.fa[b])
-    T[t + 4] = mirror - sk.ftx[b]
-  else
-    T[t + 1] = sk.fx[b]
-    T[t + 3] = sk.fa[b]
-    T[t + 4] = sk.ftx[b]
   end
-  T[t + 2] = sk.fy[b]
-  T[t + 5] = sk.fty[b]
 end
 
 -- The transforms into the skeleton's FFI array (sk.array: made when
@@ -105,12 +136,7 @@ end
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)
 local function forward(sk, first, mask)
-  for b = first, sk.count do
-    if not mask or mask[b] then
-      frame(sk, b)
-      transform(sk, b)
-    end
-  end
+  place(sk, first, mask, nil, 0, nil)
   synced(sk)
 end
 M.forward = forward
@@ -283,35 +309,8 @@ function M.push(ch, pull_others)
   local mask = cleared(sk.mask, sk)
   subtree(sk, link.from, mask)
   -- the frames below from, parents first; the path's positions are the
-  -- chain's joints, taken before the bones below them are placed
-  local T, fx, fy, ftx, fty, fc, fs = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty, sk.fc, sk.fs
-  local flip, mirror, at_tip, length = sk.flip, 2.0 * sk.base_x, sk.at_tip, sk.length
-  local k = 1
-  for b = link.from, sk.count do
-    if mask[b] then
-      frame(sk, b)
-      transform(sk, b)
-      if k <= n and bones[k] == b then
-        local t = 5 * b - 5
-        local x, y = joints[2 * k - 1], joints[2 * k]
-        T[t + 1], T[t + 2] = x, y
-        if flip then fx[b] = mirror - x else fx[b] = x end
-        fy[b] = y
-        if k == n or at_tip[bones[k + 1]] then
-          local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
-          T[t + 4], T[t + 5] = tx, ty
-          if flip then ftx[b] = mirror - tx else ftx[b] = tx end
-          fty[b] = ty
-        else
-          local tx = fx[b] + length[b] * fc[b]
-          ftx[b], fty[b] = tx, fy[b] + length[b] * fs[b]
-          if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
-          T[t + 5] = fty[b]
-        end
-        k = k + 1
-      end
-    end
-  end
+  -- chain's joints
+  place(sk, link.from, mask, bones, n, joints)
   synced(sk)
   if pull_others then pull_marked(sk, mask, ch) end
 end
