@@ -34,10 +34,16 @@ local function finite(x) return x - x == 0 end
 -- about the base when flipped (a root bone at the base's origin stays
 -- exactly there, as a chain's joint 1 does).  With bones (a pushed
 -- chain's n skeleton bones, from first on) the path's positions are the
--- chain's joints, taken before the bones below them are placed.  One
--- loop with the arrays in locals: a frame loop places every bone it
--- moves here.
-local function place(sk, first, mask, bones, n, joints)
+-- chain's joints, taken before the bones below them are placed.
+--
+-- Two ways, the same operations in the same order (same bits;
+-- spec/pure_kernel_spec.lua runs both on every runtime): the flat one,
+-- for an interpreter, one loop with the arrays in locals; the split one,
+-- for LuaJIT's compiler, small functions a bone: a side trace inherits
+-- every slot of the frames it returns through, and the flat loop's
+-- (about 35) were more than the registers could coalesce ("NYI: register
+-- coalescing too complex" at its exits, the row 3 times slower).
+local function place_flat(sk, first, mask, bones, n, joints)
   local parent, at_tip, position_only, ox, oy = sk.parent, sk.at_tip, sk.position_only, sk.ox,
     sk.oy
   local angle, length, T = sk.angle, sk.length, sk.T
@@ -117,6 +123,104 @@ local function place(sk, first, mask, bones, n, joints)
   end
 end
 
+
+-- Bone b's frame from its parent's (or the base), unflipped (the split
+-- way's).
+local function frame(sk, b)
+  local p = sk.parent[b]
+  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
+  local px, py, parent_angle, pc, ps = sk.base_x, sk.base_y, sk.base_angle, sk.base_c,
+    sk.base_s
+  if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
+  local x, y
+  if sk.at_tip[b] then
+    if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
+  else
+    local ox, oy = sk.ox[b], sk.oy[b]
+    x = px + (pc * ox - ps * oy)
+    y = py + (ps * ox + pc * oy)
+  end
+  fx[b], fy[b] = x, y
+  local w
+  if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
+  if not (w >= -PI and w < PI) then w = wrap(w) end
+  local c, s
+  local was = fa[b]
+  if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+    c, s = fc[b], fs[b]
+  else
+    fa[b] = w
+    c, s = rot(w)
+    fc[b], fs[b] = c, s
+  end
+  local length = sk.length[b]
+  ftx[b], fty[b] = x + length * c, y + length * s
+end
+
+-- Bone b's transform as drawn (the split way's).
+local function transform(sk, b)
+  local t, T = 5 * b - 5, sk.T
+  if sk.flip then
+    local mirror = 2.0 * sk.base_x
+    if sk.parent[b] == 0 and sk.at_tip[b] then
+      T[t + 1] = sk.base_x
+    else
+      T[t + 1] = mirror - sk.fx[b]
+    end
+    T[t + 3] = wrap(PI - sk.fa[b])
+    T[t + 4] = mirror - sk.ftx[b]
+  else
+    T[t + 1] = sk.fx[b]
+    T[t + 3] = sk.fa[b]
+    T[t + 4] = sk.ftx[b]
+  end
+  T[t + 2] = sk.fy[b]
+  T[t + 5] = sk.fty[b]
+end
+
+-- Bone b, the pushed chain's bone k of n, at the chain's joints (the
+-- split way's).
+local function on_path(sk, b, k, bones, n, joints)
+  local T, fx, fy, ftx, fty = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty
+  local flip, mirror = sk.flip, 2.0 * sk.base_x
+  local t = 5 * b - 5
+  local x, y = joints[2 * k - 1], joints[2 * k]
+  T[t + 1], T[t + 2] = x, y
+  if flip then fx[b] = mirror - x else fx[b] = x end
+  fy[b] = y
+  if k == n or sk.at_tip[bones[k + 1]] then
+    local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+    T[t + 4], T[t + 5] = tx, ty
+    if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+    fty[b] = ty
+  else
+    local l = sk.length[b]
+    local tx = fx[b] + l * sk.fc[b]
+    ftx[b], fty[b] = tx, fy[b] + l * sk.fs[b]
+    if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+    T[t + 5] = fty[b]
+  end
+end
+
+local function place_split(sk, first, mask, bones, n, joints)
+  local k = 1
+  for b = first, sk.count do
+    if not mask or mask[b] then
+      frame(sk, b)
+      transform(sk, b)
+      if bones and k <= n and bones[k] == b then
+        on_path(sk, b, k, bones, n, joints)
+        k = k + 1
+      end
+    end
+  end
+end
+
+M.place_flat, M.place_split = place_flat, place_split
+-- LuaJIT with its compiler on: the split way
+local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
+M.place = JIT and place_split or place_flat
+
 -- The transforms into the skeleton's FFI array (sk.array: made when
 -- sk:transform_array is first asked for, false before), after a change.
 local function synced(sk)
@@ -136,7 +240,7 @@ end
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)
 local function forward(sk, first, mask)
-  place(sk, first, mask, nil, 0, nil)
+  M.place(sk, first, mask, nil, 0, nil)
   synced(sk)
 end
 M.forward = forward
@@ -310,7 +414,7 @@ function M.push(ch, pull_others)
   subtree(sk, link.from, mask)
   -- the frames below from, parents first; the path's positions are the
   -- chain's joints
-  place(sk, link.from, mask, bones, n, joints)
+  M.place(sk, link.from, mask, bones, n, joints)
   synced(sk)
   if pull_others then pull_marked(sk, mask, ch) end
 end
