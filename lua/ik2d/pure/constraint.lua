@@ -87,7 +87,10 @@ end
 function M.clamp(c, delta)
   if c.full then return delta end
   local mid, half = c.mid, c.half
-  local centred = mid + wrap(delta - mid)
+  -- (wrap's in-range case inline: a call a bone a solve)
+  local off = delta - mid
+  if not (off >= -PI and off < PI) then off = wrap(off) end
+  local centred = mid + off
   if centred > mid + half then return mid + half end
   if centred < mid - half then return mid - half end
   return centred

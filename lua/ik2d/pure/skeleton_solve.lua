@@ -104,6 +104,7 @@ local function new_plan()
     unit_of = {},     -- union-find, then the unit's index
     unit_first = {},  -- the unit's first solver
     unit_group = {},  -- solvers with together
+    unit_alone = {},  -- one solver, solved alone (M.solve)
     order = {},       -- units in solving order
     before = {},      -- before[u][v]: unit u runs before unit v
     -- the working arrays of plan_units, plan_reaches and plan_make
@@ -327,6 +328,17 @@ local function plan_make(sk, p)
     end
     done[pick] = true
     p.order[k] = pick
+  end
+  -- a unit of one solver is solved alone, unless its solve moves its own
+  -- target: then the joint solve, which moves the target with it
+  local solver, unit_of, unit_alone = p.solver, p.unit_of, p.unit_alone
+  for u = 1, units do
+    local members = 0
+    for i = 1, p.solvers do
+      if unit_of[i] == u then members = members + 1 end
+    end
+    local first = solver[p.unit_first[u]]
+    unit_alone[u] = members == 1 and not moves_target(sk, first, first)
   end
   plan_keep(sk, p)
   return true
@@ -1280,15 +1292,9 @@ function M.solve(sk)
   fit_pose(work, p)
   local P = work.pose
   for k = 1, p.units do
-    local u, members = p.order[k], 0
-    local first = p.solver[p.unit_first[u]]
-    for i = 1, p.solvers do
-      if p.unit_of[i] == u then members = members + 1 end
-    end
-    -- one solver alone, unless its solve moves its own target: then the
-    -- joint solve, which moves the target with it
-    if members == 1 and not moves_target(sk, first, first) then
-      solvers.solve(first, P)
+    local u = p.order[k]
+    if p.unit_alone[u] then
+      solvers.solve(p.solver[p.unit_first[u]], P)
     else
       local w = work.joint
       if not w then

@@ -440,7 +440,10 @@ local function finish_run(sv, P, weight)
     local delta
     if limit and not limit.full and not limit.world then
       local r, mid = rest[i], limit.mid
-      delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))
+      -- (wrap's in-range case inline: a call a bone a solve)
+      local from = p - r - mid
+      if not (from >= -PI and from < PI) then from = wrap(from) end
+      delta = limit_clamp(limit, ik - r) - (mid + from)
     else
       delta = ik - p
       if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
