@@ -119,8 +119,10 @@ end
 local function rel_inside(c, rel_c, rel_s)
   local mode = c.mode
   if mode == 1 then return rel_c >= c.half_c end
-  if mode == 2 then return rel_c >= 0.0 and abs(rel_s) <= c.half_s end
-  return rel_c >= 0.0 or abs(rel_s) >= c.half_s
+  -- |rel_s| compared without the call (a NaN fails both ways, as there)
+  local half_s = c.half_s
+  if mode == 2 then return rel_c >= 0.0 and rel_s <= half_s and -rel_s <= half_s end
+  return rel_c >= 0.0 or rel_s >= half_s or -rel_s >= half_s
 end
 
 --- Whether rotation (rc, rs) lies in the arc around the middle (mc, ms):

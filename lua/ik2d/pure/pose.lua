@@ -187,7 +187,9 @@ function M.on_limit(P)
       local mc, ms = limit_mid(P, i)
       local c, s = rc[i], rs[i]
       local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
-      if abs(atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT then return true end
+      -- |angle| compared without the call (a NaN fails both ways, as there)
+      local angle, edge = atan2(rel_s, rel_c), limit.half - N.ON_LIMIT
+      if angle >= edge or -angle >= edge then return true end
     end
   end
   return false
