@@ -1294,7 +1294,7 @@ function M.solve(sk)
   for k = 1, p.units do
     local u = p.order[k]
     if p.unit_alone[u] then
-      solvers.solve(p.solver[p.unit_first[u]], P)
+      solvers.solve_unmeasured(p.solver[p.unit_first[u]], P)
     else
       local w = work.joint
       if not w then
