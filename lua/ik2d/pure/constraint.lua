@@ -138,7 +138,17 @@ function M.clamp_rot(c, mc, ms, rc, rs)
   if c.full then return false, rc, rs end
   -- the rotation relative to the middle of the allowed arc
   local rel_c, rel_s = mc * rc + ms * rs, mc * rs - ms * rc
-  if rel_inside(c, rel_c, rel_s) then return false, rc, rs end
+  -- rel_inside written out (a call a limited bone a turn)
+  local mode, half_s = c.mode, c.half_s
+  local inside
+  if mode == 1 then
+    inside = rel_c >= c.half_c
+  elseif mode == 2 then
+    inside = rel_c >= 0.0 and rel_s <= half_s and -rel_s <= half_s
+  else
+    inside = rel_c >= 0.0 or rel_s >= half_s or -rel_s >= half_s
+  end
+  if inside then return false, rc, rs end
   local hc, hs = c.half_c, c.half_s
   if rel_s < 0.0 then hs = -hs end
   return true, mc * hc - ms * hs, mc * hs + ms * hc

@@ -153,7 +153,9 @@ M.limit_mid = limit_mid
 local function clamp(P, i)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return false end
-  local mc, ms = limit_mid(P, i)
+  -- (limit_mid's parent-space case inline: the common one, a call saved)
+  local mc, ms
+  if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
   local rc, rs = P.rc, P.rs
   local moved, c, s = clamp_rot(limit, mc, ms, rc[i], rs[i])
   if moved then rc[i], rs[i] = c, s end
@@ -184,7 +186,8 @@ function M.on_limit(P)
   for i = 1, P.count do
     local limit = constraint[i]
     if limit and not limit.full then
-      local mc, ms = limit_mid(P, i)
+      local mc, ms
+      if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
       local c, s = rc[i], rs[i]
       local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
       -- |angle| compared without the call (a NaN fails both ways, as there)
@@ -354,7 +357,8 @@ local SQUARES_MIN, SQUARES_MAX = N.EXACT_SQUARES_MIN, N.EXACT_SQUARES_MAX
 local function allowed(P, i, c, s)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return true end
-  local mc, ms = limit_mid(P, i)
+  local mc, ms
+  if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
   return arc_inside(limit, mc, ms, c, s)
 end
 
