@@ -367,8 +367,13 @@ local function pull(ch)
   for k = 1, n do
     local b = bones[k]
     constraint[k] = sk_constraint[b]
-    pose[k] = shifted(sk_pose[b], shift[k])
-    angles[k] = shifted(sk_angle[b], shift[k])
+    -- shifted written out (two calls a bone a pull)
+    local sh = shift[k]
+    if sh == 0.0 then
+      pose[k], angles[k] = sk_pose[b], sk_angle[b]
+    else
+      pose[k], angles[k] = sk_pose[b] + sh, sk_angle[b] + sh
+    end
     joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
   end
   local to = link.to
