@@ -278,6 +278,50 @@ describe("pure kernel", function()
     assert.is_true(placed > 1000)
   end)
 
+  it("on_limit's test without the angle agrees with the angle's, at the edges too", function()
+    -- pose.on_limit leaves out atan2 for rotations far inside the edge;
+    -- here every rotation's answer against |atan2| >= half - ON_LIMIT
+    local limits = require "ik2d.pure.constraint"
+    local N = require "ik2d.pure.numbers"
+    local checked, near, on = 0, 0, 0
+    for _ = 1, helpers.size(3000, 12000) do
+      local lo = between(-3.5, 3)
+      local hi = math.min(lo + between(0, 4), 6)
+      local limit = assert(limits.new({ min = lo, max = hi, invert = rnd() < 0.2, space = "parent" }))
+      if not limit.full then
+        local rest = between(-3, 3)
+        local c0, s0 = m.rot(rest)
+        -- the middle as the solve makes it: rest rotation times the arc's
+        local mc = c0 * limit.mid_c - s0 * limit.mid_s
+        local ms = c0 * limit.mid_s + s0 * limit.mid_c
+        -- angles at, just inside and just outside the edge, and anywhere
+        local offset
+        local r = rnd()
+        if r < 0.6 then
+          offset = (rnd() < 0.5 and -1 or 1) * (limit.half - N.ON_LIMIT + 10 ^ between(-16, -6) *
+            (rnd() < 0.5 and -1 or 1))
+          near = near + 1
+        else
+          offset = between(-3.2, 3.2)
+        end
+        local a = rest + limit.mid + offset
+        local c, s = m.rot(a)
+        -- off unit length as far as a solve leaves rotations
+        local scale = 1 + between(-0.5e-14, 0.5e-14)
+        c, s = c * scale, s * scale
+        local P = { rc = { c }, rs = { s }, count = 1, chain = { constraint = { limit } },
+                    mid_c = { mc }, mid_s = { ms } }
+        local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
+        local want = math.abs(m.atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT
+        assert.are.equal(want, pose.on_limit(P), format("half %s, offset %s", bits(limit.half),
+          bits(offset)))
+        checked = checked + 1
+        if want then on = on + 1 end
+      end
+    end
+    assert.is_true(checked > 2000 and near > 1000 and on > 500 and checked - on > 500)
+  end)
+
   it("a loop kernel leaves a limited chain to the general path, changing nothing", function()
     local chain = L.chain { { length = 1, min = -1, max = 1 }, { length = 1 } }
     local solver = L.solver(chain, { exact = false, sweep = "tip" })

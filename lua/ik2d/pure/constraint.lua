@@ -2,6 +2,7 @@
 -- A constraint is a table: its def (min, max, invert, space) as given, and
 -- the allowed arc derived from it, mid +- half, also as rotations.
 local m = require "ik2d.pure.math"
+local N = require "ik2d.pure.numbers"
 
 local rot, abs = m.rot, math.abs
 local PI, TWO_PI, wrap = m.PI, m.TWO_PI, m.wrap
@@ -50,6 +51,9 @@ local function derive(c, def)
   end
   c.mid_c, c.mid_s = rot(c.mid)
   c.half_c, c.half_s = rot(c.half)
+  -- the cosine of the on-limit edge (half less ON_LIMIT): a rotation far
+  -- inside it is not on the limit, without its angle (pose.on_limit)
+  c.edge_c = rot(c.half - N.ON_LIMIT)
   -- which test clamp_rot makes: the cosine where it is steep, else the
   -- sine (half_cos > 0 or < 0)
   if abs(c.half_c) <= 0.7071067811865476 then
