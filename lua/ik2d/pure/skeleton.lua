@@ -6,8 +6,8 @@
 -- kept in arrays fx, fy (origin), fa (world angle), fc, fs (its rotation)
 -- and ftx, fty (tip); the transforms as drawn in one flat array, 5 a bone.
 -- A skeleton chain is a chain (ik2d.pure.chain) with a link: its
--- skeleton (false once released), from, to, and per chain bone its
--- skeleton bone, phi and shift.  The skeleton lists its chains and the
+-- skeleton (false once released), from, to, the bones at or below from
+-- (below, a mask), and per chain bone its skeleton bone, phi and shift.  The skeleton lists its chains and the
 -- solvers on them in the order made.
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
@@ -415,10 +415,9 @@ function M.push(ch, pull_others)
       angles[k] = sk_angle[b] + shift[k]
     end
   end
-  local mask = cleared(sk.mask, sk)
-  subtree(sk, link.from, mask)
-  -- the frames below from, parents first; the path's positions are the
-  -- chain's joints
+  -- the frames below from (link.below: a bone's descendants never
+  -- change), parents first; the path's positions are the chain's joints
+  local mask = link.below
   M.place(sk, link.from, mask, bones, n, joints)
   synced(sk)
   if pull_others then pull_marked(sk, mask, ch) end
@@ -717,7 +716,10 @@ end
 function M.chain(sk, from, to)
   local status, n = M.path(sk, from, to)
   if status then return nil, status end
-  local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {} }
+  -- below: the bones at or below from, which a push places
+  local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
+                 below = cleared({}, sk) }
+  subtree(sk, from, link.below)
   local bones, phis, shifts = link.bones, link.phi, link.shift
   local b = to
   for k = n, 1, -1 do
