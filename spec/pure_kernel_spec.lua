@@ -4,7 +4,9 @@
 -- m.atan2.  Each runtime takes one way in ik2d (kernel.LOOPS); this spec
 -- runs both on every runtime, solve after solve, on free chains with
 -- random bases, flips, lengths, poses, targets and settings.  (The diff
--- spec compares whichever one the runtime takes with the C core.)
+-- spec compares whichever one the runtime takes with the C core.)  So
+-- must the exact step's pair searches and the skeleton's placing of
+-- bones, each written flat and split.
 local m = require "ik2d.pure.math"
 local kernel = require "ik2d.pure.kernel"
 local pose = require "ik2d.pure.pose"
@@ -187,6 +189,137 @@ describe("pure kernel", function()
     pose.exact_step = chosen
     assert(ok, err)
     assert.is_true(steps > 1000)
+  end)
+
+  it("the skeleton's flat and split placing of bones give the same bits", function()
+    -- every forward pass and push goes through skeleton.place; twin
+    -- skeletons, one placed each way, edited and solved alike
+    local skm = require "ik2d.pure.skeleton"
+    local flat, split, chosen = skm.place_flat, skm.place_split, skm.place
+    local placed = 0
+    local counted = function(place)
+      return function(...)
+        placed = placed + 1
+        return place(...)
+      end
+    end
+    local fields = { "T", "fx", "fy", "fa", "fc", "fs", "ftx", "fty" }
+    local ok, err = pcall(function()
+      for _ = 1, helpers.size(100, 400) do
+        local n = math.floor(between(2, 12))
+        local def = { x = between(-5, 5), y = between(-5, 5), angle = between(-4, 4),
+                      flip = rnd() < 0.3 }
+        local parent = {}
+        for k = 1, n do
+          local bone = { name = "b" .. k, length = between(0, 3), angle = between(-3.5, 3.5) }
+          parent[k] = 0
+          if k > 1 and rnd() < 0.85 then
+            parent[k] = math.floor(between(1, k))
+            bone.parent = "b" .. parent[k]
+          end
+          if rnd() < 0.3 then bone.x, bone.y = between(-2, 2), between(-2, 2) end
+          if rnd() < 0.15 then bone.inherit = "position" end
+          if rnd() < 0.4 then
+            local lo = between(-2.5, 0.5)
+            bone.min, bone.max = lo, lo + between(0, 2.5)
+          end
+          def[k] = bone
+        end
+        local paths = {}
+        for _ = 1, 3 do
+          -- to a bone from one of its ancestors (the skeleton refuses some)
+          local to = math.floor(between(1, n + 1))
+          local from = to
+          while parent[from] > 0 and rnd() < 0.7 do from = parent[from] end
+          paths[#paths + 1] = { from, to }
+        end
+        local options = { iterations = math.floor(between(1, 12)), tolerance = 10 ^ between(-6, -1),
+                          tip_angle = rnd() < 0.3 and between(-3, 3),
+                          pole = rnd() < 0.3 and { between(-5, 5), between(-5, 5) } }
+        local twins = {}
+        for w = 1, 2 do
+          local sk = L.skeleton(def)
+          local solvers = {}
+          for _, path in ipairs(paths) do
+            local made, chain = pcall(sk.chain, sk, "b" .. path[1], "b" .. path[2])
+            if made then solvers[#solvers + 1] = L.solver(chain, options) end
+          end
+          twins[w] = { sk = sk, solvers = solvers, core = O.objects.Skeleton[sk] }
+        end
+        for _ = 1, 8 do
+          local op, a, b, c = rnd(), between(-6, 6), between(-6, 6), between(-4, 4)
+          local bone = "b" .. math.floor(between(1, n + 1))
+          for w, place in ipairs{ flat, split } do
+            skm.place = counted(place)
+            local t = twins[w]
+            if op < 0.25 then
+              t.sk:set_base(a, b, c)
+            elseif op < 0.35 then
+              t.sk:set_flip(c > 0)
+            elseif op < 0.55 then
+              t.sk:set_pose(bone, c)
+            else
+              for _, solver in ipairs(t.solvers) do solver:set_target(a, b) end
+              t.sk:solve()
+            end
+          end
+          local x, y = twins[1].core, twins[2].core
+          for _, field in ipairs(fields) do
+            for k = 1, #x[field] do
+              assert(same(x[field][k], y[field][k]), format("%s[%d]: %s ~= %s", field, k,
+                bits(x[field][k]), bits(y[field][k])))
+            end
+          end
+        end
+      end
+    end)
+    skm.place = chosen
+    assert(ok, err)
+    assert.is_true(placed > 1000)
+  end)
+
+  it("on_limit's test without the angle agrees with the angle's, at the edges too", function()
+    -- pose.on_limit leaves out atan2 for rotations far inside the edge;
+    -- here every rotation's answer against |atan2| >= half - ON_LIMIT
+    local limits = require "ik2d.pure.constraint"
+    local N = require "ik2d.pure.numbers"
+    local checked, near, on = 0, 0, 0
+    for _ = 1, helpers.size(3000, 12000) do
+      local lo = between(-3.5, 3)
+      local hi = math.min(lo + between(0, 4), 6)
+      local limit = assert(limits.new({ min = lo, max = hi, invert = rnd() < 0.2, space = "parent" }))
+      if not limit.full then
+        local rest = between(-3, 3)
+        local c0, s0 = m.rot(rest)
+        -- the middle as the solve makes it: rest rotation times the arc's
+        local mc = c0 * limit.mid_c - s0 * limit.mid_s
+        local ms = c0 * limit.mid_s + s0 * limit.mid_c
+        -- angles at, just inside and just outside the edge, and anywhere
+        local offset
+        local r = rnd()
+        if r < 0.6 then
+          offset = (rnd() < 0.5 and -1 or 1) * (limit.half - N.ON_LIMIT + 10 ^ between(-16, -6) *
+            (rnd() < 0.5 and -1 or 1))
+          near = near + 1
+        else
+          offset = between(-3.2, 3.2)
+        end
+        local a = rest + limit.mid + offset
+        local c, s = m.rot(a)
+        -- off unit length as far as a solve leaves rotations
+        local scale = 1 + between(-0.5e-14, 0.5e-14)
+        c, s = c * scale, s * scale
+        local P = { rc = { c }, rs = { s }, count = 1, chain = { constraint = { limit } },
+                    mid_c = { mc }, mid_s = { ms } }
+        local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
+        local want = math.abs(m.atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT
+        assert.are.equal(want, pose.on_limit(P), format("half %s, offset %s", bits(limit.half),
+          bits(offset)))
+        checked = checked + 1
+        if want then on = on + 1 end
+      end
+    end
+    assert.is_true(checked > 2000 and near > 1000 and on > 500 and checked - on > 500)
   end)
 
   it("a loop kernel leaves a limited chain to the general path, changing nothing", function()

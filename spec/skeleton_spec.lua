@@ -198,6 +198,18 @@ describe("ik2d.skeleton", function()
       assert.is_nil(t[41])
     end)
 
+    it("fills transforms raw: a t with a metatable sees no __newindex or __index", function()
+      local sk = character()
+      local plain = sk:transforms({})
+      local calls = 0
+      local count = function() calls = calls + 1 end
+      local t = setmetatable({}, { __newindex = count, __index = count })
+      assert.are.equal(t, sk:transforms(t))
+      assert.are.equal(0, calls)
+      for k = 1, 40 do assert.are.equal(plain[k], rawget(t, k)) end
+      assert.is_nil(rawget(t, 41))
+    end)
+
     -- the array is the FFI's: the C core's through its FFI path, the pure
     -- core's own under LuaJIT
     if helpers.is_luajit and (ik2d.ffi or ik2d.backend == "lua") then

@@ -326,7 +326,13 @@ function Skeleton.transforms(...)
   local sk = check_skeleton(self, 1, n)
   t = B.table_arg(t, 2, n)
   local T, last = sk.T, 5 * sk.count
-  for k = 1, last do rawset(t, k, T[k]) end
+  -- a table without a metatable takes plain stores, rawset's without
+  -- the call a number
+  if getmetatable(t) == nil then
+    for k = 1, last do t[k] = T[k] end
+  else
+    for k = 1, last do rawset(t, k, T[k]) end
+  end
   if rawget(t, last + 1) ~= nil then B.trim(t, last + 1) end
   return t
 end

@@ -15,7 +15,9 @@ local function finite(x) return x - x == 0 end
 
 --- a base angle as kept: (-pi, pi]
 local function base_angle(angle)
-  local wrapped = wrap(angle)
+  -- (wrap's in-range case inline: a call a chain a frame)
+  local wrapped = angle
+  if not (angle >= -PI and angle < PI) then wrapped = wrap(angle) end
   if wrapped == -PI then return PI end
   return wrapped
 end

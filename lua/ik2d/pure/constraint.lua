@@ -2,6 +2,7 @@
 -- A constraint is a table: its def (min, max, invert, space) as given, and
 -- the allowed arc derived from it, mid +- half, also as rotations.
 local m = require "ik2d.pure.math"
+local N = require "ik2d.pure.numbers"
 
 local rot, abs = m.rot, math.abs
 local PI, TWO_PI, wrap = m.PI, m.TWO_PI, m.wrap
@@ -50,6 +51,9 @@ local function derive(c, def)
   end
   c.mid_c, c.mid_s = rot(c.mid)
   c.half_c, c.half_s = rot(c.half)
+  -- the cosine of the on-limit edge (half less ON_LIMIT): a rotation far
+  -- inside it is not on the limit, without its angle (pose.on_limit)
+  c.edge_c = rot(c.half - N.ON_LIMIT)
   -- which test clamp_rot makes: the cosine where it is steep, else the
   -- sine (half_cos > 0 or < 0)
   if abs(c.half_c) <= 0.7071067811865476 then
@@ -87,7 +91,10 @@ end
 function M.clamp(c, delta)
   if c.full then return delta end
   local mid, half = c.mid, c.half
-  local centred = mid + wrap(delta - mid)
+  -- (wrap's in-range case inline: a call a bone a solve)
+  local off = delta - mid
+  if not (off >= -PI and off < PI) then off = wrap(off) end
+  local centred = mid + off
   if centred > mid + half then return mid + half end
   if centred < mid - half then return mid - half end
   return centred
@@ -116,8 +123,10 @@ end
 local function rel_inside(c, rel_c, rel_s)
   local mode = c.mode
   if mode == 1 then return rel_c >= c.half_c end
-  if mode == 2 then return rel_c >= 0.0 and abs(rel_s) <= c.half_s end
-  return rel_c >= 0.0 or abs(rel_s) >= c.half_s
+  -- |rel_s| compared without the call (a NaN fails both ways, as there)
+  local half_s = c.half_s
+  if mode == 2 then return rel_c >= 0.0 and rel_s <= half_s and -rel_s <= half_s end
+  return rel_c >= 0.0 or rel_s >= half_s or -rel_s >= half_s
 end
 
 --- Whether rotation (rc, rs) lies in the arc around the middle (mc, ms):
@@ -133,7 +142,17 @@ function M.clamp_rot(c, mc, ms, rc, rs)
   if c.full then return false, rc, rs end
   -- the rotation relative to the middle of the allowed arc
   local rel_c, rel_s = mc * rc + ms * rs, mc * rs - ms * rc
-  if rel_inside(c, rel_c, rel_s) then return false, rc, rs end
+  -- rel_inside written out (a call a limited bone a turn)
+  local mode, half_s = c.mode, c.half_s
+  local inside
+  if mode == 1 then
+    inside = rel_c >= c.half_c
+  elseif mode == 2 then
+    inside = rel_c >= 0.0 and rel_s <= half_s and -rel_s <= half_s
+  else
+    inside = rel_c >= 0.0 or rel_s >= half_s or -rel_s >= half_s
+  end
+  if inside then return false, rc, rs end
   local hc, hs = c.half_c, c.half_s
   if rel_s < 0.0 then hs = -hs end
   return true, mc * hc - ms * hs, mc * hs + ms * hc

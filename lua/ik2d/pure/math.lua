@@ -220,7 +220,9 @@ end
 
 -- x - n pi/2 as hi + lo for pi/4 < x < MEDIUM_MAX; n mod 4 first
 local function reduce_medium(x)
-  local n = floor(x * INV_PIO2 + 0.5)
+  -- floor without the call: v > 0, and v % 1 is exact
+  local v0 = x * INV_PIO2 + 0.5
+  local n = v0 - v0 % 1.0
   local t, w = x - n * P1, -(n * P2)
   -- two-sum of t and w
   local head = t + w

@@ -153,7 +153,9 @@ M.limit_mid = limit_mid
 local function clamp(P, i)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return false end
-  local mc, ms = limit_mid(P, i)
+  -- (limit_mid's parent-space case inline: the common one, a call saved)
+  local mc, ms
+  if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
   local rc, rs = P.rc, P.rs
   local moved, c, s = clamp_rot(limit, mc, ms, rc[i], rs[i])
   if moved then rc[i], rs[i] = c, s end
@@ -177,6 +179,9 @@ local function settle_world(P, first)
 end
 M.settle_world = settle_world
 
+-- how far inside the edge's cosine on_limit needs no angle
+local INSIDE = 1e-9
+
 --- whether a limited bone ends on the edge of its allowed arc
 function M.on_limit(P)
   local rc, rs = P.rc, P.rs
@@ -184,10 +189,20 @@ function M.on_limit(P)
   for i = 1, P.count do
     local limit = constraint[i]
     if limit and not limit.full then
-      local mc, ms = limit_mid(P, i)
+      local mc, ms
+      if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
       local c, s = rc[i], rs[i]
       local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
-      if abs(atan2(rel_s, rel_c)) >= limit.half - N.ON_LIMIT then return true end
+      local edge = limit.half - N.ON_LIMIT
+      -- A rotation whose cosine from the middle clears the edge's by
+      -- INSIDE has an angle at least INSIDE inside the edge, far beyond
+      -- the rotations' drift from unit length (1e-14) and atan2's error:
+      -- the angle's test below would say no, so it is not made.
+      if not (edge > 0.0 and rel_c > limit.edge_c + INSIDE) then
+        -- |angle| compared without the call (a NaN fails both ways, as there)
+        local angle = atan2(rel_s, rel_c)
+        if angle >= edge or -angle >= edge then return true end
+      end
     end
   end
   return false
@@ -352,7 +367,8 @@ local SQUARES_MIN, SQUARES_MAX = N.EXACT_SQUARES_MIN, N.EXACT_SQUARES_MAX
 local function allowed(P, i, c, s)
   local limit = P.chain.constraint[i]
   if not limit or limit.full then return true end
-  local mc, ms = limit_mid(P, i)
+  local mc, ms
+  if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
   return arc_inside(limit, mc, ms, c, s)
 end
 

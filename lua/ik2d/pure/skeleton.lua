@@ -6,8 +6,8 @@
 -- kept in arrays fx, fy (origin), fa (world angle), fc, fs (its rotation)
 -- and ftx, fty (tip); the transforms as drawn in one flat array, 5 a bone.
 -- A skeleton chain is a chain (ik2d.pure.chain) with a link: its
--- skeleton (false once released), from, to, and per chain bone its
--- skeleton bone, phi and shift.  The skeleton lists its chains and the
+-- skeleton (false once released), from, to, the bones at or below from
+-- (below, a mask), and per chain bone its skeleton bone, phi and shift.  The skeleton lists its chains and the
 -- solvers on them in the order made.
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
@@ -28,7 +28,104 @@ local function finite(x) return x - x == 0 end
 -- forward kinematics
 -- ------------------------------------------------------------------
 
--- Bone b's frame from its parent's (or the base), unflipped.
+-- The frames and transforms of the bones from first on that mask marks
+-- (every one without a mask), parents first.  A bone's frame (unflipped)
+-- from its parent's or the base's; its transform as drawn: mirrored
+-- about the base when flipped (a root bone at the base's origin stays
+-- exactly there, as a chain's joint 1 does).  With bones (a pushed
+-- chain's n skeleton bones, from first on) the path's positions are the
+-- chain's joints, taken before the bones below them are placed.
+--
+-- Two ways, the same operations in the same order (same bits;
+-- spec/pure_kernel_spec.lua runs both on every runtime): the flat one,
+-- for an interpreter, one loop with the arrays in locals; the split one,
+-- for LuaJIT's compiler, small functions a bone: a side trace inherits
+-- every slot of the frames it returns through, and the flat loop's
+-- (about 35) were more than the registers could coalesce ("NYI: register
+-- coalescing too complex" at its exits, the row 3 times slower).
+local function place_flat(sk, first, mask, bones, n, joints)
+  local parent, at_tip, position_only, ox, oy = sk.parent, sk.at_tip, sk.position_only, sk.ox,
+    sk.oy
+  local angle, length, T = sk.angle, sk.length, sk.T
+  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
+  local base_x, base_y, base_a, base_c, base_s = sk.base_x, sk.base_y, sk.base_angle,
+    sk.base_c, sk.base_s
+  local flip, mirror = sk.flip, 2.0 * sk.base_x
+  local k = 1
+  for b = first, sk.count do
+    if not mask or mask[b] then
+      local p = parent[b]
+      local px, py, parent_angle, pc, ps = base_x, base_y, base_a, base_c, base_s
+      if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
+      local x, y
+      if at_tip[b] then
+        if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
+      else
+        local dx, dy = ox[b], oy[b]
+        x = px + (pc * dx - ps * dy)
+        y = py + (ps * dx + pc * dy)
+      end
+      fx[b], fy[b] = x, y
+      -- wrapped at each step, as a chain's world angles are
+      local w
+      if position_only[b] then w = base_a + angle[b] else w = parent_angle + angle[b] end
+      if not (w >= -PI and w < PI) then w = wrap(w) end
+      local c, s
+      -- fc, fs are always rot(fa): the same angle (zeros told apart) keeps
+      -- them, without the trig (a base moved, or bones above it did not
+      -- turn)
+      local was = fa[b]
+      if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+        c, s = fc[b], fs[b]
+      else
+        fa[b] = w
+        c, s = rot(w)
+        fc[b], fs[b] = c, s
+      end
+      local l = length[b]
+      local tx, ty = x + l * c, y + l * s
+      ftx[b], fty[b] = tx, ty
+      local t = 5 * b - 5
+      if flip then
+        if p == 0 and at_tip[b] then
+          T[t + 1] = base_x
+        else
+          T[t + 1] = mirror - x
+        end
+        T[t + 3] = wrap(PI - w)
+        T[t + 4] = mirror - tx
+      else
+        T[t + 1] = x
+        T[t + 3] = w
+        T[t + 4] = tx
+      end
+      T[t + 2] = y
+      T[t + 5] = ty
+      if bones and k <= n and bones[k] == b then
+        x, y = joints[2 * k - 1], joints[2 * k]
+        T[t + 1], T[t + 2] = x, y
+        if flip then fx[b] = mirror - x else fx[b] = x end
+        fy[b] = y
+        if k == n or at_tip[bones[k + 1]] then
+          tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+          T[t + 4], T[t + 5] = tx, ty
+          if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+          fty[b] = ty
+        else
+          tx = fx[b] + l * c
+          ftx[b], fty[b] = tx, fy[b] + l * s
+          if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+          T[t + 5] = fty[b]
+        end
+        k = k + 1
+      end
+    end
+  end
+end
+
+
+-- Bone b's frame from its parent's (or the base), unflipped (the split
+-- way's).
 local function frame(sk, b)
   local p = sk.parent[b]
   local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
@@ -44,20 +141,23 @@ local function frame(sk, b)
     y = py + (ps * ox + pc * oy)
   end
   fx[b], fy[b] = x, y
-  -- wrapped at each step, as a chain's world angles are
   local w
   if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
-  w = wrap(w)
-  fa[b] = w
-  local c, s = rot(w)
-  fc[b], fs[b] = c, s
+  if not (w >= -PI and w < PI) then w = wrap(w) end
+  local c, s
+  local was = fa[b]
+  if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+    c, s = fc[b], fs[b]
+  else
+    fa[b] = w
+    c, s = rot(w)
+    fc[b], fs[b] = c, s
+  end
   local length = sk.length[b]
   ftx[b], fty[b] = x + length * c, y + length * s
 end
 
--- Bone b's transform as drawn: mirrored about the base when flipped (a
--- root bone at the base's origin stays exactly there, as a chain's
--- joint 1 does).
+-- Bone b's transform as drawn (the split way's).
 local function transform(sk, b)
   local t, T = 5 * b - 5, sk.T
   if sk.flip then
@@ -78,6 +178,49 @@ local function transform(sk, b)
   T[t + 5] = sk.fty[b]
 end
 
+-- Bone b, the pushed chain's bone k of n, at the chain's joints (the
+-- split way's).
+local function on_path(sk, b, k, bones, n, joints)
+  local T, fx, fy, ftx, fty = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty
+  local flip, mirror = sk.flip, 2.0 * sk.base_x
+  local t = 5 * b - 5
+  local x, y = joints[2 * k - 1], joints[2 * k]
+  T[t + 1], T[t + 2] = x, y
+  if flip then fx[b] = mirror - x else fx[b] = x end
+  fy[b] = y
+  if k == n or sk.at_tip[bones[k + 1]] then
+    local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+    T[t + 4], T[t + 5] = tx, ty
+    if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+    fty[b] = ty
+  else
+    local l = sk.length[b]
+    local tx = fx[b] + l * sk.fc[b]
+    ftx[b], fty[b] = tx, fy[b] + l * sk.fs[b]
+    if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+    T[t + 5] = fty[b]
+  end
+end
+
+local function place_split(sk, first, mask, bones, n, joints)
+  local k = 1
+  for b = first, sk.count do
+    if not mask or mask[b] then
+      frame(sk, b)
+      transform(sk, b)
+      if bones and k <= n and bones[k] == b then
+        on_path(sk, b, k, bones, n, joints)
+        k = k + 1
+      end
+    end
+  end
+end
+
+M.place_flat, M.place_split = place_flat, place_split
+-- LuaJIT with its compiler on: the split way
+local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
+M.place = JIT and place_split or place_flat
+
 -- The transforms into the skeleton's FFI array (sk.array: made when
 -- sk:transform_array is first asked for, false before), after a change.
 local function synced(sk)
@@ -97,12 +240,7 @@ end
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)
 local function forward(sk, first, mask)
-  for b = first, sk.count do
-    if not mask or mask[b] then
-      frame(sk, b)
-      transform(sk, b)
-    end
-  end
+  M.place(sk, first, mask, nil, 0, nil)
   synced(sk)
 end
 M.forward = forward
@@ -229,8 +367,13 @@ local function pull(ch)
   for k = 1, n do
     local b = bones[k]
     constraint[k] = sk_constraint[b]
-    pose[k] = shifted(sk_pose[b], shift[k])
-    angles[k] = shifted(sk_angle[b], shift[k])
+    -- shifted written out (two calls a bone a pull)
+    local sh = shift[k]
+    if sh == 0.0 then
+      pose[k], angles[k] = sk_pose[b], sk_angle[b]
+    else
+      pose[k], angles[k] = sk_pose[b] + sh, sk_angle[b] + sh
+    end
     joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
   end
   local to = link.to
@@ -272,38 +415,10 @@ function M.push(ch, pull_others)
       angles[k] = sk_angle[b] + shift[k]
     end
   end
-  local mask = cleared(sk.mask, sk)
-  subtree(sk, link.from, mask)
-  -- the frames below from, parents first; the path's positions are the
-  -- chain's joints, taken before the bones below them are placed
-  local T, fx, fy, ftx, fty, fc, fs = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty, sk.fc, sk.fs
-  local flip, mirror, at_tip, length = sk.flip, 2.0 * sk.base_x, sk.at_tip, sk.length
-  local k = 1
-  for b = link.from, sk.count do
-    if mask[b] then
-      frame(sk, b)
-      transform(sk, b)
-      if k <= n and bones[k] == b then
-        local t = 5 * b - 5
-        local x, y = joints[2 * k - 1], joints[2 * k]
-        T[t + 1], T[t + 2] = x, y
-        if flip then fx[b] = mirror - x else fx[b] = x end
-        fy[b] = y
-        if k == n or at_tip[bones[k + 1]] then
-          local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
-          T[t + 4], T[t + 5] = tx, ty
-          if flip then ftx[b] = mirror - tx else ftx[b] = tx end
-          fty[b] = ty
-        else
-          local tx = fx[b] + length[b] * fc[b]
-          ftx[b], fty[b] = tx, fy[b] + length[b] * fs[b]
-          if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
-          T[t + 5] = fty[b]
-        end
-        k = k + 1
-      end
-    end
-  end
+  -- the frames below from (link.below: a bone's descendants never
+  -- change), parents first; the path's positions are the chain's joints
+  local mask = link.below
+  M.place(sk, link.from, mask, bones, n, joints)
   synced(sk)
   if pull_others then pull_marked(sk, mask, ch) end
 end
@@ -498,8 +613,13 @@ function M.set_base(sk, x, y, angle)
   local status = check_base(x, y, angle)
   if status then return status end
   sk.base_x, sk.base_y = x, y
-  sk.base_angle = base_angle(angle)
-  sk.base_c, sk.base_s = rot(sk.base_angle)
+  local was = sk.base_angle
+  angle = base_angle(angle)
+  -- base_c, base_s are rot(base_angle): kept for the same angle
+  if not (angle == was and (angle ~= 0.0 or 1.0 / angle == 1.0 / was)) then
+    sk.base_angle = angle
+    sk.base_c, sk.base_s = rot(angle)
+  end
   moved_all(sk)
   return nil
 end
@@ -596,7 +716,10 @@ end
 function M.chain(sk, from, to)
   local status, n = M.path(sk, from, to)
   if status then return nil, status end
-  local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {} }
+  -- below: the bones at or below from, which a push places
+  local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
+                 below = cleared({}, sk) }
+  subtree(sk, from, link.below)
   local bones, phis, shifts = link.bones, link.phi, link.shift
   local b = to
   for k = n, 1, -1 do

@@ -104,10 +104,17 @@ local function new_plan()
     unit_of = {},     -- union-find, then the unit's index
     unit_first = {},  -- the unit's first solver
     unit_group = {},  -- solvers with together
+    unit_alone = {},  -- one solver, solved alone (M.solve)
     order = {},       -- units in solving order
     before = {},      -- before[u][v]: unit u runs before unit v
     -- the working arrays of plan_units, plan_reaches and plan_make
     roots = {}, number = {}, seen = {}, stack = {}, done = {},
+    -- what the last plan made was made from (plan_current), and whether
+    -- it holds: per solver, the solver (weak: a released one may go),
+    -- whether it solves together, and its target on this skeleton's bone
+    -- (0: elsewhere)
+    made = false,
+    made_solver = setmetatable({}, { __mode = "v" }), made_together = {}, made_bone = {},
   }
 end
 
@@ -239,9 +246,54 @@ local function plan_units(sk, p)
   end
 end
 
+-- A solver's target bone on skeleton sk, 0 for a target elsewhere.
+local function own_bone(sk, sv)
+  if sv.target_skeleton == sk then return sv.target_bone end
+  return 0
+end
+
+-- Does the last plan made hold still?  A plan is made from the list of
+-- solvers, whether each solves together and where its target is (the
+-- chains' paths and the bones' parents never change): with these the
+-- same, the plan would be made again the same, so a frame loop makes it
+-- once.
+local function plan_current(sk, p)
+  if not p.made then return false end
+  local list = sk.solvers
+  local n = #list
+  if n ~= p.solvers then return false end
+  local made_solver, made_together, made_bone = p.made_solver, p.made_together, p.made_bone
+  for i = 1, n do
+    local sv = list[i]
+    local settings = sv.settings
+    if made_solver[i] ~= sv or made_bone[i] ~= own_bone(sk, sv) or
+       made_together[i] ~= (settings.together and not settings.aim) then
+      return false
+    end
+  end
+  -- the plan holds no solver past a solve: back in
+  local solver = p.solver
+  for i = 1, n do solver[i] = list[i] end
+  return true
+end
+
+-- The plan's inputs, as plan_current compares them.
+local function plan_keep(sk, p)
+  local made_solver, made_together, made_bone = p.made_solver, p.made_together, p.made_bone
+  for i = 1, p.solvers do
+    local sv = p.solver[i]
+    local settings = sv.settings
+    made_solver[i], made_bone[i] = sv, own_bone(sk, sv)
+    made_together[i] = settings.together and not settings.aim
+  end
+  p.made = true
+end
+
 -- The plan; false, for a cycle through a target (plan_cycle), when there
 -- is none.
 local function plan_make(sk, p)
+  if plan_current(sk, p) then return true end
+  p.made = false
   plan_units(sk, p)
   local units, before, done = p.units, p.before, p.done
   local broken = false
@@ -277,6 +329,18 @@ local function plan_make(sk, p)
     done[pick] = true
     p.order[k] = pick
   end
+  -- a unit of one solver is solved alone, unless its solve moves its own
+  -- target: then the joint solve, which moves the target with it
+  local solver, unit_of, unit_alone = p.solver, p.unit_of, p.unit_alone
+  for u = 1, units do
+    local members = 0
+    for i = 1, p.solvers do
+      if unit_of[i] == u then members = members + 1 end
+    end
+    local first = solver[p.unit_first[u]]
+    unit_alone[u] = members == 1 and not moves_target(sk, first, first)
+  end
+  plan_keep(sk, p)
   return true
 end
 
@@ -1228,15 +1292,9 @@ function M.solve(sk)
   fit_pose(work, p)
   local P = work.pose
   for k = 1, p.units do
-    local u, members = p.order[k], 0
-    local first = p.solver[p.unit_first[u]]
-    for i = 1, p.solvers do
-      if p.unit_of[i] == u then members = members + 1 end
-    end
-    -- one solver alone, unless its solve moves its own target: then the
-    -- joint solve, which moves the target with it
-    if members == 1 and not moves_target(sk, first, first) then
-      solvers.solve(first, P)
+    local u = p.order[k]
+    if p.unit_alone[u] then
+      solvers.solve_unmeasured(p.solver[p.unit_first[u]], P)
     else
       local w = work.joint
       if not w then
@@ -1260,6 +1318,7 @@ end
 -- first's unit must run before the second's; nil when there is none.
 function M.cycle(sk)
   local p = work_of(sk).plan
+  p.made = false
   plan_units(sk, p)
   local j, i = plan_cycle(sk, p, nil)
   local first, second = j and p.solver[j], i and p.solver[i]
@@ -1280,6 +1339,7 @@ function M.set_target_bone(sv, sk, bone, dx, dy)
   -- every solve would refuse
   if sv.skeleton == sk then
     local p = work_of(sk).plan
+    p.made = false
     plan_units(sk, p)
     local _, i = plan_cycle(sk, p, sv)
     local other = i and p.solver[i]

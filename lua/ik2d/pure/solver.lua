@@ -442,7 +442,10 @@ local function finish_run(sv, P, weight)
     local delta
     if limit and not limit.full and not limit.world then
       local r, mid = rest[i], limit.mid
-      delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))
+      -- (wrap's in-range case inline: a call a bone a solve)
+      local from = p - r - mid
+      if not (from >= -PI and from < PI) then from = wrap(from) end
+      delta = limit_clamp(limit, ik - r) - (mid + from)
     else
       delta = ik - p
       if not (delta >= -PI and delta < PI) then delta = wrap(delta) end
@@ -680,7 +683,9 @@ end
 
 -- Solves on the general path (or, plain CCD without the exact step,
 -- the kernels: M.solve tried sv.kernel already when tried is set).
-local function solve_general(sv, tried, P)
+-- Unmeasured: the caller measures every solver after it (a skeleton's
+-- solve), and the measures here would be overwritten; returns nil then.
+local function solve_general(sv, tried, P, unmeasured)
   local ch, settings = sv.chain, sv.settings
   local weight, used = settings.weight, nil
   if weight > 0.0 then
@@ -723,13 +728,16 @@ local function solve_general(sv, tried, P)
     update_joints(ch)
   end
   sv.iterations = used
-  local reached = M.measure(sv)
+  local reached
+  if not unmeasured then reached = M.measure(sv) end
   -- a skeleton chain writes its bones back, and the skeleton follows
   if ch.link then
     skeleton.push(ch, true)
     -- a target on a bone of its own skeleton may have moved with it: the
     -- result describes where the tip and that bone ended
-    if sv.target_skeleton and sv.target_skeleton == ch.link.skeleton then reached = M.measure(sv) end
+    if not unmeasured and sv.target_skeleton and sv.target_skeleton == ch.link.skeleton then
+      reached = M.measure(sv)
+    end
   end
   return reached
 end
@@ -741,16 +749,16 @@ end
 function M.solve(sv, P)
   if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
-  if not solve_kernel then return solve_general(sv, false, P) end
+  if not solve_kernel then return solve_general(sv, false, P, false) end
   local ch, settings = sv.chain, sv.settings
   local weight = settings.weight
-  if not (weight > 0.0) or ch.link then return solve_general(sv, false, P) end
+  if not (weight > 0.0) or ch.link then return solve_general(sv, false, P, false) end
   local used = solve_kernel(sv, ch, settings, weight, P)
   if used == false and not LOOPS then
     -- a limit: the unrolled kernel made for limits
     used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
   end
-  if not used then return solve_general(sv, true, P) end
+  if not used then return solve_general(sv, true, P, false) end
   sv.iterations = used
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
@@ -763,6 +771,13 @@ function M.solve(sv, P)
   local reached = distance <= settings.tolerance
   sv.reached = reached
   return reached
+end
+
+--- A skeleton chain's solve within its skeleton's (which measures every
+-- solver after all: the measures a solve makes would be overwritten).
+function M.solve_unmeasured(sv, P)
+  if sv.target_skeleton then read_target(sv) end
+  solve_general(sv, false, P, true)
 end
 
 return M
