@@ -279,8 +279,14 @@ end
 -- and the target array replaces every member's)
 local function check_cycles(g)
   if g.skeleton_count == 0 or g.read_targets then return end
-  local list, on_bones = g.solvers, false
-  for k = 1, g.count do on_bones = on_bones or list[k].target_skeleton ~= nil end
+  -- (every solver of the skeletons, those made after the group too)
+  local on_bones = false
+  for k = 1, g.skeleton_count do
+    local list = g.skeletons[k].solvers
+    for i = 1, #list do
+      if list[i].target_skeleton then on_bones = true end
+    end
+  end
   if not on_bones then return end
   for k = 1, g.skeleton_count do
     local sk = g.skeletons[k]
@@ -534,12 +540,21 @@ function Group.transforms(...)
   local n = select("#", ...)
   local g = check_skeleton_group(self, 1, n)
   t = B.table_arg(t, 2, n)
-  local next_index = 1
+  local next_index, offsets, list = 1, g.bone_offsets, g.skeletons
+  -- a plain table: its sets are raw already (no rawset call each)
+  local plain = getmetatable(t) == nil
   for i = 1, g.skeleton_count do
-    local T = g.skeletons[i].T
-    for k = 1, g.bone_offsets[i + 1] - g.bone_offsets[i] do
-      rawset(t, next_index, T[k])
-      next_index = next_index + 1
+    local T = list[i].T
+    if plain then
+      for k = 1, offsets[i + 1] - offsets[i] do
+        t[next_index] = T[k]
+        next_index = next_index + 1
+      end
+    else
+      for k = 1, offsets[i + 1] - offsets[i] do
+        rawset(t, next_index, T[k])
+        next_index = next_index + 1
+      end
     end
   end
   if rawget(t, next_index) ~= nil then B.trim(t, next_index) end
