@@ -443,95 +443,73 @@ function Group.joint_offset(...)
   return g.offsets[i]
 end
 
--- The arrays (LuaJIT's FFI): a double * that solve reads the targets
--- from, a const double * solve writes the joints to, from the first time
--- each is asked for (filled with the targets and joints of then), owned
--- by the group (B.pointer: the pointer keeps the group alive).
+-- The arrays (LuaJIT's FFI): double * that solve reads (targets, tip
+-- angles, poles, bases) and const double * it writes (joints,
+-- transforms), from the first time each is asked for (filled with the
+-- state of then), owned by the group (B.pointer: the pointer keeps the
+-- group alive).  Each: the check of its group, its key in the group and
+-- its switch, its C type, its size and its filling.
 local pointer_of = B.pointer
 
-function Group.target_array(...)
-  local group = ...
-  local g = check_live_group(group, 1, select("#", ...))
-  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
-  if not g.read_targets then
-    local targets = ffi.new("double[?]", 2 * g.count)
-    for i = 1, g.count do
-      targets[2 * i - 2], targets[2 * i - 1] = solvers.target(g.solvers[i])
+local function fill_targets(g, targets)
+  for i = 1, g.count do
+    targets[2 * i - 2], targets[2 * i - 1] = solvers.target(g.solvers[i])
+  end
+end
+
+-- a member without a tip angle (or pole) shows NaN: the solves do not
+-- read it
+local function fill_tips(g, tips)
+  for k = 1, g.count do
+    local settings = g.solvers[k].settings
+    tips[k - 1] = settings.tip and settings.tip_angle or NAN
+  end
+end
+
+local function fill_poles(g, poles)
+  for k = 1, g.count do
+    local settings = g.solvers[k].settings
+    poles[2 * k - 2] = settings.pole and settings.pole_x or NAN
+    poles[2 * k - 1] = settings.pole and settings.pole_y or NAN
+  end
+end
+
+local function fill_bases(g, bases)
+  for k = 1, g.skeleton_count do
+    local sk = g.skeletons[k]
+    bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1] = sk.base_x, sk.base_y, sk.base_angle
+  end
+end
+
+local ARRAYS = {
+  target_array = { check_live_group, "targets", "read_targets", "double *",
+                   function(g) return 2 * g.count end, fill_targets },
+  joint_array = { check_live_group, "joints", "write_joints", "const double *",
+                  function(g) return g.offsets[g.count + 1] end, copy_joints },
+  tip_angle_array = { check_live_group, "tips", "read_tips", "double *",
+                      function(g) return g.count end, fill_tips },
+  pole_array = { check_live_group, "poles", "read_poles", "double *",
+                 function(g) return 2 * g.count end, fill_poles },
+  base_array = { check_skeleton_group, "bases", "read_bases", "double *",
+                 function(g) return 3 * g.skeleton_count end, fill_bases },
+  transform_array = { check_skeleton_group, "transforms", "write_transforms", "const double *",
+                      function(g) return g.bone_offsets[g.skeleton_count + 1] end, copy_transforms },
+}
+
+for name, array in pairs(ARRAYS) do
+  local check, key, switch, ctype, size, fill = array[1], array[2], array[3], array[4], array[5],
+                                                array[6]
+  Group[name] = function(...)
+    local group = ...
+    local g = check(group, 1, select("#", ...))
+    if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+    if not g[switch] then
+      g[key] = ffi.new("double[?]", size(g))
+      fill(g, g[key])
+      g[switch] = true
     end
-    g.targets, g.read_targets = targets, true
+    return pointer_of(group, g, key, ctype)
   end
-  return pointer_of(group, g, "targets", "double *")
-end
-
-function Group.joint_array(...)
-  local group = ...
-  local g = check_live_group(group, 1, select("#", ...))
-  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
-  if not g.write_joints then
-    g.joints = ffi.new("double[?]", g.offsets[g.count + 1])
-    copy_joints(g)
-    g.write_joints = true
-  end
-  return pointer_of(group, g, "joints", "const double *")
-end
-
-function Group.tip_angle_array(...)
-  local group = ...
-  local g = check_live_group(group, 1, select("#", ...))
-  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
-  if not g.read_tips then
-    -- a member without a tip angle shows NaN: the solves do not read it
-    local tips = ffi.new("double[?]", g.count)
-    for k = 1, g.count do
-      local settings = g.solvers[k].settings
-      tips[k - 1] = settings.tip and settings.tip_angle or NAN
-    end
-    g.tips, g.read_tips = tips, true
-  end
-  return pointer_of(group, g, "tips", "double *")
-end
-
-function Group.pole_array(...)
-  local group = ...
-  local g = check_live_group(group, 1, select("#", ...))
-  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
-  if not g.read_poles then
-    local poles = ffi.new("double[?]", 2 * g.count)
-    for k = 1, g.count do
-      local settings = g.solvers[k].settings
-      poles[2 * k - 2] = settings.pole and settings.pole_x or NAN
-      poles[2 * k - 1] = settings.pole and settings.pole_y or NAN
-    end
-    g.poles, g.read_poles = poles, true
-  end
-  return pointer_of(group, g, "poles", "double *")
-end
-
-function Group.base_array(...)
-  local group = ...
-  local g = check_skeleton_group(group, 1, select("#", ...))
-  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
-  if not g.read_bases then
-    local bases = ffi.new("double[?]", 3 * g.skeleton_count)
-    for k = 1, g.skeleton_count do
-      local sk = g.skeletons[k]
-      bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1] = sk.base_x, sk.base_y, sk.base_angle
-    end
-    g.bases, g.read_bases = bases, true
-  end
-  return pointer_of(group, g, "bases", "double *")
-end
-
-function Group.transform_array(...)
-  local group = ...
-  local g = check_skeleton_group(group, 1, select("#", ...))
-  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
-  if not g.write_transforms then
-    g.transforms = ffi.new("double[?]", g.bone_offsets[g.skeleton_count + 1])
-    copy_transforms(g)
-    g.write_transforms = true
-  end
-  return pointer_of(group, g, "transforms", "const double *")
 end
 
 --- every skeleton's transforms, skeleton after skeleton
