@@ -78,20 +78,10 @@ end)
 -- A group of 3 skeletons (a torso, an arm and a leg with a tip angle and a
 -- pole each), every input and every transform through reused tables.
 local function skeleton_frames(frames)
-  local skeletons = {}
+  local skeletons, characters = {}, {}
   for i = 1, 3 do
-    local sk = ik2d.skeleton{ x = 100 * i, y = 300,
-      { name = "hip", length = 0 },
-      { name = "spine", parent = "hip", length = 40, angle = -1.57, min = -0.5, max = 0.5 },
-      { name = "arm", parent = "spine", length = 30, angle = 1.5 },
-      { name = "hand", parent = "arm", length = 25 },
-      { name = "thigh", parent = "hip", length = 30, angle = 1.4 },
-      { name = "shin", parent = "thigh", length = 28, angle = 0.3, min = -0.2, max = 2 },
-      { name = "foot", parent = "shin", length = 10, angle = -1.6 },
-    }
-    ik2d.solver(sk:chain("spine", "hand"))
-    ik2d.solver(sk:chain("thigh", "foot"), { tip_angle = 0, pole = { 100 * i + 40, 330 } })
-    skeletons[i] = sk
+    characters[i] = helpers.character(ik2d, 100 * i)
+    skeletons[i] = characters[i].sk
   end
   local g = ik2d.group(skeletons)
   local bases, targets, tips, poles, out = {}, {}, {}, {}, {}

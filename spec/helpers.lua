@@ -386,6 +386,24 @@ function helpers.two_bones(ik2d)
   return ik2d.chain{ x = -4, y = 5, angle = 0.5, { length = 2 }, { length = 1 } }
 end
 
+-- A small character at x: a torso with an arm and a leg whose foot has a
+-- tip angle and whose knee a pole; limits on the spine and the knee.
+-- { sk =, arm =, leg = } (keep the solvers: a collected one leaves it).
+function helpers.character(ik2d, x)
+  local sk = ik2d.skeleton{ x = x, y = 300,
+    { name = "hip", length = 0 },
+    { name = "spine", parent = "hip", length = 40, angle = -1.57, min = -0.5, max = 0.5 },
+    { name = "arm", parent = "spine", length = 30, angle = 1.5 },
+    { name = "hand", parent = "arm", length = 25 },
+    { name = "thigh", parent = "hip", length = 30, angle = 1.4 },
+    { name = "shin", parent = "thigh", length = 28, angle = 0.3, min = -0.2, max = 2 },
+    { name = "foot", parent = "shin", length = 10, angle = -1.6 },
+  }
+  local arm = ik2d.solver(sk:chain("spine", "hand"), { iterations = 12 })
+  local leg = ik2d.solver(sk:chain("thigh", "foot"), { tip_angle = 0, pole = { x + 40, 330 } })
+  return { sk = sk, arm = arm, leg = leg }
+end
+
 -- The part in parentheses of a "bad argument" message.
 function helpers.words(msg)
   return msg:match("%((.*)%)$")
