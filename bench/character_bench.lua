@@ -202,27 +202,33 @@ local function group_build(lib, count)
   return state
 end
 
+-- One frame's inputs of every character into the group's tables (first
+-- index 1) or arrays (first index 0).
+local function group_inputs(state, count, f, first)
+  local B, T, A, P = state.bases, state.targets, state.tips, state.poles
+  for i = 1, count do
+    local bx, by, tx, ty, hlx, hly, hrx, hry, flx, fly, fla, frx, fry, fra, px, py = targets(i, f)
+    local b, t, s = 3 * i - 4 + first, 10 * i - 11 + first, 5 * i - 6 + first
+    B[b + 1], B[b + 2] = bx, by
+    T[t + 1], T[t + 2], T[t + 3], T[t + 4], T[t + 5] = tx, ty, hlx, hly, hrx
+    T[t + 6], T[t + 7], T[t + 8], T[t + 9], T[t + 10] = hry, flx, fly, frx, fry
+    A[s + 4], A[s + 5] = fla, fra
+    P[t + 7], P[t + 8], P[t + 9], P[t + 10] = px, py, px, py
+  end
+end
+
 -- every input through one call each (set_bases, set_targets,
 -- set_tip_angles, set_poles), one g:solve(), every transform through
 -- g:transforms(t), reused tables
 local function group_frames_table(state, count, first, last)
-  local g, sink, reached = state.group, state.sink, state.reached
-  local B, T, A, P, out = state.bases, state.targets, state.tips, state.poles, state.out
+  local g, sink, reached, out = state.group, state.sink, state.reached, state.out
   local n = 5 * NBONES * count
   for f = first, last do
-    for i = 1, count do
-      local bx, by, tx, ty, hlx, hly, hrx, hry, flx, fly, fla, frx, fry, fra, px, py = targets(i, f)
-      local b, t, s = 3 * i - 3, 10 * i - 10, 5 * i - 5
-      B[b + 1], B[b + 2] = bx, by
-      T[t + 1], T[t + 2], T[t + 3], T[t + 4], T[t + 5] = tx, ty, hlx, hly, hrx
-      T[t + 6], T[t + 7], T[t + 8], T[t + 9], T[t + 10] = hry, flx, fly, frx, fry
-      A[s + 4], A[s + 5] = fla, fra
-      P[t + 7], P[t + 8], P[t + 9], P[t + 10] = px, py, px, py
-    end
-    g:set_bases(B)
-    g:set_targets(T)
-    g:set_tip_angles(A)
-    g:set_poles(P)
+    group_inputs(state, count, f, 1)
+    g:set_bases(state.bases)
+    g:set_targets(state.targets)
+    g:set_tip_angles(state.tips)
+    g:set_poles(state.poles)
     reached = reached + g:solve()
     local t = g:transforms(out)
     for k = 1, n do sink = sink + t[k] end
@@ -240,19 +246,10 @@ local function group_build_arrays(lib, count)
 end
 
 local function group_frames_array(state, count, first, last)
-  local g, sink, reached = state.group, state.sink, state.reached
-  local B, T, A, P, out = state.bases, state.targets, state.tips, state.poles, state.out
+  local g, sink, reached, out = state.group, state.sink, state.reached, state.out
   local n = 5 * NBONES * count
   for f = first, last do
-    for i = 1, count do
-      local bx, by, tx, ty, hlx, hly, hrx, hry, flx, fly, fla, frx, fry, fra, px, py = targets(i, f)
-      local b, t, s = 3 * i - 3, 10 * i - 10, 5 * i - 5
-      B[b], B[b + 1] = bx, by
-      T[t], T[t + 1], T[t + 2], T[t + 3], T[t + 4] = tx, ty, hlx, hly, hrx
-      T[t + 5], T[t + 6], T[t + 7], T[t + 8], T[t + 9] = hry, flx, fly, frx, fry
-      A[s + 3], A[s + 4] = fla, fra
-      P[t + 6], P[t + 7], P[t + 8], P[t + 9] = px, py, px, py
-    end
+    group_inputs(state, count, f, 0)
     reached = reached + g:solve()
     for k = 0, n - 1 do sink = sink + out[k] end
   end
