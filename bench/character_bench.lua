@@ -33,8 +33,15 @@
 -- goals against the peer (LuaJIT: ik2d at 4x, Lua 5.4: 12x, the pure core
 -- at 1x), held or missed, to the goals file (or stdout).  A second
 -- argument naming a row (its key) runs that row alone a few seconds, for
--- a profiler:  luajit -jp=Fl bench/character_bench.lua luajit ffi_array
+-- a profiler:  luajit -jp=Fl bench/character_bench.lua luajit ffi_array.
 local label = arg and arg[1] or (rawget(_G, "jit") and "luajit" or _VERSION)
+-- BENCH_MAXMCODE (KB, LuaJIT): the machine code area a game may raise
+-- (README, "Gotchas"), named in the runtime column
+local maxmcode = rawget(_G, "jit") and tonumber(os.getenv("BENCH_MAXMCODE"))
+if maxmcode then
+  require("jit.opt").start("maxmcode=" .. maxmcode)
+  label = label .. ", maxmcode " .. maxmcode
+end
 local only, goals_path = nil, nil
 if arg and arg[2] then
   if arg[2]:match("^[%w_]+$") then only = arg[2] else goals_path = arg[2] end
