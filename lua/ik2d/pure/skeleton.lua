@@ -344,27 +344,23 @@ local function same_bits(a, b)
   return a == b and (a ~= 0.0 or 1.0 / a == 1.0 / b)
 end
 
---- A skeleton chain takes its skeleton's state: base, flip, limits, pose
--- and result (shifted), joints (from the transforms).
-local function pull(ch)
-  local link = ch.link
-  local sk = link and link.skeleton
-  if not sk then return end
-  local T, from, parent = sk.T, link.from, sk.parent[link.from]
+-- A skeleton chain's state but its joints, its base at (x, y) (drawn).
+local function pull_state(ch, sk, link, x, y)
+  local from, parent = link.from, sk.parent[link.from]
   local angle = sk.base_angle
   if parent > 0 and not sk.position_only[from] then angle = sk.fa[parent] end
   -- the base rotation's trig only when the angle changed
   if same_bits(base_angle(angle), ch.base_angle) then
-    ch.base_x, ch.base_y = T[5 * from - 4], T[5 * from - 3]
+    ch.base_x, ch.base_y = x, y
   else
-    keep_base(ch, T[5 * from - 4], T[5 * from - 3], angle)
+    keep_base(ch, x, y, angle)
   end
   ch.flip = sk.flip
   ch.scale = 1.0
-  local n, bones, shift = ch.count, link.bones, link.shift
-  local constraint, pose, angles, joints = ch.constraint, ch.pose, ch.angle, ch.joints
+  local bones, shift = link.bones, link.shift
+  local constraint, pose, angles = ch.constraint, ch.pose, ch.angle
   local sk_constraint, sk_pose, sk_angle = sk.constraint, sk.pose, sk.angle
-  for k = 1, n do
+  for k = 1, ch.count do
     local b = bones[k]
     constraint[k] = sk_constraint[b]
     -- shifted written out (two calls a bone a pull)
@@ -374,10 +370,25 @@ local function pull(ch)
     else
       pose[k], angles[k] = sk_pose[b] + sh, sk_angle[b] + sh
     end
+  end
+end
+
+--- A skeleton chain takes its skeleton's state: base, flip, limits, pose
+-- and result (shifted), joints (from the transforms).
+local function pull(ch)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk then return end
+  local T, from = sk.T, link.from
+  pull_state(ch, sk, link, T[5 * from - 4], T[5 * from - 3])
+  local n, bones, joints = ch.count, link.bones, ch.joints
+  for k = 1, n do
+    local b = bones[k]
     joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
   end
   local to = link.to
   joints[2 * n + 1], joints[2 * n + 2] = T[5 * to - 1], T[5 * to]
+  link.stale = false
 end
 M.pull = pull
 
@@ -395,6 +406,125 @@ local function pull_marked(sk, mask, except)
   end
 end
 M.pull_marked = pull_marked
+
+-- ------------------------------------------------------------------
+-- deferred frames and pulls, within a skeleton's solve
+-- ------------------------------------------------------------------
+
+-- Within a solve of the whole skeleton (sk.deferring), a push leaves the
+-- bones below its path stale (sk.stale: frame and transform not yet
+-- placed) and the chains ending there to pull (link.stale): the solve
+-- places what a solve reads before it (bone_ready, chain_ready), and the
+-- rest once at the end (settle); a later solve may well move them again.
+
+function M.defer(sk) sk.deferring = true end
+
+-- bone b placed, and the stale bones above it first
+local function place_stale(sk, b)
+  local p = sk.parent[b]
+  if p > 0 and sk.stale[p] then place_stale(sk, p) end
+  frame(sk, b)
+  transform(sk, b)
+  sk.stale[b] = false
+end
+
+--- bone b placed before it is read
+local function bone_ready(sk, b)
+  if sk.stale[b] then place_stale(sk, b) end
+end
+M.bone_ready = bone_ready
+
+--- A stale chain pulled before its solve: all of it, or with joints false
+-- (the solve writes them all before it reads them: its target is not its
+-- tip) all but its joints.
+function M.chain_ready(ch, joints)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk or not link.stale then return end
+  local from = link.from
+  local p = sk.parent[from]
+  if p > 0 then bone_ready(sk, p) end
+  if joints then
+    bone_ready(sk, link.to)
+    pull(ch)
+    return
+  end
+  -- the base is from's origin, which its parent's frame gives: from's own
+  -- frame (its trig) is left to the push after the solve
+  local x, y
+  if sk.stale[from] then
+    if sk.at_tip[from] then
+      if p > 0 then x, y = sk.ftx[p], sk.fty[p] else x, y = sk.base_x, sk.base_y end
+    else
+      local px, py, pc, ps = sk.base_x, sk.base_y, sk.base_c, sk.base_s
+      if p > 0 then px, py, pc, ps = sk.fx[p], sk.fy[p], sk.fc[p], sk.fs[p] end
+      local dx, dy = sk.ox[from], sk.oy[from]
+      x = px + (pc * dx - ps * dy)
+      y = py + (ps * dx + pc * dy)
+    end
+    if sk.flip and not (p == 0 and sk.at_tip[from]) then x = 2.0 * sk.base_x - x end
+  else
+    local T = sk.T
+    x, y = T[5 * from - 4], T[5 * from - 3]
+  end
+  pull_state(ch, sk, link, x, y)
+  link.stale = false
+end
+
+--- the stale bones placed and the stale chains pulled: everything as
+-- without deferring
+function M.settle(sk)
+  if not sk.deferring then return end
+  sk.deferring = false
+  local stale = sk.stale
+  M.place(sk, 1, stale, nil, 0, nil)
+  for b = 1, sk.count do stale[b] = false end
+  synced(sk)
+  local list = sk.chains
+  for k = 1, #list do
+    local ch = list[k]
+    if ch.link.stale then pull(ch) end
+  end
+end
+
+--- The base set as set_base sets it (checked by the caller), every bone
+-- then stale and every chain to pull, deferring: for a solve that follows
+-- at once and places what it reads (then settles).
+function M.set_base_deferred(sk, x, y, angle)
+  sk.base_x, sk.base_y = x, y
+  local was = sk.base_angle
+  angle = base_angle(angle)
+  if not (angle == was and (angle ~= 0.0 or 1.0 / angle == 1.0 / was)) then
+    sk.base_angle = angle
+    sk.base_c, sk.base_s = rot(angle)
+  end
+  sk.deferring = true
+  local stale = sk.stale
+  for b = 1, sk.count do stale[b] = true end
+  local list = sk.chains
+  for k = 1, #list do list[k].link.stale = true end
+end
+
+-- A push while deferring: the path's frames now (they take the chain's
+-- joints), the bones below it and the chains ending there marked stale.
+local function push_deferred(sk, ch, link, pull_others)
+  local from, mask = link.from, link.below
+  local p = sk.parent[from]
+  if p > 0 then bone_ready(sk, p) end
+  local stale = sk.stale
+  for b = from, sk.count do
+    if mask[b] then stale[b] = true end
+  end
+  local bones, n = link.bones, ch.count
+  M.place(sk, from, link.path, bones, n, ch.joints)
+  for k = 1, n do stale[bones[k]] = false end
+  if not pull_others then return end
+  local list = sk.chains
+  for k = 1, #list do
+    local other = list[k]
+    if other ~= ch and mask[other.link.to] then other.link.stale = true end
+  end
+end
 
 --- A skeleton chain's solve, written back: its bones take its result
 -- angles (shift undone), its joints, and the bones below follow; with
@@ -415,6 +545,7 @@ function M.push(ch, pull_others)
       angles[k] = sk_angle[b] + shift[k]
     end
   end
+  if sk.deferring then return push_deferred(sk, ch, link, pull_others) end
   -- the frames below from (link.below: a bone's descendants never
   -- change), parents first; the path's positions are the chain's joints
   local mask = link.below
@@ -560,6 +691,8 @@ function M.new(def)
     T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
     -- the bones a push or an edit moved (the two never nest)
     mask = array(n, false),
+    -- within a solve of the whole skeleton: the bones not yet placed
+    deferring = false, stale = array(n, false),
     -- the working state of its solves (ik2d.pure.skeleton_solve's), made
     -- at the first
     work = false,
@@ -717,13 +850,15 @@ function M.chain(sk, from, to)
   local status, n = M.path(sk, from, to)
   if status then return nil, status end
   -- below: the bones at or below from, which a push places
+  -- path: its bones, which a deferred push places
   local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
-                 below = cleared({}, sk) }
+                 below = cleared({}, sk), path = cleared({}, sk), stale = false }
   subtree(sk, from, link.below)
   local bones, phis, shifts = link.bones, link.phi, link.shift
   local b = to
   for k = n, 1, -1 do
     bones[k] = b
+    link.path[b] = true
     b = sk.parent[b]
   end
   local def = { count = n, length = {}, rest = {}, constraint = {}, x = 0.0, y = 0.0,
