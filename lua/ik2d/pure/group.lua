@@ -246,10 +246,27 @@ local function set_world_target(sv, x, y)
   set_target(sv, x, y)
 end
 
--- the arrays' numbers, all checked (bad_input)
+-- does a solver of the skeletons have its target on a bone (every solver
+-- of theirs, those made after the group too)?
+local function bone_targets(g)
+  for k = 1, g.skeleton_count do
+    local list = g.skeletons[k].solvers
+    for i = 1, #list do
+      if list[i].target_skeleton then return true end
+    end
+  end
+  return false
+end
+
+-- The arrays' numbers, all checked (bad_input); true when each base is
+-- left to its skeleton's solve (the same bits, the bones placed once),
+-- unless a target on a bone may read a skeleton's bones before its own
+-- solve: then all first, as the calls one by one would.
 local function take_inputs(g)
   local list = g.solvers
-  if g.read_bases then
+  local moved_bases = g.read_bases and g.skeleton_count > 0 and
+    (g.read_targets or not bone_targets(g))
+  if g.read_bases and not moved_bases then
     local bases = g.bases
     for k = 1, g.skeleton_count do
       skeleton.set_base(g.skeletons[k], bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1])
@@ -272,22 +289,14 @@ local function take_inputs(g)
       if sv.settings.pole then solvers.set_pole(sv, poles[2 * k - 2], poles[2 * k - 1]) end
     end
   end
+  return moved_bases
 end
 
 -- a skeleton whose solve would refuse for a cycle through targets on
 -- bones raises before anything changes (only targets on bones make one,
 -- and the target array replaces every member's)
 local function check_cycles(g)
-  if g.skeleton_count == 0 or g.read_targets then return end
-  -- (every solver of the skeletons, those made after the group too)
-  local on_bones = false
-  for k = 1, g.skeleton_count do
-    local list = g.skeletons[k].solvers
-    for i = 1, #list do
-      if list[i].target_skeleton then on_bones = true end
-    end
-  end
-  if not on_bones then return end
+  if g.skeleton_count == 0 or g.read_targets or not bone_targets(g) then return end
   for k = 1, g.skeleton_count do
     local sk = g.skeletons[k]
     local a, b = skeleton_solve.cycle(sk)
@@ -300,10 +309,19 @@ function Group.solve(...)
   check_cycles(g)
   local name, entry, status = bad_input(g)
   if name then arg_error(1, format("%s [%d]: %s", name, entry, B.status_message(status))) end
-  take_inputs(g)
+  local moved_bases = take_inputs(g)
   local reached, list = 0, g.solvers
   if g.skeleton_count > 0 then
-    for i = 1, g.skeleton_count do reached = reached + skeleton_solve.solve(g.skeletons[i]) end
+    local bases = g.bases
+    for i = 1, g.skeleton_count do
+      local sk = g.skeletons[i]
+      -- (solve_at: every bone stale, placed as the solve reads it)
+      if moved_bases then
+        skeleton.set_base_deferred(sk, bases[3 * i - 3], bases[3 * i - 2], bases[3 * i - 1])
+      end
+      reached = reached + skeleton_solve.solve(sk)
+      skeleton.settle(sk)
+    end
   else
     local P = g.pose
     for i = 1, g.count do
