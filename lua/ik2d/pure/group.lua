@@ -192,6 +192,17 @@ local function copy_transforms(g)
   end
 end
 
+-- every member's skeleton placed after a base set later (before the
+-- group reads transforms or joints outside its solve)
+local function ready_members(g)
+  for i = 1, g.skeleton_count do skeleton.ready(g.skeletons[i]) end
+  local list = g.solvers
+  for i = 1, g.count do
+    local link = list[i].chain.link
+    if link and link.skeleton then skeleton.ready(link.skeleton) end
+  end
+end
+
 -- every member's joints into the joint array
 local function copy_joints(g)
   local list, offsets, joints = g.solvers, g.offsets, g.joints
@@ -487,6 +498,7 @@ function Group.joint_array(...)
   if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
   if not g.write_joints then
     g.joints = ffi.new("double[?]", g.offsets[g.count + 1])
+    ready_members(g)
     copy_joints(g)
     g.write_joints = true
   end
@@ -546,6 +558,7 @@ function Group.transform_array(...)
   if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
   if not g.write_transforms then
     g.transforms = ffi.new("double[?]", g.bone_offsets[g.skeleton_count + 1])
+    ready_members(g)
     copy_transforms(g)
     g.write_transforms = true
   end
@@ -558,6 +571,7 @@ function Group.transforms(...)
   local n = select("#", ...)
   local g = check_skeleton_group(self, 1, n)
   t = B.table_arg(t, 2, n)
+  ready_members(g)
   local next_index, offsets, list = 1, g.bone_offsets, g.skeletons
   -- a plain table: its sets are raw already (no rawset call each)
   local plain = getmetatable(t) == nil
@@ -596,6 +610,7 @@ function Group.joints(...)
   local n = select("#", ...)
   local g = check_live_group(self, 1, n)
   t = B.table_arg(t, 2, n)
+  ready_members(g)
   local list, next_index = g.solvers, 1
   if getmetatable(t) == nil then
     -- a plain table: its sets are raw already (no rawset call each)

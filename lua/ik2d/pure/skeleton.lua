@@ -249,6 +249,7 @@ M.forward = forward
 -- about the base when flipped, with the bone); the bone's origin where
 -- that point is beyond the doubles (ik2d_skeleton_point).
 function M.point(sk, b, dx, dy)
+  if sk.deferring then M.bone_ready(sk, b) end
   local ox, oy, c, s = sk.fx[b], sk.fy[b], sk.fc[b], sk.fs[b]
   local x, y = ox + (c * dx - s * dy), oy + (s * dx + c * dy)
   if not (x - x == 0 and y - y == 0) then x, y = ox, oy end
@@ -475,7 +476,7 @@ end
 -- without deferring
 function M.settle(sk)
   if not sk.deferring then return end
-  sk.deferring = false
+  sk.deferring, sk.pending = false, false
   local stale = sk.stale
   M.place(sk, 1, stale, nil, 0, nil)
   for b = 1, sk.count do stale[b] = false end
@@ -503,6 +504,23 @@ function M.set_base_deferred(sk, x, y, angle)
   for b = 1, sk.count do stale[b] = true end
   local list = sk.chains
   for k = 1, #list do list[k].link.stale = true end
+end
+
+--- The base set (checked by the caller) as set_base sets it, its bones
+-- placed later: by the solve that follows (what it reads, then the rest
+-- once), or by the first reader (M.ready).  Pending: stale outside a
+-- solve.  At once when the transforms are read in place (an FFI array).
+function M.set_base_later(sk, x, y, angle)
+  if sk.array then return M.set_base(sk, x, y, angle) end
+  M.set_base_deferred(sk, x, y, angle)
+  sk.pending = true
+end
+
+--- the skeleton as without a base set later: every reader of its frames,
+-- transforms or chains (but a solve of the whole skeleton) calls this
+-- first
+function M.ready(sk)
+  if sk.pending then M.settle(sk) end
 end
 
 -- A push while deferring: the path's frames now (they take the chain's
@@ -693,6 +711,8 @@ function M.new(def)
     mask = array(n, false),
     -- within a solve of the whole skeleton: the bones not yet placed
     deferring = false, stale = array(n, false),
+    -- deferring since a base set later, outside a solve (M.set_base_later)
+    pending = false,
     -- the working state of its solves (ik2d.pure.skeleton_solve's), made
     -- at the first
     work = false,
@@ -745,6 +765,7 @@ end
 function M.set_base(sk, x, y, angle)
   local status = check_base(x, y, angle)
   if status then return status end
+  M.ready(sk)
   sk.base_x, sk.base_y = x, y
   local was = sk.base_angle
   angle = base_angle(angle)

@@ -1300,6 +1300,8 @@ function M.solve(sk)
   end
   fit_pose(work, p)
   local P = work.pose
+  -- (a base set later: stale bones placed as this solve reads them)
+  sk.pending = false
   skeleton.defer(sk)
   for k = 1, p.units do
     local u = p.order[k]
