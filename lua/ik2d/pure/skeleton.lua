@@ -55,20 +55,9 @@ local function place_flat(sk, first, mask, bones, n, joints)
   for b = first, sk.count do
     if not mask or mask[b] then
       local p = parent[b]
-      local px, py, parent_angle, pc, ps = base_x, base_y, base_a, base_c, base_s
-      if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
-      local x, y
-      if at_tip[b] then
-        if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
-      else
-        local dx, dy = ox[b], oy[b]
-        x = px + (pc * dx - ps * dy)
-        y = py + (ps * dx + pc * dy)
-      end
-      fx[b], fy[b] = x, y
       -- wrapped at each step, as a chain's world angles are
       local w
-      if position_only[b] then w = base_a + angle[b] else w = parent_angle + angle[b] end
+      if p > 0 and not position_only[b] then w = fa[p] + angle[b] else w = base_a + angle[b] end
       if not (w >= -PI and w < PI) then w = wrap(w) end
       local c, s
       -- fc, fs are always rot(fa): the same angle (zeros told apart) keeps
@@ -83,78 +72,89 @@ local function place_flat(sk, first, mask, bones, n, joints)
         fc[b], fs[b] = c, s
       end
       local l = length[b]
-      local tx, ty = x + l * c, y + l * s
-      ftx[b], fty[b] = tx, ty
       local t = 5 * b - 5
-      if flip then
-        if p == 0 and at_tip[b] then
-          T[t + 1] = base_x
-        else
-          T[t + 1] = mirror - x
-        end
-        T[t + 3] = wrap(PI - w)
-        T[t + 4] = mirror - tx
-      else
-        T[t + 1] = x
-        T[t + 3] = w
-        T[t + 4] = tx
-      end
-      T[t + 2] = y
-      T[t + 5] = ty
+      if flip then T[t + 3] = wrap(PI - w) else T[t + 3] = w end
       if bones and k <= n and bones[k] == b then
-        x, y = joints[2 * k - 1], joints[2 * k]
+        -- on the pushed chain's joints (its position and, where it is the
+        -- chain's, its tip): only its direction is the skeleton's
+        local x, y = joints[2 * k - 1], joints[2 * k]
         T[t + 1], T[t + 2] = x, y
         if flip then fx[b] = mirror - x else fx[b] = x end
         fy[b] = y
         if k == n or at_tip[bones[k + 1]] then
-          tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+          local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
           T[t + 4], T[t + 5] = tx, ty
           if flip then ftx[b] = mirror - tx else ftx[b] = tx end
           fty[b] = ty
         else
-          tx = fx[b] + l * c
-          ftx[b], fty[b] = tx, fy[b] + l * s
+          local tx = fx[b] + l * c
+          ftx[b], fty[b] = tx, y + l * s
           if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
           T[t + 5] = fty[b]
         end
         k = k + 1
+      else
+        local x, y
+        if at_tip[b] then
+          if p > 0 then x, y = ftx[p], fty[p] else x, y = base_x, base_y end
+        else
+          local px, py, pc, ps = base_x, base_y, base_c, base_s
+          if p > 0 then px, py, pc, ps = fx[p], fy[p], fc[p], fs[p] end
+          local dx, dy = ox[b], oy[b]
+          x = px + (pc * dx - ps * dy)
+          y = py + (ps * dx + pc * dy)
+        end
+        fx[b], fy[b] = x, y
+        local tx, ty = x + l * c, y + l * s
+        ftx[b], fty[b] = tx, ty
+        if flip then
+          if p == 0 and at_tip[b] then T[t + 1] = base_x else T[t + 1] = mirror - x end
+          T[t + 4] = mirror - tx
+        else
+          T[t + 1] = x
+          T[t + 4] = tx
+        end
+        T[t + 2] = y
+        T[t + 5] = ty
       end
     end
   end
 end
 
 
+-- Bone b's world direction from its parent's (or the base's), the split
+-- way's: fa, and fc, fs (always rot(fa): the same angle keeps them).
+local function turn(sk, b)
+  local p, fa = sk.parent[b], sk.fa
+  local w
+  if p > 0 and not sk.position_only[b] then w = fa[p] + sk.angle[b] else w = sk.base_angle + sk.angle[b] end
+  if not (w >= -PI and w < PI) then w = wrap(w) end
+  local was = fa[b]
+  if not (w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was)) then
+    fa[b] = w
+    sk.fc[b], sk.fs[b] = rot(w)
+  end
+end
+
 -- Bone b's frame from its parent's (or the base), unflipped (the split
 -- way's).
 local function frame(sk, b)
   local p = sk.parent[b]
-  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
-  local px, py, parent_angle, pc, ps = sk.base_x, sk.base_y, sk.base_angle, sk.base_c,
-    sk.base_s
-  if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
+  local fx, fy, ftx, fty = sk.fx, sk.fy, sk.ftx, sk.fty
   local x, y
   if sk.at_tip[b] then
-    if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
+    if p > 0 then x, y = ftx[p], fty[p] else x, y = sk.base_x, sk.base_y end
   else
+    local px, py, pc, ps = sk.base_x, sk.base_y, sk.base_c, sk.base_s
+    if p > 0 then px, py, pc, ps = fx[p], fy[p], sk.fc[p], sk.fs[p] end
     local ox, oy = sk.ox[b], sk.oy[b]
     x = px + (pc * ox - ps * oy)
     y = py + (ps * ox + pc * oy)
   end
   fx[b], fy[b] = x, y
-  local w
-  if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
-  if not (w >= -PI and w < PI) then w = wrap(w) end
-  local c, s
-  local was = fa[b]
-  if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
-    c, s = fc[b], fs[b]
-  else
-    fa[b] = w
-    c, s = rot(w)
-    fc[b], fs[b] = c, s
-  end
+  turn(sk, b)
   local length = sk.length[b]
-  ftx[b], fty[b] = x + length * c, y + length * s
+  ftx[b], fty[b] = x + length * sk.fc[b], y + length * sk.fs[b]
 end
 
 -- Bone b's transform as drawn (the split way's).
@@ -178,12 +178,14 @@ local function transform(sk, b)
   T[t + 5] = sk.fty[b]
 end
 
--- Bone b, the pushed chain's bone k of n, at the chain's joints (the
--- split way's).
+-- Bone b, the pushed chain's bone k of n, turned, at the chain's joints
+-- (its position and, where it is the chain's, its tip: only its direction
+-- is the skeleton's; the split way's).
 local function on_path(sk, b, k, bones, n, joints)
   local T, fx, fy, ftx, fty = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty
   local flip, mirror = sk.flip, 2.0 * sk.base_x
   local t = 5 * b - 5
+  if flip then T[t + 3] = wrap(PI - sk.fa[b]) else T[t + 3] = sk.fa[b] end
   local x, y = joints[2 * k - 1], joints[2 * k]
   T[t + 1], T[t + 2] = x, y
   if flip then fx[b] = mirror - x else fx[b] = x end
@@ -206,11 +208,13 @@ local function place_split(sk, first, mask, bones, n, joints)
   local k = 1
   for b = first, sk.count do
     if not mask or mask[b] then
-      frame(sk, b)
-      transform(sk, b)
       if bones and k <= n and bones[k] == b then
+        turn(sk, b)
         on_path(sk, b, k, bones, n, joints)
         k = k + 1
+      else
+        frame(sk, b)
+        transform(sk, b)
       end
     end
   end
