@@ -28,7 +28,7 @@ local function finite(x) return x - x == 0 end
 -- forward kinematics
 -- ------------------------------------------------------------------
 
--- The frames and transforms of the bones from first on that mask marks
+-- The frames and transforms of the bones first to last that mask marks
 -- (every one without a mask), parents first.  A bone's frame (unflipped)
 -- from its parent's or the base's; its transform as drawn: mirrored
 -- about the base when flipped (a root bone at the base's origin stays
@@ -43,7 +43,7 @@ local function finite(x) return x - x == 0 end
 -- every slot of the frames it returns through, and the flat loop's
 -- (about 35) were more than the registers could coalesce ("NYI: register
 -- coalescing too complex" at its exits, the row 3 times slower).
-local function place_flat(sk, first, mask, bones, n, joints)
+local function place_flat(sk, first, last, mask, bones, n, joints)
   local parent, at_tip, position_only, ox, oy = sk.parent, sk.at_tip, sk.position_only, sk.ox,
     sk.oy
   local angle, length, T = sk.angle, sk.length, sk.T
@@ -52,7 +52,7 @@ local function place_flat(sk, first, mask, bones, n, joints)
     sk.base_c, sk.base_s
   local flip, mirror = sk.flip, 2.0 * sk.base_x
   local k = 1
-  for b = first, sk.count do
+  for b = first, last do
     if not mask or mask[b] then
       local p = parent[b]
       -- wrapped at each step, as a chain's world angles are
@@ -204,9 +204,9 @@ local function on_path(sk, b, k, bones, n, joints)
   end
 end
 
-local function place_split(sk, first, mask, bones, n, joints)
+local function place_split(sk, first, last, mask, bones, n, joints)
   local k = 1
-  for b = first, sk.count do
+  for b = first, last do
     if not mask or mask[b] then
       if bones and k <= n and bones[k] == b then
         turn(sk, b)
@@ -244,7 +244,7 @@ end
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)
 local function forward(sk, first, mask)
-  M.place(sk, first, mask, nil, 0, nil)
+  M.place(sk, first, sk.count, mask, nil, 0, nil)
   synced(sk)
 end
 M.forward = forward
@@ -482,7 +482,7 @@ function M.settle(sk)
   if not sk.deferring then return end
   sk.deferring, sk.pending = false, false
   local stale = sk.stale
-  M.place(sk, 1, stale, nil, 0, nil)
+  M.place(sk, 1, sk.count, stale, nil, 0, nil)
   for b = 1, sk.count do stale[b] = false end
   synced(sk)
   local list = sk.chains
@@ -533,12 +533,10 @@ local function push_deferred(sk, ch, link, pull_others)
   local from, mask = link.from, link.below
   local p = sk.parent[from]
   if p > 0 then bone_ready(sk, p) end
-  local stale = sk.stale
-  for b = from, sk.count do
-    if mask[b] then stale[b] = true end
-  end
+  local stale, below = sk.stale, link.below_list
+  for k = 1, #below do stale[below[k]] = true end
   local bones, n = link.bones, ch.count
-  M.place(sk, from, link.path, bones, n, ch.joints)
+  M.place(sk, from, link.to, link.path, bones, n, ch.joints)
   for k = 1, n do stale[bones[k]] = false end
   if not pull_others then return end
   local list = sk.chains
@@ -571,7 +569,7 @@ function M.push(ch, pull_others)
   -- the frames below from (link.below: a bone's descendants never
   -- change), parents first; the path's positions are the chain's joints
   local mask = link.below
-  M.place(sk, link.from, mask, bones, n, joints)
+  M.place(sk, link.from, sk.count, mask, bones, n, joints)
   synced(sk)
   if pull_others then pull_marked(sk, mask, ch) end
 end
@@ -879,6 +877,11 @@ function M.chain(sk, from, to)
   local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
                  below = cleared({}, sk), path = cleared({}, sk), stale = false }
   subtree(sk, from, link.below)
+  -- the same bones in a list, for a deferred push's marks
+  link.below_list = {}
+  for b = from, sk.count do
+    if link.below[b] then link.below_list[#link.below_list + 1] = b end
+  end
   local bones, phis, shifts = link.bones, link.phi, link.shift
   local b = to
   for k = n, 1, -1 do
