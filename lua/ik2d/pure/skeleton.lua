@@ -220,10 +220,64 @@ local function place_split(sk, first, last, mask, bones, n, joints)
   end
 end
 
+-- The bones of a pushed chain's path alone (n skeleton bones), turned
+-- and on the chain's joints: a deferred push's placing, place's path
+-- case (the flat way's).
+local function path_flat(sk, bones, n, joints)
+  local parent, at_tip, position_only, angle, length, T = sk.parent, sk.at_tip,
+    sk.position_only, sk.angle, sk.length, sk.T
+  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
+  local base_a, flip, mirror = sk.base_angle, sk.flip, 2.0 * sk.base_x
+  for k = 1, n do
+    local b = bones[k]
+    local p = parent[b]
+    local w
+    if p > 0 and not position_only[b] then w = fa[p] + angle[b] else w = base_a + angle[b] end
+    if not (w >= -PI and w < PI) then w = wrap(w) end
+    local c, s
+    local was = fa[b]
+    if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+      c, s = fc[b], fs[b]
+    else
+      fa[b] = w
+      c, s = rot(w)
+      fc[b], fs[b] = c, s
+    end
+    local t = 5 * b - 5
+    if flip then T[t + 3] = wrap(PI - w) else T[t + 3] = w end
+    local x, y = joints[2 * k - 1], joints[2 * k]
+    T[t + 1], T[t + 2] = x, y
+    if flip then fx[b] = mirror - x else fx[b] = x end
+    fy[b] = y
+    if k == n or at_tip[bones[k + 1]] then
+      local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+      T[t + 4], T[t + 5] = tx, ty
+      if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+      fty[b] = ty
+    else
+      local l = length[b]
+      local tx = fx[b] + l * c
+      ftx[b], fty[b] = tx, y + l * s
+      if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+      T[t + 5] = fty[b]
+    end
+  end
+end
+
+local function path_split(sk, bones, n, joints)
+  for k = 1, n do
+    local b = bones[k]
+    turn(sk, b)
+    on_path(sk, b, k, bones, n, joints)
+  end
+end
+
 M.place_flat, M.place_split = place_flat, place_split
+M.path_flat, M.path_split = path_flat, path_split
 -- LuaJIT with its compiler on: the split way
 local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
 M.place = JIT and place_split or place_flat
+M.place_path = JIT and path_split or path_flat
 
 -- The transforms into the skeleton's FFI array (sk.array: made when
 -- sk:transform_array is first asked for, false before), after a change.
@@ -536,7 +590,7 @@ local function push_deferred(sk, ch, link, pull_others)
   local stale, below = sk.stale, link.below_list
   for k = 1, #below do stale[below[k]] = true end
   local bones, n = link.bones, ch.count
-  M.place(sk, from, link.to, link.path, bones, n, ch.joints)
+  M.place_path(sk, bones, n, ch.joints)
   for k = 1, n do stale[bones[k]] = false end
   if not pull_others then return end
   local list = sk.chains
@@ -873,9 +927,8 @@ function M.chain(sk, from, to)
   local status, n = M.path(sk, from, to)
   if status then return nil, status end
   -- below: the bones at or below from, which a push places
-  -- path: its bones, which a deferred push places
   local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
-                 below = cleared({}, sk), path = cleared({}, sk), stale = false }
+                 below = cleared({}, sk), stale = false }
   subtree(sk, from, link.below)
   -- the same bones in a list, for a deferred push's marks
   link.below_list = {}
@@ -886,7 +939,6 @@ function M.chain(sk, from, to)
   local b = to
   for k = n, 1, -1 do
     bones[k] = b
-    link.path[b] = true
     b = sk.parent[b]
   end
   local def = { count = n, length = {}, rest = {}, constraint = {}, x = 0.0, y = 0.0,
