@@ -192,10 +192,12 @@ describe("pure kernel", function()
   end)
 
   it("the skeleton's flat and split placing of bones give the same bits", function()
-    -- every forward pass and push goes through skeleton.place; twin
-    -- skeletons, one placed each way, edited and solved alike
+    -- every forward pass and push goes through skeleton.place (a
+    -- deferred push through skeleton.place_path); twin skeletons, one
+    -- placed each way, edited and solved alike
     local skm = require "ik2d.pure.skeleton"
     local flat, split, chosen = skm.place_flat, skm.place_split, skm.place
+    local path_forms, chosen_path = { skm.path_flat, skm.path_split }, skm.place_path
     local placed = 0
     local counted = function(place)
       return function(...)
@@ -250,7 +252,7 @@ describe("pure kernel", function()
           local op, a, b, c = rnd(), between(-6, 6), between(-6, 6), between(-4, 4)
           local bone = "b" .. math.floor(between(1, n + 1))
           for w, place in ipairs{ flat, split } do
-            skm.place = counted(place)
+            skm.place, skm.place_path = counted(place), counted(path_forms[w])
             local t = twins[w]
             if op < 0.25 then
               t.sk:set_base(a, b, c)
@@ -273,7 +275,7 @@ describe("pure kernel", function()
         end
       end
     end)
-    skm.place = chosen
+    skm.place, skm.place_path = chosen, chosen_path
     assert(ok, err)
     assert.is_true(placed > 1000)
   end)

@@ -810,3 +810,93 @@ describe("chain:set_length and chain:set_rest", function()
     helpers.check_message(msg, { "bad argument #2 to 'set_length' (", "length must be > 0" })
   end)
 end)
+
+-- A base set is seen by every reader that comes after it, whichever it
+-- is (the pure core places the bones when first read, or by the solve
+-- that follows): twins, one read at once after the base, the other's
+-- transforms read first, give the same bits.
+describe("a skeleton's base set, then read", function()
+  local function bits(list)
+    local out = {}
+    for k, v in ipairs(list) do out[k] = string.format("%a", v) end
+    return out
+  end
+
+  -- a character solved once, an arm chain with a solver (no target yet:
+  -- it follows the tip) and a spring on the other arm
+  local function rig()
+    local sk = character()
+    local arm = sk:chain("arm_l", "hand_l")
+    local other = sk:chain("arm_r", "hand_r")
+    local follower = ik2d.solver(arm)
+    local reacher = ik2d.solver(other)
+    reacher:set_target(380, 330)
+    sk:solve()
+    return { sk = sk, arm = arm, other = other, follower = follower, reacher = reacher,
+             spring = ik2d.spring(other, { stiffness = 100, damping = 6 }) }
+  end
+
+  local readers = {
+    ["chain:joints"] = function(r) return r.arm:joints() end,
+    ["chain:tip, joint, base, angle"] = function(r)
+      local x, y = r.arm:tip()
+      local jx, jy = r.arm:joint(2)
+      local bx, by, ba = r.arm:base()
+      return { x, y, jx, jy, bx, by, ba, r.arm:angle(1) }
+    end,
+    ["solver:target of a solver following its tip"] = function(r)
+      return { r.follower:target() }
+    end,
+    ["solver:solve alone"] = function(r)
+      r.reacher:solve()
+      return r.sk:transforms()
+    end,
+    ["spring:update"] = function(r)
+      r.spring:update(1 / 60)
+      return r.other:joints()
+    end,
+    ["a group of solvers"] = function(r)
+      local g = ik2d.group({ r.reacher })
+      g:solve()
+      return g:joints()
+    end,
+    ["a group of skeletons"] = function(r)
+      return ik2d.group({ r.sk }):transforms()
+    end,
+    ["a target on a bone, solved from another skeleton"] = function(r)
+      local sk2 = character()
+      local s = ik2d.solver(sk2:chain("arm_l", "hand_l"))
+      s:set_target_bone(r.sk, "hand_r", 5, 0)
+      sk2:solve()
+      local t = sk2:transforms()
+      t[#t + 1], t[#t + 2] = s:target()
+      return t
+    end,
+    ["sk:set_pose"] = function(r)
+      r.sk:set_pose("arm_l", 0.3)
+      return r.sk:transforms()
+    end,
+    ["sk:chain made after"] = function(r)
+      return r.sk:chain("spine", "chest"):joints()
+    end,
+    ["sk:world and sk:tip"] = function(r)
+      local x, y, a = r.sk:world("hand_l")
+      local tx, ty = r.sk:tip("head")
+      return { x, y, a, tx, ty }
+    end,
+  }
+
+  for name, read in pairs(readers) do
+    it("reads the base through " .. name .. " as after the transforms", function()
+      local at_once, placed = rig(), rig()
+      at_once.sk:set_base(410, 290, 0.2)
+      placed.sk:set_base(410, 290, 0.2)
+      placed.sk:transforms()
+      local a, b = read(at_once), read(placed)
+      assert.are.same(bits(b), bits(a))
+      -- and the base moved them: the same reader before the base differs
+      local before = rig()
+      assert.are_not.same(bits(read(before)), bits(a))
+    end)
+  end
+end)

@@ -7,6 +7,7 @@ local B = require "ik2d.pure.binding"
 local O = require "ik2d.pure.objects"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
+local skeleton = require "ik2d.pure.skeleton"
 
 local type, select, rawget, rawset, tostring = type, select, rawget, rawset, tostring
 local floor, format = math.floor, string.format
@@ -32,11 +33,19 @@ local function check_constraint(v, arg, n)
 end
 M.check_constraint = check_constraint
 
+-- a skeleton chain's skeleton placed after a base set later (a chain's
+-- state is read: every path to it, the fast ones too, calls this)
+local function ready(ch)
+  local link = ch.link
+  if link and link.skeleton then skeleton.ready(link.skeleton) end
+end
+
 --- the live chain that argument arg (of n) is, or an error
 local function check_chain(v, arg, n)
   local ch = chains_of[v]
   if not ch then type_error(arg, "ik2d.Chain", v, n) end
   if ch.collected then arg_error(arg, "chain was collected") end
+  ready(ch)
   return ch
 end
 M.check_chain = check_chain
@@ -227,7 +236,7 @@ end
 
 function Chain.base(...)
   local ch = chains_of[...]
-  if not ch or ch.collected then ch = check_chain(..., 1, select("#", ...)) end
+  if not ch or ch.collected then ch = check_chain(..., 1, select("#", ...)) else ready(ch) end
   return ch.base_x, ch.base_y, ch.base_angle
 end
 
@@ -260,6 +269,7 @@ local function bone_value(field)
     local ch = chains_of[self]
     if ch and not ch.collected and type(i) == "number" and i >= 1 and i <= ch.count and
        i == floor(i) then
+      ready(ch)
       return ch[field][i]
     end
     local n = select("#", ...)
@@ -305,6 +315,7 @@ function Chain.joint(...)
   local self, i = ...
   local ch = chains_of[self]
   if ch and WHOLE[i] and i <= ch.count + 1 and not ch.collected then
+    ready(ch)
     local joints = ch.joints
     return joints[2 * i - 1], joints[2 * i]
   end
@@ -318,7 +329,7 @@ end
 
 function Chain.tip(...)
   local ch = chains_of[...]
-  if not ch or ch.collected then ch = check_chain(..., 1, select("#", ...)) end
+  if not ch or ch.collected then ch = check_chain(..., 1, select("#", ...)) else ready(ch) end
   local joints, n = ch.joints, ch.count
   return joints[2 * n + 1], joints[2 * n + 2]
 end
@@ -328,6 +339,7 @@ function Chain.joints(...)
   local ch = chains_of[self]
   -- a plain table (no metatable): its sets are raw already
   if ch and not ch.collected and type(t) == "table" and getmetatable(t) == nil then
+    ready(ch)
     local joints, last = ch.joints, 2 * ch.count + 2
     for k = 1, last do t[k] = joints[k] end
     if t[last + 1] ~= nil then B.trim(t, last + 1) end
@@ -406,6 +418,7 @@ end
 function chain_meta.__tostring(self)
   local ch = chains_of[self]
   if not ch or ch.collected then return "ik2d.Chain(collected)" end
+  ready(ch)
   local joints, n = ch.joints, ch.count
   return format("ik2d.Chain(%d bones, base %s, %s, tip %s, %s)", n, tostring(joints[1]),
                 tostring(joints[2]), tostring(joints[2 * n + 1]), tostring(joints[2 * n + 2]))

@@ -11,6 +11,7 @@ local O = require "ik2d.pure.objects"
 local skeleton = require "ik2d.pure.skeleton"
 local skeleton_solve = require "ik2d.pure.skeleton_solve"
 local binding_chain = require "ik2d.pure.binding_chain"
+local check_base = require("ik2d.pure.chain").check_base
 
 local type, select, rawget, rawset, rawequal, tostring = type, select, rawget, rawset,
   rawequal, tostring
@@ -30,11 +31,17 @@ local Skeleton = O.methods.Skeleton
 
 local M = {}
 
---- the live skeleton that argument arg (of n) is, or an error
-local function check_skeleton(v, arg, n)
+--- the live skeleton that argument arg (of n) is, or an error; as read
+-- (placed after a base set later)
+local function live_skeleton(v, arg, n)
   local sk = skeletons[v]
   if not sk then type_error(arg, "ik2d.Skeleton", v, n) end
   if sk.collected then arg_error(arg, "skeleton was collected") end
+  return sk
+end
+local function check_skeleton(v, arg, n)
+  local sk = live_skeleton(v, arg, n)
+  skeleton.ready(sk)
   return sk
 end
 
@@ -209,7 +216,9 @@ function Skeleton.set_base(...)
   x = number_at(x, n >= 2, 2)
   y = number_at(y, n >= 3, 3)
   if angle == nil then angle = sk.base_angle else angle = number_at(angle, true, 4) end
-  local status = skeleton.set_base(sk, x, y, angle)
+  -- the bones placed by the solve that follows, or the first reader
+  local status = check_base(x, y, angle)
+  if not status then skeleton.set_base_later(sk, x, y, angle) end
   check_status(status == "BASE_X" and 2 or status == "BASE_Y" and 3 or 4, status)
 end
 
@@ -352,7 +361,8 @@ function Skeleton.transform_array(...)
 end
 
 function Skeleton.solve(...)
-  local sk = check_skeleton(..., 1, select("#", ...))
+  -- (not placed first: the solve places what it reads)
+  local sk = live_skeleton(..., 1, select("#", ...))
   local reached = skeleton_solve.solve(sk)
   if reached < 0 then M.cycle_error(sk, 0, skeleton_solve.cycle(sk)) end
   return reached

@@ -8,6 +8,7 @@ local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local springs = require "ik2d.pure.spring"
 local binding_chain = require "ik2d.pure.binding_chain"
+local skeleton = require "ik2d.pure.skeleton"
 
 local select, tostring, rawget, rawset = select, tostring, rawget, rawset
 local rawlen = rawget(_G, "rawlen") or function(t) return #t end
@@ -25,6 +26,10 @@ local function check_spring(v, arg, n)
   if not sp then type_error(arg, "ik2d.Spring", v, n) end
   if sp.collected then arg_error(arg, "spring was collected") end
   if sp.chain.collected then arg_error(arg, "chain was collected") end
+  -- its skeleton's bones placed after a base set later (a spring reads
+  -- its chain's state)
+  local link = sp.chain.link
+  if link and link.skeleton then skeleton.ready(link.skeleton) end
   return sp
 end
 

@@ -192,6 +192,17 @@ local function copy_transforms(g)
   end
 end
 
+-- every member's skeleton placed after a base set later (before the
+-- group reads transforms or joints outside its solve)
+local function ready_members(g)
+  for i = 1, g.skeleton_count do skeleton.ready(g.skeletons[i]) end
+  local list = g.solvers
+  for i = 1, g.count do
+    local link = list[i].chain.link
+    if link and link.skeleton then skeleton.ready(link.skeleton) end
+  end
+end
+
 -- every member's joints into the joint array
 local function copy_joints(g)
   local list, offsets, joints = g.solvers, g.offsets, g.joints
@@ -246,10 +257,27 @@ local function set_world_target(sv, x, y)
   set_target(sv, x, y)
 end
 
--- the arrays' numbers, all checked (bad_input)
+-- does a solver of the skeletons have its target on a bone (every solver
+-- of theirs, those made after the group too)?
+local function bone_targets(g)
+  for k = 1, g.skeleton_count do
+    local list = g.skeletons[k].solvers
+    for i = 1, #list do
+      if list[i].target_skeleton then return true end
+    end
+  end
+  return false
+end
+
+-- The arrays' numbers, all checked (bad_input); true when each base is
+-- left to its skeleton's solve (the same bits, the bones placed once),
+-- unless a target on a bone may read a skeleton's bones before its own
+-- solve: then all first, as the calls one by one would.
 local function take_inputs(g)
   local list = g.solvers
-  if g.read_bases then
+  local moved_bases = g.read_bases and g.skeleton_count > 0 and
+    (g.read_targets or not bone_targets(g))
+  if g.read_bases and not moved_bases then
     local bases = g.bases
     for k = 1, g.skeleton_count do
       skeleton.set_base(g.skeletons[k], bases[3 * k - 3], bases[3 * k - 2], bases[3 * k - 1])
@@ -272,22 +300,14 @@ local function take_inputs(g)
       if sv.settings.pole then solvers.set_pole(sv, poles[2 * k - 2], poles[2 * k - 1]) end
     end
   end
+  return moved_bases
 end
 
 -- a skeleton whose solve would refuse for a cycle through targets on
 -- bones raises before anything changes (only targets on bones make one,
 -- and the target array replaces every member's)
 local function check_cycles(g)
-  if g.skeleton_count == 0 or g.read_targets then return end
-  -- (every solver of the skeletons, those made after the group too)
-  local on_bones = false
-  for k = 1, g.skeleton_count do
-    local list = g.skeletons[k].solvers
-    for i = 1, #list do
-      if list[i].target_skeleton then on_bones = true end
-    end
-  end
-  if not on_bones then return end
+  if g.skeleton_count == 0 or g.read_targets or not bone_targets(g) then return end
   for k = 1, g.skeleton_count do
     local sk = g.skeletons[k]
     local a, b = skeleton_solve.cycle(sk)
@@ -300,10 +320,19 @@ function Group.solve(...)
   check_cycles(g)
   local name, entry, status = bad_input(g)
   if name then arg_error(1, format("%s [%d]: %s", name, entry, B.status_message(status))) end
-  take_inputs(g)
+  local moved_bases = take_inputs(g)
   local reached, list = 0, g.solvers
   if g.skeleton_count > 0 then
-    for i = 1, g.skeleton_count do reached = reached + skeleton_solve.solve(g.skeletons[i]) end
+    local bases = g.bases
+    for i = 1, g.skeleton_count do
+      local sk = g.skeletons[i]
+      -- (solve_at: every bone stale, placed as the solve reads it)
+      if moved_bases then
+        skeleton.set_base_deferred(sk, bases[3 * i - 3], bases[3 * i - 2], bases[3 * i - 1])
+      end
+      reached = reached + skeleton_solve.solve(sk)
+      skeleton.settle(sk)
+    end
   else
     local P = g.pose
     for i = 1, g.count do
@@ -485,7 +514,8 @@ local ARRAYS = {
   target_array = { check_live_group, "targets", "read_targets", "double *",
                    function(g) return 2 * g.count end, fill_targets },
   joint_array = { check_live_group, "joints", "write_joints", "const double *",
-                  function(g) return g.offsets[g.count + 1] end, copy_joints },
+                  function(g) return g.offsets[g.count + 1] end,
+                  function(g) ready_members(g) copy_joints(g) end },
   tip_angle_array = { check_live_group, "tips", "read_tips", "double *",
                       function(g) return g.count end, fill_tips },
   pole_array = { check_live_group, "poles", "read_poles", "double *",
@@ -493,7 +523,8 @@ local ARRAYS = {
   base_array = { check_skeleton_group, "bases", "read_bases", "double *",
                  function(g) return 3 * g.skeleton_count end, fill_bases },
   transform_array = { check_skeleton_group, "transforms", "write_transforms", "const double *",
-                      function(g) return g.bone_offsets[g.skeleton_count + 1] end, copy_transforms },
+                      function(g) return g.bone_offsets[g.skeleton_count + 1] end,
+                      function(g) ready_members(g) copy_transforms(g) end },
 }
 
 for name, array in pairs(ARRAYS) do
@@ -518,6 +549,7 @@ function Group.transforms(...)
   local n = select("#", ...)
   local g = check_skeleton_group(self, 1, n)
   t = B.table_arg(t, 2, n)
+  ready_members(g)
   local next_index, offsets, list = 1, g.bone_offsets, g.skeletons
   -- a plain table: its sets are raw already (no rawset call each)
   local plain = getmetatable(t) == nil
@@ -556,6 +588,7 @@ function Group.joints(...)
   local n = select("#", ...)
   local g = check_live_group(self, 1, n)
   t = B.table_arg(t, 2, n)
+  ready_members(g)
   local list, next_index = g.solvers, 1
   if getmetatable(t) == nil then
     -- a plain table: its sets are raw already (no rawset call each)

@@ -156,10 +156,24 @@ local function clamp(P, i)
   -- (limit_mid's parent-space case inline: the common one, a call saved)
   local mc, ms
   if limit.world then mc, ms = limit_mid(P, i) else mc, ms = P.mid_c[i], P.mid_s[i] end
+  -- (limits.clamp_rot written out: a call a limited bone a turn)
   local rc, rs = P.rc, P.rs
-  local moved, c, s = clamp_rot(limit, mc, ms, rc[i], rs[i])
-  if moved then rc[i], rs[i] = c, s end
-  return moved
+  local c, s = rc[i], rs[i]
+  local rel_c, rel_s = mc * c + ms * s, mc * s - ms * c
+  local mode, half_s = limit.mode, limit.half_s
+  local inside
+  if mode == 1 then
+    inside = rel_c >= limit.half_c
+  elseif mode == 2 then
+    inside = rel_c >= 0.0 and rel_s <= half_s and -rel_s <= half_s
+  else
+    inside = rel_c >= 0.0 or rel_s >= half_s or -rel_s >= half_s
+  end
+  if inside then return false end
+  local hc, hs = limit.half_c, half_s
+  if rel_s < 0.0 then hs = -hs end
+  rc[i], rs[i] = mc * hc - ms * hs, mc * hs + ms * hc
+  return true
 end
 M.clamp = clamp
 

@@ -28,7 +28,7 @@ local function finite(x) return x - x == 0 end
 -- forward kinematics
 -- ------------------------------------------------------------------
 
--- The frames and transforms of the bones from first on that mask marks
+-- The frames and transforms of the bones first to last that mask marks
 -- (every one without a mask), parents first.  A bone's frame (unflipped)
 -- from its parent's or the base's; its transform as drawn: mirrored
 -- about the base when flipped (a root bone at the base's origin stays
@@ -43,7 +43,7 @@ local function finite(x) return x - x == 0 end
 -- every slot of the frames it returns through, and the flat loop's
 -- (about 35) were more than the registers could coalesce ("NYI: register
 -- coalescing too complex" at its exits, the row 3 times slower).
-local function place_flat(sk, first, mask, bones, n, joints)
+local function place_flat(sk, first, last, mask, bones, n, joints)
   local parent, at_tip, position_only, ox, oy = sk.parent, sk.at_tip, sk.position_only, sk.ox,
     sk.oy
   local angle, length, T = sk.angle, sk.length, sk.T
@@ -52,23 +52,12 @@ local function place_flat(sk, first, mask, bones, n, joints)
     sk.base_c, sk.base_s
   local flip, mirror = sk.flip, 2.0 * sk.base_x
   local k = 1
-  for b = first, sk.count do
+  for b = first, last do
     if not mask or mask[b] then
       local p = parent[b]
-      local px, py, parent_angle, pc, ps = base_x, base_y, base_a, base_c, base_s
-      if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
-      local x, y
-      if at_tip[b] then
-        if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
-      else
-        local dx, dy = ox[b], oy[b]
-        x = px + (pc * dx - ps * dy)
-        y = py + (ps * dx + pc * dy)
-      end
-      fx[b], fy[b] = x, y
       -- wrapped at each step, as a chain's world angles are
       local w
-      if position_only[b] then w = base_a + angle[b] else w = parent_angle + angle[b] end
+      if p > 0 and not position_only[b] then w = fa[p] + angle[b] else w = base_a + angle[b] end
       if not (w >= -PI and w < PI) then w = wrap(w) end
       local c, s
       -- fc, fs are always rot(fa): the same angle (zeros told apart) keeps
@@ -83,78 +72,89 @@ local function place_flat(sk, first, mask, bones, n, joints)
         fc[b], fs[b] = c, s
       end
       local l = length[b]
-      local tx, ty = x + l * c, y + l * s
-      ftx[b], fty[b] = tx, ty
       local t = 5 * b - 5
-      if flip then
-        if p == 0 and at_tip[b] then
-          T[t + 1] = base_x
-        else
-          T[t + 1] = mirror - x
-        end
-        T[t + 3] = wrap(PI - w)
-        T[t + 4] = mirror - tx
-      else
-        T[t + 1] = x
-        T[t + 3] = w
-        T[t + 4] = tx
-      end
-      T[t + 2] = y
-      T[t + 5] = ty
+      if flip then T[t + 3] = wrap(PI - w) else T[t + 3] = w end
       if bones and k <= n and bones[k] == b then
-        x, y = joints[2 * k - 1], joints[2 * k]
+        -- on the pushed chain's joints (its position and, where it is the
+        -- chain's, its tip): only its direction is the skeleton's
+        local x, y = joints[2 * k - 1], joints[2 * k]
         T[t + 1], T[t + 2] = x, y
         if flip then fx[b] = mirror - x else fx[b] = x end
         fy[b] = y
         if k == n or at_tip[bones[k + 1]] then
-          tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+          local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
           T[t + 4], T[t + 5] = tx, ty
           if flip then ftx[b] = mirror - tx else ftx[b] = tx end
           fty[b] = ty
         else
-          tx = fx[b] + l * c
-          ftx[b], fty[b] = tx, fy[b] + l * s
+          local tx = fx[b] + l * c
+          ftx[b], fty[b] = tx, y + l * s
           if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
           T[t + 5] = fty[b]
         end
         k = k + 1
+      else
+        local x, y
+        if at_tip[b] then
+          if p > 0 then x, y = ftx[p], fty[p] else x, y = base_x, base_y end
+        else
+          local px, py, pc, ps = base_x, base_y, base_c, base_s
+          if p > 0 then px, py, pc, ps = fx[p], fy[p], fc[p], fs[p] end
+          local dx, dy = ox[b], oy[b]
+          x = px + (pc * dx - ps * dy)
+          y = py + (ps * dx + pc * dy)
+        end
+        fx[b], fy[b] = x, y
+        local tx, ty = x + l * c, y + l * s
+        ftx[b], fty[b] = tx, ty
+        if flip then
+          if p == 0 and at_tip[b] then T[t + 1] = base_x else T[t + 1] = mirror - x end
+          T[t + 4] = mirror - tx
+        else
+          T[t + 1] = x
+          T[t + 4] = tx
+        end
+        T[t + 2] = y
+        T[t + 5] = ty
       end
     end
   end
 end
 
 
+-- Bone b's world direction from its parent's (or the base's), the split
+-- way's: fa, and fc, fs (always rot(fa): the same angle keeps them).
+local function turn(sk, b)
+  local p, fa = sk.parent[b], sk.fa
+  local w
+  if p > 0 and not sk.position_only[b] then w = fa[p] + sk.angle[b] else w = sk.base_angle + sk.angle[b] end
+  if not (w >= -PI and w < PI) then w = wrap(w) end
+  local was = fa[b]
+  if not (w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was)) then
+    fa[b] = w
+    sk.fc[b], sk.fs[b] = rot(w)
+  end
+end
+
 -- Bone b's frame from its parent's (or the base), unflipped (the split
 -- way's).
 local function frame(sk, b)
   local p = sk.parent[b]
-  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
-  local px, py, parent_angle, pc, ps = sk.base_x, sk.base_y, sk.base_angle, sk.base_c,
-    sk.base_s
-  if p > 0 then px, py, parent_angle, pc, ps = fx[p], fy[p], fa[p], fc[p], fs[p] end
+  local fx, fy, ftx, fty = sk.fx, sk.fy, sk.ftx, sk.fty
   local x, y
   if sk.at_tip[b] then
-    if p > 0 then x, y = ftx[p], fty[p] else x, y = px, py end
+    if p > 0 then x, y = ftx[p], fty[p] else x, y = sk.base_x, sk.base_y end
   else
+    local px, py, pc, ps = sk.base_x, sk.base_y, sk.base_c, sk.base_s
+    if p > 0 then px, py, pc, ps = fx[p], fy[p], sk.fc[p], sk.fs[p] end
     local ox, oy = sk.ox[b], sk.oy[b]
     x = px + (pc * ox - ps * oy)
     y = py + (ps * ox + pc * oy)
   end
   fx[b], fy[b] = x, y
-  local w
-  if sk.position_only[b] then w = sk.base_angle + sk.angle[b] else w = parent_angle + sk.angle[b] end
-  if not (w >= -PI and w < PI) then w = wrap(w) end
-  local c, s
-  local was = fa[b]
-  if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
-    c, s = fc[b], fs[b]
-  else
-    fa[b] = w
-    c, s = rot(w)
-    fc[b], fs[b] = c, s
-  end
+  turn(sk, b)
   local length = sk.length[b]
-  ftx[b], fty[b] = x + length * c, y + length * s
+  ftx[b], fty[b] = x + length * sk.fc[b], y + length * sk.fs[b]
 end
 
 -- Bone b's transform as drawn (the split way's).
@@ -178,12 +178,14 @@ local function transform(sk, b)
   T[t + 5] = sk.fty[b]
 end
 
--- Bone b, the pushed chain's bone k of n, at the chain's joints (the
--- split way's).
+-- Bone b, the pushed chain's bone k of n, turned, at the chain's joints
+-- (its position and, where it is the chain's, its tip: only its direction
+-- is the skeleton's; the split way's).
 local function on_path(sk, b, k, bones, n, joints)
   local T, fx, fy, ftx, fty = sk.T, sk.fx, sk.fy, sk.ftx, sk.fty
   local flip, mirror = sk.flip, 2.0 * sk.base_x
   local t = 5 * b - 5
+  if flip then T[t + 3] = wrap(PI - sk.fa[b]) else T[t + 3] = sk.fa[b] end
   local x, y = joints[2 * k - 1], joints[2 * k]
   T[t + 1], T[t + 2] = x, y
   if flip then fx[b] = mirror - x else fx[b] = x end
@@ -202,24 +204,80 @@ local function on_path(sk, b, k, bones, n, joints)
   end
 end
 
-local function place_split(sk, first, mask, bones, n, joints)
+local function place_split(sk, first, last, mask, bones, n, joints)
   local k = 1
-  for b = first, sk.count do
+  for b = first, last do
     if not mask or mask[b] then
-      frame(sk, b)
-      transform(sk, b)
       if bones and k <= n and bones[k] == b then
+        turn(sk, b)
         on_path(sk, b, k, bones, n, joints)
         k = k + 1
+      else
+        frame(sk, b)
+        transform(sk, b)
       end
     end
   end
 end
 
+-- The bones of a pushed chain's path alone (n skeleton bones), turned
+-- and on the chain's joints: a deferred push's placing, place's path
+-- case (the flat way's).
+local function path_flat(sk, bones, n, joints)
+  local parent, at_tip, position_only, angle, length, T = sk.parent, sk.at_tip,
+    sk.position_only, sk.angle, sk.length, sk.T
+  local fx, fy, fa, fc, fs, ftx, fty = sk.fx, sk.fy, sk.fa, sk.fc, sk.fs, sk.ftx, sk.fty
+  local base_a, flip, mirror = sk.base_angle, sk.flip, 2.0 * sk.base_x
+  for k = 1, n do
+    local b = bones[k]
+    local p = parent[b]
+    local w
+    if p > 0 and not position_only[b] then w = fa[p] + angle[b] else w = base_a + angle[b] end
+    if not (w >= -PI and w < PI) then w = wrap(w) end
+    local c, s
+    local was = fa[b]
+    if w == was and (w ~= 0.0 or 1.0 / w == 1.0 / was) then
+      c, s = fc[b], fs[b]
+    else
+      fa[b] = w
+      c, s = rot(w)
+      fc[b], fs[b] = c, s
+    end
+    local t = 5 * b - 5
+    if flip then T[t + 3] = wrap(PI - w) else T[t + 3] = w end
+    local x, y = joints[2 * k - 1], joints[2 * k]
+    T[t + 1], T[t + 2] = x, y
+    if flip then fx[b] = mirror - x else fx[b] = x end
+    fy[b] = y
+    if k == n or at_tip[bones[k + 1]] then
+      local tx, ty = joints[2 * k + 1], joints[2 * k + 2]
+      T[t + 4], T[t + 5] = tx, ty
+      if flip then ftx[b] = mirror - tx else ftx[b] = tx end
+      fty[b] = ty
+    else
+      local l = length[b]
+      local tx = fx[b] + l * c
+      ftx[b], fty[b] = tx, y + l * s
+      if flip then T[t + 4] = mirror - tx else T[t + 4] = tx end
+      T[t + 5] = fty[b]
+    end
+  end
+end
+
+local function path_split(sk, bones, n, joints)
+  for k = 1, n do
+    local b = bones[k]
+    turn(sk, b)
+    on_path(sk, b, k, bones, n, joints)
+  end
+end
+
 M.place_flat, M.place_split = place_flat, place_split
+M.path_flat, M.path_split = path_flat, path_split
 -- LuaJIT with its compiler on: the split way
 local JIT = rawget(_G, "jit") ~= nil and rawget(_G, "jit").status()
 M.place = JIT and place_split or place_flat
+M.place_path = JIT and path_split or path_flat
 
 -- The transforms into the skeleton's FFI array (sk.array: made when
 -- sk:transform_array is first asked for, false before), after a change.
@@ -240,7 +298,7 @@ end
 --- frames and transforms of the bones from first on that mask marks
 -- (every one from first without a mask)
 local function forward(sk, first, mask)
-  M.place(sk, first, mask, nil, 0, nil)
+  M.place(sk, first, sk.count, mask, nil, 0, nil)
   synced(sk)
 end
 M.forward = forward
@@ -249,6 +307,7 @@ M.forward = forward
 -- about the base when flipped, with the bone); the bone's origin where
 -- that point is beyond the doubles (ik2d_skeleton_point).
 function M.point(sk, b, dx, dy)
+  if sk.deferring then M.bone_ready(sk, b) end
   local ox, oy, c, s = sk.fx[b], sk.fy[b], sk.fc[b], sk.fs[b]
   local x, y = ox + (c * dx - s * dy), oy + (s * dx + c * dy)
   if not (x - x == 0 and y - y == 0) then x, y = ox, oy end
@@ -344,27 +403,23 @@ local function same_bits(a, b)
   return a == b and (a ~= 0.0 or 1.0 / a == 1.0 / b)
 end
 
---- A skeleton chain takes its skeleton's state: base, flip, limits, pose
--- and result (shifted), joints (from the transforms).
-local function pull(ch)
-  local link = ch.link
-  local sk = link and link.skeleton
-  if not sk then return end
-  local T, from, parent = sk.T, link.from, sk.parent[link.from]
+-- A skeleton chain's state but its joints, its base at (x, y) (drawn).
+local function pull_state(ch, sk, link, x, y)
+  local from, parent = link.from, sk.parent[link.from]
   local angle = sk.base_angle
   if parent > 0 and not sk.position_only[from] then angle = sk.fa[parent] end
   -- the base rotation's trig only when the angle changed
   if same_bits(base_angle(angle), ch.base_angle) then
-    ch.base_x, ch.base_y = T[5 * from - 4], T[5 * from - 3]
+    ch.base_x, ch.base_y = x, y
   else
-    keep_base(ch, T[5 * from - 4], T[5 * from - 3], angle)
+    keep_base(ch, x, y, angle)
   end
   ch.flip = sk.flip
   ch.scale = 1.0
-  local n, bones, shift = ch.count, link.bones, link.shift
-  local constraint, pose, angles, joints = ch.constraint, ch.pose, ch.angle, ch.joints
+  local bones, shift = link.bones, link.shift
+  local constraint, pose, angles = ch.constraint, ch.pose, ch.angle
   local sk_constraint, sk_pose, sk_angle = sk.constraint, sk.pose, sk.angle
-  for k = 1, n do
+  for k = 1, ch.count do
     local b = bones[k]
     constraint[k] = sk_constraint[b]
     -- shifted written out (two calls a bone a pull)
@@ -374,10 +429,25 @@ local function pull(ch)
     else
       pose[k], angles[k] = sk_pose[b] + sh, sk_angle[b] + sh
     end
+  end
+end
+
+--- A skeleton chain takes its skeleton's state: base, flip, limits, pose
+-- and result (shifted), joints (from the transforms).
+local function pull(ch)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk then return end
+  local T, from = sk.T, link.from
+  pull_state(ch, sk, link, T[5 * from - 4], T[5 * from - 3])
+  local n, bones, joints = ch.count, link.bones, ch.joints
+  for k = 1, n do
+    local b = bones[k]
     joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
   end
   local to = link.to
   joints[2 * n + 1], joints[2 * n + 2] = T[5 * to - 1], T[5 * to]
+  link.stale = false
 end
 M.pull = pull
 
@@ -395,6 +465,140 @@ local function pull_marked(sk, mask, except)
   end
 end
 M.pull_marked = pull_marked
+
+-- ------------------------------------------------------------------
+-- deferred frames and pulls, within a skeleton's solve
+-- ------------------------------------------------------------------
+
+-- Within a solve of the whole skeleton (sk.deferring), a push leaves the
+-- bones below its path stale (sk.stale: frame and transform not yet
+-- placed) and the chains ending there to pull (link.stale): the solve
+-- places what a solve reads before it (bone_ready, chain_ready), and the
+-- rest once at the end (settle); a later solve may well move them again.
+
+function M.defer(sk) sk.deferring = true end
+
+-- bone b placed, and the stale bones above it first
+local function place_stale(sk, b)
+  local p = sk.parent[b]
+  if p > 0 and sk.stale[p] then place_stale(sk, p) end
+  frame(sk, b)
+  transform(sk, b)
+  sk.stale[b] = false
+end
+
+--- bone b placed before it is read
+local function bone_ready(sk, b)
+  if sk.stale[b] then place_stale(sk, b) end
+end
+M.bone_ready = bone_ready
+
+--- A stale chain pulled before its solve: all of it, or with joints false
+-- (the solve writes them all before it reads them: its target is not its
+-- tip) all but its joints.
+function M.chain_ready(ch, joints)
+  local link = ch.link
+  local sk = link and link.skeleton
+  if not sk or not link.stale then return end
+  local from = link.from
+  local p = sk.parent[from]
+  if p > 0 then bone_ready(sk, p) end
+  if joints then
+    bone_ready(sk, link.to)
+    pull(ch)
+    return
+  end
+  -- the base is from's origin, which its parent's frame gives: from's own
+  -- frame (its trig) is left to the push after the solve
+  local x, y
+  if sk.stale[from] then
+    if sk.at_tip[from] then
+      if p > 0 then x, y = sk.ftx[p], sk.fty[p] else x, y = sk.base_x, sk.base_y end
+    else
+      local px, py, pc, ps = sk.base_x, sk.base_y, sk.base_c, sk.base_s
+      if p > 0 then px, py, pc, ps = sk.fx[p], sk.fy[p], sk.fc[p], sk.fs[p] end
+      local dx, dy = sk.ox[from], sk.oy[from]
+      x = px + (pc * dx - ps * dy)
+      y = py + (ps * dx + pc * dy)
+    end
+    if sk.flip and not (p == 0 and sk.at_tip[from]) then x = 2.0 * sk.base_x - x end
+  else
+    local T = sk.T
+    x, y = T[5 * from - 4], T[5 * from - 3]
+  end
+  pull_state(ch, sk, link, x, y)
+  link.stale = false
+end
+
+--- the stale bones placed and the stale chains pulled: everything as
+-- without deferring
+function M.settle(sk)
+  if not sk.deferring then return end
+  sk.deferring, sk.pending = false, false
+  local stale = sk.stale
+  M.place(sk, 1, sk.count, stale, nil, 0, nil)
+  for b = 1, sk.count do stale[b] = false end
+  synced(sk)
+  local list = sk.chains
+  for k = 1, #list do
+    local ch = list[k]
+    if ch.link.stale then pull(ch) end
+  end
+end
+
+--- The base set as set_base sets it (checked by the caller), every bone
+-- then stale and every chain to pull, deferring: for a solve that follows
+-- at once and places what it reads (then settles).
+function M.set_base_deferred(sk, x, y, angle)
+  sk.base_x, sk.base_y = x, y
+  local was = sk.base_angle
+  angle = base_angle(angle)
+  if not (angle == was and (angle ~= 0.0 or 1.0 / angle == 1.0 / was)) then
+    sk.base_angle = angle
+    sk.base_c, sk.base_s = rot(angle)
+  end
+  sk.deferring = true
+  local stale = sk.stale
+  for b = 1, sk.count do stale[b] = true end
+  local list = sk.chains
+  for k = 1, #list do list[k].link.stale = true end
+end
+
+--- The base set (checked by the caller) as set_base sets it, its bones
+-- placed later: by the solve that follows (what it reads, then the rest
+-- once), or by the first reader (M.ready).  Pending: stale outside a
+-- solve.  At once when the transforms are read in place (an FFI array).
+function M.set_base_later(sk, x, y, angle)
+  if sk.array then return M.set_base(sk, x, y, angle) end
+  M.set_base_deferred(sk, x, y, angle)
+  sk.pending = true
+end
+
+--- the skeleton as without a base set later: every reader of its frames,
+-- transforms or chains (but a solve of the whole skeleton) calls this
+-- first
+function M.ready(sk)
+  if sk.pending then M.settle(sk) end
+end
+
+-- A push while deferring: the path's frames now (they take the chain's
+-- joints), the bones below it and the chains ending there marked stale.
+local function push_deferred(sk, ch, link, pull_others)
+  local from, mask = link.from, link.below
+  local p = sk.parent[from]
+  if p > 0 then bone_ready(sk, p) end
+  local stale, below = sk.stale, link.below_list
+  for k = 1, #below do stale[below[k]] = true end
+  local bones, n = link.bones, ch.count
+  M.place_path(sk, bones, n, ch.joints)
+  for k = 1, n do stale[bones[k]] = false end
+  if not pull_others then return end
+  local list = sk.chains
+  for k = 1, #list do
+    local other = list[k]
+    if other ~= ch and mask[other.link.to] then other.link.stale = true end
+  end
+end
 
 --- A skeleton chain's solve, written back: its bones take its result
 -- angles (shift undone), its joints, and the bones below follow; with
@@ -415,10 +619,11 @@ function M.push(ch, pull_others)
       angles[k] = sk_angle[b] + shift[k]
     end
   end
+  if sk.deferring then return push_deferred(sk, ch, link, pull_others) end
   -- the frames below from (link.below: a bone's descendants never
   -- change), parents first; the path's positions are the chain's joints
   local mask = link.below
-  M.place(sk, link.from, mask, bones, n, joints)
+  M.place(sk, link.from, sk.count, mask, bones, n, joints)
   synced(sk)
   if pull_others then pull_marked(sk, mask, ch) end
 end
@@ -560,6 +765,10 @@ function M.new(def)
     T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
     -- the bones a push or an edit moved (the two never nest)
     mask = array(n, false),
+    -- within a solve of the whole skeleton: the bones not yet placed
+    deferring = false, stale = array(n, false),
+    -- deferring since a base set later, outside a solve (M.set_base_later)
+    pending = false,
     -- the working state of its solves (ik2d.pure.skeleton_solve's), made
     -- at the first
     work = false,
@@ -612,6 +821,7 @@ end
 function M.set_base(sk, x, y, angle)
   local status = check_base(x, y, angle)
   if status then return status end
+  M.ready(sk)
   sk.base_x, sk.base_y = x, y
   local was = sk.base_angle
   angle = base_angle(angle)
@@ -718,8 +928,13 @@ function M.chain(sk, from, to)
   if status then return nil, status end
   -- below: the bones at or below from, which a push places
   local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
-                 below = cleared({}, sk) }
+                 below = cleared({}, sk), stale = false }
   subtree(sk, from, link.below)
+  -- the same bones in a list, for a deferred push's marks
+  link.below_list = {}
+  for b = from, sk.count do
+    if link.below[b] then link.below_list[#link.below_list + 1] = b end
+  end
   local bones, phis, shifts = link.bones, link.phi, link.shift
   local b = to
   for k = n, 1, -1 do

@@ -1278,6 +1278,15 @@ local function fit_pose(work, p)
   end
 end
 
+-- A lone solve within a deferring solve of sk: what it reads placed
+-- first, its target's bone (not below its chain: that is a joint solve)
+-- and its chain, all of it when its target is its tip.
+local function lone_solve(sk, sv, P)
+  if sv.target_skeleton == sk then skeleton.bone_ready(sk, sv.target_bone) end
+  skeleton.chain_ready(sv.chain, not sv.target_skeleton and not sv.has_target)
+  solvers.solve_unmeasured(sv, P)
+end
+
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
 -- moved a tip).
@@ -1291,19 +1300,26 @@ function M.solve(sk)
   end
   fit_pose(work, p)
   local P = work.pose
+  -- (a base set later: stale bones placed as this solve reads them)
+  sk.pending = false
+  skeleton.defer(sk)
   for k = 1, p.units do
     local u = p.order[k]
     if p.unit_alone[u] then
-      solvers.solve_unmeasured(p.solver[p.unit_first[u]], P)
+      lone_solve(sk, p.solver[p.unit_first[u]], P)
     else
+      -- (the joint solve on the skeleton as without deferring)
+      skeleton.settle(sk)
       local w = work.joint
       if not w then
         w = new_joint(sk, work.bones)
         work.joint = w
       end
       joint_solve(sk, p, u, w, P)
+      skeleton.defer(sk)
     end
   end
+  skeleton.settle(sk)
   local reached = 0
   for k = 1, p.solvers do
     if solvers.measure(p.solver[k]) then reached = reached + 1 end

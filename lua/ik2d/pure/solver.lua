@@ -295,6 +295,7 @@ local function target(sv)
   if sv.target_skeleton then read_target(sv) end
   if sv.has_target then return sv.target_x, sv.target_y end
   local ch = sv.chain
+  if ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
   local joints, n = ch.joints, ch.count
   return joints[2 * n + 1], joints[2 * n + 2]
 end
@@ -687,6 +688,9 @@ end
 -- solve), and the measures here would be overwritten; returns nil then.
 local function solve_general(sv, tried, P, unmeasured)
   local ch, settings = sv.chain, sv.settings
+  -- a skeleton chain solved on its own: its skeleton as without a base
+  -- set later (within the skeleton's solve, it placed what this reads)
+  if not unmeasured and ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
   local weight, used = settings.weight, nil
   if weight > 0.0 then
     local n = ch.count
