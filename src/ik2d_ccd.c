@@ -266,7 +266,10 @@ IK2D_INLINE void ccd_run_swept(ccd_run_state *run, double distance_sq) {
   if (distance_sq <= run->pose->tolerance_sq) {
     ccd_run_reached(run);
   } else {
-    ik2d_pose_forward(run->pose);
+    /* a whole root-to-tip sweep rebuilt every joint as it went
+    ** (ccd_next_joint: the forward pass's products, in its order, from
+    ** the same rotations): its forward pass would write the same bits */
+    if (run->pose->settings->ccd.sweep == IK2D_SWEEP_TIP) ik2d_pose_forward(run->pose);
     run->distance_sq = ik2d_pose_tip_distance_sq(run->pose);
     ccd_run_next(run);
   }
