@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ik2d.h"
 #include "ik2d_aim.h"
@@ -193,6 +194,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
   solver->have_solution = false;
+  solver->angles_held = false;
   solver->joint_stalls = 0;
   solver->result.reached = false;
   solver->result.limited = false;
@@ -559,11 +561,16 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
 ** always derived from the rotation, never the last angle plus the small
 ** turn since, so that no rounding accumulates over frames (a bone turning
 ** 2.5e-16 rad a frame would drift from its drawn direction by 1e-9 rad
-** in 1e7 frames). */
+** in 1e7 frames).  A rotation the last solution holds to the bit (a bone
+** the run left as it started) has its angle there already. */
 static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
+  double *angle = ik2d_solution_angle(solver);
+  bool held = solver->angles_held;
   int i;
-  for (i = 0; i < pose->count; i++)
-    ik2d_solution_angle(solver)[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+  for (i = 0; i < pose->count; i++) {
+    if (held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0) continue;
+    angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+  }
 }
 
 double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight) {
@@ -701,6 +708,7 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
   for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
   solver->have_solution = true;
+  solver->angles_held = true;
   solve_blend(chain, solver, weight);
   chain->uniform = solver->settings.two_bone.uniform;
   /* the stretch blends as the angles do */

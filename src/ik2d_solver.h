@@ -31,6 +31,8 @@ struct ik2d_solver {
   ** spec/memory_spec.lua) */
   bool has_target : 1;       /* false: the target is the chain's tip */
   bool have_solution : 1;    /* the warm start holds a solution */
+  bool angles_held : 1;      /* ik2d_solution_angle is ik2d_atan2 of each
+                                solution rotation (ik2d_solve_commit) */
   unsigned char target_bone; /* with target_skeleton: 0..255, as
                                 IK2D_MAX_SKELETON_BONES allows */
   unsigned short joint_stalls; /* joint solves in a row that ended
