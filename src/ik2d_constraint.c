@@ -72,13 +72,7 @@ ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
 }
 
 double ik2d_constraint_clamp(const ik2d_constraint *c, double delta) {
-  double centred;
-  if (c == NULL || c->full) return delta;
-  /* express delta in the frame centred on the range: wrap-safe */
-  centred = c->mid + ik2d_wrap(delta - c->mid);
-  if (centred > c->mid + c->half) return c->mid + c->half;
-  if (centred < c->mid - c->half) return c->mid - c->half;
-  return centred;
+  return ik2d_constraint_clamp_angle(c, delta);
 }
 
 bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {

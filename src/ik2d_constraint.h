@@ -22,6 +22,18 @@ struct ik2d_constraint {
 bool ik2d_constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
                                ik2d_rot *r);
 
+/* ik2d_constraint_clamp, inline: a solve's blend clamps every limited
+** bone's angle (the same operations as the API's). */
+static inline double ik2d_constraint_clamp_angle(const ik2d_constraint *c, double delta) {
+  double centred;
+  if (c == NULL || c->full) return delta;
+  /* express delta in the frame centred on the range: wrap-safe */
+  centred = c->mid + ik2d_wrap(delta - c->mid);
+  if (centred > c->mid + c->half) return c->mid + c->half;
+  if (centred < c->mid - c->half) return c->mid - c->half;
+  return centred;
+}
+
 /* The turn from local angle `from` to local angle `to` of a bone whose
 ** rest angle is rest, for a blend from + weight * turn: for a limited
 ** bone, to's nearest allowed angle less from, both in the frame centred
@@ -31,7 +43,7 @@ bool ik2d_constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
 static inline double ik2d_constraint_turn(const ik2d_constraint *constraint,
                                           double rest, double from, double to) {
   if (constraint != NULL && !constraint->full && constraint->def.space == IK2D_SPACE_PARENT) {
-    double to_rel = ik2d_constraint_clamp(constraint, to - rest);
+    double to_rel = ik2d_constraint_clamp_angle(constraint, to - rest);
     double from_rel = constraint->mid + ik2d_wrap(from - rest - constraint->mid);
     return to_rel - from_rel;
   }

@@ -573,12 +573,6 @@ static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
   }
 }
 
-double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight) {
-  double pose = chain->pose[i];
-  double delta = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], pose, ik);
-  return weight == 1.0 ? pose + delta : pose + weight * delta;
-}
-
 static void solve_blend(ik2d_chain *chain, ik2d_solver *solver, double weight) {
   int i;
   for (i = 0; i < chain->count; i++)
