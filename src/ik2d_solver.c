@@ -507,6 +507,14 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 /* the solve                                                            */
 /* ------------------------------------------------------------------ */
 
+/* ik2d_pose_clamp with the clamp inline, for the loops over every bone
+** at a solve's start and end. */
+static inline bool solve_clamp(ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  if (limit == NULL) return false;
+  return ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
+}
+
 void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   pose->chain = chain;
@@ -552,7 +560,7 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
     if (limit != NULL && !limit->full) {
       pose->limit_mid[i] = ik2d_solve_limit_mid(chain, i);
       if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
-      ik2d_pose_clamp(pose, i);
+      solve_clamp(pose, i);
     }
   }
 }
@@ -639,7 +647,7 @@ bool ik2d_solve_sane(ik2d_pose *pose) {
     ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
     ** outside through (the blend clamps the angle, but the joints come
     ** from these rotations); a no-op for a rotation inside */
-    if (ik2d_pose_clamp(pose, i)) pose->fresh = false;
+    if (solve_clamp(pose, i)) pose->fresh = false;
   }
   return true;
 }
