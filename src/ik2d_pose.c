@@ -227,7 +227,8 @@ void ik2d_pose_toward_pole(ik2d_pose *pose) {
       ik2d_pose_save(pose, saved);
     ik2d_pose_forward(pose);
   }
-  pose->fresh = false;
+  /* every change of the rotations above ends with a forward pass */
+  pose->fresh = true;
 }
 
 /* ------------------------------------------------------------------ */

@@ -811,7 +811,7 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
   double target_y = pose->target_y, reach = pose->reach;
   for (round = 1;; round++) {
     ik2d_rot parent = pose->base;
-    bool clamped;
+    bool clamped, others_fresh;
     if (n > 1) {
       pose->count = n - 1;
       pose->reach = reach - length;
@@ -826,12 +826,23 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
       pose->target_y = target_y;
       parent = ik2d_pose_world(pose, n - 2);
     }
+    /* the others' joints, from their solve's last forward pass */
+    others_fresh = n > 1 && pose->fresh;
     pose->rot[n - 1] = ik2d_rot_inv_mul(parent, dir);
     clamped = ik2d_pose_clamp(pose, n - 1);
     pose->limited = pose->limited || clamped;
     pose->fresh = false;
-    if (!clamped || n == 1 || used >= budget || round == IK2D_ORIENT_ROUNDS)
+    if (!clamped || n == 1 || used >= budget || round == IK2D_ORIENT_ROUNDS) {
+      if (others_fresh) {
+        /* the tip as a forward pass places it: parent is its running
+        ** product up to bone n - 2, joint n - 1 its running sum */
+        ik2d_rot world = ik2d_rot_mul(parent, pose->rot[n - 1]);
+        pose->joint_x[n] = pose->joint_x[n - 1] + length * world.c;
+        pose->joint_y[n] = pose->joint_y[n - 1] + length * world.s;
+        pose->fresh = true;
+      }
       return used > 0 ? used : 1;
+    }
     dir = ik2d_rot_mul(parent, pose->rot[n - 1]);
   }
 }
