@@ -260,13 +260,17 @@ IK2D_INLINE int ccd_run_exact(ccd_run_state *run) {
   return 1;
 }
 
-/* The iteration's sweep ended distance_sq from the target. */
-IK2D_INLINE void ccd_run_swept(ccd_run_state *run, double distance_sq) {
+/* The iteration's sweep (in order sweep) ended distance_sq from the
+** target. */
+IK2D_INLINE void ccd_run_swept(ccd_run_state *run, double distance_sq, ik2d_sweep sweep) {
   run->distance_sq = distance_sq;
   if (distance_sq <= run->pose->tolerance_sq) {
     ccd_run_reached(run);
   } else {
-    ik2d_pose_forward(run->pose);
+    /* a whole root-to-tip sweep rebuilt every joint as it went
+    ** (ccd_next_joint: the forward pass's products, in its order, from
+    ** the same rotations): its forward pass would write the same bits */
+    if (sweep == IK2D_SWEEP_TIP) ik2d_pose_forward(run->pose);
     run->distance_sq = ik2d_pose_tip_distance_sq(run->pose);
     ccd_run_next(run);
   }
@@ -296,7 +300,7 @@ void ik2d_ccd_run_together(ik2d_pose *const *poses, int *used, int count) {
       }
       if (sweeping == 0) continue;
       ccd_sweep_together(sweeping_poses, distance_sq, sweeping, sweep);
-      for (k = 0; k < sweeping; k++) ccd_run_swept(sweepers[k], distance_sq[k]);
+      for (k = 0; k < sweeping; k++) ccd_run_swept(sweepers[k], distance_sq[k], sweep);
     }
     running = 0;
     for (k = 0; k < count; k++) running += !runs[k].done;
@@ -309,9 +313,10 @@ int ik2d_ccd_run(ik2d_pose *pose) {
   ccd_run_begin(&run, pose);
   while (!run.done) {
     if (ccd_run_exact(&run)) continue;
-    ccd_run_swept(&run, pose->settings->ccd.sweep == IK2D_SWEEP_TIP
-                            ? ccd_sweep(pose, IK2D_SWEEP_TIP)
-                            : ccd_sweep(pose, IK2D_SWEEP_ROOT));
+    if (pose->settings->ccd.sweep == IK2D_SWEEP_TIP)
+      ccd_run_swept(&run, ccd_sweep(pose, IK2D_SWEEP_TIP), IK2D_SWEEP_TIP);
+    else
+      ccd_run_swept(&run, ccd_sweep(pose, IK2D_SWEEP_ROOT), IK2D_SWEEP_ROOT);
   }
   return run.used;
 }

@@ -72,13 +72,7 @@ ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
 }
 
 double ik2d_constraint_clamp(const ik2d_constraint *c, double delta) {
-  double centred;
-  if (c == NULL || c->full) return delta;
-  /* express delta in the frame centred on the range: wrap-safe */
-  centred = c->mid + ik2d_wrap(delta - c->mid);
-  if (centred > c->mid + c->half) return c->mid + c->half;
-  if (centred < c->mid - c->half) return c->mid - c->half;
-  return centred;
+  return ik2d_constraint_clamp_angle(c, delta);
 }
 
 bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
@@ -90,24 +84,5 @@ bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
 
 bool ik2d_constraint_clamp_rot(const ik2d_constraint *c, ik2d_rot mid,
                                ik2d_rot *r) {
-  ik2d_rot rel;
-  double side, half_cos, half_sin;
-  if (c == NULL || c->full) return false;
-  half_cos = c->half_rot.c;
-  half_sin = c->half_rot.s;
-  /* the rotation relative to the middle of the allowed arc */
-  rel = ik2d_rot_inv_mul(mid, *r);
-  /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is
-  ** ill-conditioned near half = 0 and pi, where cos is flat: a pinned
-  ** joint let 1.5e-8 rad through.  The sine decides there instead; and
-  ** near half = pi/2, where the sine is flat (it let 1e-8 rad through),
-  ** the cosine does. */
-  if (fabs(half_cos) <= 0.7071067811865476
-          ? rel.c >= half_cos
-          : half_cos > 0.0 ? rel.c >= 0.0 && fabs(rel.s) <= half_sin
-                           : rel.c >= 0.0 || fabs(rel.s) >= half_sin)
-    return false;
-  side = rel.s < 0.0 ? -half_sin : half_sin;
-  *r = ik2d_rot_mul(mid, ik2d_rot_of(half_cos, side));
-  return true;
+  return ik2d_constraint_clamp_rot_inline(c, mid, r);
 }

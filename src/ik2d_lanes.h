@@ -809,6 +809,8 @@ static void lanes_finish(lanes *k, unsigned f) {
                             : blended[i].d[l];
     }
     solver->have_solution = true;
+    /* the lanes' angles: the next scalar solve finds every one again */
+    solver->angles_held = false;
     chain->uniform = solver->settings.two_bone.uniform;
     chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
     if ((unit >> l) & 1u) {

@@ -227,7 +227,8 @@ void ik2d_pose_toward_pole(ik2d_pose *pose) {
       ik2d_pose_save(pose, saved);
     ik2d_pose_forward(pose);
   }
-  pose->fresh = false;
+  /* every change of the rotations above ends with a forward pass */
+  pose->fresh = true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -315,10 +316,17 @@ static inline bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_r
                                             ik2d_rot j_rot, double *distance_sq) {
   ik2d_rot saved[IK2D_MAX_BONES];
   double after_sq;
-  ik2d_pose_save(pose, saved);
+  /* bones i and j change, and those a world-space limit below i settles */
+  bool settle = pose->world_limits > i + 1;
+  if (settle) {
+    ik2d_pose_save(pose, saved);
+  } else {
+    saved[i] = pose->rot[i];
+    saved[j] = pose->rot[j];
+  }
   pose->rot[i] = i_rot;
   pose->rot[j] = j_rot;
-  if (pose->world_limits > i + 1) ik2d_pose_settle_world(pose, i + 1);
+  if (settle) ik2d_pose_settle_world(pose, i + 1);
   ik2d_pose_forward(pose);
   after_sq = ik2d_pose_tip_distance_sq(pose);
   if (after_sq < *distance_sq) {
@@ -326,7 +334,13 @@ static inline bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_r
     return true;
   }
   /* no gain (the tip already sat on the target up to rounding) */
-  ik2d_pose_load(pose, saved);
+  if (settle) {
+    ik2d_pose_load(pose, saved);
+  } else {
+    pose->rot[i] = saved[i];
+    pose->rot[j] = saved[j];
+    pose->fresh = false;
+  }
   ik2d_pose_forward(pose);
   return false;
 }

@@ -711,6 +711,7 @@ static void joint_private(joint *w, effector *e) {
     solver->solution[i] = shift == 0.0 ? r : ik2d_rot_mul(r, ik2d_rot_angle(shift));
   }
   solver->have_solution = true;
+  solver->angles_held = false; /* rotations without their angles */
   ik2d_solver_set_target(solver, e->target_x, e->target_y);
   ik2d_solver_solve(solver);
   for (i = 0; i < n; i++) {

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ik2d.h"
 #include "ik2d_aim.h"
@@ -193,6 +194,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
   solver->have_solution = false;
+  solver->angles_held = false;
   solver->joint_stalls = 0;
   solver->result.reached = false;
   solver->result.limited = false;
@@ -505,6 +507,14 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 /* the solve                                                            */
 /* ------------------------------------------------------------------ */
 
+/* ik2d_pose_clamp with the clamp inline, for the loops over every bone
+** at a solve's start and end. */
+static inline bool solve_clamp(ik2d_pose *pose, int i) {
+  const ik2d_constraint *limit = pose->chain->constraint[i];
+  if (limit == NULL) return false;
+  return ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
+}
+
 void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   pose->chain = chain;
@@ -550,7 +560,7 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
     if (limit != NULL && !limit->full) {
       pose->limit_mid[i] = ik2d_solve_limit_mid(chain, i);
       if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
-      ik2d_pose_clamp(pose, i);
+      solve_clamp(pose, i);
     }
   }
 }
@@ -559,17 +569,16 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
 ** always derived from the rotation, never the last angle plus the small
 ** turn since, so that no rounding accumulates over frames (a bone turning
 ** 2.5e-16 rad a frame would drift from its drawn direction by 1e-9 rad
-** in 1e7 frames). */
+** in 1e7 frames).  A rotation the last solution holds to the bit (a bone
+** the run left as it started) has its angle there already. */
 static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
+  double *angle = ik2d_solution_angle(solver);
+  bool held = solver->angles_held;
   int i;
-  for (i = 0; i < pose->count; i++)
-    ik2d_solution_angle(solver)[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
-}
-
-double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight) {
-  double pose = chain->pose[i];
-  double delta = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], pose, ik);
-  return weight == 1.0 ? pose + delta : pose + weight * delta;
+  for (i = 0; i < pose->count; i++) {
+    if (held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0) continue;
+    angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+  }
 }
 
 static void solve_blend(ik2d_chain *chain, ik2d_solver *solver, double weight) {
@@ -638,7 +647,7 @@ bool ik2d_solve_sane(ik2d_pose *pose) {
     ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
     ** outside through (the blend clamps the angle, but the joints come
     ** from these rotations); a no-op for a rotation inside */
-    if (ik2d_pose_clamp(pose, i)) pose->fresh = false;
+    if (solve_clamp(pose, i)) pose->fresh = false;
   }
   return true;
 }
@@ -701,6 +710,7 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
   for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
   solver->have_solution = true;
+  solver->angles_held = true;
   solve_blend(chain, solver, weight);
   chain->uniform = solver->settings.two_bone.uniform;
   /* the stretch blends as the angles do */
@@ -801,7 +811,7 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
   double target_y = pose->target_y, reach = pose->reach;
   for (round = 1;; round++) {
     ik2d_rot parent = pose->base;
-    bool clamped;
+    bool clamped, others_fresh;
     if (n > 1) {
       pose->count = n - 1;
       pose->reach = reach - length;
@@ -816,12 +826,23 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
       pose->target_y = target_y;
       parent = ik2d_pose_world(pose, n - 2);
     }
+    /* the others' joints, from their solve's last forward pass */
+    others_fresh = n > 1 && pose->fresh;
     pose->rot[n - 1] = ik2d_rot_inv_mul(parent, dir);
     clamped = ik2d_pose_clamp(pose, n - 1);
     pose->limited = pose->limited || clamped;
     pose->fresh = false;
-    if (!clamped || n == 1 || used >= budget || round == IK2D_ORIENT_ROUNDS)
+    if (!clamped || n == 1 || used >= budget || round == IK2D_ORIENT_ROUNDS) {
+      if (others_fresh) {
+        /* the tip as a forward pass places it: parent is its running
+        ** product up to bone n - 2, joint n - 1 its running sum */
+        ik2d_rot world = ik2d_rot_mul(parent, pose->rot[n - 1]);
+        pose->joint_x[n] = pose->joint_x[n - 1] + length * world.c;
+        pose->joint_y[n] = pose->joint_y[n - 1] + length * world.s;
+        pose->fresh = true;
+      }
       return used > 0 ? used : 1;
+    }
     dir = ik2d_rot_mul(parent, pose->rot[n - 1]);
   }
 }

@@ -31,6 +31,8 @@ struct ik2d_solver {
   ** spec/memory_spec.lua) */
   bool has_target : 1;       /* false: the target is the chain's tip */
   bool have_solution : 1;    /* the warm start holds a solution */
+  bool angles_held : 1;      /* ik2d_solution_angle is ik2d_atan2 of each
+                                solution rotation (ik2d_solve_commit) */
   unsigned char target_bone; /* with target_skeleton: 0..255, as
                                 IK2D_MAX_SKELETON_BONES allows */
   unsigned short joint_stalls; /* joint solves in a row that ended
@@ -149,8 +151,14 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver);
 bool ik2d_solve_sane(ik2d_pose *pose);
 bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used);
 /* Pieces of ik2d_solve_commit.  The result angle of bone i: its pose plus
-** weight x the turn to the IK angle ik (inside the bone's limits). */
-double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik, double weight);
+** weight x the turn to the IK angle ik (inside the bone's limits); inline:
+** a solve blends every bone. */
+static inline double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik,
+                                           double weight) {
+  double pose = chain->pose[i];
+  double delta = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], pose, ik);
+  return weight == 1.0 ? pose + delta : pose + weight * delta;
+}
 /* The outcome, from the chain's result joints: distance to the target,
 ** reached, iterations (used); returns reached. */
 bool ik2d_solve_result(ik2d_solver *solver, int used);
