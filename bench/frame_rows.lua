@@ -21,27 +21,18 @@ local options = defaults and { iterations = 10, tolerance = 1e-3 * bones }
   or { iterations = 10, tolerance = 1e-3 * bones, sweep = "tip", exact = false }
 local spec = { x = 0, y = 0, angle = 0 }
 for k = 1, bones do spec[k] = { length = 1 } end
-local chains, solvers = {}, {}
-for i = 1, count do
-  chains[i] = ik2d.chain(spec)
-  solvers[i] = ik2d.solver(chains[i], options)
-end
-local group = ik2d.group(solvers)
 local per_chain = mode:match("chain") ~= nil
 local tables = mode:match("tables") ~= nil
-local target_array, joint_array
-if not per_chain and not tables then
-  target_array, joint_array = group:target_array(), group:joint_array()
-end
+local loops = dofile(((arg[0] or ""):match("^(.*[/\\])") or "") .. "frame_loops.lua")
 
 -- targets: a table of points walked through, the same on every runtime
 -- (Park-Miller: exact in doubles)
 local POINTS = 4099
 local tx, ty = {}, {}
-local state = 20240611
+local seed = 20240611
 local function draw()
-  state = (state * 16807) % 2147483647
-  return state / 2147483647
+  seed = (seed * 16807) % 2147483647
+  return seed / 2147483647
 end
 for j = 1, POINTS do
   local r, a
@@ -54,42 +45,10 @@ for j = 1, POINTS do
   end
   tx[j], ty[j] = r * math.cos(a), r * math.sin(a)
 end
-local STEP, SPREAD = kind == "random" and 7 or 1, 37
-
-local all, flat, sink = {}, {}, 0
-local joints = bones + 1
-local numbers = 2 * joints * count
-local function frame(f)
-  local fa = f * STEP
-  if per_chain then
-    for i = 1, count do
-      local j = (fa + i * SPREAD) % POINTS + 1
-      local solver = solvers[i]
-      solver:set_target(tx[j], ty[j])
-      solver:solve()
-      local chain = chains[i]
-      for k = 1, joints do
-        local x, y = chain:joint(k)
-        sink = sink + x + y
-      end
-    end
-  elseif tables then
-    for i = 1, count do
-      local j = (fa + i * SPREAD) % POINTS + 1
-      flat[2 * i - 1], flat[2 * i] = tx[j], ty[j]
-    end
-    group:set_targets(flat)
-    group:solve()
-    group:joints(all)
-    for k = 1, numbers do sink = sink + all[k] end
-  else
-    for i = 1, count do
-      local j = (fa + i * SPREAD) % POINTS + 1
-      target_array[2 * i - 2], target_array[2 * i - 1] = tx[j], ty[j]
-    end
-    group:solve()
-    for k = 0, numbers - 1 do sink = sink + joint_array[k] end
-  end
-end
-for f = 1, 30 + frames do frame(f) end
-io.write(string.format("sink %.17g\n", sink))
+local scene = { count = count, bones = bones, spec = spec, arrays = not per_chain and not tables,
+                targets = { tx = tx, ty = ty, a = kind == "random" and 7 or 1, b = 37, m = POINTS } }
+local state = loops.build(scene, options, ik2d)
+local frames_of = per_chain and loops.chain_frames or tables and loops.tables_frames
+  or loops.arrays_frames
+frames_of(scene, state, 1, 30 + frames)
+io.write(string.format("sink %.17g\n", state.sink))
