@@ -43,7 +43,6 @@ typedef struct luaik_group {
   bool read_tips, read_poles, read_bases;  /* and these from theirs */
   bool write_joints;   /* solve writes the joint array */
   bool write_transforms;  /* and the transform array */
-  bool moved_bases;       /* this solve sets each base at its skeleton's solve */
   luaik_state *state;  /* the finalised count, the instruction set */
   unsigned long checked;  /* the finalised count when every member was
                              last seen alive */
@@ -113,7 +112,7 @@ static luaik_group *group_alloc(lua_State *L, int count, size_t joints, int skel
   group->count = count;
   group->skeleton_count = skeletons;
   group->read_targets = group->read_tips = group->read_poles = group->read_bases = false;
-  group->write_joints = group->write_transforms = group->moved_bases = false;
+  group->write_joints = group->write_transforms = false;
   group->state = luaik_state_of(L);
   group->checked = group->state->finalised;
   group->free_seen = false;
@@ -346,8 +345,10 @@ static bool group_bone_targets(luaik_group *group) {
 
 /* Every array the solve reads checked before any is kept (a refused
 ** solve changes nothing), then kept: IK2D_OK, or the status of the first
-** bad number (*input its array, *bad its member). */
-static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int *bad) {
+** bad number (*input its array, *bad its member).  *moved_bases: the
+** bases are left to the skeletons' solves (ik2d_skeleton_solve_at). */
+static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int *bad,
+                                     bool *moved_bases) {
   ik2d_status status = IK2D_OK;
   if (group->read_bases) {
     *input = INPUT_BASES;
@@ -370,9 +371,9 @@ static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int
   ** same bits, the bones placed once), unless a target on a bone may read
   ** a skeleton's bones before its own solve: then all first, as the
   ** calls one by one would */
-  group->moved_bases = group->read_bases && group->skeleton_count > 0 &&
-                       (group->read_targets || !group_bone_targets(group));
-  if (group->read_bases && !group->moved_bases)
+  *moved_bases = group->read_bases && group->skeleton_count > 0 &&
+                 (group->read_targets || !group_bone_targets(group));
+  if (group->read_bases && !*moved_bases)
     ik2d_set_bases(group->skeletons, group->skeleton_count, group->bases, NULL);
   if (group->read_targets) ik2d_set_targets(group->solvers, group->count, group->targets, NULL);
   if (group->read_tips) ik2d_set_tip_angles(group->solvers, group->count, group->tips, NULL);
@@ -396,18 +397,19 @@ static int group_cycle(luaik_group *group) {
 ** IK2D_ERR_TARGET_CYCLE (*bad the 0-based skeleton), nothing changed. */
 static ik2d_status group_run(luaik_group *group, int *reached, group_input *input, int *bad) {
   ik2d_status status;
+  bool moved_bases = false;
   int i, cycle = group_cycle(group);
   if (cycle > 0) {
     *bad = cycle - 1;
     return IK2D_ERR_TARGET_CYCLE;
   }
-  status = group_take_inputs(group, input, bad);
+  status = group_take_inputs(group, input, bad, &moved_bases);
   if (status != IK2D_OK) return status;
-  if (group->skeleton_count > 0 || group->count == 0) {
+  if (group->skeleton_count > 0) {
     *reached = 0;
     for (i = 0; i < group->skeleton_count; i++) {
       int n = 0;
-      if (group->moved_bases) {
+      if (moved_bases) {
         const double *base = &group->bases[3 * i];
         ik2d_skeleton_solve_at(group->skeletons[i], base[0], base[1], base[2], &n);
       } else {
@@ -415,7 +417,6 @@ static ik2d_status group_run(luaik_group *group, int *reached, group_input *inpu
       }
       *reached += n;
     }
-    group->moved_bases = false;
   } else {
     *reached = ik2d_solve_batch_isa(group->solvers, group->count, group->state->isa);
   }
