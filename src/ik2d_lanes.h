@@ -64,7 +64,9 @@ typedef struct lanes {
   lv jx[IK2D_MAX_BONES + 1], jy[IK2D_MAX_BONES + 1];
   lrot base, damping;
   lv base_x, base_y, target_x, target_y, tolerance_sq, reach;
+  lv goal_x, goal_y;     /* the target in world space (the measure's) */
   unsigned exact_bits, tip_bits, damped_bits;
+  unsigned goal_bits;    /* lanes whose solver has a target of its own */
   /* the run: counters as doubles, exact to 2^53 */
   lv iterations, iteration, used;
 #ifdef IK2D_STATS
@@ -157,9 +159,13 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
     k->rot[i].c.d[l] = r.c;
     k->rot[i].s.d[l] = r.s;
   }
-  ik2d_solve_aim(solver, &target_x, &target_y);
-  k->target_x.d[l] = target_x;
+  /* ik2d_solve_aim, the world point kept for the measure */
+  ik2d_solve_target_of(solver, &target_x, &target_y);
+  k->goal_x.d[l] = target_x;
+  k->goal_y.d[l] = target_y;
+  k->target_x.d[l] = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
   k->target_y.d[l] = target_y;
+  k->goal_bits = lanes_with_bit(k->goal_bits, l, solver->has_target);
   k->base.c.d[l] = chain->base_rot.c;
   k->base.s.d[l] = chain->base_rot.s;
   k->damping.c.d[l] = damping.c;
@@ -196,6 +202,9 @@ static void lanes_copy(lanes *k, int to, int from) {
   }
   k->target_x.d[to] = k->target_x.d[from];
   k->target_y.d[to] = k->target_y.d[from];
+  k->goal_x.d[to] = k->goal_x.d[from];
+  k->goal_y.d[to] = k->goal_y.d[from];
+  k->goal_bits = lanes_with_bit(k->goal_bits, to, (k->goal_bits >> from) & 1u);
   k->base.c.d[to] = k->base.c.d[from];
   k->base.s.d[to] = k->base.s.d[from];
   k->damping.c.d[to] = k->damping.c.d[from];
@@ -702,10 +711,10 @@ static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
 ** scalar solver, untouched so far. */
 static void lanes_finish(lanes *k, unsigned f) {
   int n = k->n, i, l;
-  unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0;
+  unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0, measured;
   vm fm = m_from_bits(f), fix;
   vd zero = v_set1(0.0), one = v_set1(1.0);
-  lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], weight;
+  lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], weight, distance;
   lanes_forward(k);
   /* ik2d_solve_ccd_fallback: CCD stopped short of a reachable target */
   if (f & k->exact_bits) {
@@ -792,6 +801,16 @@ static void lanes_finish(lanes *k, unsigned f) {
       for (i = 0; i <= n; i++) k->jx[i].v = v_select(flip, v_sub(twice_x, k->jx[i].v), k->jx[i].v);
     }
   }
+  /* ik2d_solver_measure where the lanes' joints are the chain's (weight
+  ** 1) and the target is the solver's own point (a lane without one, or
+  ** whose squares leave the range sqrt takes, is measured alone below) */
+  {
+    vd dx = v_sub(k->goal_x.v, k->jx[n].v), dy = v_sub(k->goal_y.v, k->jy[n].v);
+    vd squared = v_add(v_mul(dx, dx), v_mul(dy, dy));
+    vm fine = m_and(v_lt(squared, v_set1(1e300)), v_gt(squared, v_set1(1e-300)));
+    distance.v = v_sqrt(v_select(fine, squared, one));
+    measured = m_bits(fine) & unit & k->goal_bits;
+  }
   /* each lane's results into its solver and chain (ik2d_solve_commit) */
   for (bits = f, l = 0; bits; l++, bits >>= 1) {
     ik2d_solver *solver;
@@ -821,7 +840,15 @@ static void lanes_finish(lanes *k, unsigned f) {
     } else {
       ik2d_chain_update_joints(chain);
     }
-    k->reached += ik2d_solve_result(solver, (int)k->used.d[l]);
+    /* ik2d_solve_result: a lane's chain is in no skeleton */
+    solver->result.iterations = (int)k->used.d[l];
+    if ((measured >> l) & 1u) {
+      solver->result.distance = distance.d[l];
+      solver->result.reached = distance.d[l] <= solver->settings.tolerance;
+    } else {
+      ik2d_solver_measure(solver);
+    }
+    k->reached += solver->result.reached;
   }
   for (bits = again, l = 0; bits; l++, bits >>= 1)
     if (bits & 1u) k->reached += ik2d_solver_solve(k->solver[l]);
@@ -848,7 +875,7 @@ int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
   k.n = solvers[0]->chain->count;
   k.reached = 0;
   k.live = k.active = k.done = 0;
-  k.exact_bits = k.tip_bits = k.damped_bits = 0;
+  k.exact_bits = k.tip_bits = k.damped_bits = k.goal_bits = 0;
   for (i = 0; i < k.n; i++) {
     k.limited_bits[i] = k.mode1_bits[i] = k.mode2_bits[i] = 0;
     k.limited[i] = k.mode1[i] = k.mode2[i] = m_none();
