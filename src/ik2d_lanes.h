@@ -65,8 +65,11 @@ typedef struct lanes {
   lrot base, damping;
   lv base_x, base_y, target_x, target_y, tolerance_sq, reach;
   lv goal_x, goal_y;     /* the target in world space (the measure's) */
+  lv pose[IK2D_MAX_BONES], weight; /* the blend's, read at the finish */
   unsigned exact_bits, tip_bits, damped_bits;
   unsigned goal_bits;    /* lanes whose solver has a target of its own */
+  unsigned unit_bits;    /* lanes of weight 1 */
+  unsigned flip_bits;    /* lanes of flipped chains */
   /* the run: counters as doubles, exact to 2^53 */
   lv iterations, iteration, used;
 #ifdef IK2D_STATS
@@ -135,6 +138,7 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
     ik2d_rot r = ik2d_solve_start_rot(solver, warm, i);
     bool on = limit != NULL && !limit->full;
     k->length[i].d[l] = chain->length[i];
+    k->pose[i].d[l] = chain->pose[i];
     if (on) {
       ik2d_rot mid = ik2d_solve_limit_mid(chain, i);
       double half_c = limit->half_rot.c;
@@ -166,6 +170,9 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->target_x.d[l] = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
   k->target_y.d[l] = target_y;
   k->goal_bits = lanes_with_bit(k->goal_bits, l, solver->has_target);
+  k->weight.d[l] = settings->weight;
+  k->unit_bits = lanes_with_bit(k->unit_bits, l, settings->weight == 1.0);
+  k->flip_bits = lanes_with_bit(k->flip_bits, l, chain->flip);
   k->base.c.d[l] = chain->base_rot.c;
   k->base.s.d[l] = chain->base_rot.s;
   k->damping.c.d[l] = damping.c;
@@ -192,6 +199,7 @@ static void lanes_copy(lanes *k, int to, int from) {
     k->rot[i].c.d[to] = k->rot[i].c.d[from];
     k->rot[i].s.d[to] = k->rot[i].s.d[from];
     k->length[i].d[to] = k->length[i].d[from];
+    k->pose[i].d[to] = k->pose[i].d[from];
     k->mid[i].c.d[to] = k->mid[i].c.d[from];
     k->mid[i].s.d[to] = k->mid[i].s.d[from];
     k->half[i].c.d[to] = k->half[i].c.d[from];
@@ -205,6 +213,9 @@ static void lanes_copy(lanes *k, int to, int from) {
   k->goal_x.d[to] = k->goal_x.d[from];
   k->goal_y.d[to] = k->goal_y.d[from];
   k->goal_bits = lanes_with_bit(k->goal_bits, to, (k->goal_bits >> from) & 1u);
+  k->weight.d[to] = k->weight.d[from];
+  k->unit_bits = lanes_with_bit(k->unit_bits, to, (k->unit_bits >> from) & 1u);
+  k->flip_bits = lanes_with_bit(k->flip_bits, to, (k->flip_bits >> from) & 1u);
   k->base.c.d[to] = k->base.c.d[from];
   k->base.s.d[to] = k->base.s.d[from];
   k->damping.c.d[to] = k->damping.c.d[from];
@@ -714,7 +725,7 @@ static void lanes_finish(lanes *k, unsigned f) {
   unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0, measured;
   vm fm = m_from_bits(f), fix;
   vd zero = v_set1(0.0), one = v_set1(1.0);
-  lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], weight, distance;
+  lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], distance;
   lanes_forward(k);
   /* ik2d_solve_ccd_fallback: CCD stopped short of a reachable target */
   if (f & k->exact_bits) {
@@ -772,29 +783,21 @@ static void lanes_finish(lanes *k, unsigned f) {
   /* the blend: pose + weight x the turn, the turn wrapped, as
   ** ik2d_solve_blend_bone has it for a bone without a limit (a limited
   ** one's lanes take that function itself below) */
-  v_store(weight.d, one);
-  for (bits = f, l = 0; bits; l++, bits >>= 1)
-    if (bits & 1u) weight.d[l] = k->solver[l]->settings.weight;
-  for (bits = f, l = 0; bits; l++, bits >>= 1)
-    if ((bits & 1u) && weight.d[l] == 1.0) unit |= 1u << l;
+  unit = k->unit_bits & f;
   for (i = 0; i < n; i++) {
-    lv pose, delta;
+    lv delta;
+    vd pose = k->pose[i].v;
     unsigned wrap;
-    v_store(pose.d, zero);
-    for (bits = f, l = 0; bits; l++, bits >>= 1)
-      if (bits & 1u) pose.d[l] = k->solver[l]->chain->pose[i];
-    delta.v = v_sub(angle[i].v, pose.v);
+    delta.v = v_sub(angle[i].v, pose);
     wrap = ~m_bits(m_and(v_ge(delta.v, v_set1(-IK2D_PI)), v_lt(delta.v, v_set1(IK2D_PI)))) & f;
     for (bits = wrap, l = 0; bits; l++, bits >>= 1)
       if (bits & 1u) delta.d[l] = ik2d_wrap(delta.d[l]);
-    blended[i].v = v_select(m_from_bits(unit), v_add(pose.v, delta.v),
-                            v_add(pose.v, v_mul(weight.v, delta.v)));
+    blended[i].v = v_select(m_from_bits(unit), v_add(pose, delta.v),
+                            v_add(pose, v_mul(k->weight.v, delta.v)));
   }
   /* the joints in world space: mirrored back when flipped */
   {
-    unsigned flipped = 0;
-    for (bits = f, l = 0; bits; l++, bits >>= 1)
-      if ((bits & 1u) && k->solver[l]->chain->flip) flipped |= 1u << l;
+    unsigned flipped = k->flip_bits & f;
     if (flipped) {
       vm flip = m_from_bits(flipped);
       vd twice_x = v_mul(v_set1(2.0), k->base_x.v);
@@ -807,7 +810,9 @@ static void lanes_finish(lanes *k, unsigned f) {
   {
     vd dx = v_sub(k->goal_x.v, k->jx[n].v), dy = v_sub(k->goal_y.v, k->jy[n].v);
     vd squared = v_add(v_mul(dx, dx), v_mul(dy, dy));
-    vm fine = m_and(v_lt(squared, v_set1(1e300)), v_gt(squared, v_set1(1e-300)));
+    /* (a tip on the target: 0, as ik2d_hypot gives it) */
+    vm fine = m_or(m_and(v_lt(squared, v_set1(1e300)), v_gt(squared, v_set1(1e-300))),
+                   m_and(v_eq(dx, zero), v_eq(dy, zero)));
     distance.v = v_sqrt(v_select(fine, squared, one));
     measured = m_bits(fine) & unit & k->goal_bits;
   }
@@ -824,7 +829,7 @@ static void lanes_finish(lanes *k, unsigned f) {
       solver->solution[i] = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
       ik2d_solution_angle(solver)[i] = angle[i].d[l];
       chain->angle[i] = (k->limited_bits[i] >> l) & 1u
-                            ? ik2d_solve_blend_bone(chain, i, angle[i].d[l], weight.d[l])
+                            ? ik2d_solve_blend_bone(chain, i, angle[i].d[l], k->weight.d[l])
                             : blended[i].d[l];
     }
     solver->have_solution = true;
@@ -875,7 +880,7 @@ int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
   k.n = solvers[0]->chain->count;
   k.reached = 0;
   k.live = k.active = k.done = 0;
-  k.exact_bits = k.tip_bits = k.damped_bits = k.goal_bits = 0;
+  k.exact_bits = k.tip_bits = k.damped_bits = k.goal_bits = k.unit_bits = k.flip_bits = 0;
   for (i = 0; i < k.n; i++) {
     k.limited_bits[i] = k.mode1_bits[i] = k.mode2_bits[i] = 0;
     k.limited[i] = k.mode1[i] = k.mode2[i] = m_none();
