@@ -207,6 +207,6 @@ ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
   ik2d_status status = ik2d_check_targets(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
-    if (solvers[i] != NULL) ik2d_solver_set_target(solvers[i], xy[2 * i], xy[2 * i + 1]);
+    if (solvers[i] != NULL) ik2d_solver_keep_target(solvers[i], xy[2 * i], xy[2 * i + 1]);
   return IK2D_OK;
 }

@@ -448,11 +448,7 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   if (solver == NULL) return IK2D_ERR_NULL;
   status = ik2d_solver_check_target(x, y);
   if (status != IK2D_OK) return status;
-  solver->target_skeleton = NULL;
-  solver->target_bone = 0;
-  solver->target_x = x;
-  solver->target_y = y;
-  solver->has_target = true;
+  ik2d_solver_keep_target(solver, x, y);
   return IK2D_OK;
 }
 

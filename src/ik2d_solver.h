@@ -87,6 +87,15 @@ static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, do
   }
 }
 
+/* ik2d_solver_set_target for a checked point (ik2d_solver_check_target). */
+static inline void ik2d_solver_keep_target(ik2d_solver *solver, double x, double y) {
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
+  solver->target_x = x;
+  solver->target_y = y;
+  solver->has_target = true;
+}
+
 /* Where a solve aims: the target in chain space (mirrored about x =
 ** base_x when the chain is flipped). */
 static inline void ik2d_solve_aim(const ik2d_solver *solver, double *x, double *y) {

@@ -350,6 +350,13 @@ static bool group_bone_targets(luaik_group *group) {
 static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int *bad,
                                      bool *moved_bases) {
   ik2d_status status = IK2D_OK;
+  *moved_bases = false;
+  /* the target array alone: ik2d_set_targets checks it before it keeps
+  ** any (one pass over it, not a check and then a checked set) */
+  if (group->read_targets && !group->read_bases && !group->read_tips && !group->read_poles) {
+    *input = INPUT_TARGETS;
+    return ik2d_set_targets(group->solvers, group->count, group->targets, bad);
+  }
   if (group->read_bases) {
     *input = INPUT_BASES;
     status = ik2d_check_bases(group->skeletons, group->skeleton_count, group->bases, bad);
