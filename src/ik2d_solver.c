@@ -843,17 +843,6 @@ static int solve_oriented(ik2d_pose *pose, ik2d_rot dir) {
   }
 }
 
-static bool solve_scales_one_bone(const ik2d_solver *solver) {
-  return solver->chain->count == 1 &&
-         (solver->settings.two_bone.stretch > 1.0 || solver->settings.two_bone.compress < 1.0);
-}
-
-bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver) {
-  const ik2d_solver_def *settings = &solver->settings;
-  return settings->method == IK2D_CCD && settings->weight > 0.0 && !settings->tip.enabled &&
-         !settings->pole.enabled && !settings->aim.enabled && !solve_scales_one_bone(solver);
-}
-
 /* One bone stretched or compressed toward the target along its
 ** direction, within [compress, stretch], as Spine's one-bone IK does. */
 static void solve_one_bone_scale(ik2d_pose *pose) {

@@ -182,6 +182,13 @@ int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used);
 /* A solve that is CCD and nothing else (no tip angle, pole or one-bone
 ** scale), with something to solve (weight > 0): what a batch runs in
 ** lockstep. */
-bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver);
+static inline bool ik2d_solve_is_plain_ccd(const ik2d_solver *solver) {
+  const ik2d_solver_def *settings = &solver->settings;
+  return settings->method == IK2D_CCD && settings->weight > 0.0 && !settings->tip.enabled &&
+         !settings->pole.enabled && !settings->aim.enabled &&
+         /* one bone that stretches or compresses scales */
+         !(solver->chain->count == 1 &&
+           (settings->two_bone.stretch > 1.0 || settings->two_bone.compress < 1.0));
+}
 
 #endif
