@@ -722,7 +722,7 @@ static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
 ** scalar solver, untouched so far. */
 static void lanes_finish(lanes *k, unsigned f) {
   int n = k->n, i, l;
-  unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0, measured;
+  unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0, measured, limited_lanes = 0;
   vm fm = m_from_bits(f), fix;
   vd zero = v_set1(0.0), one = v_set1(1.0);
   lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], distance;
@@ -817,30 +817,40 @@ static void lanes_finish(lanes *k, unsigned f) {
     measured = m_bits(fine) & unit & k->goal_bits;
   }
   /* each lane's results into its solver and chain (ik2d_solve_commit) */
+  for (i = 0; i < n; i++) limited_lanes |= k->limited_bits[i];
   for (bits = f, l = 0; bits; l++, bits >>= 1) {
     ik2d_solver *solver;
     ik2d_chain *chain;
+    ik2d_rot *solution;
+    double *solved, *result, *joints;
     if (!(bits & 1u)) continue;
     solver = k->solver[l];
     chain = solver->chain;
+    solution = solver->solution;
+    solved = ik2d_solution_angle(solver);
+    result = chain->angle;
     IK2D_STAT(solver->joint_updates = (int)k->updates.d[l]);
     solver->result.limited = (on_limit >> l) & 1u;
     for (i = 0; i < n; i++) {
-      solver->solution[i] = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
-      ik2d_solution_angle(solver)[i] = angle[i].d[l];
-      chain->angle[i] = (k->limited_bits[i] >> l) & 1u
-                            ? ik2d_solve_blend_bone(chain, i, angle[i].d[l], k->weight.d[l])
-                            : blended[i].d[l];
+      solution[i].c = k->rot[i].c.d[l];
+      solution[i].s = k->rot[i].s.d[l];
+      solved[i] = angle[i].d[l];
+      result[i] = blended[i].d[l];
     }
+    if ((limited_lanes >> l) & 1u)
+      for (i = 0; i < n; i++)
+        if ((k->limited_bits[i] >> l) & 1u)
+          result[i] = ik2d_solve_blend_bone(chain, i, angle[i].d[l], k->weight.d[l]);
     solver->have_solution = true;
     /* the lanes' angles: the next scalar solve finds every one again */
     solver->angles_held = false;
     chain->uniform = solver->settings.two_bone.uniform;
     chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
     if ((unit >> l) & 1u) {
+      joints = chain->joints;
       for (i = 0; i <= n; i++) {
-        chain->joints[2 * i] = k->jx[i].d[l];
-        chain->joints[2 * i + 1] = k->jy[i].d[l];
+        joints[2 * i] = k->jx[i].d[l];
+        joints[2 * i + 1] = k->jy[i].d[l];
       }
     } else {
       ik2d_chain_update_joints(chain);
