@@ -30,6 +30,15 @@
 
 #include "ik2d_numbers.h"
 
+/* A rare path kept out of its caller (whose registers it would crowd). */
+#if defined(__GNUC__) || defined(__clang__)
+#define IK2D_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define IK2D_NOINLINE __declspec(noinline)
+#else
+#define IK2D_NOINLINE
+#endif
+
 /* A vector in memory, its lanes addressable one by one. */
 typedef union lv {
   vd v;
@@ -123,45 +132,56 @@ static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
 /* a solver into a lane                                                 */
 /* ------------------------------------------------------------------ */
 
+/* Bone i of lane l takes the limit (or, limit NULL, none after one):
+** apart from the load, whose lanes are mostly free. */
+static IK2D_NOINLINE void lanes_load_limit(lanes *k, int l, int i, const ik2d_chain *chain,
+                                           const ik2d_constraint *limit) {
+  if (limit != NULL) {
+    ik2d_rot mid = ik2d_solve_limit_mid(chain, i), r;
+    double half_c = limit->half_rot.c;
+    bool cosine = fabs(half_c) <= 0.7071067811865476;
+    r = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
+    ik2d_constraint_clamp_rot(limit, mid, &r);
+    k->rot[i].c.d[l] = r.c;
+    k->rot[i].s.d[l] = r.s;
+    k->mid[i].c.d[l] = mid.c;
+    k->mid[i].s.d[l] = mid.s;
+    k->half[i].c.d[l] = half_c;
+    k->half[i].s.d[l] = limit->half_rot.s;
+    lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, true);
+    lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, cosine);
+    lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, !cosine && half_c > 0.0);
+  } else {
+    k->mid[i].c.d[l] = 1.0;
+    k->mid[i].s.d[l] = 0.0;
+    k->half[i].c.d[l] = -1.0;
+    k->half[i].s.d[l] = 0.0;
+    lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, false);
+    lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, false);
+    lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, false);
+  }
+}
+
 /* Lane l takes the solver: the pose ik2d_solve_prepare would make,
 ** straight into the lane. */
 static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   const ik2d_solver_def *settings = &solver->settings;
-  bool warm = ik2d_solve_warm(solver);
+  const ik2d_rot *warm = ik2d_solve_warm(solver) ? solver->solution : NULL;
   ik2d_rot damping = ik2d_solver_damping(solver);
   double target_x, target_y;
-  int i;
+  unsigned keep = ~(1u << l);
+  int i, n = k->n;
   k->solver[l] = solver;
-  for (i = 0; i < k->n; i++) {
+  for (i = 0; i < n; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    ik2d_rot r = ik2d_solve_start_rot(solver, warm, i);
-    bool on = limit != NULL && !limit->full;
+    ik2d_rot r = warm != NULL ? warm[i] : ik2d_solve_pose_rot(chain, i);
     k->length[i].d[l] = chain->length[i];
     k->pose[i].d[l] = chain->pose[i];
-    if (on) {
-      ik2d_rot mid = ik2d_solve_limit_mid(chain, i);
-      double half_c = limit->half_rot.c;
-      bool cosine = fabs(half_c) <= 0.7071067811865476;
-      ik2d_constraint_clamp_rot(limit, mid, &r);
-      k->mid[i].c.d[l] = mid.c;
-      k->mid[i].s.d[l] = mid.s;
-      k->half[i].c.d[l] = half_c;
-      k->half[i].s.d[l] = limit->half_rot.s;
-      lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, true);
-      lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, cosine);
-      lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, !cosine && half_c > 0.0);
-    } else if ((k->limited_bits[i] >> l) & 1u) {
-      k->mid[i].c.d[l] = 1.0;
-      k->mid[i].s.d[l] = 0.0;
-      k->half[i].c.d[l] = -1.0;
-      k->half[i].s.d[l] = 0.0;
-      lanes_set_bit(&k->limited_bits[i], &k->limited[i], l, false);
-      lanes_set_bit(&k->mode1_bits[i], &k->mode1[i], l, false);
-      lanes_set_bit(&k->mode2_bits[i], &k->mode2[i], l, false);
-    }
     k->rot[i].c.d[l] = r.c;
     k->rot[i].s.d[l] = r.s;
+    if (limit != NULL && !limit->full) lanes_load_limit(k, l, i, chain, limit);
+    else if (k->limited_bits[i] & ~keep) lanes_load_limit(k, l, i, chain, NULL);
   }
   /* ik2d_solve_aim, the world point kept for the measure */
   ik2d_solve_target_of(solver, &target_x, &target_y);
@@ -169,10 +189,7 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->goal_y.d[l] = target_y;
   k->target_x.d[l] = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
   k->target_y.d[l] = target_y;
-  k->goal_bits = lanes_with_bit(k->goal_bits, l, solver->has_target);
   k->weight.d[l] = settings->weight;
-  k->unit_bits = lanes_with_bit(k->unit_bits, l, settings->weight == 1.0);
-  k->flip_bits = lanes_with_bit(k->flip_bits, l, chain->flip);
   k->base.c.d[l] = chain->base_rot.c;
   k->base.s.d[l] = chain->base_rot.s;
   k->damping.c.d[l] = damping.c;
@@ -183,10 +200,13 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   k->reach.d[l] = chain->reach;
   k->iterations.d[l] = settings->iterations;
   IK2D_STAT(k->updates.d[l] = 0.0);
-  k->exact_bits = lanes_with_bit(k->exact_bits, l, settings->ccd.exact);
-  k->tip_bits = lanes_with_bit(k->tip_bits, l, settings->ccd.sweep == IK2D_SWEEP_TIP);
+  k->goal_bits = (k->goal_bits & keep) | (unsigned)solver->has_target << l;
+  k->unit_bits = (k->unit_bits & keep) | (unsigned)(settings->weight == 1.0) << l;
+  k->flip_bits = (k->flip_bits & keep) | (unsigned)chain->flip << l;
+  k->exact_bits = (k->exact_bits & keep) | (unsigned)settings->ccd.exact << l;
+  k->tip_bits = (k->tip_bits & keep) | (unsigned)(settings->ccd.sweep == IK2D_SWEEP_TIP) << l;
   /* a damping of cos -1 lets every turn through: no lane work */
-  k->damped_bits = lanes_with_bit(k->damped_bits, l, damping.c > -1.0);
+  k->damped_bits = (k->damped_bits & keep) | (unsigned)(damping.c > -1.0) << l;
 }
 
 /* Lane to holds what lane from holds (a lane without a solver computes
