@@ -899,8 +899,9 @@ static int lanes_count(unsigned bits) {
   return count;
 }
 
-/* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit) for count
-** >= 1 solvers of one bone count on distinct chains, each left exactly as
+/* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit, no
+** skeleton's chain, no target on a bone: batch_takes) for count >= 1
+** solvers of one bone count on distinct chains, each left exactly as
 ** ik2d_solver_solve leaves it; returns how many reached. */
 int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count);
 
