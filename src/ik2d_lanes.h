@@ -60,6 +60,8 @@ typedef struct lanes {
   unsigned live;         /* lanes holding a solver */
   unsigned active;       /* live lanes still iterating */
   unsigned done;         /* live lanes whose run ended, to finish */
+  unsigned stale;        /* lanes whose joints are not yet those of their
+                            rotations (a sweep's or a straightening's) */
   ik2d_solver *solver[V_LANES];
   lrot rot[IK2D_MAX_BONES];
   lrot start[IK2D_MAX_BONES];
@@ -261,6 +263,7 @@ static void lanes_forward(lanes *k) {
   lanes_rot world = lanes_get(&k->base);
   vd x = k->base_x.v, y = k->base_y.v;
   int i;
+  k->stale = 0;
   for (i = 0; i < k->n; i++) {
     world = lanes_mul(world, lanes_get(&k->rot[i]));
     k->jx[i].v = x;
@@ -645,6 +648,7 @@ static void lanes_begin(lanes *k, vm m) {
   k->used.v = v_select(within, v_set1(0.0), v_select(rest, v_set1(1.0), k->used.v));
   /* out of reach: the straight pose is the answer, in one step */
   straight = lanes_straighten(k, rest);
+  k->stale |= m_bits(straight);
   go = m_andnot(straight, rest);
   k->done |= m_bits(within) | m_bits(straight);
   if (!m_any(go)) return;
@@ -678,6 +682,7 @@ static void lanes_iterate(lanes *k) {
     if (root_bits) d = v_select(m_from_bits(root_bits), lanes_sweep(k, m_from_bits(root_bits), false), d);
     if (tip_bits) d = v_select(m_from_bits(tip_bits), lanes_sweep(k, m_from_bits(tip_bits), true), d);
     k->distance_sq.v = d;
+    k->stale |= m_bits(sweeping);
     reached = m_and(sweeping, v_le(d, k->tolerance_sq.v));
     lanes_reached(k, reached);
     rest = m_andnot(reached, sweeping);
@@ -746,7 +751,7 @@ static void lanes_finish(lanes *k, unsigned f) {
   vm fm = m_from_bits(f), fix;
   vd zero = v_set1(0.0), one = v_set1(1.0);
   lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], distance;
-  lanes_forward(k);
+  if (k->stale & f) lanes_forward(k);
   /* ik2d_solve_ccd_fallback: CCD stopped short of a reachable target */
   if (f & k->exact_bits) {
     vd dx = v_sub(k->target_x.v, k->base_x.v), dy = v_sub(k->target_y.v, k->base_y.v);
@@ -910,7 +915,7 @@ int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
   int next, l, i;
   k.n = solvers[0]->chain->count;
   k.reached = 0;
-  k.live = k.active = k.done = 0;
+  k.live = k.active = k.done = k.stale = 0;
   k.exact_bits = k.tip_bits = k.damped_bits = k.goal_bits = k.unit_bits = k.flip_bits = 0;
   for (i = 0; i < k.n; i++) {
     k.limited_bits[i] = k.mode1_bits[i] = k.mode2_bits[i] = 0;
