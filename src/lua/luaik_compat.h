@@ -10,13 +10,11 @@
 #include "lauxlib.h"
 
 #if LUA_VERSION_NUM < 502
-#define luaik_setfuncs(L, l) luaL_register((L), NULL, (l))
 #define luaik_rawlen(L, i) lua_objlen((L), (i))
 /* 5.1 gives every userdata an environment table; ik2d keeps nothing
 ** there (references live in the anchors table, luaik_core.c) */
 #define luaik_newuserdata(L, size) lua_newuserdata((L), (size))
 #else
-#define luaik_setfuncs(L, l) luaL_setfuncs((L), (l), 0)
 #define luaik_rawlen(L, i) lua_rawlen((L), (i))
 #if LUA_VERSION_NUM >= 504
 /* no user values: ik2d keeps nothing there */
