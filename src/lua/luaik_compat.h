@@ -24,4 +24,15 @@
 #endif
 #endif
 
+/* The number at index and whether it is one (or a string convertible to
+** one), in one call where the API has it. */
+static inline lua_Number luaik_tonumberx(lua_State *L, int index, int *is_number) {
+#if LUA_VERSION_NUM >= 502
+  return lua_tonumberx(L, index, is_number);
+#else
+  *is_number = lua_isnumber(L, index);
+  return lua_tonumber(L, index);
+#endif
+}
+
 #endif

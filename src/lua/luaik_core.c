@@ -377,13 +377,9 @@ static int value_error(lua_State *L, int arg, const char *what, const char *mess
 }
 
 double luaik_number_at(lua_State *L, int index, int arg, const char *what) {
-#if LUA_VERSION_NUM >= 502
   int is_number;
-  double value = (double)lua_tonumberx(L, index, &is_number);
+  double value = (double)luaik_tonumberx(L, index, &is_number);
   if (is_number) return value;
-#else
-  if (lua_isnumber(L, index)) return (double)lua_tonumber(L, index);
-#endif
   value_error(L, arg, what, lua_pushfstring(L, "number expected, got %s",
                                             luaik_typename(L, index)));
   return 0.0;
