@@ -24,12 +24,18 @@
 #include "luaik_api.h"
 #include "luaik_compat.h"
 
-#define LUAIK_CHAIN "ik2d.Chain"
-#define LUAIK_CONSTRAINT "ik2d.Constraint"
-#define LUAIK_SOLVER "ik2d.Solver"
-#define LUAIK_GROUP "ik2d.Group"
-#define LUAIK_SKELETON "ik2d.Skeleton"
-#define LUAIK_SPRING "ik2d.Spring"
+/* The binding's object types; luaik_type_names[type] is the name their
+** metatables are registered under ("ik2d.Chain", ...). */
+typedef enum luaik_type {
+  LUAIK_CONSTRAINT,
+  LUAIK_CHAIN,
+  LUAIK_SOLVER,
+  LUAIK_GROUP,
+  LUAIK_SKELETON,
+  LUAIK_SPRING,
+  LUAIK_TYPES
+} luaik_type;
+extern const char *const luaik_type_names[LUAIK_TYPES];
 
 /* Functions LuaJIT's FFI (lua/ik2d/ffi.lua) calls besides the core's. */
 #if defined(_WIN32)
@@ -54,16 +60,16 @@ typedef struct luaik_box {
 
 /* Pushes a new userdata of type holding size bytes of object; returns
 ** the object, zeroed. */
-void *luaik_new_object(lua_State *L, size_t size, const char *type);
+void *luaik_new_object(lua_State *L, size_t size, luaik_type type);
 static inline luaik_box *luaik_box_of(const void *object) {
   return (luaik_box *)((uintptr_t)object - LUAIK_HEADER);
 }
 /* The object at index if it is a userdata of type (collected or not),
 ** else NULL. */
-void *luaik_test_object(lua_State *L, int index, const char *type);
+void *luaik_test_object(lua_State *L, int index, luaik_type type);
 /* The object at argument arg, or an error: "<type> expected, got <what
 ** it is>", or "<name> was collected". */
-void *luaik_check_object(lua_State *L, int arg, const char *type, const char *name);
+void *luaik_check_object(lua_State *L, int arg, luaik_type type, const char *name);
 /* The __gc of every type: marks the box (idempotent) and counts it in
 ** the state's finalised. */
 int luaik_gc(lua_State *L);
@@ -76,8 +82,17 @@ typedef struct luaik_state {
   unsigned long bone_targets; /* targets put on bones: groups look at
                                  their members again only after one */
   ik2d_isa isa;
+  /* each type's metatable (lua_topointer), what luaik_test_object
+  ** compares an object's with */
+  const void *metatable[LUAIK_TYPES];
 } luaik_state;
+/* The state: upvalue 1 of every function the binding registers
+** (luaik_setfuncs), so that a method finds it, and through it its
+** type's metatable, without a lookup by name; else the registry's. */
 luaik_state *luaik_state_of(lua_State *L);
+/* luaL_setfuncs with the state (on the stack's top) as each function's
+** upvalue; pops the state. */
+void luaik_setfuncs(lua_State *L, const luaL_Reg *functions);
 /* The type name of the value at index: its metatable's __name (so an
 ** ik2d.Chain is named so), else Lua's type name. */
 const char *luaik_typename(lua_State *L, int index);

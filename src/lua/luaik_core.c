@@ -30,30 +30,31 @@
 /* objects                                                              */
 /* ------------------------------------------------------------------ */
 
-void *luaik_new_object(lua_State *L, size_t size, const char *type) {
+const char *const luaik_type_names[LUAIK_TYPES] = {
+  "ik2d.Constraint", "ik2d.Chain", "ik2d.Solver", "ik2d.Group", "ik2d.Skeleton", "ik2d.Spring",
+};
+
+void *luaik_new_object(lua_State *L, size_t size, luaik_type type) {
   char *memory = (char *)luaik_newuserdata(L, LUAIK_HEADER + size);
   memset(memory, 0, LUAIK_HEADER + size);
-  luaL_getmetatable(L, type);
+  luaL_getmetatable(L, luaik_type_names[type]);
   lua_setmetatable(L, -2);
   return memory + LUAIK_HEADER;
 }
 
-void *luaik_test_object(lua_State *L, int index, const char *type) {
-  char *memory = (char *)lua_touserdata(L, index);
-  int same = 0;
-  if (memory != NULL && lua_type(L, index) == LUA_TUSERDATA &&
-      lua_getmetatable(L, index)) {
-    luaL_getmetatable(L, type);
-    same = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
+void *luaik_test_object(lua_State *L, int index, luaik_type type) {
+  bool same = false;
+  if (lua_type(L, index) == LUA_TUSERDATA && lua_getmetatable(L, index)) {
+    same = lua_topointer(L, -1) == luaik_state_of(L)->metatable[type];
+    lua_pop(L, 1);
   }
-  return same ? memory + LUAIK_HEADER : NULL;
+  return same ? (char *)lua_touserdata(L, index) + LUAIK_HEADER : NULL;
 }
 
-void *luaik_check_object(lua_State *L, int arg, const char *type,
+void *luaik_check_object(lua_State *L, int arg, luaik_type type,
                          const char *name) {
   void *object = luaik_test_object(L, arg, type);
-  if (object == NULL) luaik_type_error(L, arg, type);
+  if (object == NULL) luaik_type_error(L, arg, luaik_type_names[type]);
   if (luaik_box_of(object)->collected)
     luaik_arg_errorf(L, arg, "%s was collected", name);
   return object;
@@ -75,7 +76,8 @@ int luaik_gc(lua_State *L) {
 }
 
 luaik_state *luaik_state_of(lua_State *L) {
-  luaik_state *state;
+  luaik_state *state = (luaik_state *)lua_touserdata(L, lua_upvalueindex(1));
+  if (state != NULL) return state;
   lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   state = (luaik_state *)lua_touserdata(L, -1);
   lua_pop(L, 1);
@@ -208,12 +210,10 @@ static const char *function_name(lua_CFunction f, bool *method) {
 ** method named name (the FFI path's, which hands a failure on to this
 ** one by a tail call)?  Pops it. */
 static bool is_this_function(lua_State *L, int f, const char *name) {
-  static const char *const types[] = {LUAIK_CHAIN, LUAIK_CONSTRAINT, LUAIK_SOLVER,
-                                      LUAIK_GROUP, LUAIK_SKELETON, LUAIK_SPRING, NULL};
   int k, value = lua_gettop(L);
   bool same = lua_rawequal(L, value, f) != 0;
-  for (k = 0; types[k] != NULL && !same && lua_isfunction(L, value); k++) {
-    luaL_getmetatable(L, types[k]);
+  for (k = 0; k < LUAIK_TYPES && !same && lua_isfunction(L, value); k++) {
+    luaL_getmetatable(L, luaik_type_names[k]);
     if (lua_istable(L, -1)) {
       lua_pushliteral(L, "__index");
       lua_rawget(L, -2);
@@ -377,19 +377,22 @@ static int value_error(lua_State *L, int arg, const char *what, const char *mess
 }
 
 double luaik_number_at(lua_State *L, int index, int arg, const char *what) {
-  if (!lua_isnumber(L, index))
-    value_error(L, arg, what, lua_pushfstring(L, "number expected, got %s",
-                                              luaik_typename(L, index)));
-  return (double)lua_tonumber(L, index);
+  int is_number;
+  double value = (double)luaik_tonumberx(L, index, &is_number);
+  if (is_number) return value;
+  value_error(L, arg, what, lua_pushfstring(L, "number expected, got %s",
+                                            luaik_typename(L, index)));
+  return 0.0;
 }
 
 int luaik_whole_at(lua_State *L, int index, int arg, const char *what) {
   double value = luaik_number_at(L, index, arg, what);
+  /* within the int range the cast is exact for a whole value and
+  ** changes any other (NaN fails the range test) */
+  if (fabs(value) <= 2147483647.0 && value == (double)(int)value) return (int)value;
   if (!isfinite(value) || value != floor(value))
     luaik_arg_errorf(L, arg, "%s must be a whole number", what);
-  if (fabs(value) > 2147483647.0)
-    luaik_arg_errorf(L, arg, "%s must be a whole number within +-2147483647", what);
-  return (int)value;
+  return luaik_arg_errorf(L, arg, "%s must be a whole number within +-2147483647", what);
 }
 
 bool luaik_boolean_at(lua_State *L, int index, int arg, const char *what) {
@@ -557,22 +560,41 @@ static void pin_library(void) {
 ** __metatable: getmetatable(obj) gives the type's name, never this table,
 ** whose __gc a script could otherwise call or replace (an object freed
 ** while its skeleton still lists it). */
-static void register_type(lua_State *L, const char *type,
+void luaik_setfuncs(lua_State *L, const luaL_Reg *functions) {
+  for (; functions->name != NULL; functions++) {
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, functions->func, 1);
+    lua_setfield(L, -3, functions->name);
+  }
+  lua_pop(L, 1);
+}
+
+static void push_state(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+}
+
+/* (the state's metatable entry too: registered once per Lua state, the
+** metatable keeps its address across reloads) */
+static void register_type(lua_State *L, luaik_type type,
                           const luaL_Reg *methods, const luaL_Reg *meta) {
-  luaL_newmetatable(L, type);
+  const char *name = luaik_type_names[type];
+  luaL_newmetatable(L, name);
+  luaik_state_of(L)->metatable[type] = lua_topointer(L, -1);
+  push_state(L);
   luaik_setfuncs(L, meta);
   lua_newtable(L);
+  push_state(L);
   luaik_setfuncs(L, methods);
   lua_setfield(L, -2, "__index");
-  lua_pushstring(L, type);
+  lua_pushstring(L, name);
   lua_setfield(L, -2, "__name");
-  lua_pushstring(L, type);
+  lua_pushstring(L, name);
   lua_setfield(L, -2, "__metatable");
   lua_pop(L, 1);
 }
 
-static void push_methods(lua_State *L, const char *type, const char *key) {
-  luaL_getmetatable(L, type);
+static void push_methods(lua_State *L, luaik_type type, const char *key) {
+  luaL_getmetatable(L, luaik_type_names[type]);
   lua_getfield(L, -1, "__index");
   lua_setfield(L, -3, key);
   lua_pop(L, 1);
@@ -616,6 +638,7 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   register_type(L, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
   register_type(L, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
   lua_newtable(L);
+  push_state(L);
   luaik_setfuncs(L, module_functions);
   lua_pushliteral(L, IK2D_VERSION);
   lua_setfield(L, -2, "_VERSION");

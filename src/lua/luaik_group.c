@@ -626,9 +626,10 @@ static void group_read_table(lua_State *L, luaik_group *group, int n, const char
   }
   lua_settop(L, 2);
   for (i = 0; i < n; i++) {
+    int is_number;
     lua_rawgeti(L, 2, i + 1);
-    if (!lua_isnumber(L, 3)) luaik_number_at(L, 3, 2, lua_pushfstring(L, "item %d", i + 1));
-    group->scratch[i] = (double)lua_tonumber(L, 3);
+    group->scratch[i] = (double)luaik_tonumberx(L, 3, &is_number);
+    if (!is_number) luaik_number_at(L, 3, 2, lua_pushfstring(L, "item %d", i + 1));
     lua_pop(L, 1);
   }
 }
