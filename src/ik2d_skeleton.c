@@ -150,6 +150,8 @@ static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
 /* forward kinematics                                                   */
 /* ------------------------------------------------------------------ */
 
+void ik2d_frame_rot_find(ik2d_frame *f) { f->rot = ik2d_rot_angle(f->angle); }
+
 /* Bone b's origin from its parent's frame (or the base), unflipped. */
 IK2D_INLINE void skeleton_origin(const ik2d_skeleton *sk, int b, double *x, double *y) {
   int p = sk->parent[b];

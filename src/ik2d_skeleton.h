@@ -38,8 +38,9 @@ typedef struct ik2d_frame {
 /* A frame's rotation, its angle's: found when first read, since a pushed
 ** bone takes its tip from its chain's joints and its rotation is mostly
 ** never read (the trig of every turned bone, each solve). */
+void ik2d_frame_rot_find(ik2d_frame *f);
 static inline ik2d_rot ik2d_frame_rot(ik2d_frame *f) {
-  if (f->rot.c != f->rot.c) f->rot = ik2d_rot_angle(f->angle);
+  if (f->rot.c != f->rot.c) ik2d_frame_rot_find(f);
   return f->rot;
 }
 
