@@ -192,7 +192,9 @@ void ik2d_pose_toward_pole(ik2d_pose *pose) {
   double px = pose->pole_x, py = pose->pole_y, bulk = 0.0, pole;
   ik2d_rot saved[IK2D_MAX_BONES], u, world[IK2D_MAX_BONES];
   if (n < 2) return;
-  ik2d_pose_forward(pose);
+  /* (a method's run ends with its forward pass: fresh) */
+  if (!pose->fresh) ik2d_pose_forward(pose);
+  pose->fresh = true;
   if (!pose_unit(x[0], y[0], x[n], y[n], &u)) return;
   pole = pose_side(u, x[0], y[0], px, py);
   for (j = 1; j < n; j++) bulk += pose_side(u, x[0], y[0], x[j], y[j]);

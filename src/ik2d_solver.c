@@ -760,6 +760,7 @@ int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
   double dy = pose->target_y - pose->chain->base_y;
   if (!pose->settings->ccd.exact) return used;
   if (!pose->fresh) ik2d_pose_forward(pose);
+  pose->fresh = true;
   if (!(ik2d_pose_tip_distance_sq(pose) > pose->tolerance_sq)) return used;
   /* only a target the chain can reach: beyond, the straight pose (or
   ** the limits) is the answer already */
