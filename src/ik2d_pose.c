@@ -135,13 +135,7 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose) {
     ik2d_rot rel;
     if (limit == NULL || limit->full) continue;
     rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
-    /* no atan2 for a bone clearly inside: cos has slope at most 1, so a
-    ** cos above cos(half) + IK2D_ON_LIMIT + 1e-9 puts the angle 1e-9 below
-    ** half - IK2D_ON_LIMIT, where the roundings here and atan2's are
-    ** 1e-15: the test below would say false */
-    if (rel.c > (limit->half_rot.c + (IK2D_ON_LIMIT + 1e-9)) * sqrt(rel.c * rel.c + rel.s * rel.s))
-      continue;
-    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - IK2D_ON_LIMIT) return true;
+    if (ik2d_pose_rel_on_limit(limit, rel)) return true;
   }
   return false;
 }

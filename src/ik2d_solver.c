@@ -632,24 +632,43 @@ static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double wei
 ** denormal dot products can be off by 1e-4).  The threshold is that low
 ** because the rotations' errors compound along the chain into the world
 ** directions the joints come from. */
-bool ik2d_solve_sane(ik2d_pose *pose) {
+/* ik2d_solve_sane; and *on_limit, ik2d_pose_on_limit of the rotations it
+** leaves (when it returns true), from the clamps' own relative rotations:
+** a bone's limit middle reads only the bones before it, which the loop
+** has left as they end. */
+static bool solve_sane_limits(ik2d_pose *pose, bool *on_limit) {
   int i;
+  *on_limit = false;
   for (i = 0; i < pose->count; i++) {
+    const ik2d_constraint *limit = pose->chain->constraint[i];
     double c = pose->rot[i].c, s = pose->rot[i].s;
     double norm = c * c + s * s;
+    ik2d_rot mid, rel;
     if (ik2d_rot_broken(norm)) return false;
     if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       pose->fresh = false;
       pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
     }
+    if (limit == NULL || limit->full) continue;
     /* the limits once more, on the unit rotation: the methods' tests saw
     ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
     ** outside through (the blend clamps the angle, but the joints come
     ** from these rotations); a no-op for a rotation inside */
-    if (solve_clamp(pose, i)) pose->fresh = false;
+    mid = ik2d_pose_limit_mid(pose, i);
+    rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
+    if (ik2d_constraint_clamp_rel_inline(limit, mid, rel, &pose->rot[i])) {
+      pose->fresh = false;
+      rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
+    }
+    if (!*on_limit) *on_limit = ik2d_pose_rel_on_limit(limit, rel);
   }
   return true;
+}
+
+bool ik2d_solve_sane(ik2d_pose *pose) {
+  bool on_limit;
+  return solve_sane_limits(pose, &on_limit);
 }
 
 bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
@@ -702,12 +721,14 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   return solver->result.reached;
 }
 
-bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
+/* ik2d_solve_commit, with on_limit ik2d_pose_on_limit(pose) found. */
+static bool solve_commit_limited(ik2d_solver *solver, ik2d_pose *pose, int used,
+                                 bool on_limit) {
   ik2d_chain *chain = solver->chain;
   double weight = solver->settings.weight;
   int i;
   IK2D_STAT(solver->joint_updates = pose->joint_updates;);
-  solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
+  solver->result.limited = pose->limited || on_limit;
   for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
   solver->have_solution = true;
   solver->angles_held = true;
@@ -726,15 +747,21 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   return ik2d_solve_result(solver, used);
 }
 
+bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
+  return solve_commit_limited(solver, pose, used, !pose->limited && ik2d_pose_on_limit(pose));
+}
+
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
                        const ik2d_rot *start, int used) {
   ik2d_chain *chain = solver->chain;
   int i;
   if (solver->settings.weight > 0.0) {
-    if (!ik2d_solve_sane(pose)) {
+    bool on_limit;
+    if (!solve_sane_limits(pose, &on_limit)) {
       /* a broken run is dropped: the start, unstretched */
       ik2d_pose_load(pose, start);
       pose->scale = 1.0;
+      on_limit = ik2d_pose_on_limit(pose);
     }
     /* follow: the base one chain behind the target, placed last, on the
     ** rotations as they are now (after a tip angle or a pole turned bones
@@ -744,7 +771,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
     ** chain of 1e6 bones 2.8e-5 off the target) */
     if (solver->settings.method == IK2D_FOLLOW) ik2d_follow_place(pose);
     solve_angles(solver, pose);
-    return ik2d_solve_commit(solver, pose, used);
+    return solve_commit_limited(solver, pose, used, on_limit);
   }
   /* weight 0: the pose exactly, and no solving work */
   solver->result.limited = false;
