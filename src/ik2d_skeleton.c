@@ -495,6 +495,18 @@ IK2D_INLINE void push_place(ik2d_skeleton *sk, const ik2d_chain *chain, int k, i
   }
 }
 
+/* Each chain's others_below, after a chain joined or left sk. */
+static void skeleton_chains_below(ik2d_skeleton *sk) {
+  ik2d_skeleton_node *a, *b;
+  for (a = sk->chains.next; a != &sk->chains; a = a->next) {
+    struct ik2d_chain_link *link = a->chain->link;
+    link->others_below = false;
+    for (b = sk->chains.next; b != &sk->chains; b = b->next)
+      if (b != a && skeleton_below(sk, link->from, b->chain->link->to))
+        link->others_below = true;
+  }
+}
+
 /* A push while deferring: the path's frames now (they take the chain's
 ** joints), the bones below it and the chains ending there marked stale,
 ** placed and pulled when read or when the solve ends; a later solve in
@@ -510,7 +522,7 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
     push_place(sk, chain, k, b);
     sk->stale[sk->position[b]] = 0;
   }
-  if (!pull_others) return;
+  if (!pull_others || !link->others_below) return;
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
     if (node->chain != chain && skeleton_below(sk, from, node->chain->link->to))
       node->chain->link->stale = true;
@@ -1062,6 +1074,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   node_clear(&link->node);
   link->node.chain = chain;
   node_link(sk, &sk->chains, &link->node);
+  skeleton_chains_below(sk);
   ik2d_skeleton_chain_pull(chain);
   return IK2D_OK;
 }
@@ -1093,4 +1106,5 @@ void ik2d_chain_release(ik2d_chain *chain) {
   for (k = sk->solver_count - 1; k >= 0; k--)
     if (skeleton_solver_chain(sk->solvers[k]) == chain) skeleton_drop_solver(sk, k);
   node_unlink(&chain->link->node);
+  skeleton_chains_below(sk);
 }

@@ -100,6 +100,8 @@ struct ik2d_chain_link {
                                each bone's space (0 at the tip) */
   double *shift;            /* chain angle - skeleton angle: phi_k - phi_k-1 */
   bool stale;               /* to pull (its skeleton deferring) */
+  bool others_below;        /* another chain of the skeleton ends at or
+                               below from (skeleton_chains_below) */
 };
 
 #define IK2D_TRANSFORM 5    /* doubles a bone in the transforms */
