@@ -507,6 +507,19 @@ static void skeleton_chains_below(ik2d_skeleton *sk) {
   }
 }
 
+/* Bone b of the path of chain, its k-th, takes the chain's angle. */
+IK2D_INLINE void push_angle(ik2d_skeleton *sk, ik2d_chain *chain, int k, int b) {
+  double shift = chain->link->shift[k];
+  if (shift == 0.0) {
+    sk->angle[b] = chain->angle[k];
+  } else {
+    /* and back, so that the chain reads as a pull would write it (the
+    ** round trip can move the angle by an ulp) */
+    sk->angle[b] = chain->angle[k] - shift;
+    chain->angle[k] = sk->angle[b] + shift;
+  }
+}
+
 /* A push while deferring: the path's frames now (they take the chain's
 ** joints), the bones below it and the chains ending there marked stale,
 ** placed and pulled when read or when the solve ends; a later solve in
@@ -519,6 +532,7 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
   memset(sk->stale + sk->position[from], 1, (size_t)(sk->last[from] - sk->position[from] + 1));
   for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
+    push_angle(sk, chain, k, b);
     push_place(sk, chain, k, b);
     sk->stale[sk->position[b]] = 0;
   }
@@ -533,21 +547,11 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   int k, b, i, n = chain->count;
   if (sk == NULL) return;
-  for (k = 0; k < n; k++) {
-    b = link->bones[k];
-    if (link->shift[k] == 0.0) {
-      sk->angle[b] = chain->angle[k];
-    } else {
-      /* and back, so that the chain reads as a pull would write it (the
-      ** round trip can move the angle by an ulp) */
-      sk->angle[b] = chain->angle[k] - link->shift[k];
-      chain->angle[k] = sk->angle[b] + link->shift[k];
-    }
-  }
   if (sk->deferring) {
     push_deferred(sk, chain, pull_others);
     return;
   }
+  for (k = 0; k < n; k++) push_angle(sk, chain, k, link->bones[k]);
   /* the frames below from, parents first (the path's in its order); the
   ** path's positions are the chain's joints (a weight-1 solve builds them
   ** from its rotations, a hair off the trig), taken before the bones
