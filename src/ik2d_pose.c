@@ -242,7 +242,7 @@ typedef struct pose_pair {
 static bool pose_allowed(const ik2d_pose *pose, int i, ik2d_rot r) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
   return limit == NULL ||
-         !ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &r);
+         !ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &r);
 }
 
 /* The triangle of joints i < j, solved for one bend side: the sides, the
