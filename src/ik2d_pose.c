@@ -343,8 +343,8 @@ static inline bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_r
 
 /* Keeps the pair in best when the side (+1 or -1) is cheaper than what
 ** best holds; returns true when a limit forbids the side. */
-static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
-                           double side, pose_pair *best) {
+IK2D_INLINE bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
+                                double side, pose_pair *best) {
   ik2d_rot j_turn = ik2d_rot_inv_mul(t->now, ik2d_rot_of(t->want.c, side * t->want.s));
   ik2d_rot i_turn, i_rot, j_rot;
   double px, py, cost;
@@ -371,7 +371,7 @@ static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
 ** (no elbow flips), unless a limit forbids that side: then the other side
 ** is tried, which is how a chain starting straight against a one-sided
 ** limit (an elbow that bends one way only) gets out of CCD's dead end. */
-static void pose_pair_try(const ik2d_pose *pose, int i, int j, void *best_pair) {
+IK2D_INLINE void pose_pair_try(const ik2d_pose *pose, int i, int j, void *best_pair) {
   pose_pair *best = best_pair;
   pose_triangle t;
   double a2, b2, d2, gap, ab, want_sin;
