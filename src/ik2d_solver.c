@@ -565,28 +565,6 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   }
 }
 
-/* The angle of each bone's IK rotation, into ik2d_solution_angle:
-** always derived from the rotation, never the last angle plus the small
-** turn since, so that no rounding accumulates over frames (a bone turning
-** 2.5e-16 rad a frame would drift from its drawn direction by 1e-9 rad
-** in 1e7 frames).  A rotation the last solution holds to the bit (a bone
-** the run left as it started) has its angle there already. */
-static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
-  double *angle = ik2d_solution_angle(solver);
-  bool held = solver->angles_held;
-  int i;
-  for (i = 0; i < pose->count; i++) {
-    if (held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0) continue;
-    angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
-  }
-}
-
-static void solve_blend(ik2d_chain *chain, ik2d_solver *solver, double weight) {
-  int i;
-  for (i = 0; i < chain->count; i++)
-    chain->angle[i] = ik2d_solve_blend_bone(chain, i, ik2d_solution_angle(solver)[i], weight);
-}
-
 static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
   int i;
   if (!pose->fresh) ik2d_pose_forward(pose);
@@ -721,18 +699,31 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   return solver->result.reached;
 }
 
-/* ik2d_solve_commit, with on_limit ik2d_pose_on_limit(pose) found. */
-static bool solve_commit_limited(ik2d_solver *solver, ik2d_pose *pose, int used,
-                                 bool on_limit) {
+/* ik2d_solve_commit, with on_limit ik2d_pose_on_limit(pose) found; with
+** find_angles, the angle of each bone's IK rotation found first, in the
+** same loop: into ik2d_solution_angle, always derived from the rotation,
+** never the last angle plus the small turn since, so that no rounding
+** accumulates over frames (a bone turning 2.5e-16 rad a frame would
+** drift from its drawn direction by 1e-9 rad in 1e7 frames).  A rotation
+** the last solution holds to the bit (a bone the run left as it started)
+** has its angle there already. */
+IK2D_INLINE bool solve_commit_limited(ik2d_solver *solver, ik2d_pose *pose, int used,
+                                      bool on_limit, bool find_angles) {
   ik2d_chain *chain = solver->chain;
-  double weight = solver->settings.weight;
+  double weight = solver->settings.weight, *angle = ik2d_solution_angle(solver);
+  bool held = solver->angles_held;
   int i;
   IK2D_STAT(solver->joint_updates = pose->joint_updates;);
   solver->result.limited = pose->limited || on_limit;
-  for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
+  for (i = 0; i < chain->count; i++) {
+    if (find_angles &&
+        !(held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0))
+      angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+    solver->solution[i] = pose->rot[i];
+    chain->angle[i] = ik2d_solve_blend_bone(chain, i, angle[i], weight);
+  }
   solver->have_solution = true;
   solver->angles_held = true;
-  solve_blend(chain, solver, weight);
   chain->uniform = solver->settings.two_bone.uniform;
   /* the stretch blends as the angles do */
   chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
@@ -748,7 +739,8 @@ static bool solve_commit_limited(ik2d_solver *solver, ik2d_pose *pose, int used,
 }
 
 bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
-  return solve_commit_limited(solver, pose, used, !pose->limited && ik2d_pose_on_limit(pose));
+  return solve_commit_limited(solver, pose, used, !pose->limited && ik2d_pose_on_limit(pose),
+                              false);
 }
 
 bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
@@ -770,8 +762,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
     ** it, and a base placed before that renormalising left the tip of a
     ** chain of 1e6 bones 2.8e-5 off the target) */
     if (solver->settings.method == IK2D_FOLLOW) ik2d_follow_place(pose);
-    solve_angles(solver, pose);
-    return solve_commit_limited(solver, pose, used, on_limit);
+    return solve_commit_limited(solver, pose, used, on_limit, true);
   }
   /* weight 0: the pose exactly, and no solving work */
   solver->result.limited = false;
