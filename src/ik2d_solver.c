@@ -515,7 +515,7 @@ static inline bool solve_clamp(ik2d_pose *pose, int i) {
   return ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
 }
 
-void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
+IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   pose->chain = chain;
   pose->settings = &solver->settings;
@@ -539,6 +539,10 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->base_y = chain->base_y;
 }
 
+void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
+  solve_prepare_fields(pose, solver);
+}
+
 /* The pose's rotations from the chain's animated pose, within limits
 ** (what a cold start starts from). */
 static void solve_from_pose(ik2d_pose *pose) {
@@ -553,7 +557,7 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   bool warm = ik2d_solve_warm(solver);
   int i;
-  ik2d_solve_prepare_fields(pose, solver);
+  solve_prepare_fields(pose, solver);
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     pose->rot[i] = ik2d_solve_start_rot(solver, warm, i);
@@ -614,7 +618,7 @@ static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double wei
 ** leaves (when it returns true), from the clamps' own relative rotations:
 ** a bone's limit middle reads only the bones before it, which the loop
 ** has left as they end. */
-static bool solve_sane_limits(ik2d_pose *pose, bool *on_limit) {
+IK2D_INLINE bool solve_sane_limits(ik2d_pose *pose, bool *on_limit) {
   int i;
   *on_limit = false;
   for (i = 0; i < pose->count; i++) {
