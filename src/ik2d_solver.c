@@ -553,7 +553,7 @@ static void solve_from_pose(ik2d_pose *pose) {
   }
 }
 
-void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+IK2D_INLINE void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   bool warm = ik2d_solve_warm(solver);
   int i;
@@ -653,11 +653,21 @@ bool ik2d_solve_sane(ik2d_pose *pose) {
   return solve_sane_limits(pose, &on_limit);
 }
 
-bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
+/* (the extern halves and pieces wrap inline ones, which ik2d_solver_solve
+** runs without the calls) */
+void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+  solve_prepare(pose, solver);
+}
+
+IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
   if (!(solver->settings.weight > 0.0)) return false;
-  ik2d_solve_prepare(pose, solver);
+  solve_prepare(pose, solver);
   ik2d_pose_save(pose, start);
   return true;
+}
+
+bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
+  return solve_start(solver, pose, start);
 }
 
 bool ik2d_solver_measure(ik2d_solver *solver) {
@@ -747,8 +757,8 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
                               false);
 }
 
-bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
-                       const ik2d_rot *start, int used) {
+IK2D_INLINE bool solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
+                              int used) {
   ik2d_chain *chain = solver->chain;
   int i;
   if (solver->settings.weight > 0.0) {
@@ -775,6 +785,11 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   IK2D_STAT(solver->joint_updates = 0;);
   ik2d_chain_update_joints(chain);
   return ik2d_solve_result(solver, used);
+}
+
+bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
+                       const ik2d_rot *start, int used) {
+  return solve_finish(solver, pose, start, used);
 }
 
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
@@ -977,6 +992,6 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_rot start[IK2D_MAX_BONES];
   int used = 0;
   if (solver == NULL || solver->chain == NULL) return false;
-  if (ik2d_solve_start(solver, &pose, start)) used = solve_run(&pose);
-  return ik2d_solve_finish(solver, &pose, start, used);
+  if (solve_start(solver, &pose, start)) used = solve_run(&pose);
+  return solve_finish(solver, &pose, start, used);
 }
