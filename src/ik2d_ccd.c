@@ -184,7 +184,7 @@ typedef struct ccd_run_state {
   ik2d_rot start[IK2D_MAX_BONES];
 } ccd_run_state;
 
-static void ccd_run_begin(ccd_run_state *run, ik2d_pose *pose) {
+IK2D_INLINE void ccd_run_begin(ccd_run_state *run, ik2d_pose *pose) {
   run->pose = pose;
   run->done = 1;
   run->used = 0;

@@ -23,15 +23,11 @@ bool ik2d_constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
                                ik2d_rot *r);
 /* The same, inline: for the loops over every bone at a solve's start and
 ** end (in CCD's inner loop the call keeps its registers free). */
-static inline bool ik2d_constraint_clamp_rot_inline(const ik2d_constraint *c, ik2d_rot mid,
-                                                    ik2d_rot *r) {
-  ik2d_rot rel;
-  double side, half_cos, half_sin;
-  if (c == NULL || c->full) return false;
-  half_cos = c->half_rot.c;
-  half_sin = c->half_rot.s;
-  /* the rotation relative to the middle of the allowed arc */
-  rel = ik2d_rot_inv_mul(mid, *r);
+/* The clamp of a limited bone (not full) whose rotation *r is rel from
+** mid (rel = ik2d_rot_inv_mul(mid, *r), worked out by the caller). */
+static inline bool ik2d_constraint_clamp_rel_inline(const ik2d_constraint *c, ik2d_rot mid,
+                                                   ik2d_rot rel, ik2d_rot *r) {
+  double side, half_cos = c->half_rot.c, half_sin = c->half_rot.s;
   /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is
   ** ill-conditioned near half = 0 and pi, where cos is flat: a pinned
   ** joint let 1.5e-8 rad through.  The sine decides there instead; and
@@ -45,6 +41,13 @@ static inline bool ik2d_constraint_clamp_rot_inline(const ik2d_constraint *c, ik
   side = rel.s < 0.0 ? -half_sin : half_sin;
   *r = ik2d_rot_mul(mid, ik2d_rot_of(half_cos, side));
   return true;
+}
+
+static inline bool ik2d_constraint_clamp_rot_inline(const ik2d_constraint *c, ik2d_rot mid,
+                                                    ik2d_rot *r) {
+  if (c == NULL || c->full) return false;
+  /* the rotation relative to the middle of the allowed arc */
+  return ik2d_constraint_clamp_rel_inline(c, mid, ik2d_rot_inv_mul(mid, *r), r);
 }
 
 /* ik2d_constraint_clamp, inline: a solve's blend clamps every limited

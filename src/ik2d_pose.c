@@ -135,13 +135,7 @@ bool ik2d_pose_on_limit(const ik2d_pose *pose) {
     ik2d_rot rel;
     if (limit == NULL || limit->full) continue;
     rel = ik2d_rot_inv_mul(ik2d_pose_limit_mid(pose, i), pose->rot[i]);
-    /* no atan2 for a bone clearly inside: cos has slope at most 1, so a
-    ** cos above cos(half) + IK2D_ON_LIMIT + 1e-9 puts the angle 1e-9 below
-    ** half - IK2D_ON_LIMIT, where the roundings here and atan2's are
-    ** 1e-15: the test below would say false */
-    if (rel.c > (limit->half_rot.c + (IK2D_ON_LIMIT + 1e-9)) * sqrt(rel.c * rel.c + rel.s * rel.s))
-      continue;
-    if (fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - IK2D_ON_LIMIT) return true;
+    if (ik2d_pose_rel_on_limit(limit, rel)) return true;
   }
   return false;
 }
@@ -192,7 +186,9 @@ void ik2d_pose_toward_pole(ik2d_pose *pose) {
   double px = pose->pole_x, py = pose->pole_y, bulk = 0.0, pole;
   ik2d_rot saved[IK2D_MAX_BONES], u, world[IK2D_MAX_BONES];
   if (n < 2) return;
-  ik2d_pose_forward(pose);
+  /* (a method's run ends with its forward pass: fresh) */
+  if (!pose->fresh) ik2d_pose_forward(pose);
+  pose->fresh = true;
   if (!pose_unit(x[0], y[0], x[n], y[n], &u)) return;
   pole = pose_side(u, x[0], y[0], px, py);
   for (j = 1; j < n; j++) bulk += pose_side(u, x[0], y[0], x[j], y[j]);
@@ -246,7 +242,7 @@ typedef struct pose_pair {
 static bool pose_allowed(const ik2d_pose *pose, int i, ik2d_rot r) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
   return limit == NULL ||
-         !ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &r);
+         !ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &r);
 }
 
 /* The triangle of joints i < j, solved for one bend side: the sides, the
@@ -347,8 +343,8 @@ static inline bool pose_keep_pair_if_nearer(ik2d_pose *pose, int i, ik2d_rot i_r
 
 /* Keeps the pair in best when the side (+1 or -1) is cheaper than what
 ** best holds; returns true when a limit forbids the side. */
-static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
-                           double side, pose_pair *best) {
+IK2D_INLINE bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
+                                double side, pose_pair *best) {
   ik2d_rot j_turn = ik2d_rot_inv_mul(t->now, ik2d_rot_of(t->want.c, side * t->want.s));
   ik2d_rot i_turn, i_rot, j_rot;
   double px, py, cost;
@@ -375,7 +371,7 @@ static bool pose_pair_side(const ik2d_pose *pose, const pose_triangle *t,
 ** (no elbow flips), unless a limit forbids that side: then the other side
 ** is tried, which is how a chain starting straight against a one-sided
 ** limit (an elbow that bends one way only) gets out of CCD's dead end. */
-static void pose_pair_try(const ik2d_pose *pose, int i, int j, void *best_pair) {
+IK2D_INLINE void pose_pair_try(const ik2d_pose *pose, int i, int j, void *best_pair) {
   pose_pair *best = best_pair;
   pose_triangle t;
   double a2, b2, d2, gap, ab, want_sin;

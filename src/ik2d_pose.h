@@ -9,9 +9,12 @@
 #ifndef IK2D_POSE_H
 #define IK2D_POSE_H
 
+#include <math.h>
+
 #include "ik2d.h"
 #include "ik2d_chain.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 
 typedef struct ik2d_pose {
   const ik2d_chain *chain;
@@ -114,6 +117,17 @@ void ik2d_pose_toward_pole(ik2d_pose *pose);
 
 /* Whether a limited bone ends on the edge of its allowed arc. */
 bool ik2d_pose_on_limit(const ik2d_pose *pose);
+/* Whether a bone limited by limit (not full) whose rotation is rel from
+** its arc's middle ends on an edge of the arc. */
+static inline bool ik2d_pose_rel_on_limit(const ik2d_constraint *limit, ik2d_rot rel) {
+  /* no atan2 for a bone clearly inside: cos has slope at most 1, so a
+  ** cos above cos(half) + IK2D_ON_LIMIT + 1e-9 puts the angle 1e-9 below
+  ** half - IK2D_ON_LIMIT, where the roundings here and atan2's are
+  ** 1e-15: the test below would say false */
+  if (rel.c > (limit->half_rot.c + (IK2D_ON_LIMIT + 1e-9)) * sqrt(rel.c * rel.c + rel.s * rel.s))
+    return false;
+  return fabs(ik2d_atan2(rel.s, rel.c)) >= limit->half - IK2D_ON_LIMIT;
+}
 
 /* The exact two-joint step: turns the best pair of joints so that the
 ** tip lands on the target (law of cosines), inside limits and damping,

@@ -150,22 +150,24 @@ static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
 /* forward kinematics                                                   */
 /* ------------------------------------------------------------------ */
 
+void ik2d_frame_rot_find(ik2d_frame *f) { f->rot = ik2d_rot_angle(f->angle); }
+
 /* Bone b's origin from its parent's frame (or the base), unflipped. */
 IK2D_INLINE void skeleton_origin(const ik2d_skeleton *sk, int b, double *x, double *y) {
   int p = sk->parent[b];
   double px = sk->base_x, py = sk->base_y;
   ik2d_rot parent_rot = sk->base_rot;
-  if (p >= 0) {
-    const ik2d_frame *pf = &sk->frame[p];
-    px = pf->x;
-    py = pf->y;
-    parent_rot = pf->rot;
-  }
   if (sk->at_tip[b]) {
     *x = p >= 0 ? sk->frame[p].tip_x : px;
     *y = p >= 0 ? sk->frame[p].tip_y : py;
   } else {
     double ox = sk->origin[2 * b], oy = sk->origin[2 * b + 1];
+    if (p >= 0) {
+      ik2d_frame *pf = &sk->frame[p];
+      px = pf->x;
+      py = pf->y;
+      parent_rot = ik2d_frame_rot(pf);
+    }
     *x = px + (parent_rot.c * ox - parent_rot.s * oy);
     *y = py + (parent_rot.s * ox + parent_rot.c * oy);
   }
@@ -180,12 +182,13 @@ IK2D_INLINE void skeleton_turn(ik2d_skeleton *sk, int b) {
   /* wrapped at each step, as a chain's world angles are */
   w = ik2d_wrap((sk->inherit[b] == IK2D_INHERIT_ALL ? parent_angle : sk->base_angle) +
                 sk->angle[b]);
-  /* the trig only for a new angle: a frame's rot is always its angle's
-  ** (set here alone), and a base that only moves, or a bone whose own and
-  ** parent's angles stay, keeps it.  Bits compared: -0.0 is not 0.0 */
+  /* a new angle's rotation found when read (ik2d_frame_rot): a frame's
+  ** rot is always its angle's, and a base that only moves, or a bone
+  ** whose own and parent's angles stay, keeps it.  Bits compared: -0.0
+  ** is not 0.0 */
   if (memcmp(&w, &f->angle, sizeof w) != 0) {
     f->angle = w;
-    f->rot = ik2d_rot_angle(w);
+    f->rot.c = NAN;
   }
 }
 
@@ -193,10 +196,12 @@ IK2D_INLINE void skeleton_turn(ik2d_skeleton *sk, int b) {
 IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
   ik2d_frame *f = &sk->frame[b];
   double length = sk->length[b];
+  ik2d_rot rot;
   skeleton_origin(sk, b, &f->x, &f->y);
   skeleton_turn(sk, b);
-  f->tip_x = f->x + length * f->rot.c;
-  f->tip_y = f->y + length * f->rot.s;
+  rot = ik2d_frame_rot(f);
+  f->tip_x = f->x + length * rot.c;
+  f->tip_y = f->y + length * rot.s;
 }
 
 /* Bone b's origin x as drawn: mirrored about the base when flipped (a
@@ -313,13 +318,13 @@ static void chain_geometry(ik2d_chain *chain) {
 /* The base of a chain starting at bone from: its origin as drawn, and its
 ** parent's world direction (the base's for a root or position-only bone),
 ** with that direction's rotation. */
-static double chain_base_angle_of(const ik2d_skeleton *sk, int from, ik2d_rot *rot) {
+static double chain_base_angle_of(const ik2d_skeleton *sk, int from, ik2d_frame **frame) {
   int p = sk->parent[from];
   if (p < 0 || sk->inherit[from] == IK2D_INHERIT_POSITION) {
-    *rot = sk->base_rot;
+    *frame = NULL;
     return sk->base_angle;
   }
-  *rot = sk->frame[p].rot;
+  *frame = &sk->frame[p];
   return sk->frame[p].angle;
 }
 
@@ -327,13 +332,13 @@ static double chain_base_angle_of(const ik2d_skeleton *sk, int from, ik2d_rot *r
 IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, double x, double y) {
   const struct ik2d_chain_link *link = chain->link;
   double angle, kept;
-  ik2d_rot rot;
+  ik2d_frame *frame;
   int k;
-  angle = chain_base_angle_of(sk, link->from, &rot);
+  angle = chain_base_angle_of(sk, link->from, &frame);
   kept = ik2d_base_angle(angle);
   /* the base rotation's trig only when the angle changed, and not even
-  ** then when the angle is kept as it is: rot is already its rotation
-  ** (a frame's and the base's always are) */
+  ** then when the angle is kept as it is: the frame's or the base's
+  ** rotation is already its rotation */
   if (memcmp(&kept, &chain->base_angle, sizeof kept) == 0) {
     chain->base_x = x;
     chain->base_y = y;
@@ -341,7 +346,7 @@ IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, do
     chain->base_x = x;
     chain->base_y = y;
     chain->base_angle = kept;
-    chain->base_rot = rot;
+    chain->base_rot = frame != NULL ? ik2d_frame_rot(frame) : sk->base_rot;
   } else {
     ik2d_chain_keep_base(chain, x, y, angle);
   }
@@ -482,10 +487,36 @@ IK2D_INLINE void push_place(ik2d_skeleton *sk, const ik2d_chain *chain, int k, i
     f->tip_x = sk->flip ? 2.0 * sk->base_x - t[3] : t[3];
     f->tip_y = t[4];
   } else {
-    f->tip_x = f->x + sk->length[b] * f->rot.c;
-    f->tip_y = f->y + sk->length[b] * f->rot.s;
+    ik2d_rot rot = ik2d_frame_rot(f);
+    f->tip_x = f->x + sk->length[b] * rot.c;
+    f->tip_y = f->y + sk->length[b] * rot.s;
     t[3] = sk->flip ? 2.0 * sk->base_x - f->tip_x : f->tip_x;
     t[4] = f->tip_y;
+  }
+}
+
+/* Each chain's others_below, after a chain joined or left sk. */
+static void skeleton_chains_below(ik2d_skeleton *sk) {
+  ik2d_skeleton_node *a, *b;
+  for (a = sk->chains.next; a != &sk->chains; a = a->next) {
+    struct ik2d_chain_link *link = a->chain->link;
+    link->others_below = false;
+    for (b = sk->chains.next; b != &sk->chains; b = b->next)
+      if (b != a && skeleton_below(sk, link->from, b->chain->link->to))
+        link->others_below = true;
+  }
+}
+
+/* Bone b of the path of chain, its k-th, takes the chain's angle. */
+IK2D_INLINE void push_angle(ik2d_skeleton *sk, ik2d_chain *chain, int k, int b) {
+  double shift = chain->link->shift[k];
+  if (shift == 0.0) {
+    sk->angle[b] = chain->angle[k];
+  } else {
+    /* and back, so that the chain reads as a pull would write it (the
+    ** round trip can move the angle by an ulp) */
+    sk->angle[b] = chain->angle[k] - shift;
+    chain->angle[k] = sk->angle[b] + shift;
   }
 }
 
@@ -501,10 +532,11 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
   memset(sk->stale + sk->position[from], 1, (size_t)(sk->last[from] - sk->position[from] + 1));
   for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
+    push_angle(sk, chain, k, b);
     push_place(sk, chain, k, b);
     sk->stale[sk->position[b]] = 0;
   }
-  if (!pull_others) return;
+  if (!pull_others || !link->others_below) return;
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
     if (node->chain != chain && skeleton_below(sk, from, node->chain->link->to))
       node->chain->link->stale = true;
@@ -515,21 +547,11 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   int k, b, i, n = chain->count;
   if (sk == NULL) return;
-  for (k = 0; k < n; k++) {
-    b = link->bones[k];
-    if (link->shift[k] == 0.0) {
-      sk->angle[b] = chain->angle[k];
-    } else {
-      /* and back, so that the chain reads as a pull would write it (the
-      ** round trip can move the angle by an ulp) */
-      sk->angle[b] = chain->angle[k] - link->shift[k];
-      chain->angle[k] = sk->angle[b] + link->shift[k];
-    }
-  }
   if (sk->deferring) {
     push_deferred(sk, chain, pull_others);
     return;
   }
+  for (k = 0; k < n; k++) push_angle(sk, chain, k, link->bones[k]);
   /* the frames below from, parents first (the path's in its order); the
   ** path's positions are the chain's joints (a weight-1 solve builds them
   ** from its rotations, a hair off the trig), taken before the bones
@@ -1056,6 +1078,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   node_clear(&link->node);
   link->node.chain = chain;
   node_link(sk, &sk->chains, &link->node);
+  skeleton_chains_below(sk);
   ik2d_skeleton_chain_pull(chain);
   return IK2D_OK;
 }
@@ -1087,4 +1110,5 @@ void ik2d_chain_release(ik2d_chain *chain) {
   for (k = sk->solver_count - 1; k >= 0; k--)
     if (skeleton_solver_chain(sk->solvers[k]) == chain) skeleton_drop_solver(sk, k);
   node_unlink(&chain->link->node);
+  skeleton_chains_below(sk);
 }

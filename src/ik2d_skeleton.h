@@ -31,9 +31,18 @@ typedef struct ik2d_skeleton_node {
 typedef struct ik2d_frame {
   double x, y;          /* origin */
   double angle;         /* world direction, wrapped to [-pi, pi) */
-  ik2d_rot rot;         /* of angle */
+  ik2d_rot rot;         /* of angle; a NaN c: not found yet (ik2d_frame_rot) */
   double tip_x, tip_y;
 } ik2d_frame;
+
+/* A frame's rotation, its angle's: found when first read, since a pushed
+** bone takes its tip from its chain's joints and its rotation is mostly
+** never read (the trig of every turned bone, each solve). */
+void ik2d_frame_rot_find(ik2d_frame *f);
+static inline ik2d_rot ik2d_frame_rot(ik2d_frame *f) {
+  if (f->rot.c != f->rot.c) ik2d_frame_rot_find(f);
+  return f->rot;
+}
 
 /* The header of a skeleton; its per-bone arrays follow it in the same
 ** memory (ik2d_skeleton_size). */
@@ -91,6 +100,8 @@ struct ik2d_chain_link {
                                each bone's space (0 at the tip) */
   double *shift;            /* chain angle - skeleton angle: phi_k - phi_k-1 */
   bool stale;               /* to pull (its skeleton deferring) */
+  bool others_below;        /* another chain of the skeleton ends at or
+                               below from (skeleton_chains_below) */
 };
 
 #define IK2D_TRANSFORM 5    /* doubles a bone in the transforms */
@@ -98,10 +109,11 @@ struct ik2d_chain_link {
 /* The point (dx, dy) of a bone's space in its frame f (unflipped); the
 ** bone's origin where that point is beyond the doubles (a finite dx of
 ** 1e308 off a bone far out), so that a target is always finite. */
-static inline void ik2d_frame_point(const ik2d_frame *f, double dx, double dy, double *x,
+static inline void ik2d_frame_point(ik2d_frame *f, double dx, double dy, double *x,
                                     double *y) {
-  double px = f->x + (f->rot.c * dx - f->rot.s * dy);
-  double py = f->y + (f->rot.s * dx + f->rot.c * dy);
+  ik2d_rot rot = ik2d_frame_rot(f);
+  double px = f->x + (rot.c * dx - rot.s * dy);
+  double py = f->y + (rot.s * dx + rot.c * dy);
   bool finite = isfinite(px) && isfinite(py);
   *x = finite ? px : f->x;
   *y = finite ? py : f->y;

@@ -353,13 +353,16 @@ static void joint_forward(joint *w) {
   int b, k;
   for (b = w->first; b < sk->count; b++) {
     int p = sk->parent[b];
-    const ik2d_frame *pf = p < 0                          ? NULL
-                           : (w->in[p] | w->carried[p]) ? &w->frame[p]
-                                                          : &sk->frame[p];
+    ik2d_frame *pf = p < 0                          ? NULL
+                     : (w->in[p] | w->carried[p]) ? &w->frame[p]
+                                                    : &sk->frame[p];
     ik2d_frame *f = &w->frame[b];
-    ik2d_rot parent_rot = pf != NULL ? pf->rot : sk->base_rot;
-    double px = pf != NULL ? pf->x : sk->base_x, py = pf != NULL ? pf->y : sk->base_y;
+    ik2d_rot parent_rot;
+    double px, py;
     if (!(w->in[b] | w->carried[b])) continue;
+    parent_rot = pf != NULL ? ik2d_frame_rot(pf) : sk->base_rot;
+    px = pf != NULL ? pf->x : sk->base_x;
+    py = pf != NULL ? pf->y : sk->base_y;
     if (sk->at_tip[b]) {
       f->x = pf != NULL ? pf->tip_x : px;
       f->y = pf != NULL ? pf->tip_y : py;

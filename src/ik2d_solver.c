@@ -511,7 +511,7 @@ static inline bool solve_clamp(ik2d_pose *pose, int i) {
   return ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
 }
 
-void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
+IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   pose->chain = chain;
   pose->settings = &solver->settings;
@@ -535,6 +535,10 @@ void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
   pose->base_y = chain->base_y;
 }
 
+void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
+  solve_prepare_fields(pose, solver);
+}
+
 /* The pose's rotations from the chain's animated pose, within limits
 ** (what a cold start starts from). */
 static void solve_from_pose(ik2d_pose *pose) {
@@ -545,11 +549,11 @@ static void solve_from_pose(ik2d_pose *pose) {
   }
 }
 
-void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+IK2D_INLINE void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   bool warm = ik2d_solve_warm(solver);
   int i;
-  ik2d_solve_prepare_fields(pose, solver);
+  solve_prepare_fields(pose, solver);
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     pose->rot[i] = ik2d_solve_start_rot(solver, warm, i);
@@ -559,28 +563,6 @@ void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
       solve_clamp(pose, i);
     }
   }
-}
-
-/* The angle of each bone's IK rotation, into ik2d_solution_angle:
-** always derived from the rotation, never the last angle plus the small
-** turn since, so that no rounding accumulates over frames (a bone turning
-** 2.5e-16 rad a frame would drift from its drawn direction by 1e-9 rad
-** in 1e7 frames).  A rotation the last solution holds to the bit (a bone
-** the run left as it started) has its angle there already. */
-static void solve_angles(ik2d_solver *solver, const ik2d_pose *pose) {
-  double *angle = ik2d_solution_angle(solver);
-  bool held = solver->angles_held;
-  int i;
-  for (i = 0; i < pose->count; i++) {
-    if (held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0) continue;
-    angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
-  }
-}
-
-static void solve_blend(ik2d_chain *chain, ik2d_solver *solver, double weight) {
-  int i;
-  for (i = 0; i < chain->count; i++)
-    chain->angle[i] = ik2d_solve_blend_bone(chain, i, ik2d_solution_angle(solver)[i], weight);
 }
 
 static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
@@ -628,31 +610,60 @@ static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double wei
 ** denormal dot products can be off by 1e-4).  The threshold is that low
 ** because the rotations' errors compound along the chain into the world
 ** directions the joints come from. */
-bool ik2d_solve_sane(ik2d_pose *pose) {
+/* ik2d_solve_sane; and *on_limit, ik2d_pose_on_limit of the rotations it
+** leaves (when it returns true), from the clamps' own relative rotations:
+** a bone's limit middle reads only the bones before it, which the loop
+** has left as they end. */
+IK2D_INLINE bool solve_sane_limits(ik2d_pose *pose, bool *on_limit) {
   int i;
+  *on_limit = false;
   for (i = 0; i < pose->count; i++) {
+    const ik2d_constraint *limit = pose->chain->constraint[i];
     double c = pose->rot[i].c, s = pose->rot[i].s;
     double norm = c * c + s * s;
+    ik2d_rot mid, rel;
     if (ik2d_rot_broken(norm)) return false;
     if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       pose->fresh = false;
       pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
     }
+    if (limit == NULL || limit->full) continue;
     /* the limits once more, on the unit rotation: the methods' tests saw
     ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
     ** outside through (the blend clamps the angle, but the joints come
     ** from these rotations); a no-op for a rotation inside */
-    if (solve_clamp(pose, i)) pose->fresh = false;
+    mid = ik2d_pose_limit_mid(pose, i);
+    rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
+    if (ik2d_constraint_clamp_rel_inline(limit, mid, rel, &pose->rot[i])) {
+      pose->fresh = false;
+      rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
+    }
+    if (!*on_limit) *on_limit = ik2d_pose_rel_on_limit(limit, rel);
   }
   return true;
 }
 
-bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
+bool ik2d_solve_sane(ik2d_pose *pose) {
+  bool on_limit;
+  return solve_sane_limits(pose, &on_limit);
+}
+
+/* (the extern halves and pieces wrap inline ones, which ik2d_solver_solve
+** runs without the calls) */
+void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+  solve_prepare(pose, solver);
+}
+
+IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
   if (!(solver->settings.weight > 0.0)) return false;
-  ik2d_solve_prepare(pose, solver);
+  solve_prepare(pose, solver);
   ik2d_pose_save(pose, start);
   return true;
+}
+
+bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
+  return solve_start(solver, pose, start);
 }
 
 bool ik2d_solver_measure(ik2d_solver *solver) {
@@ -698,16 +709,31 @@ bool ik2d_solve_result(ik2d_solver *solver, int used) {
   return solver->result.reached;
 }
 
-bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
+/* ik2d_solve_commit, with on_limit ik2d_pose_on_limit(pose) found; with
+** find_angles, the angle of each bone's IK rotation found first, in the
+** same loop: into ik2d_solution_angle, always derived from the rotation,
+** never the last angle plus the small turn since, so that no rounding
+** accumulates over frames (a bone turning 2.5e-16 rad a frame would
+** drift from its drawn direction by 1e-9 rad in 1e7 frames).  A rotation
+** the last solution holds to the bit (a bone the run left as it started)
+** has its angle there already. */
+IK2D_INLINE bool solve_commit_limited(ik2d_solver *solver, ik2d_pose *pose, int used,
+                                      bool on_limit, bool find_angles) {
   ik2d_chain *chain = solver->chain;
-  double weight = solver->settings.weight;
+  double weight = solver->settings.weight, *angle = ik2d_solution_angle(solver);
+  bool held = solver->angles_held;
   int i;
   IK2D_STAT(solver->joint_updates = pose->joint_updates;);
-  solver->result.limited = pose->limited || ik2d_pose_on_limit(pose);
-  for (i = 0; i < chain->count; i++) solver->solution[i] = pose->rot[i];
+  solver->result.limited = pose->limited || on_limit;
+  for (i = 0; i < chain->count; i++) {
+    if (find_angles &&
+        !(held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0))
+      angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+    solver->solution[i] = pose->rot[i];
+    chain->angle[i] = ik2d_solve_blend_bone(chain, i, angle[i], weight);
+  }
   solver->have_solution = true;
   solver->angles_held = true;
-  solve_blend(chain, solver, weight);
   chain->uniform = solver->settings.two_bone.uniform;
   /* the stretch blends as the angles do */
   chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
@@ -722,15 +748,22 @@ bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
   return ik2d_solve_result(solver, used);
 }
 
-bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
-                       const ik2d_rot *start, int used) {
+bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
+  return solve_commit_limited(solver, pose, used, !pose->limited && ik2d_pose_on_limit(pose),
+                              false);
+}
+
+IK2D_INLINE bool solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
+                              int used) {
   ik2d_chain *chain = solver->chain;
   int i;
   if (solver->settings.weight > 0.0) {
-    if (!ik2d_solve_sane(pose)) {
+    bool on_limit;
+    if (!solve_sane_limits(pose, &on_limit)) {
       /* a broken run is dropped: the start, unstretched */
       ik2d_pose_load(pose, start);
       pose->scale = 1.0;
+      on_limit = ik2d_pose_on_limit(pose);
     }
     /* follow: the base one chain behind the target, placed last, on the
     ** rotations as they are now (after a tip angle or a pole turned bones
@@ -739,8 +772,7 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
     ** it, and a base placed before that renormalising left the tip of a
     ** chain of 1e6 bones 2.8e-5 off the target) */
     if (solver->settings.method == IK2D_FOLLOW) ik2d_follow_place(pose);
-    solve_angles(solver, pose);
-    return ik2d_solve_commit(solver, pose, used);
+    return solve_commit_limited(solver, pose, used, on_limit, true);
   }
   /* weight 0: the pose exactly, and no solving work */
   solver->result.limited = false;
@@ -751,11 +783,17 @@ bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
   return ik2d_solve_result(solver, used);
 }
 
+bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
+                       const ik2d_rot *start, int used) {
+  return solve_finish(solver, pose, start, used);
+}
+
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
   double dx = pose->target_x - pose->chain->base_x;
   double dy = pose->target_y - pose->chain->base_y;
   if (!pose->settings->ccd.exact) return used;
   if (!pose->fresh) ik2d_pose_forward(pose);
+  pose->fresh = true;
   if (!(ik2d_pose_tip_distance_sq(pose) > pose->tolerance_sq)) return used;
   /* only a target the chain can reach: beyond, the straight pose (or
   ** the limits) is the answer already */
@@ -939,6 +977,6 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_rot start[IK2D_MAX_BONES];
   int used = 0;
   if (solver == NULL || solver->chain == NULL) return false;
-  if (ik2d_solve_start(solver, &pose, start)) used = solve_run(&pose);
-  return ik2d_solve_finish(solver, &pose, start, used);
+  if (solve_start(solver, &pose, start)) used = solve_run(&pose);
+  return solve_finish(solver, &pose, start, used);
 }
