@@ -315,7 +315,9 @@ function Chain.joint(...)
   local self, i = ...
   local ch = chains_of[self]
   if ch and WHOLE[i] and i <= ch.count + 1 and not ch.collected then
-    ready(ch)
+    -- (ready's test written out: a call per joint a frame)
+    local link = ch.link
+    if link and link.skeleton then skeleton.ready(link.skeleton) end
     local joints = ch.joints
     return joints[2 * i - 1], joints[2 * i]
   end
