@@ -126,7 +126,7 @@ local clamp_weight = m.clamp_weight
 
 -- The kernel that solves sv while its settings stay (sv.kernel; false:
 -- none): for plain CCD without the exact step (no tip angle, pole, aim or
--- one-bone scale), the loop kernel of its sweep (LuaJIT) or the unrolled
+-- one-bone scale) of weight above 0 on a chain of no skeleton, the loop kernel of its sweep (LuaJIT) or the unrolled
 -- kernel made for its bone count and sweep (PUC Lua, up to
 -- kernel.MAX_BONES bones).  And an aimed solve's settings (settings.aimed:
 -- no stretch, compress or softness, as solve_aimed in src/ik2d_solver.c
@@ -139,9 +139,12 @@ local function refresh(sv)
     aimed.stretch, aimed.compress, aimed.softness = 1.0, 1.0, 0.0
     settings.aimed = aimed
   end
+  -- (a chain's link is there from its making, before any solver; weight
+  -- 0 solves nothing)
   local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
     not settings.aim and not settings.exact and
-    not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+    not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0)) and
+    not sv.chain.link and settings.weight > 0.0
   if not plain then
     sv.kernel = false
   elseif kernel.LOOPS then
@@ -756,17 +759,15 @@ function M.solve(sv, P)
   if solve_kernel then
     local ch, settings = sv.chain, sv.settings
     local weight = settings.weight
-    if weight > 0.0 and not ch.link then
-      local used, reached, distance, limited = solve_kernel(sv, ch, settings, weight, P)
-      if used == false and not LOOPS then
-        -- a limit: the unrolled kernel made for limits
-        used, reached, distance, limited =
-          get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
-      end
-      if used then return reached, distance, used, limited end
-      reached = solve_general(sv, true, P, false)
-      return reached, sv.distance, sv.iterations, sv.limited
+    local used, reached, distance, limited = solve_kernel(sv, ch, settings, weight, P)
+    if used == false and not LOOPS then
+      -- a limit: the unrolled kernel made for limits
+      used, reached, distance, limited =
+        get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
     end
+    if used then return reached, distance, used, limited end
+    reached = solve_general(sv, true, P, false)
+    return reached, sv.distance, sv.iterations, sv.limited
   end
   local reached = solve_general(sv, false, P, false)
   return reached, sv.distance, sv.iterations, sv.limited
