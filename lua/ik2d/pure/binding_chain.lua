@@ -303,21 +303,21 @@ function Chain.uniform(...)
   return check_chain(..., 1, select("#", ...)).uniform
 end
 
--- WHOLE[i]: true for the whole numbers 1 .. 1025 (a float with a whole
--- value finds its integer's key; any other value, NaN, nil or a string
--- finds nothing): joint's fast path checks its index with one lookup,
--- no call (type and floor cost a C call each on PUC Lua, several times
--- a frame per chain)
-local WHOLE = {}
-for i = 1, 1025 do WHOLE[i] = true end
-
+-- joint's fast path checks its index with one lookup, no call (type and
+-- floor cost a C call each on PUC Lua, several times a frame per chain):
+-- ch.joint_at[i], where joint i's x is, is there for joints only
 function Chain.joint(...)
   local self, i = ...
   local ch = chains_of[self]
-  if ch and WHOLE[i] and i <= ch.count + 1 and not ch.collected then
-    ready(ch)
-    local joints = ch.joints
-    return joints[2 * i - 1], joints[2 * i]
+  if ch then
+    local at = ch.joint_at[i]
+    if at and not ch.collected then
+      -- (ready's test written out: a call per joint a frame)
+      local link = ch.link
+      if link and link.skeleton then skeleton.ready(link.skeleton) end
+      local joints = ch.joints
+      return joints[at], joints[at + 1]
+    end
   end
   local n = select("#", ...)
   ch = check_chain(self, 1, n)

@@ -22,7 +22,6 @@ local check_chain = binding_chain.check_chain
 local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solve
 
 local solvers_of, new_solver = O.objects.Solver, O.new.Solver
-local set_target = solvers.set_target
 -- the pose this binding's solves work on, the backend's as the C stack is
 -- the C core's (a pose per solver would double a solver's heap): a solve
 -- runs to its end without calling the caller's code or yielding
@@ -110,9 +109,10 @@ function Solver.set_target(...)
   local self, x, y = ...
   local sv = solvers_of[self]
   -- the common case, finite numbers on a world target, with no more checks
+  -- (solvers.set_target's stores written out: a call per chain a frame)
   if sv and type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0 and
      not sv.collected and not sv.chain.collected and not sv.target_skeleton then
-    set_target(sv, x * 1.0, y * 1.0)
+    sv.target_x, sv.target_y, sv.has_target = x * 1.0, y * 1.0, true
     return
   end
   if not sv or sv.collected or sv.chain.collected or type(x) ~= "number" or
@@ -272,21 +272,16 @@ function Solver.forget(...)
   solvers.forget(sv)
 end
 
--- The solve and its results, reached from Solver.solve by a tail call:
--- LuaJIT records no return of a vararg function to a frame below a
--- trace's start, so the traces that begin in a kernel's loops stopped at
--- solve's return and the rest of the caller's frame ran in the
--- interpreter; from this fixed-argument function they return into the
--- caller and go on there.
-local function solve_results(sv)
-  solve(sv, P)
-  return sv.reached, sv.distance, sv.iterations, sv.limited
-end
-
+-- The solve and its results (ik2d.pure.solver's M.solve returns them),
+-- reached by a tail call: LuaJIT records no return of a vararg function
+-- to a frame below a trace's start, so the traces that begin in a
+-- kernel's loops stopped at Solver.solve's return and the rest of the
+-- caller's frame ran in the interpreter; from the fixed-argument solve
+-- they return into the caller and go on there.
 function Solver.solve(...)
   local sv = solvers_of[...]
   if not sv or sv.collected or sv.chain.collected then sv = check_solver(..., 1, select("#", ...)) end
-  return solve_results(sv)
+  return solve(sv, P)
 end
 
 function Solver.result(...)

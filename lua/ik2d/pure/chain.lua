@@ -13,6 +13,18 @@ M.MAX_BONES = 64
 
 local function finite(x) return x - x == 0 end
 
+-- JOINT_AT[n][i]: where joint i's x is in the joints of a chain of n
+-- bones, for the whole numbers 1 .. n + 1 only (any other key, a float
+-- with another value, NaN, nil or a string, finds nothing): a reader
+-- checks an index with one lookup.  Read-only, shared by the chains of n
+-- bones.
+local JOINT_AT = {}
+for n = 1, M.MAX_BONES do
+  local at = {}
+  for i = 1, n + 1 do at[i] = 2 * i - 1 end
+  JOINT_AT[n] = at
+end
+
 --- a base angle as kept: (-pi, pi]
 local function base_angle(angle)
   -- (wrap's in-range case inline: a call a chain a frame)
@@ -103,7 +115,7 @@ function M.new(def, pivots)
   local ch = {
     count = n, flip = def.flip, reach = 0.0, scale = 1.0, uniform = false,
     length = {}, rest = {}, rest_c = {}, rest_s = {}, pose = {}, angle = {},
-    constraint = {}, joints = {},
+    constraint = {}, joints = {}, joint_at = JOINT_AT[n],
   }
   for i = 1, n do
     local rest = def.rest[i]

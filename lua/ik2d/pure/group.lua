@@ -434,6 +434,22 @@ function Group.set_bases(...)
   end
 end
 
+-- The targets of a plain table (no metatable: not an ik2d object, its
+-- reads raw) of 2 * count finite numbers into the scratch in one pass;
+-- false at the first other value (nothing kept: the caller's full check
+-- then words the error).
+local function read_plain_targets(t, scratch, count)
+  if type(t) ~= "table" or getmetatable(t) ~= nil or rawlen(t) ~= 2 * count then return false end
+  for k = 1, count do
+    local x, y = t[2 * k - 1], t[2 * k]
+    if not (type(x) == "number" and type(y) == "number" and x - x == 0 and y - y == 0) then
+      return false
+    end
+    scratch[2 * k - 1], scratch[2 * k] = x * 1.0, y * 1.0
+  end
+  return true
+end
+
 --- every member's target from t = { x1, y1, x2, y2, ... }: the table
 -- checked whole, then every target before any is kept
 function Group.set_targets(...)
@@ -441,19 +457,30 @@ function Group.set_targets(...)
   local n = select("#", ...)
   local g = check_live_group(self, 1, n)
   local count = g.count
-  local scratch = read_table(g, t, n, 2 * count, "x, y for each of %d solvers", count)
-  for k = 1, count do
-    local x, y = scratch[2 * k - 1], scratch[2 * k]
-    -- finite (check_target's test, written out)
-    if not (x - x == 0 and y - y == 0) then
-      local status = check_target(x, y)
-      arg_error(2, format("item %d: %s", 2 * k - 2 + (status == "TARGET_Y" and 2 or 1),
-                          B.status_message(status)))
+  local scratch = g.scratch
+  if not read_plain_targets(t, scratch, count) then
+    scratch = read_table(g, t, n, 2 * count, "x, y for each of %d solvers", count)
+    for k = 1, count do
+      local x, y = scratch[2 * k - 1], scratch[2 * k]
+      -- finite (check_target's test, written out)
+      if not (x - x == 0 and y - y == 0) then
+        local status = check_target(x, y)
+        arg_error(2, format("item %d: %s", 2 * k - 2 + (status == "TARGET_Y" and 2 or 1),
+                            B.status_message(status)))
+      end
     end
   end
-  -- every one checked: kept
+  -- every one checked: kept (solvers.set_target's stores written out, a
+  -- call per member saved; one on a bone goes with its hold)
   local list = g.solvers
-  for k = 1, count do set_world_target(list[k], scratch[2 * k - 1], scratch[2 * k]) end
+  for k = 1, count do
+    local sv = list[k]
+    if sv.target_skeleton then
+      set_world_target(sv, scratch[2 * k - 1], scratch[2 * k])
+    else
+      sv.target_x, sv.target_y, sv.has_target = scratch[2 * k - 1], scratch[2 * k], true
+    end
+  end
   -- the target array follows them
   if g.read_targets then
     local targets = g.targets
@@ -588,12 +615,15 @@ function Group.joints(...)
   local n = select("#", ...)
   local g = check_live_group(self, 1, n)
   t = B.table_arg(t, 2, n)
-  ready_members(g)
+  -- (a group of solvers: each member's skeleton readied in the loop)
+  if g.skeleton_count > 0 then ready_members(g) end
   local list, next_index = g.solvers, 1
   if getmetatable(t) == nil then
     -- a plain table: its sets are raw already (no rawset call each)
     for i = 1, g.count do
       local ch = list[i].chain
+      local link = ch.link
+      if link and link.skeleton then skeleton.ready(link.skeleton) end
       local joints = ch.joints
       for k = 1, 2 * ch.count + 2 do
         t[next_index] = joints[k]
@@ -603,6 +633,8 @@ function Group.joints(...)
   else
     for i = 1, g.count do
       local ch = list[i].chain
+      local link = ch.link
+      if link and link.skeleton then skeleton.ready(link.skeleton) end
       local joints = ch.joints
       for k = 1, 2 * ch.count + 2 do
         rawset(t, next_index, joints[k])

@@ -13,8 +13,11 @@
 -- same bits (the diff spec compares both with the C core).  It needs no
 -- table but the chain's and solver's own, so a solve allocates nothing.
 --
--- A kernel returns the iterations used, or before changing anything nil
--- when the solve needs what it leaves to the general path (a world-space
+-- A kernel returns the iterations used, whether the target is reached,
+-- the distance and whether a bone ended on its limit (the solve's results,
+-- measured as ik2d.pure.solver's M.measure and kept in the solver too: the
+-- tip's numbers are at hand here), or before changing anything nil when
+-- the solve needs what it leaves to the general path (a world-space
 -- limit, or a target at or beyond the chain's reach: the straight pose),
 -- false when a kernel made without limits meets one.
 local m = require "ik2d.pure.math"
@@ -335,19 +338,35 @@ local function source(n, tip, limited)
   emit("ch.uniform = settings.uniform")
   emit("ch.scale = 1.0")
   -- the joints: the solution's (no trig), or the blend's
+  emit("local ex, ey")
   emit("if weight == 1.0 then")
   forward()
   emit("local joints = ch.joints")
   emit("if ch.flip then")
   emit("local bx2 = 2.0 * bx")
   for i = 1, n + 1 do emit("joints[%d], joints[%d] = bx2 - x%d, y%d", 2 * i - 1, 2 * i, i, i) end
+  emit("ex = bx2 - x%d", n + 1)
   emit("else")
   for i = 1, n + 1 do emit("joints[%d], joints[%d] = x%d, y%d", 2 * i - 1, 2 * i, i, i) end
+  emit("ex = x%d", n + 1)
   emit("end")
+  emit("ey = y%d", n + 1)
   emit("else")
   emit("update_joints(ch)")
+  emit("local joints = ch.joints")
+  emit("ex, ey = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
   emit("end")
-  emit("return used")
+  -- the measure (ik2d.pure.solver's M.measure) on the tip just written
+  emit("local mx, my = sv.target_x, sv.target_y")
+  emit("if not sv.has_target then mx, my = ex, ey end")
+  emit("local mdx, mdy = mx - ex, my - ey")
+  emit("local squared = mdx * mdx + mdy * mdy")
+  emit("local distance")
+  emit("if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared)"
+       .. " else distance = hypot(mdx, mdy) end")
+  emit("local reached = distance <= settings.tolerance")
+  emit("sv.iterations, sv.distance, sv.reached = used, distance, reached")
+  emit("return used, reached, distance, on_limit")
   emit("end")
   return concat(out, "\n")
 end
@@ -578,8 +597,8 @@ local function loop_kernel(tip_first)
         x = x + l * wc
         y = y + l * ws
       end
-      if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
-      joints[2 * n + 2] = y
+      if flip then x = bx2 - x end
+      joints[2 * n + 1], joints[2 * n + 2] = x, y
     else
       for i = 1, n do
         local c, s = rc[i], rs[i]
@@ -599,14 +618,26 @@ local function loop_kernel(tip_first)
         angle[i] = p + weight * delta
       end
       update_joints(ch)
+      local joints = ch.joints
+      x, y = joints[2 * n + 1], joints[2 * n + 2]
     end
-    return used
+    -- the measure (ik2d.pure.solver's M.measure) on the tip just written
+    local mx, my = x, y
+    if sv.has_target then mx, my = sv.target_x, sv.target_y end
+    local mdx, mdy = mx - x, my - y
+    local squared = mdx * mdx + mdy * mdy
+    local distance
+    if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(mdx, mdy) end
+    local reached = distance <= settings.tolerance
+    sv.iterations, sv.distance, sv.reached = used, distance, reached
+    return used, reached, distance, false
   end
 end
 local loop_tip, loop_root = loop_kernel(true), loop_kernel(false)
 
 --- The loop kernel for a sweep ("tip", "root"): solve(sv, ch, settings,
--- weight, P) -> the iterations used, false (a limit) or nil (as a kernel's).
+-- weight, P) -> the iterations used, reached, distance, limited; false (a
+-- limit) or nil (as a kernel's).
 function M.loop(sweep)
   if sweep == "tip" then return loop_tip end
   return loop_root
@@ -629,7 +660,7 @@ local kernels = {}
 
 --- The kernel for n bones (1 .. MAX_BONES), the sweep ("tip", "root")
 -- and whether it handles limits.  A kernel: solve(sv, ch, settings,
--- weight, P) -> the iterations used (P: the solver's pose, whose limit
+-- weight, P) -> the iterations used, reached, distance, limited (P: the solver's pose, whose limit
 -- middles mid_c, mid_s it fills); false: the chain has a
 -- limit (the limited kernel's solve); nil: the general path's.
 function M.get(n, sweep, limited)

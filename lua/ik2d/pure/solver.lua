@@ -126,7 +126,7 @@ local clamp_weight = m.clamp_weight
 
 -- The kernel that solves sv while its settings stay (sv.kernel; false:
 -- none): for plain CCD without the exact step (no tip angle, pole, aim or
--- one-bone scale), the loop kernel of its sweep (LuaJIT) or the unrolled
+-- one-bone scale) of weight above 0 on a chain of no skeleton, the loop kernel of its sweep (LuaJIT) or the unrolled
 -- kernel made for its bone count and sweep (PUC Lua, up to
 -- kernel.MAX_BONES bones).  And an aimed solve's settings (settings.aimed:
 -- no stretch, compress or softness, as solve_aimed in src/ik2d_solver.c
@@ -139,9 +139,12 @@ local function refresh(sv)
     aimed.stretch, aimed.compress, aimed.softness = 1.0, 1.0, 0.0
     settings.aimed = aimed
   end
+  -- (a chain's link is there from its making, before any solver; weight
+  -- 0 solves nothing)
   local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
     not settings.aim and not settings.exact and
-    not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+    not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0)) and
+    not sv.chain.link and settings.weight > 0.0
   if not plain then
     sv.kernel = false
   elseif kernel.LOOPS then
@@ -746,35 +749,28 @@ local function solve_general(sv, tried, P, unmeasured)
   return reached
 end
 
---- Solves and writes the chain's result; returns whether the target is
--- reached (the outcome stays in sv: reached, distance, iterations, limited).
--- The common solve first, in few steps (a frame runs it for every
--- chain): the solver's kernel, then M.measure written out.
+--- Solves and writes the chain's result; returns reached, distance,
+-- iterations, limited (kept in sv too).  The common solve first, in few
+-- steps (a frame runs it for every chain): the solver's kernel, which
+-- measures the result itself.
 function M.solve(sv, P)
   if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
-  if not solve_kernel then return solve_general(sv, false, P, false) end
-  local ch, settings = sv.chain, sv.settings
-  local weight = settings.weight
-  if not (weight > 0.0) or ch.link then return solve_general(sv, false, P, false) end
-  local used = solve_kernel(sv, ch, settings, weight, P)
-  if used == false and not LOOPS then
-    -- a limit: the unrolled kernel made for limits
-    used = get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
+  if solve_kernel then
+    local ch, settings = sv.chain, sv.settings
+    local weight = settings.weight
+    local used, reached, distance, limited = solve_kernel(sv, ch, settings, weight, P)
+    if used == false and not LOOPS then
+      -- a limit: the unrolled kernel made for limits
+      used, reached, distance, limited =
+        get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
+    end
+    if used then return reached, distance, used, limited end
+    reached = solve_general(sv, true, P, false)
+    return reached, sv.distance, sv.iterations, sv.limited
   end
-  if not used then return solve_general(sv, true, P, false) end
-  sv.iterations = used
-  local n, joints = ch.count, ch.joints
-  local target_x, target_y = sv.target_x, sv.target_y
-  if not sv.has_target then target_x, target_y = joints[2 * n + 1], joints[2 * n + 2] end
-  local dx, dy = target_x - joints[2 * n + 1], target_y - joints[2 * n + 2]
-  local squared = dx * dx + dy * dy
-  local distance
-  if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(dx, dy) end
-  sv.distance = distance
-  local reached = distance <= settings.tolerance
-  sv.reached = reached
-  return reached
+  local reached = solve_general(sv, false, P, false)
+  return reached, sv.distance, sv.iterations, sv.limited
 end
 
 --- A skeleton chain's solve within its skeleton's (which measures every
