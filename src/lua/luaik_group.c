@@ -36,6 +36,8 @@ typedef struct luaik_group {
   int *offsets;        /* count + 1: member i's joints start at
                           joints[offsets[i]], the last is the total */
   double *joints;      /* the joint array */
+  const double **member_joints; /* count: each member's chain's joints (the
+                                   same pointer for the chain's life) */
   int *bone_offsets;   /* skeleton_count + 1: skeleton i's transforms start
                           at transforms[bone_offsets[i]] */
   double *transforms;  /* the transform array */
@@ -93,7 +95,7 @@ static luaik_group *group_alloc(lua_State *L, int count, size_t joints, int skel
   size_t n = (size_t)count, k = (size_t)skeletons;
   size_t scratch = 2 * n > 3 * k ? 2 * n : 3 * k;
   size_t doubles = scratch + 5 * n + 3 * k + joints + GROUP_TRANSFORM * bones;
-  size_t size = sizeof(luaik_group) + doubles * sizeof(double) + (n + k) * sizeof(void *) +
+  size_t size = sizeof(luaik_group) + doubles * sizeof(double) + (2 * n + k) * sizeof(void *) +
                 (n + k + 2) * sizeof(int);
   luaik_group *group = (luaik_group *)luaik_new_object(L, size, LUAIK_GROUP);
   double *next = (double *)(void *)(group + 1);
@@ -107,7 +109,8 @@ static luaik_group *group_alloc(lua_State *L, int count, size_t joints, int skel
   next += GROUP_TRANSFORM * bones;
   group->solvers = (ik2d_solver **)(void *)next;
   group->skeletons = (ik2d_skeleton **)(void *)(group->solvers + n);
-  group->offsets = (int *)(void *)(group->skeletons + k);
+  group->member_joints = (const double **)(void *)(group->skeletons + k);
+  group->offsets = (int *)(void *)(group->member_joints + n);
   group->bone_offsets = group->offsets + n + 1;
   group->count = count;
   group->skeleton_count = skeletons;
@@ -145,6 +148,7 @@ static int group_make(lua_State *L, int skeletons) {
   for (i = 1; i <= count; i++) {
     lua_rawgeti(L, 3, i);
     group->solvers[i - 1] = (ik2d_solver *)luaik_test_object(L, -1, LUAIK_SOLVER);
+    group->member_joints[i - 1] = ik2d_chain_joints(ik2d_solver_chain(group->solvers[i - 1]));
     group->offsets[i] = group->offsets[i - 1] +
                         2 * (ik2d_chain_bone_count(ik2d_solver_chain(group->solvers[i - 1])) + 1);
     lua_rawseti(L, 5, i);
@@ -284,11 +288,9 @@ static int group_skeleton(lua_State *L) {
 /* Every member's joints into the joint array. */
 static void group_copy_joints(luaik_group *group) {
   int i;
-  for (i = 0; i < group->count; i++) {
-    const ik2d_chain *chain = ik2d_solver_chain(group->solvers[i]);
-    memcpy(group->joints + group->offsets[i], ik2d_chain_joints(chain),
+  for (i = 0; i < group->count; i++)
+    memcpy(group->joints + group->offsets[i], group->member_joints[i],
            (size_t)(group->offsets[i + 1] - group->offsets[i]) * sizeof(double));
-  }
 }
 
 /* Every skeleton's transforms into the transform array. */
