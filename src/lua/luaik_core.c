@@ -75,10 +75,15 @@ int luaik_gc(lua_State *L) {
   return 0;
 }
 
+/* Pushes the registry's state. */
+static void push_state(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+}
+
 luaik_state *luaik_state_of(lua_State *L) {
   luaik_state *state = (luaik_state *)lua_touserdata(L, lua_upvalueindex(1));
   if (state != NULL) return state;
-  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  push_state(L);
   state = (luaik_state *)lua_touserdata(L, -1);
   lua_pop(L, 1);
   return state;
@@ -556,10 +561,6 @@ static void pin_library(void) {
 #endif
 }
 
-/* Creates or (after a reload of the module) refills the metatable.
-** __metatable: getmetatable(obj) gives the type's name, never this table,
-** whose __gc a script could otherwise call or replace (an object freed
-** while its skeleton still lists it). */
 void luaik_setfuncs(lua_State *L, const luaL_Reg *functions) {
   for (; functions->name != NULL; functions++) {
     lua_pushvalue(L, -1);
@@ -569,17 +570,16 @@ void luaik_setfuncs(lua_State *L, const luaL_Reg *functions) {
   lua_pop(L, 1);
 }
 
-static void push_state(lua_State *L) {
-  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-}
-
-/* (the state's metatable entry too: registered once per Lua state, the
-** metatable keeps its address across reloads) */
-static void register_type(lua_State *L, luaik_type type,
+/* Creates or (after a reload of the module) refills the metatable, and
+** keeps its address in the state (the same across reloads).
+** __metatable: getmetatable(obj) gives the type's name, never this table,
+** whose __gc a script could otherwise call or replace (an object freed
+** while its skeleton still lists it). */
+static void register_type(lua_State *L, luaik_state *state, luaik_type type,
                           const luaL_Reg *methods, const luaL_Reg *meta) {
   const char *name = luaik_type_names[type];
   luaL_newmetatable(L, name);
-  luaik_state_of(L)->metatable[type] = lua_topointer(L, -1);
+  state->metatable[type] = lua_topointer(L, -1);
   push_state(L);
   luaik_setfuncs(L, meta);
   lua_newtable(L);
@@ -617,26 +617,28 @@ static void weak_keyed(lua_State *L, const char *key) {
 }
 
 LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
+  luaik_state *state;
   pin_library();
   /* one anchors table per Lua state, kept across reloads: weak keys, so
   ** an owner's entry goes with it (in 5.2+ an ephemeron) */
   weak_keyed(L, ANCHORS_KEY);
   weak_keyed(L, TARGETS_KEY);
-  lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  push_state(L);
+  state = (luaik_state *)lua_touserdata(L, -1);
   if (lua_type(L, -1) != LUA_TUSERDATA) {
-    luaik_state *state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
+    state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
     state->finalised = 0;
     state->bone_targets = 0;
     state->isa = ik2d_isa_best();
     lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
   }
   lua_pop(L, 1);
-  register_type(L, LUAIK_CONSTRAINT, luaik_constraint_methods, luaik_constraint_meta);
-  register_type(L, LUAIK_CHAIN, luaik_chain_methods, luaik_chain_meta);
-  register_type(L, LUAIK_SOLVER, luaik_solver_methods, luaik_solver_meta);
-  register_type(L, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
-  register_type(L, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
-  register_type(L, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
+  register_type(L, state, LUAIK_CONSTRAINT, luaik_constraint_methods, luaik_constraint_meta);
+  register_type(L, state, LUAIK_CHAIN, luaik_chain_methods, luaik_chain_meta);
+  register_type(L, state, LUAIK_SOLVER, luaik_solver_methods, luaik_solver_meta);
+  register_type(L, state, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
+  register_type(L, state, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
+  register_type(L, state, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
   lua_newtable(L);
   push_state(L);
   luaik_setfuncs(L, module_functions);
