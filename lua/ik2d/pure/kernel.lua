@@ -164,7 +164,7 @@ local function source(n, tip, limited)
   end
 
   emit("local sqrt, hypot, rot, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
-       .. " atan_eighths = ...")
+       .. " atan_eighths, measured = ...")
   emit("return function(sv, ch, settings, weight, P)")
   emit("local length, constraint = ch.length, ch.constraint")
   if limited then emit("local mid_c, mid_s = P.mid_c, P.mid_s") end
@@ -356,17 +356,7 @@ local function source(n, tip, limited)
   emit("local joints = ch.joints")
   emit("ex, ey = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
   emit("end")
-  -- the measure (ik2d.pure.solver's M.measure) on the tip just written
-  emit("local mx, my = sv.target_x, sv.target_y")
-  emit("if not sv.has_target then mx, my = ex, ey end")
-  emit("local mdx, mdy = mx - ex, my - ey")
-  emit("local squared = mdx * mdx + mdy * mdy")
-  emit("local distance")
-  emit("if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared)"
-       .. " else distance = hypot(mdx, mdy) end")
-  emit("local reached = distance <= settings.tolerance")
-  emit("sv.iterations, sv.distance, sv.reached = used, distance, reached")
-  emit("return used, reached, distance, on_limit")
+  emit("return measured(sv, settings, used, ex, ey, on_limit)")
   emit("end")
   return concat(out, "\n")
 end
@@ -388,6 +378,21 @@ M.source = source
 local sqrt, rot = math.sqrt, m.rot
 local hypot, atan2, wrap, PI = m.hypot, m.atan2_flat, m.wrap, m.PI
 local update_joints = chains.update_joints
+
+-- A kernel's end: the measure (ik2d.pure.solver's M.measure: hypot only
+-- where the squares overflow or underflow) of the tip (x, y) it just
+-- wrote, kept in the solver; returns the kernel's results.
+local function measured(sv, settings, used, x, y, limited)
+  local tx, ty = x, y
+  if sv.has_target then tx, ty = sv.target_x, sv.target_y end
+  local dx, dy = tx - x, ty - y
+  local squared = dx * dx + dy * dy
+  local distance
+  if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(dx, dy) end
+  local reached = distance <= settings.tolerance
+  sv.iterations, sv.distance, sv.reached = used, distance, reached
+  return used, reached, distance, limited
+end
 
 -- One sweep's loop kernel: solve(sv, ch, settings, weight, P) -> the
 -- iterations used, on the solver's pose P (its rotations, joints, and
@@ -621,16 +626,7 @@ local function loop_kernel(tip_first)
       local joints = ch.joints
       x, y = joints[2 * n + 1], joints[2 * n + 2]
     end
-    -- the measure (ik2d.pure.solver's M.measure) on the tip just written
-    local mx, my = x, y
-    if sv.has_target then mx, my = sv.target_x, sv.target_y end
-    local mdx, mdy = mx - x, my - y
-    local squared = mdx * mdx + mdy * mdy
-    local distance
-    if squared < 1e300 and squared > 1e-300 then distance = sqrt(squared) else distance = hypot(mdx, mdy) end
-    local reached = distance <= settings.tolerance
-    sv.iterations, sv.distance, sv.reached = used, distance, reached
-    return used, reached, distance, false
+    return measured(sv, settings, used, x, y, false)
   end
 end
 local loop_tip, loop_root = loop_kernel(true), loop_kernel(false)
@@ -669,7 +665,8 @@ function M.get(n, sweep, limited)
   if not kernel then
     local chunk = assert(load(source(n, sweep == "tip", limited), "=ik2d.pure.kernel"))
     kernel = chunk(math.sqrt, m.hypot, m.rot, math.abs, m.atan2, m.wrap,
-                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI, m.ATAN2.eighths)
+                   limits.clamp_rot, limits.clamp, chains.update_joints, m.PI, m.ATAN2.eighths,
+                   measured)
     kernels[key] = kernel
   end
   return kernel
