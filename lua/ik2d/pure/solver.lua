@@ -126,9 +126,9 @@ local clamp_weight = m.clamp_weight
 
 -- The kernel that solves sv while its settings stay (sv.kernel; false:
 -- none): for plain CCD without the exact step (no tip angle, pole, aim or
--- one-bone scale) of weight above 0 on a chain of no skeleton, the loop kernel of its sweep (LuaJIT) or the unrolled
--- kernel made for its bone count and sweep (PUC Lua, up to
--- kernel.MAX_BONES bones).  And an aimed solve's settings (settings.aimed:
+-- one-bone scale) of weight above 0 on a chain of no skeleton, the loop
+-- kernel of its sweep (LuaJIT) or the unrolled kernel made for its bone
+-- count and sweep (PUC Lua, up to kernel.MAX_BONES bones).  And an aimed solve's settings (settings.aimed:
 -- no stretch, compress or softness, as solve_aimed in src/ik2d_solver.c
 -- makes them).  Made again whenever a setting changes.
 local function refresh(sv)
