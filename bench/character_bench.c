@@ -9,8 +9,10 @@
 ** solves alone, at 100 and 1,000 characters, each the median of 5 runs
 ** (CPU time of the process, as os.clock in the Lua bench).
 **   character_bench             the table
-**   character_bench run N [at]  N frames of 100 characters (callgrind);
-**                               at: the bases through ik2d_skeleton_solve_at
+**   character_bench run N [at|together]  N frames of 100 characters
+**                               (callgrind); at: the bases through
+**                               ik2d_skeleton_solve_at; together: all the
+**                               skeletons in one ik2d_solve_skeletons
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -182,20 +184,40 @@ typedef struct run_result {
 } run_result;
 
 static double base_x[MAX_CHARACTERS], base_y[MAX_CHARACTERS];
+static double bases[3 * MAX_CHARACTERS];
+static ik2d_skeleton *skeletons[MAX_CHARACTERS];
+
+/* how a frame solves: one skeleton at a time, its base set first or by
+** ik2d_skeleton_solve_at, or all at once */
+enum { SOLVE_SET_BASE, SOLVE_AT, SOLVE_TOGETHER };
 
 /* frames 1..frames of count fresh characters after an untimed frame 0;
 ** each frame's phases timed apart: targets, solves, transforms read.
-** at: each base moved by ik2d_skeleton_solve_at, in the solves' time */
-static run_result run(int count, int frames, int at) {
+** (but SOLVE_SET_BASE) each base moved by the solve, in the solves' time */
+static run_result run(int count, int frames, int how) {
   run_result r;
-  int i, f, k;
+  int i, f, k, at = how != SOLVE_SET_BASE;
   memset(&r, 0, sizeof r);
-  for (i = 0; i < count; i++) make_character(&characters[i], i + 1);
+  for (i = 0; i < count; i++) {
+    make_character(&characters[i], i + 1);
+    skeletons[i] = characters[i].sk;
+  }
   for (f = 0; f <= frames; f++) {
     double t0 = now(), t1, t2;
-    for (i = 0; i < count; i++) set_targets(&characters[i], i + 1, f, at, &base_x[i], &base_y[i]);
-    t1 = now();
     for (i = 0; i < count; i++) {
+      set_targets(&characters[i], i + 1, f, at, &base_x[i], &base_y[i]);
+      bases[3 * i] = base_x[i];
+      bases[3 * i + 1] = base_y[i];
+      bases[3 * i + 2] = 0;
+    }
+    t1 = now();
+    if (how == SOLVE_TOGETHER) {
+      int reached = 0;
+      if (ik2d_solve_skeletons(skeletons, count, bases, &reached, NULL) != IK2D_OK)
+        fail("ik2d_solve_skeletons");
+      if (f > 0) r.reached += reached;
+    }
+    for (i = 0; i < count && how != SOLVE_TOGETHER; i++) {
       int reached = 0;
       if (at) {
         ik2d_skeleton_solve_at(characters[i].sk, base_x[i], base_y[i], 0, &reached);
@@ -223,19 +245,22 @@ static int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static void row(int count, int frames, int at) {
+static void row(int count, int frames, int how) {
+  static const char *const names[] = {
+      "ik2d_skeleton_set_base, ik2d_skeleton_solve", "ik2d_skeleton_solve_at",
+      "ik2d_solve_skeletons (bases)"};
   double whole[RUNS], solve[RUNS];
   run_result r;
   int k;
   for (k = 0; k < RUNS; k++) {
-    r = run(count, frames, at);
+    r = run(count, frames, how);
     whole[k] = r.whole;
     solve[k] = r.solve;
   }
   qsort(whole, RUNS, sizeof whole[0], by_value);
   qsort(solve, RUNS, sizeof solve[0], by_value);
   printf("| C | %d | %s, ik2d_skeleton_transforms | %.3f | %.3f | %.1f%% |\n", count,
-         at ? "ik2d_skeleton_solve_at" : "ik2d_skeleton_set_base, ik2d_skeleton_solve", 1e6 * whole[RUNS / 2] / ((double)count * frames),
+         names[how], 1e6 * whole[RUNS / 2] / ((double)count * frames),
          1e6 * solve[RUNS / 2] / ((double)count * frames),
          100.0 * (double)r.reached / (5.0 * count * frames));
 }
@@ -243,16 +268,23 @@ static void row(int count, int frames, int at) {
 int main(int argc, char **argv) {
   make_constraints();
   if ((argc == 3 || argc == 4) && strcmp(argv[1], "run") == 0) {
-    run_result r = run(100, atoi(argv[2]), argc == 4 && strcmp(argv[3], "at") == 0);
+    int how = argc < 4 ? SOLVE_SET_BASE
+              : strcmp(argv[3], "at") == 0 ? SOLVE_AT
+              : strcmp(argv[3], "together") == 0 ? SOLVE_TOGETHER : -1;
+    run_result r;
+    if (how < 0) fail("run N [at|together]");
+    r = run(100, atoi(argv[2]), how);
     fprintf(stderr, "reached %ld\n", r.reached);
     return 0;
   }
   printf("| runtime | characters | frame loop | us/character | us/character, solves alone "
          "| limbs reached |\n");
   printf("|---|--:|---|--:|--:|--:|\n");
-  row(100, 1000, 0);
-  row(100, 1000, 1);
-  row(1000, 100, 0);
-  row(1000, 100, 1);
+  row(100, 1000, SOLVE_SET_BASE);
+  row(100, 1000, SOLVE_AT);
+  row(100, 1000, SOLVE_TOGETHER);
+  row(1000, 100, SOLVE_SET_BASE);
+  row(1000, 100, SOLVE_AT);
+  row(1000, 100, SOLVE_TOGETHER);
   return 0;
 }

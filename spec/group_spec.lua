@@ -559,3 +559,140 @@ describe("ik2d.group of skeletons", function()
     end)
   end
 end)
+
+-- ------------------------------------------------------------------
+-- a group of skeletons solved a step at a time: each skeleton's solves
+-- in its own order, the plain CCD limbs of a step in the lanes together
+-- ------------------------------------------------------------------
+
+describe("ik2d.group of skeletons, a step at a time", function()
+  -- the instruction sets: every one this build has (each gives the bits)
+  local ISAS = { "scalar", "sse2", "avx2", "avx512" }
+
+  -- rig r (1..3) at x: a spine (limited) with an arm of r + 1 bones, a
+  -- tail of 2 and a leg with a tip angle and a pole; options vary by rig
+  local function rig(r, x, flip)
+    local t = { x = x, y = 300, flip = flip,
+      { name = "hip", length = 0 },
+      { name = "spine", parent = "hip", length = 40, angle = -1.57, min = -0.5, max = 0.5 },
+      { name = "tail1", parent = "hip", length = 12, angle = 3 },
+      { name = "tail2", parent = "tail1", length = 10, angle = 0.2, min = -0.3, max = 0.3 },
+      { name = "thigh", parent = "hip", length = 30, angle = 1.4 },
+      { name = "shin", parent = "thigh", length = 28, angle = 0.3, min = -0.2, max = 2 },
+      { name = "foot", parent = "shin", length = 10, angle = -1.6 },
+    }
+    local last = "spine"
+    for k = 1, r do
+      t[#t + 1] = { name = "arm" .. k, parent = last, length = 30 - 5 * k, angle = 0.4,
+                    min = k == 2 and -1 or nil, max = k == 2 and 1 or nil }
+      last = "arm" .. k
+    end
+    t[#t + 1] = { name = "finger1", parent = last, length = 6, angle = 0.3 }
+    t[#t + 1] = { name = "finger2", parent = "finger1", length = 5 }
+    local sk = ik2d.skeleton(t)
+    -- the finger hangs below the arm: made first, it is solved after it
+    local c = { sk = sk, finger = ik2d.solver(sk:chain("finger1", "finger2")) }
+    c.arm = ik2d.solver(sk:chain("spine", last),
+      r == 2 and { sweep = "tip", exact = false } or { iterations = 8 + r })
+    c.tail = ik2d.solver(sk:chain("tail1", "tail2"), { weight = r == 3 and 0.5 or 1 })
+    c.leg = ik2d.solver(sk:chain("thigh", "foot"), { tip_angle = 0, pole = { x + 40, 330 } })
+    return c
+  end
+
+  local function rig_crowd(count)
+    local list = {}
+    for i = 1, count do list[i] = rig(1 + i % 3, 60 * i, i % 4 == 0) end
+    return list
+  end
+
+  -- the same moves for both crowds: targets near and out of reach, bases
+  -- moving
+  local function move(list, f)
+    for i, c in ipairs(list) do
+      local x, ph = 60 * i, 0.4 * f + i
+      c.sk:set_base(x + 2 * math.sin(ph), 300 + math.cos(ph), 0.05 * math.sin(ph))
+      local far = (f + i) % 5 == 0 and 200 or 0
+      -- (a target on a bone stays there)
+      if not c.arm:target_bone() then
+        c.arm:set_target(x + 20 + 25 * math.cos(ph) + far, 250 + 20 * math.sin(ph))
+      end
+      if not c.tail:target_bone() then
+        c.tail:set_target(x - 15 + 4 * math.sin(ph), 305 + 3 * math.cos(ph))
+      end
+      c.leg:set_target(x + 10 + 12 * math.sin(ph), 352)
+      c.leg:set_tip_angle(0.2 * math.sin(ph))
+      c.finger:set_target(x + 30 + 25 * math.cos(ph) + far, 245 + 20 * math.sin(ph))
+    end
+  end
+
+  local function state(list)
+    local t = {}
+    for _, c in ipairs(list) do
+      for _, v in ipairs(c.sk:transforms()) do t[#t + 1] = v end
+      for _, s in ipairs{ c.arm, c.tail, c.leg, c.finger } do
+        for _, v in ipairs{ s:result() } do t[#t + 1] = v end
+        for _, v in ipairs(s:chain():joints()) do t[#t + 1] = v end
+        for k = 1, #s:chain() do t[#t + 1] = s:chain():angle(k) end
+      end
+    end
+    return t
+  end
+
+  local function same_bits(expected, got)
+    assert.are.equal(#expected, #got)
+    for k = 1, #expected do
+      if expected[k] ~= got[k] then
+        error(string.format("entry %d: %.17g, expected %.17g", k, got[k], expected[k]), 2)
+      end
+    end
+  end
+
+  -- frames through each skeleton's own solve and through the group, on
+  -- isa; edit(list, f) changes both crowds alike between frames
+  local function compare(isa, count, frames, edit)
+    local alone, grouped = rig_crowd(count), rig_crowd(count)
+    local skeletons = {}
+    for i, c in ipairs(grouped) do skeletons[i] = c.sk end
+    local g = ik2d.group(skeletons)
+    ik2d.use_isa(isa)
+    for f = 1, frames do
+      if edit then edit(alone, f) edit(grouped, f) end
+      move(alone, f)
+      move(grouped, f)
+      local reached = 0
+      for _, c in ipairs(alone) do reached = reached + c.sk:solve() end
+      assert.are.equal(reached, g:solve())
+      same_bits(state(alone), state(grouped))
+    end
+    ik2d.use_isa("auto")
+  end
+
+  after_each(function() ik2d.use_isa("auto") end)
+
+  for _, isa in ipairs(ISAS) do
+    it("gives the bits of one skeleton at a time, rigs mixed, with " .. isa, function()
+      compare(isa, 13, 6)
+    end)
+  end
+
+  it("keeps the bits when options change between frames (plans made again)", function()
+    compare("auto", 9, 8, function(list, f)
+      for i, c in ipairs(list) do
+        if (f + i) % 3 == 0 then c.arm:set_options{ weight = 0.7 } end
+        if (f + i) % 4 == 0 then c.arm:set_options{ weight = 1, together = false } end
+        if f == 5 then c.tail:forget() end
+      end
+    end)
+  end)
+
+  it("keeps the bits with targets on bones, its own skeleton's or another's", function()
+    compare("auto", 7, 5, function(list, f)
+      if f == 2 then
+        -- a tail aiming at its own hip, an arm at the character before's
+        -- foot (which that one's leg moves: one at a time, after the arm)
+        list[1].tail:set_target_bone(list[1].sk, "hip", -15, 5)
+        list[4].arm:set_target_bone(list[3].sk, "foot", 0, -20)
+      end
+    end)
+  end)
+end)

@@ -756,6 +756,23 @@ IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
 ** reached. */
 IK2D_API ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *skeleton, double x, double y,
                                             double angle, int *reached);
+/* Each skeleton of the list solved as ik2d_skeleton_solve solves it, one
+** after another in list order, or, with bases (x, y, angle a skeleton),
+** as ik2d_skeleton_solve_at: the same bits and the same state after.
+** Skeletons there once each, none of whose solvers reads another's bones
+** (a target on one), are solved a step at a time together, each in its
+** own order, the plain CCD solves of a step (ik2d_solve_batch's) through
+** the lanes: the limbs of a crowd built from one rig side by side.  NULL
+** entries are skipped; a skeleton whose solve refuses (a cycle) solves
+** nothing (with bases: its base set) and adds nothing.  IK2D_OK and
+** *reached (if not NULL) how many solvers reached; a bad base: its
+** status, *bad (if not NULL) its index, nothing changed. */
+IK2D_API ik2d_status ik2d_solve_skeletons(ik2d_skeleton *const *skeletons, int count,
+                                          const double *bases, int *reached, int *bad);
+/* The same with the given instruction set, as ik2d_solve_batch_isa. */
+IK2D_API ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
+                                              const double *bases, int *reached, int *bad,
+                                              ik2d_isa isa);
 /* IK2D_ERR_TARGET_CYCLE when ik2d_skeleton_solve refuses: *a (if not
 ** NULL) gets a solver whose target is on a bone that *b's solve moves,
 ** while *a's unit must run before *b's (through other solvers, maybe);

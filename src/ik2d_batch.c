@@ -12,40 +12,14 @@
 #include <stdint.h>
 
 #include "ik2d.h"
+#include "ik2d_batch.h"
 #include "ik2d_ccd.h"
 #include "ik2d_isa.h"
 #include "ik2d_pose.h"
 #include "ik2d_solver.h"
 
-/* Solvers a bucket holds before it is solved, and buckets (one per bone
-** count) open at once: enough that a group's members stream through the
-** lanes in long runs, little enough for the stack. */
-#define BATCH_BUCKET 256
-#define BATCH_BUCKETS 4
-
-typedef struct batch_bucket {
-  int bones, count;
-  ik2d_solver *solvers[BATCH_BUCKET];
-} batch_bucket;
-
-/* The chains with a solver in a bucket, unsolved: a set of pointers
-** (open addressing), emptied by batch_flush_all.  A bucket solved on its
-** own leaves its chains in it: such a stale entry only makes a later
-** solver of that chain flush everything first, which keeps list order.
-** Twice a bucket (a power of two): the set, flushed when half full, fills
-** as one bucket does, and a call clears little of it first. */
-#define BATCH_QUEUED_SLOTS (2 * BATCH_BUCKET)
-
-typedef struct batch {
-  ik2d_isa isa;
-  int reached, buckets, queued_count;
-  int flushes;       /* batch_flush_all calls: each empties the set */
-  int queued_mask;   /* slots in use - 1: twice the list's length or more,
-                        so a short list clears a short set */
-  batch_bucket bucket[BATCH_BUCKETS];
-  const ik2d_chain *queued[BATCH_QUEUED_SLOTS];
-  int queued_slot[BATCH_QUEUED_SLOTS / 2]; /* the slots in use, to empty them */
-} batch;
+typedef ik2d_batch batch;
+typedef ik2d_batch_bucket batch_bucket;
 
 /* The slot of chain in the set: where it is, or the free one it goes in. */
 static int batch_queued_slot(const batch *b, const ik2d_chain *chain) {
@@ -106,21 +80,22 @@ static void batch_flush_all(batch *b) {
   b->flushes++;
 }
 
-/* A solve the lanes take: plain CCD, no world-space limit (those settle
-** after every turn, one chain at a time), not a skeleton's chain (its
-** solve moves the skeleton's other chains: one at a time, in order), no
-** target on a bone (read where an earlier member's solve put it). */
-static bool batch_takes(const ik2d_solver *solver) {
+bool ik2d_batch_takes_solve(const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   int i;
-  if (!ik2d_solve_is_plain_ccd(solver) || chain->link != NULL ||
-      solver->target_skeleton != NULL)
-    return false;
+  if (!ik2d_solve_is_plain_ccd(solver) || solver->target_skeleton != NULL) return false;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;
   }
   return true;
+}
+
+/* A solve a list's batch takes: the lanes take it, and its chain is no
+** skeleton's (whose solve moves the skeleton's other chains: one at a
+** time, in order). */
+static bool batch_takes(const ik2d_solver *solver) {
+  return solver->chain->link == NULL && ik2d_batch_takes_solve(solver);
 }
 
 /* The open bucket for the solver's bone count, opened if need be. */
@@ -136,21 +111,37 @@ static batch_bucket *batch_bucket_for(batch *b, int bones) {
   return bucket;
 }
 
+void ik2d_batch_begin(ik2d_batch *b, ik2d_isa isa, int count) {
+  int i;
+  /* the requested set, or the best supported below it */
+  if (isa == IK2D_ISA_AUTO || isa > IK2D_ISA_AVX512) isa = ik2d_isa_best();
+  while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
+  b->isa = isa < IK2D_ISA_SCALAR ? IK2D_ISA_SCALAR : isa;
+  b->reached = 0;
+  b->buckets = 0;
+  b->queued_count = 0;
+  b->flushes = 0;
+  for (b->queued_mask = 15; b->queued_mask < BATCH_QUEUED_SLOTS - 1 && b->queued_mask < 2 * count;)
+    b->queued_mask = 2 * b->queued_mask + 1;
+  for (i = 0; i <= b->queued_mask; i++) b->queued[i] = NULL;
+}
+
+void ik2d_batch_queue(ik2d_batch *b, ik2d_solver *solver) {
+  batch_bucket *bucket = batch_bucket_for(b, solver->chain->count);
+  bucket->solvers[bucket->count++] = solver;
+  if (bucket->count == BATCH_BUCKET) batch_flush(b, bucket);
+}
+
+int ik2d_batch_end(ik2d_batch *b) {
+  batch_flush_all(b);
+  return b->reached;
+}
+
 int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   batch b;
   int i;
   if (solvers == NULL) return 0;
-  /* the requested set, or the best supported below it */
-  if (isa == IK2D_ISA_AUTO || isa > IK2D_ISA_AVX512) isa = ik2d_isa_best();
-  while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
-  b.isa = isa < IK2D_ISA_SCALAR ? IK2D_ISA_SCALAR : isa;
-  b.reached = 0;
-  b.buckets = 0;
-  b.queued_count = 0;
-  b.flushes = 0;
-  for (b.queued_mask = 15; b.queued_mask < BATCH_QUEUED_SLOTS - 1 && b.queued_mask < 2 * count;)
-    b.queued_mask = 2 * b.queued_mask + 1;
-  for (i = 0; i <= b.queued_mask; i++) b.queued[i] = NULL;
+  ik2d_batch_begin(&b, isa, count);
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
     batch_bucket *bucket;
@@ -179,8 +170,7 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
     /* the set at most half full: short probes */
     if (b.queued_count == (b.queued_mask + 1) / 2) batch_flush_all(&b);
   }
-  batch_flush_all(&b);
-  return b.reached;
+  return ik2d_batch_end(&b);
 }
 
 int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {

@@ -30,10 +30,10 @@
 #define IK2D_X86_WIDE IK2D_X86
 #endif
 
-/* Plain CCD solves (ik2d_solve_is_plain_ccd, no world-space limit, no
-** skeleton's chain, no target on a bone) for count >= 1 solvers of one
-** bone count on distinct chains, streamed through the lanes, each left
-** exactly as ik2d_solver_solve leaves it; return how many reached. */
+/* Plain CCD solves (ik2d_batch_takes_solve) for count >= 1 solvers of
+** one bone count on distinct chains, whose solves read nothing another's
+** writes, streamed through the lanes, each left exactly as
+** ik2d_solver_solve leaves it; return how many reached. */
 #if IK2D_X86
 int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count);
 #endif

@@ -880,7 +880,13 @@ static void lanes_finish(lanes *k, unsigned f) {
     } else {
       ik2d_chain_update_joints(chain);
     }
-    /* ik2d_solve_result: a lane's chain is in no skeleton */
+    /* ik2d_solve_result, which a skeleton's chain takes itself: it
+    ** pushes the chain into its skeleton (measured by the skeleton's
+    ** solve, at its end) */
+    if (chain->link != NULL) {
+      k->reached += ik2d_solve_result(solver, (int)k->used.d[l]);
+      continue;
+    }
     solver->result.iterations = (int)k->used.d[l];
     if ((measured >> l) & 1u) {
       solver->result.distance = distance.d[l];
@@ -904,10 +910,11 @@ static int lanes_count(unsigned bits) {
   return count;
 }
 
-/* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit, no
-** skeleton's chain, no target on a bone: batch_takes) for count >= 1
-** solvers of one bone count on distinct chains, each left exactly as
-** ik2d_solver_solve leaves it; returns how many reached. */
+/* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit, no target on
+** a bone: ik2d_batch_takes_solve) for count >= 1 solvers of one bone
+** count on distinct chains, whose solves read nothing another's writes,
+** each left exactly as ik2d_solver_solve leaves it; returns how many
+** reached. */
 int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count);
 
 int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {

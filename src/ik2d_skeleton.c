@@ -679,6 +679,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->stale = (unsigned char *)(memory + l.stale);
   memset(sk->stale, 0, (size_t)n);
   sk->deferring = false;
+  sk->listed = false;
   for (i = 0; i < n; i++) {
     const ik2d_skeleton_bone_def *bone = &def->bones[i];
     sk->parent[i] = bone->parent;

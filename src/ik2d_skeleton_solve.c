@@ -80,6 +80,7 @@
 #include <string.h>
 
 #include "ik2d.h"
+#include "ik2d_batch.h"
 #include "ik2d_chain.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
@@ -1065,9 +1066,13 @@ static void plan_keep(ik2d_skeleton *sk, const plan *p) {
 /* A lone solve within a deferring solve of sk: what it reads placed first,
 ** its target's bone (not below its chain: that is a joint solve) and its
 ** chain, all of it when its target is its tip. */
-static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
+static void lone_ready(ik2d_skeleton *sk, ik2d_solver *s) {
   if (s->target_skeleton == sk) ik2d_skeleton_bone_ready(sk, s->target_bone);
   ik2d_skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
+}
+
+static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
+  lone_ready(sk, s);
   ik2d_solver_solve(s);
 }
 
@@ -1122,6 +1127,110 @@ ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *sk, double x, double y, double
   if (n < 0) return IK2D_ERR_TARGET_CYCLE;
   if (reached != NULL) *reached = n;
   return IK2D_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* many skeletons                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Does a solver of sk read another skeleton's bones (a target on one)? */
+static bool reads_other(const ik2d_skeleton *sk) {
+  int i;
+  for (i = 0; i < sk->solver_count; i++) {
+    const ik2d_skeleton *on = sk->solvers[i]->target_skeleton;
+    if (on != NULL && on != sk) return true;
+  }
+  return false;
+}
+
+/* Can the list's skeletons be solved step by step together?  Only when
+** each is there once and none reads another's bones: then solving them
+** one after another or interleaved gives each the same bits. */
+static bool skeletons_apart(ik2d_skeleton *const *skeletons, int count) {
+  bool apart = true;
+  int i;
+  for (i = 0; i < count && apart; i++) {
+    ik2d_skeleton *sk = skeletons[i];
+    if (sk == NULL) continue;
+    apart = !sk->listed && !reads_other(sk);
+    sk->listed = true;
+  }
+  for (i = 0; i < count; i++)
+    if (skeletons[i] != NULL) skeletons[i]->listed = false;
+  return apart;
+}
+
+/* One skeleton's whole solve: how many reached (none when it refuses). */
+static int solve_alone(ik2d_skeleton *sk, const double *base) {
+  int n = 0;
+  if (base == NULL) return (n = ik2d_skeleton_solve(sk)) < 0 ? 0 : n;
+  ik2d_skeleton_solve_at(sk, base[0], base[1], base[2], &n);
+  return n;
+}
+
+ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
+                                     const double *bases, int *reached, int *bad,
+                                     ik2d_isa isa) {
+  ik2d_batch b;
+  int i, k, steps = 0, total = 0;
+  if (skeletons == NULL) return IK2D_ERR_NULL;
+  if (bases != NULL) {
+    ik2d_status status = ik2d_check_bases(skeletons, count, bases, bad);
+    if (status != IK2D_OK) return status;
+  }
+  if (!skeletons_apart(skeletons, count)) {
+    for (i = 0; i < count; i++)
+      if (skeletons[i] != NULL)
+        total += solve_alone(skeletons[i], bases != NULL ? &bases[3 * i] : NULL);
+    if (reached != NULL) *reached = total;
+    return IK2D_OK;
+  }
+  /* a skeleton without a kept plan solves alone (and keeps its plan for
+  ** the next call); the others start ik2d_skeleton_solve(_at) together */
+  for (i = 0; i < count; i++) {
+    ik2d_skeleton *sk = skeletons[i];
+    if (sk == NULL) continue;
+    if (!plan_holds(sk)) {
+      total += solve_alone(sk, bases != NULL ? &bases[3 * i] : NULL);
+      continue;
+    }
+    sk->listed = true;
+    if (bases != NULL) ik2d_skeleton_set_base_deferred(sk, bases[3 * i], bases[3 * i + 1],
+                                                       bases[3 * i + 2]);
+    ik2d_skeleton_defer(sk);
+    if (sk->solver_count > steps) steps = sk->solver_count;
+  }
+  /* step k of every skeleton at once: each one's solves stay in its
+  ** plan's order, and the lanes take the solves of plain CCD, on chains
+  ** of distinct skeletons */
+  for (k = 0; k < steps; k++) {
+    ik2d_batch_begin(&b, isa, 0);
+    for (i = 0; i < count; i++) {
+      ik2d_skeleton *sk = skeletons[i];
+      ik2d_solver *s;
+      if (sk == NULL || !sk->listed || k >= sk->solver_count) continue;
+      s = sk->solvers[sk->plan_order[k]];
+      lone_ready(sk, s);
+      if (ik2d_batch_takes_solve(s)) ik2d_batch_queue(&b, s);
+      else ik2d_solver_solve(s);
+    }
+    ik2d_batch_end(&b);
+  }
+  /* the ends of ik2d_skeleton_solve(_at) */
+  for (i = 0; i < count; i++) {
+    ik2d_skeleton *sk = skeletons[i];
+    if (sk == NULL || !sk->listed) continue;
+    sk->listed = false;
+    ik2d_skeleton_settle(sk);
+    for (k = 0; k < sk->solver_count; k++) total += ik2d_solver_measure(sk->solvers[k]);
+  }
+  if (reached != NULL) *reached = total;
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solve_skeletons(ik2d_skeleton *const *skeletons, int count,
+                                 const double *bases, int *reached, int *bad) {
+  return ik2d_solve_skeletons_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
 }
 
 ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *sk, ik2d_solver **a, ik2d_solver **b) {

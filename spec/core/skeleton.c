@@ -12,7 +12,10 @@
 **    (limits as in the issue's example), both hands' targets from a random
 **    pose of the whole body within the limits, 20 iterations from the rest
 **    pose: both hands reach in >= 95% of 2000 cases solved together, and
-**    at most one in most cases with together = false.
+**    at most one in most cases with together = false;
+**  - ik2d_solve_skeletons gives the bits of the skeletons solved one after
+**    another (NULL entries skipped, a skeleton listed twice solved twice),
+**    and a bad base refuses, naming it, before anything changes.
 */
 #include <math.h>
 #include <stdio.h>
@@ -321,20 +324,134 @@ static double two_hands(int together, double *one) {
   return (double)both / CASES;
 }
 
+/* ------------------------------------------------------------------ */
+/* many skeletons in one call                                           */
+/* ------------------------------------------------------------------ */
+
+/* A 3-bone skeleton at x whose one path has a plain CCD solver. */
+static ik2d_skeleton *one_path(double x, ik2d_solver **solver, ik2d_chain **chain) {
+  enum { N = 3 };
+  ik2d_skeleton_bone_def bones[N];
+  ik2d_skeleton_def def = ik2d_default_skeleton_def();
+  ik2d_solver_def settings = ik2d_default_solver_def();
+  ik2d_skeleton *sk = memory(ik2d_skeleton_size(N));
+  ik2d_chain *path = memory(ik2d_skeleton_chain_size(N));
+  int i;
+  *chain = path;
+  for (i = 0; i < N; i++) {
+    bones[i] = ik2d_default_skeleton_bone_def();
+    bones[i].parent = i - 1;
+    bones[i].length = 30.0 - 5.0 * i;
+    bones[i].rest = 0.3;
+  }
+  def.bone_count = N;
+  def.bones = bones;
+  def.x = x;
+  def.y = 300.0;
+  *solver = memory(ik2d_solver_size(N));
+  if (ik2d_skeleton_init(sk, ik2d_skeleton_size(N), &def, NULL) != IK2D_OK ||
+      ik2d_skeleton_chain_init(path, ik2d_skeleton_chain_size(N), sk, 0, N - 1, NULL) != IK2D_OK ||
+      ik2d_solver_init(*solver, ik2d_solver_size(N), path, &settings) != IK2D_OK) {
+    printf("not ok a one-path skeleton could not be made\n");
+    exit(1);
+  }
+  return sk;
+}
+
+/* Differences between frames of 3 skeletons solved by ik2d_solve_skeletons
+** (the list a, b, NULL, c, a: a twice) and the same solved one by one. */
+static int together_differences(void) {
+  enum { K = 3 };
+  ik2d_skeleton *mine[K], *theirs[K], *list[5];
+  ik2d_solver *my_solver[K], *their_solver[K];
+  ik2d_chain *my_path[K], *their_path[K];
+  double bases[15];
+  int i, frame, differences = 0;
+  for (i = 0; i < K; i++) {
+    mine[i] = one_path(100.0 * i, &my_solver[i], &my_path[i]);
+    theirs[i] = one_path(100.0 * i, &their_solver[i], &their_path[i]);
+  }
+  list[0] = mine[0];
+  list[1] = mine[1];
+  list[2] = NULL;
+  list[3] = mine[2];
+  list[4] = mine[0];
+  for (frame = 0; frame < 40; frame++) {
+    int reached = -1, expected = 0, n;
+    static const int order[5] = {0, 1, -1, 2, 0};
+    for (i = 0; i < K; i++) {
+      double tx = 100.0 * i + 20 + 30 * cos(0.2 * frame + i), ty = 280 + 25 * sin(0.3 * frame);
+      ik2d_solver_set_target(my_solver[i], tx, ty);
+      ik2d_solver_set_target(their_solver[i], tx, ty);
+    }
+    for (i = 0; i < 5; i++) {
+      bases[3 * i] = 100.0 * (order[i] < 0 ? 0 : order[i]) + 2 * sin(0.1 * frame + i);
+      bases[3 * i + 1] = 300 + cos(0.1 * frame);
+      bases[3 * i + 2] = 0.01 * frame * (i == 4 ? -1 : 1);
+    }
+    if (ik2d_solve_skeletons(list, 5, frame % 2 ? bases : NULL, &reached, NULL) != IK2D_OK)
+      return -1;
+    for (i = 0; i < 5; i++) {
+      if (order[i] < 0) continue;
+      if (frame % 2) {
+        ik2d_skeleton_solve_at(theirs[order[i]], bases[3 * i], bases[3 * i + 1],
+                               bases[3 * i + 2], &n);
+      } else {
+        n = ik2d_skeleton_solve(theirs[order[i]]);
+      }
+      expected += n;
+    }
+    differences += reached != expected;
+    for (i = 0; i < K; i++) {
+      differences += memcmp(ik2d_skeleton_transforms(mine[i]), ik2d_skeleton_transforms(theirs[i]),
+                            3 * 5 * sizeof(double)) != 0;
+      differences += !same_result(ik2d_solver_result(my_solver[i]),
+                                  ik2d_solver_result(their_solver[i]));
+    }
+  }
+  /* a bad base: refused, named, nothing changed */
+  {
+    double before[15];
+    int bad = -1, reached = 7;
+    memcpy(before, ik2d_skeleton_transforms(mine[1]), sizeof before);
+    bases[4] = NAN;
+    differences += ik2d_solve_skeletons(list, 5, bases, &reached, &bad) == IK2D_OK;
+    differences += bad != 1 || reached != 7;
+    differences += memcmp(before, ik2d_skeleton_transforms(mine[1]), sizeof before) != 0;
+    differences += ik2d_solve_skeletons(NULL, 5, NULL, &reached, NULL) != IK2D_ERR_NULL;
+  }
+  for (i = 0; i < K; i++) {
+    ik2d_solver_release(my_solver[i]);
+    ik2d_solver_release(their_solver[i]);
+    ik2d_chain_release(my_path[i]);
+    ik2d_chain_release(their_path[i]);
+    free(my_solver[i]);
+    free(their_solver[i]);
+    free(my_path[i]);
+    free(their_path[i]);
+    free(mine[i]);
+    free(theirs[i]);
+  }
+  return differences;
+}
+
 int main(void) {
   static const ik2d_method methods[3] = {IK2D_CCD, IK2D_FABRIK, IK2D_TWO_BONE};
   static const char *const names[3] = {"ccd", "fabrik", "two_bone"};
   double one, together, apart, worst;
-  int m, via, w;
+  int m, via, w, d;
   for (m = 0; m < 3; m++)
     for (w = 0; w < 2; w++)
       for (via = 0; via < 2; via++) {
         char what[160];
-        int d = path_differences(methods[m], w ? 0.6 : 1.0, via);
+        d = path_differences(methods[m], w ? 0.6 : 1.0, via);
         snprintf(what, sizeof what, "a one-path skeleton is the same chain bit for bit: %s, "
                  "weight %s, solved %s", names[m], w ? "0.6" : "1", via ? "by the skeleton" : "alone");
         check(d == 0, what, d);
       }
+  d = together_differences();
+  check(d == 0, "many skeletons in one call: the bits of one at a time, twice listed, NULL "
+        "skipped, a bad base refused", d);
   worst = fk_error();
   check(worst <= 1e-9, "every transform is the forward kinematics of the result angles", worst);
   together = two_hands(1, &one);

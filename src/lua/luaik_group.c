@@ -5,8 +5,8 @@
 ** A group of skeletons is the flat list of their solvers (skeleton after
 ** skeleton, each's in the order made) for everything a group of solvers
 ** has (targets, joints, tip angles, poles), plus the skeletons' bases and
-** transforms; its solve is each skeleton's ik2d_skeleton_solve in list
-** order, so it has exactly the bits of solving them one by one.
+** transforms; its solve is ik2d_solve_skeletons, which has exactly the
+** bits of solving them one by one in list order.
 */
 #include <math.h>
 #include <stddef.h>
@@ -407,7 +407,7 @@ static int group_cycle(luaik_group *group) {
 static ik2d_status group_run(luaik_group *group, int *reached, group_input *input, int *bad) {
   ik2d_status status;
   bool moved_bases = false;
-  int i, cycle = group_cycle(group);
+  int cycle = group_cycle(group);
   if (cycle > 0) {
     *bad = cycle - 1;
     return IK2D_ERR_TARGET_CYCLE;
@@ -415,17 +415,10 @@ static ik2d_status group_run(luaik_group *group, int *reached, group_input *inpu
   status = group_take_inputs(group, input, bad, &moved_bases);
   if (status != IK2D_OK) return status;
   if (group->skeleton_count > 0) {
-    *reached = 0;
-    for (i = 0; i < group->skeleton_count; i++) {
-      int n = 0;
-      if (moved_bases) {
-        const double *base = &group->bases[3 * i];
-        ik2d_skeleton_solve_at(group->skeletons[i], base[0], base[1], base[2], &n);
-      } else {
-        n = ik2d_skeleton_solve(group->skeletons[i]);
-      }
-      *reached += n;
-    }
+    /* (the bases were checked with the other inputs) */
+    ik2d_solve_skeletons_isa(group->skeletons, group->skeleton_count,
+                             moved_bases ? group->bases : NULL, reached, NULL,
+                             group->state->isa);
   } else {
     *reached = ik2d_solve_batch_isa(group->solvers, group->count, group->state->isa);
   }
