@@ -9,10 +9,10 @@
 ** solves alone, at 100 and 1,000 characters, each the median of 5 runs
 ** (CPU time of the process, as os.clock in the Lua bench).
 **   character_bench             the table
-**   character_bench run N [at|together]  N frames of 100 characters
-**                               (callgrind); at: the bases through
-**                               ik2d_skeleton_solve_at; together: all the
-**                               skeletons in one ik2d_solve_skeletons
+**   character_bench run N [set_base|at|together [C]]  N frames of C
+**                               characters (100; callgrind); at: the bases
+**                               through ik2d_skeleton_solve_at; together:
+**                               all in one ik2d_solve_skeletons
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -267,13 +267,16 @@ static void row(int count, int frames, int how) {
 
 int main(int argc, char **argv) {
   make_constraints();
-  if ((argc == 3 || argc == 4) && strcmp(argv[1], "run") == 0) {
+  if (argc >= 3 && argc <= 5 && strcmp(argv[1], "run") == 0) {
     int how = argc < 4 ? SOLVE_SET_BASE
               : strcmp(argv[3], "at") == 0 ? SOLVE_AT
-              : strcmp(argv[3], "together") == 0 ? SOLVE_TOGETHER : -1;
+              : strcmp(argv[3], "together") == 0 ? SOLVE_TOGETHER
+              : strcmp(argv[3], "set_base") == 0 ? SOLVE_SET_BASE : -1;
+    int count = argc == 5 ? atoi(argv[4]) : 100;
     run_result r;
-    if (how < 0) fail("run N [at|together]");
-    r = run(100, atoi(argv[2]), how);
+    if (how < 0 || count < 1 || count > MAX_CHARACTERS)
+      fail("run N [set_base|at|together [characters, 1..1000]]");
+    r = run(count, atoi(argv[2]), how);
     fprintf(stderr, "reached %ld\n", r.reached);
     return 0;
   }

@@ -675,6 +675,10 @@ describe("ik2d.group of skeletons, a step at a time", function()
     end)
   end
 
+  it("gives the bits of one skeleton at a time in a crowd solved in tiles", function()
+    compare("auto", 70, 3)
+  end)
+
   it("keeps the bits when options change between frames (plans made again)", function()
     compare("auto", 9, 8, function(list, f)
       for i, c in ipairs(list) do
