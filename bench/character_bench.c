@@ -183,8 +183,7 @@ typedef struct run_result {
   double sink;
 } run_result;
 
-static double base_x[MAX_CHARACTERS], base_y[MAX_CHARACTERS];
-static double bases[3 * MAX_CHARACTERS];
+static double bases[3 * MAX_CHARACTERS]; /* x, y, angle a character */
 static ik2d_skeleton *skeletons[MAX_CHARACTERS];
 
 /* how a frame solves: one skeleton at a time, its base set first or by
@@ -205,9 +204,7 @@ static run_result run(int count, int frames, int how) {
   for (f = 0; f <= frames; f++) {
     double t0 = now(), t1, t2;
     for (i = 0; i < count; i++) {
-      set_targets(&characters[i], i + 1, f, at, &base_x[i], &base_y[i]);
-      bases[3 * i] = base_x[i];
-      bases[3 * i + 1] = base_y[i];
+      set_targets(&characters[i], i + 1, f, at, &bases[3 * i], &bases[3 * i + 1]);
       bases[3 * i + 2] = 0;
     }
     t1 = now();
@@ -220,7 +217,7 @@ static run_result run(int count, int frames, int how) {
     for (i = 0; i < count && how != SOLVE_TOGETHER; i++) {
       int reached = 0;
       if (at) {
-        ik2d_skeleton_solve_at(characters[i].sk, base_x[i], base_y[i], 0, &reached);
+        ik2d_skeleton_solve_at(characters[i].sk, bases[3 * i], bases[3 * i + 1], 0, &reached);
       } else {
         reached = ik2d_skeleton_solve(characters[i].sk);
       }

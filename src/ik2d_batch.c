@@ -144,7 +144,6 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   ik2d_batch_begin(&b, isa, count);
   for (i = 0; i < count; i++) {
     ik2d_solver *solver = solvers[i];
-    batch_bucket *bucket;
     int slot, flushes;
     if (solver == NULL || solver->chain == NULL) continue;
     /* solvers sharing a chain write its result in list order */
@@ -158,15 +157,13 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
       continue;
     }
     flushes = b.flushes;
-    bucket = batch_bucket_for(&b, solver->chain->count);
-    /* (opening the bucket may have flushed and emptied the set: the slot
+    ik2d_batch_queue(&b, solver);
+    /* (opening its bucket may have flushed and emptied the set: the slot
     ** found before could now lie past the chain's first free one, where
     ** the next look for it would stop) */
     if (b.flushes != flushes) slot = batch_queued_slot(&b, solver->chain);
-    bucket->solvers[bucket->count++] = solver;
     b.queued[slot] = solver->chain;
     b.queued_slot[b.queued_count++] = slot;
-    if (bucket->count == BATCH_BUCKET) batch_flush(&b, bucket);
     /* the set at most half full: short probes */
     if (b.queued_count == (b.queued_mask + 1) / 2) batch_flush_all(&b);
   }

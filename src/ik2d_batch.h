@@ -52,7 +52,8 @@ bool ik2d_batch_takes_solve(const ik2d_solver *solver);
 ** queued since the last ik2d_batch_end: on a chain no other queued one
 ** is on, reading nothing they write. */
 void ik2d_batch_queue(ik2d_batch *b, ik2d_solver *solver);
-/* Solves what is queued; returns how many reached since the begin. */
+/* Solves what is queued; returns how many reached since the begin.  The
+** queue stays open: what is queued after waits for the next end. */
 int ik2d_batch_end(ik2d_batch *b);
 
 #endif

@@ -1076,6 +1076,15 @@ static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
   ik2d_solver_solve(s);
 }
 
+/* The end of a deferring solve of sk with a kept plan: the bones placed,
+** every solver measured; how many reached. */
+static int kept_finish(ik2d_skeleton *sk) {
+  int k, reached = 0;
+  ik2d_skeleton_settle(sk);
+  for (k = 0; k < sk->solver_count; k++) reached += ik2d_solver_measure(sk->solvers[k]);
+  return reached;
+}
+
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   joint w;
@@ -1084,9 +1093,7 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   if (plan_holds(sk)) {
     ik2d_skeleton_defer(sk);
     for (k = 0; k < sk->solver_count; k++) lone_solve(sk, sk->solvers[sk->plan_order[k]]);
-    ik2d_skeleton_settle(sk);
-    for (k = 0; k < sk->solver_count; k++) reached += ik2d_solver_measure(sk->solvers[k]);
-    return reached;
+    return kept_finish(sk);
   }
   if (!plan_make(sk, &p)) return -1;
   plan_keep(sk, &p);
@@ -1179,6 +1186,7 @@ static int solve_alone(ik2d_skeleton *sk, const double *base) {
 static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   ik2d_batch b;
   int i, k, steps = 0, reached = 0;
+  if (count == 0) return 0;
   for (i = 0; i < count; i++) {
     ik2d_skeleton_defer(tile[i]);
     if (tile[i]->solver_count > steps) steps = tile[i]->solver_count;
@@ -1186,8 +1194,8 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   /* step k of every skeleton: each one's solves stay in its plan's order,
   ** and the lanes take the solves of plain CCD, on chains of distinct
   ** skeletons */
+  ik2d_batch_begin(&b, isa, 0);
   for (k = 0; k < steps; k++) {
-    ik2d_batch_begin(&b, isa, 0);
     for (i = 0; i < count; i++) {
       ik2d_skeleton *sk = tile[i];
       ik2d_solver *s;
@@ -1199,11 +1207,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
     }
     ik2d_batch_end(&b);
   }
-  /* the ends of ik2d_skeleton_solve */
-  for (i = 0; i < count; i++) {
-    ik2d_skeleton_settle(tile[i]);
-    for (k = 0; k < tile[i]->solver_count; k++) reached += ik2d_solver_measure(tile[i]->solvers[k]);
-  }
+  for (i = 0; i < count; i++) reached += kept_finish(tile[i]);
   return reached;
 }
 
