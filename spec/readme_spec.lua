@@ -1,8 +1,9 @@
--- README.md's Lua examples run (issue 15, item 5): every ```lua block of
--- the README is run, each in a fresh environment, so an example cannot
--- drift from the API without a failing spec.  It runs in every pass of
--- make test: Lua 5.4 and LuaJIT, the C core and the pure-Lua core
--- (IK2D_PURE=1), the FFI path on.
+-- The documents' Lua examples run.
+--
+-- Every ```lua block of README.md and docs/api.md is run, each in a fresh
+-- environment, so an example cannot drift from the API without a failing
+-- spec.  It runs in every pass of make test: Lua 5.4 and LuaJIT, the C
+-- core and the pure-Lua core (IK2D_PURE=1), the FFI path on.
 --
 -- Markers: an HTML comment on the line right before a block's fence
 -- (GitHub does not show it) says how the block runs:
@@ -21,14 +22,26 @@
 -- A block without a marker is plain Lua, run as it is.  print prints
 -- nothing here.  Blocks in other languages (sh, c) are not run.
 
-local README = "README.md"
+-- the documents whose examples run, each with at least this many blocks
+local EXAMPLES = { { path = "README.md", at_least = 4 }, { path = "docs/api.md", at_least = 12 } }
 
--- The ```lua blocks of text, in order: { line = the fence's line, first =,
--- last = the lines of its code, love =, continue = }, and text's lines.
-local function lua_blocks(text)
-  local blocks = {}
+local function read(path)
+  local file = assert(io.open(path, "rb"))
+  local text = file:read("*a")
+  file:close()
+  return text
+end
+
+local function lines_of(text)
   local lines = {}
   for line in (text .. "\n"):gmatch("(.-)\r?\n") do lines[#lines + 1] = line end
+  return lines
+end
+
+-- The ```lua blocks of a document, in order: { line = the fence's line,
+-- first =, last = the lines of its code, love =, continue = }.
+local function lua_blocks(path, lines)
+  local blocks = {}
   local i = 1
   while i <= #lines do
     local fence = lines[i]:match("^(```+)lua%s*$")
@@ -38,7 +51,7 @@ local function lua_blocks(text)
       if marker then
         for word in marker:gmatch("%S+") do
           if word ~= "love" and word ~= "continue" then
-            error(README .. ":" .. (i - 1) .. ": unknown readme marker '" .. word .. "'")
+            error(path .. ":" .. (i - 1) .. ": unknown readme marker '" .. word .. "'")
           end
           block[word] = true
         end
@@ -46,19 +59,20 @@ local function lua_blocks(text)
       i = i + 1
       block.first = i
       while i <= #lines and lines[i] ~= fence do i = i + 1 end
-      if i > #lines then error(README .. ":" .. block.line .. ": the ```lua block is not closed") end
+      if i > #lines then error(path .. ":" .. block.line .. ": the ```lua block is not closed") end
       block.last = i - 1
       blocks[#blocks + 1] = block
     elseif lines[i]:match("^<!%-%- readme:") and not (lines[i + 1] or ""):match("^```+lua%s*$") then
-      error(README .. ":" .. i .. ": a readme marker must be on the line right before a ```lua fence")
+      error(path .. ":" .. i .. ": a readme marker must be on the line right before a ```lua fence")
     end
     i = i + 1
   end
-  return blocks, lines
+  return blocks
 end
 
--- The code of blocks[from..to] as one chunk, each line at its README line
--- number (the lines between blocks left empty), so errors name README lines.
+-- The code of blocks[from..to] as one chunk, each line at its document's
+-- line number (the lines between blocks left empty), so errors name the
+-- document's lines.
 local function chunk_source(lines, blocks, from, to)
   local out = {}
   for k = 1, blocks[to].last do out[k] = "" end
@@ -100,8 +114,7 @@ else
   load_in = function(source, name, env) return load(source, name, "t", env) end
 end
 
-local function run(block, source)
-  local name = "=" .. README
+local function run(path, block, source)
   local env = setmetatable({ print = function() end }, { __index = _G })
   local saved_love = rawget(_G, "love")
   local stand_in
@@ -112,7 +125,7 @@ local function run(block, source)
     env.love = stand_in
   end
   local ok, err = pcall(function()
-    local chunk = assert(load_in(source, name, env))
+    local chunk = assert(load_in(source, "=" .. path, env))
     chunk()
     if stand_in then
       if stand_in.load then stand_in.load() end
@@ -127,24 +140,24 @@ local function run(block, source)
   if not ok then error(err, 0) end
 end
 
-describe("README.md's Lua examples", function()
-  local file = assert(io.open(README, "rb"))
-  local text = file:read("*a")
-  file:close()
-  local blocks, lines = lua_blocks(text)
+for _, doc in ipairs(EXAMPLES) do
+  describe(doc.path .. "'s Lua examples", function()
+    local lines = lines_of(read(doc.path))
+    local blocks = lua_blocks(doc.path, lines)
 
-  it("are found (the README has its quick starts and API examples)", function()
-    assert.is_true(#blocks >= 8, #blocks .. " ```lua blocks found")
-    assert.is_false(blocks[1].continue, "the first block cannot continue another")
-  end)
-
-  local from = 1
-  for b, block in ipairs(blocks) do
-    if not block.continue then from = b end
-    local source = chunk_source(lines, blocks, from, b)
-    local kind = block.love and "the LOVE example" or "the example"
-    it(kind .. " at " .. README .. ":" .. block.line .. " runs", function()
-      run(block, source)
+    it("are found (at least " .. doc.at_least .. ")", function()
+      assert.is_true(#blocks >= doc.at_least, #blocks .. " ```lua blocks found")
+      assert.is_false(blocks[1].continue, "the first block cannot continue another")
     end)
-  end
-end)
+
+    local from = 1
+    for b, block in ipairs(blocks) do
+      if not block.continue then from = b end
+      local source = chunk_source(lines, blocks, from, b)
+      local kind = block.love and "the LOVE example" or "the example"
+      it(kind .. " at " .. doc.path .. ":" .. block.line .. " runs", function()
+        run(doc.path, block, source)
+      end)
+    end
+  end)
+end
