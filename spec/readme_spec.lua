@@ -1,4 +1,4 @@
--- The documents' Lua examples run.
+-- The documents' Lua examples run, and their links lead somewhere.
 --
 -- Every ```lua block of README.md and docs/api.md is run, each in a fresh
 -- environment, so an example cannot drift from the API without a failing
@@ -21,6 +21,12 @@
 --
 -- A block without a marker is plain Lua, run as it is.  print prints
 -- nothing here.  Blocks in other languages (sh, c) are not run.
+--
+-- Every relative link and image of README.md and docs/*.md must name a
+-- file that exists, and its #anchor a heading of that file, slugged as
+-- GitHub slugs headings (below).
+
+local helpers = require "spec.helpers"
 
 -- the documents whose examples run, each with at least this many blocks
 local EXAMPLES = { { path = "README.md", at_least = 4 }, { path = "docs/api.md", at_least = 12 } }
@@ -161,3 +167,143 @@ for _, doc in ipairs(EXAMPLES) do
     end
   end)
 end
+
+-- ------------------------------------------------------------------
+-- links
+-- ------------------------------------------------------------------
+
+-- The anchor GitHub gives a heading: its text as shown (inline code and
+-- links reduced to their text), lower-cased, every character but letters,
+-- digits, spaces, '-' and '_' dropped, spaces made '-'.  Of the non-ASCII
+-- characters only Latin-1 letters are kept (Ö lower-cased: "LÖVE" gives
+-- "löve"); arrows, dashes and the like are dropped, as GitHub drops them.
+local function slug(heading)
+  local s = heading:gsub("%[(.-)%]%b()", "%1"):gsub("`", "")
+  s = s:lower():gsub("\195\150", "\195\182")
+  local out = {}
+  local i = 1
+  while i <= #s do
+    local c = s:byte(i)
+    local n = c < 0x80 and 1 or c >= 0xF0 and 4 or c >= 0xE0 and 3 or 2
+    local ch = s:sub(i, i + n - 1)
+    if n == 1 then
+      if ch:match("[%w_%- ]") then out[#out + 1] = ch end
+    elseif c == 0xC3 and ch ~= "\195\151" and ch ~= "\195\183" then
+      out[#out + 1] = ch -- a Latin-1 letter (not × or ÷)
+    end
+    i = i + n
+  end
+  return (table.concat(out):gsub(" ", "-"))
+end
+
+-- every line of text outside fenced code blocks, with its number
+local function prose_lines(text)
+  local out, fence = {}, nil
+  for k, line in ipairs(lines_of(text)) do
+    local mark = line:match("^%s*(```+)")
+    if fence then
+      if mark and mark:sub(1, #fence) == fence then fence = nil end
+    elseif mark then
+      fence = mark
+    else
+      out[#out + 1] = { number = k, text = line }
+    end
+  end
+  return out
+end
+
+-- the set of anchors a document's headings give
+local anchor_cache = {}
+local function anchors_of(path)
+  if anchor_cache[path] then return anchor_cache[path] end
+  local set, seen = {}, {}
+  for _, line in ipairs(prose_lines(read(path))) do
+    local heading = line.text:match("^#+%s+(.-)%s*#*%s*$")
+    if heading then
+      local base = slug(heading)
+      local anchor = base
+      if seen[base] then anchor = base .. "-" .. seen[base] end
+      seen[base] = (seen[base] or 0) + 1
+      set[anchor] = true
+    end
+  end
+  anchor_cache[path] = set
+  return set
+end
+
+local function exists(path)
+  local file = io.open(path, "rb")
+  if file then file:close() end
+  return file ~= nil
+end
+
+-- "docs/../README.md" -> "README.md"
+local function normalise(path)
+  local parts = {}
+  for part in path:gmatch("[^/]+") do
+    if part == ".." and #parts > 0 and parts[#parts] ~= ".." then
+      parts[#parts] = nil
+    elseif part ~= "." then
+      parts[#parts + 1] = part
+    end
+  end
+  return (path:sub(1, 1) == "/" and "/" or "") .. table.concat(parts, "/")
+end
+
+-- the problems of path's relative links, as "path:line: ..." strings
+local function broken_links(path)
+  local problems = {}
+  local dir = path:match("^(.*)/[^/]*$")
+  for _, line in ipairs(prose_lines(read(path))) do
+    local text = line.text:gsub("`[^`]*`", "")
+    for target in text:gmatch("%]%(([^%)%s]+)%)") do
+      if not target:match("^%a[%w+.-]*:") then -- not http:, mailto: ...
+        local file, anchor = target:match("^([^#]*)#?(.*)$")
+        local resolved = file == "" and path or normalise(dir and (dir .. "/" .. file) or file)
+        local where = path .. ":" .. line.number .. ": (" .. target .. ")"
+        if not exists(resolved) then
+          problems[#problems + 1] = where .. " no file " .. resolved
+        elseif anchor ~= "" and resolved:match("%.md$") and not anchors_of(resolved)[anchor] then
+          problems[#problems + 1] = where .. " no heading #" .. anchor .. " in " .. resolved
+        end
+      end
+    end
+  end
+  return problems
+end
+
+describe("the documents' links", function()
+  it("slug headings as GitHub does", function()
+    assert.equal("two-commands-make-test-and-make-demo", slug("Two commands: `make test` and `make demo`"))
+    assert.equal("löve-quick-start", slug("LÖVE quick start"))
+    assert.equal("ik2dmirror_bones-the-other-side-of-a-rig",
+                 slug("`ik2d.mirror_bones`: the other side of a rig"))
+    assert.equal("ik2dchaint--chain", slug("`ik2d.chain(t)` → chain"))
+  end)
+
+  it("are found broken when a file or a heading is missing", function()
+    local scratch = os.tmpname()
+    local path = scratch .. ".md"
+    local file = assert(io.open(path, "wb"))
+    file:write("# A title\n\n[here](#a-title) [gone](#no-such) [lost](no_such_file.md)\n",
+               "`[code](#not-a-link)`\n\n```\n[fenced](#not-a-link-either)\n```\n")
+    file:close()
+    local problems = broken_links(path)
+    os.remove(path)
+    os.remove(scratch)
+    assert.equal(2, #problems, table.concat(problems, "\n"))
+    assert.truthy(problems[1]:find("no heading #no-such", 1, true))
+    assert.truthy(problems[2]:find("no file", 1, true))
+  end)
+
+  local ok, listing = helpers.run("ls docs/*.md")
+  assert(ok, listing)
+  local documents = { "README.md" }
+  for path in listing:gmatch("[^\n]+") do documents[#documents + 1] = path end
+  for _, path in ipairs(documents) do
+    it("in " .. path .. " lead to files and headings that exist", function()
+      local problems = broken_links(path)
+      assert(#problems == 0, "\n" .. table.concat(problems, "\n"))
+    end)
+  end
+end)
