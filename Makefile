@@ -38,7 +38,7 @@ CORE_BUILD = build/core
 else
 CORE_BUILD = $(BUILD)/core
 endif
-# The core, layer by layer (README, "Architecture"), and apart from it the
+# The core, layer by layer (docs/architecture.md), and apart from it the
 # Lua binding.
 CORE_SOURCES = src/ik2d_api.c src/ik2d_math.c src/ik2d_constraint.c \
                src/ik2d_chain.c src/ik2d_pose.c src/ik2d_ccd.c \
@@ -161,7 +161,7 @@ demo: deps
 # game: the Lua side and the LuaJIT build of the core for this platform,
 # and the Windows core.dll when `make windows` has built it.  In a .love,
 # on Android, iOS and the web the core cannot load, and `require "ik2d"`
-# takes the pure-Lua core in the same folder (README, "Shipping").
+# takes the pure-Lua core in the same folder (docs/api.md, "Shipping").
 LOVE_DIST = build/love-dist
 .PHONY: love-dist
 love-dist:
@@ -284,7 +284,7 @@ clean:
 # --- benchmark ----------------------------------------------------------
 # `make bench` (bench/run.sh) builds both runtimes and the C core bench, runs
 # the frame loop bench on Lua 5.4 and LuaJIT, the C bench and callgrind, and
-# prints the tables and the goals of issue 4 as markdown; then the character
+# prints the tables and the headline ratios as markdown; then the character
 # scene (make bench-character).
 .PHONY: bench
 build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
@@ -294,7 +294,7 @@ build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 bench:
 	@MAKE="$(MAKE)" sh bench/run.sh
 
-# --- skeleton bench (issue 12) -------------------------------------------
+# --- skeleton bench -----------------------------------------------------
 # `make bench-skeleton`: 100 characters of 20 bones with 5 solvers each,
 # sk:solve() for all of them a frame, on LuaJIT (FFI and classic) and Lua 5.4.
 .PHONY: bench-skeleton
@@ -305,7 +305,7 @@ bench-skeleton:
 	@IK2D_NO_FFI=1 luajit bench/skeleton_bench.lua
 	@lua5.4 bench/skeleton_bench.lua
 
-# --- character bench (issue 22) -------------------------------------------
+# --- character bench ----------------------------------------------------
 # `make bench-character` (bench/character.sh, also the end of `make bench`):
 # crowds of 100 and 1,000 20-bone characters (torso, arms, legs with tip
 # angles and poles), one sk:solve() a character, every transform read, on
@@ -321,7 +321,7 @@ bench-character:
 
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and
-# FABRIK against textbook CCD (bench/quality.c, fixed seed; issue 6).
+# FABRIK against textbook CCD (bench/quality.c, fixed seed).
 .PHONY: bench-quality
 build/bench/quality: bench/quality.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
@@ -330,7 +330,7 @@ build/bench/quality: bench/quality.c $(CORE_SOURCES) $(CORE_HEADERS)
 bench-quality: build/bench/quality
 	@./build/bench/quality
 
-# --- hardening: fuzzing, sanitizers, valgrind (issue 5) -------------------
+# --- hardening: fuzzing, sanitizers, valgrind ----------------------------
 # `make fuzz` builds the libFuzzer targets spec/fuzz/ik2d_fuzz.c and
 # skeleton_fuzz.c over the C core (clang -fsanitize=fuzzer,address,undefined)
 # and runs each for FUZZ_SECONDS: seeds from spec/fuzz/corpus and spec/fuzz/regressions, new
@@ -368,7 +368,7 @@ build/fuzz/ik2d_fuzz: spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) -lm
 
-# the skeleton target (issue 12) includes ik2d_fuzz.c for its reader and checks
+# the skeleton target includes ik2d_fuzz.c for its reader and checks
 build/fuzz/skeleton_fuzz: spec/fuzz/skeleton_fuzz.c spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/skeleton_fuzz.c $(CORE_SOURCES) -lm
