@@ -116,10 +116,10 @@ deps-dev: deps
 # example and the LOVE folder, JOBS at a time, then spec/run.sh runs every
 # spec file on its own, JOBS at a time, once per runtime (lua5.4, luajit)
 # and core (the C core, LuaJIT's FFI path with it; IK2D_PURE=1, the
-# pure-Lua core), with a line per file as it ends; then luacheck, the C
-# example built as C99 and as C++, and the headless LOVE tests when love
-# and xvfb-run are here.  It ends with one line `N passed, N failed`
-# added up from the runners' own counts.  The specs' C programs link the
+# pure-Lua core), with a line per file as it ends; then luacheck, make
+# layers, the C example built as C99 and as C++, and the headless LOVE
+# tests when love and xvfb-run are here.  It ends with one line `N
+# passed, N failed` added up from the runners' own counts.  The specs' C programs link the
 # core's objects this build made (IK2D_CORE_OBJECTS).
 # `make test-all` (spec/run_all.sh, what CI runs): the same with
 # IK2D_LONG=1 (the long loops: every instruction set, all of the
@@ -142,6 +142,16 @@ test-all: deps-dev
 
 lint:
 	luacheck lua spec examples bench src/gen.lua
+
+# `make layers` (spec/layers.lua; make test runs it for both runtimes):
+# fails on a link cycle among the C files (an object refers to another
+# when it leaves undefined a symbol the other defines: a call, or a
+# function's address in a table) and on a function over 80 lines in the
+# core's solve paths.  spec/layers_known.txt lists the breaches known
+# until their fix lands.
+.PHONY: layers
+layers: $(CORE_OBJECTS) $(BINDING_OBJECTS)
+	@$(LUA_FOR_GEN) spec/layers.lua $(CORE_OBJECTS) $(BINDING_OBJECTS)
 
 # The files and regions made from the one description of the API
 # (lua/ik2d/api.lua): src/gen.lua rewrites them; spec/api_spec.lua fails
