@@ -50,7 +50,7 @@ CORE_SOURCES = src/ik2d_api.c src/ik2d_math.c src/ik2d_constraint.c \
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_api.c src/lua/luaik_options.c src/lua/luaik_core.c src/lua/luaik_constraint.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
-                  src/lua/luaik_skeleton.c src/lua/luaik_spring.c
+                  src/lua/luaik_skeleton.c src/lua/luaik_spring.c src/lua/luaik_module.c
 BINDING_HEADERS = src/lua/luaik_api.h src/lua/luaik.h src/lua/luaik_compat.h
 # the Lua side, its folders too (the pure-Lua core in lua/ik2d/pure/)
 LUA_MODULES = $(patsubst lua/%,%,$(wildcard lua/ik2d/*.lua lua/ik2d/*/*.lua))
@@ -116,10 +116,10 @@ deps-dev: deps
 # example and the LOVE folder, JOBS at a time, then spec/run.sh runs every
 # spec file on its own, JOBS at a time, once per runtime (lua5.4, luajit)
 # and core (the C core, LuaJIT's FFI path with it; IK2D_PURE=1, the
-# pure-Lua core), with a line per file as it ends; then luacheck, the C
-# example built as C99 and as C++, and the headless LOVE tests when love
-# and xvfb-run are here.  It ends with one line `N passed, N failed`
-# added up from the runners' own counts.  The specs' C programs link the
+# pure-Lua core), with a line per file as it ends; then luacheck, make
+# layers, the C example built as C99 and as C++, and the headless LOVE
+# tests when love and xvfb-run are here.  It ends with one line `N
+# passed, N failed` added up from the runners' own counts.  The specs' C programs link the
 # core's objects this build made (IK2D_CORE_OBJECTS).
 # `make test-all` (spec/run_all.sh, what CI runs): the same with
 # IK2D_LONG=1 (the long loops: every instruction set, all of the
@@ -142,6 +142,16 @@ test-all: deps-dev
 
 lint:
 	luacheck lua spec examples bench src/gen.lua
+
+# `make layers` (spec/layers.lua; make test runs it for both runtimes):
+# fails on a link cycle among the C files (an object refers to another
+# when it leaves undefined a symbol the other defines: a call, or a
+# function's address in a table) and on a function over 80 lines in the
+# core's solve paths.  spec/layers_known.txt lists the breaches known
+# until their fix lands.
+.PHONY: layers
+layers: $(CORE_OBJECTS) $(BINDING_OBJECTS)
+	@$(LUA_FOR_GEN) spec/layers.lua $(CORE_OBJECTS) $(BINDING_OBJECTS)
 
 # The files and regions made from the one description of the API
 # (lua/ik2d/api.lua): src/gen.lua rewrites them; spec/api_spec.lua fails
