@@ -221,13 +221,13 @@ local function read_matrix(ctx, place, key, list, offset)
   return m
 end
 
-local function read_region(ctx, place, d, name, path, owner)
+--- An image display: a region at the display transform, its skew as
+-- shear_y (the bone model's), its size left to the atlas (_tex.json).
+local function read_region(ctx, place, d, path)
   local x, y, rotation, skew, scale_x, scale_y = read_transform(ctx, place, d)
-  if skew ~= 0 then
-    ctx.unsupported[#ctx.unsupported + 1] = format("%s display %q: its skew is not drawn", owner, name)
-  end
   local region = { type = "region", path = path, x = x, y = y, angle = rotation,
-                   scale_x = scale_x, scale_y = scale_y, color = { 1.0, 1.0, 1.0, 1.0 } }
+                   scale_x = scale_x, scale_y = scale_y, shear_x = 0.0, shear_y = skew,
+                   color = { 1.0, 1.0, 1.0, 1.0 } }
   local pivot = object(ctx, place, d, "pivot", nil)
   if pivot ~= nil then
     local where = at(place, "pivot")
@@ -375,7 +375,7 @@ local function read_display(ctx, place, d, owner)
   if path == "" then path = name end
   local kind = d.type
   if is_null(kind) then kind = "image" end
-  if kind == "image" or kind == 0 then return read_region(ctx, place, d, name, path, owner) end
+  if kind == "image" or kind == 0 then return read_region(ctx, place, d, path) end
   if kind == "mesh" or kind == 2 then
     if not is_null(d.share) then
       return { type = "linkedmesh", path = path, parent = string_of(ctx, place, d, "share", ""),

@@ -36,7 +36,9 @@ local at, fail, show, f32 = data.at, data.fail, data.show, data.f32
 local number, string_of, boolean, object, array = data.number, data.string, data.boolean, data.object, data.array
 local whole, numbers, is_null, float = data.whole, data.numbers, data.is_null, data.float
 local normalize, round, int16 = data.normalize_radian, data.round, data.int16
-local abs, ceil, sqrt, cos, pi = math.abs, math.ceil, math.sqrt, math.cos, math.pi
+local abs, ceil, sqrt, pi = math.abs, math.ceil, math.sqrt, math.pi
+-- the core's own cosine: the same bits on every platform
+local cos = require("ik2d.pure.math").cos
 local format = string.format
 
 --- How far (in the value's own units: radians, world units, colour

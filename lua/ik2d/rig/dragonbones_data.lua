@@ -10,6 +10,9 @@ local data = {}
 
 local floor, abs, huge, fmod, pi = math.floor, math.abs, math.huge, math.fmod, math.pi
 local format, concat = string.format, table.concat
+-- the core's own sine and cosine: the same bits on every platform
+local core_math = require "ik2d.pure.math"
+local sin, cos = core_math.sin, core_math.cos
 
 -- DragonBonesJS's Transform.DEG_RAD and PI_D (doubles, as it computes them)
 data.DEG_RAD = pi / 180.0
@@ -81,10 +84,13 @@ local function kind(v)
   return t
 end
 
---- obj[key] as a number (default when absent or null): finite.
+--- obj[key] as a number (default when absent or null): finite. A string
+-- that spells a number counts as it (the runtime reads +value; older
+-- exporters wrote some numbers as strings).
 function data.number(ctx, place, obj, key, default)
   local v = obj[key]
   if is_null(v) then return default end
+  if type(v) == "string" and tonumber(v) then v = tonumber(v) end
   if type(v) ~= "number" then
     data.fail(ctx, place, "%s must be a number, not %s", key, kind(v))
   end
@@ -98,6 +104,7 @@ end
 function data.whole(ctx, place, obj, key, default, min)
   local v = data.number(ctx, place, obj, key, default)
   if v ~= nil and (v ~= floor(v) or v < min) then
+    if min == -huge then data.fail(ctx, place, "%s must be a whole number, not %s", key, data.show(v)) end
     data.fail(ctx, place, "%s must be a whole number >= %d, not %s", key, min, data.show(v))
   end
   return v
@@ -113,12 +120,20 @@ function data.string(ctx, place, obj, key, default)
   return v
 end
 
---- obj[key] as a boolean (true/false, or 0/1 as some exporters write).
+-- the strings the runtime's _getBoolean reads as false
+local FALSE_STRINGS = { ["0"] = true, ["NaN"] = true, [""] = true, ["false"] = true,
+                        ["null"] = true, ["undefined"] = true }
+
+--- obj[key] as a boolean: true or false, or as the runtime reads older
+-- exporters' strings ("false", "0", ... are false, other strings true)
+-- and numbers (0 false).
 function data.boolean(ctx, place, obj, key, default)
   local v = obj[key]
   if is_null(v) then return default end
-  if v == 0 or v == 1 then return v == 1 end
-  if type(v) ~= "boolean" then
+  local t = type(v)
+  if t == "string" then return not FALSE_STRINGS[v] end
+  if t == "number" then return v ~= 0 end
+  if t ~= "boolean" then
     data.fail(ctx, place, "%s must be true or false, not %s", key, data.show(v))
   end
   return v
@@ -251,11 +266,12 @@ end
 
 --- The runtime's Transform.toMatrix: { a, b (x axis), c, d (y axis),
 -- tx, ty }, which maps (x, y) to (a x + c y + tx, b x + d y + ty).
+-- With ik2d's sine and cosine (within a rounding of JavaScript's).
 function data.transform_matrix(x, y, rotation, skew, scale_x, scale_y)
   local a, b = 1.0, 0.0
-  if rotation ~= 0.0 then a, b = math.cos(rotation), math.sin(rotation) end
+  if rotation ~= 0.0 then a, b = cos(rotation), sin(rotation) end
   local c, d = -b, a
-  if skew ~= 0.0 then c, d = -math.sin(skew + rotation), math.cos(skew + rotation) end
+  if skew ~= 0.0 then c, d = -sin(skew + rotation), cos(skew + rotation) end
   if scale_x ~= 1.0 then a, b = a * scale_x, b * scale_x end
   if scale_y ~= 1.0 then c, d = c * scale_y, d * scale_y end
   return { a, b, c, d, x, y }
