@@ -89,12 +89,12 @@ describe("ik2d.rig.dragonbones", function()
       assert.same({ bone = "thigh_l_ik", x = 0, y = 0 }, aim.target)
       assert.equal("two_bone", aim.method)
       assert.equal(1, aim.weight)
-      assert.equal(-1, aim.bend)
+      assert.equal(1, aim.bend)
       -- {"bendPositive":false,"chain":1,"name":"calf_l","bone":"calf_l","target":"foot_l"}
       local leg = find(rig.solvers, "calf_l")
       assert.same({ find(rig.bones, "calf_l").parent, "calf_l" }, leg.bones)
       assert.equal("thigh_1_l", leg.bones[1])
-      assert.equal(1, leg.bend)
+      assert.equal(-1, leg.bend)
       assert.same({ { "solver", "bone_ik1" }, { "solver", "bone_ik" }, { "solver", "calf_l" },
                     { "solver", "calf_r" } }, rig.order)
     end)
@@ -244,9 +244,9 @@ describe("ik2d.rig.dragonbones", function()
     it("reads IK chains 0 and 1 both ways round, weight and order", function()
       local leg, reach, aim = find(rig.solvers, "leg"), find(rig.solvers, "reach"), find(rig.solvers, "aim")
       assert.same({ "thigh", "shin" }, leg.bones)
-      assert.equal(1, leg.bend)                 -- bendPositive false
+      assert.equal(-1, leg.bend)                -- bendPositive false
       assert.same({ "arm", "forearm" }, reach.bones)
-      assert.equal(-1, reach.bend)              -- bendPositive true (the default)
+      assert.equal(1, reach.bend)               -- bendPositive true (the default)
       assert.equal(0.7, reach.weight)
       assert.same({ "head" }, aim.bones)
       assert.same({ { "solver", "leg" }, { "solver", "reach" }, { "solver", "aim" } }, rig.order)
@@ -379,7 +379,7 @@ describe("ik2d.rig.dragonbones", function()
     it("reads IK keys as the runtime applies them: each tweened key's own values", function()
       local reach = walk.solvers.reach
       assert.same({ 0.5, 1 }, reach.weight.values)
-      assert.same({ -1, 1 }, reach.bend.values)
+      assert.same({ 1, -1 }, reach.bend.values)
       assert.same({ 0, 20 * (1 / 30) }, reach.weight.times)
     end)
 
@@ -595,6 +595,37 @@ describe("ik2d.rig.dragonbones", function()
       for _, animation in ipairs({ "walk", "once", "thrice" }) do
         local err, where = worst("ik2d_keys_ske.json", "keys", animation)
         assert.is_true(err <= 1e-3, animation .. ": " .. err .. " at " .. where)
+      end
+    end)
+
+    run("bend is ik2d's two_bone bend: its elbow lands where the runtime's does, both ways round", function()
+      -- the keys rig's chains at weight 1: leg (bendPositive false) and
+      -- reach (true), both reachable; an analytic solve from any start
+      local json = require "dkjson"
+      local doc = json.decode(slurp(RIGS .. "ik2d_keys_ske.json"))
+      for _, ik in ipairs(doc.armature[1].ik) do ik.weight = nil end
+      local path = os.tmpname()
+      local f = assert(io.open(path, "w"))
+      f:write(json.encode(doc))
+      f:close()
+      local rig = dragonbones.read(doc, path)
+      local out = reference.poses(path, "keys", "-", { 0 })
+      os.remove(path)
+      local ik2d = require "ik2d"
+      local bones = out.poses[1].bones
+      for _, name in ipairs({ "leg", "reach" }) do
+        local solver = find(rig.solvers, name)
+        local root, child = bones[solver.bones[1]], bones[solver.bones[2]]
+        local target = bones[solver.target.bone]
+        local upper = math.sqrt((child[5] - root[5]) ^ 2 + (child[6] - root[6]) ^ 2)
+        local lower = find(rig.bones, solver.bones[2]).length
+        local chain = ik2d.chain{ x = root[5], y = root[6], angle = 0, { length = upper }, { length = lower } }
+        local s = ik2d.solver(chain, { method = "two_bone", bend = solver.bend })
+        s:set_target(target[5], target[6])
+        s:solve()
+        local ex, ey = chain:joint(2)
+        assert.near(child[5], ex, 1e-9, name)
+        assert.near(child[6], ey, 1e-9, name)
       end
     end)
 

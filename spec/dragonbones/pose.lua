@@ -123,7 +123,7 @@ local function solve_one(w, target, weight)
   rotate_world(w, normalize(angle - x_angle(w)) * weight)
 end
 
---- DragonBones' IKConstraint._computeB: bend -1 is bendPositive.
+--- DragonBones' IKConstraint._computeB: bend 1 is bendPositive.
 local function solve_two(parent_parent, pw, cw, length, target, weight, bend)
   local lx, ly = cw[1] * length, cw[3] * length
   local l_ll = lx * lx + ly * ly
@@ -146,7 +146,7 @@ local function solve_two(parent_parent, pw, cw, length, target, weight, bend)
     local g = parent_parent
     local mirrored = g ~= nil and g[1] * g[4] - g[2] * g[3] < 0
     local ex, ey = hx + rx, hy + ry
-    if mirrored ~= (bend == -1) then ex, ey = hx - rx, hy - ry end
+    if mirrored ~= (bend == 1) then ex, ey = hx - rx, hy - ry end
     radian_a = atan2(ey - pw[6], ex - pw[5])
   end
   local d_r = normalize(radian_a - raw_a)

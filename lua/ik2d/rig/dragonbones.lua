@@ -19,8 +19,10 @@
 --   below); a flag the model has no equal for is listed in unsupported.
 -- - IK: chain 0 aims one bone, chain 1 bends two (the named bone and its
 --   parent); the runtime's elbow for bendPositive lies on the side of the
---   root-to-target line the positive angles turn to, so the child turns
---   the negative way: bend = -1 (and +1 for bendPositive false).
+--   root-to-target line the negative angles turn to (anticlockwise on a
+--   y-down screen: above the line for a target to the right), so the
+--   child turns the positive way: bend = 1, the sign of the elbow's local
+--   angle (and -1 for bendPositive false).
 -- - Animations: ik2d.rig.dragonbones_clip.
 
 local data = require "ik2d.rig.dragonbones_data"
@@ -510,7 +512,7 @@ local function read_ik(ctx, place, raw, by_name, names)
   names[name] = true
   return { name = name, bones = bones, target = { bone = target, x = 0.0, y = 0.0 },
            method = "two_bone", weight = float(weight),
-           bend = boolean(ctx, place, raw, "bendPositive", true) and -1 or 1,
+           bend = boolean(ctx, place, raw, "bendPositive", true) and 1 or -1,
            softness = 0.0, stretch = 1.0, compress = 1.0, uniform = false }
 end
 

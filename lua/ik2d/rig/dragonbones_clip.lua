@@ -458,8 +458,8 @@ end
 
 --- IK keys: the runtime takes a tweened key's own bendPositive and
 -- weight (in hundredths), never a blend of two keys; a key that does
--- not tween leaves what the last tweened key set (at first: bend
--- negative, weight 0). So: stepped timelines of those values.
+-- not tween leaves what the last tweened key set (at first: bendPositive
+-- false, weight 0). So: stepped timelines of those values.
 local function read_ik_timeline(ctx, anim, place, raw)
   local keys = read_keys(ctx, anim, place, raw, "frame", function(k)
     k.values = { boolean(ctx, k.place, k.raw, "bendPositive", true),
@@ -469,7 +469,7 @@ local function read_ik_timeline(ctx, anim, place, raw)
   local bend, weight = false, 0.0
   for i, k in ipairs(keys) do
     if tweens(anim, keys, i) then bend, weight = k.values[1], k.values[2] end
-    k.played = { bend and -1 or 1, weight }
+    k.played = { bend and 1 or -1, weight }
   end
   return { bend = stepped(anim, keys, function(k) return k.played[1] end),
            weight = stepped(anim, keys, function(k) return float(k.played[2]) end) }
