@@ -250,6 +250,14 @@ describe("ik2d.rig.dragonbones", function()
       assert.equal(0.7, reach.weight)
       assert.same({ "head" }, aim.bones)
       assert.same({ { "solver", "leg" }, { "solver", "reach" }, { "solver", "aim" } }, rig.order)
+      -- a two-bone weight strictly between 0 and 1 is played otherwise:
+      -- listed, for the setup weight and for the keys of walk
+      local notes = {}
+      for _, u in ipairs(rig.unsupported) do
+        if u:find('IK "reach": a weight between 0 and 1', 1, true) then notes[#notes + 1] = u end
+      end
+      assert.equal(2, #notes)
+      assert.truthy(notes[2]:find('(animation "walk")', 1, true))
     end)
 
     it("reads slots: setup display, colour multipliers, blend", function()
