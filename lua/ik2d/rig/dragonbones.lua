@@ -40,10 +40,6 @@ local whole, numbers, is_null, float = data.whole, data.numbers, data.is_null, d
 local format = string.format
 
 -- ------------------------------------------------------------------
--- Transforms
--- ------------------------------------------------------------------
-
--- ------------------------------------------------------------------
 -- Bones
 -- ------------------------------------------------------------------
 
@@ -216,11 +212,9 @@ local function is_identity(m)
   return m[1] == 1 and m[2] == 0 and m[3] == 0 and m[4] == 1 and m[5] == 0 and m[6] == 0
 end
 
-local function read_matrix(ctx, place, key, list, offset)
-  local m = {}
-  for k = 1, 6 do m[k] = list[offset + k] end
-  if #m ~= 6 then fail(ctx, place, "%s is cut short", key) end
-  return m
+-- the 6 numbers a, b, c, d, tx, ty after offset (their count checked)
+local function matrix_at(list, offset)
+  return { list[offset + 1], list[offset + 2], list[offset + 3], list[offset + 4], list[offset + 5], list[offset + 6] }
 end
 
 --- An image display: a region at the display transform, its skew as
@@ -249,13 +243,13 @@ local function read_weights(ctx, place, d, mesh, info, vertices, count)
   if bone_pose == nil or nb % 7 ~= 0 or nb == 0 then
     fail(ctx, place, "bonePose must hold 7 numbers a bone (its index, a, b, c, d, tx, ty)")
   end
-  local slot_matrix, inverse = read_matrix(ctx, place, "slotPose", slot_pose, 0), {}
+  local slot_matrix, inverse = matrix_at(slot_pose, 0), {}
   for k = 0, nb / 7 - 1 do
     local raw_index = bone_pose[k * 7 + 1]
     if ctx.raw_bones[raw_index + 1] == nil or raw_index ~= math.floor(raw_index) then
       fail(ctx, place, "bonePose names bone %s, which the armature does not have", show(raw_index))
     end
-    inverse[raw_index] = invert(read_matrix(ctx, place, "bonePose", bone_pose, k * 7 + 1))
+    inverse[raw_index] = invert(matrix_at(bone_pose, k * 7 + 1))
   end
   local out, per_vertex, w = {}, {}, 1
   for v = 0, count - 1 do
@@ -483,7 +477,6 @@ local function partial_weight(name)
   return format("IK %q: a weight between 0 and 1 turns DragonBones' child to the target from the partly "
     .. "turned elbow; ik2d's weight blends the full solve (the child's angle differs)", name)
 end
-dragonbones.partial_weight = partial_weight
 
 --- An IK constraint as a solver. The runtime solves chain 0 by turning
 -- the bone's x axis to the target (weighted), chain 1 by placing the

@@ -168,7 +168,6 @@ local function progress_points(tween, span)
   if #points == 0 then return nil end
   return points
 end
-clip.progress_points = progress_points
 
 -- ------------------------------------------------------------------
 -- Timelines
@@ -227,7 +226,6 @@ local function make_timeline(anim, keys, channels, wrap_turns)
   end
   return tl
 end
-clip.make_timeline = make_timeline
 
 --- Reads a timeline's keys: placement, tween, and values (read_values
 -- fills key.values).
