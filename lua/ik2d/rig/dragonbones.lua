@@ -452,7 +452,7 @@ local function read_skins(ctx, armature_place, raw)
 end
 
 --- The entry name a slot shows at a display index (nil: none).
-function dragonbones.display_name(ctx, slot_name, index)
+local function display_name(ctx, slot_name, index)
   local skin = ctx.default_skin
   if skin == nil or index < 0 then return nil end
   local by_index = skin.displays[slot_name]
@@ -610,10 +610,10 @@ local function read_armature(ctx, raw, place, version, file_rate)
   local skins = read_skins(ctx, place, raw)
   local solvers, order = read_iks(ctx, place, raw, bones)
   for _, slot in ipairs(slots) do
-    slot.attachment = dragonbones.display_name(ctx, slot.name, slot.display_index)
+    slot.attachment = display_name(ctx, slot.name, slot.display_index)
     slot.display_index = nil
   end
-  ctx.display_name, ctx.partial_weight = dragonbones.display_name, partial_weight
+  ctx.display_name, ctx.partial_weight = display_name, partial_weight
   local clips, events = clip.read_all(ctx, place, raw, slots)
   local name = string_of(ctx, place, raw, "name", "")
   return {
