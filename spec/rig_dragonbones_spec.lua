@@ -606,6 +606,33 @@ describe("ik2d.rig.dragonbones", function()
       end
     end)
 
+    run("the keys rig: slots show the runtime's display and colour at 20 times of walk", function()
+      local rig = read("ik2d_keys_ske.json")
+      local doc = decode(slurp(RIGS .. "ik2d_keys_ske.json"))
+      local names = {}   -- slot -> display index -> display name, from the file
+      for _, entry in ipairs(doc.armature[1].skin[1].slot) do
+        names[entry.name] = {}
+        for i, d in ipairs(entry.display) do names[entry.name][i - 1] = d.name end
+      end
+      local walk = rig.clips.walk
+      local times = {}
+      for i = 0, 19 do times[#times + 1] = (i + 0.37) / 20 * walk.duration end
+      local out = reference.poses(RIGS .. "ik2d_keys_ske.json", "keys", "walk", times)
+      for _, p in ipairs(out.poses) do
+        for _, slot in ipairs(rig.slots) do
+          local timelines = walk.slots[slot.name] or {}
+          local attachment = slot.attachment
+          if timelines.attachment then attachment = pose.sample(timelines.attachment, p.time) or nil end
+          local shown = p.slots[slot.name]
+          assert.equal(names[slot.name][shown.display], attachment, slot.name .. " at " .. p.time)
+          for c = 1, 4 do
+            local value = timelines.color and pose.sample(timelines.color, p.time, c) or slot.color[c]
+            assert.near(shown.color[c], value, 1e-12, slot.name .. " at " .. p.time)
+          end
+        end
+      end
+    end)
+
     run("bend is ik2d's two_bone bend: its elbow lands where the runtime's does, both ways round", function()
       -- the keys rig's chains at weight 1: leg (bendPositive false) and
       -- reach (true), both reachable; an analytic solve from any start
