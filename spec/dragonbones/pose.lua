@@ -207,4 +207,82 @@ function pose.world(rig, clip_name, t)
   return world
 end
 
+--- A deform timeline's offsets at time t (its curves: lists of
+-- (time, progress) points).
+local function deform_at(tl, t)
+  local n = #tl.times
+  if t < tl.times[1] then return tl.offsets[1] end
+  local k = n
+  for i = 1, n - 1 do
+    if t < tl.times[i + 1] then k = i break end
+  end
+  local curve = tl.curves[k]
+  if k == n or curve == "stepped" then return tl.offsets[k] end
+  local t0, t1 = tl.times[k], tl.times[k + 1]
+  local progress
+  if curve == "linear" then
+    progress = (t - t0) / (t1 - t0)
+  else
+    local pt, pp = t0, 0.0
+    for _, points in ipairs(curve) do
+      for j = 1, #points, 2 do
+        if progress == nil and t < points[j] then
+          progress = pp + (points[j + 1] - pp) * (t - pt) / (points[j] - pt)
+        end
+        if progress == nil then pt, pp = points[j], points[j + 1] end
+      end
+    end
+    progress = progress or pp + (1.0 - pp) * (t - pt) / (t1 - pt)
+  end
+  local a, b, out = tl.offsets[k], tl.offsets[k + 1], {}
+  for i = 1, #a do out[i] = a[i] + (b[i] - a[i]) * progress end
+  return out
+end
+
+--- The vertices (armature space) of the mesh a slot shows at time t of
+-- the clip, world: pose.world's; nil when the slot shows no mesh.
+function pose.mesh(rig, clip_name, t, world, slot_name)
+  local clip = clip_name and rig.clips[clip_name]
+  local slot
+  for _, s in ipairs(rig.slots) do
+    if s.name == slot_name then slot = s end
+  end
+  local name = slot.attachment
+  local timelines = clip and clip.slots[slot_name]
+  if timelines and timelines.attachment then name = pose.sample(timelines.attachment, t) or nil end
+  local skin = rig.skins[1]
+  local mesh = name and skin.attachments[slot_name] and skin.attachments[slot_name][name]
+  if mesh == nil or mesh.type ~= "mesh" then return nil end
+  local deform = clip and clip.deform[skin.name] and clip.deform[skin.name][slot_name]
+  deform = deform and deform[name]
+  local offsets = deform and deform_at(deform, t)
+  local out, by_index = {}, {}
+  for i, bone in ipairs(rig.bones) do by_index[i] = world[bone.name] end
+  if mesh.weights then
+    local w, e = mesh.weights, 0
+    local i = 1
+    while i <= #w do
+      local x, y = 0.0, 0.0
+      for _ = 1, w[i] do
+        local m = by_index[w[i + 1]]
+        local bx, by = w[i + 2], w[i + 3]
+        if offsets then bx, by = bx + offsets[e * 2 + 1], by + offsets[e * 2 + 2] end
+        x = x + (m[1] * bx + m[2] * by + m[5]) * w[i + 4]
+        y = y + (m[3] * bx + m[4] * by + m[6]) * w[i + 4]
+        i, e = i + 4, e + 1
+      end
+      out[#out + 1], out[#out + 2] = x, y
+      i = i + 1
+    end
+  else
+    local m = world[slot.bone]
+    for j = 1, #mesh.vertices, 2 do
+      local x, y = mesh.vertices[j], mesh.vertices[j + 1]
+      if offsets then x, y = x + offsets[j], y + offsets[j + 1] end
+      out[j], out[j + 1] = m[1] * x + m[2] * y + m[5], m[3] * x + m[4] * y + m[6]
+    end
+  end
+  return out
+end
+
 return pose

@@ -2,8 +2,8 @@
 // package pixi-dragonbones-runtime (MIT), run under node with no browser
 // and no pixi.js (its core classes only, with a factory and slots that
 // draw nothing). It plays an armature's animation and prints, at each
-// time asked, every bone's world matrix and every slot's display and
-// colour, as JSON on stdout:
+// time asked, every bone's world matrix and every slot's display, colour
+// and mesh (its vertices in armature space), as JSON on stdout:
 //
 //   node spec/dragonbones/reference.js SKE_JSON ARMATURE ANIMATION TIME...
 //
@@ -11,7 +11,8 @@
 //    "frame_rate": 24, "duration": 1.25, "play_times": 0,
 //    "poses": [{"time": 0.1,
 //               "bones": {"name": [a, b, c, d, x, y], ...},
-//               "slots": {"name": {"display": 0, "color": [r, g, b, a]}, ...}}]}
+//               "slots": {"name": {"display": 0, "color": [r, g, b, a],
+//                                  "vertices": [x1, y1, ...] or null}, ...}}]}
 //
 // A bone's matrix in ik2d's convention: x axis (a, c), y axis (b, d),
 // origin (x, y), in the armature's space (y down), the point (u, v) of
@@ -106,6 +107,52 @@ class NullFactory extends BaseFactory {
   }
 }
 
+// A slot's mesh in armature space, as PixiSlot._updateMesh computes it
+// (weighted: each vertex the weighted sum of its bones' matrices applied
+// to its bone-space positions plus the deform; unweighted: the vertices
+// plus the deform, through the slot's matrix); null when it shows none.
+function meshVertices(slot) {
+  const geometry = slot._geometryData;
+  if (geometry === null || slot._displayFrame === null) return null;
+  const data = geometry.data;
+  const intArray = data.intArray;
+  const floatArray = data.floatArray;
+  const count = intArray[geometry.offset + 0];   // GeometryVertexCount
+  const deform = slot._displayFrame.deformVertices;
+  const hasDeform = deform.length > 0 && geometry.inheritDeform;
+  const out = [];
+  const weight = geometry.weight;
+  if (weight !== null) {
+    const bones = slot._geometryBones;
+    let iV = intArray[weight.offset + 1];           // WeigthFloatOffset
+    if (iV < 0) iV += 65536;
+    let iB = weight.offset + 2 + bones.length;      // WeigthBoneIndices
+    for (let i = 0, iF = 0; i < count; ++i) {
+      const boneCount = intArray[iB++];
+      let x = 0.0, y = 0.0;
+      for (let j = 0; j < boneCount; ++j) {
+        const m = bones[intArray[iB++]].globalTransformMatrix;
+        const w = floatArray[iV++];
+        let xL = floatArray[iV++], yL = floatArray[iV++];
+        if (hasDeform) { xL += deform[iF++]; yL += deform[iF++]; }
+        x += (m.a * xL + m.c * yL + m.tx) * w;
+        y += (m.b * xL + m.d * yL + m.ty) * w;
+      }
+      out.push(x, y);
+    }
+  } else {
+    let offset = intArray[geometry.offset + 2];     // GeometryFloatOffset
+    if (offset < 0) offset += 65536;
+    const m = slot.globalTransformMatrix;
+    for (let i = 0; i < count * 2; i += 2) {
+      let x = floatArray[offset + i], y = floatArray[offset + i + 1];
+      if (hasDeform) { x += deform[i]; y += deform[i + 1]; }
+      out.push(m.a * x + m.c * y + m.tx, m.b * x + m.d * y + m.ty);
+    }
+  }
+  return out;
+}
+
 function pose(armature, time) {
   const bones = {};
   for (const bone of armature.getBones()) {
@@ -118,6 +165,7 @@ function pose(armature, time) {
     slots[slot.name] = {
       display: slot.displayIndex,
       color: [c.redMultiplier, c.greenMultiplier, c.blueMultiplier, c.alphaMultiplier],
+      vertices: meshVertices(slot),
     };
   }
   return { time, bones, slots };
