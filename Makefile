@@ -91,11 +91,13 @@ debs = missing=""; for n in $(2); do \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1)
 
 # make deps: what make test and make demo need (love and xvfb run the LOVE
-# tests and the demo, zip makes the .love of the shipping test)
+# tests and the demo, zip makes the .love of the shipping test, node and
+# npm the DragonBones runtime the reader's specs compare with: deps-node)
 DEB_PACKAGES = lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua5.1 \
                liblua5.1-0-dev lua-busted luarocks lua-check gcc g++ make \
-               love xvfb zip
+               love xvfb zip nodejs npm
 DEB_NEEDS = lua5.4 luajit busted luarocks luacheck cc c++ love xvfb-run zip \
+            node npm \
             /usr/include/lua5.4/lua.h /usr/include/luajit-2.1/lua.h \
             /usr/include/lua5.1/lua.h
 # make deps-dev adds the hardening tools (make fuzz, test-asan,
@@ -106,6 +108,20 @@ FUZZ_RUNTIME = libclang_rt.fuzzer-$$(uname -m).a
 
 deps:
 	@$(call debs,$(DEB_PACKAGES),$(DEB_NEEDS))
+	@$(MAKE) --no-print-directory deps-node
+
+# make deps-node: the DragonBones runtime (the npm package
+# pixi-dragonbones-runtime, its DragonBones core without pixi.js) in
+# build/npm, where spec/dragonbones/reference.js runs it under node; from
+# the npm registry, once (again when the version asked for changes).
+DRAGONBONES_RUNTIME_VERSION = 8.0.3
+NPM_PREFIX = build/npm
+.PHONY: deps-node
+deps-node:
+	@pkg=$(NPM_PREFIX)/node_modules/pixi-dragonbones-runtime/package.json; \
+	grep -q '"version": "$(DRAGONBONES_RUNTIME_VERSION)"' $$pkg 2>/dev/null || \
+	  npm install --prefix $(NPM_PREFIX) --no-save --omit=peer --ignore-scripts \
+	    --no-audit --no-fund pixi-dragonbones-runtime@$(DRAGONBONES_RUNTIME_VERSION)
 
 deps-dev: deps
 	@$(call debs,$(DEV_PACKAGES),clang valgrind)

@@ -112,6 +112,9 @@ build = {
     ["ik2d.pure.solver"] = "lua/ik2d/pure/solver.lua",
     ["ik2d.pure.spring"] = "lua/ik2d/pure/spring.lua",
     ["ik2d.pure.two_bone"] = "lua/ik2d/pure/two_bone.lua",
+    ["ik2d.rig.dragonbones"] = "lua/ik2d/rig/dragonbones.lua",
+    ["ik2d.rig.dragonbones_clip"] = "lua/ik2d/rig/dragonbones_clip.lua",
+    ["ik2d.rig.dragonbones_data"] = "lua/ik2d/rig/dragonbones_data.lua",
     -- end generated
   },
 }
