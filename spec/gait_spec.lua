@@ -609,6 +609,102 @@ describe("ik2d.gait", function()
     end
   end)
 
+  describe("a yield inside ground or on_step", function()
+    -- gait a's callbacks yield once, inside a coroutine that is then
+    -- dropped (or resumed later); b never yields: after the abandoned
+    -- update, a is b again
+    local function pair(where)
+      local yield_now = false
+      local function make(yields)
+        local solvers, legs = {}, {}
+        for i = 1, 6 do
+          solvers[i] = leg(ik2d, 0, 0)
+          legs[i] = { solver = solvers[i], home = { HOMES[i], HOME_Y }, hip = { HIPS[i], 0 } }
+        end
+        local g = gait.new{ legs = legs, pattern = "tripod", step = { trigger = 16, duration = 0.16 },
+          ground = function(x)
+            if yields and yield_now and where == "ground" then coroutine.yield() end
+            return hills(x)
+          end,
+          on_step = function()
+            if yields and yield_now and where == "on_step" then coroutine.yield() end
+          end }
+        return g, solvers
+      end
+      local a, sa = make(true)
+      local b, sb = make(false)
+      return a, sa, b, sb, function(on) yield_now = on end
+    end
+
+    for _, where in ipairs{ "ground", "on_step" } do
+      for _, later in ipairs{ "dropped", "dropped and collected", "resumed after the next update" } do
+        it(("in %s, its coroutine %s: the gait goes on as if that update had not been made"):format(where, later),
+          function()
+            local a, sa, b, sb, yielding = pair(where)
+            local abandoned, waiting = 0, nil
+            for k = 0, 4 * 60 do
+              local x, dt = 100 + SPEED * k / 60, k == 0 and 0 or 1 / 60
+              b:update(dt, x, 300)
+              local done = false
+              if k % 3 == 1 then
+                yielding(true)
+                local co = coroutine.create(function() a:update(dt, x, 300) end)
+                assert.is_true(coroutine.resume(co))
+                yielding(false)
+                done = coroutine.status(co) == "dead"
+                if not done then
+                  abandoned = abandoned + 1
+                  if later == "resumed after the next update" then waiting = co end
+                  co = nil   -- luacheck: ignore 311
+                  if later == "dropped and collected" then collectgarbage(); collectgarbage() end
+                end
+              end
+              if not done then a:update(dt, x, 300) end
+              if waiting and k % 3 == 2 then
+                local ok, err = coroutine.resume(waiting)
+                assert.is_false(ok)
+                assert.matches("ik2d.gait: update: the gait was updated while this update waited in a yield", err,
+                  1, true)
+                waiting = nil
+              end
+              for i = 1, 6 do
+                assert.are.same({ b:foot(i) }, { a:foot(i) })
+                assert.are.same({ sb[i]:target() }, { sa[i]:target() })
+              end
+            end
+            assert.is_true(abandoned >= 4, abandoned)
+            a:plant(1, 120):reset()
+            a:update(0, 100, 300)
+          end)
+      end
+    end
+
+    it("an update, plant or reset inside the callback is still refused", function()
+      local g
+      local seen = {}
+      g = gait.new{
+        legs = { { solver = leg(ik2d, 0, 0), home = { 5, 40 } }, { solver = leg(ik2d, 0, 0), home = { -5, 40 } } },
+        ground = function() return 400, 0 end, step = { trigger = 2, duration = 0.1 },
+        on_step = function()
+          -- from the coroutine that runs the update, and from one it resumes
+          for _, name in ipairs{ "update", "plant", "reset" } do
+            local ok, err = pcall(g[name], g, 0, 0, 0)
+            seen[#seen + 1] = not ok and err:match("cannot run inside on_step") and name
+            local co = coroutine.create(function() return g[name](g, 0, 0, 0) end)
+            ok, err = coroutine.resume(co)
+            seen[#seen + 1] = not ok and err:match("cannot run inside on_step") and name
+          end
+        end }
+      local co = coroutine.wrap(function()
+        g:update(0, 0, 360)
+        for k = 1, 30 do g:update(1 / 60, k, 360) end
+      end)
+      co()
+      assert.are.same({ "update", "update", "plant", "plant", "reset", "reset" },
+        { seen[1], seen[2], seen[3], seen[4], seen[5], seen[6] })
+    end)
+  end)
+
   describe("argument checks, at the caller's line", function()
     local s = leg(ik2d, 0, 0)
     local function legs(n)

@@ -40,6 +40,7 @@ local has_methods = common.has_methods
 local rot, atan2 = pmath.rot, pmath.atan2
 local PI = pmath.PI
 local sqrt, huge, type = math.sqrt, math.huge, type
+local running, status = coroutine.running, coroutine.status
 
 local Gait = {}
 Gait.__index = Gait
@@ -64,6 +65,23 @@ local TIP_METHODS = { "set_target", "target", "set_tip_angle", "tip_angle", "cle
 
 local function check_self(self, who)
   common.self(self, Gait, 3, who, "a gait")
+end
+
+-- Who runs a call: its coroutine (LuaJIT's main thread has none: MAIN).
+local MAIN = {}
+local function caller()
+  return running() or MAIN
+end
+
+-- Raised inside an update's callbacks when the gait was taken over while
+-- that update waited in a yield: it stops there and changes nothing more.
+local TAKEN = {}
+local TAKEN_MESSAGE = "the gait was updated while this update waited in a yield inside ground or on_step: "
+                      .. "this update was dropped"
+
+-- After a callback: is the gait still this call's?  Raises TAKEN if not.
+local function still_mine(self)
+  if self.busy ~= caller() then error(TAKEN, 0) end
 end
 
 -- ------------------------------------------------------------------
@@ -319,6 +337,7 @@ end
 local function ground_at(self, x)
   if self.segs then return segment_ground(self.segs, x) end
   local y, a = self.ground_fn(x)
+  still_mine(self)
   if not is_finite(y) then return nil, "ground(x) must return a finite height", y end
   if not self.tip then return y, 0 end
   if not is_finite(a) then return nil, "ground(x) must return a finite direction (angle) with tip = true", a end
@@ -477,7 +496,10 @@ local function land(self, f)
     local foot = feet[i]
     if foot.landing then
       foot.landing = false
-      if on_step then on_step(i, foot.x, foot.y) end
+      if on_step then
+        on_step(i, foot.x, foot.y)
+        still_mine(self)
+      end
     end
   end
 end
@@ -556,6 +578,7 @@ local function aim(self, flip)
     foot.aimed = true
     s:set_target(foot.x, foot.y)
     if tip then s:set_tip_angle(flip and foot.a + PI or foot.a, 1) end
+    still_mine(self)
   end
 end
 
@@ -639,13 +662,41 @@ local function restore(self)
   copy_fields(self.saved_now, self.now)
 end
 
+-- An update that yielded inside a callback (ground, on_step, a leg's
+-- solver) waits in a suspended coroutine, which may never be resumed:
+-- any call from elsewhere drops it, as if it had not been made (if it is
+-- resumed later, it raises at once).  A call from inside the update (the
+-- coroutine running it, or one it resumed) finds it running: busy.
+local function recover(self)
+  local owner = self.busy
+  if owner and owner ~= MAIN and status(owner) == "suspended" then
+    restore(self)
+    self.busy = false
+  end
+end
+
+local BUSY = "cannot run inside on_step or ground (the gait is updating)"
+
+-- Runs f(self, ...) as the gait's owner (every callback inside it then
+-- checks it still is), returning pcall's answers; raises at level 3 when
+-- the gait was taken over while f waited in a yield.
+local function own(self, who, f, ...)
+  local me = caller()
+  self.busy = me
+  local ok, bad, v, w = pcall(f, self, ...)
+  if self.busy ~= me then fail(3, who, TAKEN_MESSAGE) end
+  self.busy = false
+  return ok, bad, v, w
+end
+
 --- g:update(dt, x, y [, angle [, flip]]) -> g: the body (its position,
 -- its angle, default 0, and flip: mirrored, facing -x) this frame; moves
 -- the feet and sets each leg solver's target (and tip angle).  Solve after.
 function Gait:update(dt, x, y, angle, flip)
   local who = "ik2d.gait: update"
   check_self(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
+  recover(self)
+  if self.busy then fail(2, who, BUSY) end
   common.nonnegative(dt, 2, who, "dt")
   common.finite(x, 2, who, "x")
   common.finite(y, 2, who, "y")
@@ -657,9 +708,7 @@ function Gait:update(dt, x, y, angle, flip)
     fail(2, who, "flip must be a boolean or nil", flip)
   end
   take(self)
-  self.busy = true
-  local ok, bad, v = pcall(step, self, dt, x, y, angle, flip)
-  self.busy = false
+  local ok, bad, v = own(self, who, step, dt, x, y, angle, flip)
   if ok and not bad then return self end
   restore(self)
   if not ok then error(bad, 0) end
@@ -680,6 +729,7 @@ end
 function Gait:foot(i)
   local who = "ik2d.gait: foot"
   check_self(self, who)
+  recover(self)
   common.whole(i, 1, #self.legs, 2, who, "i")
   check_started(self, who)
   local foot = self.feet[i]
@@ -694,6 +744,7 @@ end
 function Gait:body_height()
   local who = "ik2d.gait: body_height"
   check_self(self, who)
+  recover(self)
   check_started(self, who)
   local now, legs, feet = self.now, self.legs, self.feet
   local best = -huge
@@ -724,7 +775,8 @@ end
 function Gait:reset()
   local who = "ik2d.gait: reset"
   check_self(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
+  recover(self)
+  if self.busy then fail(2, who, BUSY) end
   local now = self.now
   now.started, now.group, now.last, now.vx = false, 0, 0, 0
   return self
@@ -736,13 +788,12 @@ end
 function Gait:plant(i, x)
   local who = "ik2d.gait: plant"
   check_self(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
+  recover(self)
+  if self.busy then fail(2, who, BUSY) end
   common.whole(i, 1, #self.legs, 2, who, "i")
   common.finite(x, 2, who, "x")
   check_started(self, who)
-  self.busy = true
-  local ok, y, a, v = pcall(ground_at, self, x)
-  self.busy = false
+  local ok, y, a, v = own(self, who, ground_at, x)
   if not ok then error(y, 0) end
   if not y then fail(2, who, a, v) end
   local now, foot = self.now, self.feet[i]
