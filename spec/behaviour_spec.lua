@@ -877,7 +877,8 @@ describe("ik2d.behaviour", function()
         err(function() behaviour.new(s, { a = {} }, { initial = "run" }) end))
       assert.are.equal("ik2d.behaviour: new: opts.solve must be a boolean or nil, got \"yes\"",
         err(function() behaviour.new(s, { a = {} }, { solve = "yes" }) end))
-      assert.are.equal("ik2d.behaviour: new: opts has an unknown field (known: initial, rate, solve), got \"inital\"",
+      assert.are.equal("ik2d.behaviour: new: opts has an unknown field (known: group, initial, rate, solve, "
+        .. "targets), got \"inital\"",
         err(function() behaviour.new(s, { a = {} }, { inital = "a" }) end))
     end)
   end)

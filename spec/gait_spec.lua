@@ -873,7 +873,8 @@ describe("ik2d.gait", function()
     local new_cases = {
       { function() gait.new() end, "opts must be a table, got nil" },
       { function() gait.new{ legs = two, ground = flat, stepp = {} } end,
-        'opts has an unknown field (known: ground, legs, on_step, pattern, step, tip), got "stepp"' },
+        'opts has an unknown field (known: ground, group, legs, on_step, pattern, step, targets, tip, '
+          .. 'tip_angles), got "stepp"' },
       { function() gait.new{ legs = legs(1), ground = flat } end, "legs must be a list of 2 to 8 legs, got 1" },
       { function() gait.new{ legs = legs(9), ground = flat } end, "legs must be a list of 2 to 8 legs, got 9" },
       { function() gait.new{ ground = flat } end, "legs must be a list of 2 to 8 legs, got nil" },
@@ -991,7 +992,7 @@ describe("ik2d.gait", function()
   describe("garbage", function()
     for _, hips in ipairs{ true, false } do
       it(("update, body_height and foot allocate nothing in a frame loop (interpreted), hips %s"):format(
-        hips and "given" or "read from the chains"), function()
+        hips and "given" or "at the body's point"), function()
         local count = 0
         local g, solvers = hexapod(ik2d, { tip = true, hips = hips, on_step = function() count = count + 1 end })
         local k = 0
@@ -1009,5 +1010,31 @@ describe("ik2d.gait", function()
         assert.is_true(count > 100)
       end)
     end
+
+    it("update allocates nothing writing into a group's tables, turning round and back", function()
+      local count = 0
+      local g, solvers = hexapod(ik2d, { tip = true, hips = true, on_step = function() count = count + 1 end })
+      local group, targets, tips = ik2d.group(solvers), {}, {}
+      local legs = {}
+      for i = 1, 6 do legs[i] = { solver = solvers[i], home = { HOMES[i], HOME_Y }, hip = { HIPS[i], 0 } } end
+      local fed = gait.new{ legs = legs, ground = hills, pattern = "tripod", tip = true,
+        step = { trigger = 16, height = 8, duration = 0.16 }, group = group, targets = targets, tip_angles = tips,
+        on_step = function() count = count + 1 end }
+      local k = 0
+      local bytes = helpers.steady_growth(function()
+        for _ = 1, 600 do
+          k = k + 1
+          local x, y, a = body(k / 60, 1e9, true)
+          local flip = k % 240 >= 120
+          g:update(1 / 60, x, y, a, flip)
+          fed:update(1 / 60, x, y, a, flip)
+          group:set_targets(targets)
+          group:set_tip_angles(tips)
+          group:solve()
+        end
+      end, true)
+      assert.are.equal(0, bytes)
+      assert.is_true(count > 200)
+    end)
   end)
 end)

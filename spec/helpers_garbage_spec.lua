@@ -148,6 +148,24 @@ describe("the helpers in a steady frame loop", function()
     end)
   end
 
+  it("behaviour:update and smooth:update allocate nothing writing into a group's table", function()
+    local solvers = { ik2d.solver(arm(), { weight = 0 }), ik2d.solver(arm(50)) }
+    local group, targets = ik2d.group(solvers), {}
+    local point = { 30, 20 }
+    local b = ik2d.behaviour.new(solvers[1], { idle = { weight = 0 },
+      go = { weight = 0.8, blend = 1e9, target = point, rate = 6 } }, { group = group, targets = targets })
+    b:set_state("go")
+    local f = ik2d.smooth.new{ x = 50, y = 40, rate = 8 }
+    assert.are.equal(0, growth(frames(2000, function(i)
+      point[1] = 30 + math.cos(i * 0.02)
+      b:update(DT)
+      f:set_goal(60 + math.sin(i * 0.01), 30)
+      targets[3], targets[4] = f:update(DT)
+      group:set_targets(targets)
+      group:solve()
+    end)))
+  end)
+
   it("attach:update allocates nothing", function()
     local torso, a, b = arm(), arm(), arm()
     local rig = ik2d.attach.new():add(a, torso, 3, 0.2):add(b, torso, 1, 0, { inherit = "position" })

@@ -83,7 +83,7 @@ local DEFAULT_RATE = 12
 local STATE_FIELDS = { weight = true, blend = true, rate = true, target = true,
                        on_enter = true, on_exit = true, on_reached = true }
 local SOLVER_FIELDS = { weight = true, blend = true, rate = true, target = true }
-local OPTIONS = { initial = true, rate = true, solve = true }
+local OPTIONS = { initial = true, rate = true, solve = true, group = true, targets = true }
 local SOLVER_METHODS = { "target", "set_target", "weight", "set_weight", "result",
                          "tolerance", "chain" }
 local SOLVING_METHODS = { "solve" }           -- with opts.solve
@@ -349,6 +349,17 @@ local function check_solvers(solvers, solving, level, who)
   return tracks
 end
 
+-- The target the solver will solve for: in the group's array when it is
+-- fed through one (once the behaviour has written it there), else its own.
+local function target_now(track)
+  local array = track.array
+  if array then
+    local x, y = array[track.at], array[track.at + 1]
+    if type(x) == "number" and type(y) == "number" then return x, y end
+  end
+  return track.solver:target()
+end
+
 -- ------------------------------------------------------------------
 -- All or nothing
 -- ------------------------------------------------------------------
@@ -377,8 +388,12 @@ local function take(self)
     copy_fields(track.weights, part.weights)
     copy_fields(track.tracker, part.tracker)
     part.space, part.space_bone = track.space, track.space_bone
-    local s = track.solver
-    part.tx, part.ty = s:target()
+    local s, array = track.solver, track.array
+    if array then
+      part.tx, part.ty = array[track.at] or false, array[track.at + 1] or false
+    else
+      part.tx, part.ty = s:target()
+    end
     part.w = s:weight()
     if track.bones then
       local sk, bone, bx, by = s:target_bone()
@@ -388,8 +403,11 @@ local function take(self)
   return snap
 end
 
-local function put_back_solver(s, part, bones)
-  if bones then
+local function put_back_solver(track, part)
+  local s, bones, array = track.solver, track.bones, track.array
+  if array then
+    array[track.at], array[track.at + 1] = part.tx or nil, part.ty or nil
+  elseif bones then
     local sk, bone, bx, by = s:target_bone()
     if part.sk then
       if sk ~= part.sk or bone ~= part.bone or bx ~= part.bx or by ~= part.by then
@@ -399,7 +417,7 @@ local function put_back_solver(s, part, bones)
       s:set_target(part.tx, part.ty)
     end
   end
-  if not (bones and part.sk) then
+  if not (array or bones and part.sk) then
     local tx, ty = s:target()
     if tx ~= part.tx or ty ~= part.ty then s:set_target(part.tx, part.ty) end
   end
@@ -419,7 +437,7 @@ local function finish(self, snap, ok, err)
     end
     -- put the solvers' targets and weights back where they changed (if
     -- a solver raises again, nothing more can be done for it)
-    for k = #tracks, 1, -1 do pcall(put_back_solver, tracks[k].solver, parts[k], tracks[k].bones) end
+    for k = #tracks, 1, -1 do pcall(put_back_solver, tracks[k], parts[k]) end
   end
   self.spare = snap
   if not ok then error(err, 0) end
@@ -427,9 +445,14 @@ end
 
 -- Gives the solver its target (x, y) in the track's space: a point, or
 -- a point on the bone (set again only when it changed: the core checks a
--- skeleton's plan for cycles on every set_target_bone).
+-- skeleton's plan for cycles on every set_target_bone).  A member of a
+-- group fed through arrays gets it there.
 local function give(track, x, y)
-  local s, sk = track.solver, track.space
+  local s, sk, array = track.solver, track.space, track.array
+  if array then
+    array[track.at], array[track.at + 1] = x, y
+    return
+  end
   if not sk then return s:set_target(x, y) end
   local tsk, bone, bx, by = s:target_bone()
   if tsk ~= sk or bone ~= track.space_bone or bx ~= x or by ~= y then
@@ -489,7 +512,7 @@ local function start(self, track, sk, bone, level, who)
     if sk == track.space and bone == track.space_bone then return nil end
     x, y = to_world(track.space, track.space_bone, track.tracker:position())
   else
-    x, y = s:target()
+    x, y = target_now(track)
   end
   if not (is_finite(x) and is_finite(y)) then
     fail(level, who, track.prefix .. "the solver's target must be finite", is_finite(x) and y or x)
@@ -523,6 +546,32 @@ local function switch(self, name, instant, jump_target, level, who)
   end
   local saved = take(self)
   finish(self, saved, pcall(enter, self, name, instant, jump_target))
+end
+
+-- Members of a group fed through arrays: opts.group and opts.targets (a
+-- table given to group:set_targets every frame, or group:target_array());
+-- each track gets its array and index there (array, at), or false.
+local function check_feed(opts, tracks, level, who)
+  for k = 1, #tracks do tracks[k].array, tracks[k].at = false, 0 end
+  if opts.group == nil and opts.targets == nil then return end
+  if opts.targets == nil then
+    fail(level, who, "opts.targets must be given with opts.group: the table given to group:set_targets, or "
+      .. "group:target_array()", opts.targets)
+  end
+  if opts.solve then
+    fail(level, who, "opts.solve must be false for solvers fed through a group's targets (solve the group)",
+      opts.solve)
+  end
+  local solvers, labels = {}, {}
+  for k = 1, #tracks do
+    local track = tracks[k]
+    solvers[k], labels[k] = track.solver, track.name and ("solver '%s'"):format(track.name) or "solver"
+    if track.bones then
+      fail(level, who, track.prefix .. "a target on a bone cannot go through a group's targets (world points)")
+    end
+  end
+  local at = common.feed(opts.group, opts.targets, 2, solvers, labels, level, who, "opts.targets")
+  for k = 1, #tracks do tracks[k].array, tracks[k].at = opts.targets, at[k] end
 end
 
 -- behaviour.new(solvers, states [, opts]): `solvers` one solver or a
@@ -559,6 +608,7 @@ function behaviour.new(solvers, states, opts)
       if bone_of(st.parts[k].target) then track.bones = true end
     end
   end
+  check_feed(opts, tracks, 3, who)
   local rate = DEFAULT_RATE
   if opts.rate ~= nil then rate = common.rate(opts.rate, 2, who, "opts.rate") end
   local initial = opts.initial
@@ -821,7 +871,7 @@ end
 local function track_arrived(track)
   if not track.weights:done() then return false end
   local s = track.solver
-  local tx, ty = s:target()
+  local tx, ty = target_now(track)
   local gx, gy = to_world(track.space, track.space_bone, track.tracker:goal())
   local dx, dy, tol = tx - gx, ty - gy, s:tolerance()
   if dx * dx + dy * dy > tol * tol then return false end

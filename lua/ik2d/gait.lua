@@ -63,7 +63,7 @@ local LEAD_CAP = 0.75
 local MAX_EVENTS = 256
 
 local OPTIONS = { legs = true, ground = true, pattern = true, step = true, tip = true,
-                  on_step = true }
+                  on_step = true, group = true, targets = true, tip_angles = true }
 local LEG_FIELDS = { solver = true, home = true, hip = true, reach = true, foot = true }
 local STEP_FIELDS = { trigger = true, height = true, duration = true, lead = true, settle = true }
 local DEFAULT_STEP = { trigger = 20, height = 10, duration = 0.2 }
@@ -276,6 +276,30 @@ local function new_step(t, level, who)
   return step
 end
 
+-- The group's arrays the legs' targets (and tip angles) go into, when
+-- the legs are members of a group fed through arrays: targets (and
+-- tip_angles, with tip = true) a table given to the group every frame or
+-- its FFI array; each leg gets its index there (at, tip_at).  Returns
+-- the arrays, or false.
+local function new_feeds(opts, legs, tip, level, who)
+  local group, targets, tips = opts.group, opts.targets, opts.tip_angles
+  if group == nil and targets == nil and tips == nil then return false, false end
+  if targets == nil then
+    fail(level + 1, who, "targets must be given with group: the table given to group:set_targets, or "
+      .. "group:target_array()", targets)
+  end
+  if tips ~= nil and not tip then fail(level + 1, who, "tip_angles is for tip = true", tips) end
+  local solvers, labels = {}, {}
+  for i = 1, #legs do solvers[i], labels[i] = legs[i].solver, ("legs[%d].solver"):format(i) end
+  local at = common.feed(group, targets, 2, solvers, labels, level + 1, who, "targets")
+  for i = 1, #legs do legs[i].at = at[i] end
+  if tips ~= nil then
+    at = common.feed(group, tips, 1, solvers, labels, level + 1, who, "tip_angles")
+    for i = 1, #legs do legs[i].tip_at = at[i] end
+  end
+  return targets, tips or false
+end
+
 -- A foot's state: everything update changes (all fields always set, so a
 -- snapshot copies into the same keys and allocates nothing).
 local function new_foot()
@@ -291,6 +315,7 @@ local function new_foot()
     u = 0,                        -- the step's progress
     landing = false,              -- landed, on_step still to come
     tx = 0, ty = 0, ta = false, tw = 0, aimed = false,   -- the solver's, before
+    tv = false,                   -- its entry in the group's tip angles, before
   }
 end
 
@@ -307,6 +332,7 @@ function gait.new(opts)
   local groups = new_groups(opts.pattern, legs, 2, who)
   local step = new_step(opts.step, 2, who)
   common.callback(opts.on_step, 2, who, "on_step")
+  local targets, tips = new_feeds(opts, legs, tip, 2, who)
   local self = setmetatable({
     legs = legs, groups = groups, ground_fn = fn, segs = segs,
     trigger = step.trigger, height = step.height, duration = step.duration,
@@ -314,6 +340,7 @@ function gait.new(opts)
     set_off = step.settle < step.trigger and step.settle or step.trigger,
     lead_cap = LEAD_CAP * step.trigger,
     tip = tip, on_step = opts.on_step or false,
+    targets = targets, tips = tips,   -- the group's arrays the legs are fed through, or false
     busy = false,
     feet = {}, saved_feet = {},
     -- what update changes, besides the feet
@@ -616,34 +643,69 @@ end
 -- Each solver's target (and tip angle), what it had kept to put back:
 -- read from the solver at the first update, else what the last update
 -- gave it (the solver holds nothing newer: the gait sets them).
+-- With targets in a group's array: a table's entries may be missing
+-- (false here, nil there).
+local function put_target(self, leg, x, y)
+  local targets = self.targets
+  if not targets then return leg.solver:set_target(x, y) end
+  local k = leg.at
+  targets[k], targets[k + 1] = x or nil, y or nil
+end
+
+local function put_tip(self, leg, a, w, first)
+  local tips = self.tips
+  if tips then
+    tips[leg.tip_at] = a or nil
+    -- the member's own tip angle, on and at weight 1 from the first
+    -- update: the group reads the array's entries of those that have one
+    if not first then return end
+  end
+  if a then leg.solver:set_tip_angle(a, w) else leg.solver:clear_tip_angle() end
+end
+
+-- Each solver's target (and tip angle), what it had kept to put back:
+-- read from the solver (or the group's arrays) at the first update, else
+-- what the last update gave it (it holds nothing newer: the gait sets
+-- them).
 local function aim(self, flip)
-  local legs, feet, tip = self.legs, self.feet, self.tip
+  local legs, feet, tip, targets, tips = self.legs, self.feet, self.tip, self.targets, self.tips
   local before, first = self.saved_feet, not self.saved_now.started
   local flipped = self.saved_now.flip
   for i = 1, #legs do
-    local s, foot = legs[i].solver, feet[i]
+    local leg, foot = legs[i], feet[i]
+    local s = leg.solver
     if first then
-      foot.tx, foot.ty = s:target()
+      if targets then
+        foot.tx, foot.ty = targets[leg.at] or false, targets[leg.at + 1] or false
+      else
+        foot.tx, foot.ty = s:target()
+      end
       if tip then
         local a, w = s:tip_angle()
         foot.ta, foot.tw = a or false, w or 0
+        if tips then foot.tv = tips[leg.tip_at] or false end
       end
     else
       local last = before[i]
       foot.tx, foot.ty = last.x, last.y
       foot.ta, foot.tw = flipped and last.a + PI or last.a, 1
+      foot.tv = foot.ta
     end
     foot.aimed = true
-    s:set_target(foot.x, foot.y)
-    if tip then s:set_tip_angle(flip and foot.a + PI or foot.a, 1) end
+    put_target(self, leg, foot.x, foot.y)
+    if tip then put_tip(self, leg, flip and foot.a + PI or foot.a, 1, first) end
     still_mine(self)
   end
 end
 
-local function put_back(s, foot, tip)
-  s:set_target(foot.tx, foot.ty)
-  if tip then
-    if foot.ta then s:set_tip_angle(foot.ta, foot.tw) else s:clear_tip_angle() end
+local function put_back(self, i, first)
+  local leg, foot = self.legs[i], self.feet[i]
+  put_target(self, leg, foot.tx, foot.ty)
+  if self.tip then
+    if self.tips then self.tips[leg.tip_at] = foot.tv or nil end
+    if first or not self.tips then
+      if foot.ta then leg.solver:set_tip_angle(foot.ta, foot.tw) else leg.solver:clear_tip_angle() end
+    end
   end
 end
 
@@ -764,10 +826,10 @@ local function take(self)
 end
 
 local function restore(self)
-  local feet, saved, legs = self.feet, self.saved_feet, self.legs
+  local feet, saved = self.feet, self.saved_feet
   for i = #feet, 1, -1 do
     -- a solver that raises again: nothing more can be done for it
-    if feet[i].aimed then pcall(put_back, legs[i].solver, feet[i], self.tip) end
+    if feet[i].aimed then pcall(put_back, self, i, not self.saved_now.started) end
     copy_fields(saved[i], feet[i])
   end
   copy_fields(self.saved_now, self.now)
