@@ -146,6 +146,9 @@ local function new_legs(list, tip, level, who)
     common.options(t, LEG_FIELDS, level + 1, who, name)
     local s = t.solver
     common.object(s, methods, level + 1, who, name .. ".solver", kind)
+    if tip and type(s.aim) == "function" and s:aim() ~= nil then
+      fail(level + 1, who, name .. ".solver aims (set_aim): tip = true orients its last bone, clear its aim", s)
+    end
     local hx, hy = point(t.home, level + 1, who, name .. ".home")
     local leg = { solver = s, hx = hx, hy = hy, px = 0, py = 0, reach = 0, foot = 0 }
     if t.hip ~= nil then leg.px, leg.py = point(t.hip, level + 1, who, name .. ".hip") end
