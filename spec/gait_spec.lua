@@ -332,6 +332,22 @@ describe("ik2d.gait", function()
       end
     end)
 
+    it("the body's angle is the rig's: flipped, the home spots are where a flipped skeleton with that base "
+        .. "angle has them (a slope facing left is given negated)", function()
+      local rig = ik2d.skeleton{ { name = "body", length = 0 }, { name = "home1", parent = "body", x = 8, y = 80,
+        length = 1 }, { name = "home2", parent = "body", x = -8, y = 80, length = 1 } }
+      for _, flip in ipairs{ false, true } do
+        local g = biped(flat)
+        g:update(0, 200, 320, 0.3, flip)
+        rig:set_base(200, 320, 0.3)
+        rig:set_flip(flip)
+        for i = 1, 2 do
+          local hx = rig:world("home" .. i)
+          assert.near(hx, (g:foot(i)), 1e-9)
+        end
+      end
+    end)
+
     it("flip mirrors the home spots about the body", function()
       local g, solvers = biped(flat)
       for i = 1, 2 do solvers[i]:chain():set_base(200, 326) end
