@@ -548,6 +548,31 @@ local function switch(self, name, instant, jump_target, level, who)
   finish(self, saved, pcall(enter, self, name, instant, jump_target))
 end
 
+-- A solver aimed at a bone when the behaviour is made keeps that bone in
+-- the states without a target (track.kept, a bone source, or false).
+local function keep_bone_targets(tracks)
+  for k = 1, #tracks do
+    local track, s = tracks[k], tracks[k].solver
+    track.kept = false
+    if has_methods(s, BONE_TARGET_METHODS) then
+      local sk, bone, x, y = s:target_bone()
+      if sk then track.kept = { skeleton = sk, bone = bone, x = x, y = y } end
+    end
+  end
+end
+
+-- The tracks whose solver may target a bone (track.bones): their
+-- snapshots read and put back its target on a bone.
+local function mark_bone_tracks(tracks, checked)
+  for k = 1, #tracks do
+    local track = tracks[k]
+    track.bones = track.kept and true or false
+    for _, st in pairs(checked) do
+      if bone_of(st.parts[k].target) then track.bones = true end
+    end
+  end
+end
+
 -- Members of a group fed through arrays: opts.group and opts.targets (a
 -- table given to group:set_targets every frame, or group:target_array());
 -- each track gets its array and index there (array, at), or false.
@@ -589,25 +614,10 @@ function behaviour.new(solvers, states, opts)
   end
   local tracks = check_solvers(solvers, opts.solve, 3, who)
   if type(states) ~= "table" then fail(2, who, "states must be a table of named states", states) end
-  -- a solver aimed at a bone keeps it in the states without a target
-  for k = 1, #tracks do
-    local track, s = tracks[k], tracks[k].solver
-    track.kept = false
-    if has_methods(s, BONE_TARGET_METHODS) then
-      local sk, bone, x, y = s:target_bone()
-      if sk then track.kept = { skeleton = sk, bone = bone, x = x, y = y } end
-    end
-  end
+  keep_bone_targets(tracks)
   local checked = {}
   for name, st in pairs(states) do checked[name] = check_state(name, st, tracks, 3, who) end
-  -- the tracks whose solver may target a bone: the snapshots read it
-  for k = 1, #tracks do
-    local track = tracks[k]
-    track.bones = track.kept and true or false
-    for _, st in pairs(checked) do
-      if bone_of(st.parts[k].target) then track.bones = true end
-    end
-  end
+  mark_bone_tracks(tracks, checked)
   check_feed(opts, tracks, 3, who)
   local rate = DEFAULT_RATE
   if opts.rate ~= nil then rate = common.rate(opts.rate, 2, who, "opts.rate") end

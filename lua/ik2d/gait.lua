@@ -643,11 +643,9 @@ local function place(self, t1, vx)
   end
 end
 
--- Each solver's target (and tip angle), what it had kept to put back:
--- read from the solver at the first update, else what the last update
--- gave it (the solver holds nothing newer: the gait sets them).
--- With targets in a group's array: a table's entries may be missing
--- (false here, nil there).
+-- A leg's target (and tip angle) given: to its solver, or into the
+-- group's arrays, where a table's entries may be missing (false here,
+-- nil there).
 local function put_target(self, leg, x, y)
   local targets = self.targets
   if not targets then return leg.solver:set_target(x, y) end
