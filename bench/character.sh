@@ -3,7 +3,7 @@
 # of `make bench`.  Builds ik2d for Lua 5.4 and LuaJIT and the C character
 # bench, runs the character scene (bench/character_bench.lua) on both
 # runtimes and through the C API (bench/character_bench.c), and prints
-# markdown: the table and issue 22's goals, held or missed.  Raw outputs
+# markdown: the table and each row against the speed it aims at.  Raw outputs
 # stay in build/bench (character-*).  BENCH_TIME and BENCH_REPEATS as
 # for bench/character_bench.lua.
 set -u
@@ -41,7 +41,7 @@ bench_run() {
 # and each flush makes every row compile again.
 bench_run luajit luajit BENCH_ROWS=peer,ffi_array,ffi_table,classic,group_array,group_table
 bench_run luajit-pure luajit BENCH_ROWS=peer,pure,pure_group BENCH_NO_HEADER=1
-# and again with the machine code area a game may raise (README, "Gotchas")
+# and again with the machine code area a game may raise (docs/api.md)
 bench_run luajit-pure-mcode luajit BENCH_ROWS=peer,pure,pure_group BENCH_NO_HEADER=1 \
   BENCH_MAXMCODE=4096
 bench_run lua5.4 lua5.4 BENCH_ROWS=peer,c,group_table,pure,pure_group BENCH_NO_HEADER=1

@@ -1,5 +1,5 @@
 --- bench/character_bench.lua <runtime label> [goals file | only mode key]
--- The character scene (issue 22): crowds of 20-bone characters, a 3-bone
+-- The character scene: crowds of 20-bone characters, a 3-bone
 -- torso, two 3-bone arms, two 3-bone legs whose feet lie along the ground
 -- (a tip angle) with a pole in front of each knee, every target moving
 -- every frame and every bone's transform read every frame.  ik2d runs it
@@ -29,14 +29,15 @@
 -- the fastest row runs a round; the slowest at most 20 times that (the
 -- pure core under LuaJIT is that slow).
 --
--- Prints a markdown table on stdout, progress on stderr, and issue 22's
--- goals against the peer (LuaJIT: ik2d at 4x, Lua 5.4: 12x, the pure core
--- at 1x), held or missed, to the goals file (or stdout).  A second
--- argument naming a row (its key) runs that row alone a few seconds, for
--- a profiler:  luajit -jp=Fl bench/character_bench.lua luajit ffi_array.
+-- Prints a markdown table on stdout, progress on stderr, and each row
+-- against the speed it aims at (LuaJIT: ik2d at 4x the peer, Lua 5.4:
+-- 12x, the pure core 1x), held or missed, to the goals file (or stdout).
+-- A second argument naming a row (its key) runs that row alone a few
+-- seconds, for a profiler:
+--   luajit -jp=Fl bench/character_bench.lua luajit ffi_array
 local label = arg and arg[1] or (rawget(_G, "jit") and "luajit" or _VERSION)
 -- BENCH_MAXMCODE (KB, LuaJIT): the machine code area a game may raise
--- (README, "Gotchas"), named in the runtime column
+-- (docs/api.md, "The module"), named in the runtime column
 local maxmcode = rawget(_G, "jit") and tonumber(os.getenv("BENCH_MAXMCODE"))
 if maxmcode then
   require("jit.opt").start("maxmcode=" .. maxmcode)
@@ -423,7 +424,7 @@ end
 local modes = {
   { key = "peer", name = "plain-Lua peer", build = peer_build, frames = peer_frames },
 }
--- goal: issue 22's speed against the peer for the row
+-- goal: the speed against the peer a row aims at
 local IK2D_GOAL = is_jit and 4 or 12
 local function add(key, name, lib, frames, ffi, build, goal)
   modes[#modes + 1] = { key = key, name = name, lib = lib, frames = frames, ffi = ffi,

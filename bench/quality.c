@@ -2,7 +2,7 @@
 ** quality.c: convergence benchmark (`make bench-quality`).
 ** For chains of 2, 3, 5 and 10 unit bones (no limits), side by side:
 **   plain   textbook CCD (tip to root, atan2 angles, nothing else), the
-**           baseline of issue 6; written here, not in the library
+**           baseline; written here, not in the library
 **   ccd     ik2d's CCD with default options
 **   fabrik  ik2d's FABRIK with default options
 ** and for each:

@@ -1,4 +1,4 @@
--- Skeleton frame bench (issue 12's goal): 100 characters of 20 bones with
+-- Skeleton frame bench: 100 characters of 20 bones with
 -- 5 solvers each (a torso, two arms, two legs), targets moving as a game
 -- moves them; the time of sk:solve() for all of them a frame, and of the
 -- whole frame loop (targets set, solve, transforms read).  Also the same

@@ -2,9 +2,9 @@
 # make test's runner: every spec file on its own busted, once per runtime
 # (lua5.4, luajit) and core (the C core, and IK2D_PURE=1 the pure-Lua
 # core; specs about the C core alone say so and skip in that pass), then
-# luacheck, the C example and the headless LOVE tests; IK2D_JOBS (else the
-# number of cores) at a time, the LOVE tests beside them (they mostly wait
-# on their frames).  A line per file as it ends,
+# luacheck, the layers check, the C example and the headless LOVE tests;
+# IK2D_JOBS (else the number of cores) at a time, the LOVE tests beside
+# them (they mostly wait on their frames).  A line per file as it ends,
 #   [luajit c] 12/48 spec/chain_spec.lua: 35 ok, 0 failed, 0 pending (0.4 s)
 # a failure's output in full, a line naming what runs whenever 10 s pass
 # without one, and at the end one line `N passed, N failed` added up from
@@ -17,7 +17,7 @@
 #   IK2D_RUN_PASSES   runtime:core pairs (default: all four)
 #   IK2D_RUN_BUILD    the folder of ik2d/core.so (default build/RUNTIME)
 #   IK2D_RUN_WRAP     words before the interpreter (valgrind, env ...)
-#   IK2D_RUN_EXTRAS=0 no luacheck, C example or LOVE tests
+#   IK2D_RUN_EXTRAS=0 no luacheck, layers check, C example or LOVE tests
 #   IK2D_RUN_SPECS    the spec files or folders (default spec)
 #   IK2D_RUN_SKIP     spec files left out (words)
 set -u
@@ -96,6 +96,36 @@ luacheck_task() {
     say "[luacheck] FAILED:
 $(cat "$logs/luacheck.log")"
   fi
+}
+
+# the layers check (make layers, spec/layers.lua) over each runtime's
+# build: no link cycle among the C files, no long function in the core's
+# solve paths; its own count of checks
+layers_task() {
+  local runtime passed=0 failed=0 line p b lines=""
+  for runtime in lua5.4 luajit; do
+    "${MAKE:-make}" --no-print-directory -s layers LUA="$runtime" > "$logs/layers-$runtime.log" 2>&1
+    line=$(grep -E '^layers: [0-9]+ passed, [0-9]+ failed' "$logs/layers-$runtime.log" | tail -n 1)
+    if [ -z "$line" ]; then
+      failed=$((failed + 1))
+      lines="$lines
+$runtime: printed no count:
+$(cat "$logs/layers-$runtime.log")"
+      continue
+    fi
+    read -r p b < <(echo "$line" | sed -E 's/^layers: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')
+    passed=$((passed + p))
+    failed=$((failed + b))
+    if [ "$b" -eq 0 ]; then
+      lines="$lines $runtime: $p passed ($(grep -c '^layers: known' "$logs/layers-$runtime.log") known);"
+    else
+      lines="$lines
+$runtime:
+$(cat "$logs/layers-$runtime.log")"
+    fi
+  done
+  echo "$passed $failed" > "$logs/counts/layers"
+  say "[layers] link cycles and long functions (make layers):$lines"
 }
 
 # the C example (make example-c built it as C99 and as C++): each run must
@@ -193,6 +223,7 @@ slow_first=" spec/pure_diff_spec.lua spec/install_spec.lua spec/memory_spec.lua 
 {
   if [ "$extras" = 1 ]; then
     echo "luacheck"
+    echo "layers"
     echo "example"
   fi
   for pass in $passes; do

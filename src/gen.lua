@@ -500,7 +500,7 @@ local function rockspec_modules()
 end
 
 -- ------------------------------------------------------------------
--- README.md: the option tables
+-- docs/api.md: the option tables
 -- ------------------------------------------------------------------
 
 local function readme_default(f, entry)
@@ -629,7 +629,7 @@ local function outputs()
   files["lua/ik2d/pure/numbers.lua"] = pure_numbers()
   files["ik2d-scm-1.rockspec"] = fill("ik2d-scm-1.rockspec", read("ik2d-scm-1.rockspec"),
                                       { modules = rockspec_modules() })
-  files["README.md"] = fill("README.md", read("README.md"), {
+  files["docs/api.md"] = fill("docs/api.md", read("docs/api.md"), {
     ["solver options"] = readme_table(api.solver),
     ["spring options"] = readme_table(api.spring),
     version = format('This is ik2d %s: `ik2d._VERSION` and every helper\'s `_VERSION` are `"%s"`.',

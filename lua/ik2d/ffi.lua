@@ -71,6 +71,7 @@ local char_ptr = ffi.typeof("char *")
 local chain_ptr = ffi.typeof("ik2d_chain *")
 local solver_ptr = ffi.typeof("ik2d_solver *")
 local spring_ptr = ffi.typeof("ik2d_spring *")
+local skeleton_ptr = ffi.typeof("ik2d_skeleton *")
 local doubles = ffi.typeof("double[?]")
 local int_out = ffi.typeof("int[1]")
 local double_ptr_out = ffi.typeof("double *[1]")
@@ -108,247 +109,58 @@ local function load_core()
   return ok and C or nil
 end
 
---- Installs the FFI methods into core's method tables; returns a switch
--- function(on) that puts the FFI or the classic methods in place.
--- Returns nil when the library cannot be loaded through the FFI.
-function M.install(core)
-  local C = load_core()
-  if not C then return nil end
-  local header, methods = core._header, core._methods
-  local classic = {}
-  for kind, list in pairs(methods) do
-    classic[kind] = {}
-    for name, f in pairs(list) do classic[kind][name] = f end
-  end
-  local chain_mt = getmetatable(core.chain { { length = 1 } })
-  local solver_mt = getmetatable(core.solver(core.chain { { length = 1 } }))
-  local group_mt = getmetatable(core.group {})
-  local spring_mt = getmetatable(core.spring(core.chain { { length = 1 } }))
+-- --- the pointers a method reads ----------------------------------------------
+-- Per object, the pointers a method reads, cast once and kept (weak keys
+-- let the objects go): a chain's core object and joints, a solver's core
+-- object.  Methods touch no other pointer: a fresh one is an allocation
+-- whenever LuaJIT interprets the code, or carries the pointer into
+-- another trace (a loop's).  Liveness and a solve's outcome come from the
+-- binding as plain values.
 
-  -- Per object, the pointers a method reads, cast once and kept (weak
-  -- keys let the objects go): a chain's core object and joints, a
-  -- solver's core object.  Methods touch no other pointer: a fresh one
-  -- is an allocation whenever LuaJIT interprets the code, or carries the
-  -- pointer into another trace (a loop's).  Liveness and a solve's
-  -- outcome come from the binding as plain values.
-  local chain_pointers = setmetatable({}, { __mode = "k" })
+-- live_chain(chain) -> its core object while its box is not finalised
+-- (nil for anything but a chain); chain_joints[chain] -> its joints
+local function chain_pointers(C, header, chain_mt)
+  local pointers = setmetatable({}, { __mode = "k" })
   local chain_joints = setmetatable({}, { __mode = "k" })
   local function chain_of(chain)
-    local pointer = chain_pointers[chain]
+    local pointer = pointers[chain]
     if pointer or type(chain) ~= "userdata" or getmetatable(chain) ~= chain_mt then
       return pointer
     end
     pointer = cast(chain_ptr, cast(char_ptr, chain) + header)
-    chain_pointers[chain] = pointer
+    pointers[chain] = pointer
     chain_joints[chain] = C.ik2d_chain_joints(pointer)
     return pointer
   end
-
-  -- object -> its core object as ctype (nil for anything but an mt
-  -- object), cast once
-  local function pointers_of(mt, ctype)
-    local cache = setmetatable({}, { __mode = "k" })
-    return function(object)
-      local pointer = cache[object]
-      if pointer or type(object) ~= "userdata" or getmetatable(object) ~= mt then
-        return pointer
-      end
-      pointer = cast(ctype, cast(char_ptr, object) + header)
-      cache[object] = pointer
-      return pointer
-    end
-  end
-  local solver_of = pointers_of(solver_mt, solver_ptr)
-  local spring_of = pointers_of(spring_mt, spring_ptr)
-
   local function live_chain(chain)
     local pointer = chain_of(chain)
     return pointer and C.luaik_chain_live(pointer) and pointer
   end
+  return live_chain, chain_joints
+end
 
-  local function live_solver(solver)
-    local pointer = solver_of(solver)
-    return pointer and C.luaik_solver_live(pointer) and pointer
-  end
-
-  local function index_in(i, last)
-    return type(i) == "number" and i >= 1 and i <= last and i % 1 == 0
-  end
-
-  -- where the reading methods get what the core writes out: one buffer
-  -- for all (Lua runs one call at a time), and pointers to its second and
-  -- third numbers made once (out + 1 in a call is a new cdata whenever
-  -- LuaJIT interprets it: garbage in a frame loop)
-  local out = doubles(4)
-  local out_1, out_2 = out + 1, out + 2
-
-  local fast = { Chain = {}, Solver = {}, Group = {}, Spring = {} }
-
-  -- solvers ---------------------------------------------------------------
-
-  -- (a target on a bone: the classic method, which also lets the bone's
-  -- skeleton go)
-  local set_target = classic.Solver.set_target
-  function fast.Solver.set_target(...)
-    local solver, x, y = ...
-    local pointer = live_solver(solver)
-    if pointer and type(x) == "number" and type(y) == "number" and
-       C.ik2d_solver_target_bone(pointer, nil, nil, nil) < 0 and
-       C.ik2d_solver_set_target(pointer, x, y) == 0 then
-      return
+-- object -> its core object as ctype (nil for anything but an mt
+-- object), cast once
+local function pointers_of(header, mt, ctype)
+  local cache = setmetatable({}, { __mode = "k" })
+  return function(object)
+    local pointer = cache[object]
+    if pointer or type(object) ~= "userdata" or getmetatable(object) ~= mt then
+      return pointer
     end
-    return set_target(...)
+    pointer = cast(ctype, cast(char_ptr, object) + header)
+    cache[object] = pointer
+    return pointer
   end
+end
 
-  -- a foot planner sets these every frame: as set_target, no trace stop
-  local set_tip_angle = classic.Solver.set_tip_angle
-  function fast.Solver.set_tip_angle(...)
-    local solver, angle, weight = ...
-    local pointer = live_solver(solver)
-    if weight == nil then weight = 1 end
-    if pointer and type(angle) == "number" and type(weight) == "number" and
-       C.ik2d_solver_set_tip_angle(pointer, angle, weight) == 0 then
-      return
-    end
-    return set_tip_angle(...)
-  end
-
-  local set_pole = classic.Solver.set_pole
-  function fast.Solver.set_pole(...)
-    local solver, x, y = ...
-    local pointer = live_solver(solver)
-    if pointer and type(x) == "number" and type(y) == "number" and
-       C.ik2d_solver_set_pole(pointer, x, y) == 0 then
-      return
-    end
-    return set_pole(...)
-  end
-
-  local target = classic.Solver.target
-  function fast.Solver.target(...)
-    local pointer = live_solver((...))
-    if not pointer then return target(...) end
-    C.ik2d_solver_target(pointer, out, out_1)
-    return out[0], out[1]
-  end
-
-  local function outcome(pointer)
-    C.luaik_result(pointer, out)
-    return out[0] ~= 0, out[1], out[2], out[3] ~= 0
-  end
-
-  local solve = classic.Solver.solve
-  function fast.Solver.solve(...)
-    local pointer = live_solver((...))
-    if not pointer then return solve(...) end
-    C.ik2d_solver_solve(pointer)
-    return outcome(pointer)
-  end
-
-  local result_of = classic.Solver.result
-  function fast.Solver.result(...)
-    local pointer = live_solver((...))
-    if not pointer then return result_of(...) end
-    return outcome(pointer)
-  end
-
-  -- springs ---------------------------------------------------------------
-
-  local spring_update = classic.Spring.update
-  function fast.Spring.update(...)
-    local spring, dt = ...
-    local pointer = spring_of(spring)
-    if pointer and C.luaik_spring_live(pointer) and type(dt) == "number" and
-       C.ik2d_spring_update(pointer, dt) == 0 then
-      return
-    end
-    return spring_update(...)
-  end
-
-  -- chains ----------------------------------------------------------------
-
-  local joint = classic.Chain.joint
-  function fast.Chain.joint(...)
-    local chain, i = ...
-    local pointer = live_chain(chain)
-    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer) + 1) then
-      local joints = chain_joints[chain]
-      return joints[2 * i - 2], joints[2 * i - 1]
-    end
-    return joint(...)
-  end
-
-  local tip = classic.Chain.tip
-  function fast.Chain.tip(...)
-    local chain = ...
-    local pointer = live_chain(chain)
-    if not pointer then return tip(...) end
-    local n, joints = C.ik2d_chain_bone_count(pointer), chain_joints[chain]
-    return joints[2 * n], joints[2 * n + 1]
-  end
-
-  local angle = classic.Chain.angle
-  function fast.Chain.angle(...)
-    local chain, i = ...
-    local pointer = live_chain(chain)
-    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
-       C.ik2d_chain_angle(pointer, i - 1, out) == 0 then
-      return out[0]
-    end
-    return angle(...)
-  end
-
-  local pose = classic.Chain.pose
-  function fast.Chain.pose(...)
-    local chain, i = ...
-    local pointer = live_chain(chain)
-    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
-       C.ik2d_chain_pose(pointer, i - 1, out) == 0 then
-      return out[0]
-    end
-    return pose(...)
-  end
-
-  local base = classic.Chain.base
-  function fast.Chain.base(...)
-    local pointer = live_chain((...))
-    if not pointer then return base(...) end
-    C.ik2d_chain_base(pointer, out, out_1, out_2)
-    return out[0], out[1], out[2]
-  end
-
-  -- values written raw from first, then the rest of t cleared up to its
-  -- first nil, as the binding's luaik_fill and luaik_trim do
-  local function fill(t, first, values, count)
-    for k = 0, count - 1 do rawset(t, first + k, values[k]) end
-    return first + count
-  end
-
-  -- (the common case, nothing after, enters no loop: a loop that runs
-  -- inside another one's trace makes LuaJIT give up on the outer trace)
-  local function trim(t, first)
-    if rawget(t, first) == nil then return end
-    repeat
-      rawset(t, first, nil)
-      first = first + 1
-    until rawget(t, first) == nil
-  end
-
-  local joints = classic.Chain.joints
-  function fast.Chain.joints(...)
-    local chain, t = ...
-    local pointer = live_chain(chain)
-    if not pointer or (t ~= nil and type(t) ~= "table") then return joints(...) end
-    t = t or {}
-    trim(t, fill(t, 1, chain_joints[chain], 2 * (C.ik2d_chain_bone_count(pointer) + 1)))
-    return t
-  end
-
-  -- groups ----------------------------------------------------------------
-
-  local group_views = setmetatable({}, { __mode = "k" })
-  local function group_view(group)
-    local view = group_views[group]
+-- group_view(group) -> what its methods read, made once (nil for anything
+-- but a group): its box, its members' count and joints, the scratch
+-- array set_targets fills
+local function group_views(C, group_mt)
+  local views = setmetatable({}, { __mode = "k" })
+  return function(group)
+    local view = views[group]
     if view or type(group) ~= "userdata" or getmetatable(group) ~= group_mt then
       return view
     end
@@ -364,12 +176,253 @@ function M.install(core)
     end
     view = { box = box, count = count[0], scratch = scratch[0], members = members,
              sizes = sizes }
-    group_views[group] = view
+    views[group] = view
     return view
   end
+end
 
-  local group_solve = classic.Group.solve
-  function fast.Group.solve(...)
+-- as for chains: live_skeleton(sk) -> its core pointer, cast once, while
+-- its box is not finalised; skeleton_transforms[sk] -> its transforms
+local function skeleton_pointers(C, header, skeleton_mt)
+  local pointers = setmetatable({}, { __mode = "k" })
+  local skeleton_transforms = setmetatable({}, { __mode = "k" })
+  local function live_skeleton(sk)
+    local pointer = pointers[sk]
+    if not pointer then
+      if type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return nil end
+      pointer = cast(skeleton_ptr, cast(char_ptr, sk) + header)
+      pointers[sk] = pointer
+      skeleton_transforms[sk] = C.ik2d_skeleton_transforms(pointer)
+    end
+    if C.luaik_skeleton_live(pointer) then return pointer end
+    return nil
+  end
+  return live_skeleton, skeleton_transforms
+end
+
+-- What the stages below share (k): the library C, the method tables
+-- (methods, in place; classic, copied before any change; fast, the FFI
+-- methods the switch puts in place), the pointer readers, the output
+-- buffer and kept_owner.
+local function context(core, C)
+  local header, methods = core._header, core._methods
+  local classic = {}
+  for kind, list in pairs(methods) do
+    classic[kind] = {}
+    for name, f in pairs(list) do classic[kind][name] = f end
+  end
+  local k = { C = C, methods = methods, classic = classic,
+              fast = { Chain = {}, Solver = {}, Group = {}, Spring = {}, Skeleton = {} } }
+  k.live_chain, k.chain_joints = chain_pointers(C, header, getmetatable(core.chain { { length = 1 } }))
+  local solver_of = pointers_of(header, getmetatable(core.solver(core.chain { { length = 1 } })),
+                                solver_ptr)
+  function k.live_solver(solver)
+    local pointer = solver_of(solver)
+    return pointer and C.luaik_solver_live(pointer) and pointer
+  end
+  k.group_view = group_views(C, getmetatable(core.group {}))
+  k.spring_of = pointers_of(header, getmetatable(core.spring(core.chain { { length = 1 } })), spring_ptr)
+  k.live_skeleton, k.skeleton_transforms =
+    skeleton_pointers(C, header, getmetatable(core.skeleton { { name = "bone", length = 1 } }))
+  -- where the reading methods get what the core writes out: one buffer
+  -- for all (Lua runs one call at a time), and pointers to its second and
+  -- third numbers made once (out + 1 in a call is a new cdata whenever
+  -- LuaJIT interprets it: garbage in a frame loop)
+  k.out = doubles(4)
+  k.out_1, k.out_2 = k.out + 1, k.out + 2
+  -- an array (a group's, a skeleton's) -> its owner, which it keeps alive
+  k.kept_owner = setmetatable({}, { __mode = "k" })
+  return k
+end
+
+local function index_in(i, last)
+  return type(i) == "number" and i >= 1 and i <= last and i % 1 == 0
+end
+
+-- values written raw from first, then the rest of t cleared up to its
+-- first nil, as the binding's luaik_fill and luaik_trim do
+local function fill(t, first, values, count)
+  for k = 0, count - 1 do rawset(t, first + k, values[k]) end
+  return first + count
+end
+
+-- (the common case, nothing after, enters no loop: a loop that runs
+-- inside another one's trace makes LuaJIT give up on the outer trace)
+local function trim(t, first)
+  if rawget(t, first) == nil then return end
+  repeat
+    rawset(t, first, nil)
+    first = first + 1
+  until rawget(t, first) == nil
+end
+
+-- --- solvers ----------------------------------------------------------------
+
+local function solver_setters(k)
+  local C, classic, fast, live_solver = k.C, k.classic.Solver, k.fast.Solver, k.live_solver
+  -- (a target on a bone: the classic method, which also lets the bone's
+  -- skeleton go)
+  local set_target = classic.set_target
+  function fast.set_target(...)
+    local solver, x, y = ...
+    local pointer = live_solver(solver)
+    if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_target_bone(pointer, nil, nil, nil) < 0 and
+       C.ik2d_solver_set_target(pointer, x, y) == 0 then
+      return
+    end
+    return set_target(...)
+  end
+
+  -- a foot planner sets these every frame: as set_target, no trace stop
+  local set_tip_angle = classic.set_tip_angle
+  function fast.set_tip_angle(...)
+    local solver, angle, weight = ...
+    local pointer = live_solver(solver)
+    if weight == nil then weight = 1 end
+    if pointer and type(angle) == "number" and type(weight) == "number" and
+       C.ik2d_solver_set_tip_angle(pointer, angle, weight) == 0 then
+      return
+    end
+    return set_tip_angle(...)
+  end
+
+  local set_pole = classic.set_pole
+  function fast.set_pole(...)
+    local solver, x, y = ...
+    local pointer = live_solver(solver)
+    if pointer and type(x) == "number" and type(y) == "number" and
+       C.ik2d_solver_set_pole(pointer, x, y) == 0 then
+      return
+    end
+    return set_pole(...)
+  end
+end
+
+local function solver_readers(k)
+  local C, classic, fast, live_solver = k.C, k.classic.Solver, k.fast.Solver, k.live_solver
+  local out, out_1 = k.out, k.out_1
+  local target = classic.target
+  function fast.target(...)
+    local pointer = live_solver((...))
+    if not pointer then return target(...) end
+    C.ik2d_solver_target(pointer, out, out_1)
+    return out[0], out[1]
+  end
+
+  local function outcome(pointer)
+    C.luaik_result(pointer, out)
+    return out[0] ~= 0, out[1], out[2], out[3] ~= 0
+  end
+
+  local solve = classic.solve
+  function fast.solve(...)
+    local pointer = live_solver((...))
+    if not pointer then return solve(...) end
+    C.ik2d_solver_solve(pointer)
+    return outcome(pointer)
+  end
+
+  local result_of = classic.result
+  function fast.result(...)
+    local pointer = live_solver((...))
+    if not pointer then return result_of(...) end
+    return outcome(pointer)
+  end
+end
+
+-- --- springs ----------------------------------------------------------------
+
+local function spring_methods(k)
+  local C, spring_of = k.C, k.spring_of
+  local spring_update = k.classic.Spring.update
+  function k.fast.Spring.update(...)
+    local spring, dt = ...
+    local pointer = spring_of(spring)
+    if pointer and C.luaik_spring_live(pointer) and type(dt) == "number" and
+       C.ik2d_spring_update(pointer, dt) == 0 then
+      return
+    end
+    return spring_update(...)
+  end
+end
+
+-- --- chains -----------------------------------------------------------------
+
+local function chain_points(k)
+  local C, classic, fast, live_chain, chain_joints = k.C, k.classic.Chain, k.fast.Chain,
+    k.live_chain, k.chain_joints
+  local out, out_1, out_2 = k.out, k.out_1, k.out_2
+  local joint = classic.joint
+  function fast.joint(...)
+    local chain, i = ...
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer) + 1) then
+      local joints = chain_joints[chain]
+      return joints[2 * i - 2], joints[2 * i - 1]
+    end
+    return joint(...)
+  end
+
+  local tip = classic.tip
+  function fast.tip(...)
+    local chain = ...
+    local pointer = live_chain(chain)
+    if not pointer then return tip(...) end
+    local n, joints = C.ik2d_chain_bone_count(pointer), chain_joints[chain]
+    return joints[2 * n], joints[2 * n + 1]
+  end
+
+  local base = classic.base
+  function fast.base(...)
+    local pointer = live_chain((...))
+    if not pointer then return base(...) end
+    C.ik2d_chain_base(pointer, out, out_1, out_2)
+    return out[0], out[1], out[2]
+  end
+
+  local joints = classic.joints
+  function fast.joints(...)
+    local chain, t = ...
+    local pointer = live_chain(chain)
+    if not pointer or (t ~= nil and type(t) ~= "table") then return joints(...) end
+    t = t or {}
+    trim(t, fill(t, 1, chain_joints[chain], 2 * (C.ik2d_chain_bone_count(pointer) + 1)))
+    return t
+  end
+end
+
+local function chain_angles(k)
+  local C, classic, fast, live_chain, out = k.C, k.classic.Chain, k.fast.Chain, k.live_chain, k.out
+  local angle = classic.angle
+  function fast.angle(...)
+    local chain, i = ...
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
+       C.ik2d_chain_angle(pointer, i - 1, out) == 0 then
+      return out[0]
+    end
+    return angle(...)
+  end
+
+  local pose = classic.pose
+  function fast.pose(...)
+    local chain, i = ...
+    local pointer = live_chain(chain)
+    if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
+       C.ik2d_chain_pose(pointer, i - 1, out) == 0 then
+      return out[0]
+    end
+    return pose(...)
+  end
+end
+
+-- --- groups -----------------------------------------------------------------
+
+local function group_methods(k)
+  local C, classic, fast, group_view = k.C, k.classic.Group, k.fast.Group, k.group_view
+  local group_solve = classic.solve
+  function fast.solve(...)
     local group = ...
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) then return group_solve(...) end
@@ -380,8 +433,8 @@ function M.install(core)
     return reached
   end
 
-  local set_targets = classic.Group.set_targets
-  function fast.Group.set_targets(...)
+  local set_targets = classic.set_targets
+  function fast.set_targets(...)
     local group, t = ...
     local view = group_view(group)
     if view and type(t) == "table" and #t == 2 * view.count and C.luaik_group_live(view.box) then
@@ -395,8 +448,8 @@ function M.install(core)
     return set_targets(...)
   end
 
-  local group_joints = classic.Group.joints
-  function fast.Group.joints(...)
+  local group_joints = classic.joints
+  function fast.joints(...)
     local group, t = ...
     local view = group_view(group)
     if not (view and C.luaik_group_live(view.box)) or (t ~= nil and type(t) ~= "table") then
@@ -408,14 +461,14 @@ function M.install(core)
     trim(t, next)
     return t
   end
+end
 
-  -- The arrays are not a fast path but what only the FFI can give, so
-  -- they are in place whichever way use_ffi switches.  An array keeps its
-  -- group alive while the array (this very cdata) is reachable; the group
-  -- keeps its arrays only weakly, so each goes when the caller drops it.
-  local kept_owner = setmetatable({}, { __mode = "k" })       -- array -> its owner
-  local target_arrays = setmetatable({}, { __mode = "kv" })   -- group -> array
-  local joint_arrays = setmetatable({}, { __mode = "kv" })
+-- The arrays are not a fast path but what only the FFI can give, so they
+-- are in place whichever way use_ffi switches.  An array keeps its group
+-- alive while the array (this very cdata) is reachable; the group keeps
+-- its arrays only weakly, so each goes when the caller drops it.
+local function group_arrays(k)
+  local C, classic, group_view, kept_owner = k.C, k.classic.Group, k.group_view, k.kept_owner
   local function array_of(arrays, make, fallback)
     return function(...)
       local group = ...
@@ -431,39 +484,27 @@ function M.install(core)
       return array
     end
   end
-  methods.Group.target_array = array_of(target_arrays, C.luaik_group_target_array,
-                                        classic.Group.target_array)
-  methods.Group.joint_array = array_of(joint_arrays, C.luaik_group_joint_array,
-                                       classic.Group.joint_array)
+  local methods = k.methods.Group
+  -- group -> array
+  methods.target_array = array_of(setmetatable({}, { __mode = "kv" }), C.luaik_group_target_array,
+                                  classic.target_array)
+  methods.joint_array = array_of(setmetatable({}, { __mode = "kv" }), C.luaik_group_joint_array,
+                                 classic.joint_array)
   -- the rest of a frame's numbers, and a group of skeletons' own (NULL
   -- for a group of solvers: the classic method raises)
   for _, name in ipairs { "tip_angle_array", "pole_array", "base_array", "transform_array" } do
     local make = C["luaik_group_" .. name]
-    methods.Group[name] = array_of(setmetatable({}, { __mode = "kv" }), make, classic.Group[name])
+    methods[name] = array_of(setmetatable({}, { __mode = "kv" }), make, classic[name])
   end
+end
 
-  -- skeletons -------------------------------------------------------------
+-- --- skeletons --------------------------------------------------------------
 
-  fast.Skeleton = {}
-  local skeleton_ptr = ffi.typeof("ik2d_skeleton *")
-  local skeleton_mt = getmetatable(core.skeleton { { name = "bone", length = 1 } })
-  -- as for chains: the core pointer and its transforms, cast once
-  local skeleton_pointers = setmetatable({}, { __mode = "k" })
-  local skeleton_transforms = setmetatable({}, { __mode = "k" })
-  local function live_skeleton(sk)
-    local pointer = skeleton_pointers[sk]
-    if not pointer then
-      if type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return nil end
-      pointer = cast(skeleton_ptr, cast(char_ptr, sk) + header)
-      skeleton_pointers[sk] = pointer
-      skeleton_transforms[sk] = C.ik2d_skeleton_transforms(pointer)
-    end
-    if C.luaik_skeleton_live(pointer) then return pointer end
-    return nil
-  end
-
-  local skeleton_solve = classic.Skeleton.solve
-  function fast.Skeleton.solve(...)
+local function skeleton_methods(k)
+  local C, classic, fast, live_skeleton = k.C, k.classic.Skeleton, k.fast.Skeleton, k.live_skeleton
+  local skeleton_transforms, out = k.skeleton_transforms, k.out
+  local skeleton_solve = classic.solve
+  function fast.solve(...)
     local pointer = live_skeleton((...))
     if not pointer then return skeleton_solve(...) end
     local reached = C.ik2d_skeleton_solve(pointer)
@@ -474,8 +515,8 @@ function M.install(core)
 
   -- a character moves every frame: as set_target, no trace stop; the
   -- angle, when left out, is the one the skeleton has
-  local set_base = classic.Skeleton.set_base
-  function fast.Skeleton.set_base(...)
+  local set_base = classic.set_base
+  function fast.set_base(...)
     local sk, x, y, turn = ...
     local pointer = live_skeleton(sk)
     if pointer and type(x) == "number" and type(y) == "number" then
@@ -490,8 +531,8 @@ function M.install(core)
     return set_base(...)
   end
 
-  local transforms = classic.Skeleton.transforms
-  function fast.Skeleton.transforms(...)
+  local transforms = classic.transforms
+  function fast.transforms(...)
     local sk, t = ...
     local pointer = live_skeleton(sk)
     if not pointer or (t ~= nil and type(t) ~= "table") then return transforms(...) end
@@ -499,12 +540,15 @@ function M.install(core)
     trim(t, fill(t, 1, skeleton_transforms[sk], 5 * C.ik2d_skeleton_bone_count(pointer)))
     return t
   end
+end
 
-  -- Like a group's arrays, in place whichever way use_ffi switches: the
-  -- core's own transforms, the array keeping its skeleton alive.
+-- Like a group's arrays, in place whichever way use_ffi switches: the
+-- core's own transforms, the array keeping its skeleton alive.
+local function skeleton_array(k)
+  local C, live_skeleton, kept_owner = k.C, k.live_skeleton, k.kept_owner
   local transform_arrays = setmetatable({}, { __mode = "kv" })  -- skeleton -> array
-  local transform_array = classic.Skeleton.transform_array
-  methods.Skeleton.transform_array = function(...)
+  local transform_array = k.classic.Skeleton.transform_array
+  k.methods.Skeleton.transform_array = function(...)
     local sk = ...
     local pointer = live_skeleton(sk)
     if not pointer then return transform_array(...) end
@@ -516,7 +560,25 @@ function M.install(core)
     end
     return array
   end
+end
 
+--- Installs the FFI methods into core's method tables; returns a switch
+-- function(on) that puts the FFI or the classic methods in place.
+-- Returns nil when the library cannot be loaded through the FFI.
+function M.install(core)
+  local C = load_core()
+  if not C then return nil end
+  local k = context(core, C)
+  solver_setters(k)
+  solver_readers(k)
+  spring_methods(k)
+  chain_points(k)
+  chain_angles(k)
+  group_methods(k)
+  group_arrays(k)
+  skeleton_methods(k)
+  skeleton_array(k)
+  local methods, classic, fast = k.methods, k.classic, k.fast
   return function(on)
     local source = on and fast or classic
     for kind, functions in pairs(fast) do

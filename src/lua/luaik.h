@@ -73,6 +73,12 @@ void *luaik_check_object(lua_State *L, int arg, luaik_type type, const char *nam
 /* The __gc of every type: marks the box (idempotent) and counts it in
 ** the state's finalised. */
 int luaik_gc(lua_State *L);
+/* A list of functions the module registers, and whether they are
+** methods (called obj:f(): an error does not count self). */
+typedef struct luaik_function_list {
+  const luaL_Reg *functions; /* NULL: the end of a list of lists */
+  bool methods;
+} luaik_function_list;
 /* What the binding keeps per Lua state (the registry holds it, so it
 ** lives as long as the state): how many ik2d objects the state has
 ** finalised (a group re-checks its members only when that has changed),
@@ -85,14 +91,20 @@ typedef struct luaik_state {
   /* each type's metatable (lua_topointer), what luaik_test_object
   ** compares an object's with */
   const void *metatable[LUAIK_TYPES];
+  /* every function the module registers (its opener sets them), how an
+  ** error names the running one */
+  const luaik_function_list *functions;
 } luaik_state;
-/* The state: upvalue 1 of every function the binding registers
-** (luaik_setfuncs), so that a method finds it, and through it its
-** type's metatable, without a lookup by name; else the registry's. */
+/* The state: upvalue 1 of every function the binding registers, so that
+** a method finds it, and through it its type's metatable, without a
+** lookup by name; else the registry's. */
 luaik_state *luaik_state_of(lua_State *L);
-/* luaL_setfuncs with the state (on the stack's top) as each function's
-** upvalue; pops the state. */
-void luaik_setfuncs(lua_State *L, const luaL_Reg *functions);
+/* The registry's state, pushed. */
+void luaik_push_state(lua_State *L);
+/* For the opener: the registry's entries (the anchors and targets
+** tables, the state), made at a Lua state's first open and kept across
+** reloads; returns the state. */
+luaik_state *luaik_open_state(lua_State *L);
 /* The type name of the value at index: its metatable's __name (so an
 ** ik2d.Chain is named so), else Lua's type name. */
 const char *luaik_typename(lua_State *L, int index);
@@ -254,7 +266,7 @@ int luaik_chain_gc(lua_State *L);
 int luaik_solver_gc(lua_State *L);
 ik2d_spring *luaik_check_spring(lua_State *L, int arg);
 
-/* Each file's functions, for registration and for error names. */
+/* Each file's functions, which the module (luaik_module.c) registers. */
 extern const luaL_Reg luaik_chain_methods[], luaik_chain_meta[];
 extern const luaL_Reg luaik_constraint_methods[], luaik_constraint_meta[];
 extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];

@@ -1,10 +1,7 @@
 /*
-** luaik_core.c: the binding's shared parts (objects, references, errors,
-** conversions) and the module ik2d.core itself.
+** luaik_core.c: the binding's shared parts (objects, the per-state
+** record, references, errors, conversions), under every type's file.
 */
-#if !defined(_WIN32) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* dladdr (glibc) */
-#endif
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,12 +11,6 @@
 #include "lauxlib.h"
 
 #include "luaik.h"
-
-#if defined(_WIN32)
-#include <windows.h>
-#elif defined(__unix__) || defined(__APPLE__)
-#include <dlfcn.h>
-#endif
 
 #define ANCHORS_KEY "ik2d.anchors"
 /* targets[solver] = the skeleton its target is on (weak keys, as anchors) */
@@ -75,15 +66,14 @@ int luaik_gc(lua_State *L) {
   return 0;
 }
 
-/* Pushes the registry's state. */
-static void push_state(lua_State *L) {
+void luaik_push_state(lua_State *L) {
   lua_getfield(L, LUA_REGISTRYINDEX, STATE_KEY);
 }
 
 luaik_state *luaik_state_of(lua_State *L) {
   luaik_state *state = (luaik_state *)lua_touserdata(L, lua_upvalueindex(1));
   if (state != NULL) return state;
-  push_state(L);
+  luaik_push_state(L);
   state = (luaik_state *)lua_touserdata(L, -1);
   lua_pop(L, 1);
   return state;
@@ -96,6 +86,40 @@ const char *luaik_typename(lua_State *L, int index) {
     lua_pop(L, 1); /* the string stays alive in the metatable */
   }
   return name;
+}
+
+/* registry[key], a table with weak keys, made unless it is there */
+static void weak_keyed(lua_State *L, const char *key) {
+  lua_getfield(L, LUA_REGISTRYINDEX, key);
+  if (!lua_istable(L, -1)) {
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+  }
+  lua_pop(L, 1);
+}
+
+luaik_state *luaik_open_state(lua_State *L) {
+  luaik_state *state;
+  /* one anchors table per Lua state, kept across reloads: weak keys, so
+  ** an owner's entry goes with it (in 5.2+ an ephemeron) */
+  weak_keyed(L, ANCHORS_KEY);
+  weak_keyed(L, TARGETS_KEY);
+  luaik_push_state(L);
+  state = (luaik_state *)lua_touserdata(L, -1);
+  if (lua_type(L, -1) != LUA_TUSERDATA) {
+    state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
+    state->finalised = 0;
+    state->bone_targets = 0;
+    state->isa = ik2d_isa_best();
+    state->functions = NULL;
+    lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
+  }
+  lua_pop(L, 1);
+  return state;
 }
 
 /* ------------------------------------------------------------------ */
@@ -147,63 +171,22 @@ void luaik_anchored(lua_State *L, int owner) {
 /* errors                                                               */
 /* ------------------------------------------------------------------ */
 
-/* Every function of the module, to name the one running in an error:
-** by its C pointer, which stays the same whatever Lua did with the
-** function object (pcall, the FFI path's tail call, a reload). */
-/* The instruction sets by name, in ik2d_isa order from IK2D_ISA_AUTO. */
-static const char *const isa_names[] = {"auto", "scalar", "sse2", "avx2", "avx512", NULL};
-
-/* ik2d.use_isa(name): the set batches solve with from now on ("auto":
-** the best this machine runs; an unsupported one: the best below it);
-** returns the name of the one in use.  With no name, only returns it. */
-static int module_use_isa(lua_State *L) {
-  luaik_state *state = luaik_state_of(L);
-  if (!lua_isnoneornil(L, 1)) {
-    ik2d_isa isa = (ik2d_isa)(luaik_choice_at(L, 1, 1, "instruction set", isa_names) - 1);
-    if (isa == IK2D_ISA_AUTO) isa = ik2d_isa_best();
-    while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
-    state->isa = isa;
-  }
-  lua_pushstring(L, ik2d_isa_name(state->isa));
-  return 1;
-}
-
-static const luaL_Reg module_functions[] = {
-  {"use_isa", module_use_isa},
-  {"chain", luaik_chain_new},
-  {"constraint", luaik_constraint_new},
-  {"solver", luaik_solver_new},
-  {"group", luaik_group_new},
-  {"skeleton", luaik_skeleton_new},
-  {"spring", luaik_spring_new},
-  {NULL, NULL}
-};
-
-static const luaL_Reg *const function_lists[] = {
-  module_functions, luaik_chain_methods, luaik_chain_meta,
-  luaik_constraint_methods, luaik_constraint_meta, luaik_solver_methods,
-  luaik_solver_meta, luaik_group_methods, luaik_group_meta,
-  luaik_skeleton_methods, luaik_skeleton_meta, luaik_spring_methods, luaik_spring_meta, NULL
-};
-
-/* The lists of methods among them (the others are module functions and
-** metamethods). */
-static bool is_method_list(const luaL_Reg *list) {
-  return list == luaik_chain_methods || list == luaik_constraint_methods ||
-         list == luaik_solver_methods || list == luaik_group_methods ||
-         list == luaik_skeleton_methods || list == luaik_spring_methods;
-}
-
-/* The name of f, and whether it is a method. */
-static const char *function_name(lua_CFunction f, bool *method) {
+/* The name of f, and whether it is a method: by its C pointer, which
+** stays the same whatever Lua did with the function object (pcall, the
+** FFI path's tail call, a reload), in the lists the module registered
+** (the state's; the first list naming f gives its name). */
+static const char *function_name(lua_State *L, lua_CFunction f, bool *method) {
+  const luaik_state *state = luaik_state_of(L);
+  const luaik_function_list *lists;
   int list, k;
   *method = false;
-  if (f == NULL) return NULL;
-  for (list = 0; function_lists[list] != NULL; list++) {
-    for (k = 0; function_lists[list][k].name != NULL; k++) {
-      if (function_lists[list][k].func == f) {
-        *method = is_method_list(function_lists[list]);
-        return function_lists[list][k].name;
+  if (f == NULL || state == NULL || state->functions == NULL) return NULL;
+  lists = state->functions;
+  for (list = 0; lists[list].functions != NULL; list++) {
+    for (k = 0; lists[list].functions[k].name != NULL; k++) {
+      if (lists[list].functions[k].func == f) {
+        *method = lists[list].methods;
+        return lists[list].functions[k].name;
       }
     }
   }
@@ -299,7 +282,7 @@ int luaik_arg_error(lua_State *L, int arg, const char *message) {
   const char *name = NULL;
   bool method;
   if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "nf", &ar)) {
-    name = function_name(lua_tocfunction(L, -1), &method);
+    name = function_name(L, lua_tocfunction(L, -1), &method);
     if (called_as_method(L, &ar, lua_gettop(L), name, method)) arg--;
     lua_pop(L, 1);
   }
@@ -320,7 +303,7 @@ int luaik_call_error(lua_State *L, const char *message) {
   const char *name = NULL;
   bool method;
   if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "f", &ar)) {
-    name = function_name(lua_tocfunction(L, -1), &method);
+    name = function_name(L, lua_tocfunction(L, -1), &method);
     lua_pop(L, 1);
   }
   luaL_where(L, 1);
@@ -533,132 +516,4 @@ void luaik_trim(lua_State *L, int t, int first) {
     lua_pushnil(L);
     lua_rawseti(L, t, first);
   }
-}
-
-/* ------------------------------------------------------------------ */
-/* module                                                               */
-/* ------------------------------------------------------------------ */
-
-/* Lua 5.1 and LuaJIT unload a C module (dlclose, from the finaliser of
-** its loader's handle, and of the FFI's ffi.load handle) while lua_close
-** still runs other finalisers: one that calls an ik2d method after that
-** (a game object letting go of its chain at exit) jumps into unmapped
-** code.  Lua 5.2+ finalise the handles last.  So the library pins itself
-** in memory for the life of the process, with one more reference of its
-** own that is never released. */
-static const char pinned_here = 0;
-
-static void pin_library(void) {
-#if defined(_WIN32)
-  HMODULE module;
-  (void)GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
-                               GET_MODULE_HANDLE_EX_FLAG_PIN,
-                           &pinned_here, &module);
-#elif defined(__unix__) || defined(__APPLE__)
-  Dl_info info;
-  if (dladdr(&pinned_here, &info) != 0 && info.dli_fname != NULL)
-    (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_NODELETE);
-#endif
-}
-
-void luaik_setfuncs(lua_State *L, const luaL_Reg *functions) {
-  for (; functions->name != NULL; functions++) {
-    lua_pushvalue(L, -1);
-    lua_pushcclosure(L, functions->func, 1);
-    lua_setfield(L, -3, functions->name);
-  }
-  lua_pop(L, 1);
-}
-
-/* Creates or (after a reload of the module) refills the metatable, and
-** keeps its address in the state (the same across reloads).
-** __metatable: getmetatable(obj) gives the type's name, never this table,
-** whose __gc a script could otherwise call or replace (an object freed
-** while its skeleton still lists it). */
-static void register_type(lua_State *L, luaik_state *state, luaik_type type,
-                          const luaL_Reg *methods, const luaL_Reg *meta) {
-  const char *name = luaik_type_names[type];
-  luaL_newmetatable(L, name);
-  state->metatable[type] = lua_topointer(L, -1);
-  push_state(L);
-  luaik_setfuncs(L, meta);
-  lua_newtable(L);
-  push_state(L);
-  luaik_setfuncs(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pushstring(L, name);
-  lua_setfield(L, -2, "__name");
-  lua_pushstring(L, name);
-  lua_setfield(L, -2, "__metatable");
-  lua_pop(L, 1);
-}
-
-static void push_methods(lua_State *L, luaik_type type, const char *key) {
-  luaL_getmetatable(L, luaik_type_names[type]);
-  lua_getfield(L, -1, "__index");
-  lua_setfield(L, -3, key);
-  lua_pop(L, 1);
-}
-
-LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L);
-
-/* registry[key], a table with weak keys, made unless it is there */
-static void weak_keyed(lua_State *L, const char *key) {
-  lua_getfield(L, LUA_REGISTRYINDEX, key);
-  if (!lua_istable(L, -1)) {
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_setfield(L, LUA_REGISTRYINDEX, key);
-  }
-  lua_pop(L, 1);
-}
-
-LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
-  luaik_state *state;
-  pin_library();
-  /* one anchors table per Lua state, kept across reloads: weak keys, so
-  ** an owner's entry goes with it (in 5.2+ an ephemeron) */
-  weak_keyed(L, ANCHORS_KEY);
-  weak_keyed(L, TARGETS_KEY);
-  push_state(L);
-  state = (luaik_state *)lua_touserdata(L, -1);
-  if (lua_type(L, -1) != LUA_TUSERDATA) {
-    state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
-    state->finalised = 0;
-    state->bone_targets = 0;
-    state->isa = ik2d_isa_best();
-    lua_setfield(L, LUA_REGISTRYINDEX, STATE_KEY);
-  }
-  lua_pop(L, 1);
-  register_type(L, state, LUAIK_CONSTRAINT, luaik_constraint_methods, luaik_constraint_meta);
-  register_type(L, state, LUAIK_CHAIN, luaik_chain_methods, luaik_chain_meta);
-  register_type(L, state, LUAIK_SOLVER, luaik_solver_methods, luaik_solver_meta);
-  register_type(L, state, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
-  register_type(L, state, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
-  register_type(L, state, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
-  lua_newtable(L);
-  push_state(L);
-  luaik_setfuncs(L, module_functions);
-  lua_pushliteral(L, IK2D_VERSION);
-  lua_setfield(L, -2, "_VERSION");
-  lua_pushinteger(L, IK2D_MAX_BONES);
-  lua_setfield(L, -2, "MAX_BONES");
-  lua_pushinteger(L, IK2D_MAX_SKELETON_BONES);
-  lua_setfield(L, -2, "MAX_SKELETON_BONES");
-  /* for lua/ik2d/ffi.lua: the method tables it may speed up and where a
-  ** box's object starts */
-  lua_newtable(L);
-  push_methods(L, LUAIK_CHAIN, "Chain");
-  push_methods(L, LUAIK_CONSTRAINT, "Constraint");
-  push_methods(L, LUAIK_SOLVER, "Solver");
-  push_methods(L, LUAIK_GROUP, "Group");
-  push_methods(L, LUAIK_SKELETON, "Skeleton");
-  push_methods(L, LUAIK_SPRING, "Spring");
-  lua_setfield(L, -2, "_methods");
-  lua_pushinteger(L, LUAIK_HEADER);
-  lua_setfield(L, -2, "_header");
-  return 1;
 }

@@ -44,321 +44,377 @@ local M = {}
 -- locals: 4 per bone and joint, and the start kept)
 M.MAX_BONES = 16
 
+-- --- the source of an unrolled kernel ---------------------------------------
+-- A writer (w) holds one kernel's making: its bone count n, tip (the
+-- tip-to-root sweep), limited (some bone has a limit: code for limits
+-- only where one can be) and the lines written so far, out.  Each stage
+-- below writes one part of the solve, in the solve's order.
+
+local function emit(w, ...)
+  local out = w.out
+  out[#out + 1] = format(...)
+end
+
+-- "c1, s1, c2, s2, ..." from a pattern with %d twice
+local function list(w, pattern, first, last)
+  local parts = {}
+  for i = first or 1, last or w.n do parts[#parts + 1] = format(pattern, i, i) end
+  return concat(parts, ", ")
+end
+
+-- the forward pass: joints x1..x(n+1) from the rotations
+local function forward(w)
+  emit(w, "wc, ws = bc, bs")
+  for i = 1, w.n do
+    emit(w, "wc, ws = wc * c%d - ws * s%d, wc * s%d + ws * c%d", i, i, i, i)
+    emit(w, "x%d = x%d + l%d * wc", i + 1, i, i)
+    emit(w, "y%d = y%d + l%d * ws", i + 1, i, i)
+  end
+end
+
+-- joint i turned so that joint->tip points at the target, its limit and
+-- the tip with it (written twice by turn: for a norm its squares hold,
+-- and after hypot for one they do not)
+local function turn_body(w, i)
+  emit(w, "local tc, ts = dot / norm, cross / norm")
+  emit(w, "if tc < damping_c then")
+  emit(w, "tc = damping_c")
+  emit(w, "if ts < 0.0 then ts = -damping_s else ts = damping_s end")
+  emit(w, "end")
+  if w.limited then emit(w, "local oc, os = c%d, s%d", i, i) end
+  emit(w, "c%d, s%d = c%d * tc - s%d * ts, c%d * ts + s%d * tc", i, i, i, i, i, i)
+  emit(w, "tip_x = x%d + tc * ax - ts * ay", i)
+  emit(w, "tip_y = y%d + ts * ax + tc * ay", i)
+  if w.limited then
+    emit(w, "local limit = constraint[%d]", i)
+    emit(w, "if limit and not limit.full then")
+    emit(w, "local moved, nc, ns = clamp_rot(limit, mid_c[%d], mid_s[%d], c%d, s%d)", i, i, i, i)
+    emit(w, "if moved then")
+    emit(w, "c%d, s%d = nc, ns", i, i)
+    emit(w, "tc, ts = oc * nc + os * ns, oc * ns - os * nc")
+    emit(w, "tip_x = x%d + tc * ax - ts * ay", i)
+    emit(w, "tip_y = y%d + ts * ax + tc * ay", i)
+    emit(w, "end")
+    emit(w, "end")
+  end
+end
+
+-- joint i's turn; then the distance, and within the tolerance the run
+-- ends (break: out of the iterations); root to tip, the joint after it
+local function turn(w, i)
+  emit(w, "do")
+  emit(w, "local ax, ay = tip_x - x%d, tip_y - y%d", i, i)
+  emit(w, "local gx, gy = tx - x%d, ty - y%d", i, i)
+  emit(w, "local dot = ax * gx + ay * gy")
+  emit(w, "local cross = ax * gy - ay * gx")
+  emit(w, "local norm = sqrt(dot * dot + cross * cross)")
+  emit(w, "if norm > tiny and norm < huge then")
+  turn_body(w, i)
+  emit(w, "else")
+  emit(w, "norm = hypot(dot, cross)")
+  emit(w, "if norm > 0.0 then")
+  turn_body(w, i)
+  emit(w, "end")
+  emit(w, "end")
+  emit(w, "local dx, dy = tx - tip_x, ty - tip_y")
+  emit(w, "distance_sq = dx * dx + dy * dy")
+  emit(w, "if distance_sq <= tol_sq then")
+  emit(w, "used = iteration")
+  emit(w, "break")
+  emit(w, "end")
+  if not w.tip then
+    emit(w, "wc, ws = wc * c%d - ws * s%d, wc * s%d + ws * c%d", i, i, i, i)
+    emit(w, "x%d = x%d + l%d * wc", i + 1, i, i)
+    emit(w, "y%d = y%d + l%d * ws", i + 1, i, i)
+  end
+  emit(w, "end")
+end
+
+-- ik = atan2(s, c) of the solution's rotation, M.atan2 written out (PUC
+-- Lua: no call, its constants as literals; a zero part goes to the
+-- function)
+local function atan2_inline(w)
+  local A = m.ATAN2
+  local function lit(x) return format("%.17g", x) end
+  emit(w, "do")
+  emit(w, "local ax, ay = c, s")
+  emit(w, "if c < 0.0 then ax = -c end")
+  emit(w, "if s < 0.0 then ay = -s end")
+  -- (after the sanity pass both parts are finite: |c|, |s| < 2)
+  emit(w, "if ax > 0.0 and ay > 0.0 then")
+  emit(w, "local t")
+  emit(w, "local steep = ay > ax")
+  emit(w, "if steep then t = ax / ay else t = ay / ax end")
+  emit(w, "local k = 8.0 * t")
+  emit(w, "k = k - k %% 1.0")
+  emit(w, "local e = 0.125 * k")
+  emit(w, "local u = (t - e) / (1.0 + t * e)")
+  emit(w, "local u2 = u * u")
+  emit(w, "ik = atan_eighths[k + 1] + u * (1.0 + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s"
+       .. " + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s + u2 * %s)))))))))", lit(A.A3),
+       lit(A.A5), lit(A.A7), lit(A.A9), lit(A.A11), lit(A.A13), lit(A.A15), lit(A.A17),
+       lit(A.A19))
+  emit(w, "if steep then ik = (%s - ik) + %s end", lit(A.HALF_PI_HI), lit(A.HALF_PI_LO))
+  emit(w, "if c < 0.0 then ik = (%s - ik) + %s end", lit(A.PI_HI), lit(A.PI_LO))
+  emit(w, "if s < 0.0 then ik = -ik end")
+  emit(w, "else")
+  emit(w, "ik = atan2(s, c)")
+  emit(w, "end")
+  emit(w, "end")
+end
+
+-- bone i into its limit (the start, and the sanity pass)
+local function clamp(w, i)
+  if not w.limited then return end
+  emit(w, "do")
+  emit(w, "local limit = constraint[%d]", i)
+  emit(w, "if limit and not limit.full then")
+  emit(w, "local _, nc, ns = clamp_rot(limit, mid_c[%d], mid_s[%d], c%d, s%d)", i, i, i, i)
+  emit(w, "c%d, s%d = nc, ns", i, i)
+  emit(w, "end")
+  emit(w, "end")
+end
+
+-- The chunk's head (what it takes, the kernel's parameters) and the
+-- limits: a kernel without them hands a limited chain to its twin
+-- (false), one with them a world-space limit to the general path (nil).
+local function write_head(w)
+  emit(w, "local sqrt, hypot, rot, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
+       .. " atan_eighths, measured = ...")
+  emit(w, "return function(sv, ch, settings, weight, P)")
+  emit(w, "local length, constraint = ch.length, ch.constraint")
+  if w.limited then emit(w, "local mid_c, mid_s = P.mid_c, P.mid_s") end
+  for i = 1, w.n do
+    emit(w, "do")
+    emit(w, "local limit = constraint[%d]", i)
+    emit(w, "if limit and not limit.full then")
+    if w.limited then
+      emit(w, "if limit.world then return nil end")
+    else
+      emit(w, "return false")
+    end
+    emit(w, "end")
+    emit(w, "end")
+  end
+end
+
+-- The start: the warm start or the pose; each limit's middle, and the
+-- start into it; the start kept for keep-best.
+local function write_start(w)
+  local n = w.n
+  emit(w, "local %s = %s", list(w, "l%d"), list(w, "length[%d]"))
+  emit(w, "local %s", list(w, "c%d, s%d"))
+  emit(w, "if settings.warm_start and sv.have_solution then")
+  emit(w, "local solution_c, solution_s = sv.solution_c, sv.solution_s")
+  emit(w, "%s = %s", list(w, "c%d, s%d"), list(w, "solution_c[%d], solution_s[%d]"))
+  emit(w, "else")
+  emit(w, "local pose = ch.pose")
+  for i = 1, n do emit(w, "c%d, s%d = rot(pose[%d])", i, i, i, i) end
+  emit(w, "end")
+  if w.limited then
+    emit(w, "local rest_c, rest_s = ch.rest_c, ch.rest_s")
+    for i = 1, n do
+      emit(w, "do")
+      emit(w, "local limit = constraint[%d]", i)
+      emit(w, "if limit and not limit.full then")
+      emit(w, "local c, s, lc, ls = rest_c[%d], rest_s[%d], limit.mid_c, limit.mid_s", i, i)
+      emit(w, "mid_c[%d], mid_s[%d] = c * lc - s * ls, c * ls + s * lc", i, i)
+      emit(w, "end")
+      emit(w, "end")
+    end
+  end
+  for i = 1, n do clamp(w, i) end
+  emit(w, "local %s = %s", list(w, "start_c%d, start_s%d"), list(w, "c%d, s%d"))
+end
+
+-- The pose fields (base, target in chain space, tolerance, damping) and
+-- the first forward pass, with its distance to the target.
+local function write_fields(w)
+  local n = w.n
+  emit(w, "local bx, by, bc, bs = ch.base_x, ch.base_y, ch.base_c, ch.base_s")
+  emit(w, "local tx, ty = sv.target_x, sv.target_y")
+  emit(w, "if not sv.has_target then")
+  emit(w, "local joints = ch.joints")
+  emit(w, "tx, ty = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
+  emit(w, "end")
+  emit(w, "if ch.flip then tx = 2.0 * bx - tx end")
+  emit(w, "local tol_sq = settings.tolerance * settings.tolerance")
+  -- the norms a turn takes from its squares (outside: hypot), in registers
+  emit(w, "local tiny, huge = %s, %s", number(N.TURN_NORM_MIN), number(N.TURN_NORM_MAX))
+  emit(w, "local damping_c, damping_s = settings.damping_c, settings.damping_s")
+  emit(w, "local x1, y1 = bx, by")
+  emit(w, "local %s", list(w, "x%d, y%d", 2, n + 1))
+  emit(w, "local wc, ws")
+  forward(w)
+  emit(w, "local dx, dy = tx - x%d, ty - y%d", n + 1, n + 1)
+  emit(w, "local distance_sq = dx * dx + dy * dy")
+  emit(w, "local used = 0")
+end
+
+-- The run, unless the first pass is within the tolerance already: a
+-- target out of reach goes to the general path (its straight pose);
+-- each iteration a sweep and a forward pass; a stalled run or the last
+-- iteration ends it, keeping the best of the start and the end.
+local function write_run(w)
+  local n = w.n
+  emit(w, "if not (distance_sq <= tol_sq) then")
+  emit(w, "local ux, uy = tx - bx, ty - by")
+  emit(w, "local distance = sqrt(ux * ux + uy * uy)")
+  emit(w, "if distance >= ch.reach and distance ~= 0.0 then return nil end")
+  emit(w, "local iterations = settings.iterations")
+  emit(w, "local iteration, start_sq = 1, distance_sq")
+  emit(w, "used = iterations")
+  emit(w, "while true do")
+  emit(w, "local before_sq = distance_sq")
+  emit(w, "local tip_x, tip_y = x%d, y%d", n + 1, n + 1)
+  if w.tip then
+    for i = n, 1, -1 do turn(w, i) end
+  else
+    emit(w, "wc, ws = bc, bs")
+    for i = 1, n do turn(w, i) end
+  end
+  forward(w)
+  emit(w, "dx, dy = tx - x%d, ty - y%d", n + 1, n + 1)
+  emit(w, "distance_sq = dx * dx + dy * dy")
+  emit(w, "local ended")
+  emit(w, "if before_sq - distance_sq <= %s * before_sq then", number(N.CCD_STALL_GAIN))
+  emit(w, "used = iteration")
+  emit(w, "ended = true")
+  emit(w, "else")
+  emit(w, "iteration = iteration + 1")
+  emit(w, "ended = iteration > iterations")
+  emit(w, "end")
+  emit(w, "if ended then")
+  emit(w, "if distance_sq >= start_sq then")
+  emit(w, "%s = %s", list(w, "c%d, s%d"), list(w, "start_c%d, start_s%d"))
+  emit(w, "end")
+  emit(w, "break")
+  emit(w, "end")
+  emit(w, "end")
+  emit(w, "end")
+end
+
+-- The sanity pass: a rotation NaN, zero or far from unit drops the run
+-- for the start; off unit length, it goes back on it and into its limit.
+local function write_sanity(w)
+  emit(w, "repeat")
+  for i = 1, w.n do
+    emit(w, "do")
+    emit(w, "local norm = c%d * c%d + s%d * s%d", i, i, i, i)
+    emit(w, "if not (norm > %s and norm < %s) then", number(N.ROT_NORM_MIN), number(N.ROT_NORM_MAX))
+    emit(w, "%s = %s", list(w, "c%d, s%d"), list(w, "start_c%d, start_s%d"))
+    emit(w, "break")
+    emit(w, "end")
+    emit(w, "local off = norm - 1.0")
+    emit(w, "if off > %s or off < -%s then", number(N.ROT_DRIFT), number(N.ROT_DRIFT))
+    emit(w, "norm = sqrt(norm)")
+    emit(w, "c%d, s%d = c%d / norm, s%d / norm", i, i, i, i)
+    emit(w, "end")
+    emit(w, "end")
+    clamp(w, i)
+  end
+  emit(w, "until true")
+end
+
+-- limited: a bone on the edge of its arc
+local function write_on_limit(w)
+  emit(w, "local on_limit = false")
+  if not w.limited then return end
+  for i = 1, w.n do
+    emit(w, "do")
+    emit(w, "local limit = constraint[%d]", i)
+    emit(w, "if not on_limit and limit and not limit.full then")
+    emit(w, "local mc, ms = mid_c[%d], mid_s[%d]", i, i)
+    emit(w, "local rel_c, rel_s = mc * c%d + ms * s%d, mc * s%d - ms * c%d", i, i, i, i)
+    emit(w, "on_limit = abs(atan2(rel_s, rel_c)) >= limit.half - %s", number(N.ON_LIMIT))
+    emit(w, "end")
+    emit(w, "end")
+  end
+end
+
+-- The solution, its angles and the result: pose + weight * delta, delta
+-- inside the limits.
+local function write_angles(w)
+  local limited = w.limited
+  local pi = format("%.17g", m.PI)
+  emit(w, "sv.limited = on_limit")
+  emit(w, "sv.have_solution = true")
+  emit(w, "local solution_c, solution_s, solution_angle = sv.solution_c, sv.solution_s,"
+       .. " sv.solution_angle")
+  emit(w, "local chain_pose, angle, rest = ch.pose, ch.angle, ch.rest")
+  for i = 1, w.n do
+    emit(w, "do")
+    emit(w, "local c, s = c%d, s%d", i, i)
+    -- the rotation of the last solution again (both parts nonzero: equal
+    -- numbers, equal bits): its angle, atan2 of the same numbers
+    emit(w, "local ik")
+    emit(w, "if c == solution_c[%d] and s == solution_s[%d] and c * s ~= 0.0 then", i, i)
+    emit(w, "ik = solution_angle[%d]", i)
+    emit(w, "else")
+    emit(w, "solution_c[%d], solution_s[%d] = c, s", i, i)
+    atan2_inline(w)
+    emit(w, "solution_angle[%d] = ik", i)
+    emit(w, "end")
+    -- (a kernel without limits met none: no bone's limit to look at)
+    emit(w, "local p = chain_pose[%d]", i)
+    emit(w, "local delta")
+    if limited then
+      emit(w, "local limit = constraint[%d]", i)
+      emit(w, "if limit and not limit.full then")
+      emit(w, "local r, mid = rest[%d], limit.mid", i)
+      emit(w, "delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
+      emit(w, "else")
+    end
+    emit(w, "delta = ik - p")
+    emit(w, "if not (delta >= -%s and delta < %s) then delta = wrap(delta) end", pi, pi)
+    if limited then emit(w, "end") end
+    emit(w, "if weight == 1.0 then angle[%d] = p + delta else angle[%d] = p + weight * delta end",
+         i, i)
+    emit(w, "end")
+  end
+end
+
+-- The joints, the solution's (no trig) or the blend's, and the kernel's
+-- end: the measure of the tip.
+local function write_joints(w)
+  local n = w.n
+  emit(w, "ch.uniform = settings.uniform")
+  emit(w, "ch.scale = 1.0")
+  emit(w, "local ex, ey")
+  emit(w, "if weight == 1.0 then")
+  forward(w)
+  emit(w, "local joints = ch.joints")
+  emit(w, "if ch.flip then")
+  emit(w, "local bx2 = 2.0 * bx")
+  for i = 1, n + 1 do emit(w, "joints[%d], joints[%d] = bx2 - x%d, y%d", 2 * i - 1, 2 * i, i, i) end
+  emit(w, "ex = bx2 - x%d", n + 1)
+  emit(w, "else")
+  for i = 1, n + 1 do emit(w, "joints[%d], joints[%d] = x%d, y%d", 2 * i - 1, 2 * i, i, i) end
+  emit(w, "ex = x%d", n + 1)
+  emit(w, "end")
+  emit(w, "ey = y%d", n + 1)
+  emit(w, "else")
+  emit(w, "update_joints(ch)")
+  emit(w, "local joints = ch.joints")
+  emit(w, "ex, ey = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
+  emit(w, "end")
+  emit(w, "return measured(sv, settings, used, ex, ey, on_limit)")
+  emit(w, "end")
+end
+
 -- The source of the kernel for n bones; tip: the tip-to-root sweep;
 -- limited: some bone has a limit (code for limits only where one can be).
 local function source(n, tip, limited)
-  local out = {}
-  local function emit(...) out[#out + 1] = format(...) end
-  -- "c1, s1, c2, s2, ..." from a pattern with %d twice
-  local function list(pattern, first, last)
-    local parts = {}
-    for i = first or 1, last or n do parts[#parts + 1] = format(pattern, i, i) end
-    return concat(parts, ", ")
-  end
-  -- the forward pass: joints x1..x(n+1) from the rotations
-  local function forward()
-    emit("wc, ws = bc, bs")
-    for i = 1, n do
-      emit("wc, ws = wc * c%d - ws * s%d, wc * s%d + ws * c%d", i, i, i, i)
-      emit("x%d = x%d + l%d * wc", i + 1, i, i)
-      emit("y%d = y%d + l%d * ws", i + 1, i, i)
-    end
-  end
-  -- joint i turned so that joint->tip points at the target, its limit
-  -- and the tip with it; then the distance, and within the tolerance the
-  -- run ends (break: out of the iterations).  The turn is written twice:
-  -- for a norm its squares hold, and after hypot for one they do not.
-  local function turn_body(i)
-    emit("local tc, ts = dot / norm, cross / norm")
-    emit("if tc < damping_c then")
-    emit("tc = damping_c")
-    emit("if ts < 0.0 then ts = -damping_s else ts = damping_s end")
-    emit("end")
-    if limited then emit("local oc, os = c%d, s%d", i, i) end
-    emit("c%d, s%d = c%d * tc - s%d * ts, c%d * ts + s%d * tc", i, i, i, i, i, i)
-    emit("tip_x = x%d + tc * ax - ts * ay", i)
-    emit("tip_y = y%d + ts * ax + tc * ay", i)
-    if limited then
-      emit("local limit = constraint[%d]", i)
-      emit("if limit and not limit.full then")
-      emit("local moved, nc, ns = clamp_rot(limit, mid_c[%d], mid_s[%d], c%d, s%d)", i, i, i, i)
-      emit("if moved then")
-      emit("c%d, s%d = nc, ns", i, i)
-      emit("tc, ts = oc * nc + os * ns, oc * ns - os * nc")
-      emit("tip_x = x%d + tc * ax - ts * ay", i)
-      emit("tip_y = y%d + ts * ax + tc * ay", i)
-      emit("end")
-      emit("end")
-    end
-  end
-  local function turn(i)
-    emit("do")
-    emit("local ax, ay = tip_x - x%d, tip_y - y%d", i, i)
-    emit("local gx, gy = tx - x%d, ty - y%d", i, i)
-    emit("local dot = ax * gx + ay * gy")
-    emit("local cross = ax * gy - ay * gx")
-    emit("local norm = sqrt(dot * dot + cross * cross)")
-    emit("if norm > tiny and norm < huge then")
-    turn_body(i)
-    emit("else")
-    emit("norm = hypot(dot, cross)")
-    emit("if norm > 0.0 then")
-    turn_body(i)
-    emit("end")
-    emit("end")
-    emit("local dx, dy = tx - tip_x, ty - tip_y")
-    emit("distance_sq = dx * dx + dy * dy")
-    emit("if distance_sq <= tol_sq then")
-    emit("used = iteration")
-    emit("break")
-    emit("end")
-    if not tip then
-      emit("wc, ws = wc * c%d - ws * s%d, wc * s%d + ws * c%d", i, i, i, i)
-      emit("x%d = x%d + l%d * wc", i + 1, i, i)
-      emit("y%d = y%d + l%d * ws", i + 1, i, i)
-    end
-    emit("end")
-  end
-  -- ik = atan2(s, c) of the solution's rotation, M.atan2 written out
-  -- (PUC Lua: no call, its constants as literals; a zero part goes to
-  -- the function)
-  local function atan2_inline()
-    local A = m.ATAN2
-    local function lit(x) return format("%.17g", x) end
-    emit("do")
-    emit("local ax, ay = c, s")
-    emit("if c < 0.0 then ax = -c end")
-    emit("if s < 0.0 then ay = -s end")
-    -- (after the sanity pass both parts are finite: |c|, |s| < 2)
-    emit("if ax > 0.0 and ay > 0.0 then")
-    emit("local t")
-    emit("local steep = ay > ax")
-    emit("if steep then t = ax / ay else t = ay / ax end")
-    emit("local k = 8.0 * t")
-    emit("k = k - k %% 1.0")
-    emit("local e = 0.125 * k")
-    emit("local u = (t - e) / (1.0 + t * e)")
-    emit("local u2 = u * u")
-    emit("ik = atan_eighths[k + 1] + u * (1.0 + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s"
-         .. " + u2 * (%s + u2 * (%s + u2 * (%s + u2 * (%s + u2 * %s)))))))))", lit(A.A3),
-         lit(A.A5), lit(A.A7), lit(A.A9), lit(A.A11), lit(A.A13), lit(A.A15), lit(A.A17),
-         lit(A.A19))
-    emit("if steep then ik = (%s - ik) + %s end", lit(A.HALF_PI_HI), lit(A.HALF_PI_LO))
-    emit("if c < 0.0 then ik = (%s - ik) + %s end", lit(A.PI_HI), lit(A.PI_LO))
-    emit("if s < 0.0 then ik = -ik end")
-    emit("else")
-    emit("ik = atan2(s, c)")
-    emit("end")
-    emit("end")
-  end
-  -- bone i into its limit (the start, and the sanity pass)
-  local function clamp(i)
-    if not limited then return end
-    emit("do")
-    emit("local limit = constraint[%d]", i)
-    emit("if limit and not limit.full then")
-    emit("local _, nc, ns = clamp_rot(limit, mid_c[%d], mid_s[%d], c%d, s%d)", i, i, i, i)
-    emit("c%d, s%d = nc, ns", i, i)
-    emit("end")
-    emit("end")
-  end
-
-  emit("local sqrt, hypot, rot, abs, atan2, wrap, clamp_rot, limit_clamp, update_joints, PI,"
-       .. " atan_eighths, measured = ...")
-  emit("return function(sv, ch, settings, weight, P)")
-  emit("local length, constraint = ch.length, ch.constraint")
-  if limited then emit("local mid_c, mid_s = P.mid_c, P.mid_s") end
-  -- the limits: a kernel without them hands a limited chain to its twin
-  -- (false), one with them a world-space limit to the general path (nil)
-  for i = 1, n do
-    emit("do")
-    emit("local limit = constraint[%d]", i)
-    emit("if limit and not limit.full then")
-    if limited then
-      emit("if limit.world then return nil end")
-    else
-      emit("return false")
-    end
-    emit("end")
-    emit("end")
-  end
-  emit("local %s = %s", list("l%d"), list("length[%d]"))
-  emit("local %s", list("c%d, s%d"))
-  -- the start: the warm start or the pose; each limit's middle, and the
-  -- start into it
-  emit("if settings.warm_start and sv.have_solution then")
-  emit("local solution_c, solution_s = sv.solution_c, sv.solution_s")
-  emit("%s = %s", list("c%d, s%d"), list("solution_c[%d], solution_s[%d]"))
-  emit("else")
-  emit("local pose = ch.pose")
-  for i = 1, n do emit("c%d, s%d = rot(pose[%d])", i, i, i, i) end
-  emit("end")
-  if limited then
-    emit("local rest_c, rest_s = ch.rest_c, ch.rest_s")
-    for i = 1, n do
-      emit("do")
-      emit("local limit = constraint[%d]", i)
-      emit("if limit and not limit.full then")
-      emit("local c, s, lc, ls = rest_c[%d], rest_s[%d], limit.mid_c, limit.mid_s", i, i)
-      emit("mid_c[%d], mid_s[%d] = c * lc - s * ls, c * ls + s * lc", i, i)
-      emit("end")
-      emit("end")
-    end
-  end
-  for i = 1, n do clamp(i) end
-  emit("local %s = %s", list("start_c%d, start_s%d"), list("c%d, s%d"))
-  -- the pose fields: base, target (chain space), tolerance, damping
-  emit("local bx, by, bc, bs = ch.base_x, ch.base_y, ch.base_c, ch.base_s")
-  emit("local tx, ty = sv.target_x, sv.target_y")
-  emit("if not sv.has_target then")
-  emit("local joints = ch.joints")
-  emit("tx, ty = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
-  emit("end")
-  emit("if ch.flip then tx = 2.0 * bx - tx end")
-  emit("local tol_sq = settings.tolerance * settings.tolerance")
-  -- the norms a turn takes from its squares (outside: hypot), in registers
-  emit("local tiny, huge = %s, %s", number(N.TURN_NORM_MIN), number(N.TURN_NORM_MAX))
-  emit("local damping_c, damping_s = settings.damping_c, settings.damping_s")
-  -- the first forward pass; within the tolerance already: no run
-  emit("local x1, y1 = bx, by")
-  emit("local %s", list("x%d, y%d", 2, n + 1))
-  emit("local wc, ws")
-  forward()
-  emit("local dx, dy = tx - x%d, ty - y%d", n + 1, n + 1)
-  emit("local distance_sq = dx * dx + dy * dy")
-  emit("local used = 0")
-  emit("if not (distance_sq <= tol_sq) then")
-  -- the straight pose toward a target out of reach: the general path's
-  emit("local ux, uy = tx - bx, ty - by")
-  emit("local distance = sqrt(ux * ux + uy * uy)")
-  emit("if distance >= ch.reach and distance ~= 0.0 then return nil end")
-  emit("local iterations = settings.iterations")
-  emit("local iteration, start_sq = 1, distance_sq")
-  emit("used = iterations")
-  emit("while true do")
-  emit("local before_sq = distance_sq")
-  emit("local tip_x, tip_y = x%d, y%d", n + 1, n + 1)
-  if tip then
-    for i = n, 1, -1 do turn(i) end
-  else
-    emit("wc, ws = bc, bs")
-    for i = 1, n do turn(i) end
-  end
-  forward()
-  emit("dx, dy = tx - x%d, ty - y%d", n + 1, n + 1)
-  emit("distance_sq = dx * dx + dy * dy")
-  -- a stalled run or the last iteration ends it; keep best
-  emit("local ended")
-  emit("if before_sq - distance_sq <= %s * before_sq then", number(N.CCD_STALL_GAIN))
-  emit("used = iteration")
-  emit("ended = true")
-  emit("else")
-  emit("iteration = iteration + 1")
-  emit("ended = iteration > iterations")
-  emit("end")
-  emit("if ended then")
-  emit("if distance_sq >= start_sq then")
-  emit("%s = %s", list("c%d, s%d"), list("start_c%d, start_s%d"))
-  emit("end")
-  emit("break")
-  emit("end")
-  emit("end")
-  emit("end")
-  -- the sanity pass: a rotation NaN, zero or far from unit drops the run
-  -- for the start; off unit length, it goes back on it and into its limit
-  emit("repeat")
-  for i = 1, n do
-    emit("do")
-    emit("local norm = c%d * c%d + s%d * s%d", i, i, i, i)
-    emit("if not (norm > %s and norm < %s) then", number(N.ROT_NORM_MIN), number(N.ROT_NORM_MAX))
-    emit("%s = %s", list("c%d, s%d"), list("start_c%d, start_s%d"))
-    emit("break")
-    emit("end")
-    emit("local off = norm - 1.0")
-    emit("if off > %s or off < -%s then", number(N.ROT_DRIFT), number(N.ROT_DRIFT))
-    emit("norm = sqrt(norm)")
-    emit("c%d, s%d = c%d / norm, s%d / norm", i, i, i, i)
-    emit("end")
-    emit("end")
-    clamp(i)
-  end
-  emit("until true")
-  -- limited: a bone on the edge of its arc
-  emit("local on_limit = false")
-  if limited then
-    for i = 1, n do
-      emit("do")
-      emit("local limit = constraint[%d]", i)
-      emit("if not on_limit and limit and not limit.full then")
-      emit("local mc, ms = mid_c[%d], mid_s[%d]", i, i)
-      emit("local rel_c, rel_s = mc * c%d + ms * s%d, mc * s%d - ms * c%d", i, i, i, i)
-      emit("on_limit = abs(atan2(rel_s, rel_c)) >= limit.half - %s", number(N.ON_LIMIT))
-      emit("end")
-      emit("end")
-    end
-  end
-  emit("sv.limited = on_limit")
-  emit("sv.have_solution = true")
-  -- the solution, its angles and the result: pose + weight * delta,
-  -- delta inside the limits
-  emit("local solution_c, solution_s, solution_angle = sv.solution_c, sv.solution_s,"
-       .. " sv.solution_angle")
-  emit("local chain_pose, angle, rest = ch.pose, ch.angle, ch.rest")
-  for i = 1, n do
-    emit("do")
-    emit("local c, s = c%d, s%d", i, i)
-    -- the rotation of the last solution again (both parts nonzero: equal
-    -- numbers, equal bits): its angle, atan2 of the same numbers
-    emit("local ik")
-    emit("if c == solution_c[%d] and s == solution_s[%d] and c * s ~= 0.0 then", i, i)
-    emit("ik = solution_angle[%d]", i)
-    emit("else")
-    emit("solution_c[%d], solution_s[%d] = c, s", i, i)
-    atan2_inline()
-    emit("solution_angle[%d] = ik", i)
-    emit("end")
-    -- (a kernel without limits met none: no bone's limit to look at)
-    local pi = format("%.17g", m.PI)
-    emit("local p = chain_pose[%d]", i)
-    emit("local delta")
-    if limited then
-      emit("local limit = constraint[%d]", i)
-      emit("if limit and not limit.full then")
-      emit("local r, mid = rest[%d], limit.mid", i)
-      emit("delta = limit_clamp(limit, ik - r) - (mid + wrap(p - r - mid))")
-      emit("else")
-    end
-    emit("delta = ik - p")
-    emit("if not (delta >= -%s and delta < %s) then delta = wrap(delta) end", pi, pi)
-    if limited then emit("end") end
-    emit("if weight == 1.0 then angle[%d] = p + delta else angle[%d] = p + weight * delta end",
-         i, i)
-    emit("end")
-  end
-  emit("ch.uniform = settings.uniform")
-  emit("ch.scale = 1.0")
-  -- the joints: the solution's (no trig), or the blend's
-  emit("local ex, ey")
-  emit("if weight == 1.0 then")
-  forward()
-  emit("local joints = ch.joints")
-  emit("if ch.flip then")
-  emit("local bx2 = 2.0 * bx")
-  for i = 1, n + 1 do emit("joints[%d], joints[%d] = bx2 - x%d, y%d", 2 * i - 1, 2 * i, i, i) end
-  emit("ex = bx2 - x%d", n + 1)
-  emit("else")
-  for i = 1, n + 1 do emit("joints[%d], joints[%d] = x%d, y%d", 2 * i - 1, 2 * i, i, i) end
-  emit("ex = x%d", n + 1)
-  emit("end")
-  emit("ey = y%d", n + 1)
-  emit("else")
-  emit("update_joints(ch)")
-  emit("local joints = ch.joints")
-  emit("ex, ey = joints[%d], joints[%d]", 2 * n + 1, 2 * n + 2)
-  emit("end")
-  emit("return measured(sv, settings, used, ex, ey, on_limit)")
-  emit("end")
-  return concat(out, "\n")
+  local w = { n = n, tip = tip, limited = limited, out = {} }
+  write_head(w)
+  write_start(w)
+  write_fields(w)
+  write_run(w)
+  write_sanity(w)
+  write_on_limit(w)
+  write_angles(w)
+  write_joints(w)
+  return concat(w.out, "\n")
 end
 M.source = source
 
