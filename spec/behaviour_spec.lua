@@ -865,8 +865,8 @@ describe("ik2d.behaviour", function()
         err(function() behaviour.new(s, { a = { rate = 0 / 0 } }) end))
       assert.are.equal("ik2d.behaviour: new: state 'a': target must give finite numbers x, y, got \"x\"",
         err(function() behaviour.new(s, { a = { target = { "x" } } }) end))
-      assert.are.equal("ik2d.behaviour: new: state 'a': target must be a point table, a function "
-        .. "or { chain = c }, got 7",
+      assert.are.equal("ik2d.behaviour: new: state 'a': target must be a point table, a function, "
+        .. "{ chain = c } or { skeleton = sk, bone = b }, got 7",
         err(function() behaviour.new(s, { a = { target = 7 } }) end))
       assert.are.equal("ik2d.behaviour: new: state 'a': on_reached must be a function or nil, got true",
         err(function() behaviour.new(s, { a = { on_reached = true } }) end))
@@ -877,9 +877,191 @@ describe("ik2d.behaviour", function()
         err(function() behaviour.new(s, { a = {} }, { initial = "run" }) end))
       assert.are.equal("ik2d.behaviour: new: opts.solve must be a boolean or nil, got \"yes\"",
         err(function() behaviour.new(s, { a = {} }, { solve = "yes" }) end))
-      assert.are.equal("ik2d.behaviour: new: opts has an unknown field (known: initial, rate, solve), got \"inital\"",
+      assert.are.equal("ik2d.behaviour: new: opts has an unknown field (known: group, initial, rate, solve, "
+        .. "targets), got \"inital\"",
         err(function() behaviour.new(s, { a = {} }, { inital = "a" }) end))
     end)
+  end)
+end)
+
+describe("ik2d.behaviour: targets on bones", function()
+  -- the README's rifleman: a rifle in the front hand, the back hand
+  -- driven by a behaviour toward a grip on the rifle
+  local function rifleman(flip)
+    local sk = ik2d.skeleton{ x = 300, y = 300, flip = flip,
+      { name = "hip", length = 0 },
+      { name = "spine", parent = "hip", length = 32, angle = -1.57, min = -0.7, max = 0.5 },
+      { name = "chest", parent = "spine", length = 28, min = -0.5, max = 0.35 },
+      { name = "upper_b", parent = "chest", length = 26, x = 24, y = 0, angle = 2.77, min = -2.9, max = 1.2 },
+      { name = "fore_b", parent = "upper_b", length = 26, min = -2.6, max = 0 },
+      { name = "upper_f", parent = "chest", length = 26, x = 24, y = 0, angle = 2.77, min = -2.9, max = 1.2 },
+      { name = "fore_f", parent = "upper_f", length = 26, min = -2.6, max = 0 },
+      { name = "rifle", parent = "fore_f", length = 44, angle = -0.4 },
+    }
+    local back = ik2d.solver(sk:chain("spine", "fore_b"), { iterations = 20, weight = 0 })
+    local front = ik2d.solver(sk:chain("spine", "fore_f"), { iterations = 20 })
+    front:set_target(flip and 265 or 335, 240)
+    sk:solve()
+    return sk, back, front
+  end
+
+  -- point (px, py) of a bone's space in the world, as a flipped skeleton draws it
+  local function point(sk, bone, px, py)
+    local x, y, a = sk:world(bone)
+    local side = sk:flip() and -1 or 1
+    return x + math.cos(a) * px - math.sin(a) * side * py, y + math.sin(a) * px + math.cos(a) * side * py
+  end
+
+  it("over a solver given set_target_bone, a state without a target keeps the bone", function()
+    local sk = ik2d.skeleton{ x = 0, y = 0,
+      { name = "a", length = 30 }, { name = "b", parent = "a", length = 30 },
+      { name = "c", length = 30, angle = 1 }, { name = "gun", parent = "c", length = 40 } }
+    local hand = ik2d.solver(sk:chain("a", "b"))
+    hand:set_target_bone(sk, "gun", 20, 0)
+    local h = behaviour.new(hand, { hold = { weight = 1 }, rest = { weight = 0 } }, { initial = "hold" })
+    assert.are.same({ sk, "gun", 20, 0 }, { hand:target_bone() })
+    for _ = 1, 30 do
+      h:update(DT)
+      sk:solve()
+    end
+    assert.are.same({ sk, "gun", 20, 0 }, { hand:target_bone() })
+    local gx, gy = point(sk, "gun", 20, 0)
+    local tx, ty = sk:chain("a", "b"):tip()
+    assert.near(0, dist(tx, ty, gx, gy), 0.01 + 1e-9)
+    local x, y = h:goal()
+    assert.near(gx, x, 1e-9)
+    assert.near(gy, y, 1e-9)
+  end)
+
+  for _, flip in ipairs{ false, true } do
+    it(("a state's target may be a bone: the hand moves there smoothly, then holds it as the bone moves%s")
+        :format(flip and ", flipped" or ""), function()
+      local sk, back, front = rifleman(flip)
+      local grip = { skeleton = sk, bone = "rifle", x = 22, y = 2 }
+      local h = behaviour.new(back, { idle = { weight = 0 }, grip = { blend = 0.2, rate = 15, target = grip } })
+      local hx, hy = sk:tip("fore_b")         -- the hand, weight 0: where the target leaves from
+      local gx0, gy0 = point(sk, "rifle", 22, 2)
+      h:set_state("grip")
+      -- the first update: 1 - exp(-15 dt) of the way from the hand
+      h:update(DT)
+      local k = 1 - math.exp(-15 * DT)
+      local px, py = back:target()
+      assert.near(hx + (gx0 - hx) * k, px, 1e-9)
+      assert.near(hy + (gy0 - hy) * k, py, 1e-9)
+      sk:solve()
+      -- then on the rifle, swaying: the offset on it closes by the same
+      -- share every frame, wherever the rifle goes
+      local _, _, ox, oy = back:target_bone()
+      for f = 2, 120 do
+        front:set_target((flip and 265 or 335) + 10 * math.sin(f / 10), 240 + 5 * math.sin(f / 7))
+        h:update(DT)
+        sk:solve()
+        local _, _, dx, dy = back:target_bone()
+        assert.near(ox + (22 - ox) * k, dx, 1e-9)
+        assert.near(oy + (2 - oy) * k, dy, 1e-9)
+        ox, oy = dx, dy
+      end
+      local bsk, bone, dx, dy = back:target_bone()
+      assert.are.equal(sk, bsk)
+      assert.are.equal("rifle", bone)
+      assert.near(22, dx, 1e-9)
+      assert.near(2, dy, 1e-9)
+      -- the hand on the grip where this frame's solve put the rifle
+      local gx, gy = point(sk, "rifle", 22, 2)
+      hx, hy = sk:tip("fore_b")
+      assert.near(0, dist(hx, hy, gx, gy), 0.01 + 1e-9)
+      local x, y = h:goal()
+      assert.near(gx, x, 1e-9)
+      assert.near(gy, y, 1e-9)
+      x, y = h:target()
+      assert.near(gx, x, 1e-6)
+      assert.near(gy, y, 1e-6)
+    end)
+  end
+
+  it("at rate math.huge the target is on the bone at once; leaving it smooths from there", function()
+    local sk, back = rifleman(false)
+    local h = behaviour.new(back, {
+      idle = { weight = 0 },
+      grip = { blend = 0, rate = math.huge, target = { skeleton = sk, bone = "rifle", x = 22, y = 2 } },
+      wave = { target = { 250, 200 }, rate = 12 } })
+    h:set_state("grip")
+    h:update(DT)
+    assert.are.same({ sk, "rifle", 22, 2 }, { back:target_bone() })
+    sk:solve()
+    local gx, gy = point(sk, "rifle", 22, 2)
+    h:set_state("wave")
+    h:update(DT)
+    assert.is_nil(back:target_bone())
+    local tx, ty = back:target()
+    local k = 1 - math.exp(-12 * DT)
+    assert.near(gx + (250 - gx) * k, tx, 1e-9)
+    assert.near(gy + (200 - gy) * k, ty, 1e-9)
+  end)
+
+  it("set_target in a bone state holds that world point on the bone", function()
+    local sk, back = rifleman(false)
+    local h = behaviour.new(back, { grip = { target = { skeleton = sk, bone = "rifle", x = 22, y = 2 } } },
+      { initial = "grip" })
+    local gx, gy = point(sk, "rifle", 10, -3)
+    h:set_target(gx, gy)
+    local _, _, dx, dy = back:target_bone()
+    assert.near(10, dx, 1e-9)
+    assert.near(-3, dy, 1e-9)
+  end)
+
+  it("bone sources are checked at new and at set_state, naming the state and the field", function()
+    local sk, back = rifleman(false)
+    local err = helpers.caller_error
+    local function new(target) return behaviour.new(back, { idle = {}, grip = { target = target } }) end
+    assert.are.equal("ik2d.behaviour: new: state 'grip': target skeleton must be an ik2d skeleton, got table",
+      err(function() new{ skeleton = {}, bone = "rifle" } end))
+    assert.are.equal("ik2d.behaviour: new: state 'grip': target bone must be a bone of the skeleton "
+      .. "(a name or an index in 1..8), got \"gun\"", err(function() new{ skeleton = sk, bone = "gun" } end))
+    assert.are.equal("ik2d.behaviour: new: state 'grip': target bone must be a bone of the skeleton "
+      .. "(a name or an index in 1..8), got 9", err(function() new{ skeleton = sk, bone = 9 } end))
+    assert.are.equal("ik2d.behaviour: new: state 'grip': target x must be a finite number, got nan",
+      err(function() new{ skeleton = sk, bone = "rifle", x = 0 / 0 } end))
+    assert.are.equal("ik2d.behaviour: new: state 'grip': target has an unknown field (known: bone, skeleton, x, y), "
+      .. "got \"dx\"", err(function() new{ skeleton = sk, bone = "rifle", dx = 1 } end))
+    local proxy = {}
+    for _, m in ipairs{ "target", "set_target", "weight", "set_weight", "result", "tolerance", "chain" } do
+      proxy[m] = function(_, ...) return back[m](back, ...) end
+    end
+    assert.are.equal("ik2d.behaviour: new: state 'grip': a target on a bone needs a solver with set_target_bone and "
+      .. "target_bone, got table",
+      err(function() behaviour.new(proxy, { grip = { target = { skeleton = sk, bone = "rifle" } } }) end))
+    local src = { skeleton = sk, bone = "rifle" }
+    local b = new(src)
+    src.bone = "barrel"
+    assert.are.equal("ik2d.behaviour: set_state: state 'grip': target bone must be a bone of the skeleton "
+      .. "(a name or an index in 1..8), got \"barrel\"", err(function() b:set_state("grip") end))
+    assert.are.equal("idle", b:state())
+  end)
+
+  it("all or nothing: a raising callback or source leaves the solver's bone target as it was", function()
+    local sk, back = rifleman(false)
+    local fail = false
+    local src = { skeleton = sk, bone = "rifle", x = 22, y = 2 }
+    local h = behaviour.new(back, {
+      idle = { weight = 0 },
+      grip = { target = src, rate = 10, on_enter = function() if fail then error("no", 0) end end },
+      wave = { target = function() if fail then error("down", 0) end return 250, 200 end } })
+    fail = true
+    assert.has_error(function() h:set_state("grip") end, "no")
+    assert.is_nil(back:target_bone())
+    fail = false
+    h:set_state("grip")
+    for _ = 1, 5 do h:update(DT) end
+    local before = { back:target_bone() }
+    local tx, ty = h:target()
+    h:set_state("wave")
+    fail = true
+    assert.has_error(function() h:update(DT) end, "down")
+    assert.are.same(before, { back:target_bone() })
+    local x, y = h:target()
+    assert.near(tx, x, 1e-9)
+    assert.near(ty, y, 1e-9)
   end)
 end)
 
@@ -1205,8 +1387,8 @@ describe("ik2d.behaviour over a set of named solvers (issue 21)", function()
         err(function() behaviour.new(s, { lift = { middle = {} } }) end))
       assert.are.equal("ik2d.behaviour: new: state 'lift': left: target must give finite numbers x, y, got nan",
         err(function() behaviour.new(s, { lift = { left = { target = { 0 / 0, 1 } } } }) end))
-      assert.are.equal("ik2d.behaviour: new: state 'lift': target must be a point table, a function "
-        .. "or { chain = c }, got 7",
+      assert.are.equal("ik2d.behaviour: new: state 'lift': target must be a point table, a function, "
+        .. "{ chain = c } or { skeleton = sk, bone = b }, got 7",
         err(function() behaviour.new(s, { lift = { target = 7 } }) end))
       local bad = { 1, 2 }
       local b = behaviour.new(s, { idle = {}, lift = { right = { target = bad } } })

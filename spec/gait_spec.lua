@@ -182,19 +182,19 @@ describe("ik2d.gait", function()
     end)
   end)
 
-  it("lands ahead of its home spot by the body's velocity times lead (default duration / 2)", function()
-    -- from rest, feet at home: both tripods are trigger (16 px) from home
-    -- at 0.4 s; 1, 3, 5 step then and land 0.16 s later 3.2 px ahead of
-    -- home, and 2, 4, 6 step as they land
+  it("sets off with the pattern's first group; lands ahead of home by the body's velocity times lead", function()
+    -- from rest, feet at home: 1, 3, 5 step as the body sets off and land
+    -- 0.16 s later, 3.2 px (velocity times the default lead, duration / 2)
+    -- ahead of home; 2, 4, 6 step when trigger (16 px) from home, at 0.4 s
     local g, solvers, steps = hexapod(ik2d, { ground = flat })
-    for k = 0, 48 do
+    for k = 0, 40 do
       local x = 100 + SPEED * k / 60
       for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], 356) end
       g:update(k == 0 and 0 or 1 / 60, x, 356, 0)
     end
     assert.are.equal(6, #steps)
     for k, i in ipairs{ 1, 3, 5, 2, 4, 6 } do
-      local t_land = 16 / SPEED + (k <= 3 and 0.16 or 0.32)
+      local t_land = k <= 3 and 0.16 or 16 / SPEED + 0.16
       assert.are.equal(i, steps[k][1])
       assert.near(100 + SPEED * t_land + HOMES[i] + SPEED * 0.08, steps[k][2], 1e-9)
       assert.are.equal(400, steps[k][3])
@@ -210,8 +210,8 @@ describe("ik2d.gait", function()
       g:update(k == 0 and 0 or 1 / 60, x, 356, 0)
     end
     assert.are.equal(1, steps[1][1])
-    -- stepped at 16 / 400 s, landed 0.16 s later
-    assert.near(100 + fast * (16 / fast + 0.16) + HOMES[1] + 0.75 * 16, steps[1][2], 1e-9)
+    -- stepped setting off, landed 0.16 s later
+    assert.near(100 + fast * 0.16 + HOMES[1] + 0.75 * 16, steps[1][2], 1e-9)
     assert.are.equal(0.75, gait.LEAD_CAP)
   end)
 
@@ -332,12 +332,104 @@ describe("ik2d.gait", function()
       end
     end)
 
+    it("the body's angle is the rig's: flipped, the home spots are where a flipped skeleton with that base "
+        .. "angle has them (a slope facing left is given negated)", function()
+      local rig = ik2d.skeleton{ { name = "body", length = 0 }, { name = "home1", parent = "body", x = 8, y = 80,
+        length = 1 }, { name = "home2", parent = "body", x = -8, y = 80, length = 1 } }
+      for _, flip in ipairs{ false, true } do
+        local g = biped(flat)
+        g:update(0, 200, 320, 0.3, flip)
+        rig:set_base(200, 320, 0.3)
+        rig:set_flip(flip)
+        for i = 1, 2 do
+          local hx = rig:world("home" .. i)
+          assert.near(hx, (g:foot(i)), 1e-9)
+        end
+      end
+    end)
+
     it("flip mirrors the home spots about the body", function()
       local g, solvers = biped(flat)
       for i = 1, 2 do solvers[i]:chain():set_base(200, 326) end
       g:update(0, 200, 326, 0, true)
       assert.are.equal(192, (g:foot(1)))
       assert.are.equal(208, (g:foot(2)))
+    end)
+
+    -- walks g (legs on `solvers`, hips along the body at `hips`) over the
+    -- hills, turning round at 1 s and 2.5 s; check(i, before, after,
+    -- last_x, flip) at each turn for every foot planted before and after;
+    -- returns the worst distance of a planted foot's solve
+    local function turning(g, solvers, hips, check)
+      for i = 1, #solvers do solvers[i]:set_options{ tolerance = 1e-6, iterations = 40 } end
+      local x, facing, turns, worst = 300, 1, 0, 0
+      for k = 0, 4 * 60 do
+        local move = (k < 60 or k >= 150) and 1 or -1
+        local flip = move < 0
+        local before = {}
+        for i = 1, #solvers do before[i] = k > 0 and { g:foot(i) } end
+        local last_x = x
+        x = x + move * 60 / 60
+        local y = hills(x) - 74
+        g:update(k == 0 and 0 or 1 / 60, x, y, 0, flip)
+        y = math.max(y, g:body_height())
+        if (move < 0) ~= (facing < 0) then
+          turns = turns + 1
+          for i = 1, #solvers do
+            local after = { g:foot(i) }
+            if before[i][3] == "planted" and after[3] == "planted" then check(i, before[i], after, last_x, flip) end
+          end
+        end
+        facing = move
+        for i = 1, #solvers do
+          local c = solvers[i]:chain()
+          c:set_base(x + (flip and -1 or 1) * hips[i], y)
+          c:set_flip(flip)
+          local _, distance = solvers[i]:solve()
+          local _, _, state = g:foot(i)
+          if state == "planted" then worst = math.max(worst, distance) end
+        end
+      end
+      assert.are.equal(2, turns)
+      return worst
+    end
+
+    it("turning round, a foot under a hip on the body's axis stays, turning on its ankle; every leg reaches "
+        .. "its foot", function()
+      local g, solvers = biped(hills)
+      local checked = 0
+      local worst = turning(g, solvers, { 0, 0 }, function(_, before, after, _, flip)
+        -- the ankle: the foot's length back from the toe along the ground
+        local _, a0 = hills(before[1])
+        local _, a1 = hills(after[1])
+        local side0, side1 = flip and 1 or -1, flip and -1 or 1
+        assert.near(before[1] - side0 * 12 * math.cos(a0), after[1] - side1 * 12 * math.cos(a1), 0.05)
+        assert.are.equal((hills(after[1])), after[2])
+        checked = checked + 1
+      end)
+      assert.is_true(checked >= 2, checked)
+      assert.is_true(worst <= 1e-6, worst)
+    end)
+
+    it("turning round, a foot under a hip along the body goes with it, mirrored about the body; every leg "
+        .. "reaches its foot", function()
+      local solvers, legs = {}, {}
+      local hips = { 20, 20, -20, -20 }
+      for i = 1, 4 do
+        local c = ik2d.chain{ { length = 40, angle = pi / 2 }, { length = 38 }, { length = 12, angle = -pi / 2 } }
+        solvers[i] = ik2d.solver(c, { tolerance = 1e-3 })
+        legs[i] = { solver = solvers[i], home = { hips[i] + (i % 2 == 0 and 8 or -8), 80 }, hip = { hips[i], 0 } }
+      end
+      local g = gait.new{ legs = legs, ground = hills, tip = true, pattern = { { 1, 4 }, { 2, 3 } },
+        step = { trigger = 18, height = 10, duration = 0.2 } }
+      local checked = 0
+      local worst = turning(g, solvers, hips, function(_, before, after, last_x)
+        assert.near(2 * last_x - before[1], after[1], 1e-9)
+        assert.are.equal((hills(after[1])), after[2])
+        checked = checked + 1
+      end)
+      assert.is_true(checked >= 4, checked)
+      assert.is_true(worst <= 1e-6, worst)
     end)
   end)
 
@@ -374,23 +466,28 @@ describe("ik2d.gait", function()
       assert.are.equal(count, #steps)
     end)
 
-    it("settle: feet within that distance of home stay where they are", function()
+    it("settle: feet within that distance of home stay where they are; setting off, the first group "
+        .. "steps past it", function()
       local s1, s2 = leg(ik2d, 0, 0), leg(ik2d, 0, 0)
-      local steps = 0
+      local steps = {}
       local g = gait.new{ legs = { { solver = s1, home = { 5, 40 } }, { solver = s2, home = { -5, 40 } } },
         ground = flat, step = { trigger = 20, settle = 4, duration = 0.1 },
-        on_step = function() steps = steps + 1 end }
+        on_step = function(i, x) steps[#steps + 1] = { i, x } end }
       g:update(0, 0, 360)
-      for k = 1, 60 do g:update(1 / 60, k * 0.05, 360) end   -- 3 px: no trigger
+      for k = 1, 60 do g:update(1 / 60, k * 0.05, 360) end   -- 3 px: within settle
       for _ = 1, 120 do g:update(1 / 60, 3, 360) end
-      assert.are.equal(0, steps)
+      assert.are.equal(0, #steps)
       assert.are.equal(5, (g:foot(1)))
-      -- 5 px more: 8 px off, more than settle and less than trigger
+      -- 5 px more at 5 px/s: foot 1 steps when 4 px from home (x = 4),
+      -- lands 0.1 s later 0.25 px ahead (velocity times lead); standing,
+      -- foot 2, 8 px off, steps home and foot 1, 3.25 off, stays
       for k = 1, 60 do g:update(1 / 60, 3 + k / 12, 360) end
-      assert.are.equal(0, steps)
       for _ = 1, 120 do g:update(1 / 60, 8, 360) end
-      assert.are.equal(2, steps)
-      assert.are.equal(13, (g:foot(1)))
+      assert.are.equal(2, #steps)
+      assert.are.equal(1, steps[1][1])
+      assert.near(4.5 + 5 + 0.25, steps[1][2], 1e-9)
+      assert.are.same({ 2, 3 }, steps[2])
+      assert.near(9.75, (g:foot(1)), 1e-9)
       assert.are.equal(3, (g:foot(2)))
     end)
   end)
@@ -439,52 +536,127 @@ describe("ik2d.gait", function()
   end)
 
   describe("body_height", function()
-    it("is the highest body y with every planted foot within its leg's reach of its hip", function()
-      for _, how in ipairs{ "given", "bases before update", "bases after update" } do
-        -- hips given, or read from the chains' bases, placed before or after update
-        local g, solvers = hexapod(ik2d, { ground = hills, hips = how == "given" })
-        local worst_slack, tight = math.huge, 0
-        for k = 0, 10 * 60 do
-          local x = 100 + SPEED * k / 60
-          local y = hills(x) - 40
-          local function place() for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], y) end end
-          if how ~= "bases after update" then place() end
-          g:update(k == 0 and 0 or 1 / 60, x, y, 0)
-          if how == "bases after update" then place() end
-          local top = g:body_height()
-          -- the body there: each planted foot at most 64 (the legs' length)
-          -- from its hip, one exactly
-          local most = 0
-          for i = 1, 6 do
-            local fx, fy, state = g:foot(i)
-            if state == "planted" then
-              most = math.max(most, helpers.distance(x + HIPS[i], top, fx, fy))
-            end
-          end
-          worst_slack = math.min(worst_slack, 64 - most)
-          if abs(64 - most) < 1e-9 then tight = tight + 1 end
-          -- and the legs solve there: every planted foot reached
-          for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], top) end
-          for i = 1, 6 do
-            local _, _, state = g:foot(i)
-            local _, distance = solvers[i]:solve()
-            if state == "planted" then assert.is_true(distance <= 1e-6, distance) end
-          end
+    -- the ground under foot i: where it stands, or under it on its step
+    local function ground_point(g, i)
+      local fx, fy, state = g:foot(i)
+      if state == "stepping" then fy = hills(fx) end
+      return fx, fy, state
+    end
+
+    it("is the highest body y with every foot within its leg's reach of its hip, a stepping one at the ground "
+        .. "under it", function()
+      local g, solvers = hexapod(ik2d, { ground = hills, hips = true })
+      local worst_slack, tight, prev, worst_dy = math.huge, 0, nil, 0
+      for k = 0, 10 * 60 do
+        local x = 100 + SPEED * k / 60
+        local y = hills(x) - 40
+        g:update(k == 0 and 0 or 1 / 60, x, y, 0)
+        local top = g:body_height()
+        -- the body there: each foot at most 64 (the legs' length) from its
+        -- hip, one exactly
+        local most = 0
+        for i = 1, 6 do
+          local fx, fy = ground_point(g, i)
+          most = math.max(most, helpers.distance(x + HIPS[i], top, fx, fy))
         end
-        assert.is_true(worst_slack >= -1e-9, worst_slack)
-        assert.are.equal(601, tight)
+        worst_slack = math.min(worst_slack, 64 - most)
+        if abs(64 - most) < 1e-9 then tight = tight + 1 end
+        if prev then worst_dy = math.max(worst_dy, abs(top - prev)) end
+        prev = top
+        -- and the legs solve there: every planted foot reached
+        for i = 1, 6 do solvers[i]:chain():set_base(x + HIPS[i], top) end
+        for i = 1, 6 do
+          local _, _, state = g:foot(i)
+          local _, distance = solvers[i]:solve()
+          if state == "planted" then assert.is_true(distance <= 1e-6, distance) end
+        end
       end
+      assert.is_true(worst_slack >= -1e-9, worst_slack)
+      assert.are.equal(601, tight)
+      -- no jump as feet lift and land, only the ground and the swings
+      -- moving it (leaving a lifted foot out at once jumps 21 px here)
+      assert.is_true(worst_dy < 4, worst_dy)
     end)
 
-    it("is -math.huge when no foot is planted", function()
+    it("with a skeleton's legs and its defaults, called before the rig is placed: the toes stay on their "
+        .. "spots and the body moves smoothly", function()
+      -- a thigh, a shin and a foot on each side of a hip at the base; the
+      -- body's height from body_height before sk:set_base puts the rig there
+      local def = { { name = "hip", length = 0 } }
+      for _, side in ipairs{ "_f", "_b" } do
+        def[#def + 1] = { name = "thigh" .. side, parent = "hip", length = 30, angle = pi / 2, min = -1.8, max = 0.7 }
+        def[#def + 1] = { name = "shin" .. side, parent = "thigh" .. side, length = 30, angle = 0.15, min = -0.15,
+                          max = 2.35 }
+        def[#def + 1] = { name = "foot" .. side, parent = "shin" .. side, length = 12, angle = -pi / 2, min = -0.8,
+                          max = 0.8 }
+      end
+      local sk = ik2d.skeleton(def)
+      local front, back = ik2d.solver(sk:chain("thigh_f", "foot_f")), ik2d.solver(sk:chain("thigh_b", "foot_b"))
+      local g = gait.new{ legs = { { solver = front, home = { 10, 57 } }, { solver = back, home = { 2, 57 } } },
+        ground = flat, tip = true, step = { trigger = 18, duration = 0.25 } }
+      local x, prev, worst_dy, worst_toe = 0, nil, 0, 0
+      for k = 0, 300 do
+        x = x + 70 / 60
+        local y = 400 - 57
+        g:update(k == 0 and 0 or 1 / 60, x, y)
+        y = math.max(y, g:body_height())
+        sk:set_base(x, y)
+        front:set_pole(x + 60, y + 25)
+        back:set_pole(x + 60, y + 25)
+        sk:solve()
+        for i, s in ipairs{ front, back } do
+          local fx, fy, state = g:foot(i)
+          local tx, ty = s:chain():tip()
+          if state == "planted" then worst_toe = math.max(worst_toe, helpers.distance(tx, ty, fx, fy)) end
+        end
+        if prev then worst_dy = math.max(worst_dy, abs(y - prev)) end
+        prev = y
+      end
+      assert.is_true(worst_toe <= 0.01, worst_toe)
+      assert.is_true(worst_dy <= 3, worst_dy)
+    end)
+
+    it("goes on smoothly when every foot is in the air", function()
       local s1, s2 = leg(ik2d, 0, 0), leg(ik2d, 0, 0)
       local g = gait.new{ legs = { { solver = s1, home = { 5, 40 } }, { solver = s2, home = { -5, 40 } } },
         ground = flat, pattern = { { 1, 2 } }, step = { trigger = 4, duration = 0.5 } }
       g:update(0, 0, 360)
-      assert.is_true(g:body_height() > 300)
-      g:update(0.1, 5, 360)
+      local before = g:body_height()
+      assert.near(400 - math.sqrt(64 * 64 - 25), before, 1e-9)
+      g:update(1 / 60, 1, 360)
       assert.are.equal("stepping", select(3, g:foot(1)))
-      assert.are.equal(-math.huge, g:body_height())
+      assert.are.equal("stepping", select(3, g:foot(2)))
+      assert.near(400 - math.sqrt(64 * 64 - 25), g:body_height(), 0.1)
+    end)
+
+    it("defaults: the hip at the body's point; the reach to the ankle with tip = true (the toe the chain's tip, "
+        .. "the foot its last bone along the ground), to the tip without", function()
+      local function biped(tip)
+        local legs = {}
+        for i, home in ipairs{ 10, 2 } do
+          local c = ik2d.chain{ { length = 30, angle = pi / 2 }, { length = 30, angle = 0.15 },
+                                { length = 12, angle = -pi / 2 } }
+          legs[i] = { solver = ik2d.solver(c), home = { home, 57 } }
+        end
+        return gait.new{ legs = legs, ground = hills, tip = tip, step = { trigger = 18, duration = 0.25 } }
+      end
+      for _, flip in ipairs{ false, true } do
+        local with, without = biped(true), biped(false)
+        -- never placed: the chains' bases are nowhere near the body
+        with:update(0, 300, 250, 0, flip)
+        without:update(0, 300, 250, 0, flip)
+        local want_with, want_without = -math.huge, -math.huge
+        for i = 1, 2 do
+          local fx, fy = with:foot(i)
+          local _, a = hills(fx)
+          local side = flip and -1 or 1
+          local ax, ay = fx - side * 12 * math.cos(a), fy - side * 12 * math.sin(a)   -- the ankle
+          want_with = math.max(want_with, ay - math.sqrt(60 * 60 - (ax - 300) ^ 2))
+          want_without = math.max(want_without, fy - math.sqrt(72 * 72 - (fx - 300) ^ 2))
+        end
+        assert.near(want_with, with:body_height(), 1e-9)
+        assert.near(want_without, without:body_height(), 1e-9)
+      end
     end)
   end)
 
@@ -569,8 +741,8 @@ describe("ik2d.gait", function()
         local x = 100 + SPEED * k / 60
         local dt = k == 0 and 0 or 1 / 60
         b:update(dt, x, 300, 0.1)
-        -- every 3rd frame, a frame that steps or lands is refused first
-        fail_now = k % 3 == 1
+        -- every other frame, a frame that steps or lands is refused first
+        fail_now = k % 2 == 1
         local done = false
         if fail_now then
           local before = { a:foot(1) }
@@ -609,6 +781,102 @@ describe("ik2d.gait", function()
     end
   end)
 
+  describe("a yield inside ground or on_step", function()
+    -- gait a's callbacks yield once, inside a coroutine that is then
+    -- dropped (or resumed later); b never yields: after the abandoned
+    -- update, a is b again
+    local function pair(where)
+      local yield_now = false
+      local function make(yields)
+        local solvers, legs = {}, {}
+        for i = 1, 6 do
+          solvers[i] = leg(ik2d, 0, 0)
+          legs[i] = { solver = solvers[i], home = { HOMES[i], HOME_Y }, hip = { HIPS[i], 0 } }
+        end
+        local g = gait.new{ legs = legs, pattern = "tripod", step = { trigger = 16, duration = 0.16 },
+          ground = function(x)
+            if yields and yield_now and where == "ground" then coroutine.yield() end
+            return hills(x)
+          end,
+          on_step = function()
+            if yields and yield_now and where == "on_step" then coroutine.yield() end
+          end }
+        return g, solvers
+      end
+      local a, sa = make(true)
+      local b, sb = make(false)
+      return a, sa, b, sb, function(on) yield_now = on end
+    end
+
+    for _, where in ipairs{ "ground", "on_step" } do
+      for _, later in ipairs{ "dropped", "dropped and collected", "resumed after the next update" } do
+        it(("in %s, its coroutine %s: the gait goes on as if that update had not been made"):format(where, later),
+          function()
+            local a, sa, b, sb, yielding = pair(where)
+            local abandoned, waiting = 0, nil
+            for k = 0, 4 * 60 do
+              local x, dt = 100 + SPEED * k / 60, k == 0 and 0 or 1 / 60
+              b:update(dt, x, 300)
+              local done = false
+              if k % 3 == 1 then
+                yielding(true)
+                local co = coroutine.create(function() a:update(dt, x, 300) end)
+                assert.is_true(coroutine.resume(co))
+                yielding(false)
+                done = coroutine.status(co) == "dead"
+                if not done then
+                  abandoned = abandoned + 1
+                  if later == "resumed after the next update" then waiting = co end
+                  co = nil   -- luacheck: ignore 311
+                  if later == "dropped and collected" then collectgarbage(); collectgarbage() end
+                end
+              end
+              if not done then a:update(dt, x, 300) end
+              if waiting and k % 3 == 2 then
+                local ok, err = coroutine.resume(waiting)
+                assert.is_false(ok)
+                assert.matches("ik2d.gait: update: the gait was updated while this update waited in a yield", err,
+                  1, true)
+                waiting = nil
+              end
+              for i = 1, 6 do
+                assert.are.same({ b:foot(i) }, { a:foot(i) })
+                assert.are.same({ sb[i]:target() }, { sa[i]:target() })
+              end
+            end
+            assert.is_true(abandoned >= 4, abandoned)
+            a:plant(1, 120):reset()
+            a:update(0, 100, 300)
+          end)
+      end
+    end
+
+    it("an update, plant or reset inside the callback is still refused", function()
+      local g
+      local seen = {}
+      g = gait.new{
+        legs = { { solver = leg(ik2d, 0, 0), home = { 5, 40 } }, { solver = leg(ik2d, 0, 0), home = { -5, 40 } } },
+        ground = function() return 400, 0 end, step = { trigger = 2, duration = 0.1 },
+        on_step = function()
+          -- from the coroutine that runs the update, and from one it resumes
+          for _, name in ipairs{ "update", "plant", "reset" } do
+            local ok, err = pcall(g[name], g, 0, 0, 0)
+            seen[#seen + 1] = not ok and err:match("cannot run inside on_step") and name
+            local co = coroutine.create(function() return g[name](g, 0, 0, 0) end)
+            ok, err = coroutine.resume(co)
+            seen[#seen + 1] = not ok and err:match("cannot run inside on_step") and name
+          end
+        end }
+      local co = coroutine.wrap(function()
+        g:update(0, 0, 360)
+        for k = 1, 30 do g:update(1 / 60, k, 360) end
+      end)
+      co()
+      assert.are.same({ "update", "update", "plant", "plant", "reset", "reset" },
+        { seen[1], seen[2], seen[3], seen[4], seen[5], seen[6] })
+    end)
+  end)
+
   describe("argument checks, at the caller's line", function()
     local s = leg(ik2d, 0, 0)
     local function legs(n)
@@ -617,16 +885,18 @@ describe("ik2d.gait", function()
       return t
     end
     local two = legs(2)
+    local one = ik2d.solver(ik2d.chain{ { length = 5 } })
     local new_cases = {
       { function() gait.new() end, "opts must be a table, got nil" },
       { function() gait.new{ legs = two, ground = flat, stepp = {} } end,
-        'opts has an unknown field (known: ground, legs, on_step, pattern, step, tip), got "stepp"' },
+        'opts has an unknown field (known: ground, group, legs, on_step, pattern, step, targets, tip, '
+          .. 'tip_angles), got "stepp"' },
       { function() gait.new{ legs = legs(1), ground = flat } end, "legs must be a list of 2 to 8 legs, got 1" },
       { function() gait.new{ legs = legs(9), ground = flat } end, "legs must be a list of 2 to 8 legs, got 9" },
       { function() gait.new{ ground = flat } end, "legs must be a list of 2 to 8 legs, got nil" },
       { function() gait.new{ legs = { two[1], 5 }, ground = flat } end, "legs[2] must be a table, got 5" },
       { function() gait.new{ legs = { two[1], { solver = s, home = { 1, 2 }, hmoe = 1 } }, ground = flat } end,
-        'legs[2] has an unknown field (known: hip, home, reach, solver), got "hmoe"' },
+        'legs[2] has an unknown field (known: foot, hip, home, reach, solver), got "hmoe"' },
       { function() gait.new{ legs = { two[1], { home = { 1, 2 } } }, ground = flat } end,
         "legs[2].solver must be an ik2d solver (set_target, target), got nil" },
       { function() gait.new{ legs = { two[1], { solver = { set_target = print, target = print }, home = { 1, 2 } } },
@@ -641,7 +911,14 @@ describe("ik2d.gait", function()
         "legs[2].reach must be a finite number > 0, got 0" },
       { function() gait.new{ legs = { two[1], { solver = { set_target = print, target = print }, home = { 1, 2 } } },
           ground = flat } end,
-        "legs[2].solver must have a chain (or give the leg a hip and a reach), got table" },
+        "legs[2].solver must have a chain (or give the leg a reach, and a foot with tip = true), got table" },
+      { function() gait.new{ legs = { two[1], { solver = s, home = { 1, 2 }, foot = 3 } }, ground = flat } end,
+        "legs[2].foot is for tip = true (a foot along the ground), got 3" },
+      { function() gait.new{ legs = { two[1], { solver = s, home = { 1, 2 }, foot = -1 } }, ground = flat,
+          tip = true } end,
+        "legs[2].foot must be a finite number >= 0, got -1" },
+      { function() gait.new{ legs = { two[1], { solver = one, home = { 1, 2 } } }, ground = flat, tip = true } end,
+        "legs[2].solver's chain must reach its ankle (tip = true: 2 bones or more, or give the leg a reach), got 1" },
       { function() gait.new{ legs = two } end,
         "ground must be a function or a list of segments { x1, y1, x2, y2 }, got nil" },
       { function() gait.new{ legs = two, ground = { { 0, 1, 2, 3 }, { 0, 1, 0 / 0, 3 } } } end,
@@ -731,7 +1008,7 @@ describe("ik2d.gait", function()
   describe("garbage", function()
     for _, hips in ipairs{ true, false } do
       it(("update, body_height and foot allocate nothing in a frame loop (interpreted), hips %s"):format(
-        hips and "given" or "read from the chains"), function()
+        hips and "given" or "at the body's point"), function()
         local count = 0
         local g, solvers = hexapod(ik2d, { tip = true, hips = hips, on_step = function() count = count + 1 end })
         local k = 0
@@ -749,5 +1026,31 @@ describe("ik2d.gait", function()
         assert.is_true(count > 100)
       end)
     end
+
+    it("update allocates nothing writing into a group's tables, turning round and back", function()
+      local count = 0
+      local g, solvers = hexapod(ik2d, { tip = true, hips = true, on_step = function() count = count + 1 end })
+      local group, targets, tips = ik2d.group(solvers), {}, {}
+      local legs = {}
+      for i = 1, 6 do legs[i] = { solver = solvers[i], home = { HOMES[i], HOME_Y }, hip = { HIPS[i], 0 } } end
+      local fed = gait.new{ legs = legs, ground = hills, pattern = "tripod", tip = true,
+        step = { trigger = 16, height = 8, duration = 0.16 }, group = group, targets = targets, tip_angles = tips,
+        on_step = function() count = count + 1 end }
+      local k = 0
+      local bytes = helpers.steady_growth(function()
+        for _ = 1, 600 do
+          k = k + 1
+          local x, y, a = body(k / 60, 1e9, true)
+          local flip = k % 240 >= 120
+          g:update(1 / 60, x, y, a, flip)
+          fed:update(1 / 60, x, y, a, flip)
+          group:set_targets(targets)
+          group:set_tip_angles(tips)
+          group:solve()
+        end
+      end, true)
+      assert.are.equal(0, bytes)
+      assert.is_true(count > 200)
+    end)
   end)
 end)

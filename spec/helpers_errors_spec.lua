@@ -37,3 +37,23 @@ describe("the helpers' methods", function()
     end
   end
 end)
+
+describe("the helpers' own checks", function()
+  it("ik2d.attach.direction names itself at the caller's line, on every backend", function()
+    local c = ik2d.chain{ { length = 1 }, { length = 1 } }
+    assert.are.equal("ik2d.attach: direction: chain must be an ik2d chain, got 5",
+      helpers.caller_error(function() ik2d.attach.direction(5, 1) end))
+    assert.are.equal("ik2d.attach: direction: joint must be a whole number in 1..3, got 7",
+      helpers.caller_error(function() ik2d.attach.direction(c, 7) end))
+    assert.are.equal(c:world_angle(2), ik2d.attach.direction(c, 3))
+  end)
+
+  it("ik2d.gait refuses a solver with an aim when tip = true, at new", function()
+    local aimed = ik2d.solver(ik2d.chain{ { length = 10 }, { length = 10 } }, { aim = { 1, 0, 0 } })
+    local plain = ik2d.solver(ik2d.chain{ { length = 10 }, { length = 10 } })
+    local opts = { legs = { { solver = plain, home = { 0, 15 } }, { solver = aimed, home = { 1, 15 } } },
+                   ground = function() return 15, 0 end, tip = true }
+    assert.are.equal("ik2d.gait: new: legs[2].solver aims (set_aim): tip = true orients its last bone, clear its "
+      .. "aim, got ik2d.Solver", helpers.caller_error(function() ik2d.gait.new(opts) end))
+  end)
+end)

@@ -123,6 +123,49 @@ describe("the helpers in a steady frame loop", function()
     end)
   end
 
+  for _, solve in ipairs{ false, true } do
+    it("behaviour:update allocates nothing with targets on bones (solve = " .. tostring(solve) .. ")", function()
+      local sk = ik2d.skeleton{ x = 0, y = 0,
+        { name = "a", length = 30 }, { name = "b", parent = "a", length = 30 },
+        { name = "c", length = 30, angle = 1 }, { name = "gun", parent = "c", length = 40 },
+        { name = "d", length = 30, angle = 2 }, { name = "e", parent = "d", length = 30 } }
+      local hand = ik2d.solver(sk:chain("a", "b"), { weight = 0 })
+      local other = ik2d.solver(sk:chain("d", "e"))
+      other:set_target_bone(sk, "gun", 30, 0)                     -- kept by its behaviour
+      local grip = { skeleton = sk, bone = "gun", x = 20, y = 0 }
+      local reached = 0
+      local b = ik2d.behaviour.new(hand, { idle = { weight = 0 },
+        hold = { weight = 0.9, blend = 1e9, target = grip, rate = 6,
+                 on_reached = function() reached = reached + 1 end } }, { solve = solve })
+      local kept = ik2d.behaviour.new(other, { hold = {} }, { solve = solve })
+      b:set_state("hold")
+      assert.are.equal(0, growth(frames(2000, function(i)
+        sk:set_pose("c", 1 + 0.3 * math.sin(i * 0.01))
+        b:update(DT)
+        kept:update(DT)
+        if not solve then sk:solve() end
+      end)))
+    end)
+  end
+
+  it("behaviour:update and smooth:update allocate nothing writing into a group's table", function()
+    local solvers = { ik2d.solver(arm(), { weight = 0 }), ik2d.solver(arm(50)) }
+    local group, targets = ik2d.group(solvers), {}
+    local point = { 30, 20 }
+    local b = ik2d.behaviour.new(solvers[1], { idle = { weight = 0 },
+      go = { weight = 0.8, blend = 1e9, target = point, rate = 6 } }, { group = group, targets = targets })
+    b:set_state("go")
+    local f = ik2d.smooth.new{ x = 50, y = 40, rate = 8 }
+    assert.are.equal(0, growth(frames(2000, function(i)
+      point[1] = 30 + math.cos(i * 0.02)
+      b:update(DT)
+      f:set_goal(60 + math.sin(i * 0.01), 30)
+      targets[3], targets[4] = f:update(DT)
+      group:set_targets(targets)
+      group:solve()
+    end)))
+  end)
+
   it("attach:update allocates nothing", function()
     local torso, a, b = arm(), arm(), arm()
     local rig = ik2d.attach.new():add(a, torso, 3, 0.2):add(b, torso, 1, 0, { inherit = "position" })

@@ -6,6 +6,7 @@
 #   save    the library in the game's save folder instead: the same
 #   .love   the folder zipped: the library cannot load from the zip, and
 #           the pure-Lua core answers, with the native core's bits
+# each started from an empty folder (see play)
 # Prints the game's lines and `love: N passed, N failed` summed.
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
@@ -28,11 +29,13 @@ passed=0
 failed=0
 
 # play NAME GAME BACKEND: runs GAME expecting BACKEND, with save folders
-# under $work/NAME (XDG_DATA_HOME), and adds its count
+# under $work/NAME (XDG_DATA_HOME), and adds its count.  It runs from an
+# empty folder: started from inside the game's folder, LuaJIT's ./?.so
+# would load ik2d/core.so, and a .love's fallback would go untested.
 play() {
   echo "== LOVE shipping test: $1"
-  XDG_DATA_HOME="$work/$1" timeout 120 xvfb-run -a -s "-screen 0 640x480x24" \
-    love "$2" "$3" "$work/tips.txt" > "$work/$1.log" 2>&1
+  (cd "$work/elsewhere" && XDG_DATA_HOME="$work/$1" timeout 120 xvfb-run -a -s "-screen 0 640x480x24" \
+    love "$2" "$3" "$work/tips.txt") > "$work/$1.log" 2>&1
   cat "$work/$1.log"
   line=$(grep -E '^love: [0-9]+ passed, [0-9]+ failed' "$work/$1.log" | tail -n 1)
   if [ -z "$line" ]; then
@@ -44,6 +47,7 @@ play() {
   failed=$((failed + $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')))
 }
 
+mkdir -p "$work/elsewhere" || fail "cannot make an empty folder to run from"
 game=$work/game
 mkdir -p "$game" && cp -R spec/love_ship/. "$game/" && cp -R "$dist" "$game/ik2d" ||
   fail "cannot lay out the game"

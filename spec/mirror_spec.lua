@@ -2,6 +2,7 @@
 -- parent's axis, so that mirrored targets solve to mirrored angles.
 
 local ik2d = require "ik2d"
+local helpers = require "spec.helpers"
 
 local LEFT_LEG = {
   { name = "thigh_l", parent = "hip", length = 30, angle = 1.2, min = -0.5, max = 1.0 },
@@ -87,5 +88,38 @@ describe("ik2d.mirror_bones", function()
       "ik2d.mirror_bones: bones[2] must be a table, got 5")
     assert.has_error(function() ik2d.mirror_bones({}, { "_l" }) end,
       "ik2d.mirror_bones: rename must be nil or { pattern, replacement } (two strings), got table")
+  end)
+
+  describe("checks its rename, at the caller's line, naming itself", function()
+    local bones = { { name = "thigh_l", length = 30, angle = 1.2 }, { name = "knee", parent = "thigh_l", length = 1 } }
+    local cases = {
+      { { "[", "_r" }, 'rename[1] must be a Lua pattern (malformed pattern (missing \']\')), got "["' },
+      { { "(", "x" }, 'rename[1] must be a Lua pattern (unfinished capture), got "("' },
+      { { "%", "x" }, 'rename[1] must be a Lua pattern (malformed pattern (ends with \'%\')), got "%"' },
+      { { "_l$", "%2" }, 'rename[2] must be a replacement with captures %0 to %1 and %% (invalid capture index %2), '
+          .. 'got "%2"' },
+      { { "(_)l$", "%1r%x" }, 'rename[2] must be a replacement with captures %0 to %1 and %% (invalid use of \'%\' '
+          .. 'in replacement string), got "%1r%x"' },
+      { { "nothing", "%3" }, 'rename[2] must be a replacement with captures %0 to %1 and %% (invalid capture index '
+          .. '%3), got "%3"' },
+      { { "_l$", "_r", "extra" },
+        "rename must be nil or { pattern, replacement } (two strings), got table" },
+      { { "_l$", "_r", n = 1 },
+        "rename must be nil or { pattern, replacement } (two strings), got table" },
+    }
+    for _, case in ipairs(cases) do
+      it(("refuses %s, %s"):format(tostring(case[1][1]), tostring(case[1][2])), function()
+        assert.are.equal("ik2d.mirror_bones: " .. case[2],
+          helpers.caller_error(function() ik2d.mirror_bones(bones, case[1]) end))
+      end)
+    end
+
+    it("takes captures in the replacement, %% and a pattern that matches nothing", function()
+      local out = ik2d.mirror_bones(bones, { "(%a+)_l$", "%1_r%%" })
+      assert.are.same({ "thigh_r%", "knee" }, { out[1].name, out[2].name })
+      assert.are.equal("thigh_r%", out[2].parent)
+      out = ik2d.mirror_bones(bones, { "^zz(.)$", "%0%1" })
+      assert.are.same({ "thigh_l", "knee" }, { out[1].name, out[2].name })
+    end)
   end)
 end)

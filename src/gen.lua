@@ -632,6 +632,8 @@ local function outputs()
   files["docs/api.md"] = fill("docs/api.md", read("docs/api.md"), {
     ["solver options"] = readme_table(api.solver),
     ["spring options"] = readme_table(api.spring),
+    version = format('This is ik2d %s: `ik2d._VERSION` and every helper\'s `_VERSION` are `"%s"`.',
+                     api.version, api.version),
   })
   files["lua/ik2d/ffi.lua"] = fill("lua/ik2d/ffi.lua", read("lua/ik2d/ffi.lua"),
                                    { cdef = ffi_cdef() })

@@ -1,6 +1,6 @@
 -- ik2d example: a rifleman.  The front arm aims the rifle's barrel at the
 -- mouse (solver option `aim`), the back hand holds the rifle's grip
--- (`set_target_bone`), both arms from one side's bones (`ik2d.mirror_bones`),
+-- (`set_target_bone`), the far arm a copy of the near one (a side view),
 -- the head looks along, ik2d.behaviour drives gun and head together, and a
 -- ponytail (`ik2d.spring`) swings as he walks, in the wind, off his shoulders.
 --
@@ -278,8 +278,8 @@ local function draw_hud()
   local wx = man.pony:wind()
   g.print(("ik2d rifleman; backend %s. Red: the barrel's ray (solver aim); yellow: the target; cyan: the grip the "
     .. "back hand holds (set_target_bone)"):format(ik2d.backend), 12, 10)
-  g.print(("and the shoulders' circle the ponytail (ik2d.spring, wind %.0f px/s) stays out of. Arms: "
-    .. "ik2d.mirror_bones. State: %s (ik2d.behaviour over gun and head)"):format(wx, man.arms:state()), 12, 28)
+  g.print(("and the shoulders' circle the ponytail (ik2d.spring, wind %.0f px/s) stays out of. Far arm: "
+    .. "the near one's copy. State: %s (ik2d.behaviour over gun and head)"):format(wx, man.arms:state()), 12, 28)
   g.print(mode == "play" and "the mouse aims; space lowers or raises the rifle"
     or ("scripted, %.1f s"):format(run.time), 12, 46)
 end

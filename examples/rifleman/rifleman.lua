@@ -24,12 +24,26 @@ rifleman.GRIP = { x = -18, y = 6 }              -- where the back hand holds it
 -- In the head's space (x up the head from the neck, y across, + forward).
 local EYES = { x = 9, y = 5, angle = math.pi / 2 }
 
--- One side's arm; ik2d.mirror_bones makes the other (its elbow bends the
--- other way: the back arm's elbow rides high, as a rifleman's does).
+-- The near arm; the far one is its copy (a side view: both arms reach
+-- forward the same way; ik2d.mirror_bones makes the other side of a front
+-- view, whose limits would forbid that reach).
 local FRONT_ARM = {
   { name = "upper_f", parent = "chest", x = 24, y = 0, length = 24, angle = 2.1 },
   { name = "fore_f", parent = "upper_f", length = 22, angle = -0.7, min = -2.6, max = 0 },
 }
+
+-- Bone definitions copied, names and parents renamed by gsub(pattern, to).
+local function copy(list, pattern, to)
+  local out = {}
+  for i, bone in ipairs(list) do
+    local b = {}
+    for k, v in pairs(bone) do b[k] = v end
+    b.name = bone.name:gsub(pattern, to)
+    if bone.parent then b.parent = bone.parent:gsub(pattern, to) end
+    out[i] = b
+  end
+  return out
+end
 
 local function bones()
   local t = {
@@ -43,7 +57,7 @@ local function bones()
     { name = "pony_3", parent = "pony_2", length = 8, min = -0.8, max = 0.8 },
     { name = "pony_4", parent = "pony_3", length = 7, min = -0.8, max = 0.8 },
   }
-  for _, b in ipairs(ik2d.mirror_bones(FRONT_ARM, { "_f$", "_b" })) do t[#t + 1] = b end
+  for _, b in ipairs(copy(FRONT_ARM, "_f$", "_b")) do t[#t + 1] = b end
   for _, b in ipairs(FRONT_ARM) do t[#t + 1] = b end
   t[#t + 1] = { name = "rifle", parent = "fore_f", length = 30, angle = 0.6, min = -1.2, max = 0.8 }
   return t
@@ -120,18 +134,23 @@ function Rifleman:toggle()
   self.arms:set_state(self.arms:state() == "aim" and "lowered" or "aim")
 end
 
--- A point (px, py) of bone b's space in the world, and a direction turned
--- by `angle` there: mirrored with a flipped skeleton, as the bone is drawn.
-function Rifleman:point(b, px, py, angle)
+-- Where the point (px, py) of bone b's space is in the world, mirrored
+-- with a flipped skeleton as the bone is drawn: sk:point(b, px, py), by
+-- hand until the core has it.
+function Rifleman:point(b, px, py)
   local x, y, a = self.sk:world(b)
   local side = self.sk:flip() and -1 or 1
   local c, s = math.cos(a), math.sin(a)
-  return x + c * px - s * side * py, y + s * px + c * side * py, a + side * (angle or 0)
+  return x + c * px - s * side * py, y + s * px + c * side * py
 end
 
--- The barrel's ray: its origin and direction.
+-- The barrel's ray: its origin, a point of the rifle, and its direction,
+-- the rifle's turned by the aim's angle (the other way when flipped).
 function Rifleman:ray()
-  return self:point("rifle", rifleman.AIM.x, rifleman.AIM.y, rifleman.AIM.angle)
+  local aim = rifleman.AIM
+  local x, y = self:point("rifle", aim.x, aim.y)
+  local _, _, a = self.sk:world("rifle")
+  return x, y, a + (self.sk:flip() and -aim.angle or aim.angle)
 end
 
 function Rifleman:grip()

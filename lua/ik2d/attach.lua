@@ -62,7 +62,15 @@ local function direction(c, j)
   if j > 1 then return c:world_angle(j - 1) end
   return c:world_angle(1)
 end
-attach.direction = direction
+
+-- attach.direction(chain, joint): the same, checked.
+function attach.direction(chain, joint)
+  local who = "ik2d.attach: direction"
+  common.object(chain, { "world_angle" }, 2, who, "chain", "an ik2d chain")
+  common.whole(joint, 1, #chain + 1, 2, who, "joint")
+  local a = direction(chain, joint)
+  return a
+end
 
 local function find(self, child)
   for i, link in ipairs(self.links) do

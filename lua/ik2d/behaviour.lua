@@ -31,8 +31,13 @@
 --     offset.  chain:set_pose shows the bare pose until the next solve,
 --     so update the behaviour before setting that chain's poses for the
 --     frame (or after solving it), not in between;
+--   * { skeleton = sk, bone = b, x = , y = }: the point (x, y) of bone b's
+--     space (a target on the bone: solver:set_target_bone), read where
+--     the bone is at each solve.  The smoothed target moves in the bone's
+--     space, so it rides the bone on its way there.
 -- A state without a target holds the solver's chain tip as it was when
--- the state began (h:set_target moves that point).
+-- the state began (h:set_target moves that point), or, when the solver
+-- targeted a bone at new (set_target_bone), keeps that bone's point.
 --
 -- A solver set: a table of named solvers, new({ left = s1, right = s2 },
 -- ...).  A state's weight, blend, rate and target are then the defaults
@@ -56,6 +61,7 @@
 local blend = require "ik2d.blend"
 local smooth = require "ik2d.smooth"
 local common = require "ik2d.common"
+local rot = require("ik2d.pure.math").rot
 
 local behaviour = {
   _VERSION = require("ik2d.api").version,
@@ -77,7 +83,7 @@ local DEFAULT_RATE = 12
 local STATE_FIELDS = { weight = true, blend = true, rate = true, target = true,
                        on_enter = true, on_exit = true, on_reached = true }
 local SOLVER_FIELDS = { weight = true, blend = true, rate = true, target = true }
-local OPTIONS = { initial = true, rate = true, solve = true }
+local OPTIONS = { initial = true, rate = true, solve = true, group = true, targets = true }
 local SOLVER_METHODS = { "target", "set_target", "weight", "set_weight", "result",
                          "tolerance", "chain" }
 local SOLVING_METHODS = { "solve" }           -- with opts.solve
@@ -85,6 +91,10 @@ for i, m in ipairs(SOLVER_METHODS) do SOLVING_METHODS[i + 1] = m end
 local SOLVER_KIND = "an ik2d solver (" .. table.concat(SOLVER_METHODS, ", ") .. ")"
 local SOLVING_KIND = "an ik2d solver (" .. table.concat(SOLVER_METHODS, ", ") .. ", solve)"
 local CHAIN_METHODS = { "joint" }
+local SKELETON_METHODS = { "world", "flip", "bone" }
+local BONE_SOURCE_FIELDS = { skeleton = true, bone = true, x = true, y = true }
+-- what a solver needs for targets on bones
+local BONE_TARGET_METHODS = { "set_target_bone", "target_bone" }
 -- what working out an IK solution from a chain's result reads (on_reached
 -- below weight 1); a chain without them is judged by solver:result()
 local SOLUTION_METHODS = { "base", "flip", "scale", "pose", "angle", "length", "rest",
@@ -138,9 +148,60 @@ local function check_chain_source(label, src, level, who)
   end
 end
 
--- Where source `src` points now: finite x, y, or an error naming the
--- behaviour and the state.  A function source may raise: its error goes
--- on unchanged.
+-- Checks a bone source (a skeleton, one of its bones, finite offsets).
+local function check_bone_source(label, src, level, who)
+  local sk = src.skeleton
+  if not has_methods(sk, SKELETON_METHODS) then
+    fail(level, who, label .. ": target skeleton must be an ik2d skeleton", sk)
+  end
+  local b = src.bone
+  local known
+  if type(b) == "string" then
+    known = sk:bone(b) ~= nil
+  else
+    known = type(b) == "number" and b % 1 == 0 and b >= 1 and b <= #sk
+  end
+  if not known then
+    fail(level, who, ("%s: target bone must be a bone of the skeleton (a name or an index in 1..%d)")
+      :format(label, #sk), b)
+  end
+  local x, y = src.x, src.y
+  if x ~= nil and not is_finite(x) then
+    fail(level, who, label .. ": target x must be a finite number", x)
+  elseif y ~= nil and not is_finite(y) then
+    fail(level, who, label .. ": target y must be a finite number", y)
+  end
+end
+
+-- A source on a bone: its skeleton and bone, else nil.
+local function bone_of(src)
+  if type(src) == "table" and src.skeleton ~= nil then return src.skeleton, src.bone end
+end
+
+-- A point of the space a smoothed target moves in: the world (sk false),
+-- or bone b's space of skeleton sk (x along the bone from its origin, y
+-- across, mirrored with a flipped skeleton as the bone is drawn).
+local function to_world(sk, b, x, y)
+  if not sk then return x, y end
+  local ox, oy, a = sk:world(b)
+  local c, s = rot(a)
+  if sk:flip() then return ox + c * x + s * y, oy + s * x - c * y end
+  return ox + c * x - s * y, oy + s * x + c * y
+end
+
+local function from_world(sk, b, x, y)
+  if not sk then return x, y end
+  local ox, oy, a = sk:world(b)
+  local c, s = rot(a)
+  local dx, dy = x - ox, y - oy
+  if sk:flip() then return c * dx + s * dy, s * dx - c * dy end
+  return c * dx + s * dy, c * dy - s * dx
+end
+
+-- Where source `src` points now, in its space (a bone's for a bone
+-- source, else the world): finite x, y, or an error naming the behaviour
+-- and the state.  A function source may raise: its error goes on
+-- unchanged.
 local function resolve(self, label, src, level, who)
   local x, y
   if type(src) == "function" then
@@ -150,6 +211,9 @@ local function resolve(self, label, src, level, who)
     local c = src.chain
     x, y = c:joint(src.joint or #c + 1)
     if is_finite(x) and is_finite(y) then x, y = x + (src.dx or 0), y + (src.dy or 0) end
+  elseif src.skeleton ~= nil then
+    check_bone_source(label, src, level + 1, who)
+    x, y = src.x or 0, src.y or 0
   else
     x, y = src[1], src[2]
     if x == nil then x, y = src.x, src.y end
@@ -177,7 +241,7 @@ end
 
 -- The fields one solver takes in a state (weight, blend, rate, target),
 -- checked; nil fields take the defaults given.  Returns the part.
-local function check_part(label, t, weight, secs, rate, src, level, who)
+local function check_part(label, t, weight, secs, rate, src, track, level, who)
   if t.weight ~= nil then weight = t.weight end
   if not is_finite(weight) or weight < 0 or weight > 1 then
     fail(level, who, label .. ": weight must be a number in [0, 1]", weight)
@@ -189,11 +253,21 @@ local function check_part(label, t, weight, secs, rate, src, level, who)
     src = t.target
     if type(src) ~= "function" then
       if type(src) ~= "table" then
-        fail(level, who, label .. ": target must be a point table, a function or { chain = c }", src)
+        fail(level, who, label .. ": target must be a point table, a function, { chain = c } or "
+          .. "{ skeleton = sk, bone = b }", src)
       end
-      -- point tables and chain sources are read here once to check them
+      if src.skeleton ~= nil then
+        common.options(src, BONE_SOURCE_FIELDS, level, who, label .. ": target")
+      end
+      -- point tables, chain and bone sources are read here once to check them
       resolve(nil, label, src, level + 1, who)
     end
+  end
+  -- no target: the bone the solver targeted at new, if any
+  if src == nil and track then src = track.kept or nil end
+  if bone_of(src) and track and not has_methods(track.solver, BONE_TARGET_METHODS) then
+    fail(level, who, label .. ": a target on a bone needs a solver with set_target_bone and target_bone",
+      track.solver)
   end
   return { weight = weight, blend = secs, rate = rate or false, target = src or false,
            label = label }
@@ -209,19 +283,19 @@ local function check_state(name, st, tracks, level, who)
   local parts = {}
   if tracks.single then
     common.options(st, STATE_FIELDS, level, who, label)
-    parts[1] = check_part(label, st, 1, DEFAULT_BLEND, nil, nil, level + 1, who)
+    parts[1] = check_part(label, st, 1, DEFAULT_BLEND, nil, nil, tracks[1], level + 1, who)
   else
     local known = {}
     for k in pairs(STATE_FIELDS) do known[k] = true end
     for k = 1, #tracks do known[tracks[k].name] = true end
     common.options(st, known, level, who, label)
     -- the state's own fields: every solver's defaults
-    local defaults = check_part(label, st, 1, DEFAULT_BLEND, nil, nil, level + 1, who)
+    local defaults = check_part(label, st, 1, DEFAULT_BLEND, nil, nil, nil, level + 1, who)
     for k = 1, #tracks do
       local part_label = label .. ": " .. tracks[k].name
       local t = common.options(st[tracks[k].name], SOLVER_FIELDS, level, who, part_label)
       parts[k] = check_part(part_label, t, defaults.weight, defaults.blend, defaults.rate or nil,
-        defaults.target or nil, level + 1, who)
+        defaults.target or nil, tracks[k], level + 1, who)
     end
   end
   for _, cb in ipairs{ "on_enter", "on_exit", "on_reached" } do
@@ -275,14 +349,26 @@ local function check_solvers(solvers, solving, level, who)
   return tracks
 end
 
+-- The target the solver will solve for: in the group's array when it is
+-- fed through one (once the behaviour has written it there), else its own.
+local function target_now(track)
+  local array = track.array
+  if array then
+    local x, y = array[track.at], array[track.at + 1]
+    if type(x) == "number" and type(y) == "number" then return x, y end
+  end
+  return track.solver:target()
+end
+
 -- ------------------------------------------------------------------
 -- All or nothing
 -- ------------------------------------------------------------------
 
 -- A snapshot of everything a call may change: the behaviour's fields,
--- each track's blend's and follower's, and each solver's target and
--- weight.  One is kept for reuse, so a steady update allocates nothing; a
--- call nested in a callback takes a fresh one.
+-- each track's blend's and follower's and the space its target moves in,
+-- and each solver's target (a point, or on a bone) and weight.  One is
+-- kept for reuse, so a steady update allocates nothing; a call nested in
+-- a callback takes a fresh one.
 local function take(self)
   local snap = self.spare
   local tracks = self.tracks
@@ -291,7 +377,8 @@ local function take(self)
   else
     snap = { own = {}, parts = {} }
     for k = 1, #tracks do
-      snap.parts[k] = { weights = {}, tracker = {}, tx = 0, ty = 0, w = 0 }
+      snap.parts[k] = { weights = {}, tracker = {}, tx = 0, ty = 0, w = 0,
+                        sk = false, bone = false, bx = 0, by = 0, space = false, space_bone = false }
     end
   end
   copy_fields(self, snap.own)
@@ -300,16 +387,40 @@ local function take(self)
     local track, part = tracks[k], parts[k]
     copy_fields(track.weights, part.weights)
     copy_fields(track.tracker, part.tracker)
-    local s = track.solver
-    part.tx, part.ty = s:target()
+    part.space, part.space_bone = track.space, track.space_bone
+    local s, array = track.solver, track.array
+    if array then
+      part.tx, part.ty = array[track.at] or false, array[track.at + 1] or false
+    else
+      part.tx, part.ty = s:target()
+    end
     part.w = s:weight()
+    if track.bones then
+      local sk, bone, bx, by = s:target_bone()
+      part.sk, part.bone, part.bx, part.by = sk or false, bone or false, bx or 0, by or 0
+    end
   end
   return snap
 end
 
-local function put_back_solver(s, part)
-  local tx, ty = s:target()
-  if tx ~= part.tx or ty ~= part.ty then s:set_target(part.tx, part.ty) end
+local function put_back_solver(track, part)
+  local s, bones, array = track.solver, track.bones, track.array
+  if array then
+    array[track.at], array[track.at + 1] = part.tx or nil, part.ty or nil
+  elseif bones then
+    local sk, bone, bx, by = s:target_bone()
+    if part.sk then
+      if sk ~= part.sk or bone ~= part.bone or bx ~= part.bx or by ~= part.by then
+        s:set_target_bone(part.sk, part.bone, part.bx, part.by)
+      end
+    elseif sk then
+      s:set_target(part.tx, part.ty)
+    end
+  end
+  if not (array or bones and part.sk) then
+    local tx, ty = s:target()
+    if tx ~= part.tx or ty ~= part.ty then s:set_target(part.tx, part.ty) end
+  end
   if s:weight() ~= part.w then s:set_weight(part.w) end
 end
 
@@ -322,13 +433,31 @@ local function finish(self, snap, ok, err)
     for k = 1, #tracks do
       copy_fields(parts[k].weights, tracks[k].weights)
       copy_fields(parts[k].tracker, tracks[k].tracker)
+      tracks[k].space, tracks[k].space_bone = parts[k].space, parts[k].space_bone
     end
     -- put the solvers' targets and weights back where they changed (if
     -- a solver raises again, nothing more can be done for it)
-    for k = #tracks, 1, -1 do pcall(put_back_solver, tracks[k].solver, parts[k]) end
+    for k = #tracks, 1, -1 do pcall(put_back_solver, tracks[k], parts[k]) end
   end
   self.spare = snap
   if not ok then error(err, 0) end
+end
+
+-- Gives the solver its target (x, y) in the track's space: a point, or
+-- a point on the bone (set again only when it changed: the core checks a
+-- skeleton's plan for cycles on every set_target_bone).  A member of a
+-- group fed through arrays gets it there.
+local function give(track, x, y)
+  local s, sk, array = track.solver, track.space, track.array
+  if array then
+    array[track.at], array[track.at + 1] = x, y
+    return
+  end
+  if not sk then return s:set_target(x, y) end
+  local tsk, bone, bx, by = s:target_bone()
+  if tsk ~= sk or bone ~= track.space_bone or bx ~= x or by ~= y then
+    s:set_target_bone(sk, track.space_bone, x, y)
+  end
 end
 
 -- ------------------------------------------------------------------
@@ -348,11 +477,12 @@ local function enter(self, name, instant, jump_target)
     track.weights:to(part.weight, instant and 0 or part.blend)
     local tracker = track.tracker
     tracker:set_rate(part.rate or self.default_rate)
+    track.space, track.space_bone = track.next_space, track.next_bone
     if track.sx then tracker:set_position(track.sx, track.sy) end
     tracker:set_goal(track.gx, track.gy)
     if jump_target then
       tracker:snap()
-      track.solver:set_target(track.gx, track.gy)
+      give(track, track.gx, track.gy)
     end
   end
   self.last, self.current, self.elapsed = old, name, 0
@@ -367,17 +497,23 @@ local function enter(self, name, instant, jump_target)
   end
 end
 
--- Where a track's smoothed target leaves from at a switch: the chain's
--- tip (the hand as drawn) while the solver's weight is 0, for the target
--- then moves nothing and may be stale (the chain moved since, by
--- set_base or ik2d.attach); the solver's target when no state has driven
--- it yet; else nil: the target the behaviour gave, which the solve
--- follows, so that the IK solution does not jump.
-local function start(self, track, level, who)
+-- Where a track's smoothed target leaves from at a switch, in the world:
+-- the chain's tip (the hand as drawn) while the solver's weight is 0, for
+-- the target then moves nothing and may be stale (the chain moved since,
+-- by set_base or ik2d.attach); the solver's target when no state has
+-- driven it yet; else the target the behaviour gave, which the solve
+-- follows, so that the IK solution does not jump: nil when it stays in
+-- its space.
+local function start(self, track, sk, bone, level, who)
   local s = track.solver
   if s:weight() == 0 then return tip(track, level + 1, who) end
-  if self.current then return nil end
-  local x, y = s:target()
+  local x, y
+  if self.current then
+    if sk == track.space and bone == track.space_bone then return nil end
+    x, y = to_world(track.space, track.space_bone, track.tracker:position())
+  else
+    x, y = target_now(track)
+  end
   if not (is_finite(x) and is_finite(y)) then
     fail(level, who, track.prefix .. "the solver's target must be finite", is_finite(x) and y or x)
   end
@@ -386,11 +522,14 @@ end
 
 -- set_state's work for set_state and new (which also jumps the targets
 -- to the state's; `level` counts from here).  The goals and starts are
--- read first, into the tracks (enter reads them there).
+-- read first, into the tracks, in the space each target will move in
+-- (enter reads them there).
 local function switch(self, name, instant, jump_target, level, who)
   local tracks, parts = self.tracks, self.states[name].parts
   for k = 1, #tracks do
     local track, part = tracks[k], parts[k]
+    local sk, bone = bone_of(part.target)
+    sk, bone = sk or false, bone or false
     local gx, gy
     if part.target then
       gx, gy = resolve(self, part.label, part.target, level + 1, who)
@@ -398,11 +537,66 @@ local function switch(self, name, instant, jump_target, level, who)
       gx, gy = tip(track, level + 1, who)
     end
     local sx, sy
-    if not jump_target then sx, sy = start(self, track, level + 1, who) end
+    if not jump_target then
+      sx, sy = start(self, track, sk, bone, level + 1, who)
+      if sx then sx, sy = from_world(sk, bone, sx, sy) end
+    end
     track.gx, track.gy, track.sx, track.sy = gx, gy, sx or false, sy or 0
+    track.next_space, track.next_bone = sk or false, bone or false
   end
   local saved = take(self)
   finish(self, saved, pcall(enter, self, name, instant, jump_target))
+end
+
+-- A solver aimed at a bone when the behaviour is made keeps that bone in
+-- the states without a target (track.kept, a bone source, or false).
+local function keep_bone_targets(tracks)
+  for k = 1, #tracks do
+    local track, s = tracks[k], tracks[k].solver
+    track.kept = false
+    if has_methods(s, BONE_TARGET_METHODS) then
+      local sk, bone, x, y = s:target_bone()
+      if sk then track.kept = { skeleton = sk, bone = bone, x = x, y = y } end
+    end
+  end
+end
+
+-- The tracks whose solver may target a bone (track.bones): their
+-- snapshots read and put back its target on a bone.
+local function mark_bone_tracks(tracks, checked)
+  for k = 1, #tracks do
+    local track = tracks[k]
+    track.bones = track.kept and true or false
+    for _, st in pairs(checked) do
+      if bone_of(st.parts[k].target) then track.bones = true end
+    end
+  end
+end
+
+-- Members of a group fed through arrays: opts.group and opts.targets (a
+-- table given to group:set_targets every frame, or group:target_array());
+-- each track gets its array and index there (array, at), or false.
+local function check_feed(opts, tracks, level, who)
+  for k = 1, #tracks do tracks[k].array, tracks[k].at = false, 0 end
+  if opts.group == nil and opts.targets == nil then return end
+  if opts.targets == nil then
+    fail(level, who, "opts.targets must be given with opts.group: the table given to group:set_targets, or "
+      .. "group:target_array()", opts.targets)
+  end
+  if opts.solve then
+    fail(level, who, "opts.solve must be false for solvers fed through a group's targets (solve the group)",
+      opts.solve)
+  end
+  local solvers, labels = {}, {}
+  for k = 1, #tracks do
+    local track = tracks[k]
+    solvers[k], labels[k] = track.solver, track.name and ("solver '%s'"):format(track.name) or "solver"
+    if track.bones then
+      fail(level, who, track.prefix .. "a target on a bone cannot go through a group's targets (world points)")
+    end
+  end
+  local at = common.feed(opts.group, opts.targets, 2, solvers, labels, level, who, "opts.targets")
+  for k = 1, #tracks do tracks[k].array, tracks[k].at = opts.targets, at[k] end
 end
 
 -- behaviour.new(solvers, states [, opts]): `solvers` one solver or a
@@ -420,8 +614,11 @@ function behaviour.new(solvers, states, opts)
   end
   local tracks = check_solvers(solvers, opts.solve, 3, who)
   if type(states) ~= "table" then fail(2, who, "states must be a table of named states", states) end
+  keep_bone_targets(tracks)
   local checked = {}
   for name, st in pairs(states) do checked[name] = check_state(name, st, tracks, 3, who) end
+  mark_bone_tracks(tracks, checked)
+  check_feed(opts, tracks, 3, who)
   local rate = DEFAULT_RATE
   if opts.rate ~= nil then rate = common.rate(opts.rate, 2, who, "opts.rate") end
   local initial = opts.initial
@@ -439,8 +636,12 @@ function behaviour.new(solvers, states, opts)
     end
     track.weights = blend.new(s)
     track.tracker = smooth.new{ x = tx, y = ty, rate = rate }
-    -- the goal and start of a switch, and the goal of an update (scratch)
+    -- the space the smoothed target moves in: the world (false), or a
+    -- skeleton's bone (space_bone)
+    track.space, track.space_bone = false, false
+    -- the goal, start and space of a switch, and the goal of an update (scratch)
     track.gx, track.gy, track.sx, track.sy = 0, 0, false, 0
+    track.next_space, track.next_bone = false, false
     if track.name then index[track.name] = track end
   end
   local self = setmetatable({
@@ -560,11 +761,13 @@ function Behaviour:blending(name)
   return not track_of(self, name, 3, who).weights:done()
 end
 
--- :target([name]) --> the smoothed target given to the solver
+-- :target([name]) --> the smoothed target given to the solver (in the
+-- world: a target on a bone where the bone is now)
 function Behaviour:target(name)
   local who = "ik2d.behaviour: target"
   check_self(self, who)
-  return track_of(self, name, 3, who).tracker:position()
+  local track = track_of(self, name, 3, who)
+  return to_world(track.space, track.space_bone, track.tracker:position())
 end
 
 -- :rate([name]) --> the smoothing rate in use (the state's, or the default)
@@ -574,18 +777,20 @@ function Behaviour:rate(name)
   return track_of(self, name, 3, who).tracker:rate()
 end
 
--- :goal([name]) --> where the smoothed target is heading
+-- :goal([name]) --> where the smoothed target is heading (in the world)
 function Behaviour:goal(name)
   local who = "ik2d.behaviour: goal"
   check_self(self, who)
-  return track_of(self, name, 3, who).tracker:goal()
+  local track = track_of(self, name, 3, who)
+  return to_world(track.space, track.space_bone, track.tracker:goal())
 end
 
 -- :set_target(x, y), in a set :set_target(name, x, y) (or (x, y, name)):
 -- put the smoothed target and its goal at (x, y) at once and give it to
 -- the solver (e.g. after placing a character).  A state without a target
 -- then holds (x, y); a state with one reads its source again at the next
--- update and smooths from (x, y).
+-- update and smooths from (x, y).  A target on a bone holds the point of
+-- the bone that is at (x, y) now.
 function Behaviour:set_target(a, b, c)
   local who = "ik2d.behaviour: set_target"
   check_self(self, who)
@@ -602,7 +807,8 @@ function Behaviour:set_target(a, b, c)
   local track = track_of(self, name, 3, who)
   common.finite(x, 2, who, "x")
   common.finite(y, 2, who, "y")
-  track.solver:set_target(x, y)   -- may raise: nothing changed yet
+  x, y = from_world(track.space, track.space_bone, x, y)
+  give(track, x, y)               -- may raise: nothing changed yet
   track.tracker:set_position(x, y)
   track.tracker:set_goal(x, y)
   return self
@@ -675,8 +881,8 @@ end
 local function track_arrived(track)
   if not track.weights:done() then return false end
   local s = track.solver
-  local tx, ty = s:target()
-  local gx, gy = track.tracker:goal()
+  local tx, ty = target_now(track)
+  local gx, gy = to_world(track.space, track.space_bone, track.tracker:goal())
   local dx, dy, tol = tx - gx, ty - gy, s:tolerance()
   if dx * dx + dy * dy > tol * tol then return false end
   return solution_reached(s, tx, ty, tol)
@@ -710,7 +916,7 @@ local function step(self, st, dt)
     local track = tracks[k]
     local tracker = track.tracker
     tracker:set_goal(track.gx, track.gy)
-    track.solver:set_target(tracker:update(dt))
+    give(track, tracker:update(dt))
     track.weights:update(dt)
   end
   if self.solve then

@@ -142,6 +142,45 @@ function common.self(self, mt, level, who, kind)
   return self
 end
 
+-- ------------------------------------------------------------------
+-- Group members fed through arrays
+-- ------------------------------------------------------------------
+
+-- A group fed through arrays (target_array, or a table given to
+-- set_targets every frame) reads its members' targets from there at each
+-- solve, whatever their own set_target said.  A helper driving such
+-- members writes there: `array` a Lua table (1-based, as set_targets
+-- takes it) or the group's FFI array (0-based), `per` numbers a member
+-- (2 for targets, 1 for tip angles).  common.feed returns the index of
+-- each solver's first number there, in a new list, checking that every
+-- solver is a member of the group (which bounds an FFI array's indices);
+-- labels[i] names solver i in a message, name the array.
+function common.feed(group, array, per, solvers, labels, level, who, name)
+  local base
+  if type(array) == "table" then
+    base = 1
+  elseif type(array) == "cdata" then
+    base = 0
+  else
+    raise(level, who, name .. " must be a table (the one given to the group every frame) or the group's FFI array",
+      array)
+  end
+  if not has_methods(group, { "solvers" }) then
+    raise(level, who, "group must be the ik2d group the solvers are members of", group)
+  end
+  local members = group:solvers()
+  local at = {}
+  for i = 1, #solvers do
+    local s, m = solvers[i], nil
+    for k = 1, #members do
+      if members[k] == s then m = k end
+    end
+    if not m then raise(level, who, labels[i] .. " must be a member of the group", s) end
+    at[i] = base + per * (m - 1)
+  end
+  return at
+end
+
 -- Copies every field of `from` into `to` and removes from `to` the fields
 -- `from` lacks: to becomes a shallow copy.  A snapshot taken into a table
 -- kept for the purpose allocates nothing once that table has its keys.

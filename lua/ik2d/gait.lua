@@ -11,8 +11,15 @@
 --     on_step = function(i, x, y) end,
 --   }
 --   -- each frame: move the body, then
---   g:update(dt, body_x, body_y, body_angle)   -- sets every leg's target
+--   g:update(dt, body_x, body_y, body_angle, facing_left)   -- every leg's target
+--   body_y = math.max(body_y, g:body_height())   -- the legs reach their feet
 --   -- and solve the legs
+--
+-- With tip = true a leg's chain ends at the toe and its last bone is the
+-- foot, laid along the ground: the ankle is the foot's length back from
+-- the toe.  body_height keeps every ankle within its leg's reach of its
+-- hip (a stepping foot counts at the ground under it, so the height moves
+-- smoothly as feet lift and land).
 --
 -- Time, not frames: everything the planner decides happens at a moment
 -- worked out inside the frame, the home spots moving between two updates
@@ -40,6 +47,7 @@ local has_methods = common.has_methods
 local rot, atan2 = pmath.rot, pmath.atan2
 local PI = pmath.PI
 local sqrt, huge, type = math.sqrt, math.huge, type
+local running, status = coroutine.running, coroutine.status
 
 local Gait = {}
 Gait.__index = Gait
@@ -55,8 +63,8 @@ local LEAD_CAP = 0.75
 local MAX_EVENTS = 256
 
 local OPTIONS = { legs = true, ground = true, pattern = true, step = true, tip = true,
-                  on_step = true }
-local LEG_FIELDS = { solver = true, home = true, hip = true, reach = true }
+                  on_step = true, group = true, targets = true, tip_angles = true }
+local LEG_FIELDS = { solver = true, home = true, hip = true, reach = true, foot = true }
 local STEP_FIELDS = { trigger = true, height = true, duration = true, lead = true, settle = true }
 local DEFAULT_STEP = { trigger = 20, height = 10, duration = 0.2 }
 local TARGET_METHODS = { "set_target", "target" }
@@ -64,6 +72,23 @@ local TIP_METHODS = { "set_target", "target", "set_tip_angle", "tip_angle", "cle
 
 local function check_self(self, who)
   common.self(self, Gait, 3, who, "a gait")
+end
+
+-- Who runs a call: its coroutine (LuaJIT's main thread has none: MAIN).
+local MAIN = {}
+local function caller()
+  return running() or MAIN
+end
+
+-- Raised inside an update's callbacks when the gait was taken over while
+-- that update waited in a yield: it stops there and changes nothing more.
+local TAKEN = {}
+local TAKEN_MESSAGE = "the gait was updated while this update waited in a yield inside ground or on_step: "
+                      .. "this update was dropped"
+
+-- After a callback: is the gait still this call's?  Raises TAKEN if not.
+local function still_mine(self)
+  if self.busy ~= caller() then error(TAKEN, 0) end
 end
 
 -- ------------------------------------------------------------------
@@ -83,7 +108,30 @@ local function point(v, level, who, name)
   return x, y
 end
 
--- The leg list, checked, as the planner's own tables.
+-- A leg's chain, for the defaults of its reach and foot: the solver's
+-- (s:chain()), or an error.
+local function chain_of(s, level, who, name)
+  local ok, c = pcall(s.chain, s)
+  if not ok or not has_methods(c, { "length" }) then
+    fail(level + 1, who, name .. ".solver must have a chain (or give the leg a reach, and a foot with tip = true)", s)
+  end
+  return c
+end
+
+-- A length of a leg given, checked: a finite number >= least (> 0 when
+-- positive).
+local function length(v, positive, level, who, name)
+  if not is_finite(v) or v < 0 or (positive and v == 0) then
+    fail(level + 1, who, ("%s must be a finite number %s"):format(name, positive and "> 0" or ">= 0"), v)
+  end
+  return v
+end
+
+-- The leg list, checked, as the planner's own tables: the solver, the
+-- home spot, the hip (in the body's frame, default the body's point),
+-- the reach from the hip to the ankle and the foot's length (tip = true:
+-- the chain's last bone, the toe the chain's tip; else 0, the tip the
+-- ankle), read from the chain when not given.
 local function new_legs(list, tip, level, who)
   if type(list) ~= "table" or #list < 2 or #list > 8 then
     fail(level + 1, who, "legs must be a list of 2 to 8 legs", type(list) == "table" and #list or list)
@@ -98,27 +146,28 @@ local function new_legs(list, tip, level, who)
     common.options(t, LEG_FIELDS, level + 1, who, name)
     local s = t.solver
     common.object(s, methods, level + 1, who, name .. ".solver", kind)
-    local hx, hy = point(t.home, level + 1, who, name .. ".home")
-    local leg = { solver = s, hx = hx, hy = hy, hip = false, px = 0, py = 0,
-                  reach = 0, chain = false }
-    if t.hip ~= nil then leg.hip, leg.px, leg.py = true, point(t.hip, level + 1, who, name .. ".hip") end
-    if t.reach ~= nil then
-      local r = t.reach
-      if not is_finite(r) or r <= 0 then fail(level + 1, who, name .. ".reach must be a finite number > 0", r) end
-      leg.reach = r
+    if tip and type(s.aim) == "function" and s:aim() ~= nil then
+      fail(level + 1, who, name .. ".solver aims (set_aim): tip = true orients its last bone, clear its aim", s)
     end
-    -- without a hip or a reach, the leg's chain gives them (its base, the
-    -- sum of its bones' lengths)
-    if not leg.hip or t.reach == nil then
-      local ok, c = pcall(s.chain, s)
-      if not ok or not has_methods(c, { "joint", "length" }) then
-        fail(level + 1, who, name .. ".solver must have a chain (or give the leg a hip and a reach)", s)
-      end
-      leg.chain = c
+    local hx, hy = point(t.home, level + 1, who, name .. ".home")
+    local leg = { solver = s, hx = hx, hy = hy, px = 0, py = 0, reach = 0, foot = 0 }
+    if t.hip ~= nil then leg.px, leg.py = point(t.hip, level + 1, who, name .. ".hip") end
+    if t.foot ~= nil then
+      if not tip then fail(level + 1, who, name .. ".foot is for tip = true (a foot along the ground)", t.foot) end
+      leg.foot = length(t.foot, false, level + 1, who, name .. ".foot")
+    end
+    if t.reach ~= nil then leg.reach = length(t.reach, true, level + 1, who, name .. ".reach") end
+    if t.reach == nil or (tip and t.foot == nil) then
+      local c = chain_of(s, level + 1, who, name)
+      local n, total = #c, 0
+      for b = 1, n do total = total + c:length(b) end
+      if tip and t.foot == nil then leg.foot = c:length(n) end
       if t.reach == nil then
-        local r = 0
-        for b = 1, #c do r = r + c:length(b) end
-        leg.reach = r
+        leg.reach = tip and total - c:length(n) or total
+        if leg.reach <= 0 then
+          fail(level + 1, who, name .. ".solver's chain must reach its ankle (tip = true: 2 bones or more, "
+            .. "or give the leg a reach)", n)
+        end
       end
     end
     legs[i] = leg
@@ -230,6 +279,30 @@ local function new_step(t, level, who)
   return step
 end
 
+-- The group's arrays the legs' targets (and tip angles) go into, when
+-- the legs are members of a group fed through arrays: targets (and
+-- tip_angles, with tip = true) a table given to the group every frame or
+-- its FFI array; each leg gets its index there (at, tip_at).  Returns
+-- the arrays, or false.
+local function new_feeds(opts, legs, tip, level, who)
+  local group, targets, tips = opts.group, opts.targets, opts.tip_angles
+  if group == nil and targets == nil and tips == nil then return false, false end
+  if targets == nil then
+    fail(level + 1, who, "targets must be given with group: the table given to group:set_targets, or "
+      .. "group:target_array()", targets)
+  end
+  if tips ~= nil and not tip then fail(level + 1, who, "tip_angles is for tip = true", tips) end
+  local solvers, labels = {}, {}
+  for i = 1, #legs do solvers[i], labels[i] = legs[i].solver, ("legs[%d].solver"):format(i) end
+  local at = common.feed(group, targets, 2, solvers, labels, level + 1, who, "targets")
+  for i = 1, #legs do legs[i].at = at[i] end
+  if tips ~= nil then
+    at = common.feed(group, tips, 1, solvers, labels, level + 1, who, "tip_angles")
+    for i = 1, #legs do legs[i].tip_at = at[i] end
+  end
+  return targets, tips or false
+end
+
 -- A foot's state: everything update changes (all fields always set, so a
 -- snapshot copies into the same keys and allocates nothing).
 local function new_foot()
@@ -240,10 +313,12 @@ local function new_foot()
     home = 0,                     -- its home spot's x at the last update
     h0 = 0, hm = 0,               -- and at the two before (during an update)
     q = 0,                        -- its curve over this frame
-    ox = 0, oy = 0,               -- its hip (given) from the body at the last update
+    gx = 0, gy = 0,               -- the ground under it (planted: x, y)
+    ax = 0, ay = 0,               -- and its ankle there, the foot along the ground
     u = 0,                        -- the step's progress
     landing = false,              -- landed, on_step still to come
     tx = 0, ty = 0, ta = false, tw = 0, aimed = false,   -- the solver's, before
+    tv = false,                   -- its entry in the group's tip angles, before
   }
 end
 
@@ -260,12 +335,15 @@ function gait.new(opts)
   local groups = new_groups(opts.pattern, legs, 2, who)
   local step = new_step(opts.step, 2, who)
   common.callback(opts.on_step, 2, who, "on_step")
+  local targets, tips = new_feeds(opts, legs, tip, 2, who)
   local self = setmetatable({
     legs = legs, groups = groups, ground_fn = fn, segs = segs,
     trigger = step.trigger, height = step.height, duration = step.duration,
     lead = step.lead, settle = step.settle,
+    set_off = step.settle < step.trigger and step.settle or step.trigger,
     lead_cap = LEAD_CAP * step.trigger,
     tip = tip, on_step = opts.on_step or false,
+    targets = targets, tips = tips,   -- the group's arrays the legs are fed through, or false
     busy = false,
     feet = {}, saved_feet = {},
     -- what update changes, besides the feet
@@ -277,11 +355,13 @@ function gait.new(opts)
       t_start = 0, t_land = 0,
       last = 0,         -- the group that stepped last
       x = 0, y = 0, angle = 0, flip = false,   -- the body at the last update
+      c = 1, s = 0,     -- its angle's cosine and sine
       x0 = 0, xm = 0,   -- its x at the two updates before (during an update)
       qx = 0,           -- the curve of its x over this frame
       vx = 0,           -- its x velocity at the last update
       t0 = 0, dt = 0,   -- this frame (the last one, between updates)
       hist = 0,         -- samples in a row behind this update (0, 1, 2)
+      off = false,      -- no step since the body last stood with every foot planted
     },
     saved_now = {},
   }, Gait)
@@ -319,10 +399,26 @@ end
 local function ground_at(self, x)
   if self.segs then return segment_ground(self.segs, x) end
   local y, a = self.ground_fn(x)
+  still_mine(self)
   if not is_finite(y) then return nil, "ground(x) must return a finite height", y end
   if not self.tip then return y, 0 end
   if not is_finite(a) then return nil, "ground(x) must return a finite direction (angle) with tip = true", a end
   return y, a
+end
+
+-- Foot i on the ground at (x, y), the ground's direction a there: its
+-- ground point, and its ankle, the foot's length back from the toe along
+-- the ground (toward +x facing left).
+local function on_ground(self, i, x, y, a, flip)
+  local foot, long = self.feet[i], self.legs[i].foot
+  foot.gx, foot.gy = x, y
+  if long == 0 then
+    foot.ax, foot.ay = x, y
+    return
+  end
+  local c, s = rot(a)
+  if flip then c, s = -c, -s end
+  foot.ax, foot.ay = x - long * c, y - long * s
 end
 
 -- ------------------------------------------------------------------
@@ -417,8 +513,8 @@ end
 -- The first moment at or after tau in this frame at which a foot of
 -- group g must step, or nil: one of its feet `trigger` from its home spot
 -- (or, the body at rest, farther than `settle`).
-local function group_time(self, g, tau, rest)
-  local now, feet, trigger, settle = self.now, self.feet, self.trigger, self.settle
+local function group_time(self, g, tau, rest, trigger)
+  local now, feet, settle = self.now, self.feet, self.settle
   local f0 = fraction(now, tau)
   local first
   local group = self.groups[g]
@@ -444,6 +540,7 @@ end
 local function start(self, g, t)
   local now, feet, group = self.now, self.feet, self.groups[g]
   now.group, now.t_start, now.t_land = g, t, t + self.duration
+  now.off = false
   for j = 1, #group do
     local foot = feet[group[j]]
     foot.state, foot.fx, foot.fy, foot.u = "stepping", foot.x, foot.y, 0
@@ -456,12 +553,14 @@ local function land(self, f)
   local group = self.groups[now.group]
   local lead = lead_of(self, velocity(now, f))
   for j = 1, #group do
-    local foot = feet[group[j]]
+    local i = group[j]
+    local foot = feet[i]
     if foot.state == "stepping" then
       local x = at(foot.h0, foot.home, foot.q, f) + lead
       local y, a, v = ground_at(self, x)
       if not y then return a, v end
       foot.x, foot.y, foot.a, foot.u = x, y, a, 0
+      on_ground(self, i, x, y, a, now.flip)
       foot.landing = true
     end
   end
@@ -477,13 +576,21 @@ local function land(self, f)
     local foot = feet[i]
     if foot.landing then
       foot.landing = false
-      if on_step then on_step(i, foot.x, foot.y) end
+      if on_step then
+        on_step(i, foot.x, foot.y)
+        still_mine(self)
+      end
     end
   end
 end
 
 -- Every event of this frame, in time order: a landing, then the group
 -- that must step first (on a tie, the next in the pattern's order).
+-- Setting off (no step since the body stood), the pattern's next group
+-- steps as soon as one of its feet is farther than `settle` from home:
+-- every foot is then about as far from home, and the groups that wait
+-- for it to land would fall a step's worth behind if it waited for
+-- `trigger`.
 local function events(self, rest)
   local now, groups = self.now, self.groups
   local tau = now.t0
@@ -499,7 +606,8 @@ local function events(self, rest)
       local best, best_t, count = 0, huge, #groups
       for k = 1, count do
         local g = (now.last + k - 1) % count + 1
-        local t = group_time(self, g, tau, rest)
+        local setting_off = k == 1 and now.off and not rest
+        local t = group_time(self, g, tau, rest, setting_off and self.set_off or self.trigger)
         if t and t < best_t - SAME_TIME then best, best_t = g, t end
       end
       if best == 0 then return end
@@ -523,46 +631,132 @@ local function place(self, t1, vx)
   local _, lift = rot(PI * u)
   lift = self.height * lift
   for j = 1, #group do
-    local foot = feet[group[j]]
+    local i = group[j]
+    local foot = feet[i]
     if foot.state == "stepping" then
       local x = foot.fx + (foot.home + ahead - foot.fx) * ease
       local y, a, v = ground_at(self, x)
       if not y then return a, v end
       foot.x, foot.y, foot.a, foot.u = x, y - lift, a, u
+      on_ground(self, i, x, y, a, now.flip)
     end
   end
 end
 
+-- A leg's target (and tip angle) given: to its solver, or into the
+-- group's arrays, where a table's entries may be missing (false here,
+-- nil there).
+local function put_target(self, leg, x, y)
+  local targets = self.targets
+  if not targets then return leg.solver:set_target(x, y) end
+  local k = leg.at
+  targets[k], targets[k + 1] = x or nil, y or nil
+end
+
+local function put_tip(self, leg, a, w, first)
+  local tips = self.tips
+  if tips then
+    tips[leg.tip_at] = a or nil
+    -- the member's own tip angle, on and at weight 1 from the first
+    -- update: the group reads the array's entries of those that have one
+    if not first then return end
+  end
+  if a then leg.solver:set_tip_angle(a, w) else leg.solver:clear_tip_angle() end
+end
+
 -- Each solver's target (and tip angle), what it had kept to put back:
--- read from the solver at the first update, else what the last update
--- gave it (the solver holds nothing newer: the gait sets them).
+-- read from the solver (or the group's arrays) at the first update, else
+-- what the last update gave it (it holds nothing newer: the gait sets
+-- them).
 local function aim(self, flip)
-  local legs, feet, tip = self.legs, self.feet, self.tip
+  local legs, feet, tip, targets, tips = self.legs, self.feet, self.tip, self.targets, self.tips
   local before, first = self.saved_feet, not self.saved_now.started
   local flipped = self.saved_now.flip
   for i = 1, #legs do
-    local s, foot = legs[i].solver, feet[i]
+    local leg, foot = legs[i], feet[i]
+    local s = leg.solver
     if first then
-      foot.tx, foot.ty = s:target()
+      if targets then
+        foot.tx, foot.ty = targets[leg.at] or false, targets[leg.at + 1] or false
+      else
+        foot.tx, foot.ty = s:target()
+      end
       if tip then
         local a, w = s:tip_angle()
         foot.ta, foot.tw = a or false, w or 0
+        if tips then foot.tv = tips[leg.tip_at] or false end
       end
     else
       local last = before[i]
       foot.tx, foot.ty = last.x, last.y
       foot.ta, foot.tw = flipped and last.a + PI or last.a, 1
+      foot.tv = foot.ta
     end
     foot.aimed = true
-    s:set_target(foot.x, foot.y)
-    if tip then s:set_tip_angle(flip and foot.a + PI or foot.a, 1) end
+    put_target(self, leg, foot.x, foot.y)
+    if tip then put_tip(self, leg, flip and foot.a + PI or foot.a, 1, first) end
+    still_mine(self)
   end
 end
 
-local function put_back(s, foot, tip)
-  s:set_target(foot.tx, foot.ty)
-  if tip then
-    if foot.ta then s:set_tip_angle(foot.ta, foot.tw) else s:clear_tip_angle() end
+local function put_back(self, i, first)
+  local leg, foot = self.legs[i], self.feet[i]
+  put_target(self, leg, foot.tx, foot.ty)
+  if self.tip then
+    if self.tips then self.tips[leg.tip_at] = foot.tv or nil end
+    if first or not self.tips then
+      if foot.ta then leg.solver:set_tip_angle(foot.ta, foot.tw) else leg.solver:clear_tip_angle() end
+    end
+  end
+end
+
+-- Turning round (flip changed since the last update), the feet turn with
+-- their hips: a hip on the body's axis (x 0 in its frame, a biped's)
+-- stays, and so does its foot, a foot along the ground turning on its
+-- ankle to point the other way; a hip along the body goes to its mirror
+-- image about the body, and its foot with it, where the mirrored leg has
+-- it.  Either way every leg reaches its foot as it did.  The home spots'
+-- last two samples are mirrored about the body as it was then, as if it
+-- had always faced this way.  Returns nothing, or what is wrong and the
+-- value.
+local function turn(self, flip)
+  local now, legs, feet = self.now, self.legs, self.feet
+  local s, side = now.s, flip and -1 or 1
+  for i = 1, #feet do
+    local leg, foot = legs[i], feet[i]
+    foot.home, foot.h0 = 2 * now.x - foot.home, 2 * now.x0 - foot.h0
+    -- where the foot goes: with its hip's small move (a hip below the
+    -- body's point, tilted) and the toe's about the ankle, or mirrored
+    local mirrored, shift, long = leg.px ~= 0, 0, leg.foot
+    if not mirrored then
+      local hx = -leg.py * s
+      shift = now.flip and 2 * hx or -2 * hx
+    end
+    if foot.state == "planted" then
+      local x, y, a, v
+      if mirrored then
+        x = 2 * now.x - foot.x
+      else
+        x = foot.ax + shift
+        if long > 0 then
+          -- the toe the foot's length from the ankle along the ground,
+          -- the ground's direction there found again once
+          local ax = x
+          x = ax + side * long * rot(foot.a)
+          y, a, v = ground_at(self, x)
+          if not y then return a, v end
+          x = ax + side * long * rot(a)
+        end
+      end
+      y, a, v = ground_at(self, x)
+      if not y then return a, v end
+      foot.x, foot.y, foot.a = x, y, a
+      on_ground(self, i, x, y, a, flip)
+    elseif mirrored then
+      foot.fx = 2 * now.x - foot.fx
+    else
+      foot.fx = foot.fx + shift + 2 * side * long * rot(foot.a)
+    end
   end
 end
 
@@ -570,15 +764,16 @@ end
 -- and the value (a ground that gave no number).
 local function step(self, dt, x, y, angle, flip)
   local now, legs, feet = self.now, self.legs, self.feet
+  if now.started and flip ~= now.flip then
+    local bad, v = turn(self, flip)
+    if bad then return bad, v end
+  end
+  now.flip = flip
   local c, s = rot(angle)
   for i = 1, #legs do
     local leg, foot = legs[i], feet[i]
     local ox = leg.hx * c - leg.hy * s
     foot.hm, foot.h0, foot.home = foot.h0, foot.home, flip and x - ox or x + ox
-    if leg.hip then
-      local hx = leg.px * c - leg.py * s
-      foot.ox, foot.oy = flip and -hx or hx, leg.px * s + leg.py * c
-    end
   end
   local fresh = now.resume or not now.started
   if not now.started then
@@ -587,6 +782,7 @@ local function step(self, dt, x, y, angle, flip)
       local gy, a, v = ground_at(self, foot.home)
       if not gy then return a, v end
       foot.state, foot.x, foot.y, foot.a, foot.u = "planted", foot.home, gy, a, 0
+      on_ground(self, i, foot.home, gy, a, flip)
     end
     now.started, now.group = true, 0
   end
@@ -610,11 +806,12 @@ local function step(self, dt, x, y, angle, flip)
   end
   local bad, v = events(self, rest)
   if bad then return bad, v end
+  if rest and now.group == 0 then now.off = true end
   now.time = now.t0 + dt
   local vx = velocity(now, 1)
   bad, v = place(self, now.time, vx)
   if bad then return bad, v end
-  now.y, now.angle, now.flip, now.vx = y, angle, flip, vx
+  now.y, now.angle, now.c, now.s, now.vx = y, angle, c, s, vx
   -- samples in a row behind the next update (a dt of 0 starts again)
   now.hist = dt > 0 and (hist < 2 and hist + 1 or 2) or 1
   aim(self, flip)
@@ -630,13 +827,40 @@ local function take(self)
 end
 
 local function restore(self)
-  local feet, saved, legs = self.feet, self.saved_feet, self.legs
+  local feet, saved = self.feet, self.saved_feet
   for i = #feet, 1, -1 do
     -- a solver that raises again: nothing more can be done for it
-    if feet[i].aimed then pcall(put_back, legs[i].solver, feet[i], self.tip) end
+    if feet[i].aimed then pcall(put_back, self, i, not self.saved_now.started) end
     copy_fields(saved[i], feet[i])
   end
   copy_fields(self.saved_now, self.now)
+end
+
+-- An update that yielded inside a callback (ground, on_step, a leg's
+-- solver) waits in a suspended coroutine, which may never be resumed:
+-- any call from elsewhere drops it, as if it had not been made (if it is
+-- resumed later, it raises at once).  A call from inside the update (the
+-- coroutine running it, or one it resumed) finds it running: busy.
+local function recover(self)
+  local owner = self.busy
+  if owner and owner ~= MAIN and status(owner) == "suspended" then
+    restore(self)
+    self.busy = false
+  end
+end
+
+local BUSY = "cannot run inside on_step or ground (the gait is updating)"
+
+-- Runs f(self, ...) as the gait's owner (every callback inside it then
+-- checks it still is), returning pcall's answers; raises at level 3 when
+-- the gait was taken over while f waited in a yield.
+local function own(self, who, f, ...)
+  local me = caller()
+  self.busy = me
+  local ok, bad, v, w = pcall(f, self, ...)
+  if self.busy ~= me then fail(3, who, TAKEN_MESSAGE) end
+  self.busy = false
+  return ok, bad, v, w
 end
 
 --- g:update(dt, x, y [, angle [, flip]]) -> g: the body (its position,
@@ -645,7 +869,8 @@ end
 function Gait:update(dt, x, y, angle, flip)
   local who = "ik2d.gait: update"
   check_self(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
+  recover(self)
+  if self.busy then fail(2, who, BUSY) end
   common.nonnegative(dt, 2, who, "dt")
   common.finite(x, 2, who, "x")
   common.finite(y, 2, who, "y")
@@ -657,9 +882,7 @@ function Gait:update(dt, x, y, angle, flip)
     fail(2, who, "flip must be a boolean or nil", flip)
   end
   take(self)
-  self.busy = true
-  local ok, bad, v = pcall(step, self, dt, x, y, angle, flip)
-  self.busy = false
+  local ok, bad, v = own(self, who, step, dt, x, y, angle, flip)
   if ok and not bad then return self end
   restore(self)
   if not ok then error(bad, 0) end
@@ -680,6 +903,7 @@ end
 function Gait:foot(i)
   local who = "ik2d.gait: foot"
   check_self(self, who)
+  recover(self)
   common.whole(i, 1, #self.legs, 2, who, "i")
   check_started(self, who)
   local foot = self.feet[i]
@@ -687,33 +911,27 @@ function Gait:foot(i)
 end
 
 --- g:body_height() -> y: the least y (y grows downward: the highest
--- place) the body may take, at the x and angle of the last update, with
--- every planted foot within its leg's reach of its hip; -math.huge when
--- no foot is planted.  A hip not given is the leg's chain's base as it
--- stands now (its first joint), from the body of the last update.
+-- place) the body may take, at the x, angle and flip of the last update,
+-- with every foot's ankle within its leg's reach of its hip: a planted
+-- foot where it stands, a stepping one on the ground under it, so that
+-- the height moves on smoothly as a foot lifts, swings and lands.
 function Gait:body_height()
   local who = "ik2d.gait: body_height"
   check_self(self, who)
+  recover(self)
   check_started(self, who)
   local now, legs, feet = self.now, self.legs, self.feet
+  local c, s, x = now.c, now.s, now.x
   local best = -huge
   for i = 1, #legs do
     local leg, foot = legs[i], feet[i]
-    if foot.state == "planted" then
-      local hx, oy
-      if leg.hip then
-        hx, oy = now.x + foot.ox, foot.oy
-      else
-        -- joint 1 is the base
-        local bx, by = leg.chain:joint(1)
-        hx, oy = bx, by - now.y
-      end
-      local r, dx = leg.reach, foot.x - hx
-      local h = r * r - dx * dx
-      if h < 0 then h = 0 end
-      local y = foot.y - sqrt(h) - oy
-      if y > best then best = y end
-    end
+    local hx, hy = leg.px * c - leg.py * s, leg.px * s + leg.py * c
+    if now.flip then hx = -hx end
+    local r, dx = leg.reach, foot.ax - x - hx
+    local h = r * r - dx * dx
+    if h < 0 then h = 0 end
+    local y = foot.ay - sqrt(h) - hy
+    if y > best then best = y end
   end
   return best
 end
@@ -724,7 +942,8 @@ end
 function Gait:reset()
   local who = "ik2d.gait: reset"
   check_self(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
+  recover(self)
+  if self.busy then fail(2, who, BUSY) end
   local now = self.now
   now.started, now.group, now.last, now.vx = false, 0, 0, 0
   return self
@@ -736,17 +955,17 @@ end
 function Gait:plant(i, x)
   local who = "ik2d.gait: plant"
   check_self(self, who)
-  if self.busy then fail(2, who, "cannot run inside on_step or ground (the gait is updating)") end
+  recover(self)
+  if self.busy then fail(2, who, BUSY) end
   common.whole(i, 1, #self.legs, 2, who, "i")
   common.finite(x, 2, who, "x")
   check_started(self, who)
-  self.busy = true
-  local ok, y, a, v = pcall(ground_at, self, x)
-  self.busy = false
+  local ok, y, a, v = own(self, who, ground_at, x)
   if not ok then error(y, 0) end
   if not y then fail(2, who, a, v) end
   local now, foot = self.now, self.feet[i]
   foot.state, foot.x, foot.y, foot.a, foot.u = "planted", x, y, a, 0
+  on_ground(self, i, x, y, a, now.flip)
   -- the group it stepped with ends when none of its feet is in the air
   local g = now.group
   if g ~= 0 then

@@ -11,7 +11,10 @@
 -- same bits.  Prints one line per check and `love: N passed, N failed`.
 
 -- Only the game's own copy may answer: none installed on this machine.
-package.cpath = ""
+-- LuaJIT's own entry stays, ./?.so, which finds ik2d/core.so when the
+-- game is started from its own folder: spec/love_ship_run.sh starts it
+-- from an empty one, as a player's .love is started from anywhere.
+package.cpath = "./?.so"
 
 local passed, failed = 0, 0
 local ik2d, solver
