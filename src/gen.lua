@@ -240,6 +240,8 @@ local CHECKED = {
   { def = api.solver, file = "src/ik2d_solver.c" },
   { def = api.spring, file = "src/ik2d_spring.c" },
   { def = api.collider, file = "src/ik2d_spring.c" },
+  { def = api.skeleton_bone, file = "src/ik2d_skeleton.c" },
+  { def = api.skeleton, file = "src/ik2d_skeleton.c" },
 }
 
 local function constant_value(name)

@@ -254,4 +254,53 @@ static inline ik2d_status ik2d_collider_check_y2(double y2) {
   return isfinite(y2) ? IK2D_OK : IK2D_ERR_SEGMENT_Y2;
 }
 
+/* ik2d_skeleton_bone_def's length: finite, >= 0 */
+static inline ik2d_status ik2d_skeleton_bone_check_length(double length) {
+  return isfinite(length) && length >= 0.0 ? IK2D_OK : IK2D_ERR_PIVOT_LENGTH;
+}
+
+/* ik2d_skeleton_bone_def's rest: finite */
+static inline ik2d_status ik2d_skeleton_bone_check_rest(double rest) {
+  return isfinite(rest) ? IK2D_OK : IK2D_ERR_REST;
+}
+
+/* ik2d_skeleton_bone_def's x: finite, (checked while at_tip is off) */
+static inline ik2d_status ik2d_skeleton_bone_check_x(double x) {
+  return isfinite(x) ? IK2D_OK : IK2D_ERR_ORIGIN_X;
+}
+
+/* ik2d_skeleton_bone_def's y: finite, (checked while at_tip is off) */
+static inline ik2d_status ik2d_skeleton_bone_check_y(double y) {
+  return isfinite(y) ? IK2D_OK : IK2D_ERR_ORIGIN_Y;
+}
+
+/* ik2d_skeleton_bone_def's inherit: one of ik2d_inherit's choices */
+static inline ik2d_status ik2d_skeleton_bone_check_inherit(ik2d_inherit inherit) {
+  if (inherit == IK2D_INHERIT_ALL || inherit == IK2D_INHERIT_POSITION)
+    return IK2D_OK;
+  return IK2D_ERR_INHERIT;
+}
+
+/* ik2d_skeleton_def's bone_count: within [1, IK2D_MAX_SKELETON_BONES] */
+static inline ik2d_status ik2d_skeleton_check_bone_count(int bone_count) {
+  if (bone_count >= 1 && bone_count <= IK2D_MAX_SKELETON_BONES)
+    return IK2D_OK;
+  return IK2D_ERR_SKELETON_BONES;
+}
+
+/* ik2d_skeleton_def's x: finite */
+static inline ik2d_status ik2d_skeleton_check_x(double x) {
+  return isfinite(x) ? IK2D_OK : IK2D_ERR_BASE_X;
+}
+
+/* ik2d_skeleton_def's y: finite */
+static inline ik2d_status ik2d_skeleton_check_y(double y) {
+  return isfinite(y) ? IK2D_OK : IK2D_ERR_BASE_Y;
+}
+
+/* ik2d_skeleton_def's angle: finite */
+static inline ik2d_status ik2d_skeleton_check_angle(double angle) {
+  return isfinite(angle) ? IK2D_OK : IK2D_ERR_BASE_ANGLE;
+}
+
 #endif
