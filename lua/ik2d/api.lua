@@ -676,7 +676,7 @@ api.modules = {
     "ik2d", "ik2d.api", "ik2d.attach", "ik2d.behaviour", "ik2d.blend", "ik2d.common",
     "ik2d.ffi", "ik2d.follow", "ik2d.gait", "ik2d.love", "ik2d.mirror", "ik2d.smooth",
     "ik2d.pure.aim", "ik2d.pure.binding", "ik2d.pure.binding_chain", "ik2d.pure.binding_skeleton",
-    "ik2d.pure.binding_solver", "ik2d.pure.binding_spring", "ik2d.pure.ccd", "ik2d.pure.chain",
+    "ik2d.pure.binding_solver", "ik2d.pure.binding_spring", "ik2d.pure.ccd", "ik2d.pure.chain", "ik2d.pure.checks",
     "ik2d.pure.constraint", "ik2d.pure.core", "ik2d.pure.defs", "ik2d.pure.fabrik", "ik2d.pure.follow",
     "ik2d.pure.group", "ik2d.pure.kernel", "ik2d.pure.math", "ik2d.pure.numbers", "ik2d.pure.objects",
     "ik2d.pure.options",

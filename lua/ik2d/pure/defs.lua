@@ -5,6 +5,14 @@ local api = require "ik2d.api"
 
 local M = {}
 
+--- the value of the constant named name (api.constants: "MAX_BONES")
+function M.constant(name)
+  for _, c in ipairs(api.constants) do
+    if c.name == name then return c.value end
+  end
+  error("ik2d.pure.defs: no constant " .. tostring(name))
+end
+
 --- the set of field names a Lua table for a described def may have
 function M.field_set(description)
   local set = {}

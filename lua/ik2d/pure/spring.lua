@@ -8,6 +8,7 @@
 -- blends.
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
+local checks = require "ik2d.pure.checks"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -38,10 +39,7 @@ local FREE = 1e-8
 local STIFF = 0.25
 local MAX_BASE_SPEED = 1e300
 
-local MAX_COLLIDERS = 16
-for _, c in ipairs(api.constants) do
-  if c.name == "MAX_COLLIDERS" then MAX_COLLIDERS = c.value end
-end
+local MAX_COLLIDERS = defs.constant("MAX_COLLIDERS")
 M.MAX_COLLIDERS = MAX_COLLIDERS
 
 -- the settings lua/ik2d/api.lua describes: their keys and defaults
@@ -53,18 +51,6 @@ function M.copy_def(from, to)
   return to
 end
 
-local function check_gravity(x, y)
-  if not finite(x) then return "GRAVITY_X" end
-  if not finite(y) then return "GRAVITY_Y" end
-  return nil
-end
-
-local function check_wind(x, y)
-  if not finite(x) then return "WIND_X" end
-  if not finite(y) then return "WIND_Y" end
-  return nil
-end
-
 -- bone i's value of a setting: its entry of the per-bone array, or the number
 local function of_bone(def, key, array, i)
   local a = def[array]
@@ -72,32 +58,25 @@ local function of_bone(def, key, array, i)
   return def[key]
 end
 
--- a def for a chain of n bones
-local function check_def(def, n)
-  for i = 1, n do
-    local s = of_bone(def, "stiffness", "stiffness_per_bone", i)
-    if not finite(s) or s < 0.0 then return "SPRING_STIFFNESS" end
-  end
-  for i = 1, n do
-    local c = of_bone(def, "damping", "damping_per_bone", i)
-    if not finite(c) or c < 0.0 then return "SPRING_DAMPING" end
-  end
-  -- the motion depends on stiffness / mass and damping / mass: a bone's
-  -- and its child's stiffness over its mass
+-- The rule of lua/ik2d/api.lua's spring, named as in src/ik2d_spring.c:
+-- the motion depends on stiffness / mass and damping / mass, a bone's and
+-- its child's stiffness over its mass, and its damping over it.
+local RULES = {}
+function RULES.mass_ratios_finite(def, n)
   for i = 1, n do
     local mass = of_bone(def, "mass", "mass_per_bone", i)
     local s = of_bone(def, "stiffness", "stiffness_per_bone", i)
     local c = of_bone(def, "damping", "damping_per_bone", i)
-    if not finite(mass) or not (mass > 0.0) or not finite(s / mass) or not finite(c / mass) then
-      return "SPRING_MASS"
-    end
+    if not finite(s / mass) or not finite(c / mass) then return false end
     if i < n and not finite(of_bone(def, "stiffness", "stiffness_per_bone", i + 1) / mass) then
-      return "SPRING_MASS"
+      return false
     end
   end
-  if def.weight ~= def.weight then return "WEIGHT" end
-  return check_gravity(def.gravity_x, def.gravity_y) or check_wind(def.wind_x, def.wind_y)
+  return true
 end
+
+-- a def for a chain of n bones, in the description's order
+local check_def = checks.def(api.spring, RULES)
 
 local clamp_weight = m.clamp_weight
 
@@ -226,25 +205,12 @@ function M.set_def(sp, def)
   return status
 end
 
-function M.set_weight(sp, weight)
-  if weight ~= weight then return "WEIGHT" end
-  sp.settings.weight = clamp_weight(weight)
-  return nil
-end
-
-function M.set_gravity(sp, x, y)
-  local status = check_gravity(x, y)
-  if status then return status end
-  sp.settings.gravity_x, sp.settings.gravity_y = x, y
-  return nil
-end
-
-function M.set_wind(sp, x, y)
-  local status = check_wind(x, y)
-  if status then return status end
-  sp.settings.wind_x, sp.settings.wind_y = x, y
-  return nil
-end
+-- the setters: their values checked as set_def checks them
+local function keep(sp) keep_def(sp, sp.settings) end
+local function bone_count(sp) return sp.chain.count end
+M.set_weight = checks.setter(api.spring, "weight", RULES, keep, bone_count)
+M.set_gravity = checks.setter(api.spring, "gravity", RULES, keep, bone_count)
+M.set_wind = checks.setter(api.spring, "wind", RULES, keep, bone_count)
 
 --- bone i's angular velocity, in the sense of the chain's world angles
 function M.velocity(sp, i)
@@ -266,21 +232,7 @@ end
 
 --- nil, or the status naming what is wrong with collider c ({ shape =
 -- "circle" or "segment", x, y, radius, x1, y1, x2, y2 })
-function M.check_collider(c)
-  if c.shape == "circle" then
-    if not finite(c.x) then return "CIRCLE_X" end
-    if not finite(c.y) then return "CIRCLE_Y" end
-    if not finite(c.radius) or c.radius < 0.0 then return "CIRCLE_RADIUS" end
-  elseif c.shape == "segment" then
-    if not finite(c.x1) then return "SEGMENT_X1" end
-    if not finite(c.y1) then return "SEGMENT_Y1" end
-    if not finite(c.x2) then return "SEGMENT_X2" end
-    if not finite(c.y2) then return "SEGMENT_Y2" end
-  else
-    return "COLLIDER_SHAPE"
-  end
-  return nil
-end
+M.check_collider = checks.def(api.collider)
 
 local COLLIDER_KEYS = { "shape", "x", "y", "radius", "x1", "y1", "x2", "y2" }
 
