@@ -809,6 +809,51 @@ local function array_count()
   return most
 end
 
+-- the setters of several arguments, whose statuses blame one of them
+local function blamed_setters()
+  local list = {}
+  for _, def in ipairs({ api.solver, api.spring }) do
+    for _, setter in ipairs(defs.setters(def)) do
+      if #setter.fields > 1 then list[#list + 1] = { def = def, setter = setter } end
+    end
+  end
+  return list
+end
+
+local function blame_name(entry)
+  return format("luaik_%s_%s_arg", entry.def.prefix, entry.setter.name)
+end
+
+local function blame_declarations()
+  local out = {}
+  for _, entry in ipairs(blamed_setters()) do
+    out[#out + 1] = format("int %s(ik2d_status status);", blame_name(entry))
+  end
+  return concat(out, "\n")
+end
+
+-- the functions naming the argument a setter's status blames
+local function blame_functions()
+  local out = {}
+  for _, entry in ipairs(blamed_setters()) do
+    local blame = defs.blame(entry.setter)
+    out[#out + 1] = ""
+    out[#out + 1] = format("int %s(ik2d_status status) {", blame_name(entry))
+    out[#out + 1] = "  switch (status) {"
+    for _, step in ipairs(entry.setter.checks) do
+      local arg = step.status and blame[step.status]
+      if arg and arg > 1 then
+        out[#out + 1] = format("    case IK2D_ERR_%s: return %d;", step.status, arg)
+        blame[step.status] = nil
+      end
+    end
+    out[#out + 1] = "    default: return 1;"
+    out[#out + 1] = "  }"
+    out[#out + 1] = "}"
+  end
+  return concat(out, "\n")
+end
+
 local function luaik_api_h()
   return concat({
     "/* " .. MARK .. ": src/lua/luaik_api.h */",
@@ -821,6 +866,8 @@ local function luaik_api_h()
     "#define LUAIK_API_H",
     "",
     "#include <stddef.h>",
+    "",
+    "#include \"../ik2d.h\"",
     "",
     "typedef enum luaik_option_kind {",
     "  LUAIK_OPTION_NUMBER,  /* a number or a numeric string, into a double */",
@@ -868,6 +915,11 @@ local function luaik_api_h()
     option_indices(api.solver, "SOLVER"),
     option_indices(api.spring, "SPRING"),
     "",
+    "/* The argument a status of a setter of several values blames: a field's",
+    "** status its argument's (2 for the setter's first), a rule's the object's",
+    "** (1). */",
+    blame_declarations(),
+    "",
     "#endif",
   }, "\n") .. "\n"
 end
@@ -876,7 +928,8 @@ local function luaik_api_c()
   local out = {
     "/* " .. MARK .. ": src/lua/luaik_api.c */",
     "/*",
-    "** luaik_api.c: the option tables luaik_api.h declares.",
+    "** luaik_api.c: the option tables luaik_api.h declares, and which argument",
+    "** a setter's status blames.",
     "*/",
     "#include <stddef.h>",
     "",
@@ -940,6 +993,7 @@ local function luaik_api_c()
     out[#out + 1] = "  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}"
     out[#out + 1] = "};"
   end
+  out[#out + 1] = blame_functions()
   return concat(out, "\n") .. "\n"
 end
 
