@@ -1089,8 +1089,8 @@ end
 
 local function pure_numbers()
   local out = {
-    "-- " .. MARK .. ": lua/ik2d/pure/numbers.lua",
-    "--- ik2d.pure.numbers: the thresholds the solves share, as",
+    "-- generated from src/ik2d_numbers.h by make gen: lua/ik2d/pure/numbers.lua",
+    "--- ik2d.pure.numbers: the thresholds the solves and the springs share, as",
     "-- src/ik2d_numbers.h (the reference, with why each is what it is)",
     "-- defines them; make gen writes this file from that one.",
     "return {",

@@ -43,7 +43,7 @@
 ** / L_i over its mass, each spring counted twice: Gershgorin's bound on
 ** the fastest rate squared):
 **
-** - Up to STIFF, each bone's oscillator exactly.  Over a substep each
+** - Up to SPRING_STIFF, each bone's oscillator exactly.  Over a substep each
 **   bone sees its neighbours held (the parent where it is at the
 **   substep's middle, as it was just stepped, the child where its
 **   velocity takes it by then), and the field linearised around the
@@ -84,27 +84,14 @@
 #include "ik2d_checks.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 #include "ik2d_skeleton.h"
 #include "ik2d_spring.h"
 
-/* Substeps: at least SUBSTEP_RATE a second, at most MAX_SUBSTEPS an
-** update, none longer than MAX_SUBSTEP seconds.  720 is a multiple of
-** the usual frame rates (24, 30, 48, 60, 72, 90, 120, 144, 240, 360 Hz):
-** at any of them a frame is whole substeps of 1/720 s, so a jolt gives
-** the same motion to rounding. */
-#define SPRING_SUBSTEP_RATE 720.0
-#define SPRING_MAX_SUBSTEPS 64
-#define SPRING_MAX_SUBSTEP 1.0
-/* No bone turns faster (rad/s): half a turn per substep at the rate. */
-#define SPRING_MAX_SPEED (SPRING_SUBSTEP_RATE * IK2D_PI)
-/* Below this K h^2 the spring's pull over a substep is below 1e-8 of the
-** forcing's: the substep is solved as free motion, where the oscillator's
-** formula would cancel catastrophically. */
-#define SPRING_FREE 1e-8
-/* Above this Lambda h^2 the chain goes by backward Euler. */
-#define SPRING_STIFF 0.25
-/* A base faster (px/s) is taken as this fast: the jumps stay finite. */
-#define SPRING_MAX_BASE_SPEED 1e300
+/* The thresholds (substeps, free motion, backward Euler, a base's speed):
+** src/ik2d_numbers.h.  No bone turns faster (rad/s): half a turn per
+** substep at the rate. */
+#define SPRING_MAX_SPEED (IK2D_SPRING_SUBSTEP_RATE * IK2D_PI)
 
 /* ------------------------------------------------------------------ */
 /* storage                                                              */
@@ -527,7 +514,7 @@ static bool spring_line_side(spring_sides *sides, int k, double px, double py, d
   *nx = -sy / length;
   *ny = sx / length;
   *signed_distance = (px - ax) * *nx + (py - ay) * *ny;
-  tolerance = 1e-12 * (fabs(px) + fabs(py) + fabs(ax) + fabs(ay) + length);
+  tolerance = IK2D_SPRING_ON_LINE * (fabs(px) + fabs(py) + fabs(ax) + fabs(ay) + length);
   if (*signed_distance > tolerance) sides->side[k] = 1.0;
   else if (*signed_distance < -tolerance) sides->side[k] = -1.0;
   return true;
@@ -618,7 +605,7 @@ static void spring_base_sides(const ik2d_spring *spring, spring_sides *sides, do
 ** u = v E + f I, u' = v P + f E. */
 static double spring_step(double k, double gamma, double f, double h, double *v) {
   double v0 = *v, a = 0.5 * gamma, e, p, integral;
-  if (k * h * h > SPRING_FREE) {
+  if (k * h * h > IK2D_SPRING_FREE) {
     /* e^(-a h) times C = cos(w h) or cosh(r h), and times S = sin(w h) / w
     ** or sinh(r h) / r, with w^2 = -r^2 = k - a^2; one_minus_c is 1 -
     ** e^(-a h) C without cancellation */
@@ -645,7 +632,7 @@ static double spring_step(double k, double gamma, double f, double h, double *v)
     p = c - a * e;
     /* P' = -gamma P - k E, so k I = 1 - P - gamma E = 1 - C - a E */
     integral = (one_minus_c - a * e) / k;
-  } else if (gamma * h > 1e-4) {
+  } else if (gamma * h > IK2D_SPRING_SERIES) {
     /* free: E = (1 - e^(-gamma h)) / gamma, I = (h - E) / gamma */
     e = -ik2d_expm1(-gamma * h) / gamma;
     p = ik2d_exp(-gamma * h);
@@ -686,8 +673,8 @@ static double spring_speed(double d, double dt) {
   double v;
   if (dt == HUGE_VAL) return 0.0;
   v = d / dt;
-  if (v > SPRING_MAX_BASE_SPEED) return SPRING_MAX_BASE_SPEED;
-  if (v < -SPRING_MAX_BASE_SPEED) return -SPRING_MAX_BASE_SPEED;
+  if (v > IK2D_SPRING_MAX_BASE_SPEED) return IK2D_SPRING_MAX_BASE_SPEED;
+  if (v < -IK2D_SPRING_MAX_BASE_SPEED) return -IK2D_SPRING_MAX_BASE_SPEED;
   return v;
 }
 
@@ -999,14 +986,15 @@ ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt) {
   spring_inputs_of(spring, &in, dt);
   if (dt > 0.0) {
     /* 1/60 s is 12 substeps, not 13 for the rounding of dt * 720 */
-    steps = dt * SPRING_SUBSTEP_RATE;
+    steps = dt * IK2D_SPRING_SUBSTEP_RATE;
     n = steps <= 1.0 ? 1
-      : steps >= SPRING_MAX_SUBSTEPS ? SPRING_MAX_SUBSTEPS : (int)ceil(steps - 1e-9);
+      : steps >= IK2D_SPRING_MAX_SUBSTEPS ? IK2D_SPRING_MAX_SUBSTEPS
+                                          : (int)ceil(steps - IK2D_SPRING_SUBSTEP_SLACK);
     h = dt / n;
-    if (h > SPRING_MAX_SUBSTEP) h = SPRING_MAX_SUBSTEP;
+    if (h > IK2D_SPRING_MAX_SUBSTEP) h = IK2D_SPRING_MAX_SUBSTEP;
     lambda = spring_coefficients(spring, &in);
     spring_kick(spring, &in);
-    if (lambda * h * h <= SPRING_STIFF) {
+    if (lambda * h * h <= IK2D_SPRING_STIFF) {
       for (k = 0; k < n; k++) spring_substep(spring, &in, h, (double)k / n, (k + 1.0) / n);
     } else {
       for (k = 0; k < n; k++) spring_substep_implicit(spring, &in, h, (k + 1.0) / n);

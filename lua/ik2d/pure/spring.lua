@@ -9,6 +9,7 @@
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
 local checks = require "ik2d.pure.checks"
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -28,16 +29,20 @@ local M = {}
 
 local function finite(x) return x - x == 0 end
 
--- Substeps: at least SUBSTEP_RATE a second, at most MAX_SUBSTEPS an
--- update, none longer than MAX_SUBSTEP seconds; no bone turns faster than
--- MAX_SPEED; below FREE (K h^2) a substep is free motion; above STIFF
--- (Lambda h^2) the chain goes by backward Euler; the base's speed is
--- taken as at most MAX_BASE_SPEED.
-local SUBSTEP_RATE, MAX_SUBSTEPS, MAX_SUBSTEP = 720.0, 64, 1.0
+-- The thresholds, as src/ik2d_numbers.h defines them (why each is what
+-- it is: there): substeps at least SUBSTEP_RATE a second, at most
+-- MAX_SUBSTEPS an update, none longer than MAX_SUBSTEP seconds; below FREE
+-- (K h^2) a substep is free motion, by its series below SERIES (gamma h);
+-- above STIFF (Lambda h^2) the chain goes by backward Euler; the base's
+-- speed is taken as at most MAX_BASE_SPEED.  No bone turns faster than
+-- MAX_SPEED, half a turn a substep at the rate.
+local SUBSTEP_RATE, MAX_SUBSTEPS, MAX_SUBSTEP = N.SPRING_SUBSTEP_RATE, N.SPRING_MAX_SUBSTEPS,
+  N.SPRING_MAX_SUBSTEP
+local SUBSTEP_SLACK = N.SPRING_SUBSTEP_SLACK
 local MAX_SPEED = SUBSTEP_RATE * PI
-local FREE = 1e-8
-local STIFF = 0.25
-local MAX_BASE_SPEED = 1e300
+local FREE, SERIES, STIFF = N.SPRING_FREE, N.SPRING_SERIES, N.SPRING_STIFF
+local MAX_BASE_SPEED = N.SPRING_MAX_BASE_SPEED
+local ON_LINE = N.SPRING_ON_LINE
 
 local MAX_COLLIDERS = defs.constant("MAX_COLLIDERS")
 M.MAX_COLLIDERS = MAX_COLLIDERS
@@ -335,7 +340,7 @@ local function line_side(sp, k, px, py, ax, ay, bx, by)
   if not (length > 0.0 and length - length == 0) then return nil end
   local nx, ny = -sy / length, sx / length
   local signed = (px - ax) * nx + (py - ay) * ny
-  local tolerance = 1e-12 * (abs(px) + abs(py) + abs(ax) + abs(ay) + length)
+  local tolerance = ON_LINE * (abs(px) + abs(py) + abs(ax) + abs(ay) + length)
   if signed > tolerance then
     sp.side[k] = 1.0
   elseif signed < -tolerance then
@@ -451,7 +456,7 @@ local function step(k, gamma, f, h, v0)
     end
     p = c - a * e
     integral = (one_minus_c - a * e) / k
-  elseif gamma * h > 1e-4 then
+  elseif gamma * h > SERIES then
     e = -expm1(-gamma * h) / gamma
     p = exp(-gamma * h)
     integral = (h - e) / gamma
@@ -788,7 +793,7 @@ function M.update(sp, dt)
     elseif steps >= MAX_SUBSTEPS then
       n = MAX_SUBSTEPS
     else
-      n = ceil(steps - 1e-9)
+      n = ceil(steps - SUBSTEP_SLACK)
     end
     local h = dt / n
     if h > MAX_SUBSTEP then h = MAX_SUBSTEP end
