@@ -903,7 +903,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
 ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (!isfinite(angle)) return IK2D_ERR_REST;
+  if (ik2d_skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
   sk->rest[i] = angle;
   sk->rest_rot[i] = ik2d_rot_angle(angle);
   skeleton_regeometry(sk, i);
