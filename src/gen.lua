@@ -8,7 +8,10 @@
 -- A generated region sits between a line holding
 -- "generated from lua/ik2d/api.lua by make gen: <name>" and the next
 -- line holding "end generated"; everything else in those files is
--- written by hand.  Whole files made here start with that line.
+-- written by hand.  Whole files made here start with that line (but
+-- lua/ik2d/pure/numbers.lua, made from src/ik2d_numbers.h, says so).
+-- The order of a def's checks and its setters come from
+-- lua/ik2d/pure/defs.lua, which the pure core reads the same way.
 -- Paths are the repository's (found from this file's); spec/api_spec.lua
 -- runs the check on every runtime.
 -- the repository's root: the folder above this file

@@ -2,16 +2,21 @@
 --
 -- Everything that more than one file must agree on is said here once:
 -- the version and the limits, the statuses and their words, the choices
--- (enums), the settings of the solver and the spring with their C
--- fields, types, defaults and the statuses that refuse them, the fields
--- a bone table takes, the numbers the kernels share, and the modules.
+-- (enums), the defs (the solver's and the spring's settings, a
+-- collider, a constraint, a chain and its bones, a skeleton and its
+-- bones) with their C fields, types, defaults, checks and the statuses
+-- that refuse them, each def's rules across fields, the options and the
+-- fields a bone table takes, and the modules.
 --
 -- `make gen` (src/gen.lua) writes from it the generated regions of
--- src/ik2d.h, src/ik2d_api.c (the status words and the default defs),
--- src/lua/luaik_api.h (the binding's option tables), the rockspec's
--- module lists and the README's option tables; spec/api_spec.lua fails
--- when one of them is stale.  The pure core and the helpers read this
--- table at run time (statuses, options, defaults, the version).
+-- src/ik2d.h (with the setters' prototypes), src/ik2d_checks.h (each
+-- field's check), each def's check and setters in its object's file,
+-- src/ik2d_api.c (the status words and the default defs),
+-- src/lua/luaik_api.c/.h (the binding's option tables, the argument a
+-- setter's status blames), the rockspec's module lists and docs/api.md's
+-- option tables; spec/api_spec.lua fails when one of them is stale.  The
+-- pure core and the helpers read this table at load (statuses, options,
+-- defaults, checks, the version).
 --
 -- Plain data only: no functions, so a generator on any Lua reads it.
 local api = {}
