@@ -331,11 +331,12 @@ local function check_words(check, f)
     words[#words + 1] = concat(values, " or ")
   end
   if check.choice then words[#words + 1] = "one of " .. f.type .. "'s choices" end
+  local text = concat(words, ", ")
   for name, value in pairs(check.when or {}) do
     local state = value == true and "on" or value == false and "off" or value
-    words[#words + 1] = format("(checked while %s is %s)", name, state)
+    text = format("%s (checked while %s is %s)", text, name, state)
   end
-  return concat(words, ", ")
+  return text
 end
 
 -- a statement over lines of at most 90 columns: pieces is the text cut

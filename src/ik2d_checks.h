@@ -29,7 +29,8 @@ static inline ik2d_status ik2d_constraint_check_min_in_radians(double min) {
   return min >= -IK2D_TWO_PI && min <= IK2D_TWO_PI ? IK2D_OK : IK2D_ERR_MIN_DEGREES;
 }
 
-/* ik2d_constraint_def's max: within [-2 pi, 2 pi] (as min's) */
+/* ik2d_constraint_def's max: within [-2 pi, 2 pi] (larger ones are degrees by
+** mistake) */
 static inline ik2d_status ik2d_constraint_check_max_in_radians(double max) {
   return max >= -IK2D_TWO_PI && max <= IK2D_TWO_PI ? IK2D_OK : IK2D_ERR_MAX_DEGREES;
 }
@@ -132,7 +133,7 @@ static inline ik2d_status ik2d_solver_check_compress(double compress) {
   return compress >= 0.0 && compress <= 1.0 ? IK2D_OK : IK2D_ERR_COMPRESS;
 }
 
-/* ik2d_solver_def's tip.angle: finite, (checked while tip is on) */
+/* ik2d_solver_def's tip.angle: finite (checked while tip is on) */
 static inline ik2d_status ik2d_solver_check_tip_angle(double angle) {
   return isfinite(angle) ? IK2D_OK : IK2D_ERR_TIP_ANGLE;
 }
@@ -142,12 +143,12 @@ static inline ik2d_status ik2d_solver_check_tip_weight(double weight) {
   return weight >= 0.0 && weight <= 1.0 ? IK2D_OK : IK2D_ERR_TIP_WEIGHT;
 }
 
-/* ik2d_solver_def's pole.x: finite, (checked while pole is on) */
+/* ik2d_solver_def's pole.x: finite (checked while pole is on) */
 static inline ik2d_status ik2d_solver_check_pole_x(double x) {
   return isfinite(x) ? IK2D_OK : IK2D_ERR_POLE_X;
 }
 
-/* ik2d_solver_def's pole.y: finite, (checked while pole is on) */
+/* ik2d_solver_def's pole.y: finite (checked while pole is on) */
 static inline ik2d_status ik2d_solver_check_pole_y(double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_POLE_Y;
 }
@@ -157,17 +158,17 @@ static inline ik2d_status ik2d_solver_check_priority(double priority) {
   return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
 }
 
-/* ik2d_solver_def's aim.x: finite, (checked while aim is on) */
+/* ik2d_solver_def's aim.x: finite (checked while aim is on) */
 static inline ik2d_status ik2d_solver_check_aim_x(double x) {
   return isfinite(x) ? IK2D_OK : IK2D_ERR_AIM_X;
 }
 
-/* ik2d_solver_def's aim.y: finite, (checked while aim is on) */
+/* ik2d_solver_def's aim.y: finite (checked while aim is on) */
 static inline ik2d_status ik2d_solver_check_aim_y(double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_AIM_Y;
 }
 
-/* ik2d_solver_def's aim.angle: finite, (checked while aim is on) */
+/* ik2d_solver_def's aim.angle: finite (checked while aim is on) */
 static inline ik2d_status ik2d_solver_check_aim_angle(double angle) {
   return isfinite(angle) ? IK2D_OK : IK2D_ERR_AIM_ANGLE;
 }
@@ -219,37 +220,37 @@ static inline ik2d_status ik2d_collider_check_shape(ik2d_collider_shape shape) {
   return IK2D_ERR_COLLIDER_SHAPE;
 }
 
-/* ik2d_collider's x: finite, (checked while shape is circle) */
+/* ik2d_collider's x: finite (checked while shape is circle) */
 static inline ik2d_status ik2d_collider_check_x(double x) {
   return isfinite(x) ? IK2D_OK : IK2D_ERR_CIRCLE_X;
 }
 
-/* ik2d_collider's y: finite, (checked while shape is circle) */
+/* ik2d_collider's y: finite (checked while shape is circle) */
 static inline ik2d_status ik2d_collider_check_y(double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_CIRCLE_Y;
 }
 
-/* ik2d_collider's radius: finite, >= 0, (checked while shape is circle) */
+/* ik2d_collider's radius: finite, >= 0 (checked while shape is circle) */
 static inline ik2d_status ik2d_collider_check_radius(double radius) {
   return isfinite(radius) && radius >= 0.0 ? IK2D_OK : IK2D_ERR_CIRCLE_RADIUS;
 }
 
-/* ik2d_collider's x1: finite, (checked while shape is segment) */
+/* ik2d_collider's x1: finite (checked while shape is segment) */
 static inline ik2d_status ik2d_collider_check_x1(double x1) {
   return isfinite(x1) ? IK2D_OK : IK2D_ERR_SEGMENT_X1;
 }
 
-/* ik2d_collider's y1: finite, (checked while shape is segment) */
+/* ik2d_collider's y1: finite (checked while shape is segment) */
 static inline ik2d_status ik2d_collider_check_y1(double y1) {
   return isfinite(y1) ? IK2D_OK : IK2D_ERR_SEGMENT_Y1;
 }
 
-/* ik2d_collider's x2: finite, (checked while shape is segment) */
+/* ik2d_collider's x2: finite (checked while shape is segment) */
 static inline ik2d_status ik2d_collider_check_x2(double x2) {
   return isfinite(x2) ? IK2D_OK : IK2D_ERR_SEGMENT_X2;
 }
 
-/* ik2d_collider's y2: finite, (checked while shape is segment) */
+/* ik2d_collider's y2: finite (checked while shape is segment) */
 static inline ik2d_status ik2d_collider_check_y2(double y2) {
   return isfinite(y2) ? IK2D_OK : IK2D_ERR_SEGMENT_Y2;
 }
@@ -264,12 +265,12 @@ static inline ik2d_status ik2d_skeleton_bone_check_rest(double rest) {
   return isfinite(rest) ? IK2D_OK : IK2D_ERR_REST;
 }
 
-/* ik2d_skeleton_bone_def's x: finite, (checked while at_tip is off) */
+/* ik2d_skeleton_bone_def's x: finite (checked while at_tip is off) */
 static inline ik2d_status ik2d_skeleton_bone_check_x(double x) {
   return isfinite(x) ? IK2D_OK : IK2D_ERR_ORIGIN_X;
 }
 
-/* ik2d_skeleton_bone_def's y: finite, (checked while at_tip is off) */
+/* ik2d_skeleton_bone_def's y: finite (checked while at_tip is off) */
 static inline ik2d_status ik2d_skeleton_bone_check_y(double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_ORIGIN_Y;
 }
