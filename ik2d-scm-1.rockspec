@@ -95,6 +95,7 @@ build = {
     ["ik2d.pure.binding_spring"] = "lua/ik2d/pure/binding_spring.lua",
     ["ik2d.pure.ccd"] = "lua/ik2d/pure/ccd.lua",
     ["ik2d.pure.chain"] = "lua/ik2d/pure/chain.lua",
+    ["ik2d.pure.checks"] = "lua/ik2d/pure/checks.lua",
     ["ik2d.pure.constraint"] = "lua/ik2d/pure/constraint.lua",
     ["ik2d.pure.core"] = "lua/ik2d/pure/core.lua",
     ["ik2d.pure.defs"] = "lua/ik2d/pure/defs.lua",

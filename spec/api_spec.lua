@@ -114,3 +114,137 @@ describe("each backend's options (" .. ik2d.backend .. ")", function()
   end)
 end)
 
+
+describe("the build", function()
+  -- the words of a Makefile variable's value, its continued lines too
+  local function make_list(makefile, name)
+    local value = makefile:match("\n" .. name .. " = (.-[^\\])\n")
+    assert(value, "no " .. name .. " in the Makefile")
+    local words = {}
+    for word in value:gsub("\\\n", " "):gmatch("%S+") do words[#words + 1] = word end
+    return words
+  end
+
+  it("compiles the description's C sources, in its order: the core's and the binding's", function()
+    local makefile = read("Makefile")
+    assert.same(api.modules.core, make_list(makefile, "CORE_SOURCES"))
+    assert.same(api.modules.binding, make_list(makefile, "BINDING_SOURCES"))
+  end)
+end)
+
+describe("each backend's checks, made from the description (" .. ik2d.backend .. ")", function()
+  local words = {}
+  for _, st in ipairs(api.statuses) do words[st.name] = st.words end
+  for _, c in ipairs(api.constants) do
+    for name, text in pairs(words) do words[name] = text:gsub("{" .. c.name .. "}", tostring(c.value)) end
+  end
+
+  local function constant(v)
+    if type(v) ~= "string" then return v end
+    for _, c in ipairs(api.constants) do
+      if c.name == v then return c.value end
+    end
+  end
+
+  -- values each part of a check refuses (whole ones, for a whole field)
+  local function refused_values(check, whole)
+    local list = {}
+    if check.not_nan then list[#list + 1] = 0 / 0 end
+    if check.finite and not whole then list[#list + 1] = math.huge end
+    if check.min then list[#list + 1] = constant(check.min) - 1 end
+    if check.above then list[#list + 1] = constant(check.above) end
+    if check.max then list[#list + 1] = constant(check.max) + 1 end
+    if check.below then list[#list + 1] = constant(check.below) end
+    if check.one_of then list[#list + 1] = 0 end
+    return list
+  end
+
+  local function each_option(def, fn)
+    for _, f in ipairs(def.fields) do fn(f) end
+    for _, g in ipairs(def.groups or {}) do
+      for _, f in ipairs(g.fields) do fn(f) end
+    end
+  end
+
+  local function refuses_each(def, make)
+    local count = 0
+    each_option(def, function(f)
+      if not (f.check and (f.kind == "number" or f.kind == "whole" or f.kind == "angle" or
+                           f.kind == "number_or_array")) then
+        return
+      end
+      for _, v in ipairs(refused_values(f.check, f.kind == "whole")) do
+        local object = make()
+        local ok, err = pcall(object.set_options, object, { [f.option or f.name] = v })
+        assert.is_false(ok, f.name .. " = " .. tostring(v))
+        assert.truthy(err:find(words[f.status], 1, true), f.name .. " = " .. tostring(v) .. ": " .. err)
+        count = count + 1
+      end
+    end)
+    return count
+  end
+
+  it("refuses every value a solver option's check refuses, with its status's words", function()
+    local count = refuses_each(api.solver, function()
+      return ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } })
+    end)
+    assert.is_true(count >= 14, count)
+  end)
+
+  it("refuses every value a spring option's check refuses, with its status's words", function()
+    local count = refuses_each(api.spring, function() return ik2d.spring(ik2d.chain{ { length = 1 } }) end)
+    assert.is_true(count >= 6, count)
+  end)
+
+  -- each setter of several values, called with a colon (the argument
+  -- numbers of Lua's errors do not count self there)
+  local CALLS = {
+    { api.solver, "tip_angle", function(o, ...) o:set_tip_angle(...) end, { 0, 1 } },
+    { api.solver, "pole", function(o, ...) o:set_pole(...) end, { 0, 0 } },
+    { api.solver, "aim", function(o, ...) o:set_aim(...) end, { 0, 0, 0 } },
+    { api.spring, "gravity", function(o, ...) o:set_gravity(...) end, { 0, 0 } },
+    { api.spring, "wind", function(o, ...) o:set_wind(...) end, { 0, 0 } },
+  }
+
+  it("blames the argument of the field a setter's status is about", function()
+    for _, call in ipairs(CALLS) do
+      local def, name, set, good = call[1], call[2], call[3], call[4]
+      local fields = {}
+      for _, g in ipairs(def.groups or {}) do
+        if g.setter == name then
+          for _, f in ipairs(g.fields) do
+            if f.member ~= "enabled" then fields[#fields + 1] = f end
+          end
+        end
+      end
+      for _, f in ipairs(def.fields) do
+        if f.option == name then
+          for _, field_name in ipairs(f.vector) do
+            for _, other in ipairs(def.fields) do
+              if other.name == field_name then fields[#fields + 1] = other end
+            end
+          end
+        end
+      end
+      assert.equal(#good, #fields, name)
+      for k, f in ipairs(fields) do
+        local values = { good[1], good[2], good[3] }
+        values[k] = refused_values(f.check)[1]
+        local object = def == api.solver and ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } })
+          or ik2d.spring(ik2d.chain{ { length = 1 } })
+        local ok, err = pcall(set, object, values[1], values[2], values[3])
+        assert.is_false(ok, name .. ": " .. f.name)
+        assert.truthy(err:find(("bad argument #%d to 'set_%s' (%s"):format(k, name, words[f.status]), 1, true),
+                      name .. ": " .. f.name .. ": " .. err)
+      end
+    end
+  end)
+
+  it("blames the solver for a rule a setter breaks", function()
+    local s = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } })
+    s:set_aim(0, 0, 0)
+    local ok, err = pcall(function() s:set_tip_angle(0) end)
+    assert.is_false(ok)
+    assert.truthy(err:find("bad self (" .. words.AIM_TIP, 1, true), err)
+  end)
+end)

@@ -8,13 +8,20 @@
 -- A generated region sits between a line holding
 -- "generated from lua/ik2d/api.lua by make gen: <name>" and the next
 -- line holding "end generated"; everything else in those files is
--- written by hand.  Whole files made here start with that line.
+-- written by hand.  Whole files made here start with that line (but
+-- lua/ik2d/pure/numbers.lua, made from src/ik2d_numbers.h, says so).
+-- The order of a def's checks and its setters come from
+-- lua/ik2d/pure/defs.lua, which the pure core reads the same way.
 -- Paths are the repository's (found from this file's); spec/api_spec.lua
 -- runs the check on every runtime.
 -- the repository's root: the folder above this file
 local ROOT = (debug.getinfo(1, "S").source:match("^@(.*)[/\\][^/\\]*$") or "src") .. "/.."
 
 local api = dofile(ROOT .. "/lua/ik2d/api.lua")
+-- the description's order of checks and its setters, as the pure core
+-- reads them
+package.path = ROOT .. "/lua/?.lua;" .. package.path
+local defs = require "ik2d.pure.defs"
 
 local concat, format = table.concat, string.format
 
@@ -122,6 +129,14 @@ local function def_fields(def)
   return list
 end
 
+-- the C path of the field named name in def: "tip.angle"
+local function path_of(def, name)
+  for _, entry in ipairs(def_fields(def)) do
+    if entry.field.name == name then return entry.path end
+  end
+  error("gen: no field " .. name .. " in " .. def.c)
+end
+
 -- ------------------------------------------------------------------
 -- src/ik2d.h: the regions
 -- ------------------------------------------------------------------
@@ -157,9 +172,11 @@ local function enum_region(e)
   return concat(out, "\n")
 end
 
+-- a field's default as its comment ends, nil for a pointer (NULL, which
+-- its doc explains)
 local function default_text(f)
   local v = f.default
-  if v == nil then return "NULL" end
+  if v == nil then return nil end
   if v == math.pi then return "pi" end
   if v == -math.pi then return "-pi" end
   if f.enum then return format("%q", v):gsub("^\"(.*)\"$", "%1") end
@@ -186,7 +203,8 @@ local function struct_fields(out, fields, indent)
   end)
   for _, entry in ipairs(sorted) do
     local f = entry.f
-    out[#out + 1] = c_comment(f.doc .. "; " .. default_text(f), indent)
+    local default = default_text(f)
+    out[#out + 1] = c_comment(default and f.doc .. "; " .. default or f.doc, indent)
     local space = f.type:sub(-1) == "*" and "" or " "
     out[#out + 1] = format("%s%s%s%s;", indent, f.type, space, f.member or f.name)
   end
@@ -211,8 +229,464 @@ local function def_region(def)
   return concat(out, "\n")
 end
 
+-- ------------------------------------------------------------------
+-- the checks: src/ik2d_checks.h (each field's), each def's check and
+-- setters (regions of the def's file) and the setters' prototypes
+-- ------------------------------------------------------------------
+
+-- the defs in the order of their files' layers, with the file holding
+-- each one's check (and its setters)
+local CHECKED = {
+  { def = api.constraint, file = "src/ik2d_constraint.c" },
+  { def = api.bone, file = "src/ik2d_chain.c" },
+  { def = api.chain, file = "src/ik2d_chain.c" },
+  { def = api.solver, file = "src/ik2d_solver.c" },
+  { def = api.spring, file = "src/ik2d_spring.c" },
+  { def = api.collider, file = "src/ik2d_spring.c" },
+  { def = api.skeleton_bone, file = "src/ik2d_skeleton.c" },
+  { def = api.skeleton, file = "src/ik2d_skeleton.c" },
+}
+
+local function constant_value(name)
+  for _, c in ipairs(api.constants) do
+    if c.name == name then return c.value end
+  end
+  error("gen: no constant " .. tostring(name))
+end
+
+-- a bound of a check as C writes it for field f
+local function c_bound(v, f)
+  if type(v) == "string" then
+    constant_value(v)
+    return "IK2D_" .. v
+  end
+  if f.type == "int" then return format("%d", v) end
+  for _, multiple in ipairs({ { 1, "IK2D_PI" }, { 2, "IK2D_TWO_PI" } }) do
+    if v == multiple[1] * math.pi then return multiple[2] end
+    if v == -multiple[1] * math.pi then return "-" .. multiple[2] end
+  end
+  return c_double(v)
+end
+
+-- the C names of an enum's choices
+local function c_choices(f)
+  local names = {}
+  for k, value in ipairs(find_enum(f.enum).values) do names[k] = value[2] end
+  return names
+end
+
+-- the conditions a value v of field f passes check with, and-ed
+local function c_conditions(check, f, v)
+  local parts = {}
+  local function alternatives(list)
+    local alts = {}
+    for k, x in ipairs(list) do alts[k] = v .. " == " .. x end
+    parts[#parts + 1] = concat(alts, " || ")
+  end
+  if check.whole and f.type ~= "int" then parts[#parts + 1] = "floor(" .. v .. ") == " .. v end
+  if check.finite then parts[#parts + 1] = "isfinite(" .. v .. ")" end
+  if check.not_nan then parts[#parts + 1] = "!isnan(" .. v .. ")" end
+  if check.min ~= nil then parts[#parts + 1] = v .. " >= " .. c_bound(check.min, f) end
+  if check.above ~= nil then parts[#parts + 1] = v .. " > " .. c_bound(check.above, f) end
+  if check.max ~= nil then parts[#parts + 1] = v .. " <= " .. c_bound(check.max, f) end
+  if check.below ~= nil then parts[#parts + 1] = v .. " < " .. c_bound(check.below, f) end
+  if check.one_of then
+    local values = {}
+    for k, x in ipairs(check.one_of) do values[k] = c_bound(x, f) end
+    alternatives(values)
+  end
+  if check.choice then alternatives(c_choices(f)) end
+  if #parts == 0 then error("gen: " .. f.name .. "'s check asks nothing") end
+  if #parts > 1 then
+    for k, part in ipairs(parts) do
+      if part:find(" || ", 1, true) then parts[k] = "(" .. part .. ")" end
+    end
+  end
+  return concat(parts, " && ")
+end
+
+-- what a check asks, in words, for a comment
+local function check_words(check, f)
+  local words = {}
+  local function bound(v)
+    if type(v) == "string" then return "IK2D_" .. v end
+    if v == 2 * math.pi then return "2 pi" end
+    if v == -2 * math.pi then return "-2 pi" end
+    return default_text({ default = v })
+  end
+  if check.finite then words[#words + 1] = "finite" end
+  if check.not_nan then words[#words + 1] = "not NaN (any other number is kept, clamped)" end
+  if check.min ~= nil and check.max ~= nil then
+    words[#words + 1] = format("within [%s, %s]", bound(check.min), bound(check.max))
+  elseif check.min ~= nil then
+    words[#words + 1] = ">= " .. bound(check.min)
+  elseif check.max ~= nil then
+    words[#words + 1] = "<= " .. bound(check.max)
+  end
+  if check.above ~= nil then words[#words + 1] = "> " .. bound(check.above) end
+  if check.below ~= nil then words[#words + 1] = "< " .. bound(check.below) end
+  if check.one_of then
+    local values = {}
+    for k, x in ipairs(check.one_of) do values[k] = bound(x) end
+    words[#words + 1] = concat(values, " or ")
+  end
+  if check.choice then words[#words + 1] = "one of " .. f.type .. "'s choices" end
+  local text = concat(words, ", ")
+  for name, value in pairs(check.when or {}) do
+    local state = value == true and "on" or value == false and "off" or value
+    text = format("%s (checked while %s is %s)", text, name, state)
+  end
+  return text
+end
+
+-- a statement over lines of at most 90 columns: pieces is the text cut
+-- where a line may break (after an operator), first and rest the lines'
+-- starts
+local function broken(pieces, first, rest)
+  local lines, line = {}, first
+  for k, piece in ipairs(pieces) do
+    if k > 1 and #line + 1 + #piece > 90 then
+      lines[#lines + 1] = line
+      line = rest .. piece
+    else
+      line = k == 1 and line .. piece or line .. " " .. piece
+    end
+  end
+  lines[#lines + 1] = line
+  return concat(lines, "\n")
+end
+
+-- text cut after each && and ||
+local function operator_pieces(text)
+  local pieces = {}
+  for piece in (text .. " "):gmatch("(.-[&|][&|]) ") do pieces[#pieces + 1] = piece end
+  local tail = text:match("^.*[&|][&|] (.-)$") or text
+  pieces[#pieces + 1] = tail
+  return pieces
+end
+
+-- the C name of the check of a step (a field's or a checking rule's)
+local function check_name(def, step)
+  return format("ik2d_%s_check_%s", def.prefix, step.name)
+end
+
+-- the C path of a step's field in def: "tip.angle"
+local function step_path(def, step) return path_of(def, step.field.name) end
+
+local function check_function(def, step)
+  local f = step.field
+  local param = step_path(def, step):match("([%w_]+)$")
+  local head = format("static inline ik2d_status %s(%s %s) {", check_name(def, step), f.type, param)
+  if #head > 90 then
+    param = "value"
+    head = format("static inline ik2d_status %s(%s %s) {", check_name(def, step), f.type, param)
+  end
+  local condition = c_conditions(step.check, f, param)
+  local doc = format("%s's %s: %s", def.c, step_path(def, step), check_words(step.check, f))
+  if step.rule then doc = doc .. " (" .. step.rule.doc .. ")" end
+  local out = { c_comment(doc, ""), head }
+  local line = format("  return %s ? IK2D_OK : IK2D_ERR_%s;", condition, step.status)
+  if #line <= 90 then
+    out[#out + 1] = line
+  else
+    out[#out + 1] = broken(operator_pieces(condition), "  if (", "      ") .. ")"
+    out[#out + 1] = "    return IK2D_OK;"
+    out[#out + 1] = format("  return IK2D_ERR_%s;", step.status)
+  end
+  out[#out + 1] = "}"
+  return concat(out, "\n")
+end
+
+local function checks_h()
+  local out = {
+    "/* " .. MARK .. ": src/ik2d_checks.h */",
+    "/*",
+    "** ik2d_checks.h: each field's check, as lua/ik2d/api.lua describes it:",
+    "** IK2D_OK for a value the field takes, else the status that refuses it.",
+    "** The checks of whole defs and the setters (each in its object's file,",
+    "** generated too) call them, and so do the group setters.",
+    "*/",
+    "#ifndef IK2D_CHECKS_H",
+    "#define IK2D_CHECKS_H",
+    "",
+    "#include <math.h>",
+    "",
+    "#include \"ik2d.h\"",
+    "#include \"ik2d_math.h\"",
+  }
+  for _, checked in ipairs(CHECKED) do
+    for _, step in ipairs(defs.checks(checked.def)) do
+      if step.check then
+        out[#out + 1] = ""
+        out[#out + 1] = check_function(checked.def, step)
+      end
+    end
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = "#endif"
+  return concat(out, "\n") .. "\n"
+end
+
+-- the C condition of a when ({ tip = true }) on def (an expression such
+-- as "def->" or "def.")
+local function c_when(def, when, at)
+  local parts = {}
+  for name, value in pairs(when) do
+    local path = at .. path_of(def, name)
+    local f
+    for _, entry in ipairs(def_fields(def)) do
+      if entry.field.name == name then f = entry.field end
+    end
+    if value == true then
+      parts[#parts + 1] = path
+    elseif value == false then
+      parts[#parts + 1] = "!" .. path
+    else
+      local c_value
+      for _, choice in ipairs(find_enum(f.enum).values) do
+        if choice[1] == value then c_value = choice[2] end
+      end
+      parts[#parts + 1] = path .. " == " .. assert(c_value, "gen: no choice " .. value)
+    end
+  end
+  table.sort(parts)
+  return concat(parts, " && ")
+end
+
+local function context_name(def) return def.checked_with and def.checked_with.name end
+
+-- whether rule takes the def's checked_with
+local function takes_context(def, rule)
+  for _, name in ipairs(rule.reads or {}) do
+    if name == context_name(def) then return true end
+  end
+  return false
+end
+
+-- the condition under which a step checks (nil: always); switch: the
+-- switch a setter turns on, whose when holds
+local function step_when(def, step, at, switch)
+  if not step.when or (switch and step.when[switch] == true) then return nil end
+  return c_when(def, step.when, at)
+end
+
+-- the statement "if (condition) return result;" at indent, broken after
+-- an operator where it passes 90 columns
+local function refusal(indent, condition, result)
+  local line = format("%sif (%s) return %s;", indent, condition, result)
+  if #line <= 90 then return line end
+  return broken(operator_pieces(condition), indent .. "if (", indent .. "    ") .. ")\n" .. indent
+    .. "  return " .. result .. ";"
+end
+
+-- the lines of one check of def at indent (at: "def->" in a def's check,
+-- "def." in a setter; context: what the rules get; guard: a condition
+-- it is made under, or nil)
+local function check_lines(def, step, indent, at, context, guard)
+  local function refused(condition, result)
+    return refusal(indent, guard and guard .. " && " .. condition or condition, result)
+  end
+  if step.rule and not step.check then
+    local rule = step.rule
+    local args = (at == "def." and "&def" or "def") .. (takes_context(def, rule) and ", " .. context or "")
+    if rule.nested then
+      return refused(format("(status = %s(%s)) != IK2D_OK", rule.name, args), "status")
+    end
+    return refused(format("!%s(%s)", rule.name, args), "IK2D_ERR_" .. rule.status)
+  end
+  local f = step.field
+  if f.array then
+    if guard then error("gen: " .. f.name .. ": a per-bone setting's check has no when") end
+    -- a per-bone setting: the number, or each entry of its array
+    local name = path_of(def, f.name)
+    local value = format("%s%s != NULL ? %s%s[i] : %s%s;", at, f.array, at, f.array, at, name)
+    local out = { format("%sfor (i = 0; i < %s; i++) {", indent, context) }
+    local line = format("%s  double %s = %s", indent, name, value)
+    if #line > 90 then line = format("%s  double %s =\n%s      %s", indent, name, indent, value) end
+    out[#out + 1] = line
+    out[#out + 1] = refusal(indent .. "  ", format("(status = %s(%s)) != IK2D_OK", check_name(def, step), name),
+                            "status")
+    out[#out + 1] = indent .. "}"
+    return concat(out, "\n")
+  end
+  return refused(format("(status = %s(%s%s)) != IK2D_OK", check_name(def, step), at,
+                        step_path(def, step)), "status")
+end
+
+-- the lines of a list of checks, those under the same condition in one
+-- block
+local function checks_lines(def, steps, at, context, switch)
+  local out, k = {}, 1
+  while k <= #steps do
+    local when = step_when(def, steps[k], at, switch)
+    if not when then
+      out[#out + 1] = check_lines(def, steps[k], "  ", at, context)
+      k = k + 1
+    else
+      local block = {}
+      while k <= #steps and step_when(def, steps[k], at, switch) == when do
+        block[#block + 1] = check_lines(def, steps[k], "    ", at, context)
+        k = k + 1
+      end
+      if #block == 1 then
+        -- one check: the condition joins its own
+        out[#out + 1] = check_lines(def, steps[k - 1], "  ", at, context, when)
+      else
+        out[#out + 1] = format("  if (%s) {", when)
+        for _, line in ipairs(block) do out[#out + 1] = line end
+        out[#out + 1] = "  }"
+      end
+    end
+  end
+  return concat(out, "\n")
+end
+
+-- whether a list of steps needs a status variable and a bone index
+local function needs(steps)
+  local status, index = false, false
+  for _, step in ipairs(steps) do
+    if step.check or (step.rule and step.rule.nested) then status = true end
+    if step.field and step.field.array then index = true end
+  end
+  return status, index
+end
+
+local function def_check_name(def) return def.check_function or def.prefix .. "_def_check" end
+
+-- the C declaration of a def's checked_with
+local function context_decl(def)
+  local with = def.checked_with
+  local type = with.type
+  return type .. (type:sub(-1) == "*" and "" or " ") .. with.name
+end
+
+local function def_check_region(def)
+  local steps = defs.checks(def)
+  local params = format("const %s *def", def.c)
+  if def.checked_with then params = params .. ", " .. context_decl(def) end
+  local doc = format("%s's check as lua/ik2d/api.lua describes it: each field's, each rule, in its "
+    .. "order; the first refused is the status.", def.c)
+  if def.checked_with then doc = doc .. "  " .. def.checked_with.name .. ": " .. def.checked_with.doc .. "." end
+  local out = { c_comment(doc, "") }
+  local head = format("%sik2d_status %s(%s) {", def.check_function and "" or "static ",
+                      def_check_name(def), params)
+  if #head > 90 then
+    local at = head:find("(", 1, true)
+    head = head:gsub(", ", ",\n" .. string.rep(" ", at), 1)
+  end
+  out[#out + 1] = head
+  local status, index = needs(steps)
+  if status then out[#out + 1] = "  ik2d_status status;" end
+  if index then out[#out + 1] = "  int i;" end
+  out[#out + 1] = "  if (def == NULL) return IK2D_ERR_NULL;"
+  out[#out + 1] = checks_lines(def, steps, "def->", context_name(def))
+  out[#out + 1] = "  return IK2D_OK;"
+  out[#out + 1] = "}"
+  return concat(out, "\n")
+end
+
+-- a setter's C parameters: each field's member name
+local function setter_params(setter)
+  local params = {}
+  for k, f in ipairs(setter.fields) do
+    params[k] = format("%s %s", f.type, (f.member or f.name))
+  end
+  return params
+end
+
+-- a prototype or a definition's first line, broken at its commas past 90
+-- columns
+local function signature(start, params, finish)
+  local at = #start
+  local text = start .. concat(params, ", ") .. finish
+  if #text <= 90 then return text end
+  local pieces = {}
+  for k, p in ipairs(params) do pieces[k] = p .. (k < #params and "," or finish) end
+  pieces[1] = start .. pieces[1]
+  return broken(pieces, "", string.rep(" ", at))
+end
+
+local function setter_function(def, setter)
+  local object = "ik2d_" .. def.prefix
+  local params = setter_params(setter)
+  table.insert(params, 1, object .. " *" .. def.prefix)
+  local out = { signature(format("ik2d_status ik2d_%s_set_%s(", def.prefix, setter.name), params, ") {") }
+  local status = needs(setter.checks)
+  out[#out + 1] = format("  %s def;", def.c)
+  if status then out[#out + 1] = "  ik2d_status status;" end
+  out[#out + 1] = format("  if (%s == NULL) return IK2D_ERR_NULL;", def.prefix)
+  out[#out + 1] = format("  def = %s->settings;", def.prefix)
+  if setter.switch then out[#out + 1] = format("  def.%s = true;", path_of(def, setter.switch.name)) end
+  for _, f in ipairs(setter.fields) do
+    out[#out + 1] = format("  def.%s = %s;", path_of(def, f.name), f.member or f.name)
+  end
+  local context = def.checked_with and def.checked_with.setter
+  if #setter.checks > 0 then
+    out[#out + 1] = checks_lines(def, setter.checks, "def.", context, setter.switch and setter.switch.name)
+  end
+  out[#out + 1] = format("  %s_keep_def(%s, &def);", def.prefix, def.prefix)
+  out[#out + 1] = "  return IK2D_OK;"
+  out[#out + 1] = "}"
+  if setter.switch then
+    out[#out + 1] = ""
+    out[#out + 1] = format("void ik2d_%s_clear_%s(%s *%s) {", def.prefix, setter.name, object, def.prefix)
+    out[#out + 1] = format("  if (%s != NULL) %s->settings.%s = false;", def.prefix, def.prefix,
+                           path_of(def, setter.switch.name))
+    out[#out + 1] = "}"
+  end
+  return concat(out, "\n")
+end
+
+local function setters_region(def)
+  local out = {
+    c_comment("A setter checks a copy of the settings with the new values: the checks of those "
+      .. "fields and the rules that read them, in " .. def_check_name(def) .. "'s order; then keeps "
+      .. "it as a whole def is kept.  A switch turned off needs no check.", ""),
+  }
+  for _, setter in ipairs(defs.setters(def)) do
+    out[#out + 1] = ""
+    out[#out + 1] = setter_function(def, setter)
+  end
+  return concat(out, "\n")
+end
+
+local function setter_prototypes(def)
+  local object = "ik2d_" .. def.prefix
+  local out = {
+    c_comment(format("One setting each (a group's together, its switch turned on): checked as "
+      .. "ik2d_%s_set_def checks it, with the rules that read it, then kept.", def.prefix), ""),
+  }
+  for _, setter in ipairs(defs.setters(def)) do
+    local params = setter_params(setter)
+    table.insert(params, 1, object .. " *" .. def.prefix)
+    if setter.doc then out[#out + 1] = c_comment(setter.doc, "") end
+    out[#out + 1] = signature(format("IK2D_API ik2d_status ik2d_%s_set_%s(", def.prefix, setter.name),
+                              params, ");")
+    if setter.switch then
+      out[#out + 1] = format("IK2D_API void ik2d_%s_clear_%s(%s *%s);", def.prefix, setter.name, object,
+                             def.prefix)
+    end
+  end
+  return concat(out, "\n")
+end
+
+-- the regions of each file holding checks
+local function check_regions()
+  local files = {}
+  for _, checked in ipairs(CHECKED) do
+    local def = checked.def
+    local regions = files[checked.file] or {}
+    files[checked.file] = regions
+    regions[def.prefix:gsub("_", " ") .. " check"] = def_check_region(def)
+    if def.setters then regions[def.prefix .. " setters"] = setters_region(def) end
+  end
+  return files
+end
+
 local function header_regions()
   local regions = {
+    ["solver setters"] = setter_prototypes(api.solver),
+    ["spring setters"] = setter_prototypes(api.spring),
     constants = header.constants(),
     statuses = header.statuses(),
     ["solver def"] = def_region(api.solver),
@@ -295,13 +769,6 @@ local KINDS = { number = "NUMBER", whole = "WHOLE", boolean = "BOOLEAN", choice 
                 angle = "ANGLE", point = "POINT", vector = "VECTOR", ray = "RAY",
                 number_or_array = "NUMBER_OR_ARRAY" }
 
-local function path_of(def, name)
-  for _, entry in ipairs(def_fields(def)) do
-    if entry.field.name == name then return entry.path end
-  end
-  error("gen: no field " .. name .. " in " .. def.c)
-end
-
 local function options_of(def)
   local list = {}
   for _, entry in ipairs(def_fields(def)) do
@@ -346,6 +813,51 @@ local function array_count()
   return most
 end
 
+-- the setters of several arguments, whose statuses blame one of them
+local function blamed_setters()
+  local list = {}
+  for _, def in ipairs({ api.solver, api.spring }) do
+    for _, setter in ipairs(defs.setters(def)) do
+      if #setter.fields > 1 then list[#list + 1] = { def = def, setter = setter } end
+    end
+  end
+  return list
+end
+
+local function blame_name(entry)
+  return format("luaik_%s_%s_arg", entry.def.prefix, entry.setter.name)
+end
+
+local function blame_declarations()
+  local out = {}
+  for _, entry in ipairs(blamed_setters()) do
+    out[#out + 1] = format("int %s(ik2d_status status);", blame_name(entry))
+  end
+  return concat(out, "\n")
+end
+
+-- the functions naming the argument a setter's status blames
+local function blame_functions()
+  local out = {}
+  for _, entry in ipairs(blamed_setters()) do
+    local blame = defs.blame(entry.setter)
+    out[#out + 1] = ""
+    out[#out + 1] = format("int %s(ik2d_status status) {", blame_name(entry))
+    out[#out + 1] = "  switch (status) {"
+    for _, step in ipairs(entry.setter.checks) do
+      local arg = step.status and blame[step.status]
+      if arg and arg > 1 then
+        out[#out + 1] = format("    case IK2D_ERR_%s: return %d;", step.status, arg)
+        blame[step.status] = nil
+      end
+    end
+    out[#out + 1] = "    default: return 1;"
+    out[#out + 1] = "  }"
+    out[#out + 1] = "}"
+  end
+  return concat(out, "\n")
+end
+
 local function luaik_api_h()
   return concat({
     "/* " .. MARK .. ": src/lua/luaik_api.h */",
@@ -358,6 +870,8 @@ local function luaik_api_h()
     "#define LUAIK_API_H",
     "",
     "#include <stddef.h>",
+    "",
+    "#include \"../ik2d.h\"",
     "",
     "typedef enum luaik_option_kind {",
     "  LUAIK_OPTION_NUMBER,  /* a number or a numeric string, into a double */",
@@ -405,6 +919,11 @@ local function luaik_api_h()
     option_indices(api.solver, "SOLVER"),
     option_indices(api.spring, "SPRING"),
     "",
+    "/* The argument a status of a setter of several values blames: a field's",
+    "** status its argument's (2 for the setter's first), a rule's the object's",
+    "** (1). */",
+    blame_declarations(),
+    "",
     "#endif",
   }, "\n") .. "\n"
 end
@@ -413,7 +932,8 @@ local function luaik_api_c()
   local out = {
     "/* " .. MARK .. ": src/lua/luaik_api.c */",
     "/*",
-    "** luaik_api.c: the option tables luaik_api.h declares.",
+    "** luaik_api.c: the option tables luaik_api.h declares, and which argument",
+    "** a setter's status blames.",
     "*/",
     "#include <stddef.h>",
     "",
@@ -477,6 +997,7 @@ local function luaik_api_c()
     out[#out + 1] = "  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}"
     out[#out + 1] = "};"
   end
+  out[#out + 1] = blame_functions()
   return concat(out, "\n") .. "\n"
 end
 
@@ -547,8 +1068,9 @@ local function prototypes(texts, marker)
   return found
 end
 
-local function ffi_cdef()
-  local core = prototypes({ read("src/ik2d.h") }, "IK2D_API")
+-- (header_text: src/ik2d.h as gen writes it)
+local function ffi_cdef(header_text)
+  local core = prototypes({ header_text }, "IK2D_API")
   local bindings = {}
   for _, file in ipairs(api.modules.binding) do
     if file ~= "src/lua/luaik_api.c" then bindings[#bindings + 1] = read(file) end
@@ -571,8 +1093,8 @@ end
 
 local function pure_numbers()
   local out = {
-    "-- " .. MARK .. ": lua/ik2d/pure/numbers.lua",
-    "--- ik2d.pure.numbers: the thresholds the solves share, as",
+    "-- generated from src/ik2d_numbers.h by make gen: lua/ik2d/pure/numbers.lua",
+    "--- ik2d.pure.numbers: the thresholds the solves and the springs share, as",
     "-- src/ik2d_numbers.h (the reference, with why each is what it is)",
     "-- defines them; make gen writes this file from that one.",
     "return {",
@@ -623,6 +1145,8 @@ end
 local function outputs()
   local files = {}
   files["src/ik2d.h"] = fill("src/ik2d.h", read("src/ik2d.h"), header_regions())
+  files["src/ik2d_checks.h"] = checks_h()
+  for path, regions in pairs(check_regions()) do files[path] = fill(path, read(path), regions) end
   files["src/ik2d_api.c"] = api_c()
   files["src/lua/luaik_api.h"] = luaik_api_h()
   files["src/lua/luaik_api.c"] = luaik_api_c()
@@ -636,7 +1160,7 @@ local function outputs()
                      api.version, api.version),
   })
   files["lua/ik2d/ffi.lua"] = fill("lua/ik2d/ffi.lua", read("lua/ik2d/ffi.lua"),
-                                   { cdef = ffi_cdef() })
+                                   { cdef = ffi_cdef(files["src/ik2d.h"]) })
   return files
 end
 

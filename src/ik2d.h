@@ -213,13 +213,13 @@ typedef struct ik2d_bone_def {
   double length;
   /* rest local angle; 0 */
   double rest;
-  /* NULL: free; not owned; NULL */
+  /* NULL: free; not owned */
   const ik2d_constraint *constraint;
 } ik2d_bone_def;
 
 /* A chain: its bones, base first, and its base. */
 typedef struct ik2d_chain_def {
-  /* bone_count of them, base first; NULL */
+  /* bone_count of them, base first */
   const ik2d_bone_def *bones;
   /* the base in world space; 0 */
   double x;
@@ -472,36 +472,40 @@ IK2D_API ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver);
 IK2D_API ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_def *def);
 /* The settings now (a default def for NULL). */
 IK2D_API ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver);
-/* One setting each, checked as ik2d_solver_set_def checks it. */
+/* generated from lua/ik2d/api.lua by make gen: solver setters */
+/* One setting each (a group's together, its switch turned on): checked as
+** ik2d_solver_set_def checks it, with the rules that read it, then kept. */
 IK2D_API ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method);
 IK2D_API ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations);
 IK2D_API ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance);
 IK2D_API ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight);
-IK2D_API ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping);
 IK2D_API ik2d_status ik2d_solver_set_warm_start(ik2d_solver *solver, bool warm_start);
+IK2D_API ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping);
 IK2D_API ik2d_status ik2d_solver_set_exact(ik2d_solver *solver, bool exact);
 IK2D_API ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep);
 IK2D_API ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend);
 IK2D_API ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness);
+IK2D_API ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
+                                                    ik2d_softness_curve softness_curve);
 IK2D_API ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch);
 IK2D_API ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress);
-IK2D_API ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
-                                                    ik2d_softness_curve curve);
-/* Orients the last bone (tip_angle, tip_weight); clear: free again. */
+IK2D_API ik2d_status ik2d_solver_set_uniform(ik2d_solver *solver, bool uniform);
+/* Orients the last bone (tip.angle, tip.weight); clear: free again. */
 IK2D_API ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle,
                                                double weight);
 IK2D_API void ik2d_solver_clear_tip_angle(ik2d_solver *solver);
 /* Bends toward the point (x, y); clear: bend as set again. */
 IK2D_API ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y);
 IK2D_API void ik2d_solver_clear_pole(ik2d_solver *solver);
-/* Aims the ray from (x, y) along angle, in the last bone's space, through
-** the target (aim.x, aim.y, aim.angle); clear: the tip goes to the target
-** again.  Refused with method follow and with a tip angle. */
+IK2D_API ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority);
+IK2D_API ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together);
+/* Aims the ray from (x, y) along angle, in the last bone's space, through the
+** target (aim.x, aim.y, aim.angle); clear: the tip goes to the target again.
+** Refused with method follow and with a tip angle. */
 IK2D_API ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y,
                                          double angle);
 IK2D_API void ik2d_solver_clear_aim(ik2d_solver *solver);
-IK2D_API ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority);
-IK2D_API ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together);
+/* end generated */
 
 /* World space (a target on a bone, ik2d_solver_set_target_bone, is
 ** cleared). */
@@ -600,7 +604,7 @@ typedef struct ik2d_skeleton_bone_def {
   double x;
   /* as x; 0 */
   double y;
-  /* NULL: free; not owned; NULL */
+  /* NULL: free; not owned */
   const ik2d_constraint *constraint;
   /* an earlier bone, or -1: the base; -1 */
   int parent;
@@ -613,7 +617,7 @@ typedef struct ik2d_skeleton_bone_def {
 
 /* A skeleton: its bones, parents first, and its base. */
 typedef struct ik2d_skeleton_def {
-  /* parents first; NULL */
+  /* parents first */
   const ik2d_skeleton_bone_def *bones;
   /* the base in world space; 0 */
   double x;
@@ -860,12 +864,11 @@ typedef struct ik2d_spring_def {
   /* clamped to [0, 1], NaN refused; 1 */
   double weight;
   /* NULL: stiffness for every bone; else one per bone of the chain, base
-  ** first (read when the def is given, not kept); NULL */
+  ** first (read when the def is given, not kept) */
   const double *stiffness_per_bone;
-  /* NULL: damping for every bone; else one per bone, as stiffness_per_bone;
-  ** NULL */
+  /* NULL: damping for every bone; else one per bone, as stiffness_per_bone */
   const double *damping_per_bone;
-  /* NULL: mass for every bone; else one per bone, as stiffness_per_bone; NULL */
+  /* NULL: mass for every bone; else one per bone, as stiffness_per_bone */
   const double *mass_per_bone;
 } ik2d_spring_def;
 /* end generated */
@@ -916,9 +919,15 @@ IK2D_API ik2d_chain *ik2d_spring_chain(const ik2d_spring *spring);
 IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_def *def);
 /* The settings now (a default def for NULL). */
 IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
+/* generated from lua/ik2d/api.lua by make gen: spring setters */
+/* One setting each (a group's together, its switch turned on): checked as
+** ik2d_spring_set_def checks it, with the rules that read it, then kept. */
+IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double gravity_x,
+                                             double gravity_y);
+IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double wind_x,
+                                          double wind_y);
 IK2D_API ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight);
-IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double x, double y);
-IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double x, double y);
+/* end generated */
 /* Defaults: a circle at the origin of radius 0. */
 IK2D_API ik2d_collider ik2d_default_collider_def(void);
 /* IK2D_OK, or the status of what is wrong with collider. */

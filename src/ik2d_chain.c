@@ -7,6 +7,7 @@
 
 #include "ik2d.h"
 #include "ik2d_chain.h"
+#include "ik2d_checks.h"
 #include "ik2d_math.h"
 
 /* ------------------------------------------------------------------ */
@@ -51,26 +52,28 @@ static void chain_keep_base(ik2d_chain *chain, double x, double y, double angle)
 
 
 ik2d_status ik2d_chain_check_base(double x, double y, double angle) {
-  if (!isfinite(x)) return IK2D_ERR_BASE_X;
-  if (!isfinite(y)) return IK2D_ERR_BASE_Y;
-  if (!isfinite(angle)) return IK2D_ERR_BASE_ANGLE;
-  return IK2D_OK;
+  ik2d_status status;
+  if ((status = ik2d_chain_check_x(x)) != IK2D_OK) return status;
+  if ((status = ik2d_chain_check_y(y)) != IK2D_OK) return status;
+  return ik2d_chain_check_angle(angle);
 }
 
-ik2d_status ik2d_bone_def_check(const ik2d_bone_def *bone) {
-  if (bone == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(bone->length) || !(bone->length > 0.0)) return IK2D_ERR_LENGTH;
-  if (!isfinite(bone->rest)) return IK2D_ERR_REST;
-  return IK2D_OK;
-}
-
-/* pivots: bones of length 0 are allowed (skeleton chains) */
-static ik2d_status chain_check_def(const ik2d_chain_def *def, bool pivots) {
-  double reach = 0.0;
-  int i;
+/* generated from lua/ik2d/api.lua by make gen: bone check */
+/* ik2d_bone_def's check as lua/ik2d/api.lua describes it: each field's, each
+** rule, in its order; the first refused is the status. */
+ik2d_status ik2d_bone_def_check(const ik2d_bone_def *def) {
+  ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if (def->bone_count < 1 || def->bone_count > IK2D_MAX_BONES)
-    return IK2D_ERR_BONE_COUNT;
+  if ((status = ik2d_bone_check_length(def->length)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_check_rest(def->rest)) != IK2D_OK) return status;
+  return IK2D_OK;
+}
+/* end generated */
+
+/* Every bone as ik2d_bone_def_check checks it; with pivots (a skeleton's
+** chains) a bone of length 0 too. */
+static ik2d_status chain_bones_valid(const ik2d_chain_def *def, bool pivots) {
+  int i;
   if (def->bones == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < def->bone_count; i++) {
     ik2d_bone_def bone = def->bones[i];
@@ -78,11 +81,34 @@ static ik2d_status chain_check_def(const ik2d_chain_def *def, bool pivots) {
     if (pivots && bone.length == 0.0) bone.length = 1.0;
     status = ik2d_bone_def_check(&bone);
     if (status != IK2D_OK) return status;
-    reach += def->bones[i].length;
   }
-  if (!isfinite(reach)) return IK2D_ERR_REACH;
-  return ik2d_chain_check_base(def->x, def->y, def->angle);
+  return IK2D_OK;
 }
+
+/* the lengths add up to a finite reach */
+static bool chain_reach_finite(const ik2d_chain_def *def) {
+  double reach = 0.0;
+  int i;
+  for (i = 0; i < def->bone_count; i++) reach += def->bones[i].length;
+  return isfinite(reach);
+}
+
+/* generated from lua/ik2d/api.lua by make gen: chain check */
+/* ik2d_chain_def's check as lua/ik2d/api.lua describes it: each field's, each
+** rule, in its order; the first refused is the status. pivots: bones of
+** length 0 are allowed (a skeleton's chains). */
+static ik2d_status chain_def_check(const ik2d_chain_def *def, bool pivots) {
+  ik2d_status status;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if ((status = ik2d_chain_check_bone_count(def->bone_count)) != IK2D_OK) return status;
+  if ((status = chain_bones_valid(def, pivots)) != IK2D_OK) return status;
+  if (!chain_reach_finite(def)) return IK2D_ERR_REACH;
+  if ((status = ik2d_chain_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d_chain_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d_chain_check_angle(def->angle)) != IK2D_OK) return status;
+  return IK2D_OK;
+}
+/* end generated */
 
 static ik2d_status chain_init(ik2d_chain *chain, size_t size,
                               const ik2d_chain_def *def, bool pivots) {
@@ -92,7 +118,7 @@ static ik2d_status chain_init(ik2d_chain *chain, size_t size,
   int i;
   if (chain == NULL) return IK2D_ERR_NULL;
   if ((uintptr_t)chain % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
-  status = chain_check_def(def, pivots);
+  status = chain_def_check(def, pivots);
   if (status != IK2D_OK) return status;
   l = chain_layout_of(def->bone_count);
   if (size < l.size) return IK2D_ERR_SIZE;
@@ -216,7 +242,7 @@ ik2d_status ik2d_chain_set_length(ik2d_chain *chain, int i, double length) {
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
-  if (!isfinite(length) || !(length > 0.0)) return IK2D_ERR_LENGTH;
+  if (ik2d_bone_check_length(length) != IK2D_OK) return IK2D_ERR_LENGTH;
   /* summed afresh, not adjusted: no rounding accumulates over edits */
   for (k = 0; k < chain->count; k++) reach += k == i ? length : chain->length[k];
   if (!isfinite(reach)) return IK2D_ERR_REACH;
@@ -233,7 +259,7 @@ ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle) {
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
-  if (!isfinite(angle)) return IK2D_ERR_REST;
+  if (ik2d_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
   chain->rest[i] = angle;
   chain->rest_rot[i] = ik2d_rot_angle(angle);
   /* the joints are made the angles' again, as a skeleton's are */

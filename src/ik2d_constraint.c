@@ -6,23 +6,30 @@
 #include <stdint.h>
 
 #include "ik2d.h"
+#include "ik2d_checks.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
 
-
 size_t ik2d_constraint_size(void) { return sizeof(ik2d_constraint); }
 
-static ik2d_status constraint_check(const ik2d_constraint_def *def) {
+/* min <= max (an inverted range is the outside of [min, max]) */
+static bool limits_in_order(const ik2d_constraint_def *def) { return def->min <= def->max; }
+
+/* generated from lua/ik2d/api.lua by make gen: constraint check */
+/* ik2d_constraint_def's check as lua/ik2d/api.lua describes it: each field's,
+** each rule, in its order; the first refused is the status. */
+static ik2d_status constraint_def_check(const ik2d_constraint_def *def) {
+  ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if (!isfinite(def->min)) return IK2D_ERR_MIN;
-  if (!isfinite(def->max)) return IK2D_ERR_MAX;
-  if (fabs(def->min) > IK2D_TWO_PI) return IK2D_ERR_MIN_DEGREES;
-  if (fabs(def->max) > IK2D_TWO_PI) return IK2D_ERR_MAX_DEGREES;
-  if (def->min > def->max) return IK2D_ERR_LIMIT_ORDER;
-  if (def->space != IK2D_SPACE_PARENT && def->space != IK2D_SPACE_WORLD)
-    return IK2D_ERR_SPACE;
+  if ((status = ik2d_constraint_check_min(def->min)) != IK2D_OK) return status;
+  if ((status = ik2d_constraint_check_max(def->max)) != IK2D_OK) return status;
+  if ((status = ik2d_constraint_check_min_in_radians(def->min)) != IK2D_OK) return status;
+  if ((status = ik2d_constraint_check_max_in_radians(def->max)) != IK2D_OK) return status;
+  if (!limits_in_order(def)) return IK2D_ERR_LIMIT_ORDER;
+  if ((status = ik2d_constraint_check_space(def->space)) != IK2D_OK) return status;
   return IK2D_OK;
 }
+/* end generated */
 
 /* The arc from a checked def. */
 static void constraint_derive(ik2d_constraint *c, const ik2d_constraint_def *def) {
@@ -48,7 +55,7 @@ ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
   if (constraint == NULL) return IK2D_ERR_NULL;
   if (size < sizeof *constraint) return IK2D_ERR_SIZE;
   if ((uintptr_t)constraint % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
-  status = constraint_check(def);
+  status = constraint_def_check(def);
   if (status == IK2D_OK) constraint_derive(constraint, def);
   return status;
 }
@@ -57,7 +64,7 @@ ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
                                 const ik2d_constraint_def *def) {
   ik2d_status status;
   if (constraint == NULL) return IK2D_ERR_NULL;
-  status = constraint_check(def);
+  status = constraint_def_check(def);
   if (status == IK2D_OK) constraint_derive(constraint, def);
   return status;
 }

@@ -1,6 +1,7 @@
 /*
-** ik2d_numbers.h: the thresholds the solves share, each defined once for
-** C (the scalar code, the SIMD lanes and the joint solve alike).  The pure
+** ik2d_numbers.h: the thresholds the solves and the springs share, each
+** defined once for C (the scalar code, the SIMD lanes and the joint solve
+** alike).  The pure
 ** core's copy, lua/ik2d/pure/numbers.lua, is written from this file by
 ** make gen (src/gen.lua reads every IK2D_ define below), and
 ** spec/api_spec.lua fails when it is stale.  Values only: a number here
@@ -85,6 +86,37 @@
 #define IK2D_DLS_TRIES 4
 #define IK2D_DLS_MAX_TURN 0.6
 #define IK2D_DLS_LAMBDA 1e-2
+
+/* A spring's substeps: at least SPRING_SUBSTEP_RATE a second, at most
+** SPRING_MAX_SUBSTEPS an update, none longer than SPRING_MAX_SUBSTEP
+** seconds.  720 is a multiple of the usual frame rates (24, 30, 48, 60,
+** 72, 90, 120, 144, 240, 360 Hz): at any of them a frame is whole
+** substeps of 1/720 s, so a jolt gives the same motion to rounding.  A
+** count within SPRING_SUBSTEP_SLACK above a whole one is that one: 1/60 s
+** is 12 substeps, not 13 for the rounding of dt * 720.  No bone turns
+** faster than half a turn per substep at the rate. */
+#define IK2D_SPRING_SUBSTEP_RATE 720.0
+#define IK2D_SPRING_MAX_SUBSTEPS 64
+#define IK2D_SPRING_MAX_SUBSTEP 1.0
+#define IK2D_SPRING_SUBSTEP_SLACK 1e-9
+
+/* Below SPRING_FREE (K h^2) a spring's pull over a substep is below 1e-8
+** of the forcing's: the substep is solved as free motion, where the
+** oscillator's formula would cancel catastrophically; and free motion
+** with gamma h below SPRING_SERIES by its series to (gamma h)^2, whose
+** next term is below 1e-13 of the first.  Above SPRING_STIFF (Lambda
+** h^2) the chain goes by backward Euler. */
+#define IK2D_SPRING_FREE 1e-8
+#define IK2D_SPRING_SERIES 1e-4
+#define IK2D_SPRING_STIFF 0.25
+
+/* A base faster (px/s) is taken as this fast: the jumps stay finite. */
+#define IK2D_SPRING_MAX_BASE_SPEED 1e300
+
+/* A joint within this fraction of the coordinates' size of a segment
+** collider's line is on it: rounding moves a joint off the line by far
+** less, and the side it was on is kept. */
+#define IK2D_SPRING_ON_LINE 1e-12
 
 /* Counters for benchmarks (bench/core_bench.c builds with -DIK2D_STATS):
 ** in every other build they and their updates are not there. */

@@ -37,6 +37,7 @@
 
 #include "ik2d.h"
 #include "ik2d_chain.h"
+#include "ik2d_checks.h"
 #include "ik2d_math.h"
 #include "ik2d_skeleton.h"
 
@@ -575,10 +576,6 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
 
 
 
-static ik2d_status skeleton_check_length(double length) {
-  return isfinite(length) && length >= 0.0 ? IK2D_OK : IK2D_ERR_PIVOT_LENGTH;
-}
-
 /* A skeleton's limits are in parent space: its joint solve turns bones
 ** in their parents' frames (a bone that should keep a world angle
 ** inherits position only, or its chain's solver orients the tip). */
@@ -587,16 +584,34 @@ static ik2d_status skeleton_check_limit(const ik2d_constraint *limit) {
                                                                  : IK2D_OK;
 }
 
-static ik2d_status skeleton_check_bone(const ik2d_skeleton_bone_def *bone, int i) {
-  if (bone->parent < -1 || bone->parent >= i) return IK2D_ERR_PARENT;
-  if (skeleton_check_length(bone->length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
-  if (!isfinite(bone->rest)) return IK2D_ERR_REST;
-  if (!bone->at_tip && !isfinite(bone->x)) return IK2D_ERR_ORIGIN_X;
-  if (!bone->at_tip && !isfinite(bone->y)) return IK2D_ERR_ORIGIN_Y;
-  if (bone->inherit != IK2D_INHERIT_ALL && bone->inherit != IK2D_INHERIT_POSITION)
-    return IK2D_ERR_INHERIT;
-  return skeleton_check_limit(bone->constraint);
+static bool limit_in_parent_space(const ik2d_skeleton_bone_def *def) {
+  return skeleton_check_limit(def->constraint) == IK2D_OK;
 }
+
+/* the parent is an earlier bone, or the base (-1) */
+static bool parent_earlier(const ik2d_skeleton_bone_def *def, int index) {
+  return def->parent >= -1 && def->parent < index;
+}
+
+/* generated from lua/ik2d/api.lua by make gen: skeleton bone check */
+/* ik2d_skeleton_bone_def's check as lua/ik2d/api.lua describes it: each
+** field's, each rule, in its order; the first refused is the status. index:
+** the bone's index in its skeleton. */
+static ik2d_status skeleton_bone_def_check(const ik2d_skeleton_bone_def *def, int index) {
+  ik2d_status status;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if (!parent_earlier(def, index)) return IK2D_ERR_PARENT;
+  if ((status = ik2d_skeleton_bone_check_length(def->length)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_bone_check_rest(def->rest)) != IK2D_OK) return status;
+  if (!def->at_tip) {
+    if ((status = ik2d_skeleton_bone_check_x(def->x)) != IK2D_OK) return status;
+    if ((status = ik2d_skeleton_bone_check_y(def->y)) != IK2D_OK) return status;
+  }
+  if ((status = ik2d_skeleton_bone_check_inherit(def->inherit)) != IK2D_OK) return status;
+  if (!limit_in_parent_space(def)) return IK2D_ERR_SKELETON_SPACE;
+  return IK2D_OK;
+}
+/* end generated */
 
 /* Every length and origin offset, summed: while finite, every position
 ** the bones reach is (as a chain's reach). */
@@ -611,6 +626,43 @@ static double skeleton_extent(const ik2d_skeleton_def *def, int changed,
   }
   return extent;
 }
+
+/* Every bone as skeleton_bone_def_check checks it; bad gets the index of
+** one refused. */
+static ik2d_status skeleton_bones_valid(const ik2d_skeleton_def *def, int *bad) {
+  int i;
+  if (def->bones == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < def->bone_count; i++) {
+    ik2d_status status = skeleton_bone_def_check(&def->bones[i], i);
+    if (status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+  }
+  return IK2D_OK;
+}
+
+static bool skeleton_extent_finite(const ik2d_skeleton_def *def) {
+  return isfinite(skeleton_extent(def, -1, 0.0));
+}
+
+/* generated from lua/ik2d/api.lua by make gen: skeleton check */
+/* ik2d_skeleton_def's check as lua/ik2d/api.lua describes it: each field's,
+** each rule, in its order; the first refused is the status. bad: gets the
+** index of a bone refused. */
+static ik2d_status skeleton_def_check(const ik2d_skeleton_def *def, int *bad) {
+  ik2d_status status;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if ((status = ik2d_skeleton_check_bone_count(def->bone_count)) != IK2D_OK)
+    return status;
+  if ((status = skeleton_bones_valid(def, bad)) != IK2D_OK) return status;
+  if (!skeleton_extent_finite(def)) return IK2D_ERR_REACH;
+  if ((status = ik2d_skeleton_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_check_angle(def->angle)) != IK2D_OK) return status;
+  return IK2D_OK;
+}
+/* end generated */
 
 /* The depth-first order: each bone's subtree size from its children's
 ** (children come after their parent), then each bone placed after its
@@ -645,19 +697,9 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   int i, n;
   if (sk == NULL || def == NULL) return IK2D_ERR_NULL;
   if ((uintptr_t)sk % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
-  n = def->bone_count;
-  if (n < 1 || n > IK2D_MAX_SKELETON_BONES) return IK2D_ERR_SKELETON_BONES;
-  if (def->bones == NULL) return IK2D_ERR_NULL;
-  for (i = 0; i < n; i++) {
-    status = skeleton_check_bone(&def->bones[i], i);
-    if (status != IK2D_OK) {
-      if (bad != NULL) *bad = i;
-      return status;
-    }
-  }
-  if (!isfinite(skeleton_extent(def, -1, 0.0))) return IK2D_ERR_REACH;
-  status = ik2d_chain_check_base(def->x, def->y, def->angle);
+  status = skeleton_def_check(def, bad);
   if (status != IK2D_OK) return status;
+  n = def->bone_count;
   l = skeleton_layout_of(n);
   if (size < l.size) return IK2D_ERR_SIZE;
   sk->count = n;
@@ -844,7 +886,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
   int b;
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (skeleton_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
+  if (ik2d_skeleton_bone_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
   for (b = 0; b < sk->count; b++) {
     extent += b == i ? length : sk->length[b];
     if (!sk->at_tip[b]) extent += fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
@@ -861,7 +903,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
 ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (!isfinite(angle)) return IK2D_ERR_REST;
+  if (ik2d_skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
   sk->rest[i] = angle;
   sk->rest_rot[i] = ik2d_rot_angle(angle);
   skeleton_regeometry(sk, i);

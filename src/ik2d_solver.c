@@ -11,6 +11,7 @@
 #include "ik2d_aim.h"
 #include "ik2d_ccd.h"
 #include "ik2d_chain.h"
+#include "ik2d_checks.h"
 #include "ik2d_fabrik.h"
 #include "ik2d_follow.h"
 #include "ik2d_math.h"
@@ -44,134 +45,86 @@ size_t ik2d_solver_size(int bone_count) {
 }
 
 /* ------------------------------------------------------------------ */
-/* settings: one check each, used by the setters and by set_def         */
+/* settings: the rules of lua/ik2d/api.lua's solver, the check and the  */
+/* setters made from it, the groups' arrays                             */
 /* ------------------------------------------------------------------ */
 
 /* ik2d_default_solver_def: src/ik2d_api.c, from the description */
 
-static ik2d_status check_method(const ik2d_chain *chain, ik2d_method method) {
-  if (method != IK2D_CCD && method != IK2D_FABRIK && method != IK2D_TWO_BONE &&
-      method != IK2D_FOLLOW)
-    return IK2D_ERR_METHOD;
-  if (method == IK2D_TWO_BONE && chain->count != 2) return IK2D_ERR_TWO_BONE;
-  /* follow moves the base, which a skeleton owns */
-  if (method == IK2D_FOLLOW && chain->link != NULL) return IK2D_ERR_LINKED_FOLLOW;
-  /* a skeleton chain's pivot: the triangle has a side of 0 */
-  if (method == IK2D_TWO_BONE && !(chain->length[0] > 0.0 && chain->length[1] > 0.0))
-    return IK2D_ERR_TWO_BONE;
-  return IK2D_OK;
+/* two_bone needs a chain of 2 bones of length > 0: a skeleton chain's
+** pivot leaves the triangle a side of 0. */
+static bool two_bone_fits_chain(const ik2d_solver_def *def, const ik2d_chain *chain) {
+  return def->method != IK2D_TWO_BONE ||
+         (chain->count == 2 && chain->length[0] > 0.0 && chain->length[1] > 0.0);
 }
 
-static ik2d_status check_iterations(int iterations) {
-  return iterations >= 1 ? IK2D_OK : IK2D_ERR_ITERATIONS;
-}
-
-static ik2d_status check_tolerance(double tolerance) {
-  return isfinite(tolerance) && tolerance >= 0.0 ? IK2D_OK : IK2D_ERR_TOLERANCE;
-}
-
-/* any number but NaN: it is clamped into [0, 1] */
-static ik2d_status check_weight(double weight) {
-  return isnan(weight) ? IK2D_ERR_WEIGHT : IK2D_OK;
-}
-
-static ik2d_status check_damping(double damping) {
-  return isfinite(damping) && damping >= 0.0 ? IK2D_OK : IK2D_ERR_DAMPING;
-}
-
-static ik2d_status check_sweep(ik2d_sweep sweep) {
-  return sweep == IK2D_SWEEP_ROOT || sweep == IK2D_SWEEP_TIP ? IK2D_OK
-                                                             : IK2D_ERR_SWEEP;
-}
-
-static ik2d_status check_bend(int bend) {
-  return bend == 1 || bend == -1 ? IK2D_OK : IK2D_ERR_BEND;
-}
-
-static ik2d_status check_softness(double softness) {
-  return isfinite(softness) && softness >= 0.0 ? IK2D_OK : IK2D_ERR_SOFTNESS;
-}
-
-/* HUGE_VAL: no bound */
-static ik2d_status check_stretch(double stretch) {
-  return stretch >= 1.0 ? IK2D_OK : IK2D_ERR_STRETCH;
-}
-
-/* 0: no bound (a bone may shrink to its base) */
-static ik2d_status check_compress(double compress) {
-  return compress >= 0.0 && compress <= 1.0 ? IK2D_OK : IK2D_ERR_COMPRESS;
-}
-
-static ik2d_status check_softness_curve(ik2d_softness_curve curve) {
-  return curve == IK2D_SOFTNESS_SMOOTH || curve == IK2D_SOFTNESS_SPINE
-             ? IK2D_OK
-             : IK2D_ERR_SOFTNESS_CURVE;
-}
-
-static ik2d_status check_tip(double angle, double weight) {
-  if (!isfinite(angle)) return IK2D_ERR_TIP_ANGLE;
-  return weight >= 0.0 && weight <= 1.0 ? IK2D_OK : IK2D_ERR_TIP_WEIGHT;
-}
-
-static ik2d_status check_pole(double x, double y) {
-  if (!isfinite(x)) return IK2D_ERR_POLE_X;
-  return isfinite(y) ? IK2D_OK : IK2D_ERR_POLE_Y;
+/* follow moves the chain's base, which a skeleton owns */
+static bool follow_off_skeleton(const ik2d_solver_def *def, const ik2d_chain *chain) {
+  return def->method != IK2D_FOLLOW || chain->link == NULL;
 }
 
 /* a skeleton's bones keep their lengths: no stretch or compress there */
-static ik2d_status check_linked_scale(const ik2d_chain *chain, double stretch,
-                                      double compress) {
-  return (stretch > 1.0 || compress < 1.0) && chain->link != NULL ? IK2D_ERR_LINKED_STRETCH
-                                                                   : IK2D_OK;
-}
-
-static ik2d_status check_priority(double priority) {
-  return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
-}
-
-static ik2d_status check_aim(double x, double y, double angle) {
-  if (!isfinite(x)) return IK2D_ERR_AIM_X;
-  if (!isfinite(y)) return IK2D_ERR_AIM_Y;
-  return isfinite(angle) ? IK2D_OK : IK2D_ERR_AIM_ANGLE;
+static bool scale_off_skeleton(const ik2d_solver_def *def, const ik2d_chain *chain) {
+  return chain->link == NULL || !(def->two_bone.stretch > 1.0 || def->two_bone.compress < 1.0);
 }
 
 /* An aim puts a point of its ray on the target, as the methods with a
 ** fixed base put a tip (follow moves the base instead), and it turns the
 ** last bone, which a tip angle would too. */
-static ik2d_status check_aim_with(ik2d_method method, bool tip) {
-  if (method == IK2D_FOLLOW) return IK2D_ERR_AIM_METHOD;
-  return tip ? IK2D_ERR_AIM_TIP : IK2D_OK;
+static bool aim_with_fixed_base(const ik2d_solver_def *def) {
+  return def->method != IK2D_FOLLOW;
 }
 
-/* Every setting; the first one refused is the status. */
-static ik2d_status check_def(const ik2d_chain *chain, const ik2d_solver_def *def) {
+static bool aim_without_tip(const ik2d_solver_def *def) { return !def->tip.enabled; }
+
+/* generated from lua/ik2d/api.lua by make gen: solver check */
+/* ik2d_solver_def's check as lua/ik2d/api.lua describes it: each field's,
+** each rule, in its order; the first refused is the status. chain: the
+** solver's chain. */
+static ik2d_status solver_def_check(const ik2d_solver_def *def, const ik2d_chain *chain) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = check_method(chain, def->method)) != IK2D_OK) return status;
-  if ((status = check_iterations(def->iterations)) != IK2D_OK) return status;
-  if ((status = check_tolerance(def->tolerance)) != IK2D_OK) return status;
-  if ((status = check_weight(def->weight)) != IK2D_OK) return status;
-  if ((status = check_damping(def->ccd.damping)) != IK2D_OK) return status;
-  if ((status = check_sweep(def->ccd.sweep)) != IK2D_OK) return status;
-  if ((status = check_bend(def->two_bone.bend)) != IK2D_OK) return status;
-  if ((status = check_softness(def->two_bone.softness)) != IK2D_OK) return status;
-  if ((status = check_softness_curve(def->two_bone.softness_curve)) != IK2D_OK) return status;
-  if ((status = check_stretch(def->two_bone.stretch)) != IK2D_OK) return status;
-  if ((status = check_compress(def->two_bone.compress)) != IK2D_OK) return status;
-  if ((status = check_linked_scale(chain, def->two_bone.stretch, def->two_bone.compress)) != IK2D_OK)
+  if ((status = ik2d_solver_check_method(def->method)) != IK2D_OK) return status;
+  if (!two_bone_fits_chain(def, chain)) return IK2D_ERR_TWO_BONE;
+  if (!follow_off_skeleton(def, chain)) return IK2D_ERR_LINKED_FOLLOW;
+  if ((status = ik2d_solver_check_iterations(def->iterations)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_tolerance(def->tolerance)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_weight(def->weight)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_damping(def->ccd.damping)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_sweep(def->ccd.sweep)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_bend(def->two_bone.bend)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_softness(def->two_bone.softness)) != IK2D_OK)
     return status;
-  /* a tip angle or pole switched off need not hold numbers */
-  if ((status = check_tip(def->tip.enabled ? def->tip.angle : 0.0, def->tip.weight)) != IK2D_OK)
+  if ((status = ik2d_solver_check_softness_curve(def->two_bone.softness_curve)) != IK2D_OK)
     return status;
-  if (def->pole.enabled && (status = check_pole(def->pole.x, def->pole.y)) != IK2D_OK) return status;
-  if ((status = check_priority(def->skeleton.priority)) != IK2D_OK) return status;
-  if (!def->aim.enabled) return IK2D_OK;
-  if ((status = check_aim(def->aim.x, def->aim.y, def->aim.angle)) != IK2D_OK) return status;
-  return check_aim_with(def->method, def->tip.enabled);
+  if ((status = ik2d_solver_check_stretch(def->two_bone.stretch)) != IK2D_OK)
+    return status;
+  if ((status = ik2d_solver_check_compress(def->two_bone.compress)) != IK2D_OK)
+    return status;
+  if (!scale_off_skeleton(def, chain)) return IK2D_ERR_LINKED_STRETCH;
+  if (def->tip.enabled &&
+      (status = ik2d_solver_check_tip_angle(def->tip.angle)) != IK2D_OK)
+    return status;
+  if ((status = ik2d_solver_check_tip_weight(def->tip.weight)) != IK2D_OK) return status;
+  if (def->pole.enabled) {
+    if ((status = ik2d_solver_check_pole_x(def->pole.x)) != IK2D_OK) return status;
+    if ((status = ik2d_solver_check_pole_y(def->pole.y)) != IK2D_OK) return status;
+  }
+  if ((status = ik2d_solver_check_priority(def->skeleton.priority)) != IK2D_OK)
+    return status;
+  if (def->aim.enabled) {
+    if ((status = ik2d_solver_check_aim_x(def->aim.x)) != IK2D_OK) return status;
+    if ((status = ik2d_solver_check_aim_y(def->aim.y)) != IK2D_OK) return status;
+    if ((status = ik2d_solver_check_aim_angle(def->aim.angle)) != IK2D_OK) return status;
+    if (!aim_with_fixed_base(def)) return IK2D_ERR_AIM_METHOD;
+    if (!aim_without_tip(def)) return IK2D_ERR_AIM_TIP;
+  }
+  return IK2D_OK;
 }
+/* end generated */
 
 /* Keeps a checked def. */
-static void keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
+static void solver_keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   solver->settings = *def;
   solver->settings.weight = ik2d_clamp_weight(def->weight);
 }
@@ -185,12 +138,12 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   if (chain->count < 1 || chain->count > IK2D_MAX_BONES) return IK2D_ERR_BONE_COUNT;
   l = solver_layout_of(chain->count);
   if (size < l.size) return IK2D_ERR_SIZE;
-  status = check_def(chain, def);
+  status = solver_def_check(def, chain);
   if (status != IK2D_OK) return status;
   solver->chain = chain;
   solver->target_skeleton = NULL;
   solver->target_bone = 0;
-  keep_def(solver, def);
+  solver_keep_def(solver, def);
   solver->target_x = solver->target_y = 0.0;
   solver->has_target = false;
   solver->have_solution = false;
@@ -217,8 +170,8 @@ ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
 ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_def(solver->chain, def);
-  if (status == IK2D_OK) keep_def(solver, def);
+  status = solver_def_check(def, solver->chain);
+  if (status == IK2D_OK) solver_keep_def(solver, def);
   return status;
 }
 
@@ -226,113 +179,181 @@ ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver) {
   return solver != NULL ? solver->settings : ik2d_default_solver_def();
 }
 
+/* generated from lua/ik2d/api.lua by make gen: solver setters */
+/* A setter checks a copy of the settings with the new values: the checks of
+** those fields and the rules that read them, in solver_def_check's order;
+** then keeps it as a whole def is kept. A switch turned off needs no check. */
+
 ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
+  ik2d_solver_def def;
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_method(solver->chain, method);
-  if (status == IK2D_OK && solver->settings.aim.enabled)
-    status = check_aim_with(method, solver->settings.tip.enabled);
-  if (status == IK2D_OK) solver->settings.method = method;
-  return status;
+  def = solver->settings;
+  def.method = method;
+  if ((status = ik2d_solver_check_method(def.method)) != IK2D_OK) return status;
+  if (!two_bone_fits_chain(&def, solver->chain)) return IK2D_ERR_TWO_BONE;
+  if (!follow_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_FOLLOW;
+  if (def.aim.enabled && !aim_with_fixed_base(&def)) return IK2D_ERR_AIM_METHOD;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_iterations(iterations) != IK2D_OK) return IK2D_ERR_ITERATIONS;
-  solver->settings.iterations = iterations;
+  def = solver->settings;
+  def.iterations = iterations;
+  if ((status = ik2d_solver_check_iterations(def.iterations)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_tolerance(tolerance) != IK2D_OK) return IK2D_ERR_TOLERANCE;
-  solver->settings.tolerance = tolerance;
+  def = solver->settings;
+  def.tolerance = tolerance;
+  if ((status = ik2d_solver_check_tolerance(def.tolerance)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_weight(weight) != IK2D_OK) return IK2D_ERR_WEIGHT;
-  solver->settings.weight = ik2d_clamp_weight(weight);
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping) {
-  if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_damping(damping) != IK2D_OK) return IK2D_ERR_DAMPING;
-  solver->settings.ccd.damping = damping;
+  def = solver->settings;
+  def.weight = weight;
+  if ((status = ik2d_solver_check_weight(def.weight)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_warm_start(ik2d_solver *solver, bool warm_start) {
+  ik2d_solver_def def;
   if (solver == NULL) return IK2D_ERR_NULL;
-  solver->settings.warm_start = warm_start;
+  def = solver->settings;
+  def.warm_start = warm_start;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping) {
+  ik2d_solver_def def;
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.ccd.damping = damping;
+  if ((status = ik2d_solver_check_damping(def.ccd.damping)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_exact(ik2d_solver *solver, bool exact) {
+  ik2d_solver_def def;
   if (solver == NULL) return IK2D_ERR_NULL;
-  solver->settings.ccd.exact = exact;
+  def = solver->settings;
+  def.ccd.exact = exact;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_sweep(sweep) != IK2D_OK) return IK2D_ERR_SWEEP;
-  solver->settings.ccd.sweep = sweep;
+  def = solver->settings;
+  def.ccd.sweep = sweep;
+  if ((status = ik2d_solver_check_sweep(def.ccd.sweep)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_bend(bend) != IK2D_OK) return IK2D_ERR_BEND;
-  solver->settings.two_bone.bend = bend;
+  def = solver->settings;
+  def.two_bone.bend = bend;
+  if ((status = ik2d_solver_check_bend(def.two_bone.bend)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_softness(softness) != IK2D_OK) return IK2D_ERR_SOFTNESS;
-  solver->settings.two_bone.softness = softness;
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
-  if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_stretch(stretch) != IK2D_OK) return IK2D_ERR_STRETCH;
-  if (check_linked_scale(solver->chain, stretch, 1.0) != IK2D_OK)
-    return IK2D_ERR_LINKED_STRETCH;
-  solver->settings.two_bone.stretch = stretch;
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
-  if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_compress(compress) != IK2D_OK) return IK2D_ERR_COMPRESS;
-  if (check_linked_scale(solver->chain, 1.0, compress) != IK2D_OK)
-    return IK2D_ERR_LINKED_STRETCH;
-  solver->settings.two_bone.compress = compress;
+  def = solver->settings;
+  def.two_bone.softness = softness;
+  if ((status = ik2d_solver_check_softness(def.two_bone.softness)) != IK2D_OK)
+    return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
-                                           ik2d_softness_curve curve) {
+                                           ik2d_softness_curve softness_curve) {
+  ik2d_solver_def def;
+  ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_softness_curve(curve) != IK2D_OK) return IK2D_ERR_SOFTNESS_CURVE;
-  solver->settings.two_bone.softness_curve = curve;
+  def = solver->settings;
+  def.two_bone.softness_curve = softness_curve;
+  if ((status = ik2d_solver_check_softness_curve(def.two_bone.softness_curve)) != IK2D_OK)
+    return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
-ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle,
-                                      double weight) {
+ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
+  ik2d_solver_def def;
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_tip(angle, weight);
-  if (status == IK2D_OK && solver->settings.aim.enabled) status = IK2D_ERR_AIM_TIP;
-  if (status != IK2D_OK) return status;
-  solver->settings.tip.enabled = true;
-  solver->settings.tip.angle = angle;
-  solver->settings.tip.weight = weight;
+  def = solver->settings;
+  def.two_bone.stretch = stretch;
+  if ((status = ik2d_solver_check_stretch(def.two_bone.stretch)) != IK2D_OK)
+    return status;
+  if (!scale_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_STRETCH;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
+  ik2d_solver_def def;
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.two_bone.compress = compress;
+  if ((status = ik2d_solver_check_compress(def.two_bone.compress)) != IK2D_OK)
+    return status;
+  if (!scale_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_STRETCH;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_uniform(ik2d_solver *solver, bool uniform) {
+  ik2d_solver_def def;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.two_bone.uniform = uniform;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double weight) {
+  ik2d_solver_def def;
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.tip.enabled = true;
+  def.tip.angle = angle;
+  def.tip.weight = weight;
+  if ((status = ik2d_solver_check_tip_angle(def.tip.angle)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_tip_weight(def.tip.weight)) != IK2D_OK) return status;
+  if (def.aim.enabled && !aim_without_tip(&def)) return IK2D_ERR_AIM_TIP;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
@@ -341,18 +362,77 @@ void ik2d_solver_clear_tip_angle(ik2d_solver *solver) {
 }
 
 ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
+  ik2d_solver_def def;
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_pole(x, y);
-  if (status != IK2D_OK) return status;
-  solver->settings.pole.enabled = true;
-  solver->settings.pole.x = x;
-  solver->settings.pole.y = y;
+  def = solver->settings;
+  def.pole.enabled = true;
+  def.pole.x = x;
+  def.pole.y = y;
+  if ((status = ik2d_solver_check_pole_x(def.pole.x)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_pole_y(def.pole.y)) != IK2D_OK) return status;
+  solver_keep_def(solver, &def);
   return IK2D_OK;
 }
 
 void ik2d_solver_clear_pole(ik2d_solver *solver) {
   if (solver != NULL) solver->settings.pole.enabled = false;
+}
+
+ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
+  ik2d_solver_def def;
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.skeleton.priority = priority;
+  if ((status = ik2d_solver_check_priority(def.skeleton.priority)) != IK2D_OK)
+    return status;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
+  ik2d_solver_def def;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.skeleton.together = together;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y, double angle) {
+  ik2d_solver_def def;
+  ik2d_status status;
+  if (solver == NULL) return IK2D_ERR_NULL;
+  def = solver->settings;
+  def.aim.enabled = true;
+  def.aim.x = x;
+  def.aim.y = y;
+  def.aim.angle = angle;
+  if ((status = ik2d_solver_check_aim_x(def.aim.x)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_aim_y(def.aim.y)) != IK2D_OK) return status;
+  if ((status = ik2d_solver_check_aim_angle(def.aim.angle)) != IK2D_OK) return status;
+  if (!aim_with_fixed_base(&def)) return IK2D_ERR_AIM_METHOD;
+  if (!aim_without_tip(&def)) return IK2D_ERR_AIM_TIP;
+  solver_keep_def(solver, &def);
+  return IK2D_OK;
+}
+
+void ik2d_solver_clear_aim(ik2d_solver *solver) {
+  if (solver != NULL) solver->settings.aim.enabled = false;
+}
+/* end generated */
+
+/* A tip angle as ik2d_solver_set_tip_angle checks it, with the weight
+** kept. */
+static ik2d_status check_tip(double angle, double weight) {
+  ik2d_status status = ik2d_solver_check_tip_angle(angle);
+  return status != IK2D_OK ? status : ik2d_solver_check_tip_weight(weight);
+}
+
+static ik2d_status check_pole(double x, double y) {
+  ik2d_status status = ik2d_solver_check_pole_x(x);
+  return status != IK2D_OK ? status : ik2d_solver_check_pole_y(y);
 }
 
 ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
@@ -409,37 +489,6 @@ ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count, const double 
     solvers[i]->settings.pole.x = xy[2 * i];
     solvers[i]->settings.pole.y = xy[2 * i + 1];
   }
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y, double angle) {
-  ik2d_status status;
-  if (solver == NULL) return IK2D_ERR_NULL;
-  status = check_aim(x, y, angle);
-  if (status == IK2D_OK)
-    status = check_aim_with(solver->settings.method, solver->settings.tip.enabled);
-  if (status != IK2D_OK) return status;
-  solver->settings.aim.enabled = true;
-  solver->settings.aim.x = x;
-  solver->settings.aim.y = y;
-  solver->settings.aim.angle = angle;
-  return IK2D_OK;
-}
-
-void ik2d_solver_clear_aim(ik2d_solver *solver) {
-  if (solver != NULL) solver->settings.aim.enabled = false;
-}
-
-ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
-  if (solver == NULL) return IK2D_ERR_NULL;
-  if (check_priority(priority) != IK2D_OK) return IK2D_ERR_PRIORITY;
-  solver->settings.skeleton.priority = priority;
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
-  if (solver == NULL) return IK2D_ERR_NULL;
-  solver->settings.skeleton.together = together;
   return IK2D_OK;
 }
 

@@ -43,7 +43,7 @@
 ** / L_i over its mass, each spring counted twice: Gershgorin's bound on
 ** the fastest rate squared):
 **
-** - Up to STIFF, each bone's oscillator exactly.  Over a substep each
+** - Up to SPRING_STIFF, each bone's oscillator exactly.  Over a substep each
 **   bone sees its neighbours held (the parent where it is at the
 **   substep's middle, as it was just stepped, the child where its
 **   velocity takes it by then), and the field linearised around the
@@ -81,29 +81,17 @@
 
 #include "ik2d.h"
 #include "ik2d_chain.h"
+#include "ik2d_checks.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
+#include "ik2d_numbers.h"
 #include "ik2d_skeleton.h"
 #include "ik2d_spring.h"
 
-/* Substeps: at least SUBSTEP_RATE a second, at most MAX_SUBSTEPS an
-** update, none longer than MAX_SUBSTEP seconds.  720 is a multiple of
-** the usual frame rates (24, 30, 48, 60, 72, 90, 120, 144, 240, 360 Hz):
-** at any of them a frame is whole substeps of 1/720 s, so a jolt gives
-** the same motion to rounding. */
-#define SPRING_SUBSTEP_RATE 720.0
-#define SPRING_MAX_SUBSTEPS 64
-#define SPRING_MAX_SUBSTEP 1.0
-/* No bone turns faster (rad/s): half a turn per substep at the rate. */
-#define SPRING_MAX_SPEED (SPRING_SUBSTEP_RATE * IK2D_PI)
-/* Below this K h^2 the spring's pull over a substep is below 1e-8 of the
-** forcing's: the substep is solved as free motion, where the oscillator's
-** formula would cancel catastrophically. */
-#define SPRING_FREE 1e-8
-/* Above this Lambda h^2 the chain goes by backward Euler. */
-#define SPRING_STIFF 0.25
-/* A base faster (px/s) is taken as this fast: the jumps stay finite. */
-#define SPRING_MAX_BASE_SPEED 1e300
+/* The thresholds (substeps, free motion, backward Euler, a base's speed):
+** src/ik2d_numbers.h.  No bone turns faster (rad/s): half a turn per
+** substep at the rate. */
+#define SPRING_MAX_SPEED (IK2D_SPRING_SUBSTEP_RATE * IK2D_PI)
 
 /* ------------------------------------------------------------------ */
 /* storage                                                              */
@@ -139,54 +127,59 @@ size_t ik2d_spring_size(int bone_count) {
 
 /* ik2d_default_spring_def: src/ik2d_api.c, from the description */
 
-static ik2d_status spring_check_gravity(double x, double y) {
-  if (!isfinite(x)) return IK2D_ERR_GRAVITY_X;
-  if (!isfinite(y)) return IK2D_ERR_GRAVITY_Y;
-  return IK2D_OK;
-}
-
-static ik2d_status spring_check_wind(double x, double y) {
-  if (!isfinite(x)) return IK2D_ERR_WIND_X;
-  if (!isfinite(y)) return IK2D_ERR_WIND_Y;
-  return IK2D_OK;
-}
-
 /* bone i's value of a setting: its entry of the per-bone array, or the
 ** number */
 static double spring_of_bone(double value, const double *per_bone, int i) {
   return per_bone != NULL ? per_bone[i] : value;
 }
 
-/* a def for a chain of n bones */
-static ik2d_status spring_check_def(const ik2d_spring_def *def, int n) {
-  ik2d_status status;
+/* The motion depends on stiffness / mass and damping / mass: a bone's
+** and its child's stiffness over its mass, and its damping over it. */
+static bool mass_ratios_finite(const ik2d_spring_def *def, int bone_count) {
   int i;
-  if (def == NULL) return IK2D_ERR_NULL;
-  for (i = 0; i < n; i++) {
-    double s = spring_of_bone(def->stiffness, def->stiffness_per_bone, i);
-    if (!isfinite(s) || s < 0.0) return IK2D_ERR_SPRING_STIFFNESS;
-  }
-  for (i = 0; i < n; i++) {
-    double c = spring_of_bone(def->damping, def->damping_per_bone, i);
-    if (!isfinite(c) || c < 0.0) return IK2D_ERR_SPRING_DAMPING;
-  }
-  /* the motion depends on stiffness / mass and damping / mass: a bone's
-  ** and its child's stiffness over its mass */
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < bone_count; i++) {
     double mass = spring_of_bone(def->mass, def->mass_per_bone, i);
     double s = spring_of_bone(def->stiffness, def->stiffness_per_bone, i);
     double c = spring_of_bone(def->damping, def->damping_per_bone, i);
-    if (!isfinite(mass) || !(mass > 0.0) || !isfinite(s / mass) || !isfinite(c / mass))
-      return IK2D_ERR_SPRING_MASS;
-    if (i + 1 < n &&
+    if (!isfinite(s / mass) || !isfinite(c / mass)) return false;
+    if (i + 1 < bone_count &&
         !isfinite(spring_of_bone(def->stiffness, def->stiffness_per_bone, i + 1) / mass))
-      return IK2D_ERR_SPRING_MASS;
+      return false;
   }
-  if (isnan(def->weight)) return IK2D_ERR_WEIGHT;
-  status = spring_check_gravity(def->gravity_x, def->gravity_y);
-  if (status != IK2D_OK) return status;
-  return spring_check_wind(def->wind_x, def->wind_y);
+  return true;
 }
+
+/* generated from lua/ik2d/api.lua by make gen: spring check */
+/* ik2d_spring_def's check as lua/ik2d/api.lua describes it: each field's,
+** each rule, in its order; the first refused is the status. bone_count: the
+** chain's bones. */
+static ik2d_status spring_def_check(const ik2d_spring_def *def, int bone_count) {
+  ik2d_status status;
+  int i;
+  if (def == NULL) return IK2D_ERR_NULL;
+  for (i = 0; i < bone_count; i++) {
+    double stiffness =
+        def->stiffness_per_bone != NULL ? def->stiffness_per_bone[i] : def->stiffness;
+    if ((status = ik2d_spring_check_stiffness(stiffness)) != IK2D_OK) return status;
+  }
+  for (i = 0; i < bone_count; i++) {
+    double damping =
+        def->damping_per_bone != NULL ? def->damping_per_bone[i] : def->damping;
+    if ((status = ik2d_spring_check_damping(damping)) != IK2D_OK) return status;
+  }
+  for (i = 0; i < bone_count; i++) {
+    double mass = def->mass_per_bone != NULL ? def->mass_per_bone[i] : def->mass;
+    if ((status = ik2d_spring_check_mass(mass)) != IK2D_OK) return status;
+  }
+  if (!mass_ratios_finite(def, bone_count)) return IK2D_ERR_SPRING_MASS;
+  if ((status = ik2d_spring_check_weight(def->weight)) != IK2D_OK) return status;
+  if ((status = ik2d_spring_check_gravity_x(def->gravity_x)) != IK2D_OK) return status;
+  if ((status = ik2d_spring_check_gravity_y(def->gravity_y)) != IK2D_OK) return status;
+  if ((status = ik2d_spring_check_wind_x(def->wind_x)) != IK2D_OK) return status;
+  if ((status = ik2d_spring_check_wind_y(def->wind_y)) != IK2D_OK) return status;
+  return IK2D_OK;
+}
+/* end generated */
 
 /* The settings, each per-bone array into the spring's own (a def that
 ** came from the spring holds those: copied onto themselves). */
@@ -306,7 +299,7 @@ ik2d_status ik2d_spring_init(ik2d_spring *spring, size_t size, ik2d_chain *chain
   if (chain->count < 1 || chain->count > IK2D_MAX_BONES) return IK2D_ERR_BONE_COUNT;
   l = spring_layout_of(chain->count);
   if (size < l.size) return IK2D_ERR_SIZE;
-  status = spring_check_def(def, chain->count);
+  status = spring_def_check(def, chain->count);
   if (status != IK2D_OK) return status;
   spring->chain = chain;
   spring->world = (double *)(void *)(memory + l.world);
@@ -332,7 +325,7 @@ ik2d_chain *ik2d_spring_chain(const ik2d_spring *spring) {
 ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_def *def) {
   ik2d_status status;
   if (spring == NULL) return IK2D_ERR_NULL;
-  status = spring_check_def(def, spring->chain->count);
+  status = spring_def_check(def, spring->chain->count);
   if (status == IK2D_OK) spring_keep_def(spring, def);
   return status;
 }
@@ -341,32 +334,49 @@ ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring) {
   return spring != NULL ? spring->settings : ik2d_default_spring_def();
 }
 
+/* generated from lua/ik2d/api.lua by make gen: spring setters */
+/* A setter checks a copy of the settings with the new values: the checks of
+** those fields and the rules that read them, in spring_def_check's order;
+** then keeps it as a whole def is kept. A switch turned off needs no check. */
+
+ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double gravity_x,
+                                    double gravity_y) {
+  ik2d_spring_def def;
+  ik2d_status status;
+  if (spring == NULL) return IK2D_ERR_NULL;
+  def = spring->settings;
+  def.gravity_x = gravity_x;
+  def.gravity_y = gravity_y;
+  if ((status = ik2d_spring_check_gravity_x(def.gravity_x)) != IK2D_OK) return status;
+  if ((status = ik2d_spring_check_gravity_y(def.gravity_y)) != IK2D_OK) return status;
+  spring_keep_def(spring, &def);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double wind_x, double wind_y) {
+  ik2d_spring_def def;
+  ik2d_status status;
+  if (spring == NULL) return IK2D_ERR_NULL;
+  def = spring->settings;
+  def.wind_x = wind_x;
+  def.wind_y = wind_y;
+  if ((status = ik2d_spring_check_wind_x(def.wind_x)) != IK2D_OK) return status;
+  if ((status = ik2d_spring_check_wind_y(def.wind_y)) != IK2D_OK) return status;
+  spring_keep_def(spring, &def);
+  return IK2D_OK;
+}
+
 ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight) {
-  if (spring == NULL) return IK2D_ERR_NULL;
-  if (isnan(weight)) return IK2D_ERR_WEIGHT;
-  spring->settings.weight = ik2d_clamp_weight(weight);
-  return IK2D_OK;
-}
-
-ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double x, double y) {
+  ik2d_spring_def def;
   ik2d_status status;
   if (spring == NULL) return IK2D_ERR_NULL;
-  status = spring_check_gravity(x, y);
-  if (status != IK2D_OK) return status;
-  spring->settings.gravity_x = x;
-  spring->settings.gravity_y = y;
+  def = spring->settings;
+  def.weight = weight;
+  if ((status = ik2d_spring_check_weight(def.weight)) != IK2D_OK) return status;
+  spring_keep_def(spring, &def);
   return IK2D_OK;
 }
-
-ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double x, double y) {
-  ik2d_status status;
-  if (spring == NULL) return IK2D_ERR_NULL;
-  status = spring_check_wind(x, y);
-  if (status != IK2D_OK) return status;
-  spring->settings.wind_x = x;
-  spring->settings.wind_y = y;
-  return IK2D_OK;
-}
+/* end generated */
 
 ik2d_status ik2d_spring_velocity(const ik2d_spring *spring, int i, double *velocity) {
   if (spring == NULL || velocity == NULL) return IK2D_ERR_NULL;
@@ -388,23 +398,27 @@ void ik2d_spring_reset(ik2d_spring *spring) {
 /* colliders                                                            */
 /* ------------------------------------------------------------------ */
 
-ik2d_status ik2d_collider_check(const ik2d_collider *collider) {
-  if (collider == NULL) return IK2D_ERR_NULL;
-  switch (collider->shape) {
-    case IK2D_CIRCLE:
-      if (!isfinite(collider->x)) return IK2D_ERR_CIRCLE_X;
-      if (!isfinite(collider->y)) return IK2D_ERR_CIRCLE_Y;
-      if (!isfinite(collider->radius) || collider->radius < 0.0) return IK2D_ERR_CIRCLE_RADIUS;
-      return IK2D_OK;
-    case IK2D_SEGMENT:
-      if (!isfinite(collider->x1)) return IK2D_ERR_SEGMENT_X1;
-      if (!isfinite(collider->y1)) return IK2D_ERR_SEGMENT_Y1;
-      if (!isfinite(collider->x2)) return IK2D_ERR_SEGMENT_X2;
-      if (!isfinite(collider->y2)) return IK2D_ERR_SEGMENT_Y2;
-      return IK2D_OK;
+/* generated from lua/ik2d/api.lua by make gen: collider check */
+/* ik2d_collider's check as lua/ik2d/api.lua describes it: each field's, each
+** rule, in its order; the first refused is the status. */
+ik2d_status ik2d_collider_check(const ik2d_collider *def) {
+  ik2d_status status;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if ((status = ik2d_collider_check_shape(def->shape)) != IK2D_OK) return status;
+  if (def->shape == IK2D_CIRCLE) {
+    if ((status = ik2d_collider_check_x(def->x)) != IK2D_OK) return status;
+    if ((status = ik2d_collider_check_y(def->y)) != IK2D_OK) return status;
+    if ((status = ik2d_collider_check_radius(def->radius)) != IK2D_OK) return status;
   }
-  return IK2D_ERR_COLLIDER_SHAPE;
+  if (def->shape == IK2D_SEGMENT) {
+    if ((status = ik2d_collider_check_x1(def->x1)) != IK2D_OK) return status;
+    if ((status = ik2d_collider_check_y1(def->y1)) != IK2D_OK) return status;
+    if ((status = ik2d_collider_check_x2(def->x2)) != IK2D_OK) return status;
+    if ((status = ik2d_collider_check_y2(def->y2)) != IK2D_OK) return status;
+  }
+  return IK2D_OK;
 }
+/* end generated */
 
 ik2d_status ik2d_spring_set_colliders(ik2d_spring *spring, const ik2d_collider *colliders,
                                       int count) {
@@ -500,7 +514,7 @@ static bool spring_line_side(spring_sides *sides, int k, double px, double py, d
   *nx = -sy / length;
   *ny = sx / length;
   *signed_distance = (px - ax) * *nx + (py - ay) * *ny;
-  tolerance = 1e-12 * (fabs(px) + fabs(py) + fabs(ax) + fabs(ay) + length);
+  tolerance = IK2D_SPRING_ON_LINE * (fabs(px) + fabs(py) + fabs(ax) + fabs(ay) + length);
   if (*signed_distance > tolerance) sides->side[k] = 1.0;
   else if (*signed_distance < -tolerance) sides->side[k] = -1.0;
   return true;
@@ -591,7 +605,7 @@ static void spring_base_sides(const ik2d_spring *spring, spring_sides *sides, do
 ** u = v E + f I, u' = v P + f E. */
 static double spring_step(double k, double gamma, double f, double h, double *v) {
   double v0 = *v, a = 0.5 * gamma, e, p, integral;
-  if (k * h * h > SPRING_FREE) {
+  if (k * h * h > IK2D_SPRING_FREE) {
     /* e^(-a h) times C = cos(w h) or cosh(r h), and times S = sin(w h) / w
     ** or sinh(r h) / r, with w^2 = -r^2 = k - a^2; one_minus_c is 1 -
     ** e^(-a h) C without cancellation */
@@ -618,7 +632,7 @@ static double spring_step(double k, double gamma, double f, double h, double *v)
     p = c - a * e;
     /* P' = -gamma P - k E, so k I = 1 - P - gamma E = 1 - C - a E */
     integral = (one_minus_c - a * e) / k;
-  } else if (gamma * h > 1e-4) {
+  } else if (gamma * h > IK2D_SPRING_SERIES) {
     /* free: E = (1 - e^(-gamma h)) / gamma, I = (h - E) / gamma */
     e = -ik2d_expm1(-gamma * h) / gamma;
     p = ik2d_exp(-gamma * h);
@@ -659,8 +673,8 @@ static double spring_speed(double d, double dt) {
   double v;
   if (dt == HUGE_VAL) return 0.0;
   v = d / dt;
-  if (v > SPRING_MAX_BASE_SPEED) return SPRING_MAX_BASE_SPEED;
-  if (v < -SPRING_MAX_BASE_SPEED) return -SPRING_MAX_BASE_SPEED;
+  if (v > IK2D_SPRING_MAX_BASE_SPEED) return IK2D_SPRING_MAX_BASE_SPEED;
+  if (v < -IK2D_SPRING_MAX_BASE_SPEED) return -IK2D_SPRING_MAX_BASE_SPEED;
   return v;
 }
 
@@ -972,14 +986,15 @@ ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt) {
   spring_inputs_of(spring, &in, dt);
   if (dt > 0.0) {
     /* 1/60 s is 12 substeps, not 13 for the rounding of dt * 720 */
-    steps = dt * SPRING_SUBSTEP_RATE;
+    steps = dt * IK2D_SPRING_SUBSTEP_RATE;
     n = steps <= 1.0 ? 1
-      : steps >= SPRING_MAX_SUBSTEPS ? SPRING_MAX_SUBSTEPS : (int)ceil(steps - 1e-9);
+      : steps >= IK2D_SPRING_MAX_SUBSTEPS ? IK2D_SPRING_MAX_SUBSTEPS
+                                          : (int)ceil(steps - IK2D_SPRING_SUBSTEP_SLACK);
     h = dt / n;
-    if (h > SPRING_MAX_SUBSTEP) h = SPRING_MAX_SUBSTEP;
+    if (h > IK2D_SPRING_MAX_SUBSTEP) h = IK2D_SPRING_MAX_SUBSTEP;
     lambda = spring_coefficients(spring, &in);
     spring_kick(spring, &in);
-    if (lambda * h * h <= SPRING_STIFF) {
+    if (lambda * h * h <= IK2D_SPRING_STIFF) {
       for (k = 0; k < n; k++) spring_substep(spring, &in, h, (double)k / n, (k + 1.0) / n);
     } else {
       for (k = 0; k < n; k++) spring_substep_implicit(spring, &in, h, (k + 1.0) / n);

@@ -2,16 +2,21 @@
 --
 -- Everything that more than one file must agree on is said here once:
 -- the version and the limits, the statuses and their words, the choices
--- (enums), the settings of the solver and the spring with their C
--- fields, types, defaults and the statuses that refuse them, the fields
--- a bone table takes, the numbers the kernels share, and the modules.
+-- (enums), the defs (the solver's and the spring's settings, a
+-- collider, a constraint, a chain and its bones, a skeleton and its
+-- bones) with their C fields, types, defaults, checks and the statuses
+-- that refuse them, each def's rules across fields, the options and the
+-- fields a bone table takes, and the modules.
 --
 -- `make gen` (src/gen.lua) writes from it the generated regions of
--- src/ik2d.h, src/ik2d_api.c (the status words and the default defs),
--- src/lua/luaik_api.h (the binding's option tables), the rockspec's
--- module lists and the README's option tables; spec/api_spec.lua fails
--- when one of them is stale.  The pure core and the helpers read this
--- table at run time (statuses, options, defaults, the version).
+-- src/ik2d.h (with the setters' prototypes), src/ik2d_checks.h (each
+-- field's check), each def's check and setters in its object's file,
+-- src/ik2d_api.c (the status words and the default defs),
+-- src/lua/luaik_api.c/.h (the binding's option tables, the argument a
+-- setter's status blames), the rockspec's module lists and docs/api.md's
+-- option tables; spec/api_spec.lua fails when one of them is stale.  The
+-- pure core and the helpers read this table at load (statuses, options,
+-- defaults, checks, the version).
 --
 -- Plain data only: no functions, so a generator on any Lua reads it.
 local api = {}
@@ -195,26 +200,67 @@ api.enums = {
 -- settings switched on and off together, "angle" (a number, or false for
 -- none), "point" ({x, y} or {x =, y =}, or false) and "ray" ({x =, y =,
 -- angle =} or {x, y, angle}, or false) whose switch is the group's
--- `enabled` field.  `flat` is the key in the pure core's def (the name
--- unless given).
+-- `enabled` field.
+--
+-- `check`: what a def's check asks of the field (refusing it with
+-- `status`), in the def's check function (C: generated into the def's
+-- file; the pure core: built from these rows at load):
+--   finite = true        not infinite, not NaN
+--   min, max = v         v <= value, value <= v (closed ends)
+--   above, below = v     v < value, value < v (open ends)
+--                        (v a number or a constant's name, "MAX_BONES"; any
+--                        end refuses NaN, and +-inf passes unless finite)
+--   not_nan = true       NaN alone refused (the weight: any other number is
+--                        clamped when kept)
+--   one_of = { ... }     one of these numbers
+--   choice = true        one of the enum's choices
+--   whole = true         a whole number (C: the int it is)
+--   when = { f = v }     checked only while field f (a switch, a choice) is v
+--   after = name         checked after that field's check or rule, not in
+--                        the fields' order (the first refused is the status)
+-- A def's `rules` check what no one field says: in list order, each
+-- after the field or rule it names (`after`), with the field checks in
+-- the fields' order around them.  A rule with a `check` is one more test
+-- of its `field`; the others are hand-written functions of their name in
+-- C (the def's file, before its generated check) and in the pure core,
+-- given the def (and `checked_with`, what else the check needs, when
+-- `reads` names it), true when the def passes, else `status` refuses it
+-- (or, with `nested`, returning the status of that def's check of each
+-- element: a def's bones).  `reads`: the fields a rule reads, so that a
+-- setter of one of them checks it too.
+--
+-- Setters (a def with `setters`): ik2d_<prefix>_set_<name>(object,
+-- value...) for each option (a field with a `kind`; a vector sets both
+-- of its fields, a group with `setter` its fields but the switch, which
+-- it turns on, and ik2d_<prefix>_clear_<setter> turns it off; per-bone
+-- arrays have none): a copy of the object's `settings` with the new
+-- values, checked by the checks of those fields and the rules that read
+-- them (given checked_with's `setter`), in the def's order, then kept by
+-- <prefix>_keep_def as a whole def is.  In the bindings a setter's
+-- status blames the argument of its field, a rule's the object.
 api.solver = {
-  c = "ik2d_solver_def", prefix = "solver",
+  c = "ik2d_solver_def", prefix = "solver", setters = true,
+  checked_with = { name = "chain", type = "const ik2d_chain *", doc = "the solver's chain",
+                   setter = "solver->chain" },
   doc = "A solver's settings.  The setters (ik2d_solver_set_*) change one each.",
   fields = {
     { name = "method",
       type = "ik2d_method", kind = "choice", enum = "method", default = "ccd",
       readme = "`\"ccd\"`, `\"fabrik\"`, `\"two_bone\"` (2-bone chains), `\"follow\"` (no fixed base: below)",
-      status = "METHOD", doc = "how the tip goes to the target" },
+      status = "METHOD", check = { choice = true }, doc = "how the tip goes to the target" },
     { name = "iterations",
       type = "int", kind = "whole", default = 10, status = "ITERATIONS",
+      check = { whole = true, min = 1 },
       readme = "whole, >= 1",
       doc = ">= 1" },
     { name = "tolerance",
       type = "double", kind = "number", default = 0.01, status = "TOLERANCE",
+      check = { finite = true, min = 0 },
       readme = ">= 0: the tip is there within it",
       doc = ">= 0: the tip is there within it" },
     { name = "weight",
       type = "double", kind = "number", default = 1, status = "WEIGHT",
+      check = { not_nan = true },
       readme = "clamped to [0, 1]; NaN is an error",
       doc = "clamped to [0, 1], NaN refused" },
     { name = "warm_start",
@@ -227,6 +273,7 @@ api.solver = {
       fields = {
         { name = "damping",
           type = "double", kind = "number", default = 0, status = "DAMPING",
+          check = { finite = true, min = 0 },
           readme = "CCD: the largest turn of one joint update in radians, 0 = none",
           doc = "largest turn of a joint update, radians, 0 = none" },
         { name = "exact",
@@ -238,13 +285,14 @@ api.solver = {
         { name = "sweep",
           type = "ik2d_sweep", kind = "choice", enum = "sweep", default = "root",
           readme = "CCD: `\"root\"` sweeps root to tip; `\"tip\"` is textbook",
-          status = "SWEEP", doc = "root to tip or tip to root" },
+          status = "SWEEP", check = { choice = true }, doc = "root to tip or tip to root" },
       } },
     { name = "two_bone", c = "ik2d_two_bone_def",
       doc = "two_bone (stretch, compress and uniform: one-bone chains too)",
       fields = {
         { name = "bend",
           type = "int", kind = "whole", default = 1, status = "BEND",
+          check = { whole = true, one_of = { 1, -1 } },
           readme = "two_bone: 1 or -1, the sign of the elbow's local angle: 1 puts the elbow clockwise of "
             .. "the base→target line, which on LÖVE's y-down screen is above it for a target to the "
             .. "right",
@@ -253,6 +301,7 @@ api.solver = {
             .. "y-down screen, for a target to the right)" },
         { name = "softness",
           type = "double", kind = "number", default = 0, status = "SOFTNESS",
+          check = { finite = true, min = 0 },
           readme = "two_bone: the distance before full reach over which the limb eases in instead of "
             .. "snapping straight",
           doc = "distance before full reach over which the limb eases in, >= 0" },
@@ -262,15 +311,18 @@ api.solver = {
             .. "target distance reach + softness (reach 100, softness 10: 97.5 at 100, 100 at 110), "
             .. "the same as Spine's IK constraint to 1e-9",
           enum = "softness_curve", default = "smooth", status = "SOFTNESS_CURVE",
+          check = { choice = true },
           doc = "the easing's shape" },
         { name = "stretch",
           type = "double", kind = "number", default = 1, status = "STRETCH",
+          check = { min = 1 },
           readme = "two_bone and one-bone chains: the largest bone scale toward a target beyond reach (1 "
             .. "= off, `math.huge` = no bound, Spine's `stretch = true`); see `chain:scale()`",
           doc = "largest bone scale toward a target beyond reach, >= 1 (HUGE_VAL: no bound; "
             .. "1 = none)" },
         { name = "compress",
           type = "double", kind = "number", default = 1, status = "COMPRESS",
+          check = { min = 0, max = 1 },
           readme = "one-bone chains: the smallest bone scale toward a nearer target, in [0, 1] (1 = off, "
             .. "0 = no bound)",
           doc = "one-bone chains: smallest bone scale toward a nearer target, in [0, 1] (0: no "
@@ -281,24 +333,26 @@ api.solver = {
           doc = "the scale applies to both sprite axes (a hint for drawing, see ik2d_chain_uniform)" },
       } },
     { name = "tip", c = "ik2d_tip_def", doc = "the last bone's direction",
+      setter = "tip_angle", setter_doc = "Orients the last bone (tip.angle, tip.weight); clear: free again.",
       fields = {
         { name = "tip", member = "enabled", type = "bool", default = false,
           doc = "orient the last bone along angle" },
         { name = "tip_angle",
       member = "angle", type = "double", kind = "angle", default = 0,
       readme = "the last bone's direction on screen (as `world_angle`), as `s:set_tip_angle`; `false` clears",
-          status = "TIP_ANGLE", switch = "tip",
+          status = "TIP_ANGLE", switch = "tip", check = { finite = true, when = { tip = true } },
           doc = "the last bone's world direction as drawn (ik2d_chain_world_angle's, so flipped "
             .. "chains take it as given): the tip on the target, the rest of the chain solving for "
             .. "the last joint" },
         { name = "tip_weight",
       member = "weight", type = "double", kind = "number", default = 1,
       readme = "in [0, 1]: how far the last bone turns toward `tip_angle`, as `s:set_tip_angle`",
-          status = "TIP_WEIGHT",
+          status = "TIP_WEIGHT", check = { min = 0, max = 1 },
           doc = "in [0, 1]: 1 orients fully, less turns the last bone's direction in a free solve "
             .. "from the pose toward angle by that share" },
       } },
     { name = "pole", c = "ik2d_pole_def", doc = "the side a limb bends to",
+      setter = "pole", setter_doc = "Bends toward the point (x, y); clear: bend as set again.",
       fields = {
         { name = "pole", member = "enabled",
           type = "bool", kind = "point", default = false,
@@ -307,15 +361,16 @@ api.solver = {
           doc = "bend toward (x, y): two_bone takes the bend side that faces it (over bend); CCD "
             .. "and FABRIK turn their middle joints toward it, the tip kept" },
         { name = "pole_x", member = "x", type = "double", default = 0, status = "POLE_X",
-          doc = "world space" },
+          check = { finite = true, when = { pole = true } }, doc = "world space" },
         { name = "pole_y", member = "y", type = "double", default = 0, status = "POLE_Y",
-          doc = "world space" },
+          check = { finite = true, when = { pole = true } }, doc = "world space" },
       } },
     { name = "skeleton", c = "ik2d_effector_def",
       doc = "solvers on a skeleton's chains (ik2d_skeleton_solve)",
       fields = {
         { name = "priority",
           type = "double", kind = "number", default = 1, status = "PRIORITY",
+          check = { finite = true, min = 0 },
           readme = "solvers on a skeleton's chains: >= 0, weight x priority weighs the effector in a "
             .. "joint solve",
           doc = ">= 0: weight x priority weighs this effector in a joint solve" },
@@ -327,6 +382,9 @@ api.solver = {
             .. "them, winning on the bones it touches (false)" },
       } },
     { name = "aim", c = "ik2d_aim_def", doc = "a ray fixed to the last bone, turned through the target",
+      setter = "aim", setter_doc = "Aims the ray from (x, y) along angle, in the last bone's space, through "
+        .. "the target (aim.x, aim.y, aim.angle); clear: the tip goes to the target again.  Refused with "
+        .. "method follow and with a tip angle.",
       fields = {
         { name = "aim", member = "enabled",
           type = "bool", kind = "ray", default = false,
@@ -338,22 +396,43 @@ api.solver = {
             .. "space, passes through the target (the tip goes where it must); methods ccd, fabrik "
             .. "and two_bone" },
         { name = "aim_x", member = "x", type = "double", default = 0, status = "AIM_X",
+          check = { finite = true, when = { aim = true } },
           doc = "the ray's origin along the last bone, from the last joint" },
         { name = "aim_y", member = "y", type = "double", default = 0, status = "AIM_Y",
+          check = { finite = true, when = { aim = true } },
           doc = "the ray's origin across the last bone (+y: angle +pi/2 from it)" },
         { name = "aim_angle", member = "angle", type = "double", default = 0, status = "AIM_ANGLE",
+          check = { finite = true, when = { aim = true } },
           doc = "the ray's direction from the last bone's, radians" },
       } },
+  },
+  rules = {
+    { name = "two_bone_fits_chain", after = "method", reads = { "method", "chain" }, status = "TWO_BONE",
+      doc = "two_bone needs a chain of 2 bones of length > 0 (a skeleton chain's pivot leaves "
+        .. "the triangle a side of 0)" },
+    { name = "follow_off_skeleton", after = "method", reads = { "method", "chain" },
+      status = "LINKED_FOLLOW",
+      doc = "follow moves the chain's base, which a skeleton owns" },
+    { name = "scale_off_skeleton", after = "compress", reads = { "stretch", "compress", "chain" },
+      status = "LINKED_STRETCH", doc = "a skeleton's bones keep their lengths: no stretch or compress" },
+    { name = "aim_with_fixed_base", after = "aim_angle", when = { aim = true }, reads = { "method" },
+      status = "AIM_METHOD",
+      doc = "an aim puts a point of its ray on the target, as the methods with a fixed base put a "
+        .. "tip (follow moves the base instead)" },
+    { name = "aim_without_tip", after = "aim_with_fixed_base", when = { aim = true }, reads = { "tip" },
+      status = "AIM_TIP", doc = "an aim turns the last bone, which a tip angle would too" },
   },
 }
 
 api.spring = {
-  c = "ik2d_spring_def", prefix = "spring",
+  c = "ik2d_spring_def", prefix = "spring", setters = true,
+  checked_with = { name = "bone_count", type = "int", doc = "the chain's bones",
+                   setter = "spring->chain->count" },
   doc = "A spring's settings.",
   fields = {
     { name = "stiffness",
       type = "double", kind = "number_or_array", array = "stiffness_per_bone", default = 100,
-      status = "SPRING_STIFFNESS",
+      status = "SPRING_STIFFNESS", check = { finite = true, min = 0 },
       readme = ">= 0, or an array of one per bone: the last joint's spring, torque per radian of turn "
         .. "from the target. Joint i of n carries the bones from i to the tip and has `(n - i + 1) * "
         .. "stiffness` (its bone's), so every joint bends alike under a load on every bone (gravity, "
@@ -362,14 +441,14 @@ api.spring = {
         .. "joint i of n has (n - i) times it" },
     { name = "damping",
       type = "double", kind = "number_or_array", array = "damping_per_bone", default = 10,
-      status = "SPRING_DAMPING",
+      status = "SPRING_DAMPING", check = { finite = true, min = 0 },
       readme = ">= 0, or an array of one per bone: torque per rad/s of every bone's turning through "
         .. "the air, and the drag of the air moving past it (`wind`, the base running)",
       doc = ">= 0: torque per rad/s of every bone's turning through the air (air drag), which also "
         .. "drags it along with the air moving past it (wind, the base's motion)" },
     { name = "mass",
       type = "double", kind = "number_or_array", array = "mass_per_bone", default = 1,
-      status = "SPRING_MASS",
+      status = "SPRING_MASS", check = { finite = true, above = 0 },
       readme = "> 0, or an array of one per bone: every bone's inertia. One bone alone swings at "
         .. "`sqrt(stiffness / mass)` rad/s with damping ratio `damping / (2 sqrt(stiffness * mass))` "
         .. "(the defaults: 10 rad/s, 0.5); `stiffness / mass` and `damping / mass` must be finite (a "
@@ -381,21 +460,24 @@ api.spring = {
       readme = "`{gx, gy}`, world acceleration at each bone's tip (px/s², y down in LÖVE, so `{0, 980}` "
         .. "pulls down): a bone of length L alone swings like a pendulum of that length. Mirrored "
         .. "bones feel it mirrored: it is world space",
-      status = "GRAVITY_X", vector = { "gravity_x", "gravity_y" },
+      status = "GRAVITY_X", check = { finite = true }, vector = { "gravity_x", "gravity_y" },
       doc = "world acceleration at each bone's tip (px/s^2, y down in LOVE): a bone of length L "
         .. "alone swings like a pendulum, g / L rad/s^2 toward g" },
-    { name = "gravity_y", type = "double", default = 0, status = "GRAVITY_Y", doc = "see gravity_x" },
+    { name = "gravity_y", type = "double", default = 0, status = "GRAVITY_Y", check = { finite = true },
+      doc = "see gravity_x" },
     { name = "wind_x", option = "wind", readme_default = "`{0, 0}`", type = "double",
       kind = "vector", default = 0,
       readme = "`{wx, wy}`, the air's world velocity (px/s): each bone's tip is dragged toward moving "
         .. "with it, `damping / mass` per second, so a hanging tail bends downwind, and one whose "
         .. "base runs through still air trails",
-      status = "WIND_X", vector = { "wind_x", "wind_y" },
+      status = "WIND_X", check = { finite = true }, vector = { "wind_x", "wind_y" },
       doc = "the air's world velocity (px/s): each bone's tip is dragged by damping toward moving "
         .. "with it (the base's own motion counts against it)" },
-    { name = "wind_y", type = "double", default = 0, status = "WIND_Y", doc = "see wind_x" },
+    { name = "wind_y", type = "double", default = 0, status = "WIND_Y", check = { finite = true },
+      doc = "see wind_x" },
     { name = "weight",
       type = "double", kind = "number", default = 1, status = "WEIGHT",
+      check = { not_nan = true, after = "mass_ratios_finite" },
       readme = "clamped to [0, 1], NaN is an error: `result = target + weight * delta(spring - target)`, "
         .. "as a solve blends (inside the limits); the motion runs the same at any weight, so a "
         .. "weight blend in is smooth",
@@ -408,27 +490,39 @@ api.spring = {
     { name = "mass_per_bone", type = "const double *", default = nil,
       doc = "NULL: mass for every bone; else one per bone, as stiffness_per_bone" },
   },
+  rules = {
+    { name = "mass_ratios_finite", after = "mass", reads = { "stiffness", "damping", "mass", "bone_count" },
+      status = "SPRING_MASS",
+      doc = "the motion depends on stiffness / mass and damping / mass: a bone's and its child's "
+        .. "stiffness over its mass, and its damping over it, finite" },
+  },
 }
 
 --- A spring's collider (ik2d_spring_set_colliders), world space.  Lua
 -- gives a circle as { x =, y =, radius = } and a segment as { x1 =, y1 =,
 -- x2 =, y2 = }.
 api.collider = {
-  c = "ik2d_collider", prefix = "collider",
+  c = "ik2d_collider", prefix = "collider", check_function = "ik2d_collider_check",
   doc = "A spring's collider in world space: a circle (x, y, radius) no joint enters, or a segment "
     .. "(x1, y1)-(x2, y2) no bone crosses.",
   lua = { "x", "y", "radius", "x1", "y1", "x2", "y2" },
   fields = {
     { name = "shape", type = "ik2d_collider_shape", enum = "collider_shape", default = "circle",
-      status = "COLLIDER_SHAPE", doc = "circle or segment" },
-    { name = "x", type = "double", default = 0, status = "CIRCLE_X", doc = "a circle's centre" },
-    { name = "y", type = "double", default = 0, status = "CIRCLE_Y", doc = "a circle's centre" },
+      status = "COLLIDER_SHAPE", check = { choice = true }, doc = "circle or segment" },
+    { name = "x", type = "double", default = 0, status = "CIRCLE_X",
+      check = { finite = true, when = { shape = "circle" } }, doc = "a circle's centre" },
+    { name = "y", type = "double", default = 0, status = "CIRCLE_Y",
+      check = { finite = true, when = { shape = "circle" } }, doc = "a circle's centre" },
     { name = "radius", type = "double", default = 0, status = "CIRCLE_RADIUS",
-      doc = "a circle's radius, >= 0" },
-    { name = "x1", type = "double", default = 0, status = "SEGMENT_X1", doc = "a segment's first end" },
-    { name = "y1", type = "double", default = 0, status = "SEGMENT_Y1", doc = "a segment's first end" },
-    { name = "x2", type = "double", default = 0, status = "SEGMENT_X2", doc = "a segment's second end" },
-    { name = "y2", type = "double", default = 0, status = "SEGMENT_Y2", doc = "a segment's second end" },
+      check = { finite = true, min = 0, when = { shape = "circle" } }, doc = "a circle's radius, >= 0" },
+    { name = "x1", type = "double", default = 0, status = "SEGMENT_X1",
+      check = { finite = true, when = { shape = "segment" } }, doc = "a segment's first end" },
+    { name = "y1", type = "double", default = 0, status = "SEGMENT_Y1",
+      check = { finite = true, when = { shape = "segment" } }, doc = "a segment's first end" },
+    { name = "x2", type = "double", default = 0, status = "SEGMENT_X2",
+      check = { finite = true, when = { shape = "segment" } }, doc = "a segment's second end" },
+    { name = "y2", type = "double", default = 0, status = "SEGMENT_Y2",
+      check = { finite = true, when = { shape = "segment" } }, doc = "a segment's second end" },
   },
 }
 
@@ -443,27 +537,38 @@ api.constraint = {
   doc = "A constraint's limits.",
   lua = { "min", "max", "invert", "space" },
   fields = {
-    { name = "min", type = "double", default = -math.pi, status = "MIN",
+    { name = "min", type = "double", default = -math.pi, status = "MIN", check = { finite = true },
       doc = "radians from the rest angle, <= max, within [-2 pi, 2 pi] (larger ones are degrees by "
         .. "mistake); a range of 2 pi or more allows every angle.  In world space the rest angle is "
         .. "read as a world direction" },
-    { name = "max", type = "double", default = math.pi, status = "MAX", doc = "as min" },
+    { name = "max", type = "double", default = math.pi, status = "MAX", check = { finite = true },
+      doc = "as min" },
     { name = "invert", type = "bool", default = false,
       doc = "the allowed range is outside [min, max]" },
     { name = "space", type = "ik2d_space", enum = "space", default = "parent", status = "SPACE",
-      doc = "what the angles are measured against" },
+      check = { choice = true }, doc = "what the angles are measured against" },
+  },
+  rules = {
+    { name = "min_in_radians", after = "max", field = "min",
+      check = { min = -2 * math.pi, max = 2 * math.pi }, status = "MIN_DEGREES",
+      doc = "larger ones are degrees by mistake" },
+    { name = "max_in_radians", after = "min_in_radians", field = "max",
+      check = { min = -2 * math.pi, max = 2 * math.pi }, status = "MAX_DEGREES",
+      doc = "larger ones are degrees by mistake" },
+    { name = "limits_in_order", after = "max_in_radians", reads = { "min", "max" },
+      status = "LIMIT_ORDER", doc = "min <= max" },
   },
 }
 
 api.bone = {
-  c = "ik2d_bone_def", prefix = "bone",
+  c = "ik2d_bone_def", prefix = "bone", check_function = "ik2d_bone_def_check",
   doc = "A chain's bone.  Its length has no default: 0 is refused (IK2D_ERR_LENGTH).",
   lua = { "length", "angle", "min", "max", "invert", "space" },
   fields = {
     { name = "length", type = "double", kind = "number", required = true, default = 0,
-      status = "LENGTH", doc = "> 0 and finite" },
+      status = "LENGTH", check = { finite = true, above = 0 }, doc = "> 0 and finite" },
     { name = "rest", type = "double", kind = "number", default = 0, status = "REST", lua = "angle",
-      doc = "rest local angle" },
+      check = { finite = true }, doc = "rest local angle" },
     { name = "constraint", type = "const ik2d_constraint *", default = nil,
       doc = "NULL: free; not owned" },
   },
@@ -475,14 +580,23 @@ api.chain = {
   lua = { "x", "y", "angle", "flip" },
   fields = {
     { name = "bone_count", type = "int", default = 0, status = "BONE_COUNT",
-      doc = "1..IK2D_MAX_BONES" },
+      check = { whole = true, min = 1, max = "MAX_BONES" }, doc = "1..IK2D_MAX_BONES" },
     { name = "bones", type = "const ik2d_bone_def *", default = nil,
       doc = "bone_count of them, base first" },
-    { name = "x", type = "double", default = 0, status = "BASE_X", doc = "the base in world space" },
-    { name = "y", type = "double", default = 0, status = "BASE_Y", doc = "the base in world space" },
-    { name = "angle", type = "double", default = 0, status = "BASE_ANGLE",
+    { name = "x", type = "double", default = 0, status = "BASE_X", check = { finite = true },
+      doc = "the base in world space" },
+    { name = "y", type = "double", default = 0, status = "BASE_Y", check = { finite = true },
+      doc = "the base in world space" },
+    { name = "angle", type = "double", default = 0, status = "BASE_ANGLE", check = { finite = true },
       doc = "the base's direction in world space" },
     { name = "flip", type = "bool", default = false, doc = "mirrored about x = base x" },
+  },
+  checked_with = { name = "pivots", type = "bool", doc = "bones of length 0 are allowed (a skeleton's chains)" },
+  rules = {
+    { name = "chain_bones_valid", after = "bone_count", nested = "bone", reads = { "bones", "pivots" },
+      doc = "every bone as its def's check checks it (a pivot's length 0 allowed with pivots)" },
+    { name = "chain_reach_finite", after = "chain_bones_valid", reads = { "bones" }, status = "REACH",
+      doc = "the lengths add up to a finite reach" },
   },
 }
 
@@ -494,18 +608,29 @@ api.skeleton_bone = {
     { name = "parent", type = "int", default = -1, status = "PARENT",
       doc = "an earlier bone, or -1: the base" },
     { name = "length", type = "double", kind = "number", required = true, default = 0,
-      status = "PIVOT_LENGTH", doc = ">= 0 and finite; 0: a pivot" },
+      status = "PIVOT_LENGTH", check = { finite = true, min = 0 }, doc = ">= 0 and finite; 0: a pivot" },
     { name = "rest", type = "double", kind = "number", default = 0, status = "REST", lua = "angle",
-      doc = "rest local angle" },
+      check = { finite = true }, doc = "rest local angle" },
     { name = "at_tip", type = "bool", default = true,
       doc = "the origin is the parent's tip (the base for -1), and follows its length" },
     { name = "x", type = "double", default = 0, status = "ORIGIN_X",
+      check = { finite = true, when = { at_tip = false } },
       doc = "else the origin, in the parent's bone space (+x along the bone)" },
-    { name = "y", type = "double", default = 0, status = "ORIGIN_Y", doc = "as x" },
+    { name = "y", type = "double", default = 0, status = "ORIGIN_Y",
+      check = { finite = true, when = { at_tip = false } }, doc = "as x" },
     { name = "inherit", type = "ik2d_inherit", enum = "inherit", default = "all", status = "INHERIT",
-      doc = "what the bone takes from its parent" },
+      check = { choice = true }, doc = "what the bone takes from its parent" },
     { name = "constraint", type = "const ik2d_constraint *", default = nil,
       doc = "NULL: free; not owned" },
+  },
+  checked_with = { name = "index", type = "int", doc = "the bone's index in its skeleton" },
+  rules = {
+    { name = "parent_earlier", after = "parent", reads = { "parent", "index" }, status = "PARENT",
+      doc = "the parent is an earlier bone, or the base" },
+    { name = "limit_in_parent_space", after = "constraint", reads = { "constraint" },
+      status = "SKELETON_SPACE",
+      doc = "a skeleton's joint solve turns bones in their parents' frames (a bone that should keep "
+        .. "a world angle inherits position only, or its chain's solver orients the tip)" },
   },
 }
 
@@ -515,13 +640,24 @@ api.skeleton = {
   lua = { "x", "y", "angle", "flip" },
   fields = {
     { name = "bone_count", type = "int", default = 0, status = "SKELETON_BONES",
-      doc = "1..IK2D_MAX_SKELETON_BONES" },
+      check = { whole = true, min = 1, max = "MAX_SKELETON_BONES" }, doc = "1..IK2D_MAX_SKELETON_BONES" },
     { name = "bones", type = "const ik2d_skeleton_bone_def *", default = nil, doc = "parents first" },
-    { name = "x", type = "double", default = 0, status = "BASE_X", doc = "the base in world space" },
-    { name = "y", type = "double", default = 0, status = "BASE_Y", doc = "the base in world space" },
-    { name = "angle", type = "double", default = 0, status = "BASE_ANGLE",
+    { name = "x", type = "double", default = 0, status = "BASE_X", check = { finite = true },
+      doc = "the base in world space" },
+    { name = "y", type = "double", default = 0, status = "BASE_Y", check = { finite = true },
+      doc = "the base in world space" },
+    { name = "angle", type = "double", default = 0, status = "BASE_ANGLE", check = { finite = true },
       doc = "the base's direction in world space" },
     { name = "flip", type = "bool", default = false, doc = "mirrored about x = base x" },
+  },
+  checked_with = { name = "bad", type = "int *", doc = "gets the index of a bone refused" },
+  rules = {
+    { name = "skeleton_bones_valid", after = "bone_count", nested = "skeleton_bone",
+      reads = { "bones", "bad" },
+      doc = "every bone as its def's check checks it, given its index" },
+    { name = "skeleton_extent_finite", after = "skeleton_bones_valid", reads = { "bones" },
+      status = "REACH",
+      doc = "every length and origin offset, summed: while finite, every position the bones reach is" },
   },
 }
 
@@ -546,7 +682,7 @@ api.modules = {
     "ik2d", "ik2d.api", "ik2d.attach", "ik2d.behaviour", "ik2d.blend", "ik2d.common",
     "ik2d.ffi", "ik2d.follow", "ik2d.gait", "ik2d.love", "ik2d.mirror", "ik2d.smooth",
     "ik2d.pure.aim", "ik2d.pure.binding", "ik2d.pure.binding_chain", "ik2d.pure.binding_skeleton",
-    "ik2d.pure.binding_solver", "ik2d.pure.binding_spring", "ik2d.pure.ccd", "ik2d.pure.chain",
+    "ik2d.pure.binding_solver", "ik2d.pure.binding_spring", "ik2d.pure.ccd", "ik2d.pure.chain", "ik2d.pure.checks",
     "ik2d.pure.constraint", "ik2d.pure.core", "ik2d.pure.defs", "ik2d.pure.fabrik", "ik2d.pure.follow",
     "ik2d.pure.group", "ik2d.pure.kernel", "ik2d.pure.math", "ik2d.pure.numbers", "ik2d.pure.objects",
     "ik2d.pure.options",

@@ -1,6 +1,7 @@
 /* generated from lua/ik2d/api.lua by make gen: src/lua/luaik_api.c */
 /*
-** luaik_api.c: the option tables luaik_api.h declares.
+** luaik_api.c: the option tables luaik_api.h declares, and which argument
+** a setter's status blames.
 */
 #include <stddef.h>
 
@@ -115,3 +116,44 @@ const luaik_option luaik_skeleton_bone_options[] = {
    0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
   {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
 };
+
+int luaik_solver_tip_angle_arg(ik2d_status status) {
+  switch (status) {
+    case IK2D_ERR_TIP_ANGLE: return 2;
+    case IK2D_ERR_TIP_WEIGHT: return 3;
+    default: return 1;
+  }
+}
+
+int luaik_solver_pole_arg(ik2d_status status) {
+  switch (status) {
+    case IK2D_ERR_POLE_X: return 2;
+    case IK2D_ERR_POLE_Y: return 3;
+    default: return 1;
+  }
+}
+
+int luaik_solver_aim_arg(ik2d_status status) {
+  switch (status) {
+    case IK2D_ERR_AIM_X: return 2;
+    case IK2D_ERR_AIM_Y: return 3;
+    case IK2D_ERR_AIM_ANGLE: return 4;
+    default: return 1;
+  }
+}
+
+int luaik_spring_gravity_arg(ik2d_status status) {
+  switch (status) {
+    case IK2D_ERR_GRAVITY_X: return 2;
+    case IK2D_ERR_GRAVITY_Y: return 3;
+    default: return 1;
+  }
+}
+
+int luaik_spring_wind_arg(ik2d_status status) {
+  switch (status) {
+    case IK2D_ERR_WIND_X: return 2;
+    case IK2D_ERR_WIND_Y: return 3;
+    default: return 1;
+  }
+}

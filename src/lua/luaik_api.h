@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "../ik2d.h"
+
 typedef enum luaik_option_kind {
   LUAIK_OPTION_NUMBER,  /* a number or a numeric string, into a double */
   LUAIK_OPTION_WHOLE,   /* a whole number, into an int */
@@ -94,5 +96,14 @@ enum {
   LUAIK_SPRING_WIND,
   LUAIK_SPRING_WEIGHT
 };
+
+/* The argument a status of a setter of several values blames: a field's
+** status its argument's (2 for the setter's first), a rule's the object's
+** (1). */
+int luaik_solver_tip_angle_arg(ik2d_status status);
+int luaik_solver_pole_arg(ik2d_status status);
+int luaik_solver_aim_arg(ik2d_status status);
+int luaik_spring_gravity_arg(ik2d_status status);
+int luaik_spring_wind_arg(ik2d_status status);
 
 #endif

@@ -166,8 +166,7 @@ static int solver_set_tip_angle(lua_State *L) {
   ik2d_solver *solver = luaik_check_solver(L, 1);
   double angle = luaik_check_number(L, 2), weight = luaik_opt_number(L, 3, 1.0);
   ik2d_status status = ik2d_solver_set_tip_angle(solver, angle, weight);
-  luaik_check_status(L, status == IK2D_ERR_TIP_WEIGHT ? 3 : status == IK2D_ERR_AIM_TIP ? 1 : 2,
-                     status);
+  luaik_check_status(L, luaik_solver_tip_angle_arg(status), status);
   return 0;
 }
 
@@ -189,7 +188,7 @@ static int solver_set_pole(lua_State *L) {
   ik2d_solver *solver = luaik_check_solver(L, 1);
   double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
   ik2d_status status = ik2d_solver_set_pole(solver, x, y);
-  luaik_check_status(L, status == IK2D_ERR_POLE_Y ? 3 : 2, status);
+  luaik_check_status(L, luaik_solver_pole_arg(status), status);
   return 0;
 }
 
@@ -214,9 +213,7 @@ static int solver_set_aim(lua_State *L) {
   double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
   double angle = luaik_check_number(L, 4);
   ik2d_status status = ik2d_solver_set_aim(solver, x, y, angle);
-  int arg = status == IK2D_ERR_AIM_Y ? 3 : status == IK2D_ERR_AIM_ANGLE ? 4 : 2;
-  if (status == IK2D_ERR_AIM_METHOD || status == IK2D_ERR_AIM_TIP) arg = 1;
-  luaik_check_status(L, arg, status);
+  luaik_check_status(L, luaik_solver_aim_arg(status), status);
   return 0;
 }
 

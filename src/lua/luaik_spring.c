@@ -85,7 +85,7 @@ static int spring_set_gravity(lua_State *L) {
   ik2d_spring *spring = luaik_check_spring(L, 1);
   double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
   ik2d_status status = ik2d_spring_set_gravity(spring, x, y);
-  luaik_check_status(L, status == IK2D_ERR_GRAVITY_Y ? 3 : 2, status);
+  luaik_check_status(L, luaik_spring_gravity_arg(status), status);
   return 0;
 }
 
@@ -100,7 +100,7 @@ static int spring_set_wind(lua_State *L) {
   ik2d_spring *spring = luaik_check_spring(L, 1);
   double x = luaik_check_number(L, 2), y = luaik_check_number(L, 3);
   ik2d_status status = ik2d_spring_set_wind(spring, x, y);
-  luaik_check_status(L, status == IK2D_ERR_WIND_Y ? 3 : 2, status);
+  luaik_check_status(L, luaik_spring_wind_arg(status), status);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 -- take the same values and word the same errors.
 local api = require "ik2d.api"
 local B = require "ik2d.pure.binding"
+local checks = require "ik2d.pure.checks"
 local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
 local solvers = require "ik2d.pure.solver"
@@ -195,6 +196,13 @@ function Solver.options(...)
   return option_rows.push_all(t, OPTIONS, sv.settings)
 end
 
+-- the argument each status of a setter blames, as lua/ik2d/api.lua says:
+-- the value that is off, or the solver for a rule (its method or tip
+-- angle forbids an aim)
+local TIP_ANGLE_ARG = checks.blame(api.solver, "tip_angle")
+local POLE_ARG = checks.blame(api.solver, "pole")
+local AIM_ARG = checks.blame(api.solver, "aim")
+
 function Solver.set_tip_angle(...)
   local self, angle, weight = ...
   local n = select("#", ...)
@@ -203,7 +211,7 @@ function Solver.set_tip_angle(...)
   if weight == nil then weight = 1.0 else weight = number_at(weight, true, 3) end
   local status = solvers.set_tip_angle(sv, angle, weight)
   -- an aim set already: the solver
-  check_status(status == "TIP_WEIGHT" and 3 or status == "AIM_TIP" and 1 or 2, status)
+  check_status(TIP_ANGLE_ARG[status] or 1, status)
 end
 
 --- a, weight; nothing when the last bone is free
@@ -225,7 +233,7 @@ function Solver.set_pole(...)
   x = number_at(x, n >= 2, 2)
   y = number_at(y, n >= 3, 3)
   local status = solvers.set_pole(sv, x, y)
-  check_status(status == "POLE_Y" and 3 or 2, status)
+  check_status(POLE_ARG[status] or 1, status)
 end
 
 --- x, y; nothing when there is none
@@ -240,9 +248,6 @@ function Solver.clear_pole(...)
   solvers.clear_pole(sv)
 end
 
--- the argument that is off, or the solver when its method or tip angle
--- forbids an aim
-local AIM_ARGUMENT = { AIM_Y = 3, AIM_ANGLE = 4, AIM_METHOD = 1, AIM_TIP = 1 }
 
 function Solver.set_aim(...)
   local self, x, y, angle = ...
@@ -252,7 +257,7 @@ function Solver.set_aim(...)
   y = number_at(y, n >= 3, 3)
   angle = number_at(angle, n >= 4, 4)
   local status = solvers.set_aim(sv, x, y, angle)
-  check_status(AIM_ARGUMENT[status] or 2, status)
+  check_status(AIM_ARG[status] or 1, status)
 end
 
 --- x, y, angle; nothing when there is none

@@ -3,6 +3,7 @@
 -- read whole before the core takes them.
 local api = require "ik2d.api"
 local B = require "ik2d.pure.binding"
+local checks = require "ik2d.pure.checks"
 local defs = require "ik2d.pure.defs"
 local option_rows = require "ik2d.pure.options"
 local O = require "ik2d.pure.objects"
@@ -101,6 +102,10 @@ function Spring.weight(...)
   return check_spring(..., 1, select("#", ...)).settings.weight
 end
 
+-- the argument each status of a setter blames, as lua/ik2d/api.lua says
+local GRAVITY_ARG = checks.blame(api.spring, "gravity")
+local WIND_ARG = checks.blame(api.spring, "wind")
+
 function Spring.set_gravity(...)
   local self, x, y = ...
   local n = select("#", ...)
@@ -108,7 +113,7 @@ function Spring.set_gravity(...)
   x = number_at(x, n >= 2, 2)
   y = number_at(y, n >= 3, 3)
   local status = springs.set_gravity(sp, x, y)
-  check_status(status == "GRAVITY_Y" and 3 or 2, status)
+  check_status(GRAVITY_ARG[status] or 1, status)
 end
 
 function Spring.gravity(...)
@@ -123,7 +128,7 @@ function Spring.set_wind(...)
   x = number_at(x, n >= 2, 2)
   y = number_at(y, n >= 3, 3)
   local status = springs.set_wind(sp, x, y)
-  check_status(status == "WIND_Y" and 3 or 2, status)
+  check_status(WIND_ARG[status] or 1, status)
 end
 
 function Spring.wind(...)

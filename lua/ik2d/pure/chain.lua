@@ -2,6 +2,9 @@
 -- A chain is a table of per-bone arrays (1-based: bone i of the C core is
 -- i + 1 here) and the result joints as one flat array of x, y pairs from
 -- the base to the tip, as the C core keeps them.
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
+local checks = require "ik2d.pure.checks"
 local m = require "ik2d.pure.math"
 
 local rot = m.rot
@@ -9,7 +12,7 @@ local PI, wrap = m.PI, m.wrap
 
 local M = {}
 
-M.MAX_BONES = 64
+M.MAX_BONES = defs.constant("MAX_BONES")
 
 local function finite(x) return x - x == 0 end
 
@@ -46,20 +49,38 @@ M.keep_base = keep_base
 
 --- nil or the status of a base (x, y, angle) for chains and skeletons
 -- (ik2d_chain_check_base)
-local function check_base(x, y, angle)
-  if not finite(x) then return "BASE_X" end
-  if not finite(y) then return "BASE_Y" end
-  if not finite(angle) then return "BASE_ANGLE" end
-  return nil
-end
+local check_base = checks.values(api.chain, { "x", "y", "angle" })
 M.check_base = check_base
 
---- nil or the status of a bone def { length =, rest = }
-function M.check_bone(length, rest)
-  if not finite(length) or not (length > 0.0) then return "LENGTH" end
-  if not finite(rest) then return "REST" end
+--- nil or the status of a bone's length and rest angle
+M.check_bone = checks.values(api.bone, { "length", "rest" })
+local check_length = checks.values(api.bone, { "length" })
+local check_rest = checks.values(api.bone, { "rest" })
+
+-- The rules of lua/ik2d/api.lua's chain, named as in src/ik2d_chain.c,
+-- on the def M.new takes.
+local RULES = {}
+
+-- every bone as M.check_bone checks it; with pivots (a skeleton's chains)
+-- a bone of length 0 too
+function RULES.chain_bones_valid(def, pivots)
+  for i = 1, def.count do
+    local length = def.length[i]
+    if pivots and length == 0.0 then length = 1.0 end
+    local status = M.check_bone(length, def.rest[i])
+    if status then return status end
+  end
   return nil
 end
+
+-- the lengths add up to a finite reach
+function RULES.chain_reach_finite(def)
+  local reach = 0.0
+  for i = 1, def.count do reach = reach + def.length[i] end
+  return finite(reach)
+end
+
+local check_def = checks.def(api.chain, RULES, { bone_count = "count" })
 
 --- Joints from base, result angles and scale (ik2d_chain_update_joints).
 local function update_joints(ch)
@@ -99,19 +120,9 @@ end
 -- (false: free), x =, y =, angle =, flip = }, or nil and the status.
 -- pivots: bones of length 0 are allowed (a skeleton's chains).
 function M.new(def, pivots)
-  local n = def.count
-  if n < 1 or n > M.MAX_BONES then return nil, "BONE_COUNT" end
-  local reach = 0.0
-  for i = 1, n do
-    local length = def.length[i]
-    if pivots and length == 0.0 then length = 1.0 end
-    local status = M.check_bone(length, def.rest[i])
-    if status then return nil, status end
-    reach = reach + def.length[i]
-  end
-  if not finite(reach) then return nil, "REACH" end
-  local status = check_base(def.x, def.y, def.angle)
+  local status = check_def(def, pivots)
   if status then return nil, status end
+  local n = def.count
   local ch = {
     count = n, flip = def.flip, reach = 0.0, scale = 1.0, uniform = false,
     length = {}, rest = {}, rest_c = {}, rest_s = {}, pose = {}, angle = {},
@@ -164,7 +175,8 @@ end
 function M.set_length(ch, i, length)
   if ch.link then return "LINKED" end
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
-  if not finite(length) or not (length > 0.0) then return "LENGTH" end
+  local status = check_length(length)
+  if status then return status end
   -- summed afresh, not adjusted: no rounding accumulates over edits
   local reach, lengths = 0.0, ch.length
   for k = 1, ch.count do
@@ -182,7 +194,8 @@ end
 function M.set_rest(ch, i, angle)
   if ch.link then return "LINKED" end
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
-  if not finite(angle) then return "REST" end
+  local status = check_rest(angle)
+  if status then return status end
   ch.rest[i] = angle
   ch.rest_c[i], ch.rest_s[i] = rot(angle)
   -- the joints are made the angles' again, as a skeleton's are

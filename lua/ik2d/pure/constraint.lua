@@ -1,31 +1,29 @@
 --- ik2d.pure.constraint: joint limits, wrap-safe (src/ik2d_constraint.c).
 -- A constraint is a table: its def (min, max, invert, space) as given, and
 -- the allowed arc derived from it, mid +- half, also as rotations.
+local api = require "ik2d.api"
 local m = require "ik2d.pure.math"
 local N = require "ik2d.pure.numbers"
+local checks = require "ik2d.pure.checks"
 
 local rot, abs = m.rot, math.abs
 local PI, TWO_PI, wrap = m.PI, m.TWO_PI, m.wrap
 
 local M = {}
 
-local function finite(x) return x - x == 0 end
-
 --- min = -pi, max = pi, not inverted, parent space: every angle allowed
 function M.default_def()
   return { min = -PI, max = PI, invert = false, space = "parent" }
 end
 
---- nil, or the status naming what is wrong with def
-function M.check(def)
-  if not finite(def.min) then return "MIN" end
-  if not finite(def.max) then return "MAX" end
-  if abs(def.min) > TWO_PI then return "MIN_DEGREES" end
-  if abs(def.max) > TWO_PI then return "MAX_DEGREES" end
-  if def.min > def.max then return "LIMIT_ORDER" end
-  if def.space ~= "parent" and def.space ~= "world" then return "SPACE" end
-  return nil
-end
+-- The rule of lua/ik2d/api.lua's constraint, named as in
+-- src/ik2d_constraint.c: min <= max (an inverted range is the outside of
+-- [min, max]).
+local RULES = {}
+function RULES.limits_in_order(def) return def.min <= def.max end
+
+--- nil, or the status naming what is wrong with def (ik2d.pure.checks)
+M.check = checks.def(api.constraint, RULES)
 
 -- The arc from a checked def (constraint_derive).
 local function derive(c, def)

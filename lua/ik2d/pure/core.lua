@@ -3,6 +3,7 @@
 -- ik2d.skeleton, ik2d.spring and their methods, with the same arguments,
 -- errors and results, bit for bit.  For where native code cannot load (a
 -- .love file, Android, iOS, love.js).
+local defs = require "ik2d.pure.defs"
 local O = require "ik2d.pure.objects"
 local binding_chain = require "ik2d.pure.binding_chain"
 local binding_solver = require "ik2d.pure.binding_solver"
@@ -19,8 +20,8 @@ return {
   spring = binding_spring.spring,
   skeleton = binding_skeleton.skeleton,
   _VERSION = require("ik2d.api").version,
-  MAX_BONES = 64,
-  MAX_SKELETON_BONES = 256,
+  MAX_BONES = defs.constant("MAX_BONES"),
+  MAX_SKELETON_BONES = defs.constant("MAX_SKELETON_BONES"),
   -- the method tables (ik2d.core has them for its FFI path)
   _methods = { Chain = O.methods.Chain, Constraint = O.methods.Constraint,
                Solver = O.methods.Solver, Group = O.methods.Group,

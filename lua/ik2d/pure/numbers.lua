@@ -1,5 +1,5 @@
--- generated from lua/ik2d/api.lua by make gen: lua/ik2d/pure/numbers.lua
---- ik2d.pure.numbers: the thresholds the solves share, as
+-- generated from src/ik2d_numbers.h by make gen: lua/ik2d/pure/numbers.lua
+--- ik2d.pure.numbers: the thresholds the solves and the springs share, as
 -- src/ik2d_numbers.h (the reference, with why each is what it is)
 -- defines them; make gen writes this file from that one.
 return {
@@ -26,4 +26,13 @@ return {
   DLS_TRIES = 4,
   DLS_MAX_TURN = 0.6,
   DLS_LAMBDA = 1e-2,
+  SPRING_SUBSTEP_RATE = 720.0,
+  SPRING_MAX_SUBSTEPS = 64,
+  SPRING_MAX_SUBSTEP = 1.0,
+  SPRING_SUBSTEP_SLACK = 1e-9,
+  SPRING_FREE = 1e-8,
+  SPRING_SERIES = 1e-4,
+  SPRING_STIFF = 0.25,
+  SPRING_MAX_BASE_SPEED = 1e300,
+  SPRING_ON_LINE = 1e-12,
 }

@@ -9,6 +9,9 @@
 -- skeleton (false once released), from, to, the bones at or below from
 -- (below, a mask), and per chain bone its skeleton bone, phi and shift.  The skeleton lists its chains and the
 -- solvers on them in the order made.
+local api = require "ik2d.api"
+local defs = require "ik2d.pure.defs"
+local checks = require "ik2d.pure.checks"
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
 
@@ -18,8 +21,8 @@ local base_angle, keep_base = chains.base_angle, chains.keep_base
 
 local M = {}
 
-M.MAX_BONES = 256
-M.MAX_SOLVERS = 256
+M.MAX_BONES = defs.constant("MAX_SKELETON_BONES")
+M.MAX_SOLVERS = defs.constant("MAX_SKELETON_SOLVERS")
 M.TRANSFORM = 5
 
 local function finite(x) return x - x == 0 end
@@ -706,11 +709,8 @@ end
 -- ------------------------------------------------------------------
 
 local check_base = chains.check_base
-
-local function check_length(length)
-  if finite(length) and length >= 0.0 then return nil end
-  return "PIVOT_LENGTH"
-end
+local check_length = checks.values(api.skeleton_bone, { "length" })
+local check_rest = checks.values(api.skeleton_bone, { "rest" })
 
 -- A skeleton's limits are in parent space: its joint solve turns bones
 -- in their parents' frames.
@@ -720,16 +720,40 @@ local function check_limit(limit)
 end
 M.check_limit = check_limit
 
--- bone i of a def: { parent = (0: the base), length =, rest =, at_tip =,
--- x =, y =, position_only =, constraint = (false: none) }
-local function check_bone(bone, i)
-  if bone.parent < 0 or bone.parent >= i then return "PARENT" end
-  if check_length(bone.length) then return "PIVOT_LENGTH" end
-  if not finite(bone.rest) then return "REST" end
-  if not bone.at_tip and not finite(bone.x) then return "ORIGIN_X" end
-  if not bone.at_tip and not finite(bone.y) then return "ORIGIN_Y" end
-  return check_limit(bone.constraint)
+-- The rules of lua/ik2d/api.lua's skeleton bone, named as in
+-- src/ik2d_skeleton.c, on bone i of a def: { parent = (0: the base),
+-- length =, rest =, at_tip =, x =, y =, position_only =, constraint =
+-- (false: none) } (position_only for inherit, which the binding reads).
+local BONE_RULES = {}
+function BONE_RULES.parent_earlier(bone, i) return bone.parent >= 0 and bone.parent < i end
+function BONE_RULES.limit_in_parent_space(bone) return not check_limit(bone.constraint) end
+local check_bone = checks.def(api.skeleton_bone, BONE_RULES, { inherit = false })
+
+-- The rules of lua/ik2d/api.lua's skeleton, on M.new's def.
+local RULES = {}
+
+-- every bone as check_bone checks it; the status and the bone refused
+function RULES.skeleton_bones_valid(def)
+  for i = 1, def.count do
+    local status = check_bone(def.bones[i], i)
+    if status then return status, i end
+  end
+  return nil
 end
+
+-- every length and origin offset, summed: while finite, every position
+-- the bones reach is
+function RULES.skeleton_extent_finite(def)
+  local extent = 0.0
+  for i = 1, def.count do
+    local bone = def.bones[i]
+    extent = extent + bone.length
+    if not bone.at_tip then extent = extent + (abs(bone.x) + abs(bone.y)) end
+  end
+  return finite(extent)
+end
+
+local check_def = checks.def(api.skeleton, RULES, { bone_count = "count" })
 
 local function array(n, v)
   local t = {}
@@ -740,23 +764,9 @@ end
 --- A skeleton from def { count =, bones = {...}, x =, y =, angle =, flip =
 -- }, or nil, the status and the bad bone (or nil).
 function M.new(def)
+  local status, bad = check_def(def)
+  if status then return nil, status, bad end
   local n, bones = def.count, def.bones
-  if n < 1 or n > M.MAX_BONES then return nil, "SKELETON_BONES" end
-  for i = 1, n do
-    local status = check_bone(bones[i], i)
-    if status then return nil, status, i end
-  end
-  -- every length and origin offset, summed: while finite, every position
-  -- the bones reach is
-  local extent = 0.0
-  for i = 1, n do
-    local bone = bones[i]
-    extent = extent + bone.length
-    if not bone.at_tip then extent = extent + (abs(bone.x) + abs(bone.y)) end
-  end
-  if not finite(extent) then return nil, "REACH" end
-  local status = check_base(def.x, def.y, def.angle)
-  if status then return nil, status end
   local sk = {
     count = n, flip = def.flip, parent = {}, length = {}, rest = {}, rest_c = {},
     rest_s = {}, at_tip = {}, position_only = {}, constraint = {}, ox = {}, oy = {},
@@ -856,7 +866,8 @@ local function regeometry(sk, i)
 end
 
 function M.set_length(sk, i, length)
-  if check_length(length) then return "PIVOT_LENGTH" end
+  local status = check_length(length)
+  if status then return status end
   local extent = 0.0
   for b = 1, sk.count do
     if b == i then extent = extent + length else extent = extent + sk.length[b] end
@@ -873,7 +884,8 @@ function M.set_length(sk, i, length)
 end
 
 function M.set_rest(sk, i, angle)
-  if not finite(angle) then return "REST" end
+  local status = check_rest(angle)
+  if status then return status end
   sk.rest[i] = angle
   sk.rest_c[i], sk.rest_s[i] = rot(angle)
   regeometry(sk, i)

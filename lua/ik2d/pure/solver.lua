@@ -7,6 +7,7 @@
 -- setter and set_def check as the C core does, with the same statuses.
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
+local checks = require "ik2d.pure.checks"
 local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
@@ -32,7 +33,7 @@ local M = {}
 local function finite(x) return x - x == 0 end
 
 -- ------------------------------------------------------------------
--- settings: one check each, used by the setters and by set_def
+-- settings: the checks and setters lua/ik2d/api.lua describes
 -- ------------------------------------------------------------------
 
 -- the settings lua/ik2d/api.lua describes: their keys and defaults
@@ -48,79 +49,39 @@ function M.copy_def(from, to)
   return to
 end
 
-local function check_method(ch, method)
-  if method ~= "ccd" and method ~= "fabrik" and method ~= "two_bone" and method ~= "follow" then
-    return "METHOD"
-  end
-  if method == "two_bone" and ch.count ~= 2 then return "TWO_BONE" end
-  -- follow moves the base, which a skeleton owns
-  if method == "follow" and ch.link then return "LINKED_FOLLOW" end
-  -- a skeleton chain's pivot: the triangle has a side of 0
-  if method == "two_bone" and not (ch.length[1] > 0.0 and ch.length[2] > 0.0) then
-    return "TWO_BONE"
-  end
-  return nil
+-- The rules of lua/ik2d/api.lua's solver, named as in src/ik2d_solver.c:
+-- each true when the def passes.
+local RULES = {}
+
+-- two_bone needs a chain of 2 bones of length > 0: a skeleton chain's
+-- pivot leaves the triangle a side of 0
+function RULES.two_bone_fits_chain(def, ch)
+  return def.method ~= "two_bone" or (ch.count == 2 and ch.length[1] > 0.0 and ch.length[2] > 0.0)
 end
 
-local function check_tip(angle, weight)
-  if not finite(angle) then return "TIP_ANGLE" end
-  if weight >= 0.0 and weight <= 1.0 then return nil end
-  return "TIP_WEIGHT"
+-- follow moves the chain's base, which a skeleton owns
+function RULES.follow_off_skeleton(def, ch)
+  return def.method ~= "follow" or not ch.link
 end
 
-local function check_pole(x, y)
-  if not finite(x) then return "POLE_X" end
-  if finite(y) then return nil end
-  return "POLE_Y"
-end
-
-local function check_aim(x, y, angle)
-  if not finite(x) then return "AIM_X" end
-  if not finite(y) then return "AIM_Y" end
-  if finite(angle) then return nil end
-  return "AIM_ANGLE"
+-- a skeleton's bones keep their lengths: no stretch or compress there
+function RULES.scale_off_skeleton(def, ch)
+  return not ch.link or not (def.stretch > 1.0 or def.compress < 1.0)
 end
 
 -- An aim puts a point of its ray on the target, as the methods with a
 -- fixed base put a tip (follow moves the base instead), and it turns the
 -- last bone, which a tip angle would too.
-local function check_aim_with(method, tip)
-  if method == "follow" then return "AIM_METHOD" end
-  if tip then return "AIM_TIP" end
-  return nil
+function RULES.aim_with_fixed_base(def)
+  return def.method ~= "follow"
 end
 
--- Every setting, in the order the def declares them.
-local function check_def(ch, def)
-  local status = check_method(ch, def.method)
-  if status then return status end
-  if not (def.iterations >= 1) then return "ITERATIONS" end
-  if not (finite(def.tolerance) and def.tolerance >= 0.0) then return "TOLERANCE" end
-  if def.weight ~= def.weight then return "WEIGHT" end
-  if not (finite(def.damping) and def.damping >= 0.0) then return "DAMPING" end
-  if def.sweep ~= "root" and def.sweep ~= "tip" then return "SWEEP" end
-  if def.bend ~= 1 and def.bend ~= -1 then return "BEND" end
-  if not (finite(def.softness) and def.softness >= 0.0) then return "SOFTNESS" end
-  if def.softness_curve ~= "smooth" and def.softness_curve ~= "spine" then
-    return "SOFTNESS_CURVE"
-  end
-  if not (def.stretch >= 1.0) then return "STRETCH" end
-  if not (def.compress >= 0.0 and def.compress <= 1.0) then return "COMPRESS" end
-  -- a skeleton's bones keep their lengths: no stretch or compress there
-  if (def.stretch > 1.0 or def.compress < 1.0) and ch.link then return "LINKED_STRETCH" end
-  -- a tip angle or pole switched off need not hold numbers
-  status = check_tip(def.tip and def.tip_angle or 0.0, def.tip_weight)
-  if status then return status end
-  if def.pole then
-    status = check_pole(def.pole_x, def.pole_y)
-    if status then return status end
-  end
-  if not (finite(def.priority) and def.priority >= 0.0) then return "PRIORITY" end
-  if not def.aim then return nil end
-  status = check_aim(def.aim_x, def.aim_y, def.aim_angle)
-  if status then return status end
-  return check_aim_with(def.method, def.tip)
+function RULES.aim_without_tip(def)
+  return not def.tip
 end
+
+-- every setting, in the description's order (ik2d.pure.checks)
+local check_def = checks.def(api.solver, RULES)
 
 local clamp_weight = m.clamp_weight
 
@@ -159,7 +120,8 @@ end
 -- Keeps a checked def, and the largest turn as a rotation (damping_c,
 -- damping_s: 0 or a half turn or more is none, cos -1).
 local function keep_def(sv, def)
-  local settings = M.copy_def(def, sv.settings)
+  local settings = sv.settings
+  if def ~= settings then M.copy_def(def, settings) end
   settings.weight = clamp_weight(def.weight)
   local damping = def.damping
   if damping == 0.0 or damping >= PI then
@@ -172,7 +134,7 @@ end
 
 --- a solver for the core chain ch from def, or nil and the status
 function M.new(ch, def)
-  local status = check_def(ch, def)
+  local status = check_def(def, ch)
   if status then return nil, status end
   local n = ch.count
   local sv = {
@@ -196,33 +158,25 @@ end
 --- a solver going: it leaves its skeleton's solvers
 M.release = skeleton.unlink_solver
 
-M.check_tip, M.check_pole = check_tip, check_pole
+--- nil, or the status of a tip angle and weight, of a pole (the group's
+-- arrays)
+M.check_tip = checks.values(api.solver, { "tip_angle", "tip_weight" })
+M.check_pole = checks.values(api.solver, { "pole_x", "pole_y" })
 
 --- every setting at once, all checked before any is kept
 function M.set_def(sv, def)
-  local status = check_def(sv.chain, def)
+  local status = check_def(def, sv.chain)
   if status == nil then keep_def(sv, def) end
   return status
 end
 
-function M.set_tip_angle(sv, angle, weight)
-  local status = check_tip(angle, weight)
-  if status == nil and sv.settings.aim then status = "AIM_TIP" end
-  if status then return status end
-  local settings = sv.settings
-  settings.tip, settings.tip_angle, settings.tip_weight = true, angle, weight
-  refresh(sv)
-  return nil
-end
-
-function M.set_pole(sv, x, y)
-  local status = check_pole(x, y)
-  if status then return status end
-  local settings = sv.settings
-  settings.pole, settings.pole_x, settings.pole_y = true, x, y
-  refresh(sv)
-  return nil
-end
+-- the setters of a group: its values, its switch on, checked as set_def
+-- checks them with the rules that read them (ik2d.pure.checks)
+local function keep(sv) keep_def(sv, sv.settings) end
+local function chain_of(sv) return sv.chain end
+M.set_tip_angle = checks.setter(api.solver, "tip_angle", RULES, keep, chain_of)
+M.set_pole = checks.setter(api.solver, "pole", RULES, keep, chain_of)
+M.set_aim = checks.setter(api.solver, "aim", RULES, keep, chain_of)
 
 --- the last bone free again
 function M.clear_tip_angle(sv)
@@ -244,15 +198,6 @@ end
 function M.forget(sv)
   sv.have_solution = false
   sv.joint_stalls = 0
-end
-
-function M.set_aim(sv, x, y, angle)
-  local settings = sv.settings
-  local status = check_aim(x, y, angle) or check_aim_with(settings.method, settings.tip)
-  if status then return status end
-  settings.aim, settings.aim_x, settings.aim_y, settings.aim_angle = true, x, y, angle
-  refresh(sv)
-  return nil
 end
 
 --- nil, or the status of a target

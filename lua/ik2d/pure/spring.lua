@@ -8,6 +8,8 @@
 -- blends.
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
+local checks = require "ik2d.pure.checks"
+local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local chains = require "ik2d.pure.chain"
@@ -27,21 +29,22 @@ local M = {}
 
 local function finite(x) return x - x == 0 end
 
--- Substeps: at least SUBSTEP_RATE a second, at most MAX_SUBSTEPS an
--- update, none longer than MAX_SUBSTEP seconds; no bone turns faster than
--- MAX_SPEED; below FREE (K h^2) a substep is free motion; above STIFF
--- (Lambda h^2) the chain goes by backward Euler; the base's speed is
--- taken as at most MAX_BASE_SPEED.
-local SUBSTEP_RATE, MAX_SUBSTEPS, MAX_SUBSTEP = 720.0, 64, 1.0
+-- The thresholds, as src/ik2d_numbers.h defines them (why each is what
+-- it is: there): substeps at least SUBSTEP_RATE a second, at most
+-- MAX_SUBSTEPS an update, none longer than MAX_SUBSTEP seconds; below FREE
+-- (K h^2) a substep is free motion, by its series below SERIES (gamma h);
+-- above STIFF (Lambda h^2) the chain goes by backward Euler; the base's
+-- speed is taken as at most MAX_BASE_SPEED.  No bone turns faster than
+-- MAX_SPEED, half a turn a substep at the rate.
+local SUBSTEP_RATE, MAX_SUBSTEPS, MAX_SUBSTEP = N.SPRING_SUBSTEP_RATE, N.SPRING_MAX_SUBSTEPS,
+  N.SPRING_MAX_SUBSTEP
+local SUBSTEP_SLACK = N.SPRING_SUBSTEP_SLACK
 local MAX_SPEED = SUBSTEP_RATE * PI
-local FREE = 1e-8
-local STIFF = 0.25
-local MAX_BASE_SPEED = 1e300
+local FREE, SERIES, STIFF = N.SPRING_FREE, N.SPRING_SERIES, N.SPRING_STIFF
+local MAX_BASE_SPEED = N.SPRING_MAX_BASE_SPEED
+local ON_LINE = N.SPRING_ON_LINE
 
-local MAX_COLLIDERS = 16
-for _, c in ipairs(api.constants) do
-  if c.name == "MAX_COLLIDERS" then MAX_COLLIDERS = c.value end
-end
+local MAX_COLLIDERS = defs.constant("MAX_COLLIDERS")
 M.MAX_COLLIDERS = MAX_COLLIDERS
 
 -- the settings lua/ik2d/api.lua describes: their keys and defaults
@@ -53,18 +56,6 @@ function M.copy_def(from, to)
   return to
 end
 
-local function check_gravity(x, y)
-  if not finite(x) then return "GRAVITY_X" end
-  if not finite(y) then return "GRAVITY_Y" end
-  return nil
-end
-
-local function check_wind(x, y)
-  if not finite(x) then return "WIND_X" end
-  if not finite(y) then return "WIND_Y" end
-  return nil
-end
-
 -- bone i's value of a setting: its entry of the per-bone array, or the number
 local function of_bone(def, key, array, i)
   local a = def[array]
@@ -72,32 +63,25 @@ local function of_bone(def, key, array, i)
   return def[key]
 end
 
--- a def for a chain of n bones
-local function check_def(def, n)
-  for i = 1, n do
-    local s = of_bone(def, "stiffness", "stiffness_per_bone", i)
-    if not finite(s) or s < 0.0 then return "SPRING_STIFFNESS" end
-  end
-  for i = 1, n do
-    local c = of_bone(def, "damping", "damping_per_bone", i)
-    if not finite(c) or c < 0.0 then return "SPRING_DAMPING" end
-  end
-  -- the motion depends on stiffness / mass and damping / mass: a bone's
-  -- and its child's stiffness over its mass
+-- The rule of lua/ik2d/api.lua's spring, named as in src/ik2d_spring.c:
+-- the motion depends on stiffness / mass and damping / mass, a bone's and
+-- its child's stiffness over its mass, and its damping over it.
+local RULES = {}
+function RULES.mass_ratios_finite(def, n)
   for i = 1, n do
     local mass = of_bone(def, "mass", "mass_per_bone", i)
     local s = of_bone(def, "stiffness", "stiffness_per_bone", i)
     local c = of_bone(def, "damping", "damping_per_bone", i)
-    if not finite(mass) or not (mass > 0.0) or not finite(s / mass) or not finite(c / mass) then
-      return "SPRING_MASS"
-    end
+    if not finite(s / mass) or not finite(c / mass) then return false end
     if i < n and not finite(of_bone(def, "stiffness", "stiffness_per_bone", i + 1) / mass) then
-      return "SPRING_MASS"
+      return false
     end
   end
-  if def.weight ~= def.weight then return "WEIGHT" end
-  return check_gravity(def.gravity_x, def.gravity_y) or check_wind(def.wind_x, def.wind_y)
+  return true
 end
+
+-- a def for a chain of n bones, in the description's order
+local check_def = checks.def(api.spring, RULES)
 
 local clamp_weight = m.clamp_weight
 
@@ -226,25 +210,12 @@ function M.set_def(sp, def)
   return status
 end
 
-function M.set_weight(sp, weight)
-  if weight ~= weight then return "WEIGHT" end
-  sp.settings.weight = clamp_weight(weight)
-  return nil
-end
-
-function M.set_gravity(sp, x, y)
-  local status = check_gravity(x, y)
-  if status then return status end
-  sp.settings.gravity_x, sp.settings.gravity_y = x, y
-  return nil
-end
-
-function M.set_wind(sp, x, y)
-  local status = check_wind(x, y)
-  if status then return status end
-  sp.settings.wind_x, sp.settings.wind_y = x, y
-  return nil
-end
+-- the setters: their values checked as set_def checks them
+local function keep(sp) keep_def(sp, sp.settings) end
+local function bone_count(sp) return sp.chain.count end
+M.set_weight = checks.setter(api.spring, "weight", RULES, keep, bone_count)
+M.set_gravity = checks.setter(api.spring, "gravity", RULES, keep, bone_count)
+M.set_wind = checks.setter(api.spring, "wind", RULES, keep, bone_count)
 
 --- bone i's angular velocity, in the sense of the chain's world angles
 function M.velocity(sp, i)
@@ -266,21 +237,7 @@ end
 
 --- nil, or the status naming what is wrong with collider c ({ shape =
 -- "circle" or "segment", x, y, radius, x1, y1, x2, y2 })
-function M.check_collider(c)
-  if c.shape == "circle" then
-    if not finite(c.x) then return "CIRCLE_X" end
-    if not finite(c.y) then return "CIRCLE_Y" end
-    if not finite(c.radius) or c.radius < 0.0 then return "CIRCLE_RADIUS" end
-  elseif c.shape == "segment" then
-    if not finite(c.x1) then return "SEGMENT_X1" end
-    if not finite(c.y1) then return "SEGMENT_Y1" end
-    if not finite(c.x2) then return "SEGMENT_X2" end
-    if not finite(c.y2) then return "SEGMENT_Y2" end
-  else
-    return "COLLIDER_SHAPE"
-  end
-  return nil
-end
+M.check_collider = checks.def(api.collider)
 
 local COLLIDER_KEYS = { "shape", "x", "y", "radius", "x1", "y1", "x2", "y2" }
 
@@ -383,7 +340,7 @@ local function line_side(sp, k, px, py, ax, ay, bx, by)
   if not (length > 0.0 and length - length == 0) then return nil end
   local nx, ny = -sy / length, sx / length
   local signed = (px - ax) * nx + (py - ay) * ny
-  local tolerance = 1e-12 * (abs(px) + abs(py) + abs(ax) + abs(ay) + length)
+  local tolerance = ON_LINE * (abs(px) + abs(py) + abs(ax) + abs(ay) + length)
   if signed > tolerance then
     sp.side[k] = 1.0
   elseif signed < -tolerance then
@@ -499,7 +456,7 @@ local function step(k, gamma, f, h, v0)
     end
     p = c - a * e
     integral = (one_minus_c - a * e) / k
-  elseif gamma * h > 1e-4 then
+  elseif gamma * h > SERIES then
     e = -expm1(-gamma * h) / gamma
     p = exp(-gamma * h)
     integral = (h - e) / gamma
@@ -836,7 +793,7 @@ function M.update(sp, dt)
     elseif steps >= MAX_SUBSTEPS then
       n = MAX_SUBSTEPS
     else
-      n = ceil(steps - 1e-9)
+      n = ceil(steps - SUBSTEP_SLACK)
     end
     local h = dt / n
     if h > MAX_SUBSTEP then h = MAX_SUBSTEP end
