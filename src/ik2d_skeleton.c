@@ -39,6 +39,7 @@
 #include "ik2d_chain.h"
 #include "ik2d_math.h"
 #include "ik2d_skeleton.h"
+#include "ik2d_solver.h"
 
 /* ------------------------------------------------------------------ */
 /* storage                                                              */
@@ -109,9 +110,16 @@ static void node_unlink(ik2d_skeleton_node *node) {
 
 static ik2d_chain *chain_of_node(ik2d_skeleton_node *node) { return node->chain; }
 
-bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
+/* ------------------------------------------------------------------ */
+/* solvers on its chains                                                */
+/* ------------------------------------------------------------------ */
+
+/* Adds a solver to the skeleton of its chain, last (nothing for a
+** standalone or released chain); false when the skeleton has
+** IK2D_MAX_SKELETON_SOLVERS already. */
+static bool skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
   ik2d_skeleton *skeleton;
-  if (chain == NULL || chain->link == NULL) return true;
+  if (chain->link == NULL) return true;
   skeleton = chain->link->node.skeleton;
   if (skeleton == NULL) return true;
   if (skeleton->solver_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
@@ -127,11 +135,23 @@ static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
   sk->plan_kept = false;
 }
 
-void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver) {
+/* (here, above the solvers: a solver on a skeleton chain joins the
+** skeleton's solvers) */
+ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
+                             const ik2d_solver_def *def) {
+  ik2d_status status = ik2d_solver_init_unlinked(solver, size, chain, def);
+  if (status != IK2D_OK) return status;
+  if (!skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
+  return IK2D_OK;
+}
+
+/* Takes the solver out of its chain's skeleton's solvers, the others
+** kept in order (nothing when it is not there). */
+void ik2d_solver_release(ik2d_solver *solver) {
   ik2d_skeleton *sk;
   int k;
-  if (chain == NULL || chain->link == NULL) return;
-  sk = chain->link->node.skeleton;
+  if (solver == NULL || solver->chain == NULL || solver->chain->link == NULL) return;
+  sk = solver->chain->link->node.skeleton;
   if (sk == NULL) return;
   for (k = 0; k < sk->solver_count; k++) {
     if (sk->solvers[k] == solver) {
@@ -139,11 +159,6 @@ void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver) {
       return;
     }
   }
-}
-
-/* The chain of a solver: its first member (ik2d_solver.h). */
-static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
-  return *(const ik2d_chain *const *)(const void *)solver;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1109,7 +1124,7 @@ void ik2d_chain_release(ik2d_chain *chain) {
   if (sk == NULL) return;
   /* its solvers go with it: a skeleton never solves a released chain */
   for (k = sk->solver_count - 1; k >= 0; k--)
-    if (skeleton_solver_chain(sk->solvers[k]) == chain) skeleton_drop_solver(sk, k);
+    if (sk->solvers[k]->chain == chain) skeleton_drop_solver(sk, k);
   node_unlink(&chain->link->node);
   skeleton_chains_below(sk);
 }

@@ -91,7 +91,82 @@
 #define MAX_SOLVERS IK2D_MAX_SKELETON_SOLVERS
 #define MAX_BONES IK2D_MAX_SKELETON_BONES
 
+/* ------------------------------------------------------------------ */
+/* one solver, and lists of them                                        */
+/* ------------------------------------------------------------------ */
 
+/* A solver's target in world space: on a bone, the bone's point where the
+** bone is now; else its point target. */
+static inline void solver_target(const ik2d_solver *solver, double *x, double *y) {
+  if (ik2d_solver_on_bone(solver)) {
+    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                        solver->target_y, x, y);
+  } else {
+    ik2d_solver_point_target(solver, x, y);
+  }
+}
+
+/* The outcome measured where the solver's target is now. */
+static bool solver_measure(ik2d_solver *solver) {
+  double x, y;
+  solver_target(solver, &x, &y);
+  return ik2d_solver_measure(solver, x, y);
+}
+
+/* After a chain's solve: a skeleton chain's result written back (its
+** bones, the bones below, the other chains), the outcome measured.
+** Within a skeleton's solve (deferring) it is only written back: that
+** solve measures every solver at its end.  Returns reached (false when
+** deferring). */
+static bool solver_written_back(ik2d_solver *solver) {
+  ik2d_chain *chain = solver->chain;
+  ik2d_skeleton *sk = chain->link != NULL ? chain->link->node.skeleton : NULL;
+  if (sk != NULL && sk->deferring) {
+    ik2d_skeleton_chain_push(chain, true);
+    return false;
+  }
+  /* (measured before the push, which may move the chain's angles by an
+  ** ulp, where an aim's distance reads them) */
+  solver_measure(solver);
+  if (sk == NULL) return solver->result.reached;
+  ik2d_skeleton_chain_push(chain, true);
+  /* a target on a bone of its own skeleton may have moved with it: the
+  ** result describes where the tip and that bone ended */
+  if (solver->target_skeleton == sk) solver_measure(solver);
+  return solver->result.reached;
+}
+
+bool ik2d_solver_solve(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || solver->chain == NULL) return false;
+  solver_target(solver, &x, &y);
+  ik2d_solve_chain(solver, x, y);
+  return solver_written_back(solver);
+}
+
+void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
+  double tx = 0.0, ty = 0.0;
+  if (solver != NULL) solver_target(solver, &tx, &ty);
+  if (x != NULL) *x = tx;
+  if (y != NULL) *y = ty;
+}
+
+int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
+  ik2d_batch b;
+  int i, reached = 0;
+  if (solvers == NULL) return 0;
+  ik2d_batch_begin(&b, isa, count, true);
+  for (i = 0; i < count; i++) {
+    ik2d_solver *solver = solvers[i];
+    if (solver == NULL || solver->chain == NULL) continue;
+    if (!ik2d_batch_list(&b, solver)) reached += ik2d_solver_solve(solver);
+  }
+  return reached + ik2d_batch_end(&b);
+}
+
+int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
+  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
+}
 
 /* ------------------------------------------------------------------ */
 /* paths                                                                */
@@ -708,7 +783,7 @@ static void joint_private(joint *w, effector *e) {
   def.two_bone.stretch = 1.0;
   if (def.method == IK2D_TWO_BONE && (n != 2 || !(view.length[0] > 0.0 && view.length[1] > 0.0)))
     def.method = IK2D_CCD;
-  if (ik2d_solver_init(solver, sizeof memory, &view, &def) != IK2D_OK) return;
+  if (ik2d_solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
   for (i = 0; i < n; i++) {
     ik2d_rot r = w->rot[link->bones[first + i]];
     double shift = link->shift[first + i];
@@ -775,7 +850,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     e->solver = s;
     e->chain = s->chain;
     e->link = s->chain->link;
-    ik2d_solver_target(s, &tx, &ty);
+    solver_target(s, &tx, &ty);
     e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
     e->target_y = ty;
     e->weight = s->settings.weight;
@@ -937,7 +1012,7 @@ static int joint_finish(joint *w, int used, bool stalled) {
   /* the chains ending below the group take the new state */
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
     if (mask[node->chain->link->to]) ik2d_skeleton_chain_pull(node->chain);
-  for (k = 0; k < w->count; k++) reached += ik2d_solver_measure(w->effector[k].solver);
+  for (k = 0; k < w->count; k++) reached += solver_measure(w->effector[k].solver);
   return reached;
 }
 
@@ -1081,7 +1156,7 @@ static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
 static int kept_finish(ik2d_skeleton *sk) {
   int k, reached = 0;
   ik2d_skeleton_settle(sk);
-  for (k = 0; k < sk->solver_count; k++) reached += ik2d_solver_measure(sk->solvers[k]);
+  for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
   return reached;
 }
 
@@ -1116,7 +1191,7 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   ik2d_skeleton_settle(sk);
   /* every reached and distance from where the tips are now: a later unit
   ** (a together = false solver on its bones) may have moved a tip */
-  for (k = 0; k < p.solvers; k++) reached += ik2d_solver_measure(p.solver[k]);
+  for (k = 0; k < p.solvers; k++) reached += solver_measure(p.solver[k]);
   return reached;
 }
 
@@ -1181,6 +1256,30 @@ static int solve_alone(ik2d_skeleton *sk, const double *base) {
 ** the caches from one step to the next, whatever the crowd's size. */
 #define SKELETON_TILE 32
 
+/* Step k of the count skeletons of tile: each one's solve k of its kept
+** plan (their solves stay in its plan's order), the lanes taking the
+** solves of plain CCD, on chains of distinct skeletons; then the chains
+** they solved written back. */
+static void tile_step(ik2d_batch *b, ik2d_skeleton *const *tile, int count, int k) {
+  ik2d_solver *queued[SKELETON_TILE];
+  int i, n = 0;
+  for (i = 0; i < count; i++) {
+    ik2d_skeleton *sk = tile[i];
+    ik2d_solver *s;
+    if (k >= sk->solver_count) continue;
+    s = sk->solvers[sk->plan_order[k]];
+    lone_ready(sk, s);
+    if (ik2d_batch_takes_solve(s)) {
+      ik2d_batch_queue(b, s);
+      queued[n++] = s;
+    } else {
+      ik2d_solver_solve(s);
+    }
+  }
+  ik2d_batch_end(b);
+  for (i = 0; i < n; i++) ik2d_skeleton_chain_push(queued[i]->chain, true);
+}
+
 /* ik2d_skeleton_solve of the count skeletons of tile, whose kept plans
 ** hold, a step at a time together; returns how many reached. */
 static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
@@ -1191,22 +1290,9 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
     ik2d_skeleton_defer(tile[i]);
     if (tile[i]->solver_count > steps) steps = tile[i]->solver_count;
   }
-  /* step k of every skeleton: each one's solves stay in its plan's order,
-  ** and the lanes take the solves of plain CCD, on chains of distinct
-  ** skeletons */
-  ik2d_batch_begin(&b, isa, 0);
-  for (k = 0; k < steps; k++) {
-    for (i = 0; i < count; i++) {
-      ik2d_skeleton *sk = tile[i];
-      ik2d_solver *s;
-      if (k >= sk->solver_count) continue;
-      s = sk->solvers[sk->plan_order[k]];
-      lone_ready(sk, s);
-      if (ik2d_batch_takes_solve(s)) ik2d_batch_queue(&b, s);
-      else ik2d_solver_solve(s);
-    }
-    ik2d_batch_end(&b);
-  }
+  /* the lanes' solves measured by kept_finish, once all are placed */
+  ik2d_batch_begin(&b, isa, 0, false);
+  for (k = 0; k < steps; k++) tile_step(&b, tile, count, k);
   for (i = 0; i < count; i++) reached += kept_finish(tile[i]);
   return reached;
 }
@@ -1295,4 +1381,26 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
     }
   }
   return IK2D_OK;
+}
+
+void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || !ik2d_solver_on_bone(solver)) return;
+  /* where the point is now: nothing jumps */
+  solver_target(solver, &x, &y);
+  if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
+  /* the point beyond the doubles (its skeleton is): the chain's tip, as
+  ** before a first target; the skeleton is let go all the same */
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
+  solver->has_target = false;
+}
+
+int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                            double *dx, double *dy) {
+  if (solver == NULL || !ik2d_solver_on_bone(solver)) return -1;
+  if (skeleton != NULL) *skeleton = solver->target_skeleton;
+  if (dx != NULL) *dx = solver->target_x;
+  if (dy != NULL) *dy = solver->target_y;
+  return solver->target_bone;
 }
