@@ -652,15 +652,11 @@ static void skeleton_order(ik2d_skeleton *sk) {
   }
 }
 
-ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
-                               const ik2d_skeleton_def *def, int *bad) {
-  skeleton_layout l;
-  char *memory = (char *)sk;
+/* The status of a def (its bones, their extent, the base); a bad bone's
+** index into *bad. */
+static ik2d_status skeleton_check_def(const ik2d_skeleton_def *def, int *bad) {
   ik2d_status status;
-  int i, n;
-  if (sk == NULL || def == NULL) return IK2D_ERR_NULL;
-  if ((uintptr_t)sk % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
-  n = def->bone_count;
+  int i, n = def->bone_count;
   if (n < 1 || n > IK2D_MAX_SKELETON_BONES) return IK2D_ERR_SKELETON_BONES;
   if (def->bones == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < n; i++) {
@@ -671,10 +667,13 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
     }
   }
   if (!isfinite(skeleton_extent(def, -1, 0.0))) return IK2D_ERR_REACH;
-  status = ik2d_chain_check_base(def->x, def->y, def->angle);
-  if (status != IK2D_OK) return status;
-  l = skeleton_layout_of(n);
-  if (size < l.size) return IK2D_ERR_SIZE;
+  return ik2d_chain_check_base(def->x, def->y, def->angle);
+}
+
+/* The per-bone arrays of a skeleton of n bones, after its header. */
+static void skeleton_arrays(ik2d_skeleton *sk, int n) {
+  skeleton_layout l = skeleton_layout_of(n);
+  char *memory = (char *)sk;
   sk->count = n;
   sk->length = (double *)(void *)(memory + l.length);
   sk->rest = (double *)(void *)(memory + l.rest);
@@ -692,10 +691,12 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->position = (unsigned char *)(memory + l.position);
   sk->last = (unsigned char *)(memory + l.last);
   sk->stale = (unsigned char *)(memory + l.stale);
-  memset(sk->stale, 0, (size_t)n);
-  sk->deferring = false;
-  sk->listed = false;
-  for (i = 0; i < n; i++) {
+}
+
+/* The bones of a checked def, their pose and result at rest. */
+static void skeleton_bones(ik2d_skeleton *sk, const ik2d_skeleton_def *def) {
+  int i;
+  for (i = 0; i < sk->count; i++) {
     const ik2d_skeleton_bone_def *bone = &def->bones[i];
     sk->parent[i] = bone->parent;
     sk->length[i] = bone->length;
@@ -708,7 +709,25 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
     sk->origin[2 * i] = !bone->at_tip ? bone->x
                         : bone->parent >= 0 ? def->bones[bone->parent].length : 0.0;
     sk->origin[2 * i + 1] = bone->at_tip ? 0.0 : bone->y;
+    sk->pose[i] = sk->angle[i] = sk->rest[i];
+    /* no angle yet: skeleton_frame's trig runs (a world angle is finite) */
+    sk->frame[i].angle = NAN;
   }
+}
+
+ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
+                               const ik2d_skeleton_def *def, int *bad) {
+  ik2d_status status;
+  if (sk == NULL || def == NULL) return IK2D_ERR_NULL;
+  if ((uintptr_t)sk % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  status = skeleton_check_def(def, bad);
+  if (status != IK2D_OK) return status;
+  if (size < skeleton_layout_of(def->bone_count).size) return IK2D_ERR_SIZE;
+  skeleton_arrays(sk, def->bone_count);
+  memset(sk->stale, 0, (size_t)sk->count);
+  sk->deferring = false;
+  sk->listed = false;
+  skeleton_bones(sk, def);
   skeleton_order(sk);
   sk->flip = def->flip;
   sk->base_x = def->x;
@@ -718,11 +737,6 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   node_clear(&sk->chains);
   sk->solver_count = 0;
   sk->plan_kept = false;
-  for (i = 0; i < n; i++) {
-    sk->pose[i] = sk->angle[i] = sk->rest[i];
-    /* no angle yet: skeleton_frame's trig runs (a world angle is finite) */
-    sk->frame[i].angle = NAN;
-  }
   ik2d_skeleton_forward(sk, 0, NULL);
   return IK2D_OK;
 }
