@@ -1,6 +1,8 @@
---- ik2d.pure.skeleton_solve: a whole skeleton in one call, and effectors
--- that share bones solved jointly (src/ik2d_skeleton_solve.c), term for
--- term: the plan (units of solvers in order), the joint solve (damped
+--- ik2d.pure.skeleton_solve: every solve that knows skeletons
+-- (src/ik2d_skeleton_solve.c), term for term: one solver's (its target on
+-- a bone read, its chain solved, a skeleton chain's result written back),
+-- a whole skeleton in one call, and effectors that share bones solved
+-- jointly: the plan (units of solvers in order), the joint solve (damped
 -- least squares over the group's bones, each effector's private part
 -- solved alone with its own solver's method, the starts tried in turn
 -- (warm, warm with the private parts first, cold; or warm and scattered
@@ -48,6 +50,71 @@ local function scatter_mod(a)
 end
 
 local function finite(x) return x - x == 0 end
+
+-- ------------------------------------------------------------------
+-- one solver
+-- ------------------------------------------------------------------
+
+-- A target on a bone read where the bone is now, into target_x, target_y
+-- (where the chain's solve reads its target).
+local point = skeleton.point
+local function read_target(sv)
+  sv.target_x, sv.target_y = point(sv.target_skeleton, sv.target_bone, sv.target_dx,
+                                   sv.target_dy)
+  sv.has_target = true
+end
+
+--- the target; until the first set_target, the chain's result tip; on a
+-- bone, the bone's point now
+function M.target(sv)
+  if sv.target_skeleton then read_target(sv) end
+  if sv.has_target then return sv.target_x, sv.target_y end
+  local ch = sv.chain
+  if ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
+  local joints, n = ch.joints, ch.count
+  return joints[2 * n + 1], joints[2 * n + 2]
+end
+
+--- back to a world target: where the bone's point is now
+function M.clear_target_bone(sv)
+  if not sv.target_skeleton then return end
+  read_target(sv)
+  sv.target_skeleton = false
+  -- the point beyond the doubles (its skeleton is): the chain's tip, as
+  -- before a first target (ik2d_solver_clear_target_bone)
+  local x, y = sv.target_x, sv.target_y
+  if not (x - x == 0.0 and y - y == 0.0) then
+    sv.has_target = false
+  end
+end
+
+-- The outcome measured where the target is now; returns reached.
+local function measure(sv)
+  if sv.target_skeleton then read_target(sv) end
+  return solvers.measure(sv)
+end
+
+--- Solves sv and writes its chain's result (ik2d_solver_solve): a
+-- skeleton chain's into its skeleton (its bones, the bones below, the
+-- other chains), as without a base set later; returns reached, distance,
+-- iterations, limited.  On pose P.
+function M.solve_one(sv, P)
+  if sv.target_skeleton then read_target(sv) end
+  local ch = sv.chain
+  local link = ch.link
+  if not link then return solvers.solve(sv, P) end
+  local sk = link.skeleton
+  if sk then skeleton.ready(sk) end
+  solvers.solve_chain(sv, P)
+  -- (measured before the push, which may move the chain's angles by an
+  -- ulp, where an aim's distance reads them)
+  local reached = measure(sv)
+  skeleton.push(ch, true)
+  -- a target on a bone of its own skeleton may have moved with it: the
+  -- result describes where the tip and that bone ended
+  if sv.target_skeleton and sv.target_skeleton == sk then reached = measure(sv) end
+  return reached, sv.distance, sv.iterations, sv.limited
+end
 
 -- ------------------------------------------------------------------
 -- paths
@@ -951,7 +1018,7 @@ local function joint_begin(w, sk, p, u)
       local e = effectors[count]
       local settings = s.settings
       e.solver, e.chain, e.link = s, s.chain, s.chain.link
-      local tx, ty = solvers.target(s)
+      local tx, ty = M.target(s)
       if sk.flip then tx = 2.0 * sk.base_x - tx end
       e.target_x, e.target_y = tx, ty
       e.weight = settings.weight
@@ -1159,7 +1226,7 @@ local function joint_finish(w, used, stalled)
   local reached = 0
   for k = 1, w.count do
     local e = effectors[k]
-    if solvers.measure(e.solver) then reached = reached + 1 end
+    if measure(e.solver) then reached = reached + 1 end
     -- the state holds no solver past the solve
     e.solver, e.chain, e.link = false, false, false
   end
@@ -1284,7 +1351,10 @@ end
 local function lone_solve(sk, sv, P)
   if sv.target_skeleton == sk then skeleton.bone_ready(sk, sv.target_bone) end
   skeleton.chain_ready(sv.chain, not sv.target_skeleton and not sv.has_target)
-  solvers.solve_unmeasured(sv, P)
+  if sv.target_skeleton then read_target(sv) end
+  solvers.solve_chain(sv, P)
+  -- (measured by M.solve at its end, once every solve is placed)
+  skeleton.push(sv.chain, true)
 end
 
 --- Every solver on the skeleton's chains, units in order; returns how
@@ -1322,7 +1392,7 @@ function M.solve(sk)
   skeleton.settle(sk)
   local reached = 0
   for k = 1, p.solvers do
-    if solvers.measure(p.solver[k]) then reached = reached + 1 end
+    if measure(p.solver[k]) then reached = reached + 1 end
   end
   -- the plan holds no solver past the solve
   for k = 1, p.solvers do p.solver[k] = false end

@@ -1,6 +1,9 @@
 --- ik2d.pure.solver: solver settings and the solve driver (src/ik2d_solver.c):
 -- the start pose, the method and CCD's FABRIK fallback, the tip angle, the
--- pole, one-bone scale, the weight blend and the result.
+-- pole, one-bone scale, the weight blend and the result.  It solves a chain
+-- toward its point target and knows nothing of skeletons: a target on a
+-- bone is read into target_x, target_y, and a skeleton chain's result
+-- written back, by ik2d.pure.skeleton_solve (its solve_one), above it.
 --
 -- Settings are a def table with the C def's fields; method, sweep and
 -- softness_curve hold their Lua names ("ccd", "root", "smooth").  Every
@@ -17,7 +20,6 @@ local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
 local follow = require "ik2d.pure.follow"
 local aim = require "ik2d.pure.aim"
-local skeleton = require "ik2d.pure.skeleton"
 local kernel = require "ik2d.pure.kernel"
 
 local sqrt, rot = math.sqrt, m.rot
@@ -170,7 +172,8 @@ local function keep_def(sv, def)
   refresh(sv)
 end
 
---- a solver for the core chain ch from def, or nil and the status
+--- a solver for the core chain ch from def, or nil and the status (not
+-- in its skeleton's solvers: ik2d.pure.skeleton's new_solver adds it)
 function M.new(ch, def)
   local status = check_def(ch, def)
   if status then return nil, status end
@@ -180,7 +183,8 @@ function M.new(ch, def)
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
     -- false: the target is a world point; else it is on bone target_bone
     -- of this skeleton, the point (target_dx, target_dy) of its space,
-    -- read into target_x, target_y whenever the target is read
+    -- read into target_x, target_y whenever the skeleton layer reads the
+    -- target (ik2d.pure.skeleton_solve)
     target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
     joint_stalls = 0, -- joint solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
@@ -188,13 +192,8 @@ function M.new(ch, def)
     kernel = false,
   }
   keep_def(sv, def)
-  -- on a skeleton chain: into the skeleton's solvers
-  if not skeleton.link_solver(sv, ch) then return nil, "SKELETON_SOLVERS" end
   return sv
 end
-
---- a solver going: it leaves its skeleton's solvers
-M.release = skeleton.unlink_solver
 
 M.check_tip, M.check_pole = check_tip, check_pole
 
@@ -270,39 +269,6 @@ function M.set_target(sv, x, y)
   sv.target_skeleton = false
   return nil
 end
-
--- A target on a bone read where the bone is now, into target_x, target_y.
-local point = skeleton.point
-local function read_target(sv)
-  sv.target_x, sv.target_y = point(sv.target_skeleton, sv.target_bone, sv.target_dx,
-                                   sv.target_dy)
-  sv.has_target = true
-end
-
---- back to a world target: where the bone's point is now
-function M.clear_target_bone(sv)
-  if not sv.target_skeleton then return end
-  read_target(sv)
-  sv.target_skeleton = false
-  -- the point beyond the doubles (its skeleton is): the chain's tip, as
-  -- before a first target (ik2d_solver_clear_target_bone)
-  local x, y = sv.target_x, sv.target_y
-  if not (x - x == 0.0 and y - y == 0.0) then
-    sv.has_target = false
-  end
-end
-
---- the target; until the first set_target, the chain's result tip; on a
--- bone, the bone's point now
-local function target(sv)
-  if sv.target_skeleton then read_target(sv) end
-  if sv.has_target then return sv.target_x, sv.target_y end
-  local ch = sv.chain
-  if ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
-  local joints, n = ch.joints, ch.count
-  return joints[2 * n + 1], joints[2 * n + 2]
-end
-M.target = target
 
 -- ------------------------------------------------------------------
 -- the solve
@@ -659,10 +625,11 @@ end
 local get_kernel, KERNEL_BONES = kernel.get, kernel.MAX_BONES
 local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 
---- The distance of the chain's tip from the target, and whether it is
--- within the tolerance, into sv (ik2d_solver_measure); returns reached.
+--- The distance of the chain's tip from its point target (the target
+-- set, or read from a bone by the skeleton layer; else the tip), and
+-- whether it is within the tolerance, into sv (ik2d_solver_measure);
+-- returns reached.
 function M.measure(sv)
-  if sv.target_skeleton then read_target(sv) end
   local ch = sv.chain
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
@@ -685,76 +652,63 @@ function M.measure(sv)
   return reached
 end
 
--- Solves on the general path (or, plain CCD without the exact step,
--- the kernels: M.solve tried sv.kernel already when tried is set).
--- Unmeasured: the caller measures every solver after it (a skeleton's
--- solve), and the measures here would be overwritten; returns nil then.
-local function solve_general(sv, tried, P, unmeasured)
-  local ch, settings = sv.chain, sv.settings
-  -- a skeleton chain solved on its own: its skeleton as without a base
-  -- set later (within the skeleton's solve, it placed what this reads)
-  if not unmeasured and ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
-  local weight, used = settings.weight, nil
-  if weight > 0.0 then
-    local n = ch.count
-    local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
-      not settings.aim and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
-    -- plain CCD without the exact step, the most common solve: the kernel
-    -- made for n bones (nil: it leaves this solve to the path below)
-    if plain and not settings.exact and not ch.link and not tried then
-      local sweep = settings.sweep
-      if LOOPS then
-        -- under LuaJIT: loops over arrays (false: a limit, the path below)
-        used = get_loop(sweep)(sv, ch, settings, weight, P) or nil
-      elseif n <= KERNEL_BONES then
-        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, P)
-        if used == false then
-          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, P)
-        end
-      end
-    end
-    if not used then
-      prepare(sv, P)
-      if plain then
-        -- plain CCD (what the C core's batches run in lockstep): no tip
-        -- angle, pole or one-bone scale
-        used = ccd.run(P)
-        if settings.exact then used = ccd_fallback(P, used) end
-      else
-        used = run(P)
-      end
-      finish_run(sv, P, weight)
-    end
-  else
-    -- weight 0: the pose exactly, and no solving work
-    used = 0
-    sv.limited = false
-    local angle, chain_pose = ch.angle, ch.pose
-    for i = 1, ch.count do angle[i] = chain_pose[i] end
-    ch.scale = 1.0
-    update_joints(ch)
-  end
-  sv.iterations = used
-  local reached
-  if not unmeasured then reached = M.measure(sv) end
-  -- a skeleton chain writes its bones back, and the skeleton follows
-  if ch.link then
-    skeleton.push(ch, true)
-    -- a target on a bone of its own skeleton may have moved with it: the
-    -- result describes where the tip and that bone ended
-    if not unmeasured and sv.target_skeleton and sv.target_skeleton == ch.link.skeleton then
-      reached = M.measure(sv)
-    end
-  end
-  return reached
+-- Weight 0: the pose exactly, and no solving work.
+local function keep_pose(sv, ch)
+  sv.limited = false
+  local angle, chain_pose = ch.angle, ch.pose
+  for i = 1, ch.count do angle[i] = chain_pose[i] end
+  ch.scale = 1.0
+  update_joints(ch)
 end
 
---- Solves and writes the chain's result; returns reached, distance,
--- iterations, limited (kept in sv too).  The common solve first, in few
--- steps (a frame runs it for every chain): the solver's kernel, which
--- measures the result itself.
+-- The chain's solve on the general path (or, plain CCD without the exact
+-- step on a chain of no skeleton, the kernels unless tried: M.solve tried
+-- sv.kernel already), its result written (ik2d_solve_chain), unmeasured.
+local function solve_chain(sv, tried, P)
+  local ch, settings = sv.chain, sv.settings
+  local weight, used = settings.weight, nil
+  if not (weight > 0.0) then
+    keep_pose(sv, ch)
+    sv.iterations = 0
+    return
+  end
+  local n = ch.count
+  local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
+    not settings.aim and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+  -- plain CCD without the exact step, the most common solve: the kernel
+  -- made for n bones (nil: it leaves this solve to the path below)
+  if plain and not settings.exact and not ch.link and not tried then
+    local sweep = settings.sweep
+    if LOOPS then
+      -- under LuaJIT: loops over arrays (false: a limit, the path below)
+      used = get_loop(sweep)(sv, ch, settings, weight, P) or nil
+    elseif n <= KERNEL_BONES then
+      used = get_kernel(n, sweep, false)(sv, ch, settings, weight, P)
+      if used == false then
+        used = get_kernel(n, sweep, true)(sv, ch, settings, weight, P)
+      end
+    end
+  end
+  if not used then
+    prepare(sv, P)
+    if plain then
+      -- plain CCD (what the C core's batches run in lockstep): no tip
+      -- angle, pole or one-bone scale
+      used = ccd.run(P)
+      if settings.exact then used = ccd_fallback(P, used) end
+    else
+      used = run(P)
+    end
+    finish_run(sv, P, weight)
+  end
+  sv.iterations = used
+end
+
+--- Solves and writes the chain's result toward its point target and
+-- measures it; returns reached, distance, iterations, limited (kept in sv
+-- too).  The common solve first, in few steps (a frame runs it for every
+-- chain): the solver's kernel, which measures the result itself.
 function M.solve(sv, P)
-  if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
   if solve_kernel then
     local ch, settings = sv.chain, sv.settings
@@ -766,18 +720,19 @@ function M.solve(sv, P)
         get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
     end
     if used then return reached, distance, used, limited end
-    reached = solve_general(sv, true, P, false)
-    return reached, sv.distance, sv.iterations, sv.limited
+    solve_chain(sv, true, P)
+  else
+    solve_chain(sv, false, P)
   end
-  local reached = solve_general(sv, false, P, false)
+  local reached = M.measure(sv)
   return reached, sv.distance, sv.iterations, sv.limited
 end
 
---- A skeleton chain's solve within its skeleton's (which measures every
--- solver after all: the measures a solve makes would be overwritten).
-function M.solve_unmeasured(sv, P)
-  if sv.target_skeleton then read_target(sv) end
-  solve_general(sv, false, P, true)
+--- The chain's solve toward its point target, unmeasured: the caller
+-- measures it where the target is once it has written the result back (a
+-- skeleton chain's: ik2d.pure.skeleton_solve).
+function M.solve_chain(sv, P)
+  solve_chain(sv, false, P)
 end
 
 return M
