@@ -365,23 +365,20 @@ local function move_base(P, ch, weight)
   return true
 end
 
--- The end of a solve that ran: a run that met numbers doubles cannot hold
--- (a rotation NaN, zero or far from unit) is dropped for the start,
+-- The run's rotations made sane: a run that met numbers doubles cannot
+-- hold (a rotation NaN, zero or far from unit) is dropped for the start,
 -- unstretched; rotations merely off unit length by more than 1e-14 are
--- put back on it, and into their limits once more.  Then the angles,
--- always derived from the rotations (no drift over frames), the result
--- blended with the pose, and the joints.
-local function finish_run(sv, P, weight)
-  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
-  local ch = sv.chain
-  local n, limited = P.count, P.limited_bones
-  for i = 1, n do
+-- put back on it, and into their limits once more (solve_sane).
+local function sane(P)
+  local rc, rs = P.rc, P.rs
+  local limited = P.limited_bones
+  for i = 1, P.count do
     local c, s = rc[i], rs[i]
     local norm = c * c + s * s
     if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then -- NaN fails too
       pose.load(P, P.start_c, P.start_s)
       P.scale = 1.0
-      break
+      return
     end
     local off = norm - 1.0
     if off > N.ROT_DRIFT or off < -N.ROT_DRIFT then
@@ -391,19 +388,18 @@ local function finish_run(sv, P, weight)
     end
     if limited and clamp(P, i) then P.fresh = false end
   end
-  -- follow: the base one chain behind the target, placed last, on the
-  -- rotations as they are now (after a tip angle or a pole, and after
-  -- they were put back on unit length above), as ik2d_solve_finish does
-  if sv.settings.method == "follow" then follow.place(P) end
-  sv.limited = P.limited or (limited and pose.on_limit(P))
-  sv.have_solution = true
-  -- each bone: the solution, its angle (always derived from the rotation:
-  -- no drift over frames), and result = pose + weight * delta, where
-  -- delta runs inside the limits
+end
+
+-- Each bone: the solution, its angle (always derived from the rotation:
+-- no drift over frames), and result = pose + weight * delta, where delta
+-- runs inside the limits.
+local function commit(sv, P, weight)
+  local rc, rs = P.rc, P.rs
+  local ch = sv.chain
   local solution_angle, solution_c, solution_s = sv.solution_angle, sv.solution_c,
     sv.solution_s
   local constraint, chain_pose, angle, rest = ch.constraint, ch.pose, ch.angle, ch.rest
-  for i = 1, n do
+  for i = 1, P.count do
     local c, s = rc[i], rs[i]
     solution_c[i], solution_s[i] = c, s
     local ik = atan2(s, c)
@@ -422,39 +418,59 @@ local function finish_run(sv, P, weight)
     end
     if weight == 1.0 then angle[i] = p + delta else angle[i] = p + weight * delta end
   end
+end
+
+-- The result's joints: the IK solution's own where the result is it (no
+-- trig), from the last forward pass or (stale) a new one; else from the
+-- result angles, the base moved first for follow.
+local function result_joints(P, ch, weight)
+  local n = P.count
+  if move_base(P, ch, weight) or not (weight == 1.0 and ch.scale == 1.0) then
+    update_joints(ch)
+    return
+  end
+  local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
+  if P.fresh then
+    local jx, jy = P.jx, P.jy
+    for i = 1, n + 1 do
+      local x = jx[i]
+      if flip then x = bx2 - x end
+      joints[2 * i - 1], joints[2 * i] = x, jy[i]
+    end
+    return
+  end
+  local rc, rs, length = P.rc, P.rs, ch.length
+  local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
+    joints[2 * i] = y
+    local l = length[i]
+    x = x + l * wc
+    y = y + l * ws
+  end
+  if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
+  joints[2 * n + 2] = y
+end
+
+-- The end of a solve that ran (ik2d_solve_finish): the rotations made
+-- sane, follow's base placed, the solution and the result blended with
+-- the pose, and the joints.
+local function finish_run(sv, P, weight)
+  local ch = sv.chain
+  sane(P)
+  -- follow: the base one chain behind the target, placed last, on the
+  -- rotations as they are now (after a tip angle or a pole, and after
+  -- they were put back on unit length above), as ik2d_solve_finish does
+  if sv.settings.method == "follow" then follow.place(P) end
+  sv.limited = P.limited or (P.limited_bones and pose.on_limit(P))
+  sv.have_solution = true
+  commit(sv, P, weight)
   ch.uniform = sv.settings.uniform
   -- the stretch blends as the angles do
   if weight == 1.0 then ch.scale = P.scale else ch.scale = 1.0 + weight * (P.scale - 1.0) end
-  if move_base(P, ch, weight) then
-    update_joints(ch)
-  elseif weight == 1.0 and ch.scale == 1.0 then
-    -- the result is the IK solution: its joints need no trig, from the
-    -- last forward pass or (stale) a new one
-    local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
-    if P.fresh then
-      for i = 1, n + 1 do
-        local x = jx[i]
-        if flip then x = bx2 - x end
-        joints[2 * i - 1], joints[2 * i] = x, jy[i]
-      end
-    else
-      local length = ch.length
-      local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
-      for i = 1, n do
-        local c, s = rc[i], rs[i]
-        wc, ws = wc * c - ws * s, wc * s + ws * c
-        if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
-        joints[2 * i] = y
-        local l = length[i]
-        x = x + l * wc
-        y = y + l * ws
-      end
-      if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
-      joints[2 * n + 2] = y
-    end
-  else
-    update_joints(ch)
-  end
+  result_joints(P, ch, weight)
 end
 
 -- After a CCD run that stopped short of a target the chain can reach,
@@ -564,6 +580,51 @@ local function aimed(P, settings)
   return used
 end
 
+-- A tip angle of weight below 1: the last bone's direction in a free
+-- solve turned toward (dir_c, dir_s) by the weight.  The free solve starts
+-- from the pose, not the warm start (which the last blend turned
+-- already).  The oriented solve starts from the warm start when that
+-- reaches the target, else from the free solution (from a start short of
+-- the target the other bones could settle on another way to reach) (the
+-- warm start kept in P.warm_c, warm_s).  Returns the direction.
+local function tip_blended(P, settings, dir_c, dir_s)
+  local rc, rs, warm_c, warm_s = P.rc, P.rs, P.warm_c, P.warm_s
+  local chain_pose = P.chain.pose
+  pose.save(P, warm_c, warm_s)
+  pose.forward(P)
+  local warm_reaches = pose.tip_distance_sq(P) <= P.tolerance_sq
+  for i = 1, P.count do
+    local a = chain_pose[i]
+    rc[i], rs[i] = rot(a)
+    clamp(P, i)
+  end
+  -- the free solve without the pole, which bends the bones the oriented
+  -- solve leaves free, not the last
+  local pole = P.pole
+  P.fresh, P.pole = false, false
+  method_run(P)
+  local fc, fs = pose.world(P, P.count)
+  if warm_reaches then pose.load(P, warm_c, warm_s) end
+  P.pole = pole
+  P.fresh, P.limited = false, false
+  local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
+  turn = turn * settings.tip_weight
+  local tc, ts = rot(turn)
+  P.iterations = settings.iterations
+  return fc * tc - fs * ts, fc * ts + fs * tc
+end
+
+-- A run with a tip angle: the last bone along it (blended: toward it),
+-- the others solving for the joint that puts the tip on the target.
+local function tipped(P, settings)
+  -- the tip angle in chain space: mirrored when flipped
+  local angle = settings.tip_angle
+  if P.chain.flip then angle = PI - settings.tip_angle end
+  local dir_c, dir_s = rot(angle)
+  if settings.tip_weight < 1.0 then dir_c, dir_s = tip_blended(P, settings, dir_c, dir_s) end
+  return oriented(P, dir_c, dir_s)
+end
+
 -- The whole run: the method, a tip angle and a pole when set, and for
 -- one bone its scale; or an aimed run.
 local function run(P)
@@ -574,44 +635,7 @@ local function run(P)
   if not settings.tip or settings.tip_weight == 0.0 then
     used = bent(P)
   else
-    -- the tip angle in chain space: mirrored when flipped
-    local angle = settings.tip_angle
-    if P.chain.flip then angle = PI - settings.tip_angle end
-    local dir_c, dir_s = rot(angle)
-    if settings.tip_weight < 1.0 then
-      -- blended: the last bone's direction in the free solve turned
-      -- toward the angle by the weight.  The free solve starts from the
-      -- pose, not the warm start (which the last blend turned already).
-      -- The oriented solve starts from the warm start when that reaches
-      -- the target, else from the free solution (from a start short of
-      -- the target the other bones could settle on another way to reach)
-      -- (the warm start kept in P.warm_c, warm_s)
-      local rc, rs, warm_c, warm_s = P.rc, P.rs, P.warm_c, P.warm_s
-      local chain_pose = P.chain.pose
-      pose.save(P, warm_c, warm_s)
-      pose.forward(P)
-      local warm_reaches = pose.tip_distance_sq(P) <= P.tolerance_sq
-      for i = 1, P.count do
-        local a = chain_pose[i]
-        rc[i], rs[i] = rot(a)
-        clamp(P, i)
-      end
-      -- the free solve without the pole, which bends the bones the
-      -- oriented solve leaves free, not the last
-      local pole = P.pole
-      P.fresh, P.pole = false, false
-      method_run(P)
-      local fc, fs = pose.world(P, P.count)
-      if warm_reaches then pose.load(P, warm_c, warm_s) end
-      P.pole = pole
-      P.fresh, P.limited = false, false
-      local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
-      turn = turn * settings.tip_weight
-      local tc, ts = rot(turn)
-      dir_c, dir_s = fc * tc - fs * ts, fc * ts + fs * tc
-      P.iterations = settings.iterations
-    end
-    used = oriented(P, dir_c, dir_s)
+    used = tipped(P, settings)
   end
   -- follow reaches every target by moving the base, never the length
   -- (finish_run places it, on the rotations it keeps)
