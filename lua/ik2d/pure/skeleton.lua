@@ -1,5 +1,6 @@
---- ik2d.pure.skeleton: skeletons, their forward kinematics and the chains
--- that are paths through them (src/ik2d_skeleton.c), term for term.
+--- ik2d.pure.skeleton: skeletons, their forward kinematics, the chains
+-- that are paths through them and the solvers on those (src/ik2d_skeleton.c),
+-- term for term: above ik2d.pure.solver, which knows no skeleton.
 --
 -- Bones are 1-based here (bone b of the C core is b + 1) and stored
 -- parents first; a root's parent is 0.  A bone's frame (unflipped) is
@@ -7,8 +8,9 @@
 -- and ftx, fty (tip); the transforms as drawn in one flat array, 5 a bone.
 -- A skeleton chain is a chain (ik2d.pure.chain) with a link: its
 -- skeleton (false once released), from, to, the bones at or below from
--- (below, a mask), and per chain bone its skeleton bone, phi and shift.  The skeleton lists its chains and the
--- solvers on them in the order made.
+-- (below, a mask), and per chain bone its skeleton bone, phi and shift.
+-- The skeleton lists its chains and the solvers on them in the order
+-- made.
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
 local solvers = require "ik2d.pure.solver"
