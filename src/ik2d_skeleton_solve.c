@@ -1,6 +1,8 @@
 /*
-** ik2d_skeleton_solve.c: a whole skeleton in one call, and effectors
-** that share bones solved jointly.
+** ik2d_skeleton_solve.c: every solve that knows skeletons: one solver's
+** (its target on a bone resolved, its chain solved by the solver layer,
+** a skeleton chain's result written back) and a list's, a whole skeleton
+** in one call, and effectors that share bones solved jointly.
 **
 ** Order.  Bones are stored parents first.  The solvers on a skeleton's
 ** chains form units: each group of solvers with `together` whose chains
