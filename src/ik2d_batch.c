@@ -1,5 +1,6 @@
 /*
-** ik2d_batch.c: many solvers in one call (one call per frame from Lua).
+** ik2d_batch.c: many solvers solved together (for ik2d_solve_batch, one
+** call per frame from Lua, and ik2d_solve_skeletons).
 **
 ** Plain CCD solvers of one bone count run together: streamed through the
 ** lanes of a vector with a SIMD instruction set (ik2d_lanes.h: 2, 4 or 8
@@ -33,7 +34,7 @@ static int batch_queued_slot(const batch *b, const ik2d_chain *chain) {
 
 /* The scalar set: IK2D_LOCKSTEP chains at a time, interleaved (their
 ** turns' sqrt and division latencies overlap). */
-static int batch_run_scalar(ik2d_solver *const *solvers, int count) {
+static int batch_run_scalar(ik2d_solver *const *solvers, int count, bool measure) {
   ik2d_pose poses[IK2D_LOCKSTEP];
   ik2d_rot start[IK2D_LOCKSTEP][IK2D_MAX_BONES];
   ik2d_pose *list[IK2D_LOCKSTEP];
@@ -41,13 +42,16 @@ static int batch_run_scalar(ik2d_solver *const *solvers, int count) {
   for (k = 0; k < count; k += IK2D_LOCKSTEP) {
     int m = count - k < IK2D_LOCKSTEP ? count - k : IK2D_LOCKSTEP;
     for (j = 0; j < m; j++) {
-      ik2d_solve_start(solvers[k + j], &poses[j], start[j]);
+      double x, y;
+      ik2d_solver_point_target(solvers[k + j], &x, &y);
+      ik2d_solve_start(solvers[k + j], &poses[j], start[j], x, y);
       list[j] = &poses[j];
     }
     ik2d_ccd_run_together(list, used, m);
     for (j = 0; j < m; j++) {
       used[j] = ik2d_solve_ccd_fallback(&poses[j], used[j]);
-      reached += ik2d_solve_finish(solvers[k + j], &poses[j], start[j], used[j]);
+      ik2d_solve_finish(solvers[k + j], &poses[j], start[j], used[j]);
+      if (measure) reached += ik2d_solver_measure_point(solvers[k + j]);
     }
   }
   return reached;
@@ -60,13 +64,15 @@ static void batch_flush(batch *b, batch_bucket *bucket) {
   if (count == 0) return;
   switch (b->isa) {
 #if IK2D_X86
-    case IK2D_ISA_SSE2: b->reached += ik2d_lanes_ccd_sse2(solvers, count); break;
+    case IK2D_ISA_SSE2: b->reached += ik2d_lanes_ccd_sse2(solvers, count, b->measure); break;
 #endif
 #if IK2D_X86_WIDE
-    case IK2D_ISA_AVX2: b->reached += ik2d_lanes_ccd_avx2(solvers, count); break;
-    case IK2D_ISA_AVX512: b->reached += ik2d_lanes_ccd_avx512(solvers, count); break;
+    case IK2D_ISA_AVX2: b->reached += ik2d_lanes_ccd_avx2(solvers, count, b->measure); break;
+    case IK2D_ISA_AVX512:
+      b->reached += ik2d_lanes_ccd_avx512(solvers, count, b->measure);
+      break;
 #endif
-    default: b->reached += batch_run_scalar(solvers, count);
+    default: b->reached += batch_run_scalar(solvers, count, b->measure);
   }
   bucket->count = 0;
 }
@@ -83,7 +89,7 @@ static void batch_flush_all(batch *b) {
 bool ik2d_batch_takes_solve(const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   int i;
-  if (!ik2d_solve_is_plain_ccd(solver) || solver->target_skeleton != NULL) return false;
+  if (!ik2d_solve_is_plain_ccd(solver) || ik2d_solver_on_bone(solver)) return false;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;
@@ -111,12 +117,13 @@ static batch_bucket *batch_bucket_for(batch *b, int bones) {
   return bucket;
 }
 
-void ik2d_batch_begin(ik2d_batch *b, ik2d_isa isa, int count) {
+void ik2d_batch_begin(ik2d_batch *b, ik2d_isa isa, int count, bool measure) {
   int i;
   /* the requested set, or the best supported below it */
   if (isa == IK2D_ISA_AUTO || isa > IK2D_ISA_AVX512) isa = ik2d_isa_best();
   while (isa > IK2D_ISA_SCALAR && !ik2d_isa_supported(isa)) isa = (ik2d_isa)(isa - 1);
   b->isa = isa < IK2D_ISA_SCALAR ? IK2D_ISA_SCALAR : isa;
+  b->measure = measure;
   b->reached = 0;
   b->buckets = 0;
   b->queued_count = 0;
@@ -137,41 +144,24 @@ int ik2d_batch_end(ik2d_batch *b) {
   return b->reached;
 }
 
-int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
-  batch b;
-  int i;
-  if (solvers == NULL) return 0;
-  ik2d_batch_begin(&b, isa, count);
-  for (i = 0; i < count; i++) {
-    ik2d_solver *solver = solvers[i];
-    int slot, flushes;
-    if (solver == NULL || solver->chain == NULL) continue;
-    /* solvers sharing a chain write its result in list order */
-    slot = batch_queued_slot(&b, solver->chain);
-    if (b.queued[slot] != NULL) {
-      batch_flush_all(&b);
-      slot = batch_queued_slot(&b, solver->chain);
-    }
-    if (!batch_takes(solver)) {
-      b.reached += ik2d_solver_solve(solver);
-      continue;
-    }
-    flushes = b.flushes;
-    ik2d_batch_queue(&b, solver);
-    /* (opening its bucket may have flushed and emptied the set: the slot
-    ** found before could now lie past the chain's first free one, where
-    ** the next look for it would stop) */
-    if (b.flushes != flushes) slot = batch_queued_slot(&b, solver->chain);
-    b.queued[slot] = solver->chain;
-    b.queued_slot[b.queued_count++] = slot;
-    /* the set at most half full: short probes */
-    if (b.queued_count == (b.queued_mask + 1) / 2) batch_flush_all(&b);
+bool ik2d_batch_list(ik2d_batch *b, ik2d_solver *solver) {
+  int slot = batch_queued_slot(b, solver->chain), flushes;
+  if (b->queued[slot] != NULL) {
+    batch_flush_all(b);
+    slot = batch_queued_slot(b, solver->chain);
   }
-  return ik2d_batch_end(&b);
-}
-
-int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
-  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
+  if (!batch_takes(solver)) return false;
+  flushes = b->flushes;
+  ik2d_batch_queue(b, solver);
+  /* (opening its bucket may have flushed and emptied the set: the slot
+  ** found before could now lie past the chain's first free one, where
+  ** the next look for it would stop) */
+  if (b->flushes != flushes) slot = batch_queued_slot(b, solver->chain);
+  b->queued[slot] = solver->chain;
+  b->queued_slot[b->queued_count++] = slot;
+  /* the set at most half full: short probes */
+  if (b->queued_count == (b->queued_mask + 1) / 2) batch_flush_all(b);
+  return true;
 }
 
 ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,

@@ -33,13 +33,15 @@
 /* Plain CCD solves (ik2d_batch_takes_solve) for count >= 1 solvers of
 ** one bone count on distinct chains, whose solves read nothing another's
 ** writes, streamed through the lanes, each left exactly as
-** ik2d_solver_solve leaves it; return how many reached. */
+** ik2d_solve_chain leaves it toward its point target; with measure, each
+** measured there (ik2d_solver_measure_point), and they return how many
+** reached (0 without). */
 #if IK2D_X86
-int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count);
+int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count, bool measure);
 #endif
 #if IK2D_X86_WIDE
-int ik2d_lanes_ccd_avx2(ik2d_solver *const *solvers, int count);
-int ik2d_lanes_ccd_avx512(ik2d_solver *const *solvers, int count);
+int ik2d_lanes_ccd_avx2(ik2d_solver *const *solvers, int count, bool measure);
+int ik2d_lanes_ccd_avx512(ik2d_solver *const *solvers, int count, bool measure);
 #endif
 
 #endif

@@ -56,7 +56,8 @@ typedef struct lanes_rot {
 
 typedef struct lanes {
   int n;                 /* bones, the same in every lane */
-  int reached;           /* solves that reached, so far */
+  bool measure;          /* the solves measured at their end */
+  int reached;           /* solves that reached (measured), so far */
   unsigned live;         /* lanes holding a solver */
   unsigned active;       /* live lanes still iterating */
   unsigned done;         /* live lanes whose run ended, to finish */
@@ -164,8 +165,8 @@ static IK2D_NOINLINE void lanes_load_limit(lanes *k, int l, int i, const ik2d_ch
   }
 }
 
-/* Lane l takes the solver: the pose ik2d_solve_prepare would make,
-** straight into the lane. */
+/* Lane l takes the solver: the pose solve_prepare (ik2d_solver.c) would
+** make, straight into the lane. */
 static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   const ik2d_solver_def *settings = &solver->settings;
@@ -185,8 +186,8 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
     if (limit != NULL && !limit->full) lanes_load_limit(k, l, i, chain, limit);
     else if (k->limited_bits[i] & ~keep) lanes_load_limit(k, l, i, chain, NULL);
   }
-  /* ik2d_solve_aim, the world point kept for the measure */
-  ik2d_solve_target_of(solver, &target_x, &target_y);
+  /* the target in chain space, the world point kept for the measure */
+  ik2d_solver_point_target(solver, &target_x, &target_y);
   k->goal_x.d[l] = target_x;
   k->goal_y.d[l] = target_y;
   k->target_x.d[l] = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
@@ -739,165 +740,215 @@ static inline vd lanes_atan2(vd y, vd x, unsigned *special) {
   return angle;
 }
 
-/* ik2d_solve_finish for the lanes f, whose runs have ended (every other
-** lane between iterations): the FABRIK fallback's test, the sanity
-** checks, the angles, the blend and the joints in the lanes, then each
-** lane's results written to its solver and chain.  A lane the scalar code
-** would take further (FABRIK, a broken run) is solved again by the
-** scalar solver, untouched so far. */
-static void lanes_finish(lanes *k, unsigned f) {
-  int n = k->n, i, l;
-  unsigned again = 0, bits, moved = 0, on_limit = 0, unit = 0, measured, limited_lanes = 0;
+/* What the stages of lanes_finish hand to each lane's commit. */
+typedef struct lanes_outcome {
+  lv angle[IK2D_MAX_BONES];   /* the IK angles */
+  lv blended[IK2D_MAX_BONES]; /* the result angles (of bones without a limit) */
+  lv distance;                /* the measure, where measured */
+  unsigned on_limit;          /* lanes with a bone on an edge of its limits */
+  unsigned unit;              /* lanes of weight 1, whose joints are the lanes' */
+  unsigned measured;          /* lanes measured in the vectors */
+  unsigned limited;           /* lanes with a limited bone */
+} lanes_outcome;
+
+/* The lanes of f the scalar solve would take further: CCD stopped short
+** of a target the chain can reach (ik2d_solve_ccd_fallback: FABRIK next),
+** or a limited chain short of its target (ccd_run_end's limited pair
+** step: a lane that reached but whose forward pass rounds past the
+** tolerance goes too, the scalar solve gives it the same bits). */
+IK2D_INLINE unsigned lanes_beyond(lanes *k, unsigned f) {
+  vd dx = v_sub(k->target_x.v, k->base_x.v), dy = v_sub(k->target_y.v, k->base_y.v);
+  unsigned beyond, limited = 0;
+  vm far;
+  int i;
+  if (!(f & k->exact_bits)) return 0;
+  far = m_and(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v),
+              v_lt(v_sqrt(v_add(v_mul(dx, dx), v_mul(dy, dy))), k->reach.v));
+  far = m_and(far, v_ge(v_sub(k->iterations.v, k->used.v), v_set1(1.0)));
+  beyond = m_bits(far) & f & k->exact_bits;
+  for (i = 0; i < k->n; i++) limited |= k->limited_bits[i];
+  return beyond | (m_bits(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v)) & f &
+                   k->exact_bits & limited);
+}
+
+/* solve_sane (ik2d_solver.c) on the lanes f: returns the lanes whose run
+** broke; in the others the rotations back on unit length and within
+** limits, *moved the lanes where one moved. */
+IK2D_INLINE unsigned lanes_sane(lanes *k, unsigned f, unsigned *moved) {
   vm fm = m_from_bits(f), fix;
-  vd zero = v_set1(0.0), one = v_set1(1.0);
-  lv angle[IK2D_MAX_BONES], blended[IK2D_MAX_BONES], distance;
-  if (k->stale & f) lanes_forward(k);
-  /* ik2d_solve_ccd_fallback: CCD stopped short of a reachable target */
-  if (f & k->exact_bits) {
-    vd dx = v_sub(k->target_x.v, k->base_x.v), dy = v_sub(k->target_y.v, k->base_y.v);
-    vm far = m_and(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v),
-                   v_lt(v_sqrt(v_add(v_mul(dx, dx), v_mul(dy, dy))), k->reach.v));
-    far = m_and(far, v_ge(v_sub(k->iterations.v, k->used.v), one));
-    again |= m_bits(far) & f & k->exact_bits;
-    /* ccd_run_end's limited pair step: a limited chain short of the
-    ** target (a lane that reached but whose forward pass rounds past the
-    ** tolerance goes too: the scalar solve gives it the same bits) */
-    {
-      unsigned limited = 0;
-      for (i = 0; i < n; i++) limited |= k->limited_bits[i];
-      again |= m_bits(v_gt(lanes_tip_distance_sq(k), k->tolerance_sq.v)) & f & k->exact_bits &
-               limited;
-    }
-  }
-  /* ik2d_solve_sane */
-  for (i = 0; i < n; i++) {
+  vd one = v_set1(1.0);
+  unsigned broken = 0;
+  int i;
+  for (i = 0; i < k->n; i++) {
     lanes_rot r = lanes_get(&k->rot[i]);
     vd norm = v_add(v_mul(r.c, r.c), v_mul(r.s, r.s)), root;
-    again |= ~m_bits(m_and(v_gt(norm, v_set1(IK2D_ROT_NORM_MIN)), v_lt(norm, v_set1(IK2D_ROT_NORM_MAX)))) & f;
+    broken |= ~m_bits(m_and(v_gt(norm, v_set1(IK2D_ROT_NORM_MIN)),
+                            v_lt(norm, v_set1(IK2D_ROT_NORM_MAX)))) & f;
     fix = m_and(fm, v_gt(v_abs(v_sub(norm, one)), v_set1(IK2D_ROT_DRIFT)));
     if (m_any(fix)) {
       root = v_sqrt(v_select(fix, norm, one));
       r = lanes_select(fix, lanes_rot_of(v_div(r.c, root), v_div(r.s, root)), r);
-      moved |= m_bits(fix);
+      *moved |= m_bits(fix);
     }
-    if (k->limited_bits[i] & f) moved |= m_bits(lanes_clamp(k, i, &r, fm));
+    if (k->limited_bits[i] & f) *moved |= m_bits(lanes_clamp(k, i, &r, fm));
     lanes_put(&k->rot[i], r);
   }
-  f &= ~again;
-  if (moved & f) lanes_forward(k);
-  /* the angles, and whether a bone ends on its limit */
-  for (i = 0; i < n; i++) {
+  return broken;
+}
+
+/* Whether limited bone i of the lanes f (those not yet known to) ends on
+** an edge of its limits (ik2d_pose_rel_on_limit): the lanes that do. */
+IK2D_INLINE unsigned lanes_on_limit(lanes *k, int i, unsigned f, lanes_rot r) {
+  lanes_rot rel = lanes_inv_mul(lanes_get(&k->mid[i]), r);
+  unsigned bits, special;
+  lv half, turn;
+  int l;
+  v_store(half.d, v_set1(0.0));
+  for (bits = k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
+    if (bits & 1u) half.d[l] = k->solver[l]->chain->constraint[i]->half;
+  turn.v = lanes_atan2(rel.s, rel.c, &special);
+  for (bits = special & k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
+    if (bits & 1u) turn.d[l] = ik2d_atan2(v_lane(rel.s, l), v_lane(rel.c, l));
+  return m_bits(v_ge(v_abs(turn.v), v_sub(half.v, v_set1(1e-9)))) & k->limited_bits[i] & f;
+}
+
+/* The angles of the lanes f's rotations, the lanes with a bone on an
+** edge of its limits, and those with a limited bone. */
+IK2D_INLINE void lanes_angles(lanes *k, unsigned f, lanes_outcome *o) {
+  unsigned bits, special;
+  int i, l;
+  o->on_limit = o->limited = 0;
+  for (i = 0; i < k->n; i++) {
     lanes_rot r = lanes_get(&k->rot[i]);
-    unsigned special;
-    angle[i].v = lanes_atan2(r.s, r.c, &special);
+    o->angle[i].v = lanes_atan2(r.s, r.c, &special);
     for (bits = special & f, l = 0; bits; l++, bits >>= 1)
-      if (bits & 1u) angle[i].d[l] = ik2d_atan2(k->rot[i].s.d[l], k->rot[i].c.d[l]);
-    if (k->limited_bits[i] & f & ~on_limit) {
-      lanes_rot rel = lanes_inv_mul(lanes_get(&k->mid[i]), r);
-      lv half, turn;
-      v_store(half.d, zero);
-      for (bits = k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
-        if (bits & 1u) half.d[l] = k->solver[l]->chain->constraint[i]->half;
-      turn.v = lanes_atan2(rel.s, rel.c, &special);
-      for (bits = special & k->limited_bits[i] & f, l = 0; bits; l++, bits >>= 1)
-        if (bits & 1u) turn.d[l] = ik2d_atan2(v_lane(rel.s, l), v_lane(rel.c, l));
-      on_limit |= m_bits(v_ge(v_abs(turn.v), v_sub(half.v, v_set1(1e-9)))) &
-                  k->limited_bits[i] & f;
-    }
+      if (bits & 1u) o->angle[i].d[l] = ik2d_atan2(k->rot[i].s.d[l], k->rot[i].c.d[l]);
+    if (k->limited_bits[i] & f & ~o->on_limit) o->on_limit |= lanes_on_limit(k, i, f, r);
+    o->limited |= k->limited_bits[i];
   }
-  /* the blend: pose + weight x the turn, the turn wrapped, as
-  ** ik2d_solve_blend_bone has it for a bone without a limit (a limited
-  ** one's lanes take that function itself below) */
-  unit = k->unit_bits & f;
-  for (i = 0; i < n; i++) {
+}
+
+/* The blend: pose + weight x the turn, the turn wrapped, as
+** ik2d_solve_blend_bone has it for a bone without a limit (a limited
+** one's lanes take that function itself in lanes_commit). */
+IK2D_INLINE void lanes_blend(lanes *k, unsigned f, lanes_outcome *o) {
+  unsigned bits, wrap;
+  int i, l;
+  o->unit = k->unit_bits & f;
+  for (i = 0; i < k->n; i++) {
     lv delta;
     vd pose = k->pose[i].v;
-    unsigned wrap;
-    delta.v = v_sub(angle[i].v, pose);
+    delta.v = v_sub(o->angle[i].v, pose);
     wrap = ~m_bits(m_and(v_ge(delta.v, v_set1(-IK2D_PI)), v_lt(delta.v, v_set1(IK2D_PI)))) & f;
     for (bits = wrap, l = 0; bits; l++, bits >>= 1)
       if (bits & 1u) delta.d[l] = ik2d_wrap(delta.d[l]);
-    blended[i].v = v_select(m_from_bits(unit), v_add(pose, delta.v),
-                            v_add(pose, v_mul(k->weight.v, delta.v)));
+    o->blended[i].v = v_select(m_from_bits(o->unit), v_add(pose, delta.v),
+                               v_add(pose, v_mul(k->weight.v, delta.v)));
   }
-  /* the joints in world space: mirrored back when flipped */
-  {
-    unsigned flipped = k->flip_bits & f;
-    if (flipped) {
-      vm flip = m_from_bits(flipped);
-      vd twice_x = v_mul(v_set1(2.0), k->base_x.v);
-      for (i = 0; i <= n; i++) k->jx[i].v = v_select(flip, v_sub(twice_x, k->jx[i].v), k->jx[i].v);
-    }
+}
+
+/* The joints in world space: mirrored back when flipped. */
+IK2D_INLINE void lanes_unflip(lanes *k, unsigned f) {
+  unsigned flipped = k->flip_bits & f;
+  vm flip;
+  vd twice_x;
+  int i;
+  if (!flipped) return;
+  flip = m_from_bits(flipped);
+  twice_x = v_mul(v_set1(2.0), k->base_x.v);
+  for (i = 0; i <= k->n; i++) k->jx[i].v = v_select(flip, v_sub(twice_x, k->jx[i].v), k->jx[i].v);
+}
+
+/* ik2d_solver_measure where the lanes' joints are the chain's (weight 1)
+** and the target is the solver's own point (a lane without one, or whose
+** squares leave the range sqrt takes, is measured alone in lanes_commit). */
+IK2D_INLINE void lanes_measure(lanes *k, lanes_outcome *o) {
+  vd dx = v_sub(k->goal_x.v, k->jx[k->n].v), dy = v_sub(k->goal_y.v, k->jy[k->n].v);
+  vd squared = v_add(v_mul(dx, dx), v_mul(dy, dy)), zero = v_set1(0.0);
+  /* (a tip on the target: 0, as ik2d_hypot gives it) */
+  vm fine = m_or(m_and(v_lt(squared, v_set1(1e300)), v_gt(squared, v_set1(1e-300))),
+                 m_and(v_eq(dx, zero), v_eq(dy, zero)));
+  o->distance.v = v_sqrt(v_select(fine, squared, v_set1(1.0)));
+  o->measured = m_bits(fine) & o->unit & k->goal_bits;
+}
+
+/* Lane l's results into its solver and chain (solve_commit), measured
+** when the batch measures. */
+IK2D_INLINE void lanes_commit(lanes *k, int l, const lanes_outcome *o) {
+  ik2d_solver *solver = k->solver[l];
+  ik2d_chain *chain = solver->chain;
+  ik2d_rot *solution = solver->solution;
+  double *solved = ik2d_solution_angle(solver), *result = chain->angle, *joints;
+  int i, n = k->n;
+  IK2D_STAT(solver->joint_updates = (int)k->updates.d[l]);
+  solver->result.limited = (o->on_limit >> l) & 1u;
+  for (i = 0; i < n; i++) {
+    solution[i].c = k->rot[i].c.d[l];
+    solution[i].s = k->rot[i].s.d[l];
+    solved[i] = o->angle[i].d[l];
+    result[i] = o->blended[i].d[l];
   }
-  /* ik2d_solver_measure where the lanes' joints are the chain's (weight
-  ** 1) and the target is the solver's own point (a lane without one, or
-  ** whose squares leave the range sqrt takes, is measured alone below) */
-  {
-    vd dx = v_sub(k->goal_x.v, k->jx[n].v), dy = v_sub(k->goal_y.v, k->jy[n].v);
-    vd squared = v_add(v_mul(dx, dx), v_mul(dy, dy));
-    /* (a tip on the target: 0, as ik2d_hypot gives it) */
-    vm fine = m_or(m_and(v_lt(squared, v_set1(1e300)), v_gt(squared, v_set1(1e-300))),
-                   m_and(v_eq(dx, zero), v_eq(dy, zero)));
-    distance.v = v_sqrt(v_select(fine, squared, one));
-    measured = m_bits(fine) & unit & k->goal_bits;
+  if ((o->limited >> l) & 1u)
+    for (i = 0; i < n; i++)
+      if ((k->limited_bits[i] >> l) & 1u)
+        result[i] = ik2d_solve_blend_bone(chain, i, o->angle[i].d[l], k->weight.d[l]);
+  solver->have_solution = true;
+  /* the lanes' angles: the next scalar solve finds every one again */
+  solver->angles_held = false;
+  chain->uniform = solver->settings.two_bone.uniform;
+  chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
+  if ((o->unit >> l) & 1u) {
+    joints = chain->joints;
+    for (i = 0; i <= n; i++) {
+      joints[2 * i] = k->jx[i].d[l];
+      joints[2 * i + 1] = k->jy[i].d[l];
+    }
+  } else {
+    ik2d_chain_update_joints(chain);
   }
-  /* each lane's results into its solver and chain (ik2d_solve_commit) */
-  for (i = 0; i < n; i++) limited_lanes |= k->limited_bits[i];
-  for (bits = f, l = 0; bits; l++, bits >>= 1) {
-    ik2d_solver *solver;
-    ik2d_chain *chain;
-    ik2d_rot *solution;
-    double *solved, *result, *joints;
-    if (!(bits & 1u)) continue;
-    solver = k->solver[l];
-    chain = solver->chain;
-    solution = solver->solution;
-    solved = ik2d_solution_angle(solver);
-    result = chain->angle;
-    IK2D_STAT(solver->joint_updates = (int)k->updates.d[l]);
-    solver->result.limited = (on_limit >> l) & 1u;
-    for (i = 0; i < n; i++) {
-      solution[i].c = k->rot[i].c.d[l];
-      solution[i].s = k->rot[i].s.d[l];
-      solved[i] = angle[i].d[l];
-      result[i] = blended[i].d[l];
-    }
-    if ((limited_lanes >> l) & 1u)
-      for (i = 0; i < n; i++)
-        if ((k->limited_bits[i] >> l) & 1u)
-          result[i] = ik2d_solve_blend_bone(chain, i, angle[i].d[l], k->weight.d[l]);
-    solver->have_solution = true;
-    /* the lanes' angles: the next scalar solve finds every one again */
-    solver->angles_held = false;
-    chain->uniform = solver->settings.two_bone.uniform;
-    chain->scale = 1.0; /* CCD does not stretch: 1 + weight x (1 - 1) */
-    if ((unit >> l) & 1u) {
-      joints = chain->joints;
-      for (i = 0; i <= n; i++) {
-        joints[2 * i] = k->jx[i].d[l];
-        joints[2 * i + 1] = k->jy[i].d[l];
-      }
-    } else {
-      ik2d_chain_update_joints(chain);
-    }
-    /* ik2d_solve_result, which a skeleton's chain takes itself: it
-    ** pushes the chain into its skeleton (measured by the skeleton's
-    ** solve, at its end) */
-    if (chain->link != NULL) {
-      k->reached += ik2d_solve_result(solver, (int)k->used.d[l]);
-      continue;
-    }
-    solver->result.iterations = (int)k->used.d[l];
-    if ((measured >> l) & 1u) {
-      solver->result.distance = distance.d[l];
-      solver->result.reached = distance.d[l] <= solver->settings.tolerance;
-    } else {
-      ik2d_solver_measure(solver);
-    }
-    k->reached += solver->result.reached;
+  solver->result.iterations = (int)k->used.d[l];
+  if (!k->measure) return;
+  if ((o->measured >> l) & 1u) {
+    solver->result.distance = o->distance.d[l];
+    solver->result.reached = o->distance.d[l] <= solver->settings.tolerance;
+  } else {
+    ik2d_solver_measure_point(solver);
   }
+  k->reached += solver->result.reached;
+}
+
+/* A lane the scalar code takes further (FABRIK, the limited pair step, a
+** broken run), its solver solved again by ik2d_solve_chain: it has not
+** been touched. */
+static IK2D_NOINLINE void lanes_solve_alone(lanes *k, ik2d_solver *solver) {
+  double x, y;
+  ik2d_solver_point_target(solver, &x, &y);
+  ik2d_solve_chain(solver, x, y);
+  if (k->measure) k->reached += ik2d_solver_measure_point(solver);
+}
+
+/* solve_finish (ik2d_solver.c) for the lanes f, whose runs have ended
+** (every other lane between iterations), in stages: the lanes the scalar
+** solve takes further, the sanity checks, the angles, the blend and the
+** joints in the lanes, then each lane's results written to its solver and
+** chain; the lanes taken further solved again by the scalar solve. */
+static void lanes_finish(lanes *k, unsigned f) {
+  lanes_outcome o;
+  unsigned again, moved = 0, bits;
+  int l;
+  if (k->stale & f) lanes_forward(k);
+  again = lanes_beyond(k, f);
+  again |= lanes_sane(k, f, &moved);
+  f &= ~again;
+  if (moved & f) lanes_forward(k);
+  lanes_angles(k, f, &o);
+  lanes_blend(k, f, &o);
+  lanes_unflip(k, f);
+  lanes_measure(k, &o);
+  for (bits = f, l = 0; bits; l++, bits >>= 1)
+    if (bits & 1u) lanes_commit(k, l, &o);
   for (bits = again, l = 0; bits; l++, bits >>= 1)
-    if (bits & 1u) k->reached += ik2d_solver_solve(k->solver[l]);
+    if (bits & 1u) lanes_solve_alone(k, k->solver[l]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -913,14 +964,15 @@ static int lanes_count(unsigned bits) {
 /* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit, no target on
 ** a bone: ik2d_batch_takes_solve) for count >= 1 solvers of one bone
 ** count on distinct chains, whose solves read nothing another's writes,
-** each left exactly as ik2d_solver_solve leaves it; returns how many
-** reached. */
-int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count);
+** each left exactly as ik2d_solve_chain leaves it; with measure, each
+** measured, and returns how many reached. */
+int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count, bool measure);
 
-int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count) {
+int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count, bool measure) {
   lanes k;
   int next, l, i;
   k.n = solvers[0]->chain->count;
+  k.measure = measure;
   k.reached = 0;
   k.live = k.active = k.done = k.stale = 0;
   k.exact_bits = k.tip_bits = k.damped_bits = k.goal_bits = k.unit_bits = k.flip_bits = 0;

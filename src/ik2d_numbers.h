@@ -17,7 +17,7 @@
 ** run is dropped.  One off unit length by more than ROT_DRIFT is put back
 ** on it: forward passes do not renormalise, and the rotations' errors
 ** compound along the chain into the world directions the joints come
-** from (ik2d_solve_sane). */
+** from (solve_sane, ik2d_solver.c). */
 #define IK2D_ROT_NORM_MIN 0.25
 #define IK2D_ROT_NORM_MAX 4.0
 #define IK2D_ROT_DRIFT 1e-14
@@ -126,8 +126,8 @@
 #define IK2D_STAT(statement) ((void)0)
 #endif
 
-/* The rules on a rotation's squared length, as ik2d_solve_sane applies
-** them (NaN is broken). */
+/* The rules on a rotation's squared length, as solve_sane
+** (ik2d_solver.c) applies them (NaN is broken). */
 static inline int ik2d_rot_broken(double norm) {
   return !(norm > IK2D_ROT_NORM_MIN && norm < IK2D_ROT_NORM_MAX);
 }

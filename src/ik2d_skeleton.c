@@ -40,6 +40,7 @@
 #include "ik2d_checks.h"
 #include "ik2d_math.h"
 #include "ik2d_skeleton.h"
+#include "ik2d_solver.h"
 
 /* ------------------------------------------------------------------ */
 /* storage                                                              */
@@ -110,9 +111,16 @@ static void node_unlink(ik2d_skeleton_node *node) {
 
 static ik2d_chain *chain_of_node(ik2d_skeleton_node *node) { return node->chain; }
 
-bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
+/* ------------------------------------------------------------------ */
+/* solvers on its chains                                                */
+/* ------------------------------------------------------------------ */
+
+/* Adds a solver to the skeleton of its chain, last (nothing for a
+** standalone or released chain); false when the skeleton has
+** IK2D_MAX_SKELETON_SOLVERS already. */
+static bool skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
   ik2d_skeleton *skeleton;
-  if (chain == NULL || chain->link == NULL) return true;
+  if (chain->link == NULL) return true;
   skeleton = chain->link->node.skeleton;
   if (skeleton == NULL) return true;
   if (skeleton->solver_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
@@ -128,11 +136,23 @@ static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
   sk->plan_kept = false;
 }
 
-void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver) {
+/* (here, above the solvers: a solver on a skeleton chain joins the
+** skeleton's solvers) */
+ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
+                             const ik2d_solver_def *def) {
+  ik2d_status status = ik2d_solver_init_unlinked(solver, size, chain, def);
+  if (status != IK2D_OK) return status;
+  if (!skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
+  return IK2D_OK;
+}
+
+/* Takes the solver out of its chain's skeleton's solvers, the others
+** kept in order (nothing when it is not there). */
+void ik2d_solver_release(ik2d_solver *solver) {
   ik2d_skeleton *sk;
   int k;
-  if (chain == NULL || chain->link == NULL) return;
-  sk = chain->link->node.skeleton;
+  if (solver == NULL || solver->chain == NULL || solver->chain->link == NULL) return;
+  sk = solver->chain->link->node.skeleton;
   if (sk == NULL) return;
   for (k = 0; k < sk->solver_count; k++) {
     if (sk->solvers[k] == solver) {
@@ -140,11 +160,6 @@ void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver) {
       return;
     }
   }
-}
-
-/* The chain of a solver: its first member (ik2d_solver.h). */
-static const ik2d_chain *skeleton_solver_chain(const ik2d_solver *solver) {
-  return *(const ik2d_chain *const *)(const void *)solver;
 }
 
 /* ------------------------------------------------------------------ */
@@ -689,19 +704,10 @@ static void skeleton_order(ik2d_skeleton *sk) {
   }
 }
 
-ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
-                               const ik2d_skeleton_def *def, int *bad) {
-  skeleton_layout l;
+/* The per-bone arrays of a skeleton of n bones, after its header. */
+static void skeleton_arrays(ik2d_skeleton *sk, int n) {
+  skeleton_layout l = skeleton_layout_of(n);
   char *memory = (char *)sk;
-  ik2d_status status;
-  int i, n;
-  if (sk == NULL || def == NULL) return IK2D_ERR_NULL;
-  if ((uintptr_t)sk % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
-  status = skeleton_def_check(def, bad);
-  if (status != IK2D_OK) return status;
-  n = def->bone_count;
-  l = skeleton_layout_of(n);
-  if (size < l.size) return IK2D_ERR_SIZE;
   sk->count = n;
   sk->length = (double *)(void *)(memory + l.length);
   sk->rest = (double *)(void *)(memory + l.rest);
@@ -719,10 +725,12 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->position = (unsigned char *)(memory + l.position);
   sk->last = (unsigned char *)(memory + l.last);
   sk->stale = (unsigned char *)(memory + l.stale);
-  memset(sk->stale, 0, (size_t)n);
-  sk->deferring = false;
-  sk->listed = false;
-  for (i = 0; i < n; i++) {
+}
+
+/* The bones of a checked def, their pose and result at rest. */
+static void skeleton_bones(ik2d_skeleton *sk, const ik2d_skeleton_def *def) {
+  int i;
+  for (i = 0; i < sk->count; i++) {
     const ik2d_skeleton_bone_def *bone = &def->bones[i];
     sk->parent[i] = bone->parent;
     sk->length[i] = bone->length;
@@ -735,7 +743,25 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
     sk->origin[2 * i] = !bone->at_tip ? bone->x
                         : bone->parent >= 0 ? def->bones[bone->parent].length : 0.0;
     sk->origin[2 * i + 1] = bone->at_tip ? 0.0 : bone->y;
+    sk->pose[i] = sk->angle[i] = sk->rest[i];
+    /* no angle yet: skeleton_frame's trig runs (a world angle is finite) */
+    sk->frame[i].angle = NAN;
   }
+}
+
+ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
+                               const ik2d_skeleton_def *def, int *bad) {
+  ik2d_status status;
+  if (sk == NULL || def == NULL) return IK2D_ERR_NULL;
+  if ((uintptr_t)sk % sizeof(double) != 0) return IK2D_ERR_ALIGNMENT;
+  status = skeleton_def_check(def, bad);
+  if (status != IK2D_OK) return status;
+  if (size < skeleton_layout_of(def->bone_count).size) return IK2D_ERR_SIZE;
+  skeleton_arrays(sk, def->bone_count);
+  memset(sk->stale, 0, (size_t)sk->count);
+  sk->deferring = false;
+  sk->listed = false;
+  skeleton_bones(sk, def);
   skeleton_order(sk);
   sk->flip = def->flip;
   sk->base_x = def->x;
@@ -745,11 +771,6 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   node_clear(&sk->chains);
   sk->solver_count = 0;
   sk->plan_kept = false;
-  for (i = 0; i < n; i++) {
-    sk->pose[i] = sk->angle[i] = sk->rest[i];
-    /* no angle yet: skeleton_frame's trig runs (a world angle is finite) */
-    sk->frame[i].angle = NAN;
-  }
   ik2d_skeleton_forward(sk, 0, NULL);
   return IK2D_OK;
 }
@@ -1151,7 +1172,7 @@ void ik2d_chain_release(ik2d_chain *chain) {
   if (sk == NULL) return;
   /* its solvers go with it: a skeleton never solves a released chain */
   for (k = sk->solver_count - 1; k >= 0; k--)
-    if (skeleton_solver_chain(sk->solvers[k]) == chain) skeleton_drop_solver(sk, k);
+    if (sk->solvers[k]->chain == chain) skeleton_drop_solver(sk, k);
   node_unlink(&chain->link->node);
   skeleton_chains_below(sk);
 }

@@ -1,12 +1,12 @@
 /*
 ** ik2d_skeleton.h: skeletons inside the core (not installed).
 **
-** The skeleton layer sits on the chain layer: it keeps bones in a tree,
-** their forward kinematics, and the chains that are paths through it
-** (each a real ik2d_chain, linked back to the skeleton).  The solver
-** layer, above it, links its solvers into the skeleton and writes a
-** skeleton chain's solve back (ik2d_skeleton_chain_solved); solving a
-** whole skeleton is above the solvers (ik2d_skeleton_solve.c).
+** The skeleton layer sits on the solver layer: it keeps bones in a tree,
+** their forward kinematics, the chains that are paths through it (each a
+** real ik2d_chain, linked back to the skeleton) and the solvers on them.
+** A chain's solve knows nothing of it: ik2d_skeleton_solve.c, above,
+** resolves a target on a bone, solves, and writes a skeleton chain's
+** result back (ik2d_skeleton_chain_push).
 */
 #ifndef IK2D_SKELETON_H
 #define IK2D_SKELETON_H
@@ -15,6 +15,7 @@
 #include "ik2d_chain.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
+#include "ik2d_solver.h"
 
 #define IK2D_PLAN_KEPT 32   /* solvers of the largest plan a skeleton keeps */
 
@@ -76,11 +77,9 @@ struct ik2d_skeleton {
                                          in its list; false between calls */
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
-  /* the solvers on its chains, in the order made: kept here, not in a
-  ** node of each solver, so that a solver stays small (a 3-bone chain and
-  ** its solver under 1 KB, spec/memory_spec.lua).  A solver begins with
-  ** its chain's pointer (ik2d_solver.h): a chain's release finds its
-  ** solvers there without knowing the solver. */
+  /* the solvers on its chains, in the order made (ik2d_solver_init): kept
+  ** here, not in a node of each solver, so that a solver stays small (a
+  ** 3-bone chain and its solver under 1 KB, spec/memory_spec.lua) */
   ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
   /* The solve order of ik2d_skeleton_solve, kept between solves: planning
   ** is O(solvers^2) and a skeleton's solvers rarely change.  Kept only
@@ -175,13 +174,5 @@ void ik2d_skeleton_settle(ik2d_skeleton *skeleton);
 ** a solve that follows at once and places what it reads (then settles). */
 void ik2d_skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
                                      double angle);
-
-/* Adds a solver to the skeleton of its chain, last (nothing for a
-** standalone or released chain); false when the skeleton has
-** IK2D_MAX_SKELETON_SOLVERS already. */
-bool ik2d_skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver);
-/* Takes a solver of chain out of its skeleton's solvers, the others kept
-** in order (no-op when it is not there, or chain is NULL). */
-void ik2d_skeleton_unlink_solver(ik2d_chain *chain, ik2d_solver *solver);
 
 #endif

@@ -1,6 +1,8 @@
 /*
-** ik2d_skeleton_solve.c: a whole skeleton in one call, and effectors
-** that share bones solved jointly.
+** ik2d_skeleton_solve.c: every solve that knows skeletons: one solver's
+** (its target on a bone resolved, its chain solved by the solver layer,
+** a skeleton chain's result written back) and a list's, a whole skeleton
+** in one call, and effectors that share bones solved jointly.
 **
 ** Order.  Bones are stored parents first.  The solvers on a skeleton's
 ** chains form units: each group of solvers with `together` whose chains
@@ -91,7 +93,82 @@
 #define MAX_SOLVERS IK2D_MAX_SKELETON_SOLVERS
 #define MAX_BONES IK2D_MAX_SKELETON_BONES
 
+/* ------------------------------------------------------------------ */
+/* one solver, and lists of them                                        */
+/* ------------------------------------------------------------------ */
 
+/* A solver's target in world space: on a bone, the bone's point where the
+** bone is now; else its point target. */
+static inline void solver_target(const ik2d_solver *solver, double *x, double *y) {
+  if (ik2d_solver_on_bone(solver)) {
+    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                        solver->target_y, x, y);
+  } else {
+    ik2d_solver_point_target(solver, x, y);
+  }
+}
+
+/* The outcome measured where the solver's target is now. */
+static bool solver_measure(ik2d_solver *solver) {
+  double x, y;
+  solver_target(solver, &x, &y);
+  return ik2d_solver_measure(solver, x, y);
+}
+
+/* After a chain's solve: a skeleton chain's result written back (its
+** bones, the bones below, the other chains), the outcome measured.
+** Within a skeleton's solve (deferring) it is only written back: that
+** solve measures every solver at its end.  Returns reached (false when
+** deferring). */
+static bool solver_written_back(ik2d_solver *solver) {
+  ik2d_chain *chain = solver->chain;
+  ik2d_skeleton *sk = chain->link != NULL ? chain->link->node.skeleton : NULL;
+  if (sk != NULL && sk->deferring) {
+    ik2d_skeleton_chain_push(chain, true);
+    return false;
+  }
+  /* (measured before the push, which may move the chain's angles by an
+  ** ulp, where an aim's distance reads them) */
+  solver_measure(solver);
+  if (sk == NULL) return solver->result.reached;
+  ik2d_skeleton_chain_push(chain, true);
+  /* a target on a bone of its own skeleton may have moved with it: the
+  ** result describes where the tip and that bone ended */
+  if (solver->target_skeleton == sk) solver_measure(solver);
+  return solver->result.reached;
+}
+
+bool ik2d_solver_solve(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || solver->chain == NULL) return false;
+  solver_target(solver, &x, &y);
+  ik2d_solve_chain(solver, x, y);
+  return solver_written_back(solver);
+}
+
+void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
+  double tx = 0.0, ty = 0.0;
+  if (solver != NULL) solver_target(solver, &tx, &ty);
+  if (x != NULL) *x = tx;
+  if (y != NULL) *y = ty;
+}
+
+int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
+  ik2d_batch b;
+  int i, reached = 0;
+  if (solvers == NULL) return 0;
+  ik2d_batch_begin(&b, isa, count, true);
+  for (i = 0; i < count; i++) {
+    ik2d_solver *solver = solvers[i];
+    if (solver == NULL || solver->chain == NULL) continue;
+    if (!ik2d_batch_list(&b, solver)) reached += ik2d_solver_solve(solver);
+  }
+  return reached + ik2d_batch_end(&b);
+}
+
+int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
+  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
+}
 
 /* ------------------------------------------------------------------ */
 /* paths                                                                */
@@ -510,19 +587,6 @@ static void joint_scatter(joint *w, int seed) {
   joint_forward(w);
 }
 
-/* Damped least squares (Levenberg-Marquardt) over every bone of the
-** group at once: the tips' errors e, weighted by sqrt(pull) and measured
-** in units of the group's size, and the Jacobian J of the tips in the
-** bones' turns (column j, row pair k: perp(q - o_j), o_j the bone's
-** origin, q the tip, or the origin of the first position-only bone
-** between, below which the tip only moves along).  The step
-** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
-** bone, damped; a step that does not lower the objective is retried with
-** more damping, one that does lowers the damping.  Returns false when the
-** group is too big for it (then the joint bones turn one at a time).
-** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
-** ik2d_numbers.h. */
-
 /* Solves the m x m symmetric positive definite system a y = b in place
 ** (Cholesky); false when it is not positive definite. */
 static bool dls_cholesky(double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], double *b, int m) {
@@ -549,99 +613,152 @@ static bool dls_cholesky(double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], double *b, int 
   return true;
 }
 
-static bool joint_dls(joint *w, double *lambda, double *objective) {
+/* The system of a damped least squares step: the Jacobian's columns
+** (the group's bones) and rows (a pair per pulling effector), the errors,
+** all in units of the group's size. */
+typedef struct dls {
+  int m, n;                    /* rows, columns */
+  double scale;                /* the group's size */
+  double jacobian[IK2D_DLS_ROWS][IK2D_DLS_COLUMNS];
+  double error[IK2D_DLS_ROWS];
+  int column_of[MAX_BONES];    /* a group bone's column */
+  int bone_of[IK2D_DLS_COLUMNS];
+} dls;
+
+/* The columns, the rows' count and the group's size; false when the group
+** is too big for the dense step. */
+static bool dls_size(const joint *w, dls *d) {
   const ik2d_skeleton *sk = w->sk;
-  double jacobian[IK2D_DLS_ROWS][IK2D_DLS_COLUMNS], a[IK2D_DLS_ROWS][IK2D_DLS_ROWS];
-  double error[IK2D_DLS_ROWS], y[IK2D_DLS_ROWS], step[IK2D_DLS_COLUMNS];
-  int column_of[MAX_BONES], bone_of[IK2D_DLS_COLUMNS];
-  int m = 0, n = 0, b, k, i, j, tries;
-  double scale = 0.0;
+  int b, k;
+  d->m = d->n = 0;
+  d->scale = 0.0;
   for (b = w->first; b < sk->count; b++) {
     if (!w->in[b]) continue;
-    if (n == IK2D_DLS_COLUMNS) return false;
-    column_of[b] = n;
-    bone_of[n++] = b;
-    scale += sk->length[b] + fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
+    if (d->n == IK2D_DLS_COLUMNS) return false;
+    d->column_of[b] = d->n;
+    d->bone_of[d->n++] = b;
+    d->scale += sk->length[b] + fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
   }
-  for (k = 0; k < w->count; k++) m += w->effector[k].pull > 0.0 ? 2 : 0;
-  if (m > IK2D_DLS_ROWS) return false;
-  if (!(scale > 1e-150 && scale < 1e150) || m == 0) return true;
-  /* the rows: each pulling effector's error and its tip's derivatives */
+  for (k = 0; k < w->count; k++) d->m += w->effector[k].pull > 0.0 ? 2 : 0;
+  return d->m <= IK2D_DLS_ROWS;
+}
+
+/* Rows i, i + 1: pulling effector e's error, weighted by root, and its
+** tip's derivatives; with a target moving with the group, the target's
+** come off them (the error is the target less the tip). */
+static void dls_rows_of(const joint *w, dls *d, const effector *e, int i, double root) {
+  const ik2d_skeleton *sk = w->sk;
+  const ik2d_frame *tip = &w->frame[e->link->to];
+  double qx = tip->tip_x, qy = tip->tip_y;
+  int b, j;
+  d->error[i] = root * (e->target_x - qx);
+  d->error[i + 1] = root * (e->target_y - qy);
+  for (j = 0; j < d->n; j++) d->jacobian[i][j] = d->jacobian[i + 1][j] = 0.0;
+  for (b = e->link->to; b >= w->first; b = sk->parent[b]) {
+    const ik2d_frame *f = &w->frame[b];
+    if (!w->in[b]) continue;
+    d->jacobian[i][d->column_of[b]] = -root * (qy - f->y);
+    d->jacobian[i + 1][d->column_of[b]] = root * (qx - f->x);
+    /* below a position-only bone the tip only moves along */
+    if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
+      qx = f->x;
+      qy = f->y;
+    }
+  }
+  if (e->target_bone < 0) return;
+  qx = e->target_x;
+  qy = e->target_y;
+  for (b = e->target_bone; b >= w->first; b = sk->parent[b]) {
+    const ik2d_frame *f = &w->frame[b];
+    if (!(w->in[b] | w->carried[b])) continue;
+    if (w->in[b]) {
+      d->jacobian[i][d->column_of[b]] += root * (qy - f->y);
+      d->jacobian[i + 1][d->column_of[b]] -= root * (qx - f->x);
+    }
+    if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
+      qx = f->x;
+      qy = f->y;
+    }
+  }
+}
+
+/* Every pulling effector's rows; then the bones held at a limit that the
+** error pushes against out of the step (their turn would be clamped
+** away, and the others would not make up for it). */
+static void dls_rows(const joint *w, dls *d) {
+  int i, j, k;
   for (i = 0, k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
-    const ik2d_frame *tip = &w->frame[e->link->to];
-    double root = sqrt(e->pull) / scale, qx = tip->tip_x, qy = tip->tip_y;
     if (!(e->pull > 0.0)) continue;
-    error[i] = root * (e->target_x - qx);
-    error[i + 1] = root * (e->target_y - qy);
-    for (j = 0; j < n; j++) jacobian[i][j] = jacobian[i + 1][j] = 0.0;
-    for (b = e->link->to; b >= w->first; b = sk->parent[b]) {
-      const ik2d_frame *f = &w->frame[b];
-      if (!w->in[b]) continue;
-      jacobian[i][column_of[b]] = -root * (qy - f->y);
-      jacobian[i + 1][column_of[b]] = root * (qx - f->x);
-      if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
-        qx = f->x;
-        qy = f->y;
-      }
-    }
-    /* a target moving with the group: the error is the target less the
-    ** tip, so its derivatives come off the tip's */
-    if (e->target_bone >= 0) {
-      qx = e->target_x;
-      qy = e->target_y;
-      for (b = e->target_bone; b >= w->first; b = sk->parent[b]) {
-        const ik2d_frame *f = &w->frame[b];
-        if (!(w->in[b] | w->carried[b])) continue;
-        if (w->in[b]) {
-          jacobian[i][column_of[b]] += root * (qy - f->y);
-          jacobian[i + 1][column_of[b]] -= root * (qx - f->x);
-        }
-        if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
-          qx = f->x;
-          qy = f->y;
-        }
-      }
-    }
+    dls_rows_of(w, d, e, i, sqrt(e->pull) / d->scale);
     i += 2;
   }
-  /* bones held at a limit that the error pushes against stay out of the
-  ** step (their turn would be clamped away, and the others would not
-  ** make up for it) */
-  for (j = 0; j < n; j++) {
+  for (j = 0; j < d->n; j++) {
     double gradient = 0.0, side = 0.0;
-    if (!joint_on_limit(w, bone_of[j], &side)) continue;
-    for (i = 0; i < m; i++) gradient += jacobian[i][j] * error[i];
+    if (!joint_on_limit(w, d->bone_of[j], &side)) continue;
+    for (i = 0; i < d->m; i++) gradient += d->jacobian[i][j] * d->error[i];
     if (gradient * side > 0.0)
-      for (i = 0; i < m; i++) jacobian[i][j] = 0.0;
+      for (i = 0; i < d->m; i++) d->jacobian[i][j] = 0.0;
   }
+}
+
+/* The step d = J^T (J J^T + lambda I)^-1 e, its largest turn at most
+** IK2D_DLS_MAX_TURN, each bone turned by it into its limits; false when
+** there is none (the system not positive definite, or the step beyond
+** the doubles). */
+static bool dls_turn(joint *w, const dls *d, double lambda) {
+  double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], y[IK2D_DLS_ROWS], step[IK2D_DLS_COLUMNS];
+  double largest = 0.0;
+  int i, j, k;
+  for (i = 0; i < d->m; i++) {
+    for (j = 0; j <= i; j++) {
+      double v = 0.0;
+      for (k = 0; k < d->n; k++) v += d->jacobian[i][k] * d->jacobian[j][k];
+      a[i][j] = a[j][i] = v;
+    }
+    a[i][i] += lambda;
+    y[i] = d->error[i];
+  }
+  if (!dls_cholesky(a, y, d->m)) return false;
+  for (j = 0; j < d->n; j++) {
+    double v = 0.0;
+    for (i = 0; i < d->m; i++) v += d->jacobian[i][j] * y[i];
+    step[j] = v;
+    if (fabs(v) > largest) largest = fabs(v);
+  }
+  if (!(largest < 1e300)) return false;
+  for (j = 0; j < d->n; j++) {
+    double t = largest > IK2D_DLS_MAX_TURN ? step[j] * (IK2D_DLS_MAX_TURN / largest) : step[j];
+    int b = d->bone_of[j];
+    w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
+    joint_clamp(w, b);
+  }
+  return true;
+}
+
+/* Damped least squares (Levenberg-Marquardt) over every bone of the
+** group at once: the tips' errors e, weighted by sqrt(pull) and measured
+** in units of the group's size, and the Jacobian J of the tips in the
+** bones' turns (column j, row pair k: perp(q - o_j), o_j the bone's
+** origin, q the tip, or the origin of the first position-only bone
+** between, below which the tip only moves along).  The step
+** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
+** bone, damped; a step that does not lower the objective is retried with
+** more damping, one that does lowers the damping.  Returns false when the
+** group is too big for it (then the joint bones turn one at a time).
+** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
+** ik2d_numbers.h. */
+static bool joint_dls(joint *w, double *lambda, double *objective) {
+  dls d;
+  int tries;
+  if (!dls_size(w, &d)) return false;
+  if (!(d.scale > 1e-150 && d.scale < 1e150) || d.m == 0) return true;
+  dls_rows(w, &d);
   joint_save(w, w->trial);
   for (tries = 0; tries < IK2D_DLS_TRIES; tries++) {
-    double largest = 0.0, measured;
+    double measured;
     bool reached;
-    for (i = 0; i < m; i++) {
-      for (j = 0; j <= i; j++) {
-        double v = 0.0;
-        for (k = 0; k < n; k++) v += jacobian[i][k] * jacobian[j][k];
-        a[i][j] = a[j][i] = v;
-      }
-      a[i][i] += *lambda;
-      y[i] = error[i];
-    }
-    if (!dls_cholesky(a, y, m)) return true;
-    for (j = 0; j < n; j++) {
-      double v = 0.0;
-      for (i = 0; i < m; i++) v += jacobian[i][j] * y[i];
-      step[j] = v;
-      if (fabs(v) > largest) largest = fabs(v);
-    }
-    if (!(largest < 1e300)) return true;
-    for (j = 0; j < n; j++) {
-      double t = largest > IK2D_DLS_MAX_TURN ? step[j] * (IK2D_DLS_MAX_TURN / largest) : step[j];
-      b = bone_of[j];
-      w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
-      joint_clamp(w, b);
-    }
+    if (!dls_turn(w, &d, *lambda)) return true;
     joint_forward(w);
     measured = joint_measure(w, &reached);
     if (measured < *objective) {
@@ -661,54 +778,73 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
   ((sizeof(ik2d_solver) + IK2D_MAX_BONES * (sizeof(ik2d_rot) + sizeof(double))) / \
        sizeof(double) + 1)
 
-/* Effector e's private part solved alone from where its root is, with its
-** solver's method and settings: a chain over its bones' arrays (a view
-** sharing them, with its own pose, result and joints), warm-started from
-** the working rotations. */
-static void joint_private(joint *w, effector *e) {
+/* Effector e's private part as a chain of its own: a view over its
+** chain's arrays from bone first on (sharing them, with its own pose and
+** result in angles, its joints in joints), based where the working pose
+** puts the part's root. */
+static void private_view(const joint *w, const effector *e, ik2d_chain *view, double *angles,
+                         double *joints) {
   const ik2d_chain *chain = e->chain;
   const struct ik2d_chain_link *link = e->link;
-  int first = e->private_first, n = chain->count - first, i, b;
-  double angles[IK2D_MAX_BONES], joints[2 * (IK2D_MAX_BONES + 1)];
-  double memory[SOLVER_DOUBLES];
-  ik2d_solver *solver = (ik2d_solver *)(void *)memory;
-  ik2d_solver_def def = e->solver->settings;
-  ik2d_chain view = *chain;
-  const ik2d_frame *root;
-  ik2d_rot base;
-  /* (every member of a group has a joint bone: first > 0) */
-  if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
-  root = &w->frame[link->bones[first]];
-  base = w->frame[link->bones[first - 1]].rot;
+  int first = e->private_first, n = chain->count - first, i;
+  const ik2d_frame *root = &w->frame[link->bones[first]];
+  ik2d_rot base = w->frame[link->bones[first - 1]].rot;
   /* the chain's direction before its private part: the bone's, turned
   ** by the segment's phi */
   if (link->phi[first - 1] != 0.0)
     base = ik2d_rot_mul(base, ik2d_rot_angle(link->phi[first - 1]));
-  view.count = n;
-  view.flip = false;
-  view.link = NULL;
-  view.scale = 1.0;
-  view.base_x = root->x;
-  view.base_y = root->y;
-  view.base_rot = base;
-  view.base_angle = ik2d_atan2(base.s, base.c);
-  view.length = chain->length + first;
-  view.rest = chain->rest + first;
-  view.rest_rot = chain->rest_rot + first;
-  view.constraint = chain->constraint + first;
-  view.pose = view.angle = angles;
-  view.joints = joints;
-  view.reach = 0.0;
+  *view = *chain;
+  view->count = n;
+  view->flip = false;
+  view->link = NULL;
+  view->scale = 1.0;
+  view->base_x = root->x;
+  view->base_y = root->y;
+  view->base_rot = base;
+  view->base_angle = ik2d_atan2(base.s, base.c);
+  view->length = chain->length + first;
+  view->rest = chain->rest + first;
+  view->rest_rot = chain->rest_rot + first;
+  view->constraint = chain->constraint + first;
+  view->pose = view->angle = angles;
+  view->joints = joints;
+  view->reach = 0.0;
   for (i = 0; i < n; i++) {
-    view.reach += view.length[i];
+    view->reach += view->length[i];
     angles[i] = 0.0;
   }
+}
+
+/* The settings its solver solves the view with: its own, warm-started
+** (from the working rotations), unblended, unstretched, and CCD where
+** two_bone has not two bones of length. */
+static ik2d_solver_def private_def(const effector *e, const ik2d_chain *view) {
+  ik2d_solver_def def = e->solver->settings;
   def.weight = 1.0;
   def.warm_start = true;
   def.two_bone.stretch = 1.0;
-  if (def.method == IK2D_TWO_BONE && (n != 2 || !(view.length[0] > 0.0 && view.length[1] > 0.0)))
+  if (def.method == IK2D_TWO_BONE &&
+      (view->count != 2 || !(view->length[0] > 0.0 && view->length[1] > 0.0)))
     def.method = IK2D_CCD;
-  if (ik2d_solver_init(solver, sizeof memory, &view, &def) != IK2D_OK) return;
+  return def;
+}
+
+/* Effector e's private part solved alone from where its root is, with its
+** solver's method and settings on its view, warm-started from the working
+** rotations, which take its solution. */
+static void joint_private(joint *w, effector *e) {
+  const struct ik2d_chain_link *link = e->link;
+  int first = e->private_first, n = e->chain->count - first, i;
+  double angles[IK2D_MAX_BONES], joints[2 * (IK2D_MAX_BONES + 1)];
+  double memory[SOLVER_DOUBLES];
+  ik2d_solver *solver = (ik2d_solver *)(void *)memory;
+  ik2d_solver_def def;
+  ik2d_chain view;
+  /* (every member of a group has a joint bone: first > 0) */
+  if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
+  private_view(w, e, &view, angles, joints);
+  def = private_def(e, &view);
+  if (ik2d_solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
   for (i = 0; i < n; i++) {
     ik2d_rot r = w->rot[link->bones[first + i]];
     double shift = link->shift[first + i];
@@ -721,8 +857,7 @@ static void joint_private(joint *w, effector *e) {
   for (i = 0; i < n; i++) {
     ik2d_rot r = solver->solution[i];
     double shift = link->shift[first + i];
-    b = link->bones[first + i];
-    w->rot[b] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_angle(shift), r);
+    w->rot[link->bones[first + i]] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_angle(shift), r);
   }
   joint_forward(w);
   e->distance_sq = effector_distance_sq(w, e);
@@ -755,41 +890,54 @@ static bool joint_sane(const joint *w) {
   return true;
 }
 
-/* The group of the plan's unit u: effectors, bones, the start pose. */
-static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
-                        int *iterations) {
-  int i, k, b;
+/* Effector e for solver s: its target (unflipped: the skeleton's space),
+** weight, pull and tolerance. */
+static void effector_init(effector *e, ik2d_solver *s, const ik2d_skeleton *sk) {
+  double tx, ty;
+  e->solver = s;
+  e->chain = s->chain;
+  e->link = s->chain->link;
+  solver_target(s, &tx, &ty);
+  e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
+  e->target_y = ty;
+  e->weight = s->settings.weight;
+  e->pull = s->settings.weight * s->settings.skeleton.priority;
+  e->tolerance = s->settings.tolerance;
+}
+
+/* The group's effectors, the solvers of the plan's unit u, and its bones
+** (in) down from its lowest; returns the iterations, the largest of its
+** solvers'. */
+static int joint_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+  int i, k, iterations = 1;
   w->sk = sk;
   w->count = 0;
   w->first = sk->count;
   w->moving = 0;
   memset(w->in, 0, (size_t)sk->count);
   memset(w->carried, 0, (size_t)sk->count);
-  *iterations = 1;
   for (i = 0; i < p->solvers; i++) {
-    effector *e;
     ik2d_solver *s = p->solver[i];
-    double tx, ty;
+    effector *e;
     if (p->unit_of[i] != u) continue;
     e = &w->effector[w->count++];
-    e->solver = s;
-    e->chain = s->chain;
-    e->link = s->chain->link;
-    ik2d_solver_target(s, &tx, &ty);
-    e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
-    e->target_y = ty;
-    e->weight = s->settings.weight;
-    e->pull = s->settings.weight * s->settings.skeleton.priority;
-    e->tolerance = s->settings.tolerance;
-    if (s->settings.iterations > *iterations) *iterations = s->settings.iterations;
+    effector_init(e, s, sk);
+    if (s->settings.iterations > iterations) iterations = s->settings.iterations;
     if (e->link->from < w->first) w->first = e->link->from;
     for (k = 0; k < e->chain->count; k++) w->in[e->link->bones[k]] = 1;
   }
   /* one effector alone pulls by its weight (priority weighs effectors
   ** against each other) */
   if (w->count == 1) w->effector[0].pull = w->effector[0].weight;
-  /* targets on bones the group moves move with it: the bones between
-  ** such a bone and the group's topmost bone above it are carried */
+  return iterations;
+}
+
+/* Targets on bones the group moves move with it (target_bone): the bones
+** between such a bone and the group's topmost bone above it are carried,
+** their working rotations their results. */
+static void joint_moving_targets(joint *w) {
+  const ik2d_skeleton *sk = w->sk;
+  int b, k;
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
     const ik2d_solver *s = e->solver;
@@ -806,14 +954,21 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     for (b = s->target_bone; b > top; b = sk->parent[b])
       if (!w->in[b]) w->carried[b] = 1;
   }
+  for (b = w->first; b < sk->count; b++)
+    if (w->carried[b]) w->rot[b] = ik2d_rot_angle(sk->angle[b]);
+}
+
+/* The effectors each bone moves, and each bone's blend weight (the
+** largest of the effectors whose chains hold it): a bone moving both the
+** tip and the target of one effector counts twice (a private part's solve
+** holds its target still).  The bones moving several are joint ones. */
+static void joint_shares(joint *w) {
+  const ik2d_skeleton *sk = w->sk;
+  int b, i, k;
   for (b = w->first; b < sk->count; b++) {
     w->moves[b] = 0;
     w->blend[b] = 0.0;
-    if (w->carried[b]) w->rot[b] = ik2d_rot_angle(sk->angle[b]);
   }
-  /* the effectors each bone moves, and each bone's blend weight: a bone
-  ** moving both the tip and the target of one effector counts twice (a
-  ** private part's solve holds its target still) */
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
     for (b = e->link->to; b >= w->first; b = sk->parent[b])
@@ -827,8 +982,12 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
   }
   for (b = w->first; b < sk->count; b++)
     if (w->in[b] && w->moves[b] > 1) w->in[b] = 2;
-  /* private parts: the chain's tail of bones that move it alone, and the
-  ** ring its bones reach: [max(0, 2 longest - sum), sum] */
+}
+
+/* Each effector's private part: its chain's tail of bones that move it
+** alone, and the ring its bones reach: [max(0, 2 longest - sum), sum]. */
+static void joint_private_parts(joint *w) {
+  int i, k;
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
     double sum = 0.0, longest = 0.0;
@@ -842,9 +1001,14 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     e->ring_high = sum;
     e->ring_low = 2.0 * longest - sum > 0.0 ? 2.0 * longest - sum : 0.0;
   }
-  /* the start: each bone's warm start from a solver holding it (the
-  ** first, in the order made, that has one), else its pose; and the
-  ** cold start, the pose */
+}
+
+/* The start: each bone's warm start from a solver holding it (the first,
+** in the order made, that has one), else its pose; and the cold start,
+** the pose; both within the limits, w->warm when they differ. */
+static void joint_start(joint *w) {
+  const ik2d_skeleton *sk = w->sk;
+  int b, i, k;
   for (b = w->first; b < sk->count; b++)
     if (w->in[b]) w->cold[b] = w->rot[b] = ik2d_rot_angle(sk->pose[b]);
   for (k = w->count - 1; k >= 0; k--) {
@@ -853,8 +1017,7 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
     for (i = 0; i < e->chain->count; i++) {
       double angle = ik2d_solution_angle(e->solver)[i] - e->link->shift[i];
       b = e->link->bones[i];
-      w->rot[b] = e->link->shift[i] == 0.0 ? e->solver->solution[i]
-                                            : ik2d_rot_angle(angle);
+      w->rot[b] = e->link->shift[i] == 0.0 ? e->solver->solution[i] : ik2d_rot_angle(angle);
     }
   }
   w->warm = false;
@@ -870,30 +1033,42 @@ static void joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u,
       w->warm = true;
     }
   }
-  joint_forward(w);
-  /* how long the group has stalled: the longest of its solvers' counts
-  ** (a solver that joined it since, or forgot, has 0) */
-  w->stalls = 0;
-  for (k = 0; k < w->count; k++)
-    if (w->effector[k].solver->joint_stalls > w->stalls)
-      w->stalls = w->effector[k].solver->joint_stalls;
 }
 
-/* The IK solution into the skeleton (blended with the pose, bone by
-** bone, as a chain's solve blends), the solvers' warm starts and results. */
-static int joint_finish(joint *w, int used, bool stalled) {
+/* How long the group has stalled: the longest of its solvers' counts (a
+** solver that joined it since, or forgot, has 0). */
+static int joint_stalls_of(const joint *w) {
+  int k, stalls = 0;
+  for (k = 0; k < w->count; k++)
+    if (w->effector[k].solver->joint_stalls > stalls) stalls = w->effector[k].solver->joint_stalls;
+  return stalls;
+}
+
+/* The group of the plan's unit u, ready to solve: its effectors, bones
+** and start pose with its frames; returns its iterations. */
+static int joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+  int iterations = joint_effectors(w, sk, p, u);
+  joint_moving_targets(w);
+  joint_shares(w);
+  joint_private_parts(w);
+  joint_start(w);
+  joint_forward(w);
+  w->stalls = joint_stalls_of(w);
+  return iterations;
+}
+
+/* The working pose into the skeleton's angles: each bone back on unit
+** length (the joint turns are products of unit turns, a few ulps off
+** each) and into its limits, as solve_sane does, then blended with its
+** pose by its weight, as a chain's solve blends. */
+static void joint_blend(joint *w) {
   ik2d_skeleton *sk = w->sk;
-  ik2d_skeleton_node *node;
-  bool mask[MAX_BONES];
-  int b, k, i, reached = 0;
-  memset(mask, 0, (size_t)sk->count * sizeof *mask);
+  int b;
   for (b = w->first; b < sk->count; b++) {
     const ik2d_constraint *limit = sk->constraint[b];
     double ik, pose = sk->pose[b], weight = w->blend[b], delta;
     double c = w->rot[b].c, s = w->rot[b].s, norm = c * c + s * s;
     if (!w->in[b]) continue;
-    /* back on unit length (the joint turns are products of unit turns,
-    ** a few ulps off each) and into the limits, as solve_sane does */
     if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       w->rot[b] = ik2d_rot_of(c / norm, s / norm);
@@ -909,35 +1084,52 @@ static int joint_finish(joint *w, int used, bool stalled) {
     }
     sk->angle[b] = weight == 1.0 ? pose + delta : pose + weight * delta;
   }
+}
+
+/* Effector e's solver keeps the joint solution of its bones as its warm
+** start, and its outcome but the measure. */
+static void joint_keep(const joint *w, const effector *e, int used, bool stalled) {
+  ik2d_solver *s = e->solver;
+  bool limited = false;
+  int i;
+  for (i = 0; i < e->chain->count; i++) {
+    double shift = e->link->shift[i], side;
+    ik2d_rot r = w->rot[e->link->bones[i]];
+    limited = limited || joint_on_limit(w, e->link->bones[i], &side);
+    if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
+    s->solution[i] = r;
+    ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
+  }
+  s->have_solution = true;
+  IK2D_STAT(s->joint_updates = 0);
+  s->result.iterations = used;
+  /* limited as a chain's solve says it: a joint of its chain ends on a
+  ** limit (weight 0: the pose, no limit changed it) */
+  s->result.limited = e->weight > 0.0 && limited;
+  s->joint_stalls = (unsigned short)(!stalled                               ? 0
+                                     : w->stalls < IK2D_JOINT_STALLS_MAX ? w->stalls + 1
+                                                                          : 1);
+}
+
+/* The IK solution into the skeleton (its bones and those below them, the
+** chains ending there), the solvers' warm starts and outcomes; returns
+** how many reached. */
+static int joint_finish(joint *w, int used, bool stalled) {
+  ik2d_skeleton *sk = w->sk;
+  ik2d_skeleton_node *node;
+  bool mask[MAX_BONES];
+  int k, reached = 0;
+  joint_blend(w);
+  memset(mask, 0, (size_t)sk->count * sizeof *mask);
   for (k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
     if (!mask[e->link->from]) ik2d_skeleton_subtree(sk, e->link->from, mask);
   }
   ik2d_skeleton_forward(sk, w->first, mask);
-  for (k = 0; k < w->count; k++) {
-    effector *e = &w->effector[k];
-    ik2d_solver *s = e->solver;
-    bool limited = false;
-    for (i = 0; i < e->chain->count; i++) {
-      double shift = e->link->shift[i], side;
-      ik2d_rot r = w->rot[e->link->bones[i]];
-      limited = limited || joint_on_limit(w, e->link->bones[i], &side);
-      if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
-      s->solution[i] = r;
-      ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
-    }
-    s->have_solution = true;
-    IK2D_STAT(s->joint_updates = 0);
-    s->result.iterations = used;
-    /* limited as a chain's solve says it: a joint of its chain ends on a
-    ** limit (weight 0: the pose, no limit changed it) */
-    s->result.limited = e->weight > 0.0 && limited;
-    s->joint_stalls = (unsigned short)(!stalled ? 0 : w->stalls < IK2D_JOINT_STALLS_MAX ? w->stalls + 1 : 1);
-  }
-  /* the chains ending below the group take the new state */
+  for (k = 0; k < w->count; k++) joint_keep(w, &w->effector[k], used, stalled);
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
     if (mask[node->chain->link->to]) ik2d_skeleton_chain_pull(node->chain);
-  for (k = 0; k < w->count; k++) reached += ik2d_solver_measure(w->effector[k].solver);
+  for (k = 0; k < w->count; k++) reached += solver_measure(w->effector[k].solver);
   return reached;
 }
 
@@ -945,24 +1137,13 @@ static int joint_finish(joint *w, int used, bool stalled) {
 enum { START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED };
 #define JOINT_STARTS 8
 
-/* Unit u, a group of two solvers or more, solved jointly. */
-static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
-  int iterations, iteration = 0, used = 0, attempt, attempts = 0, stalled;
-  int start[JOINT_STARTS];
-  double best, objective, lambda, attempt_best;
-  bool reached, any = false;
-  int k;
-  joint_begin(w, sk, p, u, &iterations);
-  for (k = 0; k < w->count; k++) any = any || w->effector[k].weight > 0.0;
-  if (!any) return joint_finish(w, 0, false);  /* weight 0: the pose */
-  best = joint_measure(w, &reached);
-  if (reached) return joint_finish(w, 0, false);
-  joint_save(w, w->best);
-  joint_save(w, w->start);
-  /* the starts (the iterations shared): the warm start; then, after a
-  ** solve that reached, the warm start with the private parts solved
-  ** first, and the cold start when it is another; after one that did
-  ** not, a scattered start, another each frame the group stays stalled */
+/* The starts (the iterations shared): the warm start; then, after a
+** solve that reached, the warm start with the private parts solved
+** first, and the cold start when it is another; after one that did not,
+** a scattered start, another each frame the group stays stalled.  Returns
+** how many. */
+static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
+  int attempts = 0;
   start[attempts++] = START_WARM;
   if (w->stalls > 0) {
     start[attempts++] = START_SCATTERED;
@@ -977,41 +1158,85 @@ static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
     start[attempts++] = START_WARM_PRIVATES;
     if (w->warm) start[attempts++] = START_COLD;
   }
-  for (attempt = 0; attempt < attempts && !reached && iteration < iterations; attempt++) {
-    switch (start[attempt]) {
-      case START_WARM_PRIVATES:
-        joint_load(w, w->start);
-        joint_privates(w);
-        break;
-      case START_COLD: joint_load(w, w->cold); break;
-      /* (the ones in one solve seeded past any count of stalled frames) */
-      case START_SCATTERED:
-        joint_scatter(w, w->stalls > 0 ? w->stalls : IK2D_JOINT_STALLS_MAX + attempt);
-        break;
-      default: joint_load(w, w->start); break;
-    }
-    objective = joint_measure(w, &reached);
-    attempt_best = objective;
-    lambda = IK2D_DLS_LAMBDA;
-    stalled = 0;
-    while (!reached && iteration < iterations) {
-      iteration++;
-      used = iteration;
-      if (!joint_dls(w, &lambda, &objective)) joint_sweep(w);
+  return attempts;
+}
+
+/* The working pose of attempt's start. */
+static void joint_load_start(joint *w, int start, int attempt) {
+  switch (start) {
+    case START_WARM_PRIVATES:
+      joint_load(w, w->start);
       joint_privates(w);
-      objective = joint_measure(w, &reached);
-      if (!joint_sane(w)) break;
-      if (objective < best) {
-        best = objective;
-        joint_save(w, w->best);
-      }
-      stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
-      if (objective < attempt_best) attempt_best = objective;
-      if (stalled >= IK2D_JOINT_STALL) break;
-    }
+      break;
+    case START_COLD: joint_load(w, w->cold); break;
+    /* (the ones in one solve seeded past any count of stalled frames) */
+    case START_SCATTERED:
+      joint_scatter(w, w->stalls > 0 ? w->stalls : IK2D_JOINT_STALLS_MAX + attempt);
+      break;
+    default: joint_load(w, w->start); break;
   }
-  if (!reached || !joint_sane(w)) joint_load(w, w->best);
-  return joint_finish(w, used, !reached);
+}
+
+/* A joint solve's progress over its attempts. */
+typedef struct joint_run {
+  int iterations;  /* the budget, the largest of the group's */
+  int used;        /* so far, every attempt's */
+  double best;     /* the lowest objective met; its pose in w->best */
+  bool reached;    /* by the working pose */
+} joint_run;
+
+/* One attempt from the working pose: each iteration turns every bone of
+** the group at once (joint_dls; too big for it, joint_sweep), then solves
+** the private parts; until every effector is reached, the iterations run
+** out, the pose breaks or the attempt stalls. */
+static void joint_attempt(joint *w, joint_run *run) {
+  double objective = joint_measure(w, &run->reached), attempt_best = objective;
+  double lambda = IK2D_DLS_LAMBDA;
+  int stalled = 0;
+  while (!run->reached && run->used < run->iterations) {
+    run->used++;
+    if (!joint_dls(w, &lambda, &objective)) joint_sweep(w);
+    joint_privates(w);
+    objective = joint_measure(w, &run->reached);
+    if (!joint_sane(w)) break;
+    if (objective < run->best) {
+      run->best = objective;
+      joint_save(w, w->best);
+    }
+    stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
+    if (objective < attempt_best) attempt_best = objective;
+    if (stalled >= IK2D_JOINT_STALL) break;
+  }
+}
+
+/* Whether an effector of the group has weight (else the solve is the
+** pose). */
+static bool joint_weighted(const joint *w) {
+  int k;
+  for (k = 0; k < w->count; k++)
+    if (w->effector[k].weight > 0.0) return true;
+  return false;
+}
+
+/* Unit u, a group of two solvers or more, solved jointly: the attempts
+** from each start in turn until one reaches; the best pose seen kept. */
+static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+  int start[JOINT_STARTS], attempts, attempt;
+  joint_run run;
+  run.iterations = joint_begin(w, sk, p, u);
+  run.used = 0;
+  if (!joint_weighted(w)) return joint_finish(w, 0, false); /* weight 0: the pose */
+  run.best = joint_measure(w, &run.reached);
+  if (run.reached) return joint_finish(w, 0, false);
+  joint_save(w, w->best);
+  joint_save(w, w->start);
+  attempts = joint_starts(w, start);
+  for (attempt = 0; attempt < attempts && !run.reached && run.used < run.iterations; attempt++) {
+    joint_load_start(w, start[attempt], attempt);
+    joint_attempt(w, &run);
+  }
+  if (!run.reached || !joint_sane(w)) joint_load(w, w->best);
+  return joint_finish(w, run.used, !run.reached);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1076,48 +1301,60 @@ static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
   ik2d_solver_solve(s);
 }
 
-/* The end of a deferring solve of sk with a kept plan: the bones placed,
-** every solver measured; how many reached. */
-static int kept_finish(ik2d_skeleton *sk) {
+/* Unit u of plan p: one solver alone, unless its solve moves its own
+** target: then the joint solve, which moves the target with it (on the
+** skeleton as without deferring). */
+static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+  ik2d_solver *first = p->solver[p->unit_first[u]];
+  int i, members = 0;
+  for (i = 0; i < p->solvers; i++) members += p->unit_of[i] == u;
+  if (members == 1 && !moves_target(sk, first, first)) {
+    lone_solve(sk, first);
+    return;
+  }
+  ik2d_skeleton_settle(sk);
+  joint_solve(sk, p, u, w);
+  ik2d_skeleton_defer(sk);
+}
+
+/* The units of plan p in its order. */
+static void plan_run(ik2d_skeleton *sk, const plan *p) {
+  joint w;
+  int k;
+  for (k = 0; k < p->units; k++) unit_solve(sk, p, p->order[k], &w);
+}
+
+/* The solvers in the kept plan's order, each alone. */
+static void kept_run(ik2d_skeleton *sk) {
+  int k;
+  for (k = 0; k < sk->solver_count; k++) lone_solve(sk, sk->solvers[sk->plan_order[k]]);
+}
+
+/* The end of a deferring solve of sk: the bones placed, every solver
+** measured where its tip and target are now (a later unit, a together =
+** false solver on its bones, may have moved a tip); how many reached. */
+static int solve_end(ik2d_skeleton *sk) {
   int k, reached = 0;
   ik2d_skeleton_settle(sk);
-  for (k = 0; k < sk->solver_count; k++) reached += ik2d_solver_measure(sk->solvers[k]);
+  for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
   return reached;
 }
 
+/* The plan (kept, or made and kept when it may be), its units run while
+** the skeleton defers its placing, then the end. */
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
-  joint w;
-  int k, reached = 0;
   if (sk == NULL) return 0;
   if (plan_holds(sk)) {
     ik2d_skeleton_defer(sk);
-    for (k = 0; k < sk->solver_count; k++) lone_solve(sk, sk->solvers[sk->plan_order[k]]);
-    return kept_finish(sk);
+    kept_run(sk);
+  } else {
+    if (!plan_make(sk, &p)) return -1;
+    plan_keep(sk, &p);
+    ik2d_skeleton_defer(sk);
+    plan_run(sk, &p);
   }
-  if (!plan_make(sk, &p)) return -1;
-  plan_keep(sk, &p);
-  ik2d_skeleton_defer(sk);
-  for (k = 0; k < p.units; k++) {
-    int u = p.order[k], i, members = 0;
-    const ik2d_solver *first = p.solver[p.unit_first[u]];
-    for (i = 0; i < p.solvers; i++) members += p.unit_of[i] == u;
-    /* one solver alone, unless its solve moves its own target: then the
-    ** joint solve, which moves the target with it (on the skeleton as
-    ** without deferring) */
-    if (members == 1 && !moves_target(sk, first, first)) {
-      lone_solve(sk, p.solver[p.unit_first[u]]);
-    } else {
-      ik2d_skeleton_settle(sk);
-      joint_solve(sk, &p, u, &w);
-      ik2d_skeleton_defer(sk);
-    }
-  }
-  ik2d_skeleton_settle(sk);
-  /* every reached and distance from where the tips are now: a later unit
-  ** (a together = false solver on its bones) may have moved a tip */
-  for (k = 0; k < p.solvers; k++) reached += ik2d_solver_measure(p.solver[k]);
-  return reached;
+  return solve_end(sk);
 }
 
 ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *sk, double x, double y, double angle,
@@ -1181,6 +1418,30 @@ static int solve_alone(ik2d_skeleton *sk, const double *base) {
 ** the caches from one step to the next, whatever the crowd's size. */
 #define SKELETON_TILE 32
 
+/* Step k of the count skeletons of tile: each one's solve k of its kept
+** plan (their solves stay in its plan's order), the lanes taking the
+** solves of plain CCD, on chains of distinct skeletons; then the chains
+** they solved written back. */
+static void tile_step(ik2d_batch *b, ik2d_skeleton *const *tile, int count, int k) {
+  ik2d_solver *queued[SKELETON_TILE];
+  int i, n = 0;
+  for (i = 0; i < count; i++) {
+    ik2d_skeleton *sk = tile[i];
+    ik2d_solver *s;
+    if (k >= sk->solver_count) continue;
+    s = sk->solvers[sk->plan_order[k]];
+    lone_ready(sk, s);
+    if (ik2d_batch_takes_solve(s)) {
+      ik2d_batch_queue(b, s);
+      queued[n++] = s;
+    } else {
+      ik2d_solver_solve(s);
+    }
+  }
+  ik2d_batch_end(b);
+  for (i = 0; i < n; i++) ik2d_skeleton_chain_push(queued[i]->chain, true);
+}
+
 /* ik2d_skeleton_solve of the count skeletons of tile, whose kept plans
 ** hold, a step at a time together; returns how many reached. */
 static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
@@ -1191,23 +1452,10 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
     ik2d_skeleton_defer(tile[i]);
     if (tile[i]->solver_count > steps) steps = tile[i]->solver_count;
   }
-  /* step k of every skeleton: each one's solves stay in its plan's order,
-  ** and the lanes take the solves of plain CCD, on chains of distinct
-  ** skeletons */
-  ik2d_batch_begin(&b, isa, 0);
-  for (k = 0; k < steps; k++) {
-    for (i = 0; i < count; i++) {
-      ik2d_skeleton *sk = tile[i];
-      ik2d_solver *s;
-      if (k >= sk->solver_count) continue;
-      s = sk->solvers[sk->plan_order[k]];
-      lone_ready(sk, s);
-      if (ik2d_batch_takes_solve(s)) ik2d_batch_queue(&b, s);
-      else ik2d_solver_solve(s);
-    }
-    ik2d_batch_end(&b);
-  }
-  for (i = 0; i < count; i++) reached += kept_finish(tile[i]);
+  /* the lanes' solves measured by solve_end, once all are placed */
+  ik2d_batch_begin(&b, isa, 0, false);
+  for (k = 0; k < steps; k++) tile_step(&b, tile, count, k);
+  for (i = 0; i < count; i++) reached += solve_end(tile[i]);
   return reached;
 }
 
@@ -1295,4 +1543,26 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
     }
   }
   return IK2D_OK;
+}
+
+void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
+  double x, y;
+  if (solver == NULL || !ik2d_solver_on_bone(solver)) return;
+  /* where the point is now: nothing jumps */
+  solver_target(solver, &x, &y);
+  if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
+  /* the point beyond the doubles (its skeleton is): the chain's tip, as
+  ** before a first target; the skeleton is let go all the same */
+  solver->target_skeleton = NULL;
+  solver->target_bone = 0;
+  solver->has_target = false;
+}
+
+int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
+                            double *dx, double *dy) {
+  if (solver == NULL || !ik2d_solver_on_bone(solver)) return -1;
+  if (skeleton != NULL) *skeleton = solver->target_skeleton;
+  if (dx != NULL) *dx = solver->target_x;
+  if (dy != NULL) *dy = solver->target_y;
+  return solver->target_bone;
 }

@@ -24,9 +24,6 @@
 /* storage                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A skeleton reads a solver's chain as its first member. */
-typedef char ik2d_solver_chain_first[offsetof(ik2d_solver, chain) == 0 ? 1 : -1];
-
 typedef struct solver_layout {
   size_t solution, solution_angle, size;
 } solver_layout;
@@ -129,8 +126,8 @@ static void solver_keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   solver->settings.weight = ik2d_clamp_weight(def->weight);
 }
 
-ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
-                             const ik2d_solver_def *def) {
+ik2d_status ik2d_solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_chain *chain,
+                                      const ik2d_solver_def *def) {
   solver_layout l;
   ik2d_status status;
   if (solver == NULL || chain == NULL) return IK2D_ERR_NULL;
@@ -154,13 +151,7 @@ ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain
   solver->result.iterations = 0;
   solver->result.distance = 0.0;
   IK2D_STAT(solver->joint_updates = 0;);
-  /* on a skeleton chain: into the skeleton's solvers */
-  if (!ik2d_skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
-}
-
-void ik2d_solver_release(ik2d_solver *solver) {
-  if (solver != NULL) ik2d_skeleton_unlink_solver(solver->chain, solver);
 }
 
 ik2d_chain *ik2d_solver_chain(const ik2d_solver *solver) {
@@ -501,35 +492,6 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   return IK2D_OK;
 }
 
-void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
-  double x, y;
-  if (solver == NULL || solver->target_skeleton == NULL) return;
-  /* where the point is now: nothing jumps */
-  ik2d_solve_target_of(solver, &x, &y);
-  if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
-  /* the point beyond the doubles (its skeleton is): the chain's tip, as
-  ** before a first target; the skeleton is let go all the same */
-  solver->target_skeleton = NULL;
-  solver->target_bone = 0;
-  solver->has_target = false;
-}
-
-int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
-                            double *dx, double *dy) {
-  if (solver == NULL || solver->target_skeleton == NULL) return -1;
-  if (skeleton != NULL) *skeleton = solver->target_skeleton;
-  if (dx != NULL) *dx = solver->target_x;
-  if (dy != NULL) *dy = solver->target_y;
-  return solver->target_bone;
-}
-
-void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
-  double tx = 0.0, ty = 0.0;
-  if (solver != NULL) ik2d_solve_target_of(solver, &tx, &ty);
-  if (x != NULL) *x = tx;
-  if (y != NULL) *y = ty;
-}
-
 void ik2d_solver_forget(ik2d_solver *solver) {
   if (solver != NULL) {
     solver->have_solution = false;
@@ -549,7 +511,7 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 #endif
 
 /* ------------------------------------------------------------------ */
-/* the solve                                                            */
+/* the solve: start, run, finish                                        */
 /* ------------------------------------------------------------------ */
 
 /* ik2d_pose_clamp with the clamp inline, for the loops over every bone
@@ -560,14 +522,19 @@ static inline bool solve_clamp(ik2d_pose *pose, int i) {
   return ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
 }
 
-IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
+/* The pose's fields but its rotations, toward the target (target_x,
+** target_y), world space: mirrored about x = base_x into chain space when
+** the chain is flipped. */
+IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver,
+                                      double target_x, double target_y) {
   const ik2d_chain *chain = solver->chain;
   pose->chain = chain;
   pose->settings = &solver->settings;
   pose->count = chain->count;
   pose->iterations = solver->settings.iterations;
   pose->reach = chain->reach;
-  ik2d_solve_aim(solver, &pose->target_x, &pose->target_y);
+  pose->target_x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
+  pose->target_y = target_y;
   pose->pole = solver->settings.pole.enabled;
   pose->pole_x = chain->flip ? 2.0 * chain->base_x - solver->settings.pole.x
                              : solver->settings.pole.x;
@@ -584,10 +551,6 @@ IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver
   pose->base_y = chain->base_y;
 }
 
-void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver) {
-  solve_prepare_fields(pose, solver);
-}
-
 /* The pose's rotations from the chain's animated pose, within limits
 ** (what a cold start starts from). */
 static void solve_from_pose(ik2d_pose *pose) {
@@ -598,11 +561,14 @@ static void solve_from_pose(ik2d_pose *pose) {
   }
 }
 
-IK2D_INLINE void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
+/* The pose a solve starts from: chain space, the warm start or the pose,
+** within limits. */
+IK2D_INLINE void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver, double target_x,
+                               double target_y) {
   const ik2d_chain *chain = solver->chain;
   bool warm = ik2d_solve_warm(solver);
   int i;
-  solve_prepare_fields(pose, solver);
+  solve_prepare_fields(pose, solver, target_x, target_y);
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     pose->rot[i] = ik2d_solve_start_rot(solver, warm, i);
@@ -614,227 +580,19 @@ IK2D_INLINE void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
   }
 }
 
-static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
-  int i;
-  if (!pose->fresh) ik2d_pose_forward(pose);
-  for (i = 0; i <= chain->count; i++) {
-    chain->joints[2 * i] = chain->flip ? 2.0 * chain->base_x - pose->joint_x[i]
-                                       : pose->joint_x[i];
-    chain->joints[2 * i + 1] = pose->joint_y[i];
-  }
-}
-
-/* Follow moves the base: the chain's base goes weight of the way to where
-** the solution put it (mirrored back into world space when flipped; the
-** base angle stays).  Returns whether it moved. */
-static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double weight) {
-  double x, y, dx, dy;
-  if (pose->base_x == chain->base_x && pose->base_y == chain->base_y) return false;
-  x = chain->flip ? 2.0 * chain->base_x - pose->base_x : pose->base_x;
-  y = pose->base_y;
-  if (weight != 1.0) {
-    dx = x - chain->base_x;
-    dy = y - chain->base_y;
-    /* on halves where the way overflows */
-    x = isfinite(dx) ? chain->base_x + weight * dx
-                     : 2.0 * (0.5 * chain->base_x + weight * (0.5 * x - 0.5 * chain->base_x));
-    y = isfinite(dy) ? chain->base_y + weight * dy
-                     : 2.0 * (0.5 * chain->base_y + weight * (0.5 * y - 0.5 * chain->base_y));
-  }
-  if (!isfinite(x) || !isfinite(y)) return false;
-  chain->base_x = x;
-  chain->base_y = y;
-  return true;
-}
-
-/* A method that meets numbers doubles cannot hold (dot products of
-** 1e200 vectors overflow, of 1e-160 ones underflow into denormals) can
-** leave rotations that are NaN, zero or not quite unit: a NaN pose, or
-** bones that shrink, kept as warm start for every later solve.  Such a
-** run is dropped and the start (pose or warm start, within limits) kept
-** instead.  Rotations merely off unit length are put back on it: a turn
-** leaves a rotation a few ulps off, and forward passes do not renormalise,
-** so this is where it happens once the length is off by more than IK2D_ROT_DRIFT
-** (for a unit-scale chain, a few solves of drift; a rotation built from
-** denormal dot products can be off by 1e-4).  The threshold is that low
-** because the rotations' errors compound along the chain into the world
-** directions the joints come from. */
-/* ik2d_solve_sane; and *on_limit, ik2d_pose_on_limit of the rotations it
-** leaves (when it returns true), from the clamps' own relative rotations:
-** a bone's limit middle reads only the bones before it, which the loop
-** has left as they end. */
-IK2D_INLINE bool solve_sane_limits(ik2d_pose *pose, bool *on_limit) {
-  int i;
-  *on_limit = false;
-  for (i = 0; i < pose->count; i++) {
-    const ik2d_constraint *limit = pose->chain->constraint[i];
-    double c = pose->rot[i].c, s = pose->rot[i].s;
-    double norm = c * c + s * s;
-    ik2d_rot mid, rel;
-    if (ik2d_rot_broken(norm)) return false;
-    if (ik2d_rot_drifted(norm)) {
-      norm = sqrt(norm);
-      pose->fresh = false;
-      pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
-    }
-    if (limit == NULL || limit->full) continue;
-    /* the limits once more, on the unit rotation: the methods' tests saw
-    ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
-    ** outside through (the blend clamps the angle, but the joints come
-    ** from these rotations); a no-op for a rotation inside */
-    mid = ik2d_pose_limit_mid(pose, i);
-    rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
-    if (ik2d_constraint_clamp_rel_inline(limit, mid, rel, &pose->rot[i])) {
-      pose->fresh = false;
-      rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
-    }
-    if (!*on_limit) *on_limit = ik2d_pose_rel_on_limit(limit, rel);
-  }
-  return true;
-}
-
-bool ik2d_solve_sane(ik2d_pose *pose) {
-  bool on_limit;
-  return solve_sane_limits(pose, &on_limit);
-}
-
-/* (the extern halves and pieces wrap inline ones, which ik2d_solver_solve
-** runs without the calls) */
-void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver) {
-  solve_prepare(pose, solver);
-}
-
-IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
+/* (the extern halves wrap inline ones, which ik2d_solve_chain runs
+** without the calls) */
+IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start,
+                             double target_x, double target_y) {
   if (!(solver->settings.weight > 0.0)) return false;
-  solve_prepare(pose, solver);
+  solve_prepare(pose, solver, target_x, target_y);
   ik2d_pose_save(pose, start);
   return true;
 }
 
-bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start) {
-  return solve_start(solver, pose, start);
-}
-
-bool ik2d_solver_measure(ik2d_solver *solver) {
-  const ik2d_chain *chain = solver->chain;
-  double dx, dy, squared, target_x, target_y;
-  ik2d_solve_target_of(solver, &target_x, &target_y);
-  if (solver->settings.aim.enabled) {
-    solver->result.distance =
-        ik2d_aim_chain_distance(chain, &solver->settings.aim, target_x, target_y);
-    solver->result.reached = solver->result.distance <= solver->settings.tolerance;
-    return solver->result.reached;
-  }
-  dx = target_x - chain->joints[2 * chain->count];
-  dy = target_y - chain->joints[2 * chain->count + 1];
-  /* hypot only where the squares overflow or underflow (a tip 1e155
-  ** away): it costs several times a sqrt */
-  squared = dx * dx + dy * dy;
-  solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
-                                                                : ik2d_hypot(dx, dy);
-  solver->result.reached = solver->result.distance <= solver->settings.tolerance;
-  return solver->result.reached;
-}
-
-bool ik2d_solve_result(ik2d_solver *solver, int used) {
-  ik2d_chain *chain = solver->chain;
-  solver->result.iterations = used;
-  /* within a skeleton's solve, which measures every solver at its end
-  ** (and reads no solve's reached) */
-  if (chain->link != NULL && chain->link->node.skeleton != NULL &&
-      chain->link->node.skeleton->deferring) {
-    ik2d_skeleton_chain_push(chain, true);
-    return false;
-  }
-  ik2d_solver_measure(solver);
-  /* a skeleton chain writes its bones back, and the skeleton follows */
-  if (chain->link != NULL) {
-    ik2d_skeleton_chain_push(chain, true);
-    /* a target on a bone of its own skeleton may have moved with it: the
-    ** result describes where the tip and that bone ended */
-    if (solver->target_skeleton != NULL && solver->target_skeleton == chain->link->node.skeleton)
-      ik2d_solver_measure(solver);
-  }
-  return solver->result.reached;
-}
-
-/* ik2d_solve_commit, with on_limit ik2d_pose_on_limit(pose) found; with
-** find_angles, the angle of each bone's IK rotation found first, in the
-** same loop: into ik2d_solution_angle, always derived from the rotation,
-** never the last angle plus the small turn since, so that no rounding
-** accumulates over frames (a bone turning 2.5e-16 rad a frame would
-** drift from its drawn direction by 1e-9 rad in 1e7 frames).  A rotation
-** the last solution holds to the bit (a bone the run left as it started)
-** has its angle there already. */
-IK2D_INLINE bool solve_commit_limited(ik2d_solver *solver, ik2d_pose *pose, int used,
-                                      bool on_limit, bool find_angles) {
-  ik2d_chain *chain = solver->chain;
-  double weight = solver->settings.weight, *angle = ik2d_solution_angle(solver);
-  bool held = solver->angles_held;
-  int i;
-  IK2D_STAT(solver->joint_updates = pose->joint_updates;);
-  solver->result.limited = pose->limited || on_limit;
-  for (i = 0; i < chain->count; i++) {
-    if (find_angles &&
-        !(held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0))
-      angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
-    solver->solution[i] = pose->rot[i];
-    chain->angle[i] = ik2d_solve_blend_bone(chain, i, angle[i], weight);
-  }
-  solver->have_solution = true;
-  solver->angles_held = true;
-  chain->uniform = solver->settings.two_bone.uniform;
-  /* the stretch blends as the angles do */
-  chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
-  if (solve_move_base(chain, pose, weight)) {
-    ik2d_chain_update_joints(chain);
-  } else if (weight == 1.0 && chain->scale == 1.0) {
-    /* the result is the IK solution: its joints need no trig */
-    solve_copy_joints(chain, pose);
-  } else {
-    ik2d_chain_update_joints(chain);
-  }
-  return ik2d_solve_result(solver, used);
-}
-
-bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used) {
-  return solve_commit_limited(solver, pose, used, !pose->limited && ik2d_pose_on_limit(pose),
-                              false);
-}
-
-IK2D_INLINE bool solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
-                              int used) {
-  ik2d_chain *chain = solver->chain;
-  int i;
-  if (solver->settings.weight > 0.0) {
-    bool on_limit;
-    if (!solve_sane_limits(pose, &on_limit)) {
-      /* a broken run is dropped: the start, unstretched */
-      ik2d_pose_load(pose, start);
-      pose->scale = 1.0;
-      on_limit = ik2d_pose_on_limit(pose);
-    }
-    /* follow: the base one chain behind the target, placed last, on the
-    ** rotations as they are now (after a tip angle or a pole turned bones
-    ** after the drag, and after solve_sane put them back on unit length:
-    ** a pole's mirrors, products of products, left rotations 7e-12 off
-    ** it, and a base placed before that renormalising left the tip of a
-    ** chain of 1e6 bones 2.8e-5 off the target) */
-    if (solver->settings.method == IK2D_FOLLOW) ik2d_follow_place(pose);
-    return solve_commit_limited(solver, pose, used, on_limit, true);
-  }
-  /* weight 0: the pose exactly, and no solving work */
-  solver->result.limited = false;
-  for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
-  chain->scale = 1.0;
-  IK2D_STAT(solver->joint_updates = 0;);
-  ik2d_chain_update_joints(chain);
-  return ik2d_solve_result(solver, used);
-}
-
-bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
-                       const ik2d_rot *start, int used) {
-  return solve_finish(solver, pose, start, used);
+bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start, double target_x,
+                      double target_y) {
+  return solve_start(solver, pose, start, target_x, target_y);
 }
 
 int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
@@ -964,6 +722,52 @@ static int solve_aimed(ik2d_pose *pose) {
   return used;
 }
 
+/* A tip angle of weight below 1: the last bone's direction in the free
+** solve turned toward dir by the weight, from the free solve's.  The free
+** solve starts from the pose, not the warm start (whose last bone the
+** last blend turned already: every frame would turn it further).  The
+** oriented solve starts from the warm start when that reaches the target
+** (a blend tracks from frame to frame, and at weight 0 the free solve
+** keeps it), else from the free solution: from a start short of the
+** target the other bones could settle on another way to reach, and
+** weights near 0 would not give the free pose.  Returns the direction,
+** the pose ready for the oriented solve. */
+static ik2d_rot solve_tip_blended(ik2d_pose *pose, ik2d_rot dir) {
+  const ik2d_solver_def *settings = pose->settings;
+  ik2d_rot warm[IK2D_MAX_BONES], free_dir;
+  double turn;
+  bool warm_reaches, pole = pose->pole;
+  ik2d_pose_save(pose, warm);
+  ik2d_pose_forward(pose);
+  warm_reaches = ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq;
+  /* the free solve without the pole, which bends the bones the oriented
+  ** solve leaves free, not the last */
+  solve_from_pose(pose);
+  pose->fresh = false;
+  pose->pole = false;
+  solve_method(pose);
+  free_dir = ik2d_pose_world(pose, pose->count - 1);
+  if (warm_reaches) ik2d_pose_load(pose, warm);
+  pose->pole = pole;
+  pose->fresh = false;
+  pose->limited = false;
+  turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
+  turn *= settings->tip.weight;
+  pose->iterations = settings->iterations;
+  return ik2d_rot_mul(free_dir, ik2d_rot_angle(turn));
+}
+
+/* A run with a tip angle: the last bone along it (blended: toward it),
+** the others solving for the joint that puts the tip on the target. */
+static int solve_tipped(ik2d_pose *pose) {
+  const ik2d_solver_def *settings = pose->settings;
+  /* the tip angle in chain space: mirrored when flipped */
+  double angle = pose->chain->flip ? IK2D_PI - settings->tip.angle : settings->tip.angle;
+  ik2d_rot dir = ik2d_rot_angle(angle);
+  if (settings->tip.weight < 1.0) dir = solve_tip_blended(pose, dir);
+  return solve_oriented(pose, dir);
+}
+
 /* The whole run of a solve: the method, a tip angle and a pole when set,
 ** and for one bone its scale; or an aimed run. */
 static int solve_run(ik2d_pose *pose) {
@@ -971,48 +775,8 @@ static int solve_run(ik2d_pose *pose) {
   int used;
   if (settings->aim.enabled) return solve_aimed(pose);
   /* weight 0: the free solve itself, as with no tip angle */
-  if (!settings->tip.enabled || settings->tip.weight == 0.0) {
-    used = solve_bent(pose);
-  } else {
-    /* the tip angle in chain space: mirrored when flipped */
-    double angle = pose->chain->flip ? IK2D_PI - settings->tip.angle : settings->tip.angle;
-    ik2d_rot dir = ik2d_rot_angle(angle);
-    if (settings->tip.weight < 1.0) {
-      /* blended: the last bone's direction in the free solve turned toward
-      ** the angle by the weight.  The free solve starts from the pose, not
-      ** the warm start (whose last bone the last blend turned already:
-      ** every frame would turn it further).  The oriented solve starts
-      ** from the warm start when that reaches the target (a blend tracks
-      ** from frame to frame, and at weight 0 the free solve keeps it),
-      ** else from the free solution: from a start short of the target the
-      ** other bones could settle on another way to reach, and weights near
-      ** 0 would not give the free pose */
-      ik2d_rot warm[IK2D_MAX_BONES], free_dir;
-      double turn;
-      bool warm_reaches, pole = pose->pole;
-      ik2d_pose_save(pose, warm);
-      ik2d_pose_forward(pose);
-      warm_reaches = ik2d_pose_tip_distance_sq(pose) <= pose->tolerance_sq;
-      /* the free solve without the pole, which bends the bones the
-      ** oriented solve leaves free, not the last */
-      solve_from_pose(pose);
-      pose->fresh = false;
-      pose->pole = false;
-      solve_method(pose);
-      free_dir = ik2d_pose_world(pose, pose->count - 1);
-      if (warm_reaches) ik2d_pose_load(pose, warm);
-      pose->pole = pole;
-      pose->fresh = false;
-      pose->limited = false;
-      turn = ik2d_atan2(ik2d_rot_inv_mul(free_dir, dir).s, ik2d_rot_inv_mul(free_dir, dir).c);
-      turn *= settings->tip.weight;
-      dir = ik2d_rot_mul(free_dir, ik2d_rot_angle(turn));
-      pose->iterations = settings->iterations;
-      used = solve_oriented(pose, dir);
-    } else {
-      used = solve_oriented(pose, dir);
-    }
-  }
+  if (!settings->tip.enabled || settings->tip.weight == 0.0) used = solve_bent(pose);
+  else used = solve_tipped(pose);
   /* follow reaches every target by moving the base, never the length
   ** (ik2d_solve_finish places it, on the rotations it keeps) */
   if (settings->method != IK2D_FOLLOW && pose->count == 1 &&
@@ -1021,11 +785,188 @@ static int solve_run(ik2d_pose *pose) {
   return used;
 }
 
-bool ik2d_solver_solve(ik2d_solver *solver) {
+static void solve_copy_joints(ik2d_chain *chain, ik2d_pose *pose) {
+  int i;
+  if (!pose->fresh) ik2d_pose_forward(pose);
+  for (i = 0; i <= chain->count; i++) {
+    chain->joints[2 * i] = chain->flip ? 2.0 * chain->base_x - pose->joint_x[i]
+                                       : pose->joint_x[i];
+    chain->joints[2 * i + 1] = pose->joint_y[i];
+  }
+}
+
+/* Follow moves the base: the chain's base goes weight of the way to where
+** the solution put it (mirrored back into world space when flipped; the
+** base angle stays).  Returns whether it moved. */
+static bool solve_move_base(ik2d_chain *chain, const ik2d_pose *pose, double weight) {
+  double x, y, dx, dy;
+  if (pose->base_x == chain->base_x && pose->base_y == chain->base_y) return false;
+  x = chain->flip ? 2.0 * chain->base_x - pose->base_x : pose->base_x;
+  y = pose->base_y;
+  if (weight != 1.0) {
+    dx = x - chain->base_x;
+    dy = y - chain->base_y;
+    /* on halves where the way overflows */
+    x = isfinite(dx) ? chain->base_x + weight * dx
+                     : 2.0 * (0.5 * chain->base_x + weight * (0.5 * x - 0.5 * chain->base_x));
+    y = isfinite(dy) ? chain->base_y + weight * dy
+                     : 2.0 * (0.5 * chain->base_y + weight * (0.5 * y - 0.5 * chain->base_y));
+  }
+  if (!isfinite(x) || !isfinite(y)) return false;
+  chain->base_x = x;
+  chain->base_y = y;
+  return true;
+}
+
+/* A method that meets numbers doubles cannot hold (dot products of
+** 1e200 vectors overflow, of 1e-160 ones underflow into denormals) can
+** leave rotations that are NaN, zero or not quite unit: a NaN pose, or
+** bones that shrink, kept as warm start for every later solve.  Such a
+** run is dropped and the start (pose or warm start, within limits) kept
+** instead.  Rotations merely off unit length are put back on it: a turn
+** leaves a rotation a few ulps off, and forward passes do not renormalise,
+** so this is where it happens once the length is off by more than IK2D_ROT_DRIFT
+** (for a unit-scale chain, a few solves of drift; a rotation built from
+** denormal dot products can be off by 1e-4).  The threshold is that low
+** because the rotations' errors compound along the chain into the world
+** directions the joints come from.  Returns false for a broken run; else
+** *on_limit is ik2d_pose_on_limit of the rotations it leaves, from the
+** clamps' own relative rotations: a bone's limit middle reads only the
+** bones before it, which the loop has left as they end. */
+IK2D_INLINE bool solve_sane(ik2d_pose *pose, bool *on_limit) {
+  int i;
+  *on_limit = false;
+  for (i = 0; i < pose->count; i++) {
+    const ik2d_constraint *limit = pose->chain->constraint[i];
+    double c = pose->rot[i].c, s = pose->rot[i].s;
+    double norm = c * c + s * s;
+    ik2d_rot mid, rel;
+    if (ik2d_rot_broken(norm)) return false;
+    if (ik2d_rot_drifted(norm)) {
+      norm = sqrt(norm);
+      pose->fresh = false;
+      pose->rot[i] = ik2d_rot_of(c / norm, s / norm);
+    }
+    if (limit == NULL || limit->full) continue;
+    /* the limits once more, on the unit rotation: the methods' tests saw
+    ** rotations up to 1e-8 long (denormal norms) and let a joint 1e-8 rad
+    ** outside through (the blend clamps the angle, but the joints come
+    ** from these rotations); a no-op for a rotation inside */
+    mid = ik2d_pose_limit_mid(pose, i);
+    rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
+    if (ik2d_constraint_clamp_rel_inline(limit, mid, rel, &pose->rot[i])) {
+      pose->fresh = false;
+      rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
+    }
+    if (!*on_limit) *on_limit = ik2d_pose_rel_on_limit(limit, rel);
+  }
+  return true;
+}
+
+/* The solution, the chain's result and the outcome but its measure, with
+** on_limit ik2d_pose_on_limit(pose) found.  The angle of each bone's IK
+** rotation is found first, in the same loop: into ik2d_solution_angle,
+** always derived from the rotation, never the last angle plus the small
+** turn since, so that no rounding accumulates over frames (a bone
+** turning 2.5e-16 rad a frame would drift from its drawn direction by
+** 1e-9 rad in 1e7 frames).  A rotation the last solution holds to the bit
+** (a bone the run left as it started) has its angle there already. */
+IK2D_INLINE void solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used, bool on_limit) {
+  ik2d_chain *chain = solver->chain;
+  double weight = solver->settings.weight, *angle = ik2d_solution_angle(solver);
+  bool held = solver->angles_held;
+  int i;
+  IK2D_STAT(solver->joint_updates = pose->joint_updates;);
+  solver->result.limited = pose->limited || on_limit;
+  for (i = 0; i < chain->count; i++) {
+    if (!(held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0))
+      angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
+    solver->solution[i] = pose->rot[i];
+    chain->angle[i] = ik2d_solve_blend_bone(chain, i, angle[i], weight);
+  }
+  solver->have_solution = true;
+  solver->angles_held = true;
+  chain->uniform = solver->settings.two_bone.uniform;
+  /* the stretch blends as the angles do */
+  chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
+  if (solve_move_base(chain, pose, weight)) {
+    ik2d_chain_update_joints(chain);
+  } else if (weight == 1.0 && chain->scale == 1.0) {
+    /* the result is the IK solution: its joints need no trig */
+    solve_copy_joints(chain, pose);
+  } else {
+    ik2d_chain_update_joints(chain);
+  }
+  solver->result.iterations = used;
+}
+
+/* Weight 0: the pose exactly, and no solving work. */
+static void solve_keep_pose(ik2d_solver *solver, int used) {
+  ik2d_chain *chain = solver->chain;
+  int i;
+  solver->result.limited = false;
+  for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
+  chain->scale = 1.0;
+  IK2D_STAT(solver->joint_updates = 0;);
+  ik2d_chain_update_joints(chain);
+  solver->result.iterations = used;
+}
+
+IK2D_INLINE void solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
+                              int used) {
+  bool on_limit;
+  if (!(solver->settings.weight > 0.0)) {
+    solve_keep_pose(solver, used);
+    return;
+  }
+  if (!solve_sane(pose, &on_limit)) {
+    /* a broken run is dropped: the start, unstretched */
+    ik2d_pose_load(pose, start);
+    pose->scale = 1.0;
+    on_limit = ik2d_pose_on_limit(pose);
+  }
+  /* follow: the base one chain behind the target, placed last, on the
+  ** rotations as they are now (after a tip angle or a pole turned bones
+  ** after the drag, and after solve_sane put them back on unit length:
+  ** a pole's mirrors, products of products, left rotations 7e-12 off
+  ** it, and a base placed before that renormalising left the tip of a
+  ** chain of 1e6 bones 2.8e-5 off the target) */
+  if (solver->settings.method == IK2D_FOLLOW) ik2d_follow_place(pose);
+  solve_commit(solver, pose, used, on_limit);
+}
+
+void ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start, int used) {
+  solve_finish(solver, pose, start, used);
+}
+
+void ik2d_solve_chain(ik2d_solver *solver, double target_x, double target_y) {
   ik2d_pose pose;
   ik2d_rot start[IK2D_MAX_BONES];
   int used = 0;
-  if (solver == NULL || solver->chain == NULL) return false;
-  if (solve_start(solver, &pose, start)) used = solve_run(&pose);
-  return solve_finish(solver, &pose, start, used);
+  if (solve_start(solver, &pose, start, target_x, target_y)) used = solve_run(&pose);
+  solve_finish(solver, &pose, start, used);
+}
+
+/* ------------------------------------------------------------------ */
+/* the outcome                                                          */
+/* ------------------------------------------------------------------ */
+
+bool ik2d_solver_measure(ik2d_solver *solver, double target_x, double target_y) {
+  const ik2d_chain *chain = solver->chain;
+  double dx, dy, squared;
+  if (solver->settings.aim.enabled) {
+    solver->result.distance =
+        ik2d_aim_chain_distance(chain, &solver->settings.aim, target_x, target_y);
+    solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+    return solver->result.reached;
+  }
+  dx = target_x - chain->joints[2 * chain->count];
+  dy = target_y - chain->joints[2 * chain->count + 1];
+  /* hypot only where the squares overflow or underflow (a tip 1e155
+  ** away): it costs several times a sqrt */
+  squared = dx * dx + dy * dy;
+  solver->result.distance = squared < 1e300 && squared > 1e-300 ? sqrt(squared)
+                                                                : ik2d_hypot(dx, dy);
+  solver->result.reached = solver->result.distance <= solver->settings.tolerance;
+  return solver->result.reached;
 }

@@ -1,5 +1,11 @@
 /*
 ** ik2d_solver.h: solvers inside the core (not installed).
+**
+** The solver layer solves a chain toward a point and knows nothing of
+** skeletons: a target on a bone is resolved, and a skeleton chain's
+** result written back into its skeleton, by the layer above
+** (ik2d_skeleton.h, ik2d_skeleton_solve.c), which holds the public
+** ik2d_solver_solve and ik2d_solve_batch.
 */
 #ifndef IK2D_SOLVER_H
 #define IK2D_SOLVER_H
@@ -8,16 +14,16 @@
 #include "ik2d_chain.h"
 #include "ik2d_math.h"
 #include "ik2d_pose.h"
-#include "ik2d_skeleton.h"
 
 /* The header of a solver; its warm-start arrays follow it in the same
 ** memory (ik2d_solver_size), one entry per bone of its chain. */
 struct ik2d_solver {
-  ik2d_chain *chain;         /* first: a skeleton reads it there
-                                (ik2d_chain_release, ik2d_skeleton.c) */
-  ik2d_skeleton *target_skeleton; /* NULL: the target is a world point;
-                                else it is on bone target_bone of this
-                                skeleton (ik2d_solver_set_target_bone) */
+  ik2d_chain *chain;
+  ik2d_skeleton *target_skeleton; /* NULL: the target is a point; else it
+                                is on bone target_bone of this skeleton
+                                (ik2d_solver_set_target_bone), resolved
+                                by the skeleton layer: this one only
+                                asks whether it is set */
   ik2d_solver_def settings;  /* as set, checked */
   double target_x, target_y; /* the world point, or with target_skeleton
                                 the point in the bone's space */
@@ -32,7 +38,7 @@ struct ik2d_solver {
   bool has_target : 1;       /* false: the target is the chain's tip */
   bool have_solution : 1;    /* the warm start holds a solution */
   bool angles_held : 1;      /* ik2d_solution_angle is ik2d_atan2 of each
-                                solution rotation (ik2d_solve_commit) */
+                                solution rotation (solve_commit) */
   unsigned char target_bone; /* with target_skeleton: 0..255, as
                                 IK2D_MAX_SKELETON_BONES allows */
   unsigned short joint_stalls; /* joint solves in a row that ended
@@ -70,14 +76,17 @@ static inline ik2d_status ik2d_solver_check_target(double x, double y) {
   return IK2D_OK;
 }
 
-/* The target; until the first set_target, the chain's result tip, so
-** that a target never starts somewhere the chain has left; on a bone,
-** the bone's point where the bone is now. */
-static inline void ik2d_solve_target_of(const ik2d_solver *solver, double *x, double *y) {
-  if (solver->target_skeleton != NULL) {
-    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
-                        solver->target_y, x, y);
-  } else if (solver->has_target) {
+/* Whether the target is on a bone (the skeleton layer resolves it:
+** ik2d_solver_resolve_target). */
+static inline bool ik2d_solver_on_bone(const ik2d_solver *solver) {
+  return solver->target_skeleton != NULL;
+}
+
+/* The target of a solver whose target is on no bone: the point set;
+** until the first set_target, the chain's result tip, so that a target
+** never starts somewhere the chain has left. */
+static inline void ik2d_solver_point_target(const ik2d_solver *solver, double *x, double *y) {
+  if (solver->has_target) {
     *x = solver->target_x;
     *y = solver->target_y;
   } else {
@@ -94,15 +103,6 @@ static inline void ik2d_solver_keep_target(ik2d_solver *solver, double x, double
   solver->target_x = x;
   solver->target_y = y;
   solver->has_target = true;
-}
-
-/* Where a solve aims: the target in chain space (mirrored about x =
-** base_x when the chain is flipped). */
-static inline void ik2d_solve_aim(const ik2d_solver *solver, double *x, double *y) {
-  const ik2d_chain *chain = solver->chain;
-  double target_x;
-  ik2d_solve_target_of(solver, &target_x, y);
-  *x = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
 }
 
 /* Whether a solve starts from the last solution (else from the pose). */
@@ -132,45 +132,52 @@ static inline ik2d_rot ik2d_solve_limit_mid(const ik2d_chain *chain, int i) {
 int ik2d_solver_joint_updates(const ik2d_solver *solver);
 #endif
 
-/* ik2d_solver_solve in two halves around the method's run, so that a
+/* ik2d_solver_init but for a skeleton chain's: the solver is not added
+** to its skeleton's solvers (ik2d_solver_init, ik2d_skeleton.c, does
+** that after this). */
+ik2d_status ik2d_solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_chain *chain,
+                                      const ik2d_solver_def *def);
+
+/* The chain's solve toward (target_x, target_y), world space: the
+** solution, the chain's result (angles, scale, joints) and the outcome's
+** iterations and limited.  Not its reached and distance: the caller
+** measures them (ik2d_solver_measure) where the target is once it has
+** written the result back (a skeleton chain moves its skeleton, and a
+** target on one of its bones with it). */
+void ik2d_solve_chain(ik2d_solver *solver, double target_x, double target_y);
+
+/* The outcome's reached and distance for the target (target_x,
+** target_y), world space, from the chain's result now; returns reached. */
+bool ik2d_solver_measure(ik2d_solver *solver, double target_x, double target_y);
+
+/* ik2d_solver_measure of a solver whose target is on no bone, where its
+** target is now. */
+static inline bool ik2d_solver_measure_point(ik2d_solver *solver) {
+  double x, y;
+  ik2d_solver_point_target(solver, &x, &y);
+  return ik2d_solver_measure(solver, x, y);
+}
+
+/* ik2d_solve_chain in two halves around the method's run, so that a
 ** batch can run CCD on several chains at once in between.
 ** ik2d_solve_start: false when there is nothing to run (weight 0), else
-** fills the pose and the start rotations.
+** fills the pose (toward the target, world space) and the start
+** rotations.
 ** ik2d_solve_finish: everything after the run (or, when start returned
-** false, instead of it); returns whether the target is reached. */
-bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start);
-bool ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose,
-                       const ik2d_rot *start, int used);
-/* The result's reached and distance, from the chain's tip now. */
-bool ik2d_solver_measure(ik2d_solver *solver);
+** false, instead of it). */
+bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start, double target_x,
+                      double target_y);
+void ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start, int used);
 
-/* The pieces of ik2d_solve_start and ik2d_solve_finish a batch's lanes
-** call around their own arithmetic.
-** ik2d_solve_prepare: the pose a solve starts from (chain space, warm
-** start or pose, within limits); ik2d_solve_prepare_fields only what is
-** not per bone (no world-space limit: world_limits 0).
-** ik2d_solve_sane: false for a run that broke (NaN or far off unit
-** rotations); else rotations back on unit length and within limits
-** (pose->fresh false if one moved).
-** ik2d_solve_commit: with ik2d_solution_angle(solver) already the angles of
-** pose->rot (weight > 0), writes the solution, the chain's result and
-** the outcome; returns whether the target is reached. */
-void ik2d_solve_prepare(ik2d_pose *pose, const ik2d_solver *solver);
-void ik2d_solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver);
-bool ik2d_solve_sane(ik2d_pose *pose);
-bool ik2d_solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used);
-/* Pieces of ik2d_solve_commit.  The result angle of bone i: its pose plus
-** weight x the turn to the IK angle ik (inside the bone's limits); inline:
-** a solve blends every bone. */
+/* The result angle of bone i: its pose plus weight x the turn to the IK
+** angle ik (inside the bone's limits); inline: a solve blends every bone,
+** the lanes every limited one. */
 static inline double ik2d_solve_blend_bone(const ik2d_chain *chain, int i, double ik,
                                            double weight) {
   double pose = chain->pose[i];
   double delta = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], pose, ik);
   return weight == 1.0 ? pose + delta : pose + weight * delta;
 }
-/* The outcome, from the chain's result joints: distance to the target,
-** reached, iterations (used); returns reached. */
-bool ik2d_solve_result(ik2d_solver *solver, int used);
 
 /* After a CCD run that stopped short of a target the chain can reach
 ** (it stalled or crawled in a fold a far target needs undone), FABRIK

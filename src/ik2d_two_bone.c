@@ -112,14 +112,61 @@ static int two_bone_bend(const ik2d_pose *pose, int bend) {
   return side > 0.0 ? -1 : side < 0.0 ? 1 : bend;
 }
 
+/* The elbow that puts the tip at distance reach from the base, bent to
+** side bend.  Straight and folded exactly: the law of cosines there is
+** acos of 1 - eps or -1 + eps, which is off by sqrt(2 eps) (2e-8 rad for
+** a limb just out of reach). */
+static double two_bone_elbow(const two_bone *tb, double reach, int bend) {
+  double cos_elbow;
+  if (reach >= tb->a + tb->b) return 0.0;
+  if (reach <= fabs(tb->a - tb->b)) return bend * IK2D_PI;
+  cos_elbow = (reach * reach - tb->a * tb->a - tb->b * tb->b) / (2.0 * tb->a * tb->b);
+  cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
+  return bend * ik2d_acos(cos_elbow);
+}
+
+/* A limit forbids (*shoulder, *elbow), aimed along aim: the nearest
+** allowed pose instead (the file's header).  The answer clamped into the
+** limits stands if no candidate measures better (as when every distance
+** overflows). */
+static void two_bone_nearest(two_bone *tb, double aim, double *shoulder, double *elbow) {
+  const ik2d_chain *chain = tb->chain;
+  const ik2d_constraint *limit;
+  int side;
+  tb->shoulder = two_bone_allowed(chain, 0, *shoulder);
+  tb->elbow = two_bone_allowed(chain, 1, *elbow);
+  tb->best = HUGE_VAL;
+  tb->tie = 1e-12 * (tb->a + tb->b);
+  /* the other bend, when it is allowed (reaches just as far) */
+  if (two_bone_inside(chain, 0, two_bone_aim(tb, aim, -*elbow)) &&
+      two_bone_inside(chain, 1, -*elbow))
+    two_bone_consider(tb, two_bone_aim(tb, aim, -*elbow), -*elbow);
+  /* the elbow at the allowed angle nearest the answer, straight, folded
+  ** and at its limits; the shoulder at its limits */
+  two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, *elbow));
+  two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, 0.0));
+  two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, IK2D_PI));
+  for (side = 0; side < 2; side++) {
+    limit = chain->constraint[1];
+    if (limit != NULL && !limit->full)
+      two_bone_from_elbow(tb, aim, chain->rest[1] + limit->mid +
+                                       (side ? limit->half : -limit->half));
+    limit = chain->constraint[0];
+    if (limit != NULL && !limit->full)
+      two_bone_from_shoulder(tb, chain->rest[0] + limit->mid +
+                                     (side ? limit->half : -limit->half));
+  }
+  *shoulder = tb->shoulder;
+  *elbow = tb->elbow;
+}
+
 int ik2d_two_bone_run(ik2d_pose *pose) {
   const ik2d_chain *chain = pose->chain;
   const ik2d_solver_def *settings = pose->settings;
-  const ik2d_constraint *limit;
   two_bone tb;
-  double dx, dy, d, reach, cos_elbow, elbow, aim, shoulder;
+  double dx, dy, d, reach, elbow, aim, shoulder;
   ik2d_rot aim_rot;
-  int side, used, bend;
+  int used;
   tb.chain = chain;
   tb.a = chain->length[0];
   tb.b = chain->length[1];
@@ -128,7 +175,8 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   d = sqrt(dx * dx + dy * dy);
   /* the goal distance: the target's, or with softness the eased one
   ** (never beyond full reach) */
-  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->two_bone.softness, settings->two_bone.softness_curve);
+  reach = two_bone_soft_reach(d, tb.a + tb.b, settings->two_bone.softness,
+                              settings->two_bone.softness_curve);
   /* stretch: a goal beyond full reach is met by the limb straight at it,
   ** both bones scaled (at most by stretch), when the limits allow the
   ** straight pose.  The closed form runs on every solve, whatever the
@@ -140,30 +188,14 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
     pose->scale = fmin(reach / (tb.a + tb.b), settings->two_bone.stretch);
     return used;
   }
-  if (d > 0.0) {
-    aim = ik2d_atan2(dy, dx);
-  } else {
-    /* target on the base: keep the upper bone where it points */
-    aim = ik2d_atan2(pose->joint_y[1] - chain->base_y,
-                pose->joint_x[1] - chain->base_x);
-  }
+  /* (a target on the base: keep the upper bone where it points) */
+  aim = d > 0.0 ? ik2d_atan2(dy, dx)
+                : ik2d_atan2(pose->joint_y[1] - chain->base_y, pose->joint_x[1] - chain->base_x);
   /* the goal: the target, or with softness the eased point before it */
   aim_rot = ik2d_rot_angle(aim);
   tb.goal_x = chain->base_x + reach * aim_rot.c;
   tb.goal_y = chain->base_y + reach * aim_rot.s;
-  bend = two_bone_bend(pose, settings->two_bone.bend);
-  /* straight and folded exactly: the law of cosines there is acos of
-  ** 1 - eps or -1 + eps, which is off by sqrt(2 eps) (2e-8 rad for a
-  ** limb just out of reach) */
-  if (reach >= tb.a + tb.b) {
-    elbow = 0.0;
-  } else if (reach <= fabs(tb.a - tb.b)) {
-    elbow = bend * IK2D_PI;
-  } else {
-    cos_elbow = (reach * reach - tb.a * tb.a - tb.b * tb.b) / (2.0 * tb.a * tb.b);
-    cos_elbow = cos_elbow > 1.0 ? 1.0 : cos_elbow < -1.0 ? -1.0 : cos_elbow;
-    elbow = bend * ik2d_acos(cos_elbow);
-  }
+  elbow = two_bone_elbow(&tb, reach, two_bone_bend(pose, settings->two_bone.bend));
   /* on the base the limb folds and any shoulder does as well: keep it.
   ** Aiming at the upper bone's own direction turned it by the rounding
   ** of the atan2 term (6e-16 rad) on every solve, a creep that never
@@ -172,34 +204,7 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
                      : ik2d_atan2(pose->rot[0].s, pose->rot[0].c);
   if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
     pose->limited = true;
-    /* a limit forbids it: the nearest allowed pose; the answer clamped
-    ** into the limits stands if no candidate measures better (as when
-    ** every distance overflows) */
-    tb.shoulder = two_bone_allowed(chain, 0, shoulder);
-    tb.elbow = two_bone_allowed(chain, 1, elbow);
-    tb.best = HUGE_VAL;
-    tb.tie = 1e-12 * (tb.a + tb.b);
-    /* the other bend, when it is allowed (reaches just as far) */
-    if (two_bone_inside(chain, 0, two_bone_aim(&tb, aim, -elbow)) &&
-        two_bone_inside(chain, 1, -elbow))
-      two_bone_consider(&tb, two_bone_aim(&tb, aim, -elbow), -elbow);
-    /* the elbow at the allowed angle nearest the answer, straight, folded
-    ** and at its limits; the shoulder at its limits */
-    two_bone_from_elbow(&tb, aim, two_bone_allowed(chain, 1, elbow));
-    two_bone_from_elbow(&tb, aim, two_bone_allowed(chain, 1, 0.0));
-    two_bone_from_elbow(&tb, aim, two_bone_allowed(chain, 1, IK2D_PI));
-    for (side = 0; side < 2; side++) {
-      limit = chain->constraint[1];
-      if (limit != NULL && !limit->full)
-        two_bone_from_elbow(&tb, aim, chain->rest[1] + limit->mid +
-                                          (side ? limit->half : -limit->half));
-      limit = chain->constraint[0];
-      if (limit != NULL && !limit->full)
-        two_bone_from_shoulder(&tb, chain->rest[0] + limit->mid +
-                                        (side ? limit->half : -limit->half));
-    }
-    shoulder = tb.shoulder;
-    elbow = tb.elbow;
+    two_bone_nearest(&tb, aim, &shoulder, &elbow);
   }
   pose->rot[0] = ik2d_rot_angle(shoulder);
   pose->rot[1] = ik2d_rot_angle(elbow);

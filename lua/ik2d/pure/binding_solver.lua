@@ -13,6 +13,7 @@ local pose = require "ik2d.pure.pose"
 local chains = require "ik2d.pure.chain"
 local binding_chain = require "ik2d.pure.binding_chain"
 local binding_skeleton = require "ik2d.pure.binding_skeleton"
+local skeleton = require "ik2d.pure.skeleton"
 local skeleton_solve = require "ik2d.pure.skeleton_solve"
 
 local type, select, tostring = type, select, tostring
@@ -20,7 +21,7 @@ local format = string.format
 local arg_error, type_error, check_status = B.arg_error, B.type_error, B.check_status
 local number_at, is_table = B.number_at, B.is_table
 local check_chain = binding_chain.check_chain
-local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, solvers.solve
+local copy_def, set_def, solve = solvers.copy_def, solvers.set_def, skeleton_solve.solve_one
 
 local solvers_of, new_solver = O.objects.Solver, O.new.Solver
 -- the pose this binding's solves work on, the backend's as the C stack is
@@ -91,7 +92,7 @@ function M.solver(...)
     -- still alive after the reading (nothing in it can run Lua)
     ch = check_chain(chain, 1, n)
   end
-  local sv, status = solvers.new(ch, def)
+  local sv, status = skeleton.new_solver(ch, def)
   -- a full skeleton is the chain's doing, not the options'
   check_status(status == "SKELETON_SOLVERS" and 1 or 2, status)
   -- the solver keeps its chain alive
@@ -130,7 +131,7 @@ function Solver.set_target(...)
 end
 
 function Solver.target(...)
-  return solvers.target(check_solver(..., 1, select("#", ...)))
+  return skeleton_solve.target(check_solver(..., 1, select("#", ...)))
 end
 
 --- s:set_target_bone(sk, bone [, dx, dy])
@@ -160,7 +161,7 @@ end
 
 function Solver.clear_target_bone(...)
   local sv = check_solver(..., 1, select("#", ...))
-  solvers.clear_target_bone(sv)
+  skeleton_solve.clear_target_bone(sv)
   sv.target_anchor, sv.target_names = nil, nil
 end
 
@@ -299,7 +300,7 @@ local meta = {}
 function meta.__tostring(self)
   local sv = solvers_of[self]
   if not sv or sv.collected then return "ik2d.Solver(collected)" end
-  local x, y = solvers.target(sv)
+  local x, y = skeleton_solve.target(sv)
   return format("ik2d.Solver(%s, target %s, %s, weight %s)", sv.settings.method, tostring(x),
                 tostring(y), tostring(sv.settings.weight))
 end

@@ -156,6 +156,22 @@ local function sweep_root(P)
   return sweep_forward(P), false
 end
 
+-- The end of a run short of the target, distance_sq from it (ccd_run_end).
+local function run_end(P, exact, distance_sq, start_sq)
+  -- short of the target: a limit may forbid what sweeps and the exact
+  -- step look for (the pose they stall in need not be the nearest)
+  if exact and distance_sq > P.tolerance_sq then
+    local _
+    _, distance_sq = limited_step(P, distance_sq)
+  end
+  -- keep best: a run that gains nothing changes nothing
+  if distance_sq >= start_sq then
+    pose.load(P, P.run_c, P.run_s)
+    forward(P)
+  end
+  P.fresh = true
+end
+
 --- Turns pose P's start rotations into an IK solution; returns the
 -- iterations used.  The start is kept in P.run_c, run_s for keep-best.
 function M.run(P)
@@ -207,18 +223,7 @@ function M.run(P)
       ended = iteration > iterations
     end
     if ended then
-      -- short of the target: a limit may forbid what sweeps and the exact
-      -- step look for (the pose they stall in need not be the nearest)
-      if exact and distance_sq > tol_sq then
-        local _
-        _, distance_sq = limited_step(P, distance_sq)
-      end
-      -- keep best: a run that gains nothing changes nothing
-      if distance_sq >= start_sq then
-        pose.load(P, P.run_c, P.run_s)
-        forward(P)
-      end
-      P.fresh = true
+      run_end(P, exact, distance_sq, start_sq)
       return used
     end
   end

@@ -23,7 +23,8 @@ local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local arg_error, type_error, index_error = B.arg_error, B.type_error, B.index_error
 local is_table, typename = B.is_table, B.typename
 local check_solver = binding_solver.check_solver
-local solve, check_target, set_target = solvers.solve, solvers.check_target, solvers.set_target
+local solve, check_target, set_target = skeleton_solve.solve_one, solvers.check_target,
+  solvers.set_target
 
 local groups, new_group = O.objects.Group, O.new.Group
 local solvers_of = O.objects.Solver
@@ -509,7 +510,7 @@ local pointer_of = B.pointer
 
 local function fill_targets(g, targets)
   for i = 1, g.count do
-    targets[2 * i - 2], targets[2 * i - 1] = solvers.target(g.solvers[i])
+    targets[2 * i - 2], targets[2 * i - 1] = skeleton_solve.target(g.solvers[i])
   end
 end
 

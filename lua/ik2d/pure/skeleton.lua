@@ -1,5 +1,6 @@
---- ik2d.pure.skeleton: skeletons, their forward kinematics and the chains
--- that are paths through them (src/ik2d_skeleton.c), term for term.
+--- ik2d.pure.skeleton: skeletons, their forward kinematics, the chains
+-- that are paths through them and the solvers on those (src/ik2d_skeleton.c),
+-- term for term: above ik2d.pure.solver, which knows no skeleton.
 --
 -- Bones are 1-based here (bone b of the C core is b + 1) and stored
 -- parents first; a root's parent is 0.  A bone's frame (unflipped) is
@@ -7,13 +8,15 @@
 -- and ftx, fty (tip); the transforms as drawn in one flat array, 5 a bone.
 -- A skeleton chain is a chain (ik2d.pure.chain) with a link: its
 -- skeleton (false once released), from, to, the bones at or below from
--- (below, a mask), and per chain bone its skeleton bone, phi and shift.  The skeleton lists its chains and the
--- solvers on them in the order made.
+-- (below, a mask), and per chain bone its skeleton bone, phi and shift.
+-- The skeleton lists its chains and the solvers on them in the order
+-- made.
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
 local checks = require "ik2d.pure.checks"
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
+local solvers = require "ik2d.pure.solver"
 
 local rot, abs = m.rot, math.abs
 local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
@@ -645,10 +648,10 @@ local function remove(list, value)
   end
 end
 
---- Links the solver sv into the skeleton of its chain ch (nothing for a
+-- Links the solver sv into the skeleton of its chain ch (nothing for a
 -- standalone or released chain); false when the skeleton has
 -- MAX_SOLVERS already.
-function M.link_solver(sv, ch)
+local function link_solver(sv, ch)
   sv.skeleton = false
   local sk = ch.link and ch.link.skeleton
   if not sk then return true end
@@ -658,14 +661,23 @@ function M.link_solver(sv, ch)
   return true
 end
 
---- unlinks a solver (no-op when it is not linked)
-local function unlink_solver(sv)
+--- a solver for the core chain ch from def, in its skeleton's solvers
+-- when ch is a skeleton's (ik2d_solver_init); or nil and the status
+function M.new_solver(ch, def)
+  local sv, status = solvers.new(ch, def)
+  if not sv then return nil, status end
+  if not link_solver(sv, ch) then return nil, "SKELETON_SOLVERS" end
+  return sv
+end
+
+--- a solver going: it leaves its skeleton's solvers (no-op when it is
+-- not in them; ik2d_solver_release)
+function M.unlink_solver(sv)
   local sk = sv.skeleton
   if not sk then return end
   remove(sk.solvers, sv)
   sv.skeleton = false
 end
-M.unlink_solver = unlink_solver
 
 --- a chain going: its solvers go with it (a skeleton never solves a
 -- released chain), and it leaves the skeleton's chains

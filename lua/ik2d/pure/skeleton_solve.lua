@@ -1,6 +1,8 @@
---- ik2d.pure.skeleton_solve: a whole skeleton in one call, and effectors
--- that share bones solved jointly (src/ik2d_skeleton_solve.c), term for
--- term: the plan (units of solvers in order), the joint solve (damped
+--- ik2d.pure.skeleton_solve: every solve that knows skeletons
+-- (src/ik2d_skeleton_solve.c), term for term: one solver's (its target on
+-- a bone read, its chain solved, a skeleton chain's result written back),
+-- a whole skeleton in one call, and effectors that share bones solved
+-- jointly: the plan (units of solvers in order), the joint solve (damped
 -- least squares over the group's bones, each effector's private part
 -- solved alone with its own solver's method, the starts tried in turn
 -- (warm, warm with the private parts first, cold; or warm and scattered
@@ -48,6 +50,71 @@ local function scatter_mod(a)
 end
 
 local function finite(x) return x - x == 0 end
+
+-- ------------------------------------------------------------------
+-- one solver
+-- ------------------------------------------------------------------
+
+-- A target on a bone read where the bone is now, into target_x, target_y
+-- (where the chain's solve reads its target).
+local point = skeleton.point
+local function read_target(sv)
+  sv.target_x, sv.target_y = point(sv.target_skeleton, sv.target_bone, sv.target_dx,
+                                   sv.target_dy)
+  sv.has_target = true
+end
+
+--- the target; until the first set_target, the chain's result tip; on a
+-- bone, the bone's point now
+function M.target(sv)
+  if sv.target_skeleton then read_target(sv) end
+  if sv.has_target then return sv.target_x, sv.target_y end
+  local ch = sv.chain
+  if ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
+  local joints, n = ch.joints, ch.count
+  return joints[2 * n + 1], joints[2 * n + 2]
+end
+
+--- back to a world target: where the bone's point is now
+function M.clear_target_bone(sv)
+  if not sv.target_skeleton then return end
+  read_target(sv)
+  sv.target_skeleton = false
+  -- the point beyond the doubles (its skeleton is): the chain's tip, as
+  -- before a first target (ik2d_solver_clear_target_bone)
+  local x, y = sv.target_x, sv.target_y
+  if not (x - x == 0.0 and y - y == 0.0) then
+    sv.has_target = false
+  end
+end
+
+-- The outcome measured where the target is now; returns reached.
+local function measure(sv)
+  if sv.target_skeleton then read_target(sv) end
+  return solvers.measure(sv)
+end
+
+--- Solves sv and writes its chain's result (ik2d_solver_solve): a
+-- skeleton chain's into its skeleton (its bones, the bones below, the
+-- other chains), as without a base set later; returns reached, distance,
+-- iterations, limited.  On pose P.
+function M.solve_one(sv, P)
+  if sv.target_skeleton then read_target(sv) end
+  local ch = sv.chain
+  local link = ch.link
+  if not link then return solvers.solve(sv, P) end
+  local sk = link.skeleton
+  if sk then skeleton.ready(sk) end
+  solvers.solve_chain(sv, P)
+  -- (measured before the push, which may move the chain's angles by an
+  -- ulp, where an aim's distance reads them)
+  local reached = measure(sv)
+  skeleton.push(ch, true)
+  -- a target on a bone of its own skeleton may have moved with it: the
+  -- result describes where the tip and that bone ended
+  if sv.target_skeleton and sv.target_skeleton == sk then reached = measure(sv) end
+  return reached, sv.distance, sv.iterations, sv.limited
+end
 
 -- ------------------------------------------------------------------
 -- paths
@@ -682,20 +749,16 @@ local function cholesky(a, b, rows)
   return true
 end
 
--- One step over every bone of the group at once; returns false when the
--- group is too big for it, and the damping and objective.
-local function joint_dls(w, lambda, objective)
+-- The dense step's columns (the group's bones: column_of, bone_of), its
+-- rows' count (two a pulling effector) and the group's size; fits false
+-- when the group is too big for it.  Returns fits, rows, columns, scale.
+local function dls_size(w)
   local sk = w.sk
-  local parent, position_only = sk.parent, sk.position_only
-  local within, carried, effectors = w.within, w.carried, w.effectors
-  local column_of, bone_of, jacobian, a = w.column_of, w.bone_of, w.jacobian, w.a
-  local err, y, step = w.err, w.y, w.step
-  local fx, fy, ftx, fty, rc, rs = w.fx, w.fy, w.ftx, w.fty, w.rc, w.rs
-  local first = w.first
+  local within, column_of, bone_of, effectors = w.within, w.column_of, w.bone_of, w.effectors
   local rows, columns, scale = 0, 0, 0.0
-  for b = first, sk.count do
+  for b = w.first, sk.count do
     if within[b] ~= 0 then
-      if columns == DLS_COLUMNS then return false, lambda, objective end
+      if columns == DLS_COLUMNS then return false end
       columns = columns + 1
       column_of[b] = columns
       bone_of[columns] = b
@@ -705,55 +768,65 @@ local function joint_dls(w, lambda, objective)
   for k = 1, w.count do
     if effectors[k].pull > 0.0 then rows = rows + 2 end
   end
-  if rows > DLS_ROWS then return false, lambda, objective end
-  if not (scale > 1e-150 and scale < 1e150) or rows == 0 then return true, lambda, objective end
-  -- the rows: each pulling effector's error and its tip's derivatives
+  return rows <= DLS_ROWS, rows, columns, scale
+end
+
+-- Rows i, i + 1: pulling effector e's error, weighted by root, and its
+-- tip's derivatives; with a target moving with the group, the target's
+-- come off them (the error is the target less the tip).
+local function dls_rows_of(w, e, i, root, columns)
+  local sk = w.sk
+  local parent, position_only = sk.parent, sk.position_only
+  local within, carried, column_of = w.within, w.carried, w.column_of
+  local fx, fy, first = w.fx, w.fy, w.first
+  local to = e.link.to
+  local qx, qy = w.ftx[to], w.fty[to]
+  local row, next_row = w.jacobian[i], w.jacobian[i + 1]
+  w.err[i] = root * (e.target_x - qx)
+  w.err[i + 1] = root * (e.target_y - qy)
+  for j = 1, columns do
+    row[j] = 0.0
+    next_row[j] = 0.0
+  end
+  local b = to
+  while b >= first do
+    if within[b] ~= 0 then
+      local column = column_of[b]
+      row[column] = -root * (qy - fy[b])
+      next_row[column] = root * (qx - fx[b])
+      if position_only[b] then qx, qy = fx[b], fy[b] end
+    end
+    b = parent[b]
+  end
+  if e.target_bone == 0 then return end
+  qx, qy = e.target_x, e.target_y
+  b = e.target_bone
+  while b >= first do
+    if within[b] ~= 0 or carried[b] then
+      if within[b] ~= 0 then
+        local column = column_of[b]
+        row[column] = row[column] + root * (qy - fy[b])
+        next_row[column] = next_row[column] - root * (qx - fx[b])
+      end
+      if position_only[b] then qx, qy = fx[b], fy[b] end
+    end
+    b = parent[b]
+  end
+end
+
+-- Every pulling effector's rows; then the bones held at a limit that the
+-- error pushes against out of the step.
+local function dls_rows(w, rows, columns, scale)
+  local effectors, jacobian, err, bone_of = w.effectors, w.jacobian, w.err, w.bone_of
   local i = 1
   for k = 1, w.count do
     local e = effectors[k]
-    local to = e.link.to
     local root = sqrt(e.pull) / scale
-    local qx, qy = ftx[to], fty[to]
     if e.pull > 0.0 then
-      local row, next_row = jacobian[i], jacobian[i + 1]
-      err[i] = root * (e.target_x - qx)
-      err[i + 1] = root * (e.target_y - qy)
-      for j = 1, columns do
-        row[j] = 0.0
-        next_row[j] = 0.0
-      end
-      local b = to
-      while b >= first do
-        if within[b] ~= 0 then
-          local column = column_of[b]
-          row[column] = -root * (qy - fy[b])
-          next_row[column] = root * (qx - fx[b])
-          if position_only[b] then qx, qy = fx[b], fy[b] end
-        end
-        b = parent[b]
-      end
-      -- a target moving with the group: the error is the target less the
-      -- tip, so its derivatives come off the tip's
-      if e.target_bone > 0 then
-        qx, qy = e.target_x, e.target_y
-        b = e.target_bone
-        while b >= first do
-          if within[b] ~= 0 or carried[b] then
-            if within[b] ~= 0 then
-              local column = column_of[b]
-              row[column] = row[column] + root * (qy - fy[b])
-              next_row[column] = next_row[column] - root * (qx - fx[b])
-            end
-            if position_only[b] then qx, qy = fx[b], fy[b] end
-          end
-          b = parent[b]
-        end
-      end
+      dls_rows_of(w, e, i, root, columns)
       i = i + 2
     end
   end
-  -- bones held at a limit that the error pushes against stay out of the
-  -- step
   for j = 1, columns do
     local on, side = joint_on_limit(w, bone_of[j])
     if on then
@@ -764,39 +837,58 @@ local function joint_dls(w, lambda, objective)
       end
     end
   end
+end
+
+-- The step d = J^T (J J^T + lambda I)^-1 e, its largest turn at most
+-- DLS_MAX_TURN, each bone turned by it into its limits; false when there
+-- is none (dls_turn).
+local function dls_turn(w, rows, columns, lambda)
+  local jacobian, a, err, y, step = w.jacobian, w.a, w.err, w.y, w.step
+  local bone_of, rc, rs = w.bone_of, w.rc, w.rs
+  local largest = 0.0
+  for r = 1, rows do
+    local ar, jr = a[r], jacobian[r]
+    for q = 1, r do
+      local jq = jacobian[q]
+      local v = 0.0
+      for k = 1, columns do v = v + jr[k] * jq[k] end
+      ar[q] = v
+      a[q][r] = v
+    end
+    ar[r] = ar[r] + lambda
+    y[r] = err[r]
+  end
+  if not cholesky(a, y, rows) then return false end
+  for j = 1, columns do
+    local v = 0.0
+    for r = 1, rows do v = v + jacobian[r][j] * y[r] end
+    step[j] = v
+    if abs(v) > largest then largest = abs(v) end
+  end
+  if not (largest < 1e300) then return false end
+  for j = 1, columns do
+    local t = step[j]
+    if largest > DLS_MAX_TURN then t = step[j] * (DLS_MAX_TURN / largest) end
+    local b = bone_of[j]
+    local tc, ts = rot(t)
+    local c, s = rc[b], rs[b]
+    rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
+    joint_clamp(w, b)
+  end
+  return true
+end
+
+-- One step over every bone of the group at once; returns false when the
+-- group is too big for it, and the damping and objective.
+local function joint_dls(w, lambda, objective)
+  local fits, rows, columns, scale = dls_size(w)
+  if not fits then return false, lambda, objective end
+  if not (scale > 1e-150 and scale < 1e150) or rows == 0 then return true, lambda, objective end
+  dls_rows(w, rows, columns, scale)
   local trial_c, trial_s = w.trial_c, w.trial_s
   joint_save(w, trial_c, trial_s)
   for _ = 1, DLS_TRIES do
-    local largest = 0.0
-    for r = 1, rows do
-      local ar, jr = a[r], jacobian[r]
-      for q = 1, r do
-        local jq = jacobian[q]
-        local v = 0.0
-        for k = 1, columns do v = v + jr[k] * jq[k] end
-        ar[q] = v
-        a[q][r] = v
-      end
-      ar[r] = ar[r] + lambda
-      y[r] = err[r]
-    end
-    if not cholesky(a, y, rows) then return true, lambda, objective end
-    for j = 1, columns do
-      local v = 0.0
-      for r = 1, rows do v = v + jacobian[r][j] * y[r] end
-      step[j] = v
-      if abs(v) > largest then largest = abs(v) end
-    end
-    if not (largest < 1e300) then return true, lambda, objective end
-    for j = 1, columns do
-      local t = step[j]
-      if largest > DLS_MAX_TURN then t = step[j] * (DLS_MAX_TURN / largest) end
-      local b = bone_of[j]
-      local tc, ts = rot(t)
-      local c, s = rc[b], rs[b]
-      rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-      joint_clamp(w, b)
-    end
+    if not dls_turn(w, rows, columns, lambda) then return true, lambda, objective end
     joint_forward(w)
     local measured = joint_measure(w)
     if measured < objective then
@@ -815,21 +907,14 @@ end
 -- private parts
 -- ------------------------------------------------------------------
 
--- Effector e's private part solved alone from where its root is, with its
--- solver's method and settings (on w's view and solver), warm-started
--- from the working rotations (on pose P, the skeleton's).
-local function joint_private(w, e, P)
-  local ch, link = e.chain, e.link
-  local first = e.private_first -- chain index of the part's first bone
-  local n = ch.count - first + 1
-  -- (every member of a group has a joint bone: first > 1)
-  if n <= 0 or first == 1 or not (e.weight > 0.0) then return end
-  local rc, rs, fc, fs = w.rc, w.rs, w.fc, w.fs
-  local view, private, private_def = w.view, w.private, w.private_def
-  local bones, shift, phi = link.bones, link.shift, link.phi
-  local root = bones[first]
+-- w's view as effector e's private part, its n bones from chain bone
+-- first on, based where the working pose puts the part's root
+-- (private_view).
+local function private_view(w, e, first, n)
+  local ch, link, view = e.chain, e.link, w.view
+  local bones, phi = link.bones, link.phi
   local before = bones[first - 1]
-  local base_c, base_s = fc[before], fs[before]
+  local base_c, base_s = w.fc[before], w.fs[before]
   -- the chain's direction before its private part: the bone's, turned
   -- by the segment's phi
   local turn = phi[first - 1]
@@ -837,6 +922,7 @@ local function joint_private(w, e, P)
     local tc, ts = rot(turn)
     base_c, base_s = base_c * tc - base_s * ts, base_c * ts + base_s * tc
   end
+  local root = bones[first]
   view.count = n
   view.base_x, view.base_y = w.fx[root], w.fy[root]
   view.base_c, view.base_s = base_c, base_s
@@ -852,16 +938,40 @@ local function joint_private(w, e, P)
     angles[i] = 0.0
   end
   view.reach = reach
-  local def = solvers.copy_def(e.solver.settings, private_def)
+end
+
+-- w's private solver with effector e's settings for its part of n bones:
+-- warm-started (from the working rotations), unblended, unstretched, CCD
+-- where two_bone has not two bones of length (private_def), and no
+-- target or result yet; false when they are refused.
+local function private_settings(w, e, n)
+  local view, private = w.view, w.private
+  local def = solvers.copy_def(e.solver.settings, w.private_def)
   def.weight, def.warm_start, def.stretch = 1.0, true, 1.0
   if def.method == "two_bone" and
      (n ~= 2 or not (view.length[1] > 0.0 and view.length[2] > 0.0)) then
     def.method = "ccd"
   end
-  if solvers.set_def(private, def) then return end
+  if solvers.set_def(private, def) then return false end
   -- a solver as made: no target, no result
   private.has_target, private.reached, private.limited = false, false, false
   private.iterations, private.distance = 0, 0.0
+  return true
+end
+
+-- Effector e's private part solved alone from where its root is, with its
+-- solver's method and settings (on w's view and solver), warm-started
+-- from the working rotations, which take its solution (on pose P, the
+-- skeleton's).
+local function joint_private(w, e, P)
+  local first = e.private_first -- chain index of the part's first bone
+  local n = e.chain.count - first + 1
+  -- (every member of a group has a joint bone: first > 1)
+  if n <= 0 or first == 1 or not (e.weight > 0.0) then return end
+  private_view(w, e, first, n)
+  if not private_settings(w, e, n) then return end
+  local rc, rs, private = w.rc, w.rs, w.private
+  local bones, shift = e.link.bones, e.link.shift
   local solution_c, solution_s = private.solution_c, private.solution_s
   for i = 1, n do
     local k = first + i - 1
@@ -926,17 +1036,29 @@ end
 -- a group: begin, solve, finish
 -- ------------------------------------------------------------------
 
--- The group of plan p's unit u: effectors, bones, the start pose;
--- returns the iterations (the largest of the group's).
-local function joint_begin(w, sk, p, u)
+-- Effector e for solver s: its target (unflipped: the skeleton's space),
+-- weight, pull and tolerance.
+local function effector_init(e, s, sk)
+  local settings = s.settings
+  e.solver, e.chain, e.link = s, s.chain, s.chain.link
+  local tx, ty = M.target(s)
+  if sk.flip then tx = 2.0 * sk.base_x - tx end
+  e.target_x, e.target_y = tx, ty
+  e.weight = settings.weight
+  e.pull = settings.weight * settings.priority
+  e.tolerance = settings.tolerance
+end
+
+-- The group's effectors, the solvers of plan p's unit u, and its bones
+-- (within) down from its lowest; returns the iterations, the largest of
+-- its solvers'.
+local function joint_effectors(w, sk, p, u)
   local members = 0
   for i = 1, p.solvers do
     if p.unit_of[i] == u then members = members + 1 end
   end
   joint_room(w, members)
-  local effectors, within, carried, moves, blend = w.effectors, w.within, w.carried, w.moves,
-    w.blend
-  local rc, rs, cold_c, cold_s = w.rc, w.rs, w.cold_c, w.cold_s
+  local effectors, within, carried = w.effectors, w.within, w.carried
   w.sk, w.count, w.first, w.moving = sk, 0, sk.count + 1, 0
   for b = 1, sk.count do
     within[b] = 0
@@ -949,26 +1071,25 @@ local function joint_begin(w, sk, p, u)
       local count = w.count + 1
       w.count = count
       local e = effectors[count]
-      local settings = s.settings
-      e.solver, e.chain, e.link = s, s.chain, s.chain.link
-      local tx, ty = solvers.target(s)
-      if sk.flip then tx = 2.0 * sk.base_x - tx end
-      e.target_x, e.target_y = tx, ty
-      e.weight = settings.weight
-      e.pull = settings.weight * settings.priority
-      e.tolerance = settings.tolerance
-      if settings.iterations > iterations then iterations = settings.iterations end
+      effector_init(e, s, sk)
+      if s.settings.iterations > iterations then iterations = s.settings.iterations end
       if e.link.from < w.first then w.first = e.link.from end
       local bones = e.link.bones
       for k = 1, e.chain.count do within[bones[k]] = 1 end
     end
   end
-  local first, parent = w.first, sk.parent
   -- one effector alone pulls by its weight (priority weighs effectors
   -- against each other)
   if w.count == 1 then effectors[1].pull = effectors[1].weight end
-  -- targets on bones the group moves move with it: the bones between such
-  -- a bone and the group's topmost bone above it are carried
+  return iterations
+end
+
+-- Targets on bones the group moves move with it (target_bone): the bones
+-- between such a bone and the group's topmost bone above it are carried,
+-- their working rotations their results.
+local function joint_moving_targets(w)
+  local sk = w.sk
+  local effectors, within, carried, parent = w.effectors, w.within, w.carried, sk.parent
   for k = 1, w.count do
     local e = effectors[k]
     local s = e.solver
@@ -990,15 +1111,24 @@ local function joint_begin(w, sk, p, u)
       end
     end
   end
-  local sk_angle = sk.angle
+  local rc, rs, sk_angle = w.rc, w.rs, sk.angle
+  for b = w.first, sk.count do
+    if carried[b] then rc[b], rs[b] = rot(sk_angle[b]) end
+  end
+end
+
+-- The effectors each bone moves, and each bone's blend weight (the
+-- largest of the effectors whose chains hold it): a bone moving both the
+-- tip and the target of one effector counts twice (a private part's solve
+-- holds its target still).  The bones moving several are joint ones.
+local function joint_shares(w)
+  local sk = w.sk
+  local effectors, within, moves, blend = w.effectors, w.within, w.moves, w.blend
+  local first, parent = w.first, sk.parent
   for b = first, sk.count do
     moves[b] = 0
     blend[b] = 0.0
-    if carried[b] then rc[b], rs[b] = rot(sk_angle[b]) end
   end
-  -- the effectors each bone moves, and each bone's blend weight: a bone
-  -- moving both the tip and the target of one effector counts twice (a
-  -- private part's solve holds its target still)
   for k = 1, w.count do
     local e = effectors[k]
     local to = e.link.to
@@ -1021,8 +1151,12 @@ local function joint_begin(w, sk, p, u)
   for b = first, sk.count do
     if within[b] ~= 0 and moves[b] > 1 then within[b] = 2 end
   end
-  -- private parts: the chain's tail of bones that move it alone, and the
-  -- ring its bones reach
+end
+
+-- Each effector's private part: its chain's tail of bones that move it
+-- alone, and the ring its bones reach.
+local function joint_private_parts(w)
+  local effectors, within = w.effectors, w.within
   for k = 1, w.count do
     local e = effectors[k]
     local ch, bones = e.chain, e.link.bones
@@ -1036,10 +1170,16 @@ local function joint_begin(w, sk, p, u)
     e.ring_high = sum
     if 2.0 * longest - sum > 0.0 then e.ring_low = 2.0 * longest - sum else e.ring_low = 0.0 end
   end
-  -- the start: each bone's warm start from a solver holding it (the
-  -- first, in the order made, that has one), else its pose; and the
-  -- cold start, the pose
-  local sk_pose = sk.pose
+end
+
+-- The start: each bone's warm start from a solver holding it (the first,
+-- in the order made, that has one), else its pose; and the cold start,
+-- the pose; both within the limits, w.warm when they differ.
+local function joint_start(w)
+  local sk = w.sk
+  local effectors, within, rc, rs, cold_c, cold_s = w.effectors, w.within, w.rc, w.rs,
+    w.cold_c, w.cold_s
+  local first, sk_pose = w.first, sk.pose
   for b = first, sk.count do
     if within[b] ~= 0 then
       local c, s = rot(sk_pose[b])
@@ -1078,31 +1218,44 @@ local function joint_begin(w, sk, p, u)
     end
   end
   w.warm = warm
-  joint_forward(w)
-  -- how long the group has stalled: the longest of its solvers' counts
-  -- (a solver that joined it since, or forgot, has 0)
-  local stalls = 0
+end
+
+-- How long the group has stalled: the longest of its solvers' counts (a
+-- solver that joined it since, or forgot, has 0).
+local function joint_stalls_of(w)
+  local effectors, stalls = w.effectors, 0
   for k = 1, w.count do
     local n = effectors[k].solver.joint_stalls
     if n > stalls then stalls = n end
   end
-  w.stalls = stalls
+  return stalls
+end
+
+-- The group of plan p's unit u, ready to solve: its effectors, bones and
+-- start pose with its frames; returns its iterations.
+local function joint_begin(w, sk, p, u)
+  local iterations = joint_effectors(w, sk, p, u)
+  joint_moving_targets(w)
+  joint_shares(w)
+  joint_private_parts(w)
+  joint_start(w)
+  joint_forward(w)
+  w.stalls = joint_stalls_of(w)
   return iterations
 end
 
--- The IK solution into the skeleton (blended with the pose, bone by
--- bone), the solvers' warm starts and results; returns how many reached.
-local function joint_finish(w, used, stalled)
+-- The working pose into the skeleton's angles: each bone back on unit
+-- length and into its limits, as a chain's solve does, then blended with
+-- its pose by its weight.
+local function joint_blend(w)
   local sk = w.sk
-  local effectors, within, blend, rc, rs = w.effectors, w.within, w.blend, w.rc, w.rs
-  local mask = skeleton.cleared(w.mask, sk)
+  local within, blend, rc, rs = w.within, w.blend, w.rc, w.rs
   local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
   for b = w.first, sk.count do
     if within[b] ~= 0 then
       local limit, p, weight = sk.constraint[b], sk_pose[b], blend[b]
       local c, s = rc[b], rs[b]
       local norm = c * c + s * s
-      -- back on unit length and into the limits, as a chain's solve does
       if abs(norm - 1.0) > N.ROT_DRIFT then
         norm = sqrt(norm)
         rc[b], rs[b] = c / norm, s / norm
@@ -1119,130 +1272,167 @@ local function joint_finish(w, used, stalled)
       if weight == 1.0 then sk_angle[b] = p + delta else sk_angle[b] = p + weight * delta end
     end
   end
+end
+
+-- Effector e's solver keeps the joint solution of its bones as its warm
+-- start, and its outcome but the measure.
+local function joint_keep(w, e, used, stalled)
+  local rc, rs = w.rc, w.rs
+  local s, bones, shift = e.solver, e.link.bones, e.link.shift
+  local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
+  local limited = false
+  for i = 1, e.chain.count do
+    local b = bones[i]
+    local c, sn = rc[b], rs[b]
+    limited = limited or joint_on_limit(w, b)
+    local sh = shift[i]
+    if sh ~= 0.0 then
+      local tc, ts = rot(sh)
+      c, sn = c * tc - sn * ts, c * ts + sn * tc
+    end
+    solution_c[i], solution_s[i] = c, sn
+    solution_angle[i] = atan2(sn, c)
+  end
+  s.have_solution = true
+  s.iterations = used
+  -- limited as a chain's solve says it: a joint of its chain ends on a
+  -- limit (weight 0: the pose, no limit changed it)
+  s.limited = e.weight > 0.0 and limited
+  if not stalled then
+    s.joint_stalls = 0
+  elseif w.stalls < JOINT_STALLS_MAX then
+    s.joint_stalls = w.stalls + 1
+  else
+    s.joint_stalls = 1
+  end
+end
+
+-- The IK solution into the skeleton (its bones and those below them, the
+-- chains ending there), the solvers' warm starts and outcomes; returns
+-- how many reached.
+local function joint_finish(w, used, stalled)
+  local sk = w.sk
+  local effectors = w.effectors
+  local mask = skeleton.cleared(w.mask, sk)
+  joint_blend(w)
   for k = 1, w.count do
     local from = effectors[k].link.from
     if not mask[from] then skeleton.subtree(sk, from, mask) end
   end
   skeleton.forward(sk, w.first, mask)
-  for k = 1, w.count do
-    local e = effectors[k]
-    local s, bones, shift = e.solver, e.link.bones, e.link.shift
-    local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
-    local limited = false
-    for i = 1, e.chain.count do
-      local b = bones[i]
-      local c, sn = rc[b], rs[b]
-      limited = limited or joint_on_limit(w, b)
-      local sh = shift[i]
-      if sh ~= 0.0 then
-        local tc, ts = rot(sh)
-        c, sn = c * tc - sn * ts, c * ts + sn * tc
-      end
-      solution_c[i], solution_s[i] = c, sn
-      solution_angle[i] = atan2(sn, c)
-    end
-    s.have_solution = true
-    s.iterations = used
-    -- limited as a chain's solve says it: a joint of its chain ends on a
-    -- limit (weight 0: the pose, no limit changed it)
-    s.limited = e.weight > 0.0 and limited
-    if not stalled then
-      s.joint_stalls = 0
-    elseif w.stalls < JOINT_STALLS_MAX then
-      s.joint_stalls = w.stalls + 1
-    else
-      s.joint_stalls = 1
-    end
-  end
+  for k = 1, w.count do joint_keep(w, effectors[k], used, stalled) end
   -- the chains ending below the group take the new state
   skeleton.pull_marked(sk, mask, nil)
   local reached = 0
   for k = 1, w.count do
     local e = effectors[k]
-    if solvers.measure(e.solver) then reached = reached + 1 end
+    if measure(e.solver) then reached = reached + 1 end
     -- the state holds no solver past the solve
     e.solver, e.chain, e.link = false, false, false
   end
   return reached
 end
 
--- Unit u of plan p, a group of two solvers or more, solved jointly in w
--- (its chain solves on pose P).
-local function joint_solve(sk, p, u, w, P)
-  local iterations = joint_begin(w, sk, p, u)
-  local effectors = w.effectors
-  local iteration, used = 0, 0
-  local any = false
-  for k = 1, w.count do any = any or effectors[k].weight > 0.0 end
-  if not any then return joint_finish(w, 0, false) end -- weight 0: the pose
-  local best, reached = joint_measure(w)
-  if reached then return joint_finish(w, 0, false) end
-  local best_c, best_s, start_c, start_s = w.best_c, w.best_s, w.start_c, w.start_s
-  joint_save(w, best_c, best_s)
-  joint_save(w, start_c, start_s)
-  -- the starts (the iterations shared): the warm start; then, after a
-  -- solve that reached, the warm start with the private parts solved
-  -- first, and the cold start when it is another; after one that did
-  -- not, a scattered start, another each frame the group stays stalled
-  local start, attempts = w.starts, 2
+-- The starts (the iterations shared): the warm start; then, after a solve
+-- that reached, the warm start with the private parts solved first, and
+-- the cold start when it is another; after one that did not, a scattered
+-- start, another each frame the group stays stalled.  Into w.starts;
+-- returns how many.
+local function joint_starts(w)
+  local start = w.starts
   start[1] = START_WARM
   if w.stalls > 0 then
     start[2] = START_SCATTERED
-  elseif w.moving > 0 then
+    return 2
+  end
+  if w.moving > 0 then
     -- a target moving with the group: the warm start, then scattered
     -- starts while the iterations last (the C file says why)
     for k = 2, JOINT_STARTS do start[k] = START_SCATTERED end
-    attempts = JOINT_STARTS
-  else
-    start[2] = START_WARM_PRIVATES
-    if w.warm then
-      start[3] = START_COLD
-      attempts = 3
-    end
+    return JOINT_STARTS
   end
-  local attempt = 1
-  while attempt <= attempts and not reached and iteration < iterations do
-    local how = start[attempt]
-    if how == START_WARM_PRIVATES then
-      joint_load(w, start_c, start_s)
-      joint_privates(w, P)
-    elseif how == START_COLD then
-      joint_load(w, w.cold_c, w.cold_s)
-    elseif how == START_SCATTERED then
-      -- (the ones in one solve seeded past any count of stalled frames;
-      -- attempt - 1: the C core's 0-based attempt)
-      if w.stalls > 0 then
-        joint_scatter(w, w.stalls)
-      else
-        joint_scatter(w, JOINT_STALLS_MAX + attempt - 1)
-      end
+  start[2] = START_WARM_PRIVATES
+  if not w.warm then return 2 end
+  start[3] = START_COLD
+  return 3
+end
+
+-- The working pose of an attempt's start (how).
+local function joint_load_start(w, how, attempt, P)
+  if how == START_WARM_PRIVATES then
+    joint_load(w, w.start_c, w.start_s)
+    joint_privates(w, P)
+  elseif how == START_COLD then
+    joint_load(w, w.cold_c, w.cold_s)
+  elseif how == START_SCATTERED then
+    -- (the ones in one solve seeded past any count of stalled frames;
+    -- attempt - 1: the C core's 0-based attempt)
+    if w.stalls > 0 then
+      joint_scatter(w, w.stalls)
     else
-      joint_load(w, start_c, start_s)
+      joint_scatter(w, JOINT_STALLS_MAX + attempt - 1)
     end
-    local objective
+  else
+    joint_load(w, w.start_c, w.start_s)
+  end
+end
+
+-- One attempt from the working pose: each iteration turns every bone of
+-- the group at once (joint_dls; too big for it, joint_sweep), then solves
+-- the private parts; until every effector is reached, the iterations run
+-- out, the pose breaks or the attempt stalls.  Returns the iterations
+-- used so far, the lowest objective met (its pose in w.best_c, best_s)
+-- and whether the working pose reaches.
+local function joint_attempt(w, P, used, iterations, best)
+  local objective, reached = joint_measure(w)
+  local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
+  while not reached and used < iterations do
+    used = used + 1
+    -- (the step's objective is measured again below, after the privates)
+    local dense
+    dense, lambda = joint_dls(w, lambda, objective)
+    if not dense then joint_sweep(w) end
+    joint_privates(w, P)
     objective, reached = joint_measure(w)
-    local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
-    while not reached and iteration < iterations do
-      iteration = iteration + 1
-      used = iteration
-      -- (the step's objective is measured again below, after the privates)
-      local dense
-      dense, lambda = joint_dls(w, lambda, objective)
-      if not dense then joint_sweep(w) end
-      joint_privates(w, P)
-      objective, reached = joint_measure(w)
-      if not joint_sane(w) then break end
-      if objective < best then
-        best = objective
-        joint_save(w, best_c, best_s)
-      end
-      if objective < 0.9 * attempt_best then stalled = 0 else stalled = stalled + 1 end
-      if objective < attempt_best then attempt_best = objective end
-      if stalled >= JOINT_STALL then break end
+    if not joint_sane(w) then break end
+    if objective < best then
+      best = objective
+      joint_save(w, w.best_c, w.best_s)
     end
+    if objective < 0.9 * attempt_best then stalled = 0 else stalled = stalled + 1 end
+    if objective < attempt_best then attempt_best = objective end
+    if stalled >= JOINT_STALL then break end
+  end
+  return used, best, reached
+end
+
+-- Whether an effector of the group has weight (else the solve is the
+-- pose).
+local function joint_weighted(w)
+  local effectors = w.effectors
+  for k = 1, w.count do
+    if effectors[k].weight > 0.0 then return true end
+  end
+  return false
+end
+
+-- Unit u of plan p, a group of two solvers or more, solved jointly in w
+-- (its chain solves on pose P): the attempts from each start in turn
+-- until one reaches; the best pose seen kept.
+local function joint_solve(sk, p, u, w, P)
+  local iterations = joint_begin(w, sk, p, u)
+  if not joint_weighted(w) then return joint_finish(w, 0, false) end -- weight 0: the pose
+  local best, reached = joint_measure(w)
+  if reached then return joint_finish(w, 0, false) end
+  joint_save(w, w.best_c, w.best_s)
+  joint_save(w, w.start_c, w.start_s)
+  local attempts, start, used, attempt = joint_starts(w), w.starts, 0, 1
+  while attempt <= attempts and not reached and used < iterations do
+    joint_load_start(w, start[attempt], attempt, P)
+    used, best, reached = joint_attempt(w, P, used, iterations, best)
     attempt = attempt + 1
   end
-  if not reached or not joint_sane(w) then joint_load(w, best_c, best_s) end
+  if not reached or not joint_sane(w) then joint_load(w, w.best_c, w.best_s) end
   return joint_finish(w, used, not reached)
 end
 
@@ -1284,7 +1474,45 @@ end
 local function lone_solve(sk, sv, P)
   if sv.target_skeleton == sk then skeleton.bone_ready(sk, sv.target_bone) end
   skeleton.chain_ready(sv.chain, not sv.target_skeleton and not sv.has_target)
-  solvers.solve_unmeasured(sv, P)
+  if sv.target_skeleton then read_target(sv) end
+  solvers.solve_chain(sv, P)
+  -- (measured by M.solve at its end, once every solve is placed)
+  skeleton.push(sv.chain, true)
+end
+
+-- Unit u of plan p: one solver alone, or the joint solve (on the
+-- skeleton as without deferring) in the skeleton's joint state.
+local function unit_solve(sk, p, u, work)
+  local P = work.pose
+  if p.unit_alone[u] then
+    lone_solve(sk, p.solver[p.unit_first[u]], P)
+    return
+  end
+  skeleton.settle(sk)
+  local w = work.joint
+  if not w then
+    w = new_joint(sk, work.bones)
+    work.joint = w
+  end
+  joint_solve(sk, p, u, w, P)
+  skeleton.defer(sk)
+end
+
+-- The end of a deferring solve of sk: the bones placed, every solver
+-- measured where its tip and target are now (a later unit may have moved
+-- a tip); how many reached.
+local function solve_end(sk, p)
+  skeleton.settle(sk)
+  local reached = 0
+  for k = 1, p.solvers do
+    if measure(p.solver[k]) then reached = reached + 1 end
+  end
+  return reached
+end
+
+-- The plan holds no solver past a solve.
+local function plan_clear(p)
+  for k = 1, p.solvers do p.solver[k] = false end
 end
 
 --- Every solver on the skeleton's chains, units in order; returns how
@@ -1295,37 +1523,16 @@ function M.solve(sk)
   local work = work_of(sk)
   local p = work.plan
   if not plan_make(sk, p) then
-    for k = 1, p.solvers do p.solver[k] = false end
+    plan_clear(p)
     return -1
   end
   fit_pose(work, p)
-  local P = work.pose
   -- (a base set later: stale bones placed as this solve reads them)
   sk.pending = false
   skeleton.defer(sk)
-  for k = 1, p.units do
-    local u = p.order[k]
-    if p.unit_alone[u] then
-      lone_solve(sk, p.solver[p.unit_first[u]], P)
-    else
-      -- (the joint solve on the skeleton as without deferring)
-      skeleton.settle(sk)
-      local w = work.joint
-      if not w then
-        w = new_joint(sk, work.bones)
-        work.joint = w
-      end
-      joint_solve(sk, p, u, w, P)
-      skeleton.defer(sk)
-    end
-  end
-  skeleton.settle(sk)
-  local reached = 0
-  for k = 1, p.solvers do
-    if solvers.measure(p.solver[k]) then reached = reached + 1 end
-  end
-  -- the plan holds no solver past the solve
-  for k = 1, p.solvers do p.solver[k] = false end
+  for k = 1, p.units do unit_solve(sk, p, p.order[k], work) end
+  local reached = solve_end(sk, p)
+  plan_clear(p)
   return reached
 end
 
@@ -1338,7 +1545,7 @@ function M.cycle(sk)
   plan_units(sk, p)
   local j, i = plan_cycle(sk, p, nil)
   local first, second = j and p.solver[j], i and p.solver[i]
-  for k = 1, p.solvers do p.solver[k] = false end
+  plan_clear(p)
   return first, second
 end
 
@@ -1359,7 +1566,7 @@ function M.set_target_bone(sv, sk, bone, dx, dy)
     plan_units(sk, p)
     local _, i = plan_cycle(sk, p, sv)
     local other = i and p.solver[i]
-    for k = 1, p.solvers do p.solver[k] = false end
+    plan_clear(p)
     if other then
       sv.target_skeleton, sv.target_bone = kept_skeleton, kept_bone
       sv.target_dx, sv.target_dy = kept_dx, kept_dy

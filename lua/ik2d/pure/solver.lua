@@ -1,6 +1,9 @@
 --- ik2d.pure.solver: solver settings and the solve driver (src/ik2d_solver.c):
 -- the start pose, the method and CCD's FABRIK fallback, the tip angle, the
--- pole, one-bone scale, the weight blend and the result.
+-- pole, one-bone scale, the weight blend and the result.  It solves a chain
+-- toward its point target and knows nothing of skeletons: a target on a
+-- bone is read into target_x, target_y, and a skeleton chain's result
+-- written back, by ik2d.pure.skeleton_solve (its solve_one), above it.
 --
 -- Settings are a def table with the C def's fields; method, sweep and
 -- softness_curve hold their Lua names ("ccd", "root", "smooth").  Every
@@ -18,7 +21,6 @@ local fabrik = require "ik2d.pure.fabrik"
 local two_bone = require "ik2d.pure.two_bone"
 local follow = require "ik2d.pure.follow"
 local aim = require "ik2d.pure.aim"
-local skeleton = require "ik2d.pure.skeleton"
 local kernel = require "ik2d.pure.kernel"
 
 local sqrt, rot = math.sqrt, m.rot
@@ -132,7 +134,8 @@ local function keep_def(sv, def)
   refresh(sv)
 end
 
---- a solver for the core chain ch from def, or nil and the status
+--- a solver for the core chain ch from def, or nil and the status (not
+-- in its skeleton's solvers: ik2d.pure.skeleton's new_solver adds it)
 function M.new(ch, def)
   local status = check_def(def, ch)
   if status then return nil, status end
@@ -142,7 +145,8 @@ function M.new(ch, def)
     target_x = 0.0, target_y = 0.0, has_target = false, have_solution = false,
     -- false: the target is a world point; else it is on bone target_bone
     -- of this skeleton, the point (target_dx, target_dy) of its space,
-    -- read into target_x, target_y whenever the target is read
+    -- read into target_x, target_y whenever the skeleton layer reads the
+    -- target (ik2d.pure.skeleton_solve)
     target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
     joint_stalls = 0, -- joint solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
@@ -150,13 +154,8 @@ function M.new(ch, def)
     kernel = false,
   }
   keep_def(sv, def)
-  -- on a skeleton chain: into the skeleton's solvers
-  if not skeleton.link_solver(sv, ch) then return nil, "SKELETON_SOLVERS" end
   return sv
 end
-
---- a solver going: it leaves its skeleton's solvers
-M.release = skeleton.unlink_solver
 
 --- nil, or the status of a tip angle and weight, of a pole (the group's
 -- arrays)
@@ -215,39 +214,6 @@ function M.set_target(sv, x, y)
   sv.target_skeleton = false
   return nil
 end
-
--- A target on a bone read where the bone is now, into target_x, target_y.
-local point = skeleton.point
-local function read_target(sv)
-  sv.target_x, sv.target_y = point(sv.target_skeleton, sv.target_bone, sv.target_dx,
-                                   sv.target_dy)
-  sv.has_target = true
-end
-
---- back to a world target: where the bone's point is now
-function M.clear_target_bone(sv)
-  if not sv.target_skeleton then return end
-  read_target(sv)
-  sv.target_skeleton = false
-  -- the point beyond the doubles (its skeleton is): the chain's tip, as
-  -- before a first target (ik2d_solver_clear_target_bone)
-  local x, y = sv.target_x, sv.target_y
-  if not (x - x == 0.0 and y - y == 0.0) then
-    sv.has_target = false
-  end
-end
-
---- the target; until the first set_target, the chain's result tip; on a
--- bone, the bone's point now
-local function target(sv)
-  if sv.target_skeleton then read_target(sv) end
-  if sv.has_target then return sv.target_x, sv.target_y end
-  local ch = sv.chain
-  if ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
-  local joints, n = ch.joints, ch.count
-  return joints[2 * n + 1], joints[2 * n + 2]
-end
-M.target = target
 
 -- ------------------------------------------------------------------
 -- the solve
@@ -344,23 +310,20 @@ local function move_base(P, ch, weight)
   return true
 end
 
--- The end of a solve that ran: a run that met numbers doubles cannot hold
--- (a rotation NaN, zero or far from unit) is dropped for the start,
+-- The run's rotations made sane: a run that met numbers doubles cannot
+-- hold (a rotation NaN, zero or far from unit) is dropped for the start,
 -- unstretched; rotations merely off unit length by more than 1e-14 are
--- put back on it, and into their limits once more.  Then the angles,
--- always derived from the rotations (no drift over frames), the result
--- blended with the pose, and the joints.
-local function finish_run(sv, P, weight)
-  local rc, rs, jx, jy = P.rc, P.rs, P.jx, P.jy
-  local ch = sv.chain
-  local n, limited = P.count, P.limited_bones
-  for i = 1, n do
+-- put back on it, and into their limits once more (solve_sane).
+local function sane(P)
+  local rc, rs = P.rc, P.rs
+  local limited = P.limited_bones
+  for i = 1, P.count do
     local c, s = rc[i], rs[i]
     local norm = c * c + s * s
     if not (norm > N.ROT_NORM_MIN and norm < N.ROT_NORM_MAX) then -- NaN fails too
       pose.load(P, P.start_c, P.start_s)
       P.scale = 1.0
-      break
+      return
     end
     local off = norm - 1.0
     if off > N.ROT_DRIFT or off < -N.ROT_DRIFT then
@@ -370,19 +333,18 @@ local function finish_run(sv, P, weight)
     end
     if limited and clamp(P, i) then P.fresh = false end
   end
-  -- follow: the base one chain behind the target, placed last, on the
-  -- rotations as they are now (after a tip angle or a pole, and after
-  -- they were put back on unit length above), as ik2d_solve_finish does
-  if sv.settings.method == "follow" then follow.place(P) end
-  sv.limited = P.limited or (limited and pose.on_limit(P))
-  sv.have_solution = true
-  -- each bone: the solution, its angle (always derived from the rotation:
-  -- no drift over frames), and result = pose + weight * delta, where
-  -- delta runs inside the limits
+end
+
+-- Each bone: the solution, its angle (always derived from the rotation:
+-- no drift over frames), and result = pose + weight * delta, where delta
+-- runs inside the limits.
+local function commit(sv, P, weight)
+  local rc, rs = P.rc, P.rs
+  local ch = sv.chain
   local solution_angle, solution_c, solution_s = sv.solution_angle, sv.solution_c,
     sv.solution_s
   local constraint, chain_pose, angle, rest = ch.constraint, ch.pose, ch.angle, ch.rest
-  for i = 1, n do
+  for i = 1, P.count do
     local c, s = rc[i], rs[i]
     solution_c[i], solution_s[i] = c, s
     local ik = atan2(s, c)
@@ -401,39 +363,59 @@ local function finish_run(sv, P, weight)
     end
     if weight == 1.0 then angle[i] = p + delta else angle[i] = p + weight * delta end
   end
+end
+
+-- The result's joints: the IK solution's own where the result is it (no
+-- trig), from the last forward pass or (stale) a new one; else from the
+-- result angles, the base moved first for follow.
+local function result_joints(P, ch, weight)
+  local n = P.count
+  if move_base(P, ch, weight) or not (weight == 1.0 and ch.scale == 1.0) then
+    update_joints(ch)
+    return
+  end
+  local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
+  if P.fresh then
+    local jx, jy = P.jx, P.jy
+    for i = 1, n + 1 do
+      local x = jx[i]
+      if flip then x = bx2 - x end
+      joints[2 * i - 1], joints[2 * i] = x, jy[i]
+    end
+    return
+  end
+  local rc, rs, length = P.rc, P.rs, ch.length
+  local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
+  for i = 1, n do
+    local c, s = rc[i], rs[i]
+    wc, ws = wc * c - ws * s, wc * s + ws * c
+    if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
+    joints[2 * i] = y
+    local l = length[i]
+    x = x + l * wc
+    y = y + l * ws
+  end
+  if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
+  joints[2 * n + 2] = y
+end
+
+-- The end of a solve that ran (ik2d_solve_finish): the rotations made
+-- sane, follow's base placed, the solution and the result blended with
+-- the pose, and the joints.
+local function finish_run(sv, P, weight)
+  local ch = sv.chain
+  sane(P)
+  -- follow: the base one chain behind the target, placed last, on the
+  -- rotations as they are now (after a tip angle or a pole, and after
+  -- they were put back on unit length above), as ik2d_solve_finish does
+  if sv.settings.method == "follow" then follow.place(P) end
+  sv.limited = P.limited or (P.limited_bones and pose.on_limit(P))
+  sv.have_solution = true
+  commit(sv, P, weight)
   ch.uniform = sv.settings.uniform
   -- the stretch blends as the angles do
   if weight == 1.0 then ch.scale = P.scale else ch.scale = 1.0 + weight * (P.scale - 1.0) end
-  if move_base(P, ch, weight) then
-    update_joints(ch)
-  elseif weight == 1.0 and ch.scale == 1.0 then
-    -- the result is the IK solution: its joints need no trig, from the
-    -- last forward pass or (stale) a new one
-    local joints, flip, bx2 = ch.joints, ch.flip, 2.0 * ch.base_x
-    if P.fresh then
-      for i = 1, n + 1 do
-        local x = jx[i]
-        if flip then x = bx2 - x end
-        joints[2 * i - 1], joints[2 * i] = x, jy[i]
-      end
-    else
-      local length = ch.length
-      local x, y, wc, ws = P.base_x, P.base_y, P.base_c, P.base_s
-      for i = 1, n do
-        local c, s = rc[i], rs[i]
-        wc, ws = wc * c - ws * s, wc * s + ws * c
-        if flip then joints[2 * i - 1] = bx2 - x else joints[2 * i - 1] = x end
-        joints[2 * i] = y
-        local l = length[i]
-        x = x + l * wc
-        y = y + l * ws
-      end
-      if flip then joints[2 * n + 1] = bx2 - x else joints[2 * n + 1] = x end
-      joints[2 * n + 2] = y
-    end
-  else
-    update_joints(ch)
-  end
+  result_joints(P, ch, weight)
 end
 
 -- After a CCD run that stopped short of a target the chain can reach,
@@ -543,6 +525,51 @@ local function aimed(P, settings)
   return used
 end
 
+-- A tip angle of weight below 1: the last bone's direction in a free
+-- solve turned toward (dir_c, dir_s) by the weight.  The free solve starts
+-- from the pose, not the warm start (which the last blend turned
+-- already).  The oriented solve starts from the warm start when that
+-- reaches the target, else from the free solution (from a start short of
+-- the target the other bones could settle on another way to reach) (the
+-- warm start kept in P.warm_c, warm_s).  Returns the direction.
+local function tip_blended(P, settings, dir_c, dir_s)
+  local rc, rs, warm_c, warm_s = P.rc, P.rs, P.warm_c, P.warm_s
+  local chain_pose = P.chain.pose
+  pose.save(P, warm_c, warm_s)
+  pose.forward(P)
+  local warm_reaches = pose.tip_distance_sq(P) <= P.tolerance_sq
+  for i = 1, P.count do
+    local a = chain_pose[i]
+    rc[i], rs[i] = rot(a)
+    clamp(P, i)
+  end
+  -- the free solve without the pole, which bends the bones the oriented
+  -- solve leaves free, not the last
+  local pole = P.pole
+  P.fresh, P.pole = false, false
+  method_run(P)
+  local fc, fs = pose.world(P, P.count)
+  if warm_reaches then pose.load(P, warm_c, warm_s) end
+  P.pole = pole
+  P.fresh, P.limited = false, false
+  local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
+  turn = turn * settings.tip_weight
+  local tc, ts = rot(turn)
+  P.iterations = settings.iterations
+  return fc * tc - fs * ts, fc * ts + fs * tc
+end
+
+-- A run with a tip angle: the last bone along it (blended: toward it),
+-- the others solving for the joint that puts the tip on the target.
+local function tipped(P, settings)
+  -- the tip angle in chain space: mirrored when flipped
+  local angle = settings.tip_angle
+  if P.chain.flip then angle = PI - settings.tip_angle end
+  local dir_c, dir_s = rot(angle)
+  if settings.tip_weight < 1.0 then dir_c, dir_s = tip_blended(P, settings, dir_c, dir_s) end
+  return oriented(P, dir_c, dir_s)
+end
+
 -- The whole run: the method, a tip angle and a pole when set, and for
 -- one bone its scale; or an aimed run.
 local function run(P)
@@ -553,44 +580,7 @@ local function run(P)
   if not settings.tip or settings.tip_weight == 0.0 then
     used = bent(P)
   else
-    -- the tip angle in chain space: mirrored when flipped
-    local angle = settings.tip_angle
-    if P.chain.flip then angle = PI - settings.tip_angle end
-    local dir_c, dir_s = rot(angle)
-    if settings.tip_weight < 1.0 then
-      -- blended: the last bone's direction in the free solve turned
-      -- toward the angle by the weight.  The free solve starts from the
-      -- pose, not the warm start (which the last blend turned already).
-      -- The oriented solve starts from the warm start when that reaches
-      -- the target, else from the free solution (from a start short of
-      -- the target the other bones could settle on another way to reach)
-      -- (the warm start kept in P.warm_c, warm_s)
-      local rc, rs, warm_c, warm_s = P.rc, P.rs, P.warm_c, P.warm_s
-      local chain_pose = P.chain.pose
-      pose.save(P, warm_c, warm_s)
-      pose.forward(P)
-      local warm_reaches = pose.tip_distance_sq(P) <= P.tolerance_sq
-      for i = 1, P.count do
-        local a = chain_pose[i]
-        rc[i], rs[i] = rot(a)
-        clamp(P, i)
-      end
-      -- the free solve without the pole, which bends the bones the
-      -- oriented solve leaves free, not the last
-      local pole = P.pole
-      P.fresh, P.pole = false, false
-      method_run(P)
-      local fc, fs = pose.world(P, P.count)
-      if warm_reaches then pose.load(P, warm_c, warm_s) end
-      P.pole = pole
-      P.fresh, P.limited = false, false
-      local turn = atan2(fc * dir_s - fs * dir_c, fc * dir_c + fs * dir_s)
-      turn = turn * settings.tip_weight
-      local tc, ts = rot(turn)
-      dir_c, dir_s = fc * tc - fs * ts, fc * ts + fs * tc
-      P.iterations = settings.iterations
-    end
-    used = oriented(P, dir_c, dir_s)
+    used = tipped(P, settings)
   end
   -- follow reaches every target by moving the base, never the length
   -- (finish_run places it, on the rotations it keeps)
@@ -604,10 +594,11 @@ end
 local get_kernel, KERNEL_BONES = kernel.get, kernel.MAX_BONES
 local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 
---- The distance of the chain's tip from the target, and whether it is
--- within the tolerance, into sv (ik2d_solver_measure); returns reached.
+--- The distance of the chain's tip from its point target (the target
+-- set, or read from a bone by the skeleton layer; else the tip), and
+-- whether it is within the tolerance, into sv (ik2d_solver_measure);
+-- returns reached.
 function M.measure(sv)
-  if sv.target_skeleton then read_target(sv) end
   local ch = sv.chain
   local n, joints = ch.count, ch.joints
   local target_x, target_y = sv.target_x, sv.target_y
@@ -630,76 +621,63 @@ function M.measure(sv)
   return reached
 end
 
--- Solves on the general path (or, plain CCD without the exact step,
--- the kernels: M.solve tried sv.kernel already when tried is set).
--- Unmeasured: the caller measures every solver after it (a skeleton's
--- solve), and the measures here would be overwritten; returns nil then.
-local function solve_general(sv, tried, P, unmeasured)
-  local ch, settings = sv.chain, sv.settings
-  -- a skeleton chain solved on its own: its skeleton as without a base
-  -- set later (within the skeleton's solve, it placed what this reads)
-  if not unmeasured and ch.link and ch.link.skeleton then skeleton.ready(ch.link.skeleton) end
-  local weight, used = settings.weight, nil
-  if weight > 0.0 then
-    local n = ch.count
-    local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
-      not settings.aim and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
-    -- plain CCD without the exact step, the most common solve: the kernel
-    -- made for n bones (nil: it leaves this solve to the path below)
-    if plain and not settings.exact and not ch.link and not tried then
-      local sweep = settings.sweep
-      if LOOPS then
-        -- under LuaJIT: loops over arrays (false: a limit, the path below)
-        used = get_loop(sweep)(sv, ch, settings, weight, P) or nil
-      elseif n <= KERNEL_BONES then
-        used = get_kernel(n, sweep, false)(sv, ch, settings, weight, P)
-        if used == false then
-          used = get_kernel(n, sweep, true)(sv, ch, settings, weight, P)
-        end
-      end
-    end
-    if not used then
-      prepare(sv, P)
-      if plain then
-        -- plain CCD (what the C core's batches run in lockstep): no tip
-        -- angle, pole or one-bone scale
-        used = ccd.run(P)
-        if settings.exact then used = ccd_fallback(P, used) end
-      else
-        used = run(P)
-      end
-      finish_run(sv, P, weight)
-    end
-  else
-    -- weight 0: the pose exactly, and no solving work
-    used = 0
-    sv.limited = false
-    local angle, chain_pose = ch.angle, ch.pose
-    for i = 1, ch.count do angle[i] = chain_pose[i] end
-    ch.scale = 1.0
-    update_joints(ch)
-  end
-  sv.iterations = used
-  local reached
-  if not unmeasured then reached = M.measure(sv) end
-  -- a skeleton chain writes its bones back, and the skeleton follows
-  if ch.link then
-    skeleton.push(ch, true)
-    -- a target on a bone of its own skeleton may have moved with it: the
-    -- result describes where the tip and that bone ended
-    if not unmeasured and sv.target_skeleton and sv.target_skeleton == ch.link.skeleton then
-      reached = M.measure(sv)
-    end
-  end
-  return reached
+-- Weight 0: the pose exactly, and no solving work.
+local function keep_pose(sv, ch)
+  sv.limited = false
+  local angle, chain_pose = ch.angle, ch.pose
+  for i = 1, ch.count do angle[i] = chain_pose[i] end
+  ch.scale = 1.0
+  update_joints(ch)
 end
 
---- Solves and writes the chain's result; returns reached, distance,
--- iterations, limited (kept in sv too).  The common solve first, in few
--- steps (a frame runs it for every chain): the solver's kernel, which
--- measures the result itself.
+-- The chain's solve on the general path (or, plain CCD without the exact
+-- step on a chain of no skeleton, the kernels unless tried: M.solve tried
+-- sv.kernel already), its result written (ik2d_solve_chain), unmeasured.
+local function solve_chain(sv, tried, P)
+  local ch, settings = sv.chain, sv.settings
+  local weight, used = settings.weight, nil
+  if not (weight > 0.0) then
+    keep_pose(sv, ch)
+    sv.iterations = 0
+    return
+  end
+  local n = ch.count
+  local plain = settings.method == "ccd" and not settings.tip and not settings.pole and
+    not settings.aim and not (n == 1 and (settings.stretch > 1.0 or settings.compress < 1.0))
+  -- plain CCD without the exact step, the most common solve: the kernel
+  -- made for n bones (nil: it leaves this solve to the path below)
+  if plain and not settings.exact and not ch.link and not tried then
+    local sweep = settings.sweep
+    if LOOPS then
+      -- under LuaJIT: loops over arrays (false: a limit, the path below)
+      used = get_loop(sweep)(sv, ch, settings, weight, P) or nil
+    elseif n <= KERNEL_BONES then
+      used = get_kernel(n, sweep, false)(sv, ch, settings, weight, P)
+      if used == false then
+        used = get_kernel(n, sweep, true)(sv, ch, settings, weight, P)
+      end
+    end
+  end
+  if not used then
+    prepare(sv, P)
+    if plain then
+      -- plain CCD (what the C core's batches run in lockstep): no tip
+      -- angle, pole or one-bone scale
+      used = ccd.run(P)
+      if settings.exact then used = ccd_fallback(P, used) end
+    else
+      used = run(P)
+    end
+    finish_run(sv, P, weight)
+  end
+  sv.iterations = used
+end
+
+--- Solves and writes the chain's result toward its point target and
+-- measures it; returns reached, distance, iterations, limited (kept in sv
+-- too).  The common solve first, in few steps (a frame runs it for every
+-- chain): the solver's kernel, which measures the result itself.
 function M.solve(sv, P)
-  if sv.target_skeleton then read_target(sv) end
   local solve_kernel = sv.kernel
   if solve_kernel then
     local ch, settings = sv.chain, sv.settings
@@ -711,18 +689,19 @@ function M.solve(sv, P)
         get_kernel(ch.count, settings.sweep, true)(sv, ch, settings, weight, P)
     end
     if used then return reached, distance, used, limited end
-    reached = solve_general(sv, true, P, false)
-    return reached, sv.distance, sv.iterations, sv.limited
+    solve_chain(sv, true, P)
+  else
+    solve_chain(sv, false, P)
   end
-  local reached = solve_general(sv, false, P, false)
+  local reached = M.measure(sv)
   return reached, sv.distance, sv.iterations, sv.limited
 end
 
---- A skeleton chain's solve within its skeleton's (which measures every
--- solver after all: the measures a solve makes would be overwritten).
-function M.solve_unmeasured(sv, P)
-  if sv.target_skeleton then read_target(sv) end
-  solve_general(sv, false, P, true)
+--- The chain's solve toward its point target, unmeasured: the caller
+-- measures it where the target is once it has written the result back (a
+-- skeleton chain's: ik2d.pure.skeleton_solve).
+function M.solve_chain(sv, P)
+  solve_chain(sv, false, P)
 end
 
 return M

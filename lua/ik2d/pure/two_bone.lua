@@ -86,6 +86,46 @@ local function bend_side(P, ch, bend)
   return bend
 end
 
+-- The elbow that puts the tip at distance reach from the base, bent to
+-- side bend (straight and folded exactly: two_bone_elbow).
+local function elbow_for(a, b, reach, bend)
+  if reach >= a + b then return 0.0 end
+  if reach <= abs(a - b) then return bend * PI end
+  local cos_elbow = (reach * reach - a * a - b * b) / (2.0 * a * b)
+  if cos_elbow > 1.0 then cos_elbow = 1.0 elseif cos_elbow < -1.0 then cos_elbow = -1.0 end
+  return bend * acos(cos_elbow)
+end
+
+-- A limit forbids (shoulder, elbow), aimed along aim: the nearest allowed
+-- pose instead (two_bone_nearest); returns it.
+local function nearest(P, ch, a, b, aim, shoulder, elbow)
+  P.best_shoulder = allowed(ch, 1, shoulder)
+  P.best_elbow = allowed(ch, 2, elbow)
+  P.best_distance = huge
+  P.tie = 1e-12 * (a + b)
+  -- the other bend, when it is allowed
+  if inside(ch, 1, aim_at(ch, a, b, aim, -elbow)) and inside(ch, 2, -elbow) then
+    consider(P, ch, a, b, aim_at(ch, a, b, aim, -elbow), -elbow)
+  end
+  -- the elbow at the allowed angle nearest the answer, straight, folded
+  -- and at its limits; the shoulder at its limits
+  from_elbow(P, ch, a, b, aim, allowed(ch, 2, elbow))
+  from_elbow(P, ch, a, b, aim, allowed(ch, 2, 0.0))
+  from_elbow(P, ch, a, b, aim, allowed(ch, 2, PI))
+  local constraint, rest = ch.constraint, ch.rest
+  for side = 0, 1 do
+    local limit = constraint[2]
+    if limit and not limit.full then
+      from_elbow(P, ch, a, b, aim, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
+    end
+    limit = constraint[1]
+    if limit and not limit.full then
+      from_shoulder(P, ch, a, b, rest[1] + limit.mid + (side == 1 and limit.half or -limit.half))
+    end
+  end
+  return P.best_shoulder, P.best_elbow
+end
+
 --- Solves pose P's 2 bones; returns the iterations used (0 when the tip
 -- already was within tolerance, else 1).
 function M.run(P)
@@ -114,49 +154,13 @@ function M.run(P)
   local aim_c, aim_s = rot(aim)
   P.goal_x = bx + reach * aim_c
   P.goal_y = by + reach * aim_s
-  local bend = bend_side(P, ch, settings.bend)
-  -- straight and folded exactly
-  local elbow
-  if reach >= a + b then
-    elbow = 0.0
-  elseif reach <= abs(a - b) then
-    elbow = bend * PI
-  else
-    local cos_elbow = (reach * reach - a * a - b * b) / (2.0 * a * b)
-    if cos_elbow > 1.0 then cos_elbow = 1.0 elseif cos_elbow < -1.0 then cos_elbow = -1.0 end
-    elbow = bend * acos(cos_elbow)
-  end
+  local elbow = elbow_for(a, b, reach, bend_side(P, ch, settings.bend))
   -- on the base the limb folds and any shoulder does as well: keep it
   local shoulder
   if d > 0.0 then shoulder = aim_at(ch, a, b, aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
   if not inside(ch, 1, shoulder) or not inside(ch, 2, elbow) then
     P.limited = true
-    -- a limit forbids it: the nearest allowed pose
-    P.best_shoulder = allowed(ch, 1, shoulder)
-    P.best_elbow = allowed(ch, 2, elbow)
-    P.best_distance = huge
-    P.tie = 1e-12 * (a + b)
-    -- the other bend, when it is allowed
-    if inside(ch, 1, aim_at(ch, a, b, aim, -elbow)) and inside(ch, 2, -elbow) then
-      consider(P, ch, a, b, aim_at(ch, a, b, aim, -elbow), -elbow)
-    end
-    -- the elbow at the allowed angle nearest the answer, straight, folded
-    -- and at its limits; the shoulder at its limits
-    from_elbow(P, ch, a, b, aim, allowed(ch, 2, elbow))
-    from_elbow(P, ch, a, b, aim, allowed(ch, 2, 0.0))
-    from_elbow(P, ch, a, b, aim, allowed(ch, 2, PI))
-    local constraint, rest = ch.constraint, ch.rest
-    for side = 0, 1 do
-      local limit = constraint[2]
-      if limit and not limit.full then
-        from_elbow(P, ch, a, b, aim, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
-      end
-      limit = constraint[1]
-      if limit and not limit.full then
-        from_shoulder(P, ch, a, b, rest[1] + limit.mid + (side == 1 and limit.half or -limit.half))
-      end
-    end
-    shoulder, elbow = P.best_shoulder, P.best_elbow
+    shoulder, elbow = nearest(P, ch, a, b, aim, shoulder, elbow)
   end
   rc[1], rs[1] = rot(shoulder)
   rc[2], rs[2] = rot(elbow)
