@@ -116,6 +116,9 @@ build = {
     ["ik2d.rig.dragonbones"] = "lua/ik2d/rig/dragonbones.lua",
     ["ik2d.rig.dragonbones_clip"] = "lua/ik2d/rig/dragonbones_clip.lua",
     ["ik2d.rig.dragonbones_data"] = "lua/ik2d/rig/dragonbones_data.lua",
+    ["ik2d.rig.float32"] = "lua/ik2d/rig/float32.lua",
+    ["ik2d.rig.json"] = "lua/ik2d/rig/json.lua",
+    ["ik2d.vendor.dkjson"] = "lua/ik2d/vendor/dkjson.lua",
     -- end generated
   },
 }

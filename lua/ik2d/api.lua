@@ -689,6 +689,7 @@ api.modules = {
     "ik2d.pure.pose", "ik2d.pure.skeleton", "ik2d.pure.skeleton_solve", "ik2d.pure.solver",
     "ik2d.pure.spring", "ik2d.pure.two_bone",
     "ik2d.rig.dragonbones", "ik2d.rig.dragonbones_clip", "ik2d.rig.dragonbones_data",
+    "ik2d.rig.float32", "ik2d.rig.json", "ik2d.vendor.dkjson",
   },
 }
 
