@@ -50,10 +50,9 @@ local function pure(x)
   return rounded
 end
 
--- Veltkamp's split: with c = 2^s + 1, t = x c, x - ... the high part
--- t - (t - x) is x rounded to nearest to 53 - s bits (three roundings
--- that each lose nothing but the bits below), s = 29 leaving a float's
--- 24.  Its ties may go either way: a tie is an x that 25 bits hold and 24
+-- Veltkamp's split: with c = 2^s + 1 and t = x c (rounded), t - (t - x)
+-- is x rounded to nearest to 53 - s significant bits; s = 29 leaves a
+-- float's 24.  Its ties may go either way: a tie is an x that 25 bits hold and 24
 -- do not, and then the answer is whichever neighbour, hi or 2x - hi, has
 -- an even last bit, the one 23 bits hold.  Normal floats only (below
 -- 2^-126 the float's bits thin out): the rest goes to pure.
