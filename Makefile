@@ -349,6 +349,15 @@ build/bench/character: bench/character_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 bench-character:
 	@MAKE="$(MAKE)" sh bench/character.sh
 
+# --- rig loading bench ----------------------------------------------------
+# `make bench-rig`: a generated 67-bone Spine rig of 11 animations (about
+# 1 MB of JSON, bench/spine_rig_gen.lua) decoded with each JSON library
+# there is and read to its rig description, on LuaJIT and Lua 5.4.
+.PHONY: bench-rig
+bench-rig:
+	@luajit bench/rig_load.lua
+	@lua5.4 bench/rig_load.lua
+
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and
 # FABRIK against textbook CCD (bench/quality.c, fixed seed).

@@ -24,11 +24,6 @@ for k = 1, 9 do
   W0[k], W1[k], W2[k], W3[k] = w * w * w, 3 * w * w * u, 3 * w * u * u, u * u * u
 end
 
--- one coordinate of the sample k: the weighted sum, left to right, rounded
-local function sample(k, p0, p1, p2, p3)
-  return round(W0[k] * p0 + W1[k] * p1 + W2[k] * p2 + W3[k] * p3)
-end
-
 --- curves.bezier(t1, v1, cx1, cy1, cx2, cy2, t2, v2) -> the nine points
 -- {t, v, ...} (18 numbers) of the cubic Bézier from (t1, v1) to (t2, v2)
 -- with control points (cx1, cy1), (cx2, cy2), at u = 1/10 .. 9/10, each
@@ -38,20 +33,18 @@ end
 -- B(u) = (1 - u)^3 P0 + 3 (1 - u)^2 u P1 + 3 (1 - u) u^2 P2 + u^3 P3,
 -- summed left to right in doubles with the weights above, then rounded
 -- once: within one unit of the float's last place of the runtime's
--- samples, far below the 1e-4 a bone is compared to.  (One table made
--- whole: a large rig has thousands of these.)
+-- samples, far below the 1e-4 a bone is compared to.  The list is made
+-- at its size and filled by a loop: a large rig has thousands of these,
+-- and so LuaJIT compiles it whole (no growing table; a constructor of 18
+-- calls instead makes LuaJIT give up on the rounding's trace).
 function curves.bezier(t1, v1, cx1, cy1, cx2, cy2, t2, v2)
-  return {
-    sample(1, t1, cx1, cx2, t2), sample(1, v1, cy1, cy2, v2),
-    sample(2, t1, cx1, cx2, t2), sample(2, v1, cy1, cy2, v2),
-    sample(3, t1, cx1, cx2, t2), sample(3, v1, cy1, cy2, v2),
-    sample(4, t1, cx1, cx2, t2), sample(4, v1, cy1, cy2, v2),
-    sample(5, t1, cx1, cx2, t2), sample(5, v1, cy1, cy2, v2),
-    sample(6, t1, cx1, cx2, t2), sample(6, v1, cy1, cy2, v2),
-    sample(7, t1, cx1, cx2, t2), sample(7, v1, cy1, cy2, v2),
-    sample(8, t1, cx1, cx2, t2), sample(8, v1, cy1, cy2, v2),
-    sample(9, t1, cx1, cx2, t2), sample(9, v1, cy1, cy2, v2),
-  }
+  local out = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  for k = 1, 9 do
+    local b0, b1, b2, b3 = W0[k], W1[k], W2[k], W3[k]
+    out[2 * k - 1] = round(b0 * t1 + b1 * cx1 + b2 * cx2 + b3 * t2)
+    out[2 * k] = round(b0 * v1 + b1 * cy1 + b2 * cy2 + b3 * v2)
+  end
+  return out
 end
 
 -- The value at `time` on the straight lines from (t1, v1) through the

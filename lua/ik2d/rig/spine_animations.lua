@@ -111,12 +111,20 @@ end
 -- The description's timeline of `count` channels from `first` of a read
 -- curve timeline, values times `factor`; a Bézier becomes its nine
 -- samples a channel (sampled in the file's units, then times factor).
+-- A timeline taking every channel takes the read lists themselves (read
+-- for it alone); one of several channels, copies.
 local function timeline(parsed, first, count, factor)
   local from, channels, n = parsed.values, parsed.channels, #parsed.times
-  local times, values, out_curves = {}, {}, {}
-  for k = 1, n do
-    times[k] = parsed.times[k]
-    for c = 0, count - 1 do values[(k - 1) * count + c + 1] = from[(k - 1) * channels + first + c] * factor end
+  local times, values, out_curves = parsed.times, from, {}
+  if count ~= channels then
+    times = {}
+    for k = 1, n do times[k] = parsed.times[k] end
+  end
+  if count ~= channels or factor ~= 1 then
+    values = {}
+    for k = 1, n do
+      for c = 0, count - 1 do values[(k - 1) * count + c + 1] = from[(k - 1) * channels + first + c] * factor end
+    end
   end
   for k = 1, n do
     local curve = parsed.curves[k]
