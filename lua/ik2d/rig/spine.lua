@@ -283,6 +283,9 @@ end
 local function read_all(file, filename)
   if not check.is_object(file) then fail("", "must be a JSON object, got " .. kind(file)) end
   local version = read_version(file)
+  -- the reader's state, which the other Spine modules read too: each
+  -- list's names to their 1-based places, the bones and slots read, the
+  -- constraints as met (for `order`), and R:note_unsupported(sentence)
   local R = {
     bone_index = {}, slot_index = {}, solver_index = {}, constraint_index = {}, path_index = {},
     physics_index = {}, ordered = {}, unsupported = {}, unsupported_seen = {},

@@ -463,7 +463,7 @@ local function read_attachment_timelines(R, map, where, clip, animation)
       if kind_name == "deform" then
         store_deform(clip, skin, slot, name, read_deform_keys(list, check.place(at, "deform"), clip, length))
       elseif kind_name == "sequence" then
-        R.note_unsupported(R, format("animation %s: sequence keys of attachment %s (skin %s, slot %s): not played",
+        R:note_unsupported(format("animation %s: sequence keys of attachment %s (skin %s, slot %s): not played",
                                      show(animation), show(name), show(skin), show(slot)))
       else
         fail(at, format("%s is not an attachment timeline (deform, sequence)", show(kind_name)))
@@ -585,12 +585,12 @@ local function read_animation(R, name, anim, where)
       if not R.path_index[constraint] then
         fail(key_of(where, "path"), format("%s is not a path constraint", show(constraint)))
       end
-      R.note_unsupported(R, format("animation %s: keys of path constraint %s: not played", show(name),
+      R:note_unsupported(format("animation %s: keys of path constraint %s: not played", show(name),
                                    show(constraint)))
     end
   end
   if not is_absent(anim.physics) then
-    R.note_unsupported(R, format("animation %s: physics constraint keys: not played", show(name)))
+    R:note_unsupported(format("animation %s: physics constraint keys: not played", show(name)))
   end
   return clip
 end

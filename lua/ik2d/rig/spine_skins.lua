@@ -91,7 +91,7 @@ local function image_path(map, entry, where)
 end
 
 local function note_sequence(R, map, place)
-  if not is_absent(map.sequence) then R.note_unsupported(R, format("sequence of %s: not played", place)) end
+  if not is_absent(map.sequence) then R:note_unsupported(format("sequence of %s: not played", place)) end
 end
 
 local read = {}
@@ -182,7 +182,7 @@ function read.clipping(R, map, where, _, place)
     fail(where, format("end %s is not a slot", show(att["end"])))
   end
   R.deform_length[att] = counted_vertices(R, map, where, att)
-  R.note_unsupported(R, format("clipping %s: not drawn", place))
+  R:note_unsupported(format("clipping %s: not drawn", place))
   return att
 end
 
