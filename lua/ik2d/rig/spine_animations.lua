@@ -59,7 +59,7 @@ end
 -- The keys of one timeline: a non-empty array.
 local function key_list(map, name, where)
   local list = map[name]
-  if not check.is_array(list) or is_absent(list) then
+  if not check.is_array(list) then
     fail(where, format("%s must be an array of keys, got %s", name, kind(list)))
   end
   if #list == 0 then fail(where, name .. " has no keys") end
