@@ -6,9 +6,9 @@
 -- a float cdata under LuaJIT and string.pack("f") (Lua 5.3, 5.4), both C's
 -- double-to-float conversion (round to nearest, ties to even); `pure`, the
 -- definition in plain arithmetic; and `split`, plain arithmetic too, which
--- float32.round uses where there is no FFI: on Lua 5.4 it takes a sixth of
--- string.pack's time (a pack and an unpack make a string a number), which
--- is most of a large rig's reading there.  The C conversion is undefined
+-- float32.round uses where LuaJIT does not compile the FFI's: on Lua 5.4
+-- it takes a sixth of string.pack's time (a pack and an unpack make a
+-- string a number), which is most of a large rig's reading there.  The C conversion is undefined
 -- for values beyond the float range: those never reach it (they round to
 -- an infinity here, as IEEE 754 says).
 
@@ -100,7 +100,12 @@ end
 --- float32.ways: each way there is here, by name ("ffi", "pack", "split",
 -- "pure"); float32.way: the name of the one float32.round uses.
 float32.ways = { pack = packed, ffi = through_ffi, split = split, pure = pure }
-float32.way = through_ffi and "ffi" or "split"
+-- The FFI's conversion is one instruction in compiled code, but makes a
+-- cdata in LuaJIT's interpreter (its JIT off, as on iOS): five times the
+-- split's time there.
+local jit_lib = rawget(_G, "jit")
+local compiling = type(jit_lib) == "table" and type(jit_lib.status) == "function" and jit_lib.status()
+float32.way = (through_ffi and compiling) and "ffi" or "split"
 
 --- float32.round(x) -> the 32-bit float nearest x (ties to even), as a
 -- number; nan stays nan, magnitudes past the float range become inf.
