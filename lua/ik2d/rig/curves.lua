@@ -11,7 +11,7 @@
 
 local float32 = require "ik2d.rig.float32"
 
-local curves = {}
+local curves = { _VERSION = require("ik2d.api").version }
 
 local round, floor = float32.round, math.floor
 

@@ -12,7 +12,7 @@
 -- for values beyond the float range: those never reach it (they round to
 -- an infinity here, as IEEE 754 says).
 
-local float32 = {}
+local float32 = { _VERSION = require("ik2d.api").version }
 
 local floor, huge, type = math.floor, math.huge, type
 

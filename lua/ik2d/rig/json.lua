@@ -11,7 +11,7 @@
 -- over the tables, or json.null), which the readers take as an absent
 -- field; a null in an array keeps its place, so the array keeps its length.
 
-local json = {}
+local json = { _VERSION = require("ik2d.api").version }
 
 --- json.null: what a JSON null decodes to (a unique value).
 json.null = setmetatable({}, { __tostring = function() return "null" end, __name = "ik2d.rig.json.null" })

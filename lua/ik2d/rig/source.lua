@@ -14,7 +14,7 @@
 local json = require "ik2d.rig.json"
 local check = require "ik2d.rig.check"
 
-local source = {}
+local source = { _VERSION = require("ik2d.api").version }
 
 local type, format = type, string.format
 local is_object, is_absent = check.is_object, check.is_absent

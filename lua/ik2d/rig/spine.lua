@@ -18,7 +18,7 @@ local units = require "ik2d.rig.spine_units"
 local spine_skins = require "ik2d.rig.spine_skins"
 local spine_animations = require "ik2d.rig.spine_animations"
 
-local spine = {}
+local spine = { _VERSION = require("ik2d.api").version }
 
 local fail, item, show, kind = check.fail, check.item, check.show, check.kind
 local number, nonnegative, whole, boolean = check.number, check.nonnegative, check.whole, check.boolean
