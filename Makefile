@@ -54,6 +54,9 @@ BINDING_SOURCES = src/lua/luaik_api.c src/lua/luaik_options.c src/lua/luaik_core
 BINDING_HEADERS = src/lua/luaik_api.h src/lua/luaik.h src/lua/luaik_compat.h
 # the Lua side, its folders too (the pure-Lua core in lua/ik2d/pure/)
 LUA_MODULES = $(patsubst lua/%,%,$(wildcard lua/ik2d/*.lua lua/ik2d/*/*.lua))
+# the JSON decoder shipped for games without one (ik2d.rig.json) has its
+# licence beside it
+VENDOR_LICENCE = ik2d/vendor/dkjson-LICENSE.txt
 
 .PHONY: all deps deps-dev test lint gen demo install uninstall clean
 
@@ -285,6 +288,7 @@ install: all
 	install -d $(DESTDIR)$(LUA_LIBDIR)/ik2d
 	install -m 755 $(BUILD)/ik2d/core.so $(DESTDIR)$(LUA_LIBDIR)/ik2d/core.so
 	for f in $(LUA_MODULES); do install -D -m 644 lua/$$f $(DESTDIR)$(LUA_SHAREDIR)/$$f || exit 1; done
+	install -m 644 lua/$(VENDOR_LICENCE) $(DESTDIR)$(LUA_SHAREDIR)/$(VENDOR_LICENCE)
 
 # `luarocks make` on Unix (the rockspec's make backend): builds in a
 # temporary folder and installs from it, so nothing is left in the tree
@@ -297,7 +301,7 @@ rock-install:
 
 uninstall:
 	rm -f $(DESTDIR)$(LUA_LIBDIR)/ik2d/core.so
-	rm -f $(addprefix $(DESTDIR)$(LUA_SHAREDIR)/,$(LUA_MODULES))
+	rm -f $(addprefix $(DESTDIR)$(LUA_SHAREDIR)/,$(LUA_MODULES) $(VENDOR_LICENCE))
 
 # build/ holds every build; the rest is what an older `luarocks make`
 # (the builtin backend: objects beside the sources, the module in ./ik2d)
@@ -344,6 +348,15 @@ build/bench/character: bench/character_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 
 bench-character:
 	@MAKE="$(MAKE)" sh bench/character.sh
+
+# --- rig loading bench ----------------------------------------------------
+# `make bench-rig`: a generated 67-bone Spine rig of 11 animations (about
+# 1 MB of JSON, bench/spine_rig_gen.lua) decoded with each JSON library
+# there is and read to its rig description, on LuaJIT and Lua 5.4.
+.PHONY: bench-rig
+bench-rig:
+	@luajit bench/rig_load.lua
+	@lua5.4 bench/rig_load.lua
 
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and

@@ -52,7 +52,9 @@ describe("lua/ik2d/api.lua", function()
 
   it("gives every module one version: the description's", function()
     assert.equal(api.version, ik2d._VERSION)
-    for _, name in ipairs({ "ik2d.smooth", "ik2d.blend", "ik2d.behaviour", "ik2d.attach", "ik2d.gait" }) do
+    for _, name in ipairs({ "ik2d.smooth", "ik2d.blend", "ik2d.behaviour", "ik2d.attach", "ik2d.gait",
+                            "ik2d.rig.spine", "ik2d.rig.source", "ik2d.rig.json", "ik2d.rig.float32",
+                            "ik2d.rig.curves" }) do
       assert.equal(api.version, require(name)._VERSION, name)
     end
     assert.truthy(read("src/ik2d.h"):find('#define IK2D_VERSION "' .. api.version .. '"', 1, true))

@@ -92,6 +92,11 @@ describe("the rock (luarocks make, Lua " .. version .. ")", function()
     assert(#missing == 0, "not installed by the rockspec: lua/ik2d/" .. table.concat(missing, ", lua/ik2d/"))
   end)
 
+  it("installs the vendored dkjson's licence beside it", function()
+    assert(made, "luarocks make failed:\n" .. tostring(make_output))
+    assert.is_true(exists(tree .. "/share/lua/" .. version .. "/ik2d/vendor/dkjson-LICENSE.txt"))
+  end)
+
   -- runs the script in a fresh interpreter that sees only the tree, with
   -- the pure-Lua core when pure; checks where ik2d came from and what it solved
   local function use(pure)
@@ -110,6 +115,8 @@ print("lua " .. tostring(package.searchpath("ik2d", package.path)))
 print("core " .. tostring(package.searchpath("ik2d.core", package.cpath)))
 print("backend " .. tostring(ik2d.backend))
 print(("result %s %.17g %.17g %.17g"):format(tostring(reached), distance, x, y))
+local rig = require("ik2d.rig.source").describe('{"skeleton":{"spine":"4.2.1"},"bones":[{"name":"root"}]}')
+print(("rig %s %s"):format(require("ik2d.rig.json").library, rig and rig.bones[1].name))
 ]])
     f:close()
     local share, lib = tree .. "/share/lua/" .. version, tree .. "/lib/lua/" .. version
@@ -125,6 +132,8 @@ print(("result %s %.17g %.17g %.17g"):format(tostring(reached), distance, x, y))
     assert.are.equal(share .. "/ik2d/init.lua", out:match("\nlua ([^\n]*)"))
     assert.are.equal(lib .. "/ik2d/core.so", out:match("\ncore ([^\n]*)"))
     assert.is_truthy(out:match("^version %S+"))
+    -- the tree alone has no cjson and no system dkjson: its own copy reads
+    assert.are.equal("vendored root", out:match("\nrig ([^\n]*)"))
     if pure then
       assert.are.equal("lua", out:match("\nbackend (%S+)"))
     else

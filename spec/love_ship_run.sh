@@ -6,7 +6,8 @@
 #   save    the library in the game's save folder instead: the same
 #   .love   the folder zipped: the library cannot load from the zip, and
 #           the pure-Lua core answers, with the native core's bits
-# each started from an empty folder (see play)
+# each started from an empty folder (see play), each reading a Spine rig
+# (rig.json) through love.filesystem and the vendored dkjson.
 # Prints the game's lines and `love: N passed, N failed` summed.
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
@@ -49,7 +50,8 @@ play() {
 
 mkdir -p "$work/elsewhere" || fail "cannot make an empty folder to run from"
 game=$work/game
-mkdir -p "$game" && cp -R spec/love_ship/. "$game/" && cp -R "$dist" "$game/ik2d" ||
+mkdir -p "$game" && cp -R spec/love_ship/. "$game/" && cp -R "$dist" "$game/ik2d" &&
+  cp spec/rigs/constraints.json "$game/rig.json" ||
   fail "cannot lay out the game"
 play folder "$game" ffi
 

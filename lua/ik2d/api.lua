@@ -688,7 +688,10 @@ api.modules = {
     "ik2d.pure.options",
     "ik2d.pure.pose", "ik2d.pure.skeleton", "ik2d.pure.skeleton_solve", "ik2d.pure.solver",
     "ik2d.pure.spring", "ik2d.pure.two_bone",
-    "ik2d.rig.dragonbones", "ik2d.rig.dragonbones_clip", "ik2d.rig.dragonbones_data",
+    "ik2d.rig.check", "ik2d.rig.curves", "ik2d.rig.dragonbones", "ik2d.rig.dragonbones_clip",
+    "ik2d.rig.dragonbones_data", "ik2d.rig.float32", "ik2d.rig.json", "ik2d.rig.source", "ik2d.rig.spine",
+    "ik2d.rig.spine_animations", "ik2d.rig.spine_skins", "ik2d.rig.spine_units",
+    "ik2d.vendor.dkjson",
   },
 }
 

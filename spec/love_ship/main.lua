@@ -14,7 +14,10 @@
 -- LuaJIT's own entry stays, ./?.so, which finds ik2d/core.so when the
 -- game is started from its own folder: spec/love_ship_run.sh starts it
 -- from an empty one, as a player's .love is started from anywhere.
+-- No Lua path either: no cjson, no system dkjson, so rigs read through
+-- ik2d's own copy.
 package.cpath = "./?.so"
+package.path = ""
 
 local passed, failed = 0, 0
 local ik2d, solver
@@ -53,6 +56,17 @@ local function read_lines(path)
   return lines
 end
 
+-- a Spine rig in the game's folder (spec/rigs/constraints.json, laid out
+-- as rig.json), read through love.filesystem and the vendored dkjson
+local function read_rig()
+  local json = require "ik2d.rig.json"
+  check("rigs decode through ik2d's own dkjson", json.library == "vendored", json.library)
+  local desc, message = require("ik2d.rig.source").describe("rig.json")
+  check("a Spine rig in the game reads to its description",
+        desc ~= nil and #desc.bones == 10 and desc.solvers[1].name == "leg" and desc.order[1][2] == "aim",
+        message)
+end
+
 function love.load(args)
   love.errorhandler = function(message)
     check("no error", false, message)
@@ -65,6 +79,7 @@ function love.load(args)
   ok, ik2d = pcall(require, "ik2d")
   if not check("require 'ik2d' loads the vendored copy", ok, not ok and ik2d) then return finish() end
   check("ik2d.backend is " .. backend, ik2d.backend == backend, ik2d.backend)
+  read_rig()
   local tips
   tips, solver = scene()
   solver:set_target(200, 150)
