@@ -588,7 +588,15 @@ typedef struct ik2d_skeleton ik2d_skeleton;
 typedef enum ik2d_inherit {
   IK2D_INHERIT_ALL = 0, /* the parent's position and rotation */
   /* its position only: the bone's angle is relative to the skeleton's base */
-  IK2D_INHERIT_POSITION
+  IK2D_INHERIT_POSITION,
+  /* its position, and its scale along its direction and across it: the bone's
+  ** angle is relative to the skeleton's base, no shear or reflection of the
+  ** parent's is taken */
+  IK2D_INHERIT_NO_ROTATION_OR_REFLECTION,
+  /* its position, rotation and reflection, not its scale or shear */
+  IK2D_INHERIT_NO_SCALE,
+  /* its position and rotation, not its scale, shear or reflection */
+  IK2D_INHERIT_NO_SCALE_OR_REFLECTION
 } ik2d_inherit;
 /* end generated */
 

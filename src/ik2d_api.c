@@ -55,7 +55,8 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_PARENT: return "parent must be an earlier bone";
     case IK2D_ERR_ORIGIN_X: return "origin x must be finite";
     case IK2D_ERR_ORIGIN_Y: return "origin y must be finite";
-    case IK2D_ERR_INHERIT: return "inherit must be all or position";
+    case IK2D_ERR_INHERIT:
+      return "inherit must be all, position, no_rotation_or_reflection, no_scale or no_scale_or_reflection";
     case IK2D_ERR_PATH: return "the last bone does not descend from the first";
     case IK2D_ERR_PATH_INHERIT:
       return "a bone that inherits position only can only start a chain";

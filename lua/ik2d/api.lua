@@ -92,7 +92,9 @@ api.statuses = {
     doc = "a parent that is not an earlier bone (or -1)" },
   { name = "ORIGIN_X", words = "origin x must be finite", doc = "a bone origin's x not finite" },
   { name = "ORIGIN_Y", words = "origin y must be finite", doc = "a bone origin's y not finite" },
-  { name = "INHERIT", words = "inherit must be all or position", doc = "not an ik2d_inherit" },
+  { name = "INHERIT",
+    words = "inherit must be all, position, no_rotation_or_reflection, no_scale or no_scale_or_reflection",
+    doc = "not an ik2d_inherit" },
   { name = "PATH", words = "the last bone does not descend from the first",
     doc = "a chain's last bone does not descend from its first" },
   { name = "PATH_INHERIT", words = "a bone that inherits position only can only start a chain",
@@ -182,6 +184,13 @@ api.enums = {
       { "all", "IK2D_INHERIT_ALL", doc = "the parent's position and rotation" },
       { "position", "IK2D_INHERIT_POSITION", doc = "its position only: the bone's angle is relative "
         .. "to the skeleton's base" },
+      { "no_rotation_or_reflection", "IK2D_INHERIT_NO_ROTATION_OR_REFLECTION",
+        doc = "its position, and its scale along its direction and across it: the bone's angle is "
+          .. "relative to the skeleton's base, no shear or reflection of the parent's is taken" },
+      { "no_scale", "IK2D_INHERIT_NO_SCALE", doc = "its position, rotation and reflection, not its "
+        .. "scale or shear" },
+      { "no_scale_or_reflection", "IK2D_INHERIT_NO_SCALE_OR_REFLECTION",
+        doc = "its position and rotation, not its scale, shear or reflection" },
     } },
   { name = "collider_shape", c = "ik2d_collider_shape", doc = "A spring's collider's shape.",
     values = {

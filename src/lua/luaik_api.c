@@ -12,7 +12,7 @@ const char *const luaik_space_names[] = {"parent", "world", NULL};
 const char *const luaik_method_names[] = {"ccd", "fabrik", "two_bone", "follow", NULL};
 const char *const luaik_sweep_names[] = {"root", "tip", NULL};
 const char *const luaik_softness_curve_names[] = {"smooth", "spine", NULL};
-const char *const luaik_inherit_names[] = {"all", "position", NULL};
+const char *const luaik_inherit_names[] = {"all", "position", "no_rotation_or_reflection", "no_scale", "no_scale_or_reflection", NULL};
 const char *const luaik_collider_shape_names[] = {"circle", "segment", NULL};
 
 const char *const luaik_constraint_fields[] = {"min", "max", "invert", "space", NULL};
