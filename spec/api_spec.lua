@@ -152,6 +152,7 @@ describe("each backend's checks, made from the description (" .. ik2d.backend ..
   local function refused_values(check, whole)
     local list = {}
     if check.not_nan then list[#list + 1] = 0 / 0 end
+    if check.nonzero then list[#list + 1] = 0 end
     if check.finite and not whole then list[#list + 1] = math.huge end
     if check.min then list[#list + 1] = constant(check.min) - 1 end
     if check.above then list[#list + 1] = constant(check.above) end

@@ -244,7 +244,9 @@ local CHECKED = {
   { def = api.spring, file = "src/ik2d_spring.c" },
   { def = api.collider, file = "src/ik2d_spring.c" },
   { def = api.skeleton_bone, file = "src/ik2d_skeleton.c" },
+  { def = api.bone_local, file = "src/ik2d_skeleton.c" },
   { def = api.skeleton, file = "src/ik2d_skeleton.c" },
+  { def = api.transform_constraint, file = "src/ik2d_transform_constraint.c" },
 }
 
 local function constant_value(name)
@@ -286,6 +288,7 @@ local function c_conditions(check, f, v)
   if check.whole and f.type ~= "int" then parts[#parts + 1] = "floor(" .. v .. ") == " .. v end
   if check.finite then parts[#parts + 1] = "isfinite(" .. v .. ")" end
   if check.not_nan then parts[#parts + 1] = "!isnan(" .. v .. ")" end
+  if check.nonzero then parts[#parts + 1] = v .. " != 0.0" end
   if check.min ~= nil then parts[#parts + 1] = v .. " >= " .. c_bound(check.min, f) end
   if check.above ~= nil then parts[#parts + 1] = v .. " > " .. c_bound(check.above, f) end
   if check.max ~= nil then parts[#parts + 1] = v .. " <= " .. c_bound(check.max, f) end
@@ -316,6 +319,7 @@ local function check_words(check, f)
   end
   if check.finite then words[#words + 1] = "finite" end
   if check.not_nan then words[#words + 1] = "not NaN (any other number is kept, clamped)" end
+  if check.nonzero then words[#words + 1] = "not 0" end
   if check.min ~= nil and check.max ~= nil then
     words[#words + 1] = format("within [%s, %s]", bound(check.min), bound(check.max))
   elseif check.min ~= nil then
@@ -687,6 +691,8 @@ local function header_regions()
   local regions = {
     ["solver setters"] = setter_prototypes(api.solver),
     ["spring setters"] = setter_prototypes(api.spring),
+    ["transform_constraint setters"] = setter_prototypes(api.transform_constraint),
+    ["transform_constraint def"] = def_region(api.transform_constraint),
     constants = header.constants(),
     statuses = header.statuses(),
     ["solver def"] = def_region(api.solver),
@@ -694,7 +700,8 @@ local function header_regions()
     ["collider def"] = def_region(api.collider),
     ["constraint def"] = def_region(api.constraint),
     ["chain defs"] = def_region(api.bone) .. "\n\n" .. def_region(api.chain),
-    ["skeleton defs"] = def_region(api.skeleton_bone) .. "\n\n" .. def_region(api.skeleton),
+    ["skeleton defs"] = def_region(api.skeleton_bone) .. "\n\n" .. def_region(api.bone_local)
+      .. "\n\n" .. def_region(api.skeleton),
   }
   for _, e in ipairs(api.enums) do regions["enum " .. e.name] = enum_region(e) end
   return regions
@@ -754,7 +761,8 @@ local function api_c()
   out[#out + 1] = "/* Every def at its defaults: all zero (a field added later is 0, false or"
   out[#out + 1] = "** NULL), then the fields whose default is not. */"
   for _, def in ipairs({ api.constraint, api.bone, api.chain, api.solver, api.spring,
-                         api.collider, api.skeleton_bone, api.skeleton }) do
+                         api.collider, api.skeleton_bone, api.bone_local, api.skeleton,
+                         api.transform_constraint }) do
     out[#out + 1] = ""
     out[#out + 1] = default_def_function(def)
   end

@@ -102,7 +102,9 @@ typedef enum ik2d_status {
   IK2D_ERR_ORIGIN_Y, /* a bone origin's y not finite */
   IK2D_ERR_INHERIT, /* not an ik2d_inherit */
   IK2D_ERR_PATH, /* a chain's last bone does not descend from its first */
-  IK2D_ERR_PATH_INHERIT, /* a bone inheriting position only inside a chain */
+  /* a bone inheriting less than all (position only, no scale, ...) inside a
+  ** chain */
+  IK2D_ERR_PATH_INHERIT,
   IK2D_ERR_LINKED, /* the chain is a skeleton's path: edit the skeleton */
   IK2D_ERR_LINKED_STRETCH, /* stretch > 1 or compress < 1 on a skeleton chain */
   IK2D_ERR_PRIORITY, /* priority negative or not finite */
@@ -136,7 +138,25 @@ typedef enum ik2d_status {
   IK2D_ERR_AIM_Y, /* an aim's origin y not finite */
   IK2D_ERR_AIM_ANGLE, /* an aim's angle not finite */
   IK2D_ERR_AIM_METHOD, /* an aim with method follow */
-  IK2D_ERR_AIM_TIP /* an aim and a tip angle together */
+  IK2D_ERR_AIM_TIP, /* an aim and a tip angle together */
+  IK2D_ERR_SCALE_X, /* a bone's or skeleton's scale x zero or not finite */
+  IK2D_ERR_SCALE_Y, /* a bone's or skeleton's scale y zero or not finite */
+  IK2D_ERR_SHEAR_X, /* a bone's shear x not finite */
+  IK2D_ERR_SHEAR_Y, /* a bone's shear y not finite */
+  /* a transform constraint's bone count outside 1..IK2D_MAX_SKELETON_BONES */
+  IK2D_ERR_CONSTRAINT_BONES,
+  /* a transform constraint's bone or target not a bone of its skeleton */
+  IK2D_ERR_CONSTRAINT_BONE,
+  IK2D_ERR_CONSTRAINT_TWICE, /* a transform constraint's bone listed twice */
+  IK2D_ERR_CONSTRAINT_TARGET, /* a transform constraint's target among its bones */
+  IK2D_ERR_MIX, /* a transform constraint's mix not finite */
+  IK2D_ERR_OFFSET, /* a transform constraint's offset not finite */
+  /* more than IK2D_MAX_SKELETON_SOLVERS transform constraints on one skeleton */
+  IK2D_ERR_SKELETON_CONSTRAINTS,
+  /* an order step naming neither a solver nor a constraint of the skeleton,
+  ** or both */
+  IK2D_ERR_ORDER_STEP,
+  IK2D_ERR_ORDER_TWICE /* a solver or constraint listed twice in an order */
 } ik2d_status;
 /* end generated */
 
@@ -612,6 +632,14 @@ typedef struct ik2d_skeleton_bone_def {
   double x;
   /* as x; 0 */
   double y;
+  /* the bone's scale along its x axis (negative: a reflection); 1 */
+  double scale_x;
+  /* the bone's scale along its y axis; 1 */
+  double scale_y;
+  /* radians the x axis turns past the bone's angle; 0 */
+  double shear_x;
+  /* radians the y axis turns past a quarter turn from the angle; 0 */
+  double shear_y;
   /* NULL: free; not owned */
   const ik2d_constraint *constraint;
   /* an earlier bone, or -1: the base; -1 */
@@ -623,7 +651,27 @@ typedef struct ik2d_skeleton_bone_def {
   bool at_tip;
 } ik2d_skeleton_bone_def;
 
-/* A skeleton: its bones, parents first, and its base. */
+/* A skeleton bone's local transform, as its pose or its result holds it: its
+** translation in its parent's bone space, its rotation, scale and shear
+** (radians). */
+typedef struct ik2d_bone_local {
+  /* the origin in the parent's bone space (+x along the bone); 0 */
+  double x;
+  /* as x; 0 */
+  double y;
+  /* the rotation; 0 */
+  double angle;
+  /* scale along the x axis (negative: a reflection); 1 */
+  double scale_x;
+  /* scale along the y axis; 1 */
+  double scale_y;
+  /* the x axis' turn past the rotation; 0 */
+  double shear_x;
+  /* the y axis' turn past a quarter turn from the rotation; 0 */
+  double shear_y;
+} ik2d_bone_local;
+
+/* A skeleton: its bones, parents first, its base and its scale. */
 typedef struct ik2d_skeleton_def {
   /* parents first */
   const ik2d_skeleton_bone_def *bones;
@@ -633,6 +681,11 @@ typedef struct ik2d_skeleton_def {
   double y;
   /* the base's direction in world space; 0 */
   double angle;
+  /* the skeleton's scale x, under its base (-1: mirrored); 1 */
+  double scale_x;
+  /* the skeleton's scale y, under its base (-1: a y-up rig on a y-down
+  ** screen); 1 */
+  double scale_y;
   /* 1..IK2D_MAX_SKELETON_BONES; 0 */
   int bone_count;
   /* mirrored about x = base x; false */
@@ -687,8 +740,168 @@ IK2D_API ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *skeleton, int i,
 /* Shares constraint (NULL removes it); the skeleton does not own it. */
 IK2D_API ik2d_status ik2d_skeleton_set_constraint(ik2d_skeleton *skeleton, int i,
                                                   const ik2d_constraint *constraint);
-/* Pose and result back to the rest angles. */
+/* ------------------------------------------------------------------ */
+/* Transform constraint: bones of a skeleton take a target bone's       */
+/* rotation, translation, scale and shear by mixes, with offsets, in    */
+/* world or local space, absolute or relative (Spine's).  The skeleton  */
+/* applies it in its order (ik2d_skeleton_set_order), the general bone  */
+/* model's way (the skeleton turns general).                            */
+/* ------------------------------------------------------------------ */
+typedef struct ik2d_transform_constraint ik2d_transform_constraint;
+
+/* generated from lua/ik2d/api.lua by make gen: transform_constraint def */
+/* A transform constraint's bones, target, mixes and offsets. */
+typedef struct ik2d_transform_constraint_def {
+  /* bone_count bones of the skeleton, each once (read when the def is given,
+  ** not kept) */
+  const int *bones;
+  /* how much of the target's rotation the bones take: 0 none, 1 all; 1 */
+  double mix_rotate;
+  /* how much of the target's x translation the bones take: 0 none, 1 all; 1 */
+  double mix_x;
+  /* how much of the target's y translation the bones take: 0 none, 1 all; 1 */
+  double mix_y;
+  /* how much of the target's x scale the bones take: 0 none, 1 all; 1 */
+  double mix_scale_x;
+  /* how much of the target's y scale the bones take: 0 none, 1 all; 1 */
+  double mix_scale_y;
+  /* how much of the target's y shear the bones take: 0 none, 1 all; 1 */
+  double mix_shear_y;
+  /* radians added to the target's rotation; 0 */
+  double offset_rotation;
+  /* added to the target's x (in its space, world mode); 0 */
+  double offset_x;
+  /* added to the target's y; 0 */
+  double offset_y;
+  /* added to the target's x scale; 0 */
+  double offset_scale_x;
+  /* added to the target's y scale; 0 */
+  double offset_scale_y;
+  /* radians added to the target's y shear; 0 */
+  double offset_shear_y;
+  /* 1..IK2D_MAX_SKELETON_BONES; 0 */
+  int bone_count;
+  /* the bone they follow, not one of them; 0 */
+  int target;
+  /* local transforms (the parents' own), not world ones; false */
+  bool local_space;
+  /* the target's transform added to the bones', not taken by them; false */
+  bool relative;
+} ik2d_transform_constraint_def;
+/* end generated */
+
+IK2D_API ik2d_transform_constraint_def ik2d_default_transform_constraint_def(void);
+/* Bytes for a constraint of bone_count bones (0 outside
+** 1..IK2D_MAX_SKELETON_BONES). */
+IK2D_API size_t ik2d_transform_constraint_size(int bone_count);
+/* Checked and joined to its skeleton's constraints, last. */
+IK2D_API ik2d_status ik2d_transform_constraint_init(ik2d_transform_constraint *constraint,
+                                                   size_t size, ik2d_skeleton *skeleton,
+                                                   const ik2d_transform_constraint_def *def);
+/* Leaves its skeleton (and its order); call it before the memory goes. */
+IK2D_API void ik2d_transform_constraint_release(ik2d_transform_constraint *constraint);
+/* Every setting at once (the bones and the target too), all checked
+** before any is kept; the bone count is the constraint's own. */
+IK2D_API ik2d_status ik2d_transform_constraint_set_def(ik2d_transform_constraint *constraint,
+                                                      const ik2d_transform_constraint_def *def);
+/* Its settings; bones points into the constraint's own memory. */
+IK2D_API ik2d_transform_constraint_def ik2d_transform_constraint_get_def(
+    const ik2d_transform_constraint *constraint);
+IK2D_API ik2d_skeleton *ik2d_transform_constraint_skeleton(
+    const ik2d_transform_constraint *constraint);
+/* Applied now, as the skeleton's solve applies it in its order: the
+** bones moved and the bones below placed again. */
+IK2D_API void ik2d_transform_constraint_apply(ik2d_transform_constraint *constraint);
+
+/* generated from lua/ik2d/api.lua by make gen: transform_constraint setters */
+/* One setting each (a group's together, its switch turned on): checked as
+** ik2d_transform_constraint_set_def checks it, with the rules that read it,
+** then kept. */
+IK2D_API ik2d_status ik2d_transform_constraint_set_mix_rotate(ik2d_transform_constraint *transform_constraint,
+                                                              double mix_rotate);
+IK2D_API ik2d_status ik2d_transform_constraint_set_mix_x(ik2d_transform_constraint *transform_constraint,
+                                                         double mix_x);
+IK2D_API ik2d_status ik2d_transform_constraint_set_mix_y(ik2d_transform_constraint *transform_constraint,
+                                                         double mix_y);
+IK2D_API ik2d_status ik2d_transform_constraint_set_mix_scale_x(ik2d_transform_constraint *transform_constraint,
+                                                               double mix_scale_x);
+IK2D_API ik2d_status ik2d_transform_constraint_set_mix_scale_y(ik2d_transform_constraint *transform_constraint,
+                                                               double mix_scale_y);
+IK2D_API ik2d_status ik2d_transform_constraint_set_mix_shear_y(ik2d_transform_constraint *transform_constraint,
+                                                               double mix_shear_y);
+IK2D_API ik2d_status ik2d_transform_constraint_set_offset_rotation(ik2d_transform_constraint *transform_constraint,
+                                                                   double offset_rotation);
+IK2D_API ik2d_status ik2d_transform_constraint_set_offset_x(ik2d_transform_constraint *transform_constraint,
+                                                            double offset_x);
+IK2D_API ik2d_status ik2d_transform_constraint_set_offset_y(ik2d_transform_constraint *transform_constraint,
+                                                            double offset_y);
+IK2D_API ik2d_status ik2d_transform_constraint_set_offset_scale_x(ik2d_transform_constraint *transform_constraint,
+                                                                  double offset_scale_x);
+IK2D_API ik2d_status ik2d_transform_constraint_set_offset_scale_y(ik2d_transform_constraint *transform_constraint,
+                                                                  double offset_scale_y);
+IK2D_API ik2d_status ik2d_transform_constraint_set_offset_shear_y(ik2d_transform_constraint *transform_constraint,
+                                                                  double offset_shear_y);
+IK2D_API ik2d_status ik2d_transform_constraint_set_local(ik2d_transform_constraint *transform_constraint,
+                                                         bool local_space);
+IK2D_API ik2d_status ik2d_transform_constraint_set_relative(ik2d_transform_constraint *transform_constraint,
+                                                            bool relative);
+/* end generated */
+
+/* A step of a skeleton's order: a solver or a transform constraint. */
+typedef struct ik2d_step {
+  ik2d_solver *solver;
+  ik2d_transform_constraint *constraint;
+} ik2d_step;
+
+/* The order ik2d_skeleton_solve runs its solvers and transform
+** constraints in, each reading what the ones before it left (Spine's
+** constraint order); the solvers not in it then run as they would
+** without one.  count 0 (steps may be NULL) clears it.  Each step is a
+** solver on one of the skeleton's chains or one of its constraints, once;
+** for a bad one, *bad (if not NULL) gets its index.  A solver or
+** constraint released leaves the order. */
+IK2D_API ik2d_status ik2d_skeleton_set_order(ik2d_skeleton *skeleton, const ik2d_step *steps,
+                                             int count, int *bad);
+/* The order's steps into steps (at most max), returns how many it has. */
+IK2D_API int ik2d_skeleton_order(const ik2d_skeleton *skeleton, ik2d_step *steps, int max);
+/* Its transform constraints, in the order made, into constraints (at most
+** max); returns how many it has. */
+IK2D_API int ik2d_skeleton_transform_constraints(const ik2d_skeleton *skeleton,
+                                                 ik2d_transform_constraint **constraints, int max);
+
+/* Pose and result back to the set-up (rest angles, set-up translations,
+** scales and shears). */
 IK2D_API void ik2d_skeleton_reset(ik2d_skeleton *skeleton);
+
+/* The bone model (scale, shear, inherit modes beyond all and position, a
+** skeleton scale): the whole animated local transform of bone i, checked
+** (ik2d_bone_local's check) and shown by the result until the next solve;
+** a value the bone has already changes nothing. */
+IK2D_API ik2d_bone_local ik2d_default_bone_local_def(void);
+IK2D_API ik2d_status ik2d_skeleton_set_pose_local(ik2d_skeleton *skeleton, int i,
+                                                  const ik2d_bone_local *local);
+/* Bone i's animated, result and set-up local transforms. */
+IK2D_API ik2d_status ik2d_skeleton_pose_local(const ik2d_skeleton *skeleton, int i,
+                                              ik2d_bone_local *local);
+IK2D_API ik2d_status ik2d_skeleton_result_local(const ik2d_skeleton *skeleton, int i,
+                                                ik2d_bone_local *local);
+IK2D_API ik2d_status ik2d_skeleton_setup_local(const ik2d_skeleton *skeleton, int i,
+                                               ik2d_bone_local *local);
+/* The skeleton's scale, under its base: (1, -1) shows a y-up rig on a
+** y-down screen, (-1, 1) mirrors it (as a flip does). */
+IK2D_API ik2d_status ik2d_skeleton_set_scale(ik2d_skeleton *skeleton, double sx, double sy);
+IK2D_API void ik2d_skeleton_scale(const ik2d_skeleton *skeleton, double *sx, double *sy);
+/* Whether the skeleton places its bones by the general bone model (a
+** bone or the skeleton was given a scale, shear, translation or inherit
+** mode the rigid way cannot place; it stays so). */
+IK2D_API bool ik2d_skeleton_general(const ik2d_skeleton *skeleton);
+/* Bone i's world map as drawn, 6 doubles: a, b, c, d, x, y (x axis (a, c),
+** y axis (b, d), origin (x, y)), as Spine's bone has it. */
+IK2D_API ik2d_status ik2d_skeleton_matrix(const ik2d_skeleton *skeleton, int i, double *m);
+/* Every bone's, 6 doubles a bone in bone order, made now into the
+** skeleton's memory (the same pointer for its life, made again by each
+** call). */
+IK2D_API const double *ik2d_skeleton_matrices(ik2d_skeleton *skeleton);
 
 /* Per-bone reads; IK2D_ERR_INDEX (nothing written) outside 0..count-1. */
 IK2D_API ik2d_status ik2d_skeleton_parent(const ik2d_skeleton *skeleton, int i,

@@ -59,7 +59,7 @@ const char *ik2d_status_message(ik2d_status status) {
       return "inherit must be all, position, no_rotation_or_reflection, no_scale or no_scale_or_reflection";
     case IK2D_ERR_PATH: return "the last bone does not descend from the first";
     case IK2D_ERR_PATH_INHERIT:
-      return "a bone that inherits position only can only start a chain";
+      return "a bone that inherits less than all can only start a chain";
     case IK2D_ERR_LINKED:
       return "the chain is a path of a skeleton: edit the skeleton's bones instead";
     case IK2D_ERR_LINKED_STRETCH:
@@ -97,6 +97,21 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_AIM_METHOD: return "aim needs method ccd, fabrik or two_bone";
     case IK2D_ERR_AIM_TIP:
       return "aim and tip angle both orient the last bone: clear one first";
+    case IK2D_ERR_SCALE_X: return "scale_x must be non-zero and finite";
+    case IK2D_ERR_SCALE_Y: return "scale_y must be non-zero and finite";
+    case IK2D_ERR_SHEAR_X: return "shear_x must be finite";
+    case IK2D_ERR_SHEAR_Y: return "shear_y must be finite";
+    case IK2D_ERR_CONSTRAINT_BONES: return "a transform constraint needs 1 to 256 bones";
+    case IK2D_ERR_CONSTRAINT_BONE: return "bone index out of range";
+    case IK2D_ERR_CONSTRAINT_TWICE: return "a bone is listed twice";
+    case IK2D_ERR_CONSTRAINT_TARGET: return "the target is one of the constrained bones";
+    case IK2D_ERR_MIX: return "mix must be finite";
+    case IK2D_ERR_OFFSET: return "offset must be finite";
+    case IK2D_ERR_SKELETON_CONSTRAINTS:
+      return "the skeleton already has 256 transform constraints, the most a skeleton takes";
+    case IK2D_ERR_ORDER_STEP:
+      return "a step of the order must be a solver or a transform constraint of the skeleton";
+    case IK2D_ERR_ORDER_TWICE: return "a solver or constraint is in the order twice";
   }
   return "unknown status";
 }
@@ -167,12 +182,36 @@ ik2d_skeleton_bone_def ik2d_default_skeleton_bone_def(void) {
   memset(&def, 0, sizeof def);
   def.parent = -1;
   def.at_tip = true;
+  def.scale_x = 1.0;
+  def.scale_y = 1.0;
   def.inherit = IK2D_INHERIT_ALL;
+  return def;
+}
+
+ik2d_bone_local ik2d_default_bone_local_def(void) {
+  ik2d_bone_local def;
+  memset(&def, 0, sizeof def);
+  def.scale_x = 1.0;
+  def.scale_y = 1.0;
   return def;
 }
 
 ik2d_skeleton_def ik2d_default_skeleton_def(void) {
   ik2d_skeleton_def def;
   memset(&def, 0, sizeof def);
+  def.scale_x = 1.0;
+  def.scale_y = 1.0;
+  return def;
+}
+
+ik2d_transform_constraint_def ik2d_default_transform_constraint_def(void) {
+  ik2d_transform_constraint_def def;
+  memset(&def, 0, sizeof def);
+  def.mix_rotate = 1.0;
+  def.mix_x = 1.0;
+  def.mix_y = 1.0;
+  def.mix_scale_x = 1.0;
+  def.mix_scale_y = 1.0;
+  def.mix_shear_y = 1.0;
   return def;
 }

@@ -39,13 +39,6 @@
 #define BONE_AXIS_VANISHED 1e-4
 #define BONE_DIRECTION_VANISHED 1e-5
 
-ik2d_bone_local ik2d_bone_local_identity(void) {
-  ik2d_bone_local l;
-  l.x = l.y = l.angle = l.shear_x = l.shear_y = 0.0;
-  l.scale_x = l.scale_y = 1.0;
-  return l;
-}
-
 /* L with rotation angle (the local's own, or another). */
 static void local_matrix_at(const ik2d_bone_local *l, double angle, ik2d_affine *out) {
   ik2d_rot ax = ik2d_rot_angle(angle + l->shear_x);

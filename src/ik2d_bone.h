@@ -29,18 +29,9 @@ typedef struct ik2d_affine {
   double a, b, c, d, x, y;
 } ik2d_affine;
 
-/* A bone's local transform: translation in the parent's bone space,
-** rotation, scale and shear (radians). */
-typedef struct ik2d_bone_local {
-  double x, y, angle, scale_x, scale_y, shear_x, shear_y;
-} ik2d_bone_local;
-
 /* A squared axis length below this is an axis that vanished: a bone
 ** scaled to nothing has no direction to keep or to drop. */
 #define IK2D_BONE_VANISHED 1e-4
-
-/* The identity local transform. */
-ik2d_bone_local ik2d_bone_local_identity(void);
 
 /* The local linear map L above (its translation is the local x, y). */
 void ik2d_bone_local_matrix(const ik2d_bone_local *local, ik2d_affine *out);

@@ -275,11 +275,68 @@ static inline ik2d_status ik2d_skeleton_bone_check_y(double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_ORIGIN_Y;
 }
 
+/* ik2d_skeleton_bone_def's scale_x: finite, not 0 */
+static inline ik2d_status ik2d_skeleton_bone_check_scale_x(double scale_x) {
+  return isfinite(scale_x) && scale_x != 0.0 ? IK2D_OK : IK2D_ERR_SCALE_X;
+}
+
+/* ik2d_skeleton_bone_def's scale_y: finite, not 0 */
+static inline ik2d_status ik2d_skeleton_bone_check_scale_y(double scale_y) {
+  return isfinite(scale_y) && scale_y != 0.0 ? IK2D_OK : IK2D_ERR_SCALE_Y;
+}
+
+/* ik2d_skeleton_bone_def's shear_x: finite */
+static inline ik2d_status ik2d_skeleton_bone_check_shear_x(double shear_x) {
+  return isfinite(shear_x) ? IK2D_OK : IK2D_ERR_SHEAR_X;
+}
+
+/* ik2d_skeleton_bone_def's shear_y: finite */
+static inline ik2d_status ik2d_skeleton_bone_check_shear_y(double shear_y) {
+  return isfinite(shear_y) ? IK2D_OK : IK2D_ERR_SHEAR_Y;
+}
+
 /* ik2d_skeleton_bone_def's inherit: one of ik2d_inherit's choices */
 static inline ik2d_status ik2d_skeleton_bone_check_inherit(ik2d_inherit inherit) {
-  if (inherit == IK2D_INHERIT_ALL || inherit == IK2D_INHERIT_POSITION)
+  if (inherit == IK2D_INHERIT_ALL || inherit == IK2D_INHERIT_POSITION ||
+      inherit == IK2D_INHERIT_NO_ROTATION_OR_REFLECTION ||
+      inherit == IK2D_INHERIT_NO_SCALE || inherit == IK2D_INHERIT_NO_SCALE_OR_REFLECTION)
     return IK2D_OK;
   return IK2D_ERR_INHERIT;
+}
+
+/* ik2d_bone_local's x: finite */
+static inline ik2d_status ik2d_bone_local_check_x(double x) {
+  return isfinite(x) ? IK2D_OK : IK2D_ERR_ORIGIN_X;
+}
+
+/* ik2d_bone_local's y: finite */
+static inline ik2d_status ik2d_bone_local_check_y(double y) {
+  return isfinite(y) ? IK2D_OK : IK2D_ERR_ORIGIN_Y;
+}
+
+/* ik2d_bone_local's angle: finite */
+static inline ik2d_status ik2d_bone_local_check_angle(double angle) {
+  return isfinite(angle) ? IK2D_OK : IK2D_ERR_POSE;
+}
+
+/* ik2d_bone_local's scale_x: finite, not 0 */
+static inline ik2d_status ik2d_bone_local_check_scale_x(double scale_x) {
+  return isfinite(scale_x) && scale_x != 0.0 ? IK2D_OK : IK2D_ERR_SCALE_X;
+}
+
+/* ik2d_bone_local's scale_y: finite, not 0 */
+static inline ik2d_status ik2d_bone_local_check_scale_y(double scale_y) {
+  return isfinite(scale_y) && scale_y != 0.0 ? IK2D_OK : IK2D_ERR_SCALE_Y;
+}
+
+/* ik2d_bone_local's shear_x: finite */
+static inline ik2d_status ik2d_bone_local_check_shear_x(double shear_x) {
+  return isfinite(shear_x) ? IK2D_OK : IK2D_ERR_SHEAR_X;
+}
+
+/* ik2d_bone_local's shear_y: finite */
+static inline ik2d_status ik2d_bone_local_check_shear_y(double shear_y) {
+  return isfinite(shear_y) ? IK2D_OK : IK2D_ERR_SHEAR_Y;
 }
 
 /* ik2d_skeleton_def's bone_count: within [1, IK2D_MAX_SKELETON_BONES] */
@@ -302,6 +359,84 @@ static inline ik2d_status ik2d_skeleton_check_y(double y) {
 /* ik2d_skeleton_def's angle: finite */
 static inline ik2d_status ik2d_skeleton_check_angle(double angle) {
   return isfinite(angle) ? IK2D_OK : IK2D_ERR_BASE_ANGLE;
+}
+
+/* ik2d_skeleton_def's scale_x: finite, not 0 */
+static inline ik2d_status ik2d_skeleton_check_scale_x(double scale_x) {
+  return isfinite(scale_x) && scale_x != 0.0 ? IK2D_OK : IK2D_ERR_SCALE_X;
+}
+
+/* ik2d_skeleton_def's scale_y: finite, not 0 */
+static inline ik2d_status ik2d_skeleton_check_scale_y(double scale_y) {
+  return isfinite(scale_y) && scale_y != 0.0 ? IK2D_OK : IK2D_ERR_SCALE_Y;
+}
+
+/* ik2d_transform_constraint_def's bone_count: within [1,
+** IK2D_MAX_SKELETON_BONES] */
+static inline ik2d_status ik2d_transform_constraint_check_bone_count(int bone_count) {
+  if (bone_count >= 1 && bone_count <= IK2D_MAX_SKELETON_BONES)
+    return IK2D_OK;
+  return IK2D_ERR_CONSTRAINT_BONES;
+}
+
+/* ik2d_transform_constraint_def's mix_rotate: finite */
+static inline ik2d_status ik2d_transform_constraint_check_mix_rotate(double mix_rotate) {
+  return isfinite(mix_rotate) ? IK2D_OK : IK2D_ERR_MIX;
+}
+
+/* ik2d_transform_constraint_def's mix_x: finite */
+static inline ik2d_status ik2d_transform_constraint_check_mix_x(double mix_x) {
+  return isfinite(mix_x) ? IK2D_OK : IK2D_ERR_MIX;
+}
+
+/* ik2d_transform_constraint_def's mix_y: finite */
+static inline ik2d_status ik2d_transform_constraint_check_mix_y(double mix_y) {
+  return isfinite(mix_y) ? IK2D_OK : IK2D_ERR_MIX;
+}
+
+/* ik2d_transform_constraint_def's mix_scale_x: finite */
+static inline ik2d_status ik2d_transform_constraint_check_mix_scale_x(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_MIX;
+}
+
+/* ik2d_transform_constraint_def's mix_scale_y: finite */
+static inline ik2d_status ik2d_transform_constraint_check_mix_scale_y(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_MIX;
+}
+
+/* ik2d_transform_constraint_def's mix_shear_y: finite */
+static inline ik2d_status ik2d_transform_constraint_check_mix_shear_y(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_MIX;
+}
+
+/* ik2d_transform_constraint_def's offset_rotation: finite */
+static inline ik2d_status ik2d_transform_constraint_check_offset_rotation(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_OFFSET;
+}
+
+/* ik2d_transform_constraint_def's offset_x: finite */
+static inline ik2d_status ik2d_transform_constraint_check_offset_x(double offset_x) {
+  return isfinite(offset_x) ? IK2D_OK : IK2D_ERR_OFFSET;
+}
+
+/* ik2d_transform_constraint_def's offset_y: finite */
+static inline ik2d_status ik2d_transform_constraint_check_offset_y(double offset_y) {
+  return isfinite(offset_y) ? IK2D_OK : IK2D_ERR_OFFSET;
+}
+
+/* ik2d_transform_constraint_def's offset_scale_x: finite */
+static inline ik2d_status ik2d_transform_constraint_check_offset_scale_x(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_OFFSET;
+}
+
+/* ik2d_transform_constraint_def's offset_scale_y: finite */
+static inline ik2d_status ik2d_transform_constraint_check_offset_scale_y(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_OFFSET;
+}
+
+/* ik2d_transform_constraint_def's offset_shear_y: finite */
+static inline ik2d_status ik2d_transform_constraint_check_offset_shear_y(double value) {
+  return isfinite(value) ? IK2D_OK : IK2D_ERR_OFFSET;
 }
 
 #endif

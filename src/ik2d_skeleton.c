@@ -48,7 +48,8 @@
 
 typedef struct skeleton_layout {
   size_t length, rest, rest_rot, origin, pose, angle, constraint, frame,
-      transforms, parent, at_tip, inherit, order, position, last, stale, size;
+      transforms, parent, at_tip, inherit, order, position, last, stale, setup, pose_shape,
+      shape, world, matrices, size;
 } skeleton_layout;
 
 /* 8-byte entries first, then ints and bytes, each array rounded up to 8
@@ -74,7 +75,13 @@ static skeleton_layout skeleton_layout_of(int n) {
   l.position = l.order + round8(bones);
   l.last = l.position + round8(bones);
   l.stale = l.last + round8(bones);
-  l.size = l.stale + round8(bones);
+  /* the bone model's arrays last: the rigid bones' stay as close */
+  l.setup = l.stale + round8(bones);
+  l.pose_shape = l.setup + bones * sizeof(ik2d_bone_shape);
+  l.shape = l.pose_shape + bones * sizeof(ik2d_bone_shape);
+  l.world = l.shape + bones * sizeof(ik2d_bone_shape);
+  l.matrices = l.world + bones * sizeof(ik2d_affine);
+  l.size = l.matrices + 6 * doubles;
   return l;
 }
 
@@ -129,11 +136,111 @@ static bool skeleton_link_solver(ik2d_chain *chain, ik2d_solver *solver) {
   return true;
 }
 
+/* The order without the entry of value gone (a solver's index, or -1 -
+** a constraint's), the later ones of its list a place down with it. */
+static void order_drop(ik2d_skeleton *sk, int gone) {
+  int k, n = 0;
+  for (k = 0; k < sk->step_count; k++) {
+    int v = sk->steps[k];
+    if (v == gone) continue;
+    if (gone >= 0 && v > gone) v--;
+    if (gone < 0 && v < gone) v++;
+    sk->steps[n++] = (short)v;
+  }
+  sk->step_count = n;
+}
+
 /* Solver k out of sk's solvers, the later ones moved down a place. */
 static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
+  order_drop(sk, k);
   for (; k + 1 < sk->solver_count; k++) sk->solvers[k] = sk->solvers[k + 1];
   sk->solver_count--;
   sk->plan_kept = false;
+}
+
+bool ik2d_skeleton_link_constraint(ik2d_skeleton *sk, ik2d_transform_constraint *tc) {
+  if (sk->constraint_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
+  sk->constraints[sk->constraint_count++] = tc;
+  return true;
+}
+
+void ik2d_skeleton_unlink_constraint(ik2d_skeleton *sk, ik2d_transform_constraint *tc) {
+  int k;
+  for (k = 0; k < sk->constraint_count; k++) {
+    if (sk->constraints[k] != tc) continue;
+    order_drop(sk, -1 - k);
+    for (; k + 1 < sk->constraint_count; k++) sk->constraints[k] = sk->constraints[k + 1];
+    sk->constraint_count--;
+    return;
+  }
+}
+
+/* The index in sk's list of a step's solver, or -1 - its constraint's;
+** IK2D_MAX_SKELETON_SOLVERS when it names neither or both. */
+static int order_value(const ik2d_skeleton *sk, const ik2d_step *step) {
+  int k;
+  if ((step->solver == NULL) == (step->constraint == NULL)) return IK2D_MAX_SKELETON_SOLVERS;
+  for (k = 0; k < sk->solver_count; k++)
+    if (step->solver != NULL && sk->solvers[k] == step->solver) return k;
+  for (k = 0; k < sk->constraint_count; k++)
+    if (step->constraint != NULL && sk->constraints[k] == step->constraint) return -1 - k;
+  return IK2D_MAX_SKELETON_SOLVERS;
+}
+
+/* The values of steps, checked: each a solver or constraint of sk, once. */
+static ik2d_status order_values(const ik2d_skeleton *sk, const ik2d_step *steps, int count,
+                                short *values, int *bad) {
+  bool solver_in[IK2D_MAX_SKELETON_SOLVERS], constraint_in[IK2D_MAX_SKELETON_SOLVERS];
+  int i;
+  memset(solver_in, 0, sizeof solver_in);
+  memset(constraint_in, 0, sizeof constraint_in);
+  for (i = 0; i < count; i++) {
+    int v = order_value(sk, &steps[i]);
+    bool *in = v >= 0 ? &solver_in[v] : &constraint_in[-1 - v];
+    ik2d_status status = v == IK2D_MAX_SKELETON_SOLVERS ? IK2D_ERR_ORDER_STEP
+                         : *in                          ? IK2D_ERR_ORDER_TWICE
+                                                        : IK2D_OK;
+    if (status != IK2D_OK) {
+      if (bad != NULL) *bad = i;
+      return status;
+    }
+    *in = true;
+    values[i] = (short)v;
+  }
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_set_order(ik2d_skeleton *sk, const ik2d_step *steps, int count,
+                                    int *bad) {
+  short values[2 * IK2D_MAX_SKELETON_SOLVERS];
+  ik2d_status status;
+  if (sk == NULL || (steps == NULL && count > 0)) return IK2D_ERR_NULL;
+  if (count < 0 || count > 2 * IK2D_MAX_SKELETON_SOLVERS) return IK2D_ERR_ORDER_STEP;
+  status = order_values(sk, steps, count, values, bad);
+  if (status != IK2D_OK) return status;
+  memcpy(sk->steps, values, (size_t)count * sizeof(short));
+  sk->step_count = count;
+  return IK2D_OK;
+}
+
+int ik2d_skeleton_order(const ik2d_skeleton *sk, ik2d_step *steps, int max) {
+  int k;
+  if (sk == NULL) return 0;
+  for (k = 0; k < sk->step_count && k < max && steps != NULL; k++) {
+    int v = sk->steps[k];
+    steps[k].solver = v >= 0 ? sk->solvers[v] : NULL;
+    steps[k].constraint = v < 0 ? sk->constraints[-1 - v] : NULL;
+  }
+  return sk->step_count;
+}
+
+int ik2d_skeleton_transform_constraints(const ik2d_skeleton *sk,
+                                        ik2d_transform_constraint **constraints, int max) {
+  int k;
+  if (sk == NULL) return 0;
+  for (k = 0; k < sk->constraint_count && k < max && constraints != NULL; k++)
+    constraints[k] = sk->constraints[k];
+  return sk->constraint_count;
 }
 
 /* (here, above the solvers: a solver on a skeleton chain joins the
@@ -208,8 +315,9 @@ IK2D_INLINE void skeleton_turn(ik2d_skeleton *sk, int b) {
   }
 }
 
-/* Bone b's frame from its parent's (or the base), unflipped. */
-IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
+/* Bone b's frame from its parent's (or the base), unflipped: the rigid
+** way. */
+IK2D_INLINE void rigid_frame(ik2d_skeleton *sk, int b) {
   ik2d_frame *f = &sk->frame[b];
   double length = sk->length[b];
   ik2d_rot rot;
@@ -218,6 +326,111 @@ IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
   rot = ik2d_frame_rot(f);
   f->tip_x = f->x + length * rot.c;
   f->tip_y = f->y + length * rot.s;
+}
+
+ik2d_bone_local ik2d_skeleton_local(const ik2d_skeleton *sk, int b) {
+  const ik2d_bone_shape *shape = &sk->shape[b];
+  ik2d_bone_local l;
+  l.x = shape->x;
+  l.y = shape->y;
+  l.angle = sk->angle[b];
+  l.scale_x = shape->scale_x;
+  l.scale_y = shape->scale_y;
+  l.shear_x = shape->shear_x;
+  l.shear_y = shape->shear_y;
+  return l;
+}
+
+void ik2d_skeleton_set_local(ik2d_skeleton *sk, int b, const ik2d_bone_local *local) {
+  ik2d_bone_shape *shape = &sk->shape[b];
+  shape->x = local->x;
+  shape->y = local->y;
+  sk->angle[b] = local->angle;
+  shape->scale_x = local->scale_x;
+  shape->scale_y = local->scale_y;
+  shape->shear_x = local->shear_x;
+  shape->shear_y = local->shear_y;
+}
+
+void ik2d_skeleton_to_pose(ik2d_skeleton *sk) {
+  int b;
+  for (b = 0; b < sk->count; b++) {
+    sk->angle[b] = sk->pose[b];
+    sk->shape[b] = sk->pose_shape[b];
+  }
+  ik2d_skeleton_forward(sk, 0, NULL);
+  ik2d_skeleton_pull_all(sk);
+}
+
+/* (x, y) of the skeleton's space in the world, unflipped: its base's
+** turn and move. */
+static void skeleton_to_world(const ik2d_skeleton *sk, double x, double y, double *wx,
+                              double *wy) {
+  *wx = sk->base_x + (sk->base_rot.c * x - sk->base_rot.s * y);
+  *wy = sk->base_y + (sk->base_rot.s * x + sk->base_rot.c * y);
+}
+
+/* Bone b's frame from its map in the skeleton's space (the general way):
+** its direction is its x axis', its tip its length along that axis
+** (scaled with it).  general_frame places the map from its parent's
+** first. */
+static void world_frame(ik2d_skeleton *sk, int b) {
+  const ik2d_affine *m = &sk->world[b];
+  ik2d_frame *f = &sk->frame[b];
+  double ax, ay, angle;
+  skeleton_to_world(sk, m->x, m->y, &f->x, &f->y);
+  ax = sk->base_rot.c * m->a - sk->base_rot.s * m->c;
+  ay = sk->base_rot.s * m->a + sk->base_rot.c * m->c;
+  angle = ik2d_wrap(ik2d_atan2(ay, ax));
+  if (memcmp(&angle, &f->angle, sizeof angle) != 0) {
+    f->angle = angle;
+    f->rot.c = NAN;
+  }
+  f->tip_x = f->x + sk->length[b] * ax;
+  f->tip_y = f->y + sk->length[b] * ay;
+}
+
+static void general_frame(ik2d_skeleton *sk, int b) {
+  ik2d_bone_local local = ik2d_skeleton_local(sk, b);
+  ik2d_bone_place(ik2d_skeleton_parent_world(sk, b), &local, (ik2d_inherit)sk->inherit[b],
+                  sk->scale_x, sk->scale_y, &sk->world[b]);
+  world_frame(sk, b);
+}
+
+IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
+  if (sk->general)
+    general_frame(sk, b);
+  else
+    rigid_frame(sk, b);
+}
+
+void ik2d_skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+                                 double *x, double *y) {
+  double u, v, px, py;
+  ik2d_affine_point(&sk->world[b], dx, dy, &u, &v);
+  skeleton_to_world(sk, u, v, &px, &py);
+  if (!isfinite(px) || !isfinite(py)) {
+    px = sk->frame[b].x;
+    py = sk->frame[b].y;
+  }
+  *x = sk->flip ? 2.0 * sk->base_x - px : px;
+  *y = py;
+}
+
+void ik2d_skeleton_unplace(const ik2d_skeleton *sk, double x, double y, double *sx,
+                           double *sy) {
+  double dx = (sk->flip ? 2.0 * sk->base_x - x : x) - sk->base_x, dy = y - sk->base_y;
+  *sx = sk->base_rot.c * dx + sk->base_rot.s * dy;
+  *sy = sk->base_rot.c * dy - sk->base_rot.s * dx;
+}
+
+void ik2d_skeleton_make_general(ik2d_skeleton *sk) {
+  if (sk->general) return;
+  ik2d_skeleton_settle(sk);
+  sk->general = true;
+  sk->plan_kept = false;
+  ik2d_skeleton_forward(sk, 0, NULL);
+  ik2d_skeleton_pull_all(sk);
 }
 
 /* Bone b's origin x as drawn: mirrored about the base when flipped (a
@@ -376,14 +589,12 @@ IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, do
   }
 }
 
-void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
-  struct ik2d_chain_link *link = chain->link;
-  const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
-  const double *t;
+/* A chain's joints from its skeleton's transforms: its bones' origins and
+** the last one's tip. */
+static void pull_joints(ik2d_chain *chain, const ik2d_skeleton *sk) {
+  const struct ik2d_chain_link *link = chain->link;
+  const double *t = sk->transforms;
   int k, n = chain->count;
-  if (sk == NULL) return;
-  t = sk->transforms;
-  chain_pull_state(chain, sk, t[IK2D_TRANSFORM * link->from], t[IK2D_TRANSFORM * link->from + 1]);
   for (k = 0; k < n; k++) {
     int b = link->bones[k];
     chain->joints[2 * k] = t[IK2D_TRANSFORM * b];
@@ -391,6 +602,85 @@ void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
   }
   chain->joints[2 * n] = t[IK2D_TRANSFORM * link->to + 3];
   chain->joints[2 * n + 1] = t[IK2D_TRANSFORM * link->to + 4];
+}
+
+/* How bone b's direction as drawn turns with its angle on a general
+** skeleton: with its turning space (ik2d_bone_turn_frame), the other way
+** where that reflects, and the other way again when flipped. */
+static double general_turn(const ik2d_skeleton *sk, int b) {
+  const ik2d_affine *p = ik2d_skeleton_parent_world(sk, b);
+  int inherit = sk->inherit[b];
+  double det;
+  if (p == NULL || inherit == IK2D_INHERIT_POSITION ||
+      inherit == IK2D_INHERIT_NO_ROTATION_OR_REFLECTION)
+    det = sk->scale_x * sk->scale_y;
+  else
+    det = p->a * p->d - p->b * p->c;
+  return (det < 0.0) != sk->flip ? -1.0 : 1.0;
+}
+
+/* Chain bone k's limit: its bone's, mirrored where the bone turns the
+** other way as drawn (a chain angle is -1 times the bone's there). */
+static const ik2d_constraint *general_limit(struct ik2d_chain_link *link, int k,
+                                            const ik2d_constraint *limit) {
+  ik2d_constraint_def def;
+  if (limit == NULL || link->turn[k] > 0.0) return limit;
+  def = limit->def;
+  def.min = -limit->def.max;
+  def.max = -limit->def.min;
+  ik2d_constraint_init(&link->mirrored[k], sizeof link->mirrored[k], &def);
+  return &link->mirrored[k];
+}
+
+/* A chain over a general skeleton's path is its bones as drawn, whatever
+** their scales: chain bone k runs from its bone's origin to the next one's
+** (the last to its tip), the base at from's origin with angle 0 and no
+** flip, so that chain angles are the turns between those segments' drawn
+** directions.  Turning bone k by d turns its segment and everything below
+** by turn_k d (exactly where its space and those below scale uniformly):
+** chain angle = turn_k angle + offset_k, the rest likewise; the pose the
+** result blends from is the bones' result (what came before this solve). */
+static void general_pull(ik2d_chain *chain, const ik2d_skeleton *sk) {
+  struct ik2d_chain_link *link = chain->link;
+  double previous = 0.0, reach = 0.0;
+  int k;
+  pull_joints(chain, sk);
+  ik2d_chain_keep_base(chain, chain->joints[0], chain->joints[1], 0.0);
+  chain->flip = false;
+  chain->scale = 1.0;
+  for (k = 0; k < chain->count; k++) {
+    int b = link->bones[k];
+    double dx = chain->joints[2 * k + 2] - chain->joints[2 * k];
+    double dy = chain->joints[2 * k + 3] - chain->joints[2 * k + 1];
+    double length = ik2d_hypot(dx, dy);
+    double direction = length > 0.0 ? ik2d_atan2(dy, dx) : sk->transforms[IK2D_TRANSFORM * b + 2];
+    double theta = ik2d_wrap(direction - previous);
+    previous = direction;
+    link->turn[k] = general_turn(sk, b);
+    link->offset[k] = theta - link->turn[k] * sk->angle[b];
+    chain->length[k] = length;
+    reach += length;
+    chain->angle[k] = chain->pose[k] = theta;
+    chain->rest[k] = link->turn[k] * sk->rest[b] + link->offset[k];
+    chain->rest_rot[k] = ik2d_rot_angle(chain->rest[k]);
+    chain->constraint[k] = general_limit(link, k, sk->constraint[b]);
+  }
+  chain->reach = reach;
+  link->stale = false;
+}
+
+void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
+  struct ik2d_chain_link *link = chain->link;
+  const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
+  const double *t;
+  if (sk == NULL) return;
+  if (sk->general) {
+    general_pull(chain, sk);
+    return;
+  }
+  t = sk->transforms;
+  chain_pull_state(chain, sk, t[IK2D_TRANSFORM * link->from], t[IK2D_TRANSFORM * link->from + 1]);
+  pull_joints(chain, sk);
   link->stale = false;
 }
 
@@ -424,6 +714,22 @@ static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
   }
 }
 
+void ik2d_skeleton_worlds_moved(ik2d_skeleton *sk, const bool *kept) {
+  bool moved[IK2D_MAX_SKELETON_BONES];
+  int b;
+  for (b = 0; b < sk->count; b++) {
+    int p = sk->parent[b];
+    moved[b] = kept[b] || (p >= 0 && moved[p]);
+    if (!moved[b]) continue;
+    if (kept[b])
+      world_frame(sk, b);
+    else
+      general_frame(sk, b);
+    skeleton_transform(sk, b);
+  }
+  ik2d_skeleton_pull_all(sk);
+}
+
 /* ------------------------------------------------------------------ */
 /* deferred frames and pulls, within a skeleton's solve                 */
 /* ------------------------------------------------------------------ */
@@ -449,7 +755,7 @@ void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
   double x, y;
   if (sk == NULL || !link->stale) return;
   if (sk->parent[link->from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[link->from]);
-  if (joints) {
+  if (joints || sk->general) {
     ik2d_skeleton_bone_ready(sk, link->to);
     ik2d_skeleton_chain_pull(chain);
     return;
@@ -558,11 +864,42 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
       node->chain->link->stale = true;
 }
 
+/* A general skeleton's chain written back: each bone's angle from its
+** chain angle (kept where the solve left the chain angle as pulled, so
+** that nothing moves by a rounding), the bones from from down placed
+** again (the chain's joints are where uniform scales put them: the
+** bones' own placing says where they are), the chain pulled as placed. */
+static void general_push(ik2d_chain *chain, ik2d_skeleton *sk, bool pull_others) {
+  struct ik2d_chain_link *link = chain->link;
+  ik2d_skeleton_node *node;
+  int k, from = link->from;
+  for (k = 0; k < chain->count; k++)
+    if (chain->angle[k] != chain->pose[k])
+      sk->angle[link->bones[k]] = link->turn[k] * (chain->angle[k] - link->offset[k]);
+  if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
+  skeleton_forward_below(sk, from);
+  if (sk->deferring)
+    memset(sk->stale + sk->position[from], 0, (size_t)(sk->last[from] - sk->position[from] + 1));
+  general_pull(chain, sk);
+  if (!pull_others) return;
+  for (node = sk->chains.next; node != &sk->chains; node = node->next) {
+    if (node->chain == chain || !skeleton_below(sk, from, node->chain->link->to)) continue;
+    if (sk->deferring)
+      node->chain->link->stale = true;
+    else
+      ik2d_skeleton_chain_pull(node->chain);
+  }
+}
+
 void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   int k, b, i, n = chain->count;
   if (sk == NULL) return;
+  if (sk->general) {
+    general_push(chain, sk, pull_others);
+    return;
+  }
   if (sk->deferring) {
     push_deferred(sk, chain, pull_others);
     return;
@@ -622,6 +959,10 @@ static ik2d_status skeleton_bone_def_check(const ik2d_skeleton_bone_def *def, in
     if ((status = ik2d_skeleton_bone_check_x(def->x)) != IK2D_OK) return status;
     if ((status = ik2d_skeleton_bone_check_y(def->y)) != IK2D_OK) return status;
   }
+  if ((status = ik2d_skeleton_bone_check_scale_x(def->scale_x)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_bone_check_scale_y(def->scale_y)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_bone_check_shear_x(def->shear_x)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_bone_check_shear_y(def->shear_y)) != IK2D_OK) return status;
   if ((status = ik2d_skeleton_bone_check_inherit(def->inherit)) != IK2D_OK) return status;
   if (!limit_in_parent_space(def)) return IK2D_ERR_SKELETON_SPACE;
   return IK2D_OK;
@@ -661,6 +1002,23 @@ static bool skeleton_extent_finite(const ik2d_skeleton_def *def) {
   return isfinite(skeleton_extent(def, -1, 0.0));
 }
 
+/* generated from lua/ik2d/api.lua by make gen: bone local check */
+/* ik2d_bone_local's check as lua/ik2d/api.lua describes it: each field's,
+** each rule, in its order; the first refused is the status. */
+static ik2d_status bone_local_def_check(const ik2d_bone_local *def) {
+  ik2d_status status;
+  if (def == NULL) return IK2D_ERR_NULL;
+  if ((status = ik2d_bone_local_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_local_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_local_check_angle(def->angle)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_local_check_scale_x(def->scale_x)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_local_check_scale_y(def->scale_y)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_local_check_shear_x(def->shear_x)) != IK2D_OK) return status;
+  if ((status = ik2d_bone_local_check_shear_y(def->shear_y)) != IK2D_OK) return status;
+  return IK2D_OK;
+}
+/* end generated */
+
 /* generated from lua/ik2d/api.lua by make gen: skeleton check */
 /* ik2d_skeleton_def's check as lua/ik2d/api.lua describes it: each field's,
 ** each rule, in its order; the first refused is the status. bad: gets the
@@ -675,6 +1033,8 @@ static ik2d_status skeleton_def_check(const ik2d_skeleton_def *def, int *bad) {
   if ((status = ik2d_skeleton_check_x(def->x)) != IK2D_OK) return status;
   if ((status = ik2d_skeleton_check_y(def->y)) != IK2D_OK) return status;
   if ((status = ik2d_skeleton_check_angle(def->angle)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_check_scale_x(def->scale_x)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_check_scale_y(def->scale_y)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -725,6 +1085,11 @@ static void skeleton_arrays(ik2d_skeleton *sk, int n) {
   sk->position = (unsigned char *)(memory + l.position);
   sk->last = (unsigned char *)(memory + l.last);
   sk->stale = (unsigned char *)(memory + l.stale);
+  sk->setup = (ik2d_bone_shape *)(void *)(memory + l.setup);
+  sk->pose_shape = (ik2d_bone_shape *)(void *)(memory + l.pose_shape);
+  sk->shape = (ik2d_bone_shape *)(void *)(memory + l.shape);
+  sk->world = (ik2d_affine *)(void *)(memory + l.world);
+  sk->matrices = (double *)(void *)(memory + l.matrices);
 }
 
 /* The bones of a checked def, their pose and result at rest. */
@@ -744,9 +1109,34 @@ static void skeleton_bones(ik2d_skeleton *sk, const ik2d_skeleton_def *def) {
                         : bone->parent >= 0 ? def->bones[bone->parent].length : 0.0;
     sk->origin[2 * i + 1] = bone->at_tip ? 0.0 : bone->y;
     sk->pose[i] = sk->angle[i] = sk->rest[i];
+    sk->setup[i].x = sk->origin[2 * i];
+    sk->setup[i].y = sk->origin[2 * i + 1];
+    sk->setup[i].scale_x = bone->scale_x;
+    sk->setup[i].scale_y = bone->scale_y;
+    sk->setup[i].shear_x = bone->shear_x;
+    sk->setup[i].shear_y = bone->shear_y;
+    sk->pose_shape[i] = sk->shape[i] = sk->setup[i];
     /* no angle yet: skeleton_frame's trig runs (a world angle is finite) */
     sk->frame[i].angle = NAN;
   }
+}
+
+/* Can the rigid way place a bone of this shape and inherit mode, whose
+** origin is (x, y)?  Unit scale, no shear, at its origin, all or position. */
+static bool shape_rigid(const ik2d_bone_shape *shape, int inherit, double x, double y) {
+  return shape->scale_x == 1.0 && shape->scale_y == 1.0 && shape->shear_x == 0.0 &&
+         shape->shear_y == 0.0 && shape->x == x && shape->y == y &&
+         (inherit == IK2D_INHERIT_ALL || inherit == IK2D_INHERIT_POSITION);
+}
+
+/* Whether a new skeleton needs the general way: a bone or its scale. */
+static bool skeleton_needs_general(const ik2d_skeleton *sk) {
+  int i;
+  if (sk->scale_x != 1.0 || sk->scale_y != 1.0) return true;
+  for (i = 0; i < sk->count; i++)
+    if (!shape_rigid(&sk->setup[i], sk->inherit[i], sk->origin[2 * i], sk->origin[2 * i + 1]))
+      return true;
+  return false;
 }
 
 ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
@@ -768,9 +1158,14 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->base_y = def->y;
   sk->base_angle = ik2d_base_angle(def->angle);
   sk->base_rot = ik2d_rot_angle(sk->base_angle);
+  sk->scale_x = def->scale_x;
+  sk->scale_y = def->scale_y;
+  sk->general = skeleton_needs_general(sk);
   node_clear(&sk->chains);
   sk->solver_count = 0;
   sk->plan_kept = false;
+  sk->constraint_count = 0;
+  sk->step_count = 0;
   ik2d_skeleton_forward(sk, 0, NULL);
   return IK2D_OK;
 }
@@ -781,6 +1176,10 @@ void ik2d_skeleton_release(ik2d_skeleton *sk) {
   while (sk->chains.next != &sk->chains) node_unlink(sk->chains.next);
   sk->solver_count = 0;
   sk->plan_kept = false;
+  /* a constraint begins with its skeleton's pointer: cleared, it has none */
+  while (sk->constraint_count > 0)
+    *(ik2d_skeleton **)(void *)sk->constraints[--sk->constraint_count] = NULL;
+  sk->step_count = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -798,6 +1197,10 @@ int ik2d_skeleton_bone_count(const ik2d_skeleton *sk) {
 /* Bone i and those below it moved: their frames, and the chains ending
 ** there (every other chain is untouched by the change). */
 static void skeleton_moved(ik2d_skeleton *sk, int i) {
+  ik2d_skeleton_moved(sk, i);
+}
+
+void ik2d_skeleton_moved(ik2d_skeleton *sk, int i) {
   skeleton_forward_below(sk, i);
   skeleton_pull_below(sk, i, NULL);
 }
@@ -881,6 +1284,138 @@ ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *sk, bool flip) {
 
 bool ik2d_skeleton_flip(const ik2d_skeleton *sk) { return sk != NULL && sk->flip; }
 
+/* The shape of a local transform (all of it but its angle). */
+static ik2d_bone_shape shape_of(const ik2d_bone_local *local) {
+  ik2d_bone_shape shape;
+  shape.x = local->x;
+  shape.y = local->y;
+  shape.scale_x = local->scale_x;
+  shape.scale_y = local->scale_y;
+  shape.shear_x = local->shear_x;
+  shape.shear_y = local->shear_y;
+  return shape;
+}
+
+/* A local transform from an angle and a shape. */
+static void local_of(double angle, const ik2d_bone_shape *shape, ik2d_bone_local *out) {
+  out->x = shape->x;
+  out->y = shape->y;
+  out->angle = angle;
+  out->scale_x = shape->scale_x;
+  out->scale_y = shape->scale_y;
+  out->shear_x = shape->shear_x;
+  out->shear_y = shape->shear_y;
+}
+
+ik2d_status ik2d_skeleton_set_pose_local(ik2d_skeleton *sk, int i, const ik2d_bone_local *local) {
+  ik2d_status status;
+  ik2d_bone_shape shape;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  if ((status = bone_local_def_check(local)) != IK2D_OK) return status;
+  shape = shape_of(local);
+  /* the value it has: nothing to place again (not a bit moves) */
+  if (memcmp(&sk->pose[i], &local->angle, sizeof(double)) == 0 &&
+      memcmp(&sk->angle[i], &local->angle, sizeof(double)) == 0 &&
+      memcmp(&sk->pose_shape[i], &shape, sizeof shape) == 0 &&
+      memcmp(&sk->shape[i], &shape, sizeof shape) == 0)
+    return IK2D_OK;
+  if (!shape_rigid(&shape, sk->inherit[i], sk->origin[2 * i], sk->origin[2 * i + 1]))
+    ik2d_skeleton_make_general(sk);
+  sk->pose[i] = sk->angle[i] = local->angle;
+  sk->pose_shape[i] = sk->shape[i] = shape;
+  skeleton_moved(sk, i);
+  return IK2D_OK;
+}
+
+/* One of a bone's local transforms: of its angles and shapes. */
+static ik2d_status skeleton_local_read(const ik2d_skeleton *sk, int i, const double *angles,
+                                       const ik2d_bone_shape *shapes, ik2d_bone_local *out) {
+  if (sk == NULL || out == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  local_of(angles[i], &shapes[i], out);
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_pose_local(const ik2d_skeleton *sk, int i, ik2d_bone_local *out) {
+  return skeleton_local_read(sk, i, sk != NULL ? sk->pose : NULL,
+                             sk != NULL ? sk->pose_shape : NULL, out);
+}
+
+ik2d_status ik2d_skeleton_result_local(const ik2d_skeleton *sk, int i, ik2d_bone_local *out) {
+  return skeleton_local_read(sk, i, sk != NULL ? sk->angle : NULL, sk != NULL ? sk->shape : NULL,
+                             out);
+}
+
+ik2d_status ik2d_skeleton_setup_local(const ik2d_skeleton *sk, int i, ik2d_bone_local *out) {
+  return skeleton_local_read(sk, i, sk != NULL ? sk->rest : NULL, sk != NULL ? sk->setup : NULL,
+                             out);
+}
+
+ik2d_status ik2d_skeleton_set_scale(ik2d_skeleton *sk, double sx, double sy) {
+  ik2d_status status;
+  if (sk == NULL) return IK2D_ERR_NULL;
+  if ((status = ik2d_skeleton_check_scale_x(sx)) != IK2D_OK) return status;
+  if ((status = ik2d_skeleton_check_scale_y(sy)) != IK2D_OK) return status;
+  if (memcmp(&sx, &sk->scale_x, sizeof sx) == 0 && memcmp(&sy, &sk->scale_y, sizeof sy) == 0)
+    return IK2D_OK;
+  if (sx != 1.0 || sy != 1.0) ik2d_skeleton_make_general(sk);
+  sk->scale_x = sx;
+  sk->scale_y = sy;
+  skeleton_moved_all(sk);
+  return IK2D_OK;
+}
+
+void ik2d_skeleton_scale(const ik2d_skeleton *sk, double *sx, double *sy) {
+  if (sx != NULL) *sx = sk != NULL ? sk->scale_x : 1.0;
+  if (sy != NULL) *sy = sk != NULL ? sk->scale_y : 1.0;
+}
+
+bool ik2d_skeleton_general(const ik2d_skeleton *sk) { return sk != NULL && sk->general; }
+
+/* Bone b's map as drawn: x axis (m[0], m[2]), y axis (m[1], m[3]), origin
+** (m[4], m[5]).  A rigid bone's is its rotation's; a general one's, its
+** map in the skeleton's space turned by the base; mirrored when flipped. */
+static void skeleton_matrix_of(const ik2d_skeleton *sk, int b, double *m) {
+  const double *t = &sk->transforms[IK2D_TRANSFORM * b];
+  double a, c, yb, yd;
+  if (sk->general) {
+    const ik2d_affine *w = &sk->world[b];
+    ik2d_rot r = sk->base_rot;
+    a = r.c * w->a - r.s * w->c;
+    c = r.s * w->a + r.c * w->c;
+    yb = r.c * w->b - r.s * w->d;
+    yd = r.s * w->b + r.c * w->d;
+  } else {
+    const ik2d_frame *f = &sk->frame[b];
+    ik2d_rot r = f->rot.c == f->rot.c ? f->rot : ik2d_rot_angle(f->angle);
+    a = r.c;
+    c = r.s;
+    yb = -r.s;
+    yd = r.c;
+  }
+  m[0] = sk->flip ? -a : a;
+  m[1] = sk->flip ? -yb : yb;
+  m[2] = c;
+  m[3] = yd;
+  m[4] = t[0];
+  m[5] = t[1];
+}
+
+ik2d_status ik2d_skeleton_matrix(const ik2d_skeleton *sk, int i, double *m) {
+  if (sk == NULL || m == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  skeleton_matrix_of(sk, i, m);
+  return IK2D_OK;
+}
+
+const double *ik2d_skeleton_matrices(ik2d_skeleton *sk) {
+  int b;
+  if (sk == NULL) return NULL;
+  for (b = 0; b < sk->count; b++) skeleton_matrix_of(sk, b, &sk->matrices[6 * b]);
+  return sk->matrices;
+}
+
 ik2d_status ik2d_skeleton_set_pose(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
@@ -914,8 +1449,12 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
   }
   if (!isfinite(extent)) return IK2D_ERR_REACH;
   sk->length[i] = length;
-  for (b = i + 1; b < sk->count; b++)
-    if (sk->parent[b] == i && sk->at_tip[b]) sk->origin[2 * b] = length;
+  /* the children at its tip follow (their translation with them) */
+  for (b = i + 1; b < sk->count; b++) {
+    if (sk->parent[b] != i || !sk->at_tip[b]) continue;
+    sk->origin[2 * b] = length;
+    sk->setup[b].x = sk->pose_shape[b].x = sk->shape[b].x = length;
+  }
   skeleton_regeometry(sk, i);
   skeleton_moved(sk, i);
   return IK2D_OK;
@@ -953,7 +1492,10 @@ ik2d_status ik2d_skeleton_set_constraint(ik2d_skeleton *sk, int i,
 void ik2d_skeleton_reset(ik2d_skeleton *sk) {
   int i;
   if (sk == NULL) return;
-  for (i = 0; i < sk->count; i++) sk->pose[i] = sk->angle[i] = sk->rest[i];
+  for (i = 0; i < sk->count; i++) {
+    sk->pose[i] = sk->angle[i] = sk->rest[i];
+    sk->pose_shape[i] = sk->shape[i] = sk->setup[i];
+  }
   skeleton_moved_all(sk);
 }
 
@@ -1060,7 +1602,7 @@ ik2d_status ik2d_skeleton_path(const ik2d_skeleton *sk, int from, int to,
     return IK2D_ERR_INDEX;
   }
   for (b = to; b > from; b = sk->parent[b]) {
-    if (sk->inherit[b] == IK2D_INHERIT_POSITION) {
+    if (sk->inherit[b] != IK2D_INHERIT_ALL) {
       if (bad != NULL) *bad = b;
       return IK2D_ERR_PATH_INHERIT;
     }
@@ -1081,16 +1623,20 @@ ik2d_status ik2d_skeleton_path(const ik2d_skeleton *sk, int from, int to,
 /* The link after the chain's arrays: the header, the bones (ints, padded
 ** to 8 bytes), phi and shift. */
 typedef struct link_layout {
-  size_t link, bones, phi, shift, size;
+  size_t link, bones, phi, shift, turn, offset, mirrored, size;
 } link_layout;
 
 static link_layout link_layout_of(int n) {
   link_layout l;
+  size_t doubles = (size_t)n * sizeof(double);
   l.link = round8(ik2d_chain_size(n));
   l.bones = l.link + round8(sizeof(struct ik2d_chain_link));
   l.phi = l.bones + round8((size_t)n * sizeof(int));
-  l.shift = l.phi + (size_t)n * sizeof(double);
-  l.size = l.shift + (size_t)n * sizeof(double);
+  l.shift = l.phi + doubles;
+  l.turn = l.shift + doubles;
+  l.offset = l.turn + doubles;
+  l.mirrored = l.offset + doubles;
+  l.size = l.mirrored + (size_t)n * sizeof(ik2d_constraint);
   return l;
 }
 
@@ -1119,6 +1665,9 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   link->bones = (int *)(void *)(memory + l.bones);
   link->phi = (double *)(void *)(memory + l.phi);
   link->shift = (double *)(void *)(memory + l.shift);
+  link->turn = (double *)(void *)(memory + l.turn);
+  link->offset = (double *)(void *)(memory + l.offset);
+  link->mirrored = (ik2d_constraint *)(void *)(memory + l.mirrored);
   link->from = from;
   link->to = to;
   for (k = n - 1, b = to; k >= 0; k--, b = sk->parent[b]) link->bones[k] = b;

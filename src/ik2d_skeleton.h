@@ -12,6 +12,7 @@
 #define IK2D_SKELETON_H
 
 #include "ik2d.h"
+#include "ik2d_bone.h"
 #include "ik2d_chain.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
@@ -45,19 +46,42 @@ static inline ik2d_rot ik2d_frame_rot(ik2d_frame *f) {
   return f->rot;
 }
 
+/* A bone's local transform but its angle (which the arrays pose and angle
+** keep, as the rigid bones' solves read them): its translation in the
+** parent's bone space, its scale and shear. */
+typedef struct ik2d_bone_shape {
+  double x, y, scale_x, scale_y, shear_x, shear_y;
+} ik2d_bone_shape;
+
 /* The header of a skeleton; its per-bone arrays follow it in the same
-** memory (ik2d_skeleton_size). */
+** memory (ik2d_skeleton_size).
+**
+** Two ways to place bones.  The rigid one (general false): every bone
+** unscaled and unsheared, inheriting all or position, at its origin,
+** under a skeleton scale of 1: angles add up, a chain over a path is the
+** same chain bit for bit.  The general one: the artist's bone model
+** (ik2d_bone.h), each bone's map in the skeleton's space composed from its
+** parent's.  A skeleton turns general for good the first time a bone or
+** the skeleton is given a scale, shear, translation or inherit mode that
+** the rigid way cannot place. */
 struct ik2d_skeleton {
   int count;
   bool flip;
+  bool general;                       /* placed by the bone model */
   double base_x, base_y, base_angle;  /* base_angle in (-pi, pi] */
   ik2d_rot base_rot;
+  double scale_x, scale_y;            /* under the base */
   double *length;
   double *rest;
   ik2d_rot *rest_rot;
   double *origin;                     /* x, y pairs in the parent's space
                                          (kept up to date for at_tip) */
   double *pose, *angle;               /* animated and result local angles */
+  ik2d_bone_shape *setup, *pose_shape, *shape;  /* the rest of the set-up,
+                                         animated and result transforms */
+  ik2d_affine *world;                 /* general: each bone's map in the
+                                         skeleton's space (base not applied) */
+  double *matrices;                   /* 6 a bone as drawn, made when asked */
   const ik2d_constraint **constraint;
   ik2d_frame *frame;                  /* the result, unflipped */
   double *transforms;                 /* the result as drawn: 5 a bone */
@@ -90,6 +114,14 @@ struct ik2d_skeleton {
   bool plan_kept;
   unsigned char plan_key[IK2D_PLAN_KEPT][2];
   unsigned char plan_order[IK2D_PLAN_KEPT];  /* solver indices, in order */
+  /* its transform constraints, in the order made (each begins with its
+  ** skeleton's pointer, which a release of the skeleton clears) */
+  int constraint_count;
+  ik2d_transform_constraint *constraints[IK2D_MAX_SKELETON_SOLVERS];
+  /* the steps of the order set (ik2d_skeleton_set_order): a solver's index, or -1 -
+  ** a constraint's; kept in step with the lists' edits */
+  int step_count;
+  short steps[2 * IK2D_MAX_SKELETON_SOLVERS];
 };
 
 /* A skeleton chain's link (after its chain arrays, ik2d_skeleton_chain_size). */
@@ -100,6 +132,11 @@ struct ik2d_chain_link {
   double *phi;              /* direction of the path child's origin in
                                each bone's space (0 at the tip) */
   double *shift;            /* chain angle - skeleton angle: phi_k - phi_k-1 */
+  /* On a general skeleton, a chain angle is turn * the bone's angle +
+  ** offset (turn -1 where the bone turns the other way as drawn: its
+  ** space reflects), and its limit is the bone's, mirrored there. */
+  double *turn, *offset;
+  ik2d_constraint *mirrored;
   bool stale;               /* to pull (its skeleton deferring) */
   bool others_below;        /* another chain of the skeleton ends at or
                                below from (skeleton_chains_below) */
@@ -122,9 +159,15 @@ static inline void ik2d_frame_point(ik2d_frame *f, double dx, double dy, double 
 
 /* The point (dx, dy) of bone b's space in the result, as drawn (mirrored
 ** about the base when flipped, with the bone). */
+void ik2d_skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+                                 double *x, double *y);
 static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
                                        double *x, double *y) {
   double px;
+  if (sk->general) {
+    ik2d_skeleton_general_point(sk, b, dx, dy, x, y);
+    return;
+  }
   ik2d_frame_point(&sk->frame[b], dx, dy, &px, y);
   if (sk->flip) {
     px = 2.0 * sk->base_x - px;
@@ -136,6 +179,34 @@ static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx
   }
   *x = px;
 }
+
+/* The skeleton turns general (nothing moves: the rigid way's bones are the
+** general way's too). */
+void ik2d_skeleton_make_general(ik2d_skeleton *skeleton);
+/* Every bone's result back to its pose (angle and shape), placed, the
+** chains pulled. */
+void ik2d_skeleton_to_pose(ik2d_skeleton *skeleton);
+/* A world point as drawn, in the skeleton's space (its base and flip undone). */
+void ik2d_skeleton_unplace(const ik2d_skeleton *skeleton, double x, double y, double *sx,
+                           double *sy);
+/* Bone b and those below it placed again (their frames, transforms and
+** world maps), and the chains ending there pulled. */
+void ik2d_skeleton_moved(ik2d_skeleton *skeleton, int b);
+/* A transform constraint joins its skeleton's (false: it has the most it
+** takes), and leaves it (and the order). */
+bool ik2d_skeleton_link_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
+void ik2d_skeleton_unlink_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
+/* After a constraint set the world maps of the bones kept marks: their
+** frames from those maps, the bones below placed again from them, the
+** chains pulled. */
+void ik2d_skeleton_worlds_moved(ik2d_skeleton *skeleton, const bool *kept);
+/* Bone b's parent's world map in the skeleton's space (NULL for a root). */
+static inline const ik2d_affine *ik2d_skeleton_parent_world(const ik2d_skeleton *sk, int b) {
+  return sk->parent[b] >= 0 ? &sk->world[sk->parent[b]] : NULL;
+}
+/* Bone b's result as a local transform (angle and shape). */
+ik2d_bone_local ik2d_skeleton_local(const ik2d_skeleton *skeleton, int b);
+void ik2d_skeleton_set_local(ik2d_skeleton *skeleton, int b, const ik2d_bone_local *local);
 
 /* Frames and transforms of the bones from first on that mask marks (the
 ** caller marks the descendants of a bone it marks), or of every bone

@@ -83,6 +83,7 @@
 
 #include "ik2d.h"
 #include "ik2d_batch.h"
+#include "ik2d_bone_ik.h"
 #include "ik2d_chain.h"
 #include "ik2d_constraint.h"
 #include "ik2d_math.h"
@@ -138,10 +139,84 @@ static bool solver_written_back(ik2d_solver *solver) {
   return solver->result.reached;
 }
 
+/* The skeleton of a solver's chain, NULL for a standalone chain. */
+static ik2d_skeleton *skeleton_of(const ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  return chain->link != NULL ? chain->link->node.skeleton : NULL;
+}
+
+/* A skeleton chain's solver that scales its bones (stretch or compress)
+** needs the general bone model. */
+static bool scales_bones(const ik2d_solver *solver) {
+  return solver->settings.two_bone.stretch > 1.0 || solver->settings.two_bone.compress < 1.0;
+}
+
+/* Does a bone IK solve a general skeleton's solver, as Spine's IK
+** constraint does?  A chain of one bone, or of two with two_bone, with no
+** pole, tip angle, aim or limits (the chain solve takes those). */
+static bool bone_ik_takes(const ik2d_solver *solver) {
+  const ik2d_chain *chain = solver->chain;
+  const ik2d_solver_def *d = &solver->settings;
+  int k;
+  if (chain->count > 2 || d->pole.enabled || d->tip.enabled || d->aim.enabled) return false;
+  if (chain->count == 2 && d->method != IK2D_TWO_BONE) return false;
+  for (k = 0; k < chain->count; k++)
+    if (chain->constraint[k] != NULL && !chain->constraint[k]->full) return false;
+  return true;
+}
+
+/* A solver's settings as a bone IK takes them. */
+static ik2d_bone_ik_def bone_ik_def_of(const ik2d_solver *solver) {
+  const ik2d_solver_def *d = &solver->settings;
+  ik2d_bone_ik_def def;
+  def.mix = d->weight;
+  def.softness = d->two_bone.softness;
+  def.curve = d->two_bone.softness_curve;
+  def.bend = d->two_bone.bend;
+  def.stretch = d->two_bone.stretch;
+  def.compress = d->two_bone.compress;
+  def.uniform = d->two_bone.uniform;
+  return def;
+}
+
+/* A bone IK on the solver's bones, toward its target in the skeleton's
+** space; the bones below follow, and the chains ending there. */
+static void bone_ik_solve(ik2d_solver *solver, ik2d_skeleton *sk, double x, double y) {
+  const struct ik2d_chain_link *link = solver->chain->link;
+  ik2d_bone_ik_def def = bone_ik_def_of(solver);
+  int first = link->bones[0];
+  ik2d_bone_local a, b;
+  if (sk->parent[first] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[first]);
+  a = ik2d_skeleton_local(sk, first);
+  ik2d_skeleton_unplace(sk, x, y, &x, &y);
+  if (solver->chain->count == 1) {
+    ik2d_bone_ik_one(ik2d_skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
+                     sk->scale_x, sk->scale_y, &a, sk->length[first], x, y, &def);
+  } else {
+    int second = link->bones[1];
+    b = ik2d_skeleton_local(sk, second);
+    if (ik2d_bone_ik_two(ik2d_skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
+                         (ik2d_inherit)sk->inherit[second], sk->scale_x, sk->scale_y, &a, &b,
+                         sk->length[first], sk->length[second], x, y, &def))
+      ik2d_skeleton_set_local(sk, second, &b);
+  }
+  ik2d_skeleton_set_local(sk, first, &a);
+  ik2d_skeleton_moved(sk, first);
+}
+
 bool ik2d_solver_solve(ik2d_solver *solver) {
+  ik2d_skeleton *sk;
   double x, y;
   if (solver == NULL || solver->chain == NULL) return false;
+  sk = skeleton_of(solver);
+  if (sk != NULL && !sk->general && scales_bones(solver)) ik2d_skeleton_make_general(sk);
   solver_target(solver, &x, &y);
+  if (sk != NULL && sk->general && bone_ik_takes(solver)) {
+    /* (the weight 0 leaves the bones as they are, as a chain's solve does) */
+    if (solver->settings.weight > 0.0) bone_ik_solve(solver, sk, x, y);
+    if (sk->deferring) return false;
+    return solver_measure(solver);
+  }
   ik2d_solve_chain(solver, x, y);
   return solver_written_back(solver);
 }
@@ -1277,7 +1352,7 @@ static bool plan_holds(const ik2d_skeleton *sk) {
 static void plan_keep(ik2d_skeleton *sk, const plan *p) {
   int k;
   sk->plan_kept = false;
-  if (p->solvers > IK2D_PLAN_KEPT || p->units != p->solvers) return;
+  if (sk->general || p->solvers > IK2D_PLAN_KEPT || p->units != p->solvers) return;
   for (k = 0; k < p->solvers; k++) {
     const ik2d_solver *s = p->solver[k];
     if (moves_target(sk, s, s)) return;
@@ -1340,11 +1415,82 @@ static int solve_end(ik2d_skeleton *sk) {
   return reached;
 }
 
+/* A general skeleton's solve (the bone model): every bone's result back
+** to its pose first, as an animation runtime starts each frame from the
+** animated pose (a stretch or a transform constraint would otherwise add
+** up frame after frame), then its units in the plan's order, each solver
+** alone: a joint unit's solvers one after another (the joint solve turns
+** rigid bones; on scaled ones the solvers run as constraints in order). */
+static int general_solve(ik2d_skeleton *sk) {
+  plan p;
+  int k, i, reached = 0;
+  if (!plan_make(sk, &p)) return -1;
+  ik2d_skeleton_settle(sk);
+  ik2d_skeleton_to_pose(sk);
+  for (k = 0; k < p.units; k++)
+    for (i = 0; i < p.solvers; i++)
+      if (p.unit_of[i] == p.order[k]) ik2d_solver_solve(p.solver[i]);
+  for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
+  return reached;
+}
+
+/* Is solver i of sk a step of its order? */
+static bool in_order(const ik2d_skeleton *sk, int i) {
+  int k;
+  for (k = 0; k < sk->step_count; k++)
+    if (sk->steps[k] == i) return true;
+  return false;
+}
+
+/* Has sk's order a transform constraint? */
+static bool order_constrains(const ik2d_skeleton *sk) {
+  int k;
+  for (k = 0; k < sk->step_count; k++)
+    if (sk->steps[k] < 0) return true;
+  return false;
+}
+
+/* A skeleton's solve in the order its rig sets: each step reads what the
+** ones before it left (a transform constraint needs the general bone
+** model); then the solvers not in it, by the plan, each alone. */
+static int ordered_solve(ik2d_skeleton *sk) {
+  plan p;
+  int k, i, reached = 0;
+  if (!plan_make(sk, &p)) return -1;
+  if (order_constrains(sk)) ik2d_skeleton_make_general(sk);
+  ik2d_skeleton_settle(sk);
+  if (sk->general) ik2d_skeleton_to_pose(sk);
+  for (k = 0; k < sk->step_count; k++) {
+    int v = sk->steps[k];
+    if (v >= 0)
+      ik2d_solver_solve(sk->solvers[v]);
+    else
+      ik2d_transform_constraint_apply(sk->constraints[-1 - v]);
+  }
+  for (k = 0; k < p.units; k++)
+    for (i = 0; i < p.solvers; i++)
+      if (p.unit_of[i] == p.order[k] && !in_order(sk, i)) ik2d_solver_solve(p.solver[i]);
+  for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
+  return reached;
+}
+
+/* Does a solver of sk need the general bone model (and sk is rigid)? */
+static bool needs_general(const ik2d_skeleton *sk) {
+  int k;
+  if (sk->general) return false;
+  for (k = 0; k < sk->solver_count; k++)
+    if (scales_bones(sk->solvers[k])) return true;
+  return false;
+}
+
 /* The plan (kept, or made and kept when it may be), its units run while
 ** the skeleton defers its placing, then the end. */
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
+  if (needs_general(sk)) ik2d_skeleton_make_general(sk);
+  if (sk->step_count > 0) return ordered_solve(sk);
+  if (sk->general) return general_solve(sk);
   if (plan_holds(sk)) {
     ik2d_skeleton_defer(sk);
     kept_run(sk);

@@ -60,11 +60,6 @@ static bool follow_off_skeleton(const ik2d_solver_def *def, const ik2d_chain *ch
   return def->method != IK2D_FOLLOW || chain->link == NULL;
 }
 
-/* a skeleton's bones keep their lengths: no stretch or compress there */
-static bool scale_off_skeleton(const ik2d_solver_def *def, const ik2d_chain *chain) {
-  return chain->link == NULL || !(def->two_bone.stretch > 1.0 || def->two_bone.compress < 1.0);
-}
-
 /* An aim puts a point of its ray on the target, as the methods with a
 ** fixed base put a tip (follow moves the base instead), and it turns the
 ** last bone, which a tip angle would too. */
@@ -98,7 +93,6 @@ static ik2d_status solver_def_check(const ik2d_solver_def *def, const ik2d_chain
     return status;
   if ((status = ik2d_solver_check_compress(def->two_bone.compress)) != IK2D_OK)
     return status;
-  if (!scale_off_skeleton(def, chain)) return IK2D_ERR_LINKED_STRETCH;
   if (def->tip.enabled &&
       (status = ik2d_solver_check_tip_angle(def->tip.angle)) != IK2D_OK)
     return status;
@@ -306,7 +300,6 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   def.two_bone.stretch = stretch;
   if ((status = ik2d_solver_check_stretch(def.two_bone.stretch)) != IK2D_OK)
     return status;
-  if (!scale_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_STRETCH;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -319,7 +312,6 @@ ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   def.two_bone.compress = compress;
   if ((status = ik2d_solver_check_compress(def.two_bone.compress)) != IK2D_OK)
     return status;
-  if (!scale_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_STRETCH;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }

@@ -6,6 +6,8 @@
 ** its end.  Before the first key a timeline has no value (its target
 ** keeps what it had); from the last key on, the last key's.
 */
+#include <stddef.h>
+
 #include "ik2d_timeline.h"
 
 int ik2d_timeline_key(const ik2d_timeline *timeline, double time) {

@@ -18,8 +18,8 @@ const char *const luaik_collider_shape_names[] = {"circle", "segment", NULL};
 const char *const luaik_constraint_fields[] = {"min", "max", "invert", "space", NULL};
 const char *const luaik_bone_fields[] = {"length", "angle", "min", "max", "invert", "space", NULL};
 const char *const luaik_chain_fields[] = {"x", "y", "angle", "flip", NULL};
-const char *const luaik_skeleton_bone_fields[] = {"name", "parent", "length", "angle", "x", "y", "min", "max", "invert", "space", "inherit", NULL};
-const char *const luaik_skeleton_fields[] = {"x", "y", "angle", "flip", NULL};
+const char *const luaik_skeleton_bone_fields[] = {"name", "parent", "length", "angle", "x", "y", "scale_x", "scale_y", "shear_x", "shear_y", "min", "max", "invert", "space", "inherit", NULL};
+const char *const luaik_skeleton_fields[] = {"x", "y", "angle", "flip", "scale_x", "scale_y", NULL};
 const char *const luaik_collider_fields[] = {"x", "y", "radius", "x1", "y1", "x2", "y2", NULL};
 
 static int solver_get_method(const void *def) {
@@ -113,6 +113,14 @@ const luaik_option luaik_skeleton_bone_options[] = {
   {"length", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, length),
    0, 0, 0, 0, NULL, NULL, NULL, 1, 0},
   {"angle", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, rest),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"scale_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, scale_x),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"scale_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, scale_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"shear_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, shear_x),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"shear_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, shear_y),
    0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
   {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
 };

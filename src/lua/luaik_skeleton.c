@@ -274,7 +274,108 @@ static int set_bone_value(lua_State *L, bone_write write) {
   return 0;
 }
 
-static int skeleton_set_pose(lua_State *L) { return set_bone_value(L, ik2d_skeleton_set_pose); }
+/* sk:set_pose(bone, angle, x, y, scale_x, scale_y, shear_x, shear_y): the
+** argument each part of the local transform comes from (a nil one keeps
+** the pose's), and the one a status of ik2d_bone_local's check blames. */
+static int pose_arg_of(ik2d_status status) {
+  switch (status) {
+  case IK2D_ERR_ORIGIN_X: return 4;
+  case IK2D_ERR_ORIGIN_Y: return 5;
+  case IK2D_ERR_SCALE_X: return 6;
+  case IK2D_ERR_SCALE_Y: return 7;
+  case IK2D_ERR_SHEAR_X: return 8;
+  case IK2D_ERR_SHEAR_Y: return 9;
+  default: return 3;
+  }
+}
+
+static void pose_part(lua_State *L, int arg, double *part) {
+  if (!lua_isnoneornil(L, arg)) *part = luaik_check_number(L, arg);
+}
+
+static int skeleton_set_pose(lua_State *L) {
+  ik2d_skeleton *sk;
+  ik2d_bone_local local;
+  ik2d_status status;
+  int i;
+  if (lua_gettop(L) <= 3) return set_bone_value(L, ik2d_skeleton_set_pose);
+  sk = luaik_check_skeleton(L, 1);
+  i = luaik_bone_arg(L, 1, 2);
+  ik2d_skeleton_pose_local(sk, i, &local);
+  local.angle = luaik_check_number(L, 3);
+  pose_part(L, 4, &local.x);
+  pose_part(L, 5, &local.y);
+  pose_part(L, 6, &local.scale_x);
+  pose_part(L, 7, &local.scale_y);
+  pose_part(L, 8, &local.shear_x);
+  pose_part(L, 9, &local.shear_y);
+  status = ik2d_skeleton_set_pose_local(sk, i, &local);
+  check_bone_status(L, pose_arg_of(status), i, status);
+  return 0;
+}
+
+/* The 7 parts of a local transform, angle first. */
+static int push_local(lua_State *L, const ik2d_bone_local *l) {
+  lua_pushnumber(L, l->angle);
+  lua_pushnumber(L, l->x);
+  lua_pushnumber(L, l->y);
+  lua_pushnumber(L, l->scale_x);
+  lua_pushnumber(L, l->scale_y);
+  lua_pushnumber(L, l->shear_x);
+  lua_pushnumber(L, l->shear_y);
+  return 7;
+}
+
+typedef ik2d_status (*local_read)(const ik2d_skeleton *, int, ik2d_bone_local *);
+
+static int push_bone_local(lua_State *L, local_read read) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  ik2d_bone_local local = ik2d_default_bone_local_def();
+  read(sk, luaik_bone_arg(L, 1, 2), &local);
+  return push_local(L, &local);
+}
+
+static int skeleton_pose(lua_State *L) { return push_bone_local(L, ik2d_skeleton_pose_local); }
+static int skeleton_result(lua_State *L) { return push_bone_local(L, ik2d_skeleton_result_local); }
+static int skeleton_setup(lua_State *L) { return push_bone_local(L, ik2d_skeleton_setup_local); }
+
+static int skeleton_set_scale(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  double sx = luaik_check_number(L, 2), sy = luaik_check_number(L, 3);
+  ik2d_status status = ik2d_skeleton_set_scale(sk, sx, sy);
+  luaik_check_status(L, status == IK2D_ERR_SCALE_Y ? 3 : 2, status);
+  return 0;
+}
+
+static int skeleton_scale(lua_State *L) {
+  double sx, sy;
+  ik2d_skeleton_scale(luaik_check_skeleton(L, 1), &sx, &sy);
+  return luaik_push_xy(L, sx, sy);
+}
+
+static int skeleton_matrix(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  double m[6] = {1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
+  int k;
+  ik2d_skeleton_matrix(sk, luaik_bone_arg(L, 1, 2), m);
+  for (k = 0; k < 6; k++) lua_pushnumber(L, m[k]);
+  return 6;
+}
+
+static int skeleton_matrices(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int n = ik2d_skeleton_bone_count(sk);
+  luaik_push_table_arg(L, 2);
+  luaik_trim(L, 2, luaik_fill(L, 2, 1, ik2d_skeleton_matrices(sk), 6 * n));
+  return 1;
+}
+
+/* The FFI path (lua/ik2d/ffi.lua) puts the real one in place. */
+static int skeleton_matrix_array(lua_State *L) {
+  luaik_check_skeleton(L, 1);
+  return luaik_arg_error(L, 1, "matrix_array needs LuaJIT's FFI (the ik2d.ffi fast path is "
+                         "off or not available: use matrices)");
+}
 static int skeleton_set_length(lua_State *L) {
   return set_bone_value(L, ik2d_skeleton_set_length);
 }
@@ -291,7 +392,6 @@ static int push_bone_value(lua_State *L, bone_read read) {
   return 1;
 }
 
-static int skeleton_pose(lua_State *L) { return push_bone_value(L, ik2d_skeleton_pose); }
 static int skeleton_angle(lua_State *L) { return push_bone_value(L, ik2d_skeleton_angle); }
 static int skeleton_length(lua_State *L) { return push_bone_value(L, ik2d_skeleton_length); }
 static int skeleton_rest(lua_State *L) { return push_bone_value(L, ik2d_skeleton_rest); }
@@ -450,9 +550,13 @@ static int skeleton_chain(lua_State *L) {
     luaik_arg_errorf(L, 3, "bone \"%s\" does not descend from bone \"%s\"", name,
                      luaik_bone_name(L, 1, from));
   }
-  if (status == IK2D_ERR_PATH_INHERIT)
-    luaik_arg_errorf(L, 3, "bone \"%s\" inherits position only: it can only start a chain",
-                     luaik_bone_name(L, 1, bad));
+  if (status == IK2D_ERR_PATH_INHERIT) {
+    ik2d_inherit inherit = IK2D_INHERIT_POSITION;
+    ik2d_skeleton_inherit(sk, bad, &inherit);
+    luaik_arg_errorf(L, 3, "bone \"%s\" inherits %s: it can only start a chain",
+                     luaik_bone_name(L, 1, bad),
+                     inherit == IK2D_INHERIT_POSITION ? "position only" : luaik_inherit_names[inherit]);
+  }
   if (status == IK2D_ERR_BONE_COUNT)
     luaik_arg_errorf(L, 3, "%s (the path has more)", luaik_status_message(L, status));
   luaik_check_status(L, 3, status);
@@ -555,6 +659,13 @@ const luaL_Reg luaik_skeleton_methods[] = {
   {"set_pose", skeleton_set_pose},
   {"pose", skeleton_pose},
   {"angle", skeleton_angle},
+  {"result", skeleton_result},
+  {"setup", skeleton_setup},
+  {"set_scale", skeleton_set_scale},
+  {"scale", skeleton_scale},
+  {"matrix", skeleton_matrix},
+  {"matrices", skeleton_matrices},
+  {"matrix_array", skeleton_matrix_array},
   {"world", skeleton_world},
   {"tip", skeleton_tip},
   {"reset", skeleton_reset},

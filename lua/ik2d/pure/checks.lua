@@ -56,6 +56,7 @@ local function condition(src, check, f, v)
   local parts = {}
   if check.finite then parts[#parts + 1] = format("%s - %s == 0", v, v) end
   if check.not_nan then parts[#parts + 1] = format("%s == %s", v, v) end
+  if check.nonzero then parts[#parts + 1] = format("%s ~= 0", v) end
   if check.whole then parts[#parts + 1] = format("%s == %s(%s)", v, src.value(math.floor), v) end
   if check.min ~= nil then parts[#parts + 1] = format("%s >= %s", v, src.value(bound(check.min))) end
   if check.above ~= nil then parts[#parts + 1] = format("%s > %s", v, src.value(bound(check.above))) end

@@ -66,11 +66,6 @@ function RULES.follow_off_skeleton(def, ch)
   return def.method ~= "follow" or not ch.link
 end
 
--- a skeleton's bones keep their lengths: no stretch or compress there
-function RULES.scale_off_skeleton(def, ch)
-  return not ch.link or not (def.stretch > 1.0 or def.compress < 1.0)
-end
-
 -- An aim puts a point of its ray on the target, as the methods with a
 -- fixed base put a tip (follow moves the base instead), and it turns the
 -- last bone, which a tip angle would too.
