@@ -178,6 +178,8 @@ int luaik_skeleton_new(lua_State *L) {
   def.x = luaik_number_field(L, 1, 1, "x", "x", 0.0);
   def.y = luaik_number_field(L, 1, 1, "y", "y", 0.0);
   def.angle = luaik_number_field(L, 1, 1, "angle", "angle", 0.0);
+  def.scale_x = luaik_number_field(L, 1, 1, "scale_x", "scale_x", 1.0);
+  def.scale_y = luaik_number_field(L, 1, 1, "scale_y", "scale_y", 1.0);
   luaik_rawfield(L, 1, "flip");
   def.flip = !lua_isnil(L, -1) && luaik_boolean_at(L, -1, 1, "flip");
   lua_pop(L, 1);
