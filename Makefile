@@ -47,7 +47,8 @@ CORE_SOURCES = src/ik2d_api.c src/ik2d_math.c src/ik2d_bone.c src/ik2d_bone_ik.c
                src/ik2d_solver.c src/ik2d_spring.c \
                src/ik2d_isa.c src/ik2d_lanes_sse2.c src/ik2d_lanes_avx2.c \
                src/ik2d_lanes_avx512.c src/ik2d_batch.c \
-               src/ik2d_skeleton.c src/ik2d_transform_constraint.c src/ik2d_skeleton_solve.c
+               src/ik2d_skeleton.c src/ik2d_transform_constraint.c src/ik2d_skeleton_solve.c \
+               src/ik2d_slots.c src/ik2d_clip.c
 CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_api.c src/lua/luaik_options.c src/lua/luaik_core.c src/lua/luaik_constraint.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \

@@ -66,6 +66,8 @@ build = {
         "src/ik2d_skeleton.c",
         "src/ik2d_transform_constraint.c",
         "src/ik2d_skeleton_solve.c",
+        "src/ik2d_slots.c",
+        "src/ik2d_clip.c",
         "src/lua/luaik_api.c",
         "src/lua/luaik_options.c",
         "src/lua/luaik_core.c",

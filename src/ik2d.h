@@ -40,6 +40,7 @@ extern "C" {
 #define IK2D_MAX_SKELETON_BONES 256 /* the bones of a skeleton */
 #define IK2D_MAX_SKELETON_SOLVERS 256 /* the solvers on one skeleton's chains */
 #define IK2D_MAX_COLLIDERS 16 /* the colliders of a spring */
+#define IK2D_MAX_SLOTS 1024 /* the slots of a rig */
 /* end generated */
 
 /* IK2D_API marks the public functions.  A Windows DLL build defines
@@ -156,7 +157,23 @@ typedef enum ik2d_status {
   /* an order step naming neither a solver nor a constraint of the skeleton,
   ** or both */
   IK2D_ERR_ORDER_STEP,
-  IK2D_ERR_ORDER_TWICE /* a solver or constraint listed twice in an order */
+  IK2D_ERR_ORDER_TWICE, /* a solver or constraint listed twice in an order */
+  IK2D_ERR_SLOT_COUNT, /* slot count outside 1..IK2D_MAX_SLOTS */
+  IK2D_ERR_SLOT_BONE, /* a slot's bone not a bone of the skeleton */
+  /* an attachment index outside the rig's attachments (-1 for none aside) */
+  IK2D_ERR_ATTACHMENT,
+  IK2D_ERR_COLOR, /* a colour's part not finite */
+  IK2D_ERR_BLEND, /* not an ik2d_blend */
+  IK2D_ERR_TIMELINE_TARGET, /* a timeline's channel unknown or target out of range */
+  IK2D_ERR_KEY_COUNT, /* a timeline without keys */
+  IK2D_ERR_KEY_TIME, /* a key time not finite, or not after the one before */
+  IK2D_ERR_KEY_VALUE, /* a key value not finite, or outside its channel's values */
+  /* a curve kind unknown, or its points not finite or outside their keys'
+  ** times */
+  IK2D_ERR_CURVE,
+  IK2D_ERR_DURATION, /* a clip's duration */
+  IK2D_ERR_TIME, /* a time not finite */
+  IK2D_ERR_ALPHA /* an alpha outside [0, 1] or NaN */
 } ik2d_status;
 /* end generated */
 
@@ -1191,6 +1208,169 @@ IK2D_API void ik2d_spring_reset(ik2d_spring *spring);
 ** ik2d_chain_world_angle (mirrored when flipped). */
 IK2D_API ik2d_status ik2d_spring_velocity(const ik2d_spring *spring, int i,
                                           double *velocity);
+
+/* ------------------------------------------------------------------ */
+/* Slots: what a rig draws.  Each slot follows a bone of a skeleton and */
+/* shows one attachment (an index into the rig's attachments) or none,  */
+/* with a colour (and a dark colour for a two-colour tint) and a blend; */
+/* the slots draw in an order; an attachment may be deformed (offsets   */
+/* added to its vertices).  The set-up is kept to go back to.           */
+/* ------------------------------------------------------------------ */
+typedef struct ik2d_slots ik2d_slots;
+
+/* generated from lua/ik2d/api.lua by make gen: enum blend */
+/* How a slot's attachment blends with what is behind it. */
+typedef enum ik2d_blend {
+  IK2D_BLEND_NORMAL = 0,
+  IK2D_BLEND_ADDITIVE,
+  IK2D_BLEND_MULTIPLY,
+  IK2D_BLEND_SCREEN
+} ik2d_blend;
+/* end generated */
+
+typedef struct ik2d_slot_def {
+  int bone;              /* the skeleton bone it follows */
+  int attachment;        /* its set-up attachment, -1: none */
+  double color[4];       /* r, g, b, a, each in [0, 1] */
+  double dark[3];        /* the dark colour (two-colour tint), with has_dark */
+  ik2d_blend blend;
+  bool has_dark;
+} ik2d_slot_def;
+
+typedef struct ik2d_slots_def {
+  const ik2d_skeleton *skeleton;
+  int slot_count;              /* 1..IK2D_MAX_SKELETON_BONES x 4 */
+  const ik2d_slot_def *slots;  /* in set-up drawing order */
+  int attachment_count;        /* >= 0 */
+  const int *deform_sizes;     /* attachment_count: the doubles of each one's
+                                  deform offsets (0: not deformed); NULL: none */
+} ik2d_slots_def;
+
+/* Bytes for slots of def (0 for a def ik2d_slots_init would refuse for
+** its counts). */
+IK2D_API size_t ik2d_slots_size(const ik2d_slots_def *def);
+/* Checked (bones of the skeleton, attachments in range, colours finite);
+** for a bad slot, *bad (if not NULL) gets its index. */
+IK2D_API ik2d_status ik2d_slots_init(ik2d_slots *slots, size_t size, const ik2d_slots_def *def,
+                                     int *bad);
+/* Back to the set-up: attachments, colours, drawing order, no deform. */
+IK2D_API void ik2d_slots_to_setup(ik2d_slots *slots);
+IK2D_API int ik2d_slots_count(const ik2d_slots *slots);
+IK2D_API int ik2d_slots_attachment_count(const ik2d_slots *slots);
+/* Slot i's attachment (-1: none), colour, dark colour (false: none). */
+IK2D_API int ik2d_slots_attachment(const ik2d_slots *slots, int i);
+IK2D_API ik2d_status ik2d_slots_set_attachment(ik2d_slots *slots, int i, int attachment);
+IK2D_API ik2d_status ik2d_slots_color(const ik2d_slots *slots, int i, double *rgba);
+IK2D_API ik2d_status ik2d_slots_set_color(ik2d_slots *slots, int i, const double *rgba);
+IK2D_API bool ik2d_slots_dark(const ik2d_slots *slots, int i, double *rgb);
+/* The slots in drawing order (slot_count indices, first drawn first). */
+IK2D_API const int *ik2d_slots_draw_order(const ik2d_slots *slots);
+/* Attachment a's deform offsets (NULL for one not deformed) and their
+** count. */
+IK2D_API const double *ik2d_slots_deform(const ik2d_slots *slots, int attachment, int *count);
+
+/* ------------------------------------------------------------------ */
+/* Clips: keyed timelines on a rig's bones, solvers, transform           */
+/* constraints and slots, played at a time (seconds).  Between keys a    */
+/* curve: linear, stepped, or a line through points (absolute time and   */
+/* value): readers turn their formats' curves into points the way their   */
+/* runtimes sample them.                                                  */
+/* ------------------------------------------------------------------ */
+typedef struct ik2d_clip ik2d_clip;
+
+/* generated from lua/ik2d/api.lua by make gen: enum channel */
+/* What a clip's timeline keys: a bone's local transform (rotate, shear and x,
+** y added to the set-up's, scale multiplied with it), a solver's or a
+** transform constraint's settings, a slot's attachment and colours, the draw
+** order, an attachment's deform. */
+typedef enum ik2d_channel {
+  IK2D_CHANNEL_ROTATE = 0,
+  IK2D_CHANNEL_X,
+  IK2D_CHANNEL_Y,
+  IK2D_CHANNEL_SCALE_X,
+  IK2D_CHANNEL_SCALE_Y,
+  IK2D_CHANNEL_SHEAR_X,
+  IK2D_CHANNEL_SHEAR_Y,
+  IK2D_CHANNEL_INHERIT, /* stepped: an ik2d_inherit */
+  IK2D_CHANNEL_WEIGHT,
+  IK2D_CHANNEL_SOFTNESS,
+  IK2D_CHANNEL_BEND, /* stepped */
+  IK2D_CHANNEL_COMPRESS, /* stepped */
+  IK2D_CHANNEL_STRETCH, /* stepped */
+  IK2D_CHANNEL_MIX_ROTATE,
+  IK2D_CHANNEL_MIX_X,
+  IK2D_CHANNEL_MIX_Y,
+  IK2D_CHANNEL_MIX_SCALE_X,
+  IK2D_CHANNEL_MIX_SCALE_Y,
+  IK2D_CHANNEL_MIX_SHEAR_Y,
+  IK2D_CHANNEL_ATTACHMENT, /* stepped: an attachment's index, -1 none */
+  IK2D_CHANNEL_COLOR, /* 4 channels: r, g, b, a */
+  IK2D_CHANNEL_RGB, /* 3 channels */
+  IK2D_CHANNEL_ALPHA,
+  IK2D_CHANNEL_DARK, /* 3 channels: the dark colour of a two-colour tint */
+  /* stepped: a key's values are every slot's index in drawing order */
+  IK2D_CHANNEL_DRAW_ORDER,
+  /* a key's values are an attachment's vertex offsets; its curve gives the
+  ** share */
+  IK2D_CHANNEL_DEFORM
+} ik2d_channel;
+/* end generated */
+
+/* What a clip plays on; solvers and constraints are indexed by a
+** timeline's target, so is the skeleton's bones, the slots and their
+** attachments. */
+typedef struct ik2d_rig_targets {
+  ik2d_skeleton *skeleton;
+  int solver_count;
+  ik2d_solver *const *solvers;
+  int constraint_count;
+  ik2d_transform_constraint *const *constraints;
+  ik2d_slots *slots;                 /* NULL: none */
+} ik2d_rig_targets;
+
+/* A timeline: key_count keys, each a time and its values (1 for most
+** channels, 4 for color, 3 for rgb and dark, the slot count for
+** draw_order, the deform size for deform); between a key and the next,
+** curves[k]: 0 linear, 1 stepped, 2 a line through points, each of the
+** channel's values (a deform's share from 0 to 1) with point_counts[k *
+** values_per_curve + c] (t, v) pairs taken in order from points. */
+typedef struct ik2d_timeline_def {
+  ik2d_channel channel;
+  int target;                     /* bone, solver, constraint, slot or
+                                     attachment (deform); unused for
+                                     draw_order */
+  int key_count;                  /* >= 1 */
+  const double *times;            /* increasing (seconds) */
+  const double *values;
+  const unsigned char *curves;    /* NULL: every key linear */
+  const int *point_counts;        /* NULL: no points */
+  const double *points;
+} ik2d_timeline_def;
+
+typedef struct ik2d_clip_def {
+  double duration;                /* seconds, >= 0 */
+  int timeline_count;
+  const ik2d_timeline_def *timelines;
+} ik2d_clip_def;
+
+/* Bytes for a clip of def on targets (0 for a def ik2d_clip_init would
+** refuse). */
+IK2D_API size_t ik2d_clip_size(const ik2d_clip_def *def, const ik2d_rig_targets *targets);
+/* The clip's own copy of def, checked against targets (each target in
+** range, keys in order, values finite and valid for their channel, curves
+** and points well formed); for a bad timeline, *bad gets its index. */
+IK2D_API ik2d_status ik2d_clip_init(ik2d_clip *clip, size_t size, const ik2d_clip_def *def,
+                                    const ik2d_rig_targets *targets, int *bad);
+IK2D_API double ik2d_clip_duration(const ik2d_clip *clip);
+/* The clip at time (seconds, not looped) on targets, each keyed value
+** taken by alpha from what it is now (1: the key's; a rotation the short
+** way; attachments, draw order and stepped settings switch at alpha >=
+** 0.5).  A bone's key is relative to its set-up (rotation, shear and
+** translation added, scale multiplied); a timeline before its first key
+** leaves its target.  The skeleton's bones are placed at its next solve
+** (a pose set by a clip is deferred, as ik2d_skeleton_solve_at's base). */
+IK2D_API ik2d_status ik2d_clip_apply(const ik2d_clip *clip, const ik2d_rig_targets *targets,
+                                     double time, double alpha);
 
 #ifdef __cplusplus
 }

@@ -112,6 +112,21 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_ORDER_STEP:
       return "a step of the order must be a solver or a transform constraint of the skeleton";
     case IK2D_ERR_ORDER_TWICE: return "a solver or constraint is in the order twice";
+    case IK2D_ERR_SLOT_COUNT: return "a rig needs 1 to 1024 slots";
+    case IK2D_ERR_SLOT_BONE: return "bone index out of range";
+    case IK2D_ERR_ATTACHMENT: return "attachment index out of range";
+    case IK2D_ERR_COLOR: return "colour must be finite";
+    case IK2D_ERR_BLEND: return "blend must be normal, additive, multiply or screen";
+    case IK2D_ERR_TIMELINE_TARGET: return "the timeline's target is not in the rig";
+    case IK2D_ERR_KEY_COUNT: return "a timeline needs at least one key";
+    case IK2D_ERR_KEY_TIME: return "key times must be finite and increasing";
+    case IK2D_ERR_KEY_VALUE:
+      return "a key value is not finite or not one its channel takes";
+    case IK2D_ERR_CURVE:
+      return "a curve must be linear, stepped or points in order between its keys";
+    case IK2D_ERR_DURATION: return "duration must be >= 0 and finite";
+    case IK2D_ERR_TIME: return "time must be finite (seconds)";
+    case IK2D_ERR_ALPHA: return "alpha must be within [0, 1]";
   }
   return "unknown status";
 }

@@ -1235,8 +1235,12 @@ ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
 }
 
 void ik2d_skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
-  ik2d_skeleton_node *node;
   skeleton_keep_base(sk, x, y, angle);
+  ik2d_skeleton_posed(sk);
+}
+
+void ik2d_skeleton_posed(ik2d_skeleton *sk) {
+  ik2d_skeleton_node *node;
   sk->deferring = true;
   memset(sk->stale, 1, (size_t)sk->count);
   for (node = sk->chains.next; node != &sk->chains; node = node->next)

@@ -183,6 +183,9 @@ static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx
 /* The skeleton turns general (nothing moves: the rigid way's bones are the
 ** general way's too). */
 void ik2d_skeleton_make_general(ik2d_skeleton *skeleton);
+/* The pose of bones changed in place (a clip): every bone stale and every
+** chain to pull, deferring, as after ik2d_skeleton_set_base_deferred. */
+void ik2d_skeleton_posed(ik2d_skeleton *skeleton);
 /* Every bone's result back to its pose (angle and shape), placed, the
 ** chains pulled. */
 void ik2d_skeleton_to_pose(ik2d_skeleton *skeleton);

@@ -56,3 +56,15 @@ double ik2d_timeline_value(const ik2d_timeline *timeline, int k, int c, double t
                           timeline->times[k], v0, timeline->times[k + 1], v1, time);
   return segment(timeline->times[k], v0, timeline->times[k + 1], v1, time);
 }
+
+double ik2d_timeline_share(const ik2d_timeline *timeline, int k, double time) {
+  int at = k * timeline->channels;
+  ik2d_curve curve;
+  if (k >= timeline->key_count - 1) return 1.0;
+  curve = timeline->curves != NULL ? (ik2d_curve)timeline->curves[k] : IK2D_CURVE_LINEAR;
+  if (curve == IK2D_CURVE_STEPPED) return 0.0;
+  if (curve == IK2D_CURVE_POINTS)
+    return through_points(timeline->points + timeline->first[at], timeline->count[at],
+                          timeline->times[k], 0.0, timeline->times[k + 1], 1.0, time);
+  return segment(timeline->times[k], 0.0, timeline->times[k + 1], 1.0, time);
+}

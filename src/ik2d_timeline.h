@@ -38,5 +38,8 @@ int ik2d_timeline_key(const ik2d_timeline *timeline, double time);
 
 /* Channel c's value at time, from key k = ik2d_timeline_key(time) >= 0. */
 double ik2d_timeline_value(const ik2d_timeline *timeline, int k, int c, double time);
+/* How far from key k (0) to the next (1) the value is at time, by channel
+** 0's curve: for values too many to key one by one (a deform's). */
+double ik2d_timeline_share(const ik2d_timeline *timeline, int k, double time);
 
 #endif

@@ -29,6 +29,7 @@ api.constants = {
   { name = "MAX_SKELETON_BONES", value = 256, doc = "the bones of a skeleton" },
   { name = "MAX_SKELETON_SOLVERS", value = 256, doc = "the solvers on one skeleton's chains" },
   { name = "MAX_COLLIDERS", value = 16, doc = "the colliders of a spring" },
+  { name = "MAX_SLOTS", value = 1024, doc = "the slots of a rig" },
 }
 
 --- IK2D_OK, then IK2D_ERR_<name> in this order (their numbers are the
@@ -172,6 +173,24 @@ api.statuses = {
     doc = "an order step naming neither a solver nor a constraint of the skeleton, or both" },
   { name = "ORDER_TWICE", words = "a solver or constraint is in the order twice",
     doc = "a solver or constraint listed twice in an order" },
+  { name = "SLOT_COUNT", words = "a rig needs 1 to {MAX_SLOTS} slots", doc = "slot count outside 1..IK2D_MAX_SLOTS" },
+  { name = "SLOT_BONE", words = "bone index out of range", doc = "a slot's bone not a bone of the skeleton" },
+  { name = "ATTACHMENT", words = "attachment index out of range",
+    doc = "an attachment index outside the rig's attachments (-1 for none aside)" },
+  { name = "COLOR", words = "colour must be finite", doc = "a colour's part not finite" },
+  { name = "BLEND", words = "blend must be normal, additive, multiply or screen", doc = "not an ik2d_blend" },
+  { name = "TIMELINE_TARGET", words = "the timeline's target is not in the rig",
+    doc = "a timeline's channel unknown or target out of range" },
+  { name = "KEY_COUNT", words = "a timeline needs at least one key", doc = "a timeline without keys" },
+  { name = "KEY_TIME", words = "key times must be finite and increasing",
+    doc = "a key time not finite, or not after the one before" },
+  { name = "KEY_VALUE", words = "a key value is not finite or not one its channel takes",
+    doc = "a key value not finite, or outside its channel's values" },
+  { name = "CURVE", words = "a curve must be linear, stepped or points in order between its keys",
+    doc = "a curve kind unknown, or its points not finite or outside their keys' times" },
+  { name = "DURATION", words = "duration must be >= 0 and finite", doc = "a clip's duration" },
+  { name = "TIME", words = "time must be finite (seconds)", doc = "a time not finite" },
+  { name = "ALPHA", words = "alpha must be within [0, 1]", doc = "an alpha outside [0, 1] or NaN" },
 }
 
 --- The choices: a Lua string each, a C enum value each (in order: 0, 1, ...).
@@ -215,6 +234,37 @@ api.enums = {
         .. "scale or shear" },
       { "no_scale_or_reflection", "IK2D_INHERIT_NO_SCALE_OR_REFLECTION",
         doc = "its position and rotation, not its scale, shear or reflection" },
+    } },
+  { name = "channel", c = "ik2d_channel",
+    doc = "What a clip's timeline keys: a bone's local transform (rotate, shear and x, y added to "
+      .. "the set-up's, scale multiplied with it), a solver's or a transform constraint's settings, "
+      .. "a slot's attachment and colours, the draw order, an attachment's deform.",
+    values = {
+      { "rotate", "IK2D_CHANNEL_ROTATE" }, { "x", "IK2D_CHANNEL_X" }, { "y", "IK2D_CHANNEL_Y" },
+      { "scale_x", "IK2D_CHANNEL_SCALE_X" }, { "scale_y", "IK2D_CHANNEL_SCALE_Y" },
+      { "shear_x", "IK2D_CHANNEL_SHEAR_X" }, { "shear_y", "IK2D_CHANNEL_SHEAR_Y" },
+      { "inherit", "IK2D_CHANNEL_INHERIT", doc = "stepped: an ik2d_inherit" },
+      { "weight", "IK2D_CHANNEL_WEIGHT" }, { "softness", "IK2D_CHANNEL_SOFTNESS" },
+      { "bend", "IK2D_CHANNEL_BEND", doc = "stepped" },
+      { "compress", "IK2D_CHANNEL_COMPRESS", doc = "stepped" },
+      { "stretch", "IK2D_CHANNEL_STRETCH", doc = "stepped" },
+      { "mix_rotate", "IK2D_CHANNEL_MIX_ROTATE" }, { "mix_x", "IK2D_CHANNEL_MIX_X" },
+      { "mix_y", "IK2D_CHANNEL_MIX_Y" }, { "mix_scale_x", "IK2D_CHANNEL_MIX_SCALE_X" },
+      { "mix_scale_y", "IK2D_CHANNEL_MIX_SCALE_Y" }, { "mix_shear_y", "IK2D_CHANNEL_MIX_SHEAR_Y" },
+      { "attachment", "IK2D_CHANNEL_ATTACHMENT", doc = "stepped: an attachment's index, -1 none" },
+      { "color", "IK2D_CHANNEL_COLOR", doc = "4 channels: r, g, b, a" },
+      { "rgb", "IK2D_CHANNEL_RGB", doc = "3 channels" },
+      { "alpha", "IK2D_CHANNEL_ALPHA" },
+      { "dark", "IK2D_CHANNEL_DARK", doc = "3 channels: the dark colour of a two-colour tint" },
+      { "draw_order", "IK2D_CHANNEL_DRAW_ORDER",
+        doc = "stepped: a key's values are every slot's index in drawing order" },
+      { "deform", "IK2D_CHANNEL_DEFORM",
+        doc = "a key's values are an attachment's vertex offsets; its curve gives the share" },
+    } },
+  { name = "blend", c = "ik2d_blend", doc = "How a slot's attachment blends with what is behind it.",
+    values = {
+      { "normal", "IK2D_BLEND_NORMAL" }, { "additive", "IK2D_BLEND_ADDITIVE" },
+      { "multiply", "IK2D_BLEND_MULTIPLY" }, { "screen", "IK2D_BLEND_SCREEN" },
     } },
   { name = "collider_shape", c = "ik2d_collider_shape", doc = "A spring's collider's shape.",
     values = {
@@ -795,7 +845,7 @@ api.modules = {
     "src/ik2d_two_bone.c", "src/ik2d_aim.c", "src/ik2d_solver.c", "src/ik2d_spring.c", "src/ik2d_isa.c",
     "src/ik2d_lanes_sse2.c", "src/ik2d_lanes_avx2.c", "src/ik2d_lanes_avx512.c",
     "src/ik2d_batch.c", "src/ik2d_skeleton.c", "src/ik2d_transform_constraint.c",
-    "src/ik2d_skeleton_solve.c",
+    "src/ik2d_skeleton_solve.c", "src/ik2d_slots.c", "src/ik2d_clip.c",
   },
   binding = {
     "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c",
