@@ -1,0 +1,171 @@
+-- ik2d.rig: characters from data.  A rig is a skeleton with its solvers,
+-- transform constraints and their order, slots and the attachments its
+-- skins give them, and clips that animate all of it, loaded from a Spine
+-- 4.2 or DragonBones 5.5 file (or ik2d's own rig file) and played as the
+-- tool's runtime plays it.
+--
+--   local rig = ik2d.rig.load("hero.json")           -- a path, a JSON text or a table
+--   rig:apply("walk", t)                             -- the set-up, the clip at t, the constraints
+--   rig.solvers["left leg"]:set_target(x, y)        -- ik2d's IK on top
+--
+-- Errors: a file that cannot be read or is malformed raises one error,
+-- "<file>: <where>: <problem>", and makes nothing; a bad argument raises
+-- "ik2d.rig: <function>: <problem>, got <value>" at the caller's line.
+
+local api = require "ik2d.api"
+local common = require "ik2d.common"
+local source = require "ik2d.rig.source"
+local build = require "ik2d.rig.build"
+
+local rig = { _VERSION = api.version }
+
+local type, error, format, setmetatable = type, error, string.format, setmetatable
+local show = common.show
+
+-- the readers by format, loaded when first asked for
+local READERS = { spine = "ik2d.rig.spine", dragonbones = "ik2d.rig.dragonbones" }
+
+local Rig = {}
+Rig.__index = Rig
+Rig.__name = "ik2d.Rig"
+
+-- ------------------------------------------------------------------
+-- loading
+-- ------------------------------------------------------------------
+
+local OPTIONS = { format = true, skin = true, y_down = true, atlas = true, armature = true }
+
+local function check_options(options)
+  if options == nil then return {} end
+  if type(options) ~= "table" then
+    error("ik2d.rig: load: options must be a table or nil, got " .. show(options), 3)
+  end
+  for key in pairs(options) do
+    if not OPTIONS[key] then error(format("ik2d.rig: load: unknown option %s", show(key)), 3) end
+  end
+  if options.format ~= nil and not READERS[options.format] and options.format ~= "ik2d" then
+    error("ik2d.rig: load: format must be \"spine\", \"dragonbones\" or \"ik2d\", got "
+      .. show(options.format), 3)
+  end
+  if options.y_down ~= nil and type(options.y_down) ~= "boolean" then
+    error("ik2d.rig: load: y_down must be true or false, got " .. show(options.y_down), 3)
+  end
+  return options
+end
+
+-- The description of a decoded file in the format it is (or the one
+-- asked for), raising the reader's one error.
+local function describe(decoded, name, options)
+  local fmt = options.format or source.format(decoded)
+  if fmt == nil then
+    error(format("%s: not a Spine, DragonBones or ik2d rig (no skeleton.spine, armature or ik2d)",
+      name), 0)
+  end
+  if fmt == "ik2d" then return require("ik2d.rig.file").read(decoded, name) end
+  local reader = require(READERS[fmt])
+  if fmt == "dragonbones" then return reader.read(decoded, name, options.armature) end
+  return reader.read(decoded, name)
+end
+
+-- A rig of the parts build made, over description desc.
+local function new_rig(desc, parts)
+  local self = {
+    skeleton = parts.skeleton, solvers = parts.solvers, constraints = parts.constraints,
+    clips = parts.clips, slots = desc.slots or {}, skins = desc.skins or {},
+    attachments = parts.attachment_list, events = desc.events or {},
+    unsupported = desc.unsupported or {}, description = desc,
+    _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
+    _constraint_list = parts.constraint_list, _setup = {},
+  }
+  for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
+  return setmetatable(self, Rig)
+end
+
+--- ik2d.rig.load(source [, options]) -> rig.  source: a path ending in
+-- .json (read through love.filesystem inside LÖVE), a JSON text or a
+-- decoded table.  options: format ("spine", "dragonbones", "ik2d";
+-- found from the file when absent), skin (a skin's name: the default skin
+-- is always in), y_down (default true: a y-up rig gets the skeleton scale
+-- (1, -1), upright on a y-down screen), armature (DragonBones: which one,
+-- default the first), atlas (for drawing).
+function rig.load(src, options)
+  options = check_options(options)
+  local decoded, name = source.open(src)
+  if decoded == nil then error(name, 2) end
+  local ok, result = pcall(describe, decoded, name, options)
+  if not ok then error(result, 2) end
+  local built
+  ok, built = pcall(build.rig, result, options, require "ik2d")
+  if not ok then error(format("%s: %s", name, tostring(built)), 2) end
+  return new_rig(result, built)
+end
+
+-- ------------------------------------------------------------------
+-- playing
+-- ------------------------------------------------------------------
+
+-- The clip a rig's method was given: a clip of the rig or its name.
+local function clip_arg(self, clip, who)
+  if type(clip) == "string" then
+    local found = self.clips[clip]
+    if not found then error(format("ik2d.rig: %s: no clip named %s", who, show(clip)), 3) end
+    return found
+  end
+  if type(clip) == "table" and clip.core and self.clips[clip.name] == clip then return clip end
+  error(format("ik2d.rig: %s: clip must be a clip of the rig or its name, got %s", who, show(clip)),
+    3)
+end
+
+--- rig:setup(): every bone, slot, solver setting and constraint mix back to
+-- the set-up (then clips play on top: rig:play).
+function Rig:setup()
+  self.skeleton:reset()
+  if self._core_slots then self._core_slots:to_setup() end
+  for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
+end
+
+--- rig:play(clip, time [, alpha]): the clip at time (seconds, not looped)
+-- on what is there now, by alpha (default 1).
+function Rig:play(clip, time, alpha)
+  clip = clip_arg(self, clip, "play")
+  if not common.is_finite(time) then
+    error("ik2d.rig: play: time must be a finite number, got " .. show(time), 2)
+  end
+  alpha = alpha == nil and 1 or alpha
+  if type(alpha) ~= "number" or not (alpha >= 0 and alpha <= 1) then
+    error("ik2d.rig: play: alpha must be a number within [0, 1], got " .. show(alpha), 2)
+  end
+  clip.core:apply(self._targets, time, alpha)
+end
+
+--- rig:finish() -> how many solvers reached: the constraints in the rig's
+-- order, ik2d's solvers, and the world transforms.
+function Rig:finish()
+  return self.skeleton:solve()
+end
+
+--- rig:apply(clip_or_name, time [, alpha]): the set-up, the clip at time by
+-- alpha over it (nil: the set-up alone), then the constraints and the
+-- world transforms: what the tool shows at that time.
+function Rig:apply(clip, time, alpha)
+  if clip ~= nil then clip = clip_arg(self, clip, "apply") end
+  time = time == nil and 0 or time
+  if not common.is_finite(time) then
+    error("ik2d.rig: apply: time must be a finite number, got " .. show(time), 2)
+  end
+  alpha = alpha == nil and 1 or alpha
+  if type(alpha) ~= "number" or not (alpha >= 0 and alpha <= 1) then
+    error("ik2d.rig: apply: alpha must be a number within [0, 1], got " .. show(alpha), 2)
+  end
+  self:setup()
+  if clip then clip.core:apply(self._targets, time, alpha) end
+  return self.skeleton:solve()
+end
+
+function Rig:__tostring()
+  return format("ik2d.Rig(%d bones, %d slots)", #self.skeleton, #self.slots)
+end
+
+rig.Rig = Rig
+
+return rig

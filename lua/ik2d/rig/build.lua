@@ -1,0 +1,349 @@
+-- ik2d.rig.build: the core objects of a rig description (docs/rig-format.md):
+-- the skeleton, its solvers, transform constraints and their order, the
+-- slots and the attachments the active skins give them, and the clips.
+-- The description was checked whole by its reader; what the core refuses
+-- still (a rule the reader does not know) raises, naming the part.
+--
+--   local parts = build.rig(description, { skin =, y_down = }, core)
+--
+-- core: the ik2d module (its constructors).  Returns the parts
+-- ik2d.rig puts in a rig.
+
+local build = {}
+
+local pairs, ipairs, format = pairs, ipairs, string.format
+local sort = table.sort
+
+local INHERIT = { all = 0, position = 1, no_rotation_or_reflection = 2, no_scale = 3,
+  no_scale_or_reflection = 4 }
+
+local BONE_FIELDS = { "name", "parent", "length", "x", "y", "angle", "scale_x", "scale_y",
+  "shear_x", "shear_y", "inherit", "min", "max", "invert" }
+
+local SOLVER_OPTIONS = { "method", "iterations", "tolerance", "weight", "warm_start", "damping",
+  "exact", "sweep", "bend", "softness", "softness_curve", "stretch", "compress", "uniform",
+  "tip_angle", "tip_weight", "pole", "aim", "priority", "together" }
+
+local CONSTRAINT_OPTIONS = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y",
+  "mix_shear_y", "offset_rotation", "offset_x", "offset_y", "offset_scale_x", "offset_scale_y",
+  "offset_shear_y", "local", "relative" }
+
+local BONE_CHANNELS = { "rotate", "x", "y", "scale_x", "scale_y", "shear_x", "shear_y", "inherit" }
+local SOLVER_CHANNELS = { "weight", "softness", "bend", "compress", "stretch" }
+local CONSTRAINT_CHANNELS = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y",
+  "mix_shear_y" }
+local SLOT_CHANNELS = { "attachment", "color", "rgb", "alpha", "dark" }
+
+-- the keys of t in sorted order (the same build from any table)
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = k end
+  sort(keys)
+  return keys
+end
+
+-- ------------------------------------------------------------------
+-- skins and attachments
+-- ------------------------------------------------------------------
+
+-- The active skins: the default one and the one asked for (by name).
+local function active_skins(desc, skin)
+  local list = {}
+  for _, s in ipairs(desc.skins or {}) do
+    if s.name == "default" or s.name == skin then list[#list + 1] = s end
+  end
+  if skin ~= nil and skin ~= "default" then
+    local found = false
+    for _, s in ipairs(list) do found = found or s.name == skin end
+    if not found then error(format("skin %q is not in the rig", tostring(skin)), 0) end
+  end
+  return list
+end
+
+-- The doubles of an attachment's deform offsets: 2 a vertex, or 2 a bone
+-- of a vertex when weighted (a mesh's; 0 for the others).
+local function deform_size(a)
+  if a.type ~= "mesh" then return 0 end
+  if a.weights then
+    local w, at, n = a.weights, 1, 0
+    while at <= #w do
+      n = n + w[at]
+      at = at + 1 + 4 * w[at]
+    end
+    return 2 * n
+  end
+  return #(a.vertices or {})
+end
+
+-- Every attachment of the active skins, numbered, and per slot name the
+-- entry names it may show (a named skin's over the default's).
+local function attachments_of(desc, skins)
+  local list, by_slot = {}, {}
+  for _, slot in ipairs(desc.slots or {}) do by_slot[slot.name] = {} end
+  for _, skin in ipairs(skins) do
+    for _, slot_name in ipairs(sorted_keys(skin.attachments)) do
+      local entries = skin.attachments[slot_name]
+      for _, entry in ipairs(sorted_keys(entries)) do
+        local a = entries[entry]
+        local record = { index = #list + 1, name = entry, slot = slot_name, skin = skin.name,
+          type = a.type, data = a }
+        list[#list + 1] = record
+        if by_slot[slot_name] then by_slot[slot_name][entry] = record.index end
+      end
+    end
+  end
+  return list, by_slot
+end
+
+-- ------------------------------------------------------------------
+-- the skeleton and its solvers and constraints
+-- ------------------------------------------------------------------
+
+local function skeleton_of(desc, options, core)
+  local t = {}
+  for i, b in ipairs(desc.bones) do
+    local bone = {}
+    for _, field in ipairs(BONE_FIELDS) do bone[field] = b[field] end
+    t[i] = bone
+  end
+  local scale = desc.scale or { 1, 1 }
+  t.scale_x = scale[1]
+  t.scale_y = scale[2]
+  if desc.y_up and options.y_down ~= false then t.scale_y = -t.scale_y end
+  return core.skeleton(t)
+end
+
+-- a skin-required part (a skin = true one) no active skin turns on
+local function inactive(part, kind, skins)
+  if not part.skin then return false end
+  for _, skin in ipairs(skins) do
+    for _, name in ipairs(skin[kind] or {}) do
+      if name == part.name then return false end
+    end
+  end
+  return true
+end
+
+local function solver_of(sk, s, core)
+  local bones = s.bones
+  local options = {}
+  for _, key in ipairs(SOLVER_OPTIONS) do options[key] = s[key] end
+  local solver = core.solver(sk:chain(bones[1], bones[#bones]), options)
+  local target = s.target
+  if target and target.bone then
+    solver:set_target_bone(sk, target.bone, target.x or 0, target.y or 0)
+  elseif target then
+    solver:set_target(target.x, target.y)
+  end
+  return solver
+end
+
+local function constraint_of(sk, c, core)
+  local options = { bones = c.bones, target = c.target }
+  for _, key in ipairs(CONSTRAINT_OPTIONS) do options[key] = c[key] end
+  return core.transform_constraint(sk, options)
+end
+
+-- ------------------------------------------------------------------
+-- clips
+-- ------------------------------------------------------------------
+
+-- A core timeline of a description's: its values mapped by map (for names
+-- and indices), its curves as they are.
+local function timeline(channel, target, tl, map)
+  local values = tl.values
+  if map then
+    values = {}
+    for k, v in ipairs(tl.values) do values[k] = map(v) end
+  end
+  return { channel = channel, target = target, times = tl.times, values = values, curves = tl.curves }
+end
+
+local function bone_timelines(out, clip, index_of_bone)
+  for _, bone in ipairs(sorted_keys(clip.bones)) do
+    local tls = clip.bones[bone]
+    for _, channel in ipairs(BONE_CHANNELS) do
+      local tl = tls[channel]
+      if tl then
+        out[#out + 1] = timeline(channel, index_of_bone[bone], tl,
+          channel == "inherit" and function(v) return INHERIT[v] end or nil)
+      end
+    end
+  end
+end
+
+local function named_timelines(out, keyed, index_of, channels)
+  for _, name in ipairs(sorted_keys(keyed)) do
+    local at = index_of[name]
+    if at then
+      for _, channel in ipairs(channels) do
+        local tl = keyed[name][channel]
+        if tl then out[#out + 1] = timeline(channel, at, tl) end
+      end
+    end
+  end
+end
+
+local function slot_timelines(out, clip, parts)
+  for _, slot in ipairs(sorted_keys(clip.slots)) do
+    local tls, at = clip.slots[slot], parts.slot_index[slot]
+    local shows = parts.shows[slot]
+    for _, channel in ipairs(SLOT_CHANNELS) do
+      local tl = tls[channel]
+      if tl and channel == "attachment" then
+        out[#out + 1] = timeline(channel, at, tl, function(v) return v and shows[v] or 0 end)
+      elseif tl then
+        out[#out + 1] = timeline(channel, at, tl)
+      end
+    end
+  end
+end
+
+-- The deform timelines of the active skins' attachments: the offsets of a
+-- key flattened, the curves the share's.
+local function deform_timelines(out, clip, parts)
+  for _, skin in ipairs(sorted_keys(clip.deform)) do
+    local by_slot = parts.by_skin[skin]
+    for _, slot in ipairs(by_slot and sorted_keys(clip.deform[skin]) or {}) do
+      for _, entry in ipairs(sorted_keys(clip.deform[skin][slot])) do
+        local tl, at = clip.deform[skin][slot][entry], by_slot[slot] and by_slot[slot][entry]
+        if at then
+          local values = {}
+          for _, offsets in ipairs(tl.offsets) do
+            for _, v in ipairs(offsets) do values[#values + 1] = v end
+          end
+          out[#out + 1] = { channel = "deform", target = at, times = tl.times, values = values,
+            curves = tl.curves }
+        end
+      end
+    end
+  end
+end
+
+local function order_timeline(out, clip, slot_count)
+  if not clip.draw_order or #clip.draw_order == 0 then return end
+  local times, values = {}, {}
+  for k, key in ipairs(clip.draw_order) do
+    times[k] = key.time
+    for i = 1, slot_count do values[#values + 1] = key.order and key.order[i] or i end
+  end
+  out[#out + 1] = { channel = "draw_order", times = times, values = values }
+end
+
+-- A clip's events, each its key merged with its definition's defaults.
+local function events_of(clip, definitions)
+  local list = {}
+  for k, e in ipairs(clip.events or {}) do
+    local d = definitions[e.name] or {}
+    list[k] = { time = e.time, name = e.name, int = e.int or d.int or 0,
+      float = e.float or d.float or 0, string = e.string or d.string or "", audio = d.audio,
+      volume = e.volume or d.volume or 1, balance = e.balance or d.balance or 0 }
+  end
+  sort(list, function(a, b) return a.time < b.time end)
+  return list
+end
+
+local function clip_of(name, clip, parts, targets, core)
+  local tls = {}
+  bone_timelines(tls, clip, parts.bone_index)
+  named_timelines(tls, clip.solvers, parts.solver_index, SOLVER_CHANNELS)
+  named_timelines(tls, clip.constraints, parts.constraint_index, CONSTRAINT_CHANNELS)
+  slot_timelines(tls, clip, parts)
+  deform_timelines(tls, clip, parts)
+  order_timeline(tls, clip, #parts.slot_list)
+  return { name = name, duration = clip.duration, loop_count = clip.loop_count,
+    events = events_of(clip, parts.event_definitions),
+    core = core.clip(targets, { duration = clip.duration, timelines = tls }) }
+end
+
+-- ------------------------------------------------------------------
+-- the whole rig
+-- ------------------------------------------------------------------
+
+local function slots_of(desc, sk, parts, core)
+  local list, deform = {}, {}
+  for i, slot in ipairs(desc.slots or {}) do
+    local shows = parts.shows[slot.name]
+    list[i] = { bone = slot.bone, attachment = slot.attachment and shows[slot.attachment] or nil,
+      color = slot.color or { 1, 1, 1, 1 }, dark = slot.dark, blend = slot.blend or "normal" }
+  end
+  for k, a in ipairs(parts.attachment_list) do deform[k] = deform_size(a.data) end
+  if #list == 0 then return nil end
+  return core.slots(sk, { slots = list, attachment_count = #parts.attachment_list,
+    deform_sizes = deform })
+end
+
+local function solvers_of(desc, sk, skins, core, parts)
+  parts.solvers, parts.solver_list, parts.solver_index = {}, {}, {}
+  for _, s in ipairs(desc.solvers or {}) do
+    if not inactive(s, "solvers", skins) then
+      local solver = solver_of(sk, s, core)
+      parts.solvers[s.name] = solver
+      parts.solver_list[#parts.solver_list + 1] = solver
+      parts.solver_index[s.name] = #parts.solver_list
+    end
+  end
+  parts.constraints, parts.constraint_list, parts.constraint_index = {}, {}, {}
+  for _, c in ipairs(desc.constraints or {}) do
+    if not inactive(c, "constraints", skins) then
+      local tc = constraint_of(sk, c, core)
+      parts.constraints[c.name] = tc
+      parts.constraint_list[#parts.constraint_list + 1] = tc
+      parts.constraint_index[c.name] = #parts.constraint_list
+    end
+  end
+end
+
+local function order_of(desc, sk, parts)
+  if not desc.order then return end
+  local steps = {}
+  for _, step in ipairs(desc.order) do
+    local object = step[1] == "solver" and parts.solvers[step[2]] or parts.constraints[step[2]]
+    if object then steps[#steps + 1] = object end
+  end
+  sk:set_order(steps)
+end
+
+local function indices(parts, desc, skins)
+  parts.bone_index, parts.slot_index, parts.slot_list = {}, {}, {}
+  for i, b in ipairs(desc.bones) do parts.bone_index[b.name] = i end
+  for i, s in ipairs(desc.slots or {}) do
+    parts.slot_index[s.name] = i
+    parts.slot_list[i] = s
+  end
+  parts.attachment_list, parts.shows = attachments_of(desc, skins)
+  parts.by_skin = {}
+  for _, a in ipairs(parts.attachment_list) do
+    local by_slot = parts.by_skin[a.skin] or {}
+    parts.by_skin[a.skin] = by_slot
+    by_slot[a.slot] = by_slot[a.slot] or {}
+    by_slot[a.slot][a.name] = a.index
+  end
+  parts.event_definitions = desc.events or {}
+end
+
+--- the core objects of desc (checked by its reader): { skeleton =,
+-- solvers =, solver_list =, constraints =, constraint_list =, slots =,
+-- attachment_list =, clips =, targets = }
+function build.rig(desc, options, core)
+  local skins = active_skins(desc, options.skin)
+  local parts = {}
+  indices(parts, desc, skins)
+  local sk = skeleton_of(desc, options, core)
+  parts.skeleton = sk
+  solvers_of(desc, sk, skins, core, parts)
+  order_of(desc, sk, parts)
+  parts.slots = slots_of(desc, sk, parts, core)
+  parts.targets = core.rig_targets{ skeleton = sk, solvers = parts.solver_list,
+    constraints = parts.constraint_list, slots = parts.slots }
+  parts.clips = {}
+  for _, name in ipairs(sorted_keys(desc.clips)) do
+    parts.clips[name] = clip_of(name, desc.clips[name], parts, parts.targets, core)
+  end
+  parts.skins = skins
+  return parts
+end
+
+build.deform_size = deform_size
+
+return build
