@@ -173,7 +173,8 @@ typedef enum ik2d_status {
   IK2D_ERR_CURVE,
   IK2D_ERR_DURATION, /* a clip's duration */
   IK2D_ERR_TIME, /* a time not finite */
-  IK2D_ERR_ALPHA /* an alpha outside [0, 1] or NaN */
+  IK2D_ERR_ALPHA, /* an alpha outside [0, 1] or NaN */
+  IK2D_ERR_GEOMETRY /* an attachment def's geometry malformed */
 } ik2d_status;
 /* end generated */
 
@@ -1237,13 +1238,45 @@ typedef struct ik2d_slot_def {
   bool has_dark;
 } ik2d_slot_def;
 
+/* generated from lua/ik2d/api.lua by make gen: enum attachment_kind */
+/* What an attachment draws. */
+typedef enum ik2d_attachment_kind {
+  IK2D_ATTACHMENT_REGION = 0, /* an image's rectangle on one bone: 4 vertices */
+  IK2D_ATTACHMENT_MESH, /* triangles on one bone, or weighted on several */
+  /* nothing drawn (a point, a bounding box, a clipping or path attachment) */
+  IK2D_ATTACHMENT_HIDDEN
+} ik2d_attachment_kind;
+/* end generated */
+
+/* An attachment: a region (4 vertices: bottom-left, top-left, top-right,
+** bottom-right, in its bone's space, worked out from the image's place)
+** or a mesh, on its slot's bone (vertices, 2 a vertex) or weighted on
+** several (weights: per vertex n, then n times a 0-based bone, x, y in
+** that bone's space and a weight); its uvs (2 a vertex), its triangles
+** (0-based, 3 a triangle), its colour.  A mesh's deform offsets (2 a
+** vertex, or 2 a weight entry when weighted) are added to its vertices
+** before they are placed; a linked mesh takes another's (deform: that
+** attachment's index). */
+typedef struct ik2d_attachment_def {
+  ik2d_attachment_kind kind;
+  int vertex_count;
+  const double *vertices;      /* NULL for a weighted mesh */
+  int weight_count;            /* the doubles of weights */
+  const double *weights;       /* NULL for a region or unweighted mesh */
+  const double *uvs;
+  int triangle_count;
+  const int *triangles;
+  double color[4];
+  int deform;                  /* the attachment whose offsets it takes: itself,
+                                  another (a linked mesh), or -1: none */
+} ik2d_attachment_def;
+
 typedef struct ik2d_slots_def {
   const ik2d_skeleton *skeleton;
-  int slot_count;              /* 1..IK2D_MAX_SKELETON_BONES x 4 */
-  const ik2d_slot_def *slots;  /* in set-up drawing order */
-  int attachment_count;        /* >= 0 */
-  const int *deform_sizes;     /* attachment_count: the doubles of each one's
-                                  deform offsets (0: not deformed); NULL: none */
+  int slot_count;                         /* 1..IK2D_MAX_SLOTS */
+  const ik2d_slot_def *slots;             /* in set-up drawing order */
+  int attachment_count;                   /* >= 0 */
+  const ik2d_attachment_def *attachments; /* what slots show, by index */
 } ik2d_slots_def;
 
 /* Bytes for slots of def (0 for a def ik2d_slots_init would refuse for
@@ -1268,6 +1301,18 @@ IK2D_API const int *ik2d_slots_draw_order(const ik2d_slots *slots);
 /* Attachment a's deform offsets (NULL for one not deformed) and their
 ** count. */
 IK2D_API const double *ik2d_slots_deform(const ik2d_slots *slots, int attachment, int *count);
+/* Slot i's colour times its attachment's (what a renderer tints with). */
+IK2D_API ik2d_status ik2d_slots_tint(const ik2d_slots *slots, int i, double *rgba);
+/* The world vertices (x, y pairs, as drawn) of what slot i shows on the
+** skeleton now: a region's 4 or a mesh's, its deform added; how many
+** vertices (0: nothing drawn), written when they fit in max doubles. */
+IK2D_API int ik2d_slots_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton, int i,
+                                 double *out, int max);
+/* Every drawn slot's, in drawing order, one after another into out (room
+** for max doubles): drawn[k] (room for the slot count) gets the k-th drawn
+** slot; returns how many slots drew (-1 when out is too small). */
+IK2D_API int ik2d_slots_all_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton,
+                                     double *out, int max, int *drawn);
 
 /* ------------------------------------------------------------------ */
 /* Clips: keyed timelines on a rig's bones, solvers, transform           */

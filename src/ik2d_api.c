@@ -127,6 +127,8 @@ const char *ik2d_status_message(ik2d_status status) {
     case IK2D_ERR_DURATION: return "duration must be >= 0 and finite";
     case IK2D_ERR_TIME: return "time must be finite (seconds)";
     case IK2D_ERR_ALPHA: return "alpha must be within [0, 1]";
+    case IK2D_ERR_GEOMETRY:
+      return "an attachment's vertices, weights, uvs or triangles are missing, not finite or out of range";
   }
   return "unknown status";
 }

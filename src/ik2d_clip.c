@@ -73,7 +73,7 @@ static int values_of(const ik2d_timeline_def *t, const ik2d_rig_targets *targets
   case ON_SLOT: n = ik2d_slots_count(slots); break;
   case ON_ORDER: return ik2d_slots_count(slots);
   default: return t->target >= 0 && t->target < ik2d_slots_attachment_count(slots)
-                      ? slots->deform_count[t->target] : 0;
+                      ? slots->attachments[t->target].deform_count : 0;
   }
   if (t->target < 0 || t->target >= n) return 0;
   if (t->channel == IK2D_CHANNEL_COLOR) return 4;
@@ -371,7 +371,7 @@ static void order_apply(ik2d_slots *slots, const clip_timeline *tl, int k, doubl
 ** curve's share). */
 static void deform_apply(ik2d_slots *slots, const clip_timeline *tl, int k, double time,
                          double alpha) {
-  double *out = slots->deform + slots->deform_at[tl->target];
+  double *out = slots->deform + slots->attachments[tl->target].deform_at;
   const double *from = &tl->line.values[(size_t)k * (size_t)tl->values];
   double share = ik2d_timeline_share(&tl->line, k, time);
   int i;

@@ -191,6 +191,9 @@ api.statuses = {
   { name = "DURATION", words = "duration must be >= 0 and finite", doc = "a clip's duration" },
   { name = "TIME", words = "time must be finite (seconds)", doc = "a time not finite" },
   { name = "ALPHA", words = "alpha must be within [0, 1]", doc = "an alpha outside [0, 1] or NaN" },
+  { name = "GEOMETRY",
+    words = "an attachment's vertices, weights, uvs or triangles are missing, not finite or out of range",
+    doc = "an attachment def's geometry malformed" },
 }
 
 --- The choices: a Lua string each, a C enum value each (in order: 0, 1, ...).
@@ -260,6 +263,13 @@ api.enums = {
         doc = "stepped: a key's values are every slot's index in drawing order" },
       { "deform", "IK2D_CHANNEL_DEFORM",
         doc = "a key's values are an attachment's vertex offsets; its curve gives the share" },
+    } },
+  { name = "attachment_kind", c = "ik2d_attachment_kind", doc = "What an attachment draws.",
+    values = {
+      { "region", "IK2D_ATTACHMENT_REGION", doc = "an image's rectangle on one bone: 4 vertices" },
+      { "mesh", "IK2D_ATTACHMENT_MESH", doc = "triangles on one bone, or weighted on several" },
+      { "hidden", "IK2D_ATTACHMENT_HIDDEN",
+        doc = "nothing drawn (a point, a bounding box, a clipping or path attachment)" },
     } },
   { name = "blend", c = "ik2d_blend", doc = "How a slot's attachment blends with what is behind it.",
     values = {

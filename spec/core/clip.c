@@ -48,7 +48,10 @@ static void rig_make(rig *r) {
   ik2d_skeleton_def def = ik2d_default_skeleton_def();
   ik2d_slot_def slot[2];
   ik2d_slots_def slots = {0};
-  int deform[3] = {0, 4, 0}, k;
+  static ik2d_attachment_def attachments[3];
+  static const double quad[] = {0, 0, 0, 1, 1, 1, 1, 0}, pair[] = {0, 0, 1, 0};
+  static const int tri[] = {0, 1, 1};
+  int k;
   size_t size;
   bones[0] = ik2d_default_skeleton_bone_def();
   bones[0].length = 10;
@@ -82,8 +85,19 @@ static void rig_make(rig *r) {
   slots.skeleton = r->sk;
   slots.slot_count = 2;
   slots.slots = slot;
+  for (k = 0; k < 3; k++) {
+    ik2d_attachment_def *a = &attachments[k];
+    memset(a, 0, sizeof *a);
+    a->kind = k == 1 ? IK2D_ATTACHMENT_MESH : IK2D_ATTACHMENT_REGION;
+    a->vertex_count = k == 1 ? 2 : 4;
+    a->vertices = a->uvs = k == 1 ? pair : quad;
+    a->triangle_count = k == 1 ? 1 : 0;
+    a->triangles = tri;
+    a->color[0] = a->color[1] = a->color[2] = a->color[3] = 1.0;
+    a->deform = k == 1 ? 1 : -1;
+  }
   slots.attachment_count = 3;
-  slots.deform_sizes = deform;
+  slots.attachments = attachments;
   size = ik2d_slots_size(&slots);
   r->slots = memory(size);
   check(ik2d_slots_init(r->slots, size, &slots, NULL) == IK2D_OK, "slots", 0);

@@ -14,6 +14,7 @@ const char *const luaik_sweep_names[] = {"root", "tip", NULL};
 const char *const luaik_softness_curve_names[] = {"smooth", "spine", NULL};
 const char *const luaik_inherit_names[] = {"all", "position", "no_rotation_or_reflection", "no_scale", "no_scale_or_reflection", NULL};
 const char *const luaik_channel_names[] = {"rotate", "x", "y", "scale_x", "scale_y", "shear_x", "shear_y", "inherit", "weight", "softness", "bend", "compress", "stretch", "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y", "attachment", "color", "rgb", "alpha", "dark", "draw_order", "deform", NULL};
+const char *const luaik_attachment_kind_names[] = {"region", "mesh", "hidden", NULL};
 const char *const luaik_blend_names[] = {"normal", "additive", "multiply", "screen", NULL};
 const char *const luaik_collider_shape_names[] = {"circle", "segment", NULL};
 

@@ -50,6 +50,7 @@ extern const char *const luaik_sweep_names[];
 extern const char *const luaik_softness_curve_names[];
 extern const char *const luaik_inherit_names[];
 extern const char *const luaik_channel_names[];
+extern const char *const luaik_attachment_kind_names[];
 extern const char *const luaik_blend_names[];
 extern const char *const luaik_collider_shape_names[];
 /* the fields a table for each def may have, NULL-ended */
