@@ -210,6 +210,13 @@ void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
 ** status the core gave for them on the argument it is about. */
 void luaik_base_args(lua_State *L, double *x, double *y, double *angle);
 void luaik_check_base_status(lua_State *L, ik2d_status status);
+/* The options of the table at t that the rows name (the other keys are
+** the caller's to check), in the rows' order, into def; and the check of
+** the table's keys that luaik_read_options makes, against names
+** (NULL-ended) instead of rows. */
+void luaik_read_rows(lua_State *L, int t, int arg, const luaik_option *options, void *def);
+void luaik_check_option_names(lua_State *L, int t, int arg, const char *const *names);
+
 /* Pushes 2 or 3 numbers (a point, a point and an angle); returns how many. */
 int luaik_push_xy(lua_State *L, double x, double y);
 int luaik_push_xya(lua_State *L, double x, double y, double angle);
