@@ -8,7 +8,13 @@
 ** for a closed file) and the references between objects (a solver keeps
 ** its chain alive, a chain its constraints, a group its solvers), held
 ** in a weak-keyed registry table rather than in user values that the
-** debug library could replace.
+** debug library could replace.  A skeleton and its transform constraints
+** keep each other alive: a cycle that weak keys cannot collect under
+** LuaJIT (whose weak-keyed tables mark their values), so those two
+** references alone live in the objects' own user values (luaik_keep);
+** either side's __gc unlinks it from the other in the core, so a user
+** value replaced through the debug library can end a life early, never
+** leave a pointer to freed memory.
 */
 #ifndef LUAIK_H
 #define LUAIK_H
@@ -33,6 +39,7 @@ typedef enum luaik_type {
   LUAIK_GROUP,
   LUAIK_SKELETON,
   LUAIK_SPRING,
+  LUAIK_TRANSFORM_CONSTRAINT,
   LUAIK_TYPES
 } luaik_type;
 extern const char *const luaik_type_names[LUAIK_TYPES];
@@ -118,6 +125,13 @@ void luaik_anchored(lua_State *L, int owner);
 void luaik_anchor_target(lua_State *L, int solver, int skeleton);
 /* Pushes that skeleton (nil if none). */
 void luaik_anchored_target(lua_State *L, int solver);
+/* owner's own table (its user value: a skeleton's or a transform
+** constraint's)[key] = value (key and value stack indices): the value
+** lives as long as the owner, as an ordinary reference that the
+** collector follows, so that a cycle through it is collected.
+** luaik_kept pushes owner's own table[key] (nil if none). */
+void luaik_keep(lua_State *L, int owner, int key, int value);
+void luaik_kept(lua_State *L, int owner, int key);
 
 /* ------------------------------------------------------------------ */
 /* errors                                                               */
