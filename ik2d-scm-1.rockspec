@@ -76,6 +76,7 @@ build = {
         "src/lua/luaik_ffi.c",
         "src/lua/luaik_skeleton.c",
         "src/lua/luaik_spring.c",
+        "src/lua/luaik_transform_constraint.c",
         "src/lua/luaik_module.c",
       },
       incdirs = { "src" },

@@ -801,7 +801,7 @@ api.modules = {
     "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c",
     "src/lua/luaik_constraint.c", "src/lua/luaik_chain.c", "src/lua/luaik_solver.c",
     "src/lua/luaik_group.c", "src/lua/luaik_ffi.c", "src/lua/luaik_skeleton.c",
-    "src/lua/luaik_spring.c", "src/lua/luaik_module.c",
+    "src/lua/luaik_spring.c", "src/lua/luaik_transform_constraint.c", "src/lua/luaik_module.c",
   },
   lua = {
     "ik2d", "ik2d.api", "ik2d.attach", "ik2d.behaviour", "ik2d.blend", "ik2d.common",

@@ -257,8 +257,15 @@ int luaik_skeleton_push_solvers(lua_State *L, int sk, int t, int next);
 /* The 0-based bone of the skeleton at index sk that argument arg names
 ** (a name or a 1-based index), or an error. */
 int luaik_bone_arg(lua_State *L, int sk, int arg);
+/* The same for the value at index (a table's item), named what in the
+** errors ("bones[2]: unknown bone \"x\""), as part of argument arg. */
+int luaik_bone_at(lua_State *L, int sk, int index, int arg, const char *what);
 /* The name of 0-based bone i of the skeleton at index sk, pushed. */
 const char *luaik_bone_name(lua_State *L, int sk, int i);
+/* The skeleton at index sk keeps the transform constraint at index tc
+** (made on it) alive, and finds it again for sk:constraints() and
+** sk:order(). */
+void luaik_skeleton_keep_constraint(lua_State *L, int sk, int tc);
 /* IK2D_ERR_TARGET_CYCLE as an error on argument arg (0: the call itself,
 ** "bad call to") naming solvers a and b of the skeleton at index sk:
 ** "solver 1 (chain "a".."b") and ...". */
@@ -294,6 +301,7 @@ extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];
 extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
 extern const luaL_Reg luaik_skeleton_methods[], luaik_skeleton_meta[];
 extern const luaL_Reg luaik_spring_methods[], luaik_spring_meta[];
+extern const luaL_Reg luaik_transform_constraint_methods[], luaik_transform_constraint_meta[];
 /* The module's functions: ik2d.chain, ik2d.constraint, ... */
 int luaik_chain_new(lua_State *L);
 int luaik_constraint_new(lua_State *L);
@@ -301,5 +309,6 @@ int luaik_solver_new(lua_State *L);
 int luaik_group_new(lua_State *L);
 int luaik_skeleton_new(lua_State *L);
 int luaik_spring_new(lua_State *L);
+int luaik_transform_constraint_new(lua_State *L);
 
 #endif
