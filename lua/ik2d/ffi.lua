@@ -526,11 +526,20 @@ local function group_arrays(k)
     methods[name] = array_of(setmetatable({}, { __mode = "kv" }), make, classic[name])
   end
   -- the skeletons' matrices, made again by each call
-  local matrix_array = array_of(setmetatable({}, { __mode = "kv" }), C.luaik_group_matrix_array,
-                                classic.matrix_array)
+  local matrix_arrays = setmetatable({}, { __mode = "kv" })  -- group -> array
+  local matrix_array = classic.matrix_array
   methods.matrix_array = function(...)
-    local array = matrix_array(...)
-    C.luaik_group_matrices(k.group_view((...)).box)
+    local group = ...
+    local view = group_view(group)
+    if not (view and C.luaik_group_live(view.box)) then return matrix_array(...) end
+    local array = matrix_arrays[group]
+    if array == nil then
+      array = C.luaik_group_matrix_array(view.box)
+      if array == nil then return matrix_array(...) end
+      matrix_arrays[group] = array
+      kept_owner[array] = group
+    end
+    C.luaik_group_matrices(view.box)
     return array
   end
 end
