@@ -78,6 +78,7 @@ build = {
         "src/lua/luaik_ffi.c",
         "src/lua/luaik_skeleton.c",
         "src/lua/luaik_spring.c",
+        "src/lua/luaik_transform_constraint.c",
         "src/lua/luaik_module.c",
       },
       incdirs = { "src" },

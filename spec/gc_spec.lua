@@ -207,6 +207,8 @@ local RECIPES = {
     transform_offset = function(c) eq(false, (pcall(c.g.transform_offset, c.g, 1))) end,
     base_array = function(c) eq(false, (pcall(c.g.base_array, c.g))) end,
     transform_array = function(c) eq(false, (pcall(c.g.transform_array, c.g))) end,
+    matrices = function(c) eq(false, (pcall(c.g.matrices, c.g))) end,
+    matrix_array = function(c) eq(false, (pcall(c.g.matrix_array, c.g))) end,
   },
 }
 

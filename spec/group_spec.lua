@@ -689,6 +689,23 @@ describe("ik2d.group of skeletons, a step at a time", function()
     end)
   end)
 
+  -- an order set, a stretch given, a transform constraint ordered, the
+  -- skeleton scaled, each after the skeleton solved (its plan kept)
+  it("keeps the bits when an order, a stretch or the bone model comes after a solve", function()
+    compare("auto", 8, 7, function(list, f)
+      for i, c in ipairs(list) do
+        if f == 2 and i % 4 == 1 then c.sk:set_order{ c.finger, c.arm } end
+        if f == 3 and i % 4 == 2 then c.leg:set_options{ stretch = 1.5 } end
+        if f == 4 and i % 4 == 3 then
+          c.sk:set_order{ c.arm, ik2d.transform_constraint(c.sk, { bones = { "tail1" }, target = "spine",
+                                                                   mix_x = 0, mix_y = 0 }) }
+        end
+        if f == 5 and i % 4 == 0 then c.sk:set_scale(1, -1) end
+        if f == 6 and i % 4 == 1 then c.sk:set_order(nil) end
+      end
+    end)
+  end)
+
   it("keeps the bits with targets on bones, its own skeleton's or another's", function()
     compare("auto", 7, 5, function(list, f)
       if f == 2 then

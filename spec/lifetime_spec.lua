@@ -57,7 +57,7 @@ shared.RECIPES = {
     joint_offset = { 2 }, target_array = {}, joint_array = {}, solvers = { "t" },
     set_tip_angles = { "ab" }, set_poles = { "xy" }, tip_angle_array = {}, pole_array = {},
     skeleton = { 1 }, set_bases = { "t" }, transforms = { "t" }, transform_offset = { 1 },
-    base_array = {}, transform_array = {} },
+    base_array = {}, transform_array = {}, matrices = { "t" }, matrix_array = {} },
   Spring = { chain = {}, update = { 0.02 }, reset = {}, set_weight = { 0.5 }, weight = {},
     set_gravity = { 0, 9 }, gravity = {}, set_wind = { 3, 0 }, wind = {},
     set_colliders = { "t" }, colliders = {}, set_options = { "sopts" }, options = {},
@@ -121,10 +121,12 @@ local MEMBERS = { "s", "s2" }
 local GROUP_REACHES = { solve = true, set_targets = true, joints = true, target_array = true,
                         joint_array = true, set_tip_angles = true, set_poles = true,
                         tip_angle_array = true, pole_array = true, set_bases = true,
-                        transforms = true, base_array = true, transform_array = true }
+                        transforms = true, base_array = true, transform_array = true,
+                        matrices = true, matrix_array = true }
 -- what only a group of skeletons has: the group of solvers here raises
 local SKELETONS_ONLY = { skeleton = true, set_bases = true, transforms = true,
-                         transform_offset = true, base_array = true, transform_array = true }
+                         transform_offset = true, base_array = true, transform_array = true,
+                         matrices = true, matrix_array = true }
 -- only LuaJIT's FFI makes the arrays: elsewhere a live group's raise
 local NEEDS_FFI = { target_array = true, joint_array = true, tip_angle_array = true,
                     pole_array = true }

@@ -185,7 +185,8 @@ describe("bad skeleton input", function()
       { "an invert that is not a boolean", { name = "b", length = 1, min = -1, max = 1, invert = 1 },
         'bone "b": invert must be true or false' },
       { "an unknown inherit", { name = "b", length = 1, inherit = "rotation" },
-        'bone "b": inherit must be "all" or "position"' },
+        'bone "b": inherit must be "all", "position", "no_rotation_or_reflection", "no_scale" or '
+          .. '"no_scale_or_reflection"' },
       { "an unknown field", { name = "b", length = 1, lenght = 2 }, "lenght" },
       { "a world-space limit", { name = "b", length = 1, min = -1, max = 1, space = "world" },
         'bone "b": a skeleton\'s limits are in parent space' },

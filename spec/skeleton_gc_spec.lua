@@ -35,12 +35,15 @@ local make = assert((loadstring or load)(("local ik2d = ...\nreturn ik2d.skeleto
 
 local function skeleton() return make(ik2d) end
 
+-- every bone finite, its tip its length along its x axis (as scaled)
 local function assert_whole(sk)
   for i = 1, #sk do
     local x, y, a = sk:world(i)
     local tx, ty = sk:tip(i)
+    local ma, _, mc = sk:matrix(i)
+    local reach = sk:length(i) * math.sqrt(ma * ma + mc * mc)
     assert(finite(x) and finite(y) and finite(a) and finite(tx) and finite(ty), "bone " .. i)
-    assert(math.abs(helpers.distance(x, y, tx, ty) - sk:length(i)) <= 1e-9 * (1 + sk:length(i)))
+    assert(math.abs(helpers.distance(x, y, tx, ty) - reach) <= 1e-9 * (1 + reach))
   end
 end
 
@@ -102,6 +105,16 @@ describe("skeletons and the collector", function()
         function() s:set_target(430, 240) end, function() other:set_target(360, 250) end,
         function() sk:solve() end, function() s:solve() end, function() sk:reset() end,
         function() chain:joints({}) end, function() return tostring(sk) .. #sk end,
+        function() sk:set_scale(1, -1) end, function() sk:scale() end,
+        function() sk:set_pose("arm_l", 2, 30, 0, 1.5, 1, 0.1, 0) end, function() sk:result(4) end,
+        function() sk:setup(4) end, function() sk:matrix("arm_l") end, function() sk:matrices({}) end,
+        function()
+          sk:set_order{ s, ik2d.transform_constraint(sk, { bones = { "hand_r" }, target = "chest" }) }
+        end,
+        function() sk:order({}) end, function() sk:constraints()[1]:apply() end,
+        function() sk:constraints()[1]:set_options{ mix_rotate = 0.5 } end,
+        function() assert(sk:constraints()[1]:skeleton() == sk) end,
+        function() sk:constraints()[1]:options({}) end, function() sk:solve() end,
       }
       if ik2d.ffi or (helpers.is_luajit and ik2d.backend == "lua") then
         calls[#calls + 1] = function() assert(sk:transform_array()[0] == (sk:world(1))) end
@@ -124,6 +137,9 @@ describe("skeletons and the collector", function()
         o.s = ik2d.solver(o.chain)
         o.s2 = ik2d.solver(o.sk:chain("spine", "hand_r"))
         o.s:set_target(430, 240)
+        o.tc = ik2d.transform_constraint(o.sk, { bones = { "hand_r" }, target = "chest",
+                                                 mix_rotate = 0.5 })
+        o.sk:set_order{ o.s, o.tc }
         o.sk:solve()
         return o
       end
@@ -135,6 +151,11 @@ describe("skeletons and the collector", function()
           function() return o.chain:tip() end, function() return o.chain:constraint(2) end,
           function() return o.s:solve() end, function() return o.s2:solve() end,
           function() return o.s:set_target(1, 1) end, function() return tostring(o.sk) end,
+          function() return o.tc:apply() end, function() return o.tc:options() end,
+          function() return o.tc:set_options{ mix_x = 0.5 } end, function() return o.tc:skeleton() end,
+          function() return tostring(o.tc) end, function() return o.sk:order() end,
+          function() return o.sk:constraints() end, function() return o.sk:matrices({}) end,
+          function() return o.sk:matrix(2) end,
         }
         for i, call in ipairs(calls) do
           local ok, err = pcall(call)
@@ -160,7 +181,7 @@ describe("skeletons and the collector", function()
       end)
 
       it((env ~= "" and "classic methods: " or "") .. "__gc by hand in every order, then every method", function()
-        local names = { '"sk"', '"chain"', '"s"', '"s2"' }
+        local names = { '"sk"', '"chain"', '"s"', '"s2"', '"tc"' }
         local orders = {}
         local function walk(prefix, rest)
           if #rest == 0 then orders[#orders + 1] = prefix return end

@@ -412,8 +412,35 @@ describe("ik2d.skeleton", function()
         local msg = helpers.error_of(function() left[name](left, call[2], call[3]) end)
         helpers.check_message(msg, { name, "skeleton" })
       end
-      local msg = helpers.error_of(ik2d.solver, left, { stretch = 1.5 })
-      helpers.check_message(msg, { "bad argument #2 to 'solver' (", "stretch", "skeleton" })
+    end)
+
+    -- The bone model scales bones: a thigh and shin of 10 each stretched to
+    -- a target 30 away scale the thigh's x axis by 1.5 (its child inherits
+    -- it: 15 + 10 * 1.5 = 30), and the foot below follows, its 3 as 4.5;
+    -- lengths stay what the rig says.
+    it("takes stretch and compress on its chains: the bones scale, their lengths stay", function()
+      local sk = ik2d.skeleton{
+        { name = "hip", length = 0 },
+        { name = "thigh", parent = "hip", length = 10 },
+        { name = "shin", parent = "thigh", length = 10 },
+        { name = "foot", parent = "shin", length = 3 },
+      }
+      local leg = ik2d.solver(sk:chain("thigh", "shin"), { method = "two_bone", stretch = 2 })
+      local foot = ik2d.solver(sk:chain("foot", "foot"), { compress = 0.5 })
+      assert.are.equal(2, leg:options().stretch)
+      assert.are.equal(0.5, foot:options().compress)
+      leg:set_target(30, 0)
+      foot:set_target(34.5, 0)
+      sk:solve()
+      local x, y = sk:tip("shin")
+      assert.near(30, x, EPS)
+      assert.near(0, y, EPS)
+      assert.near(1.5, select(4, sk:result("thigh")), EPS)
+      assert.near(1, select(4, sk:pose("thigh")), 0)
+      assert.are.same({ 10, 10, 3 }, { sk:length("thigh"), sk:length("shin"), sk:length("foot") })
+      x, y = sk:tip("foot")
+      assert.near(34.5, x, EPS)
+      assert.near(0, y, EPS)
     end)
 
     it("refuses paths that are not paths, naming the bones", function()
@@ -429,6 +456,20 @@ describe("ik2d.skeleton", function()
       for _, case in ipairs(cases) do
         local msg = helpers.error_of(function() sk:chain(case[1], case[2]) end)
         helpers.check_message(msg, { "bad argument #2 to 'chain' (", case[3] })
+      end
+    end)
+
+    it("refuses a path through a bone that inherits less than all, naming the mode", function()
+      for _, mode in ipairs{ "no_rotation_or_reflection", "no_scale", "no_scale_or_reflection" } do
+        local sk = ik2d.skeleton{
+          { name = "root", length = 2 },
+          { name = "middle", parent = "root", length = 2, inherit = mode },
+          { name = "end", parent = "middle", length = 2 },
+        }
+        local msg = helpers.error_of(function() sk:chain("root", "end") end)
+        helpers.check_message(msg, { "bad argument #2 to 'chain' (",
+          ('bone "middle" inherits %s: it can only start a chain'):format(mode) })
+        assert.are.equal(2, #sk:chain("middle", "end"))
       end
     end)
   end)

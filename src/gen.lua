@@ -794,7 +794,8 @@ local function option_indices(def, prefix)
 end
 
 -- the defs Lua gives as tables, whose field names the binding checks
-local TABLE_DEFS = { "constraint", "bone", "chain", "skeleton_bone", "skeleton", "collider" }
+local TABLE_DEFS = { "constraint", "bone", "chain", "skeleton_bone", "skeleton", "collider",
+                     "transform_constraint" }
 
 local function enum_name_declarations()
   local out = {}
@@ -870,7 +871,8 @@ local function luaik_api_h()
   return concat({
     "/* " .. MARK .. ": src/lua/luaik_api.h */",
     "/*",
-    "** luaik_api.h: the options of ik2d.solver and ik2d.spring, one row each,",
+    "** luaik_api.h: the options of ik2d.solver, ik2d.spring and",
+    "** ik2d.transform_constraint (its plain ones), one row each,",
     "** as lua/ik2d/api.lua describes them: the Lua name, how a Lua value",
     "** becomes the C field (luaik_option_kind) and where the field is.",
     "*/",
@@ -922,6 +924,8 @@ local function luaik_api_h()
     "/* the plain fields of a chain's and a skeleton's bone tables */",
     "extern const luaik_option luaik_bone_options[];",
     "extern const luaik_option luaik_skeleton_bone_options[];",
+    "/* a transform constraint's plain options (its bones and target are names) */",
+    "extern const luaik_option luaik_transform_constraint_options[];",
     "",
     "/* each option's row */",
     option_indices(api.solver, "SOLVER"),
@@ -964,7 +968,8 @@ local function luaik_api_c()
   end
   out[#out + 1] = ""
   local tables = { { api.solver, "solver" }, { api.spring, "spring" }, { api.bone, "bone" },
-                   { api.skeleton_bone, "skeleton_bone" } }
+                   { api.skeleton_bone, "skeleton_bone" },
+                   { api.transform_constraint, "transform_constraint" } }
   for _, t in ipairs(tables) do
     local def, prefix = t[1], t[2]
     for _, entry in ipairs(options_of(def)) do

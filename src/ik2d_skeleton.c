@@ -220,6 +220,8 @@ ik2d_status ik2d_skeleton_set_order(ik2d_skeleton *sk, const ik2d_step *steps, i
   if (status != IK2D_OK) return status;
   memcpy(sk->steps, values, (size_t)count * sizeof(short));
   sk->step_count = count;
+  /* the plan a group would solve it by is no longer its solve */
+  sk->plan_kept = false;
   return IK2D_OK;
 }
 

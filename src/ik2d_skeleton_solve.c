@@ -1326,12 +1326,13 @@ int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int ma
 }
 
 /* What the plan reads of solver i's settings: whether it solves together,
-** and the bone of this skeleton its target is on. */
+** the bone of this skeleton its target is on, and whether it scales its
+** bones (which turns the skeleton general: no plan is kept then). */
 static void plan_key_of(const ik2d_skeleton *sk, int i, unsigned char key[2]) {
   const ik2d_solver *s = sk->solvers[i];
   bool on_sk = s->target_skeleton == sk;
   key[0] = (unsigned char)((s->settings.skeleton.together && !s->settings.aim.enabled) |
-                           (on_sk << 1));
+                           (on_sk << 1) | (scales_bones(s) << 2));
   key[1] = on_sk ? s->target_bone : 0;
 }
 
@@ -1348,14 +1349,17 @@ static bool plan_holds(const ik2d_skeleton *sk) {
 }
 
 /* Keeps plan p in the skeleton when it is small and made of lone solves
-** (a joint unit is planned again each solve: its solve reads the plan). */
+** (a joint unit is planned again each solve: its solve reads the plan),
+** of a rigid skeleton with no order (whose solve is the plan's alone: a
+** group solves a skeleton with a kept plan a step at a time, by it). */
 static void plan_keep(ik2d_skeleton *sk, const plan *p) {
   int k;
   sk->plan_kept = false;
-  if (sk->general || p->solvers > IK2D_PLAN_KEPT || p->units != p->solvers) return;
+  if (sk->general || sk->step_count > 0 || p->solvers > IK2D_PLAN_KEPT || p->units != p->solvers)
+    return;
   for (k = 0; k < p->solvers; k++) {
     const ik2d_solver *s = p->solver[k];
-    if (moves_target(sk, s, s)) return;
+    if (moves_target(sk, s, s) || scales_bones(s)) return;
     plan_key_of(sk, k, sk->plan_key[k]);
     /* one solver a unit: unit u is solver u */
     sk->plan_order[k] = (unsigned char)p->unit_first[p->order[k]];

@@ -861,7 +861,7 @@ api.modules = {
     "src/lua/luaik_api.c", "src/lua/luaik_options.c", "src/lua/luaik_core.c",
     "src/lua/luaik_constraint.c", "src/lua/luaik_chain.c", "src/lua/luaik_solver.c",
     "src/lua/luaik_group.c", "src/lua/luaik_ffi.c", "src/lua/luaik_skeleton.c",
-    "src/lua/luaik_spring.c", "src/lua/luaik_module.c",
+    "src/lua/luaik_spring.c", "src/lua/luaik_transform_constraint.c", "src/lua/luaik_module.c",
   },
   lua = {
     "ik2d", "ik2d.api", "ik2d.attach", "ik2d.behaviour", "ik2d.blend", "ik2d.common",
@@ -899,11 +899,14 @@ api.ffi = {
     "ik2d_solver_target_bone",
     "ik2d_spring_update", "ik2d_skeleton_bone_count", "ik2d_skeleton_transforms",
     "ik2d_skeleton_solve", "ik2d_skeleton_base", "ik2d_skeleton_set_base",
+    "ik2d_skeleton_matrix", "ik2d_skeleton_matrices",
     "luaik_group_members", "luaik_group_live", "luaik_group_set_targets", "luaik_group_solve",
     "luaik_group_target_array", "luaik_group_joint_array", "luaik_group_tip_angle_array",
     "luaik_group_pole_array", "luaik_group_base_array", "luaik_group_transform_array",
+    "luaik_group_matrix_array", "luaik_group_matrices",
     "luaik_chain_live",
     "luaik_solver_live", "luaik_spring_live", "luaik_skeleton_live", "luaik_result",
+    "luaik_skeleton_matrices",
   },
 }
 

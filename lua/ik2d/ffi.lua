@@ -48,6 +48,8 @@ if not pcall(ffi.typeof, "ik2d_status") then
     int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
     void ik2d_skeleton_base(const ik2d_skeleton *skeleton, double *x, double *y, double *angle);
     ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *skeleton, double x, double y, double angle);
+    ik2d_status ik2d_skeleton_matrix(const ik2d_skeleton *skeleton, int i, double *m);
+    const double *ik2d_skeleton_matrices(ik2d_skeleton *skeleton);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch);
     bool luaik_group_live(void *box);
     int luaik_group_set_targets(void *box);
@@ -58,11 +60,14 @@ if not pcall(ffi.typeof, "ik2d_status") then
     double *luaik_group_pole_array(void *box);
     double *luaik_group_base_array(void *box);
     const double *luaik_group_transform_array(void *box);
+    const double *luaik_group_matrix_array(void *box);
+    void luaik_group_matrices(void *box);
     bool luaik_chain_live(const ik2d_chain *chain);
     bool luaik_solver_live(const ik2d_solver *solver);
     bool luaik_spring_live(const ik2d_spring *spring);
     bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
     void luaik_result(const ik2d_solver *solver, double *out);
+    void luaik_skeleton_matrices(ik2d_skeleton *skeleton);
   ]]
   -- end generated
 end
@@ -182,22 +187,44 @@ local function group_views(C, group_mt)
 end
 
 -- as for chains: live_skeleton(sk) -> its core pointer, cast once, while
--- its box is not finalised; skeleton_transforms[sk] -> its transforms
+-- its box is not finalised; skeleton_arrays[sk] -> { transforms, matrices }
+-- (the core's own, the second made again by luaik_skeleton_matrices)
 local function skeleton_pointers(C, header, skeleton_mt)
   local pointers = setmetatable({}, { __mode = "k" })
-  local skeleton_transforms = setmetatable({}, { __mode = "k" })
+  local skeleton_arrays = setmetatable({}, { __mode = "k" })
   local function live_skeleton(sk)
     local pointer = pointers[sk]
     if not pointer then
       if type(sk) ~= "userdata" or getmetatable(sk) ~= skeleton_mt then return nil end
       pointer = cast(skeleton_ptr, cast(char_ptr, sk) + header)
       pointers[sk] = pointer
-      skeleton_transforms[sk] = C.ik2d_skeleton_transforms(pointer)
+      skeleton_arrays[sk] = { C.ik2d_skeleton_transforms(pointer), C.ik2d_skeleton_matrices(pointer) }
     end
     if C.luaik_skeleton_live(pointer) then return pointer end
     return nil
   end
-  return live_skeleton, skeleton_transforms
+  return live_skeleton, skeleton_arrays
+end
+
+-- bone_of(sk, bone) -> the 1-based index a bone name or index names, as far
+-- as a lookup kept per skeleton knows (names do not change): the classic
+-- sk:bone tells it once a name; nil for anything it does not know
+local function bone_indices(bone)
+  local known = setmetatable({}, { __mode = "k" })
+  return function(sk, name)
+    if type(name) ~= "string" then return name end
+    local names = known[sk]
+    if names == nil then
+      names = {}
+      known[sk] = names
+    end
+    local i = names[name]
+    if i == nil then
+      i = bone(sk, name)
+      names[name] = i
+    end
+    return i
+  end
 end
 
 -- What the stages below share (k): the library C, the method tables
@@ -222,13 +249,15 @@ local function context(core, C)
   end
   k.group_view = group_views(C, getmetatable(core.group {}))
   k.spring_of = pointers_of(header, getmetatable(core.spring(core.chain { { length = 1 } })), spring_ptr)
-  k.live_skeleton, k.skeleton_transforms =
+  k.live_skeleton, k.skeleton_arrays =
     skeleton_pointers(C, header, getmetatable(core.skeleton { { name = "bone", length = 1 } }))
+  k.bone_of = bone_indices(classic.Skeleton.bone)
   -- where the reading methods get what the core writes out: one buffer
-  -- for all (Lua runs one call at a time), and pointers to its second and
-  -- third numbers made once (out + 1 in a call is a new cdata whenever
-  -- LuaJIT interprets it: garbage in a frame loop)
-  k.out = doubles(4)
+  -- for all (Lua runs one call at a time, six numbers at most: a matrix),
+  -- and pointers to its second and third numbers made once (out + 1 in a
+  -- call is a new cdata whenever LuaJIT interprets it: garbage in a frame
+  -- loop)
+  k.out = doubles(6)
   k.out_1, k.out_2 = k.out + 1, k.out + 2
   -- an array (a group's, a skeleton's) -> its owner, which it keeps alive
   k.kept_owner = setmetatable({}, { __mode = "k" })
@@ -496,13 +525,30 @@ local function group_arrays(k)
     local make = C["luaik_group_" .. name]
     methods[name] = array_of(setmetatable({}, { __mode = "kv" }), make, classic[name])
   end
+  -- the skeletons' matrices, made again by each call
+  local matrix_arrays = setmetatable({}, { __mode = "kv" })  -- group -> array
+  local matrix_array = classic.matrix_array
+  methods.matrix_array = function(...)
+    local group = ...
+    local view = group_view(group)
+    if not (view and C.luaik_group_live(view.box)) then return matrix_array(...) end
+    local array = matrix_arrays[group]
+    if array == nil then
+      array = C.luaik_group_matrix_array(view.box)
+      if array == nil then return matrix_array(...) end
+      matrix_arrays[group] = array
+      kept_owner[array] = group
+    end
+    C.luaik_group_matrices(view.box)
+    return array
+  end
 end
 
 -- --- skeletons --------------------------------------------------------------
 
 local function skeleton_methods(k)
   local C, classic, fast, live_skeleton = k.C, k.classic.Skeleton, k.fast.Skeleton, k.live_skeleton
-  local skeleton_transforms, out = k.skeleton_transforms, k.out
+  local skeleton_arrays, out = k.skeleton_arrays, k.out
   local skeleton_solve = classic.solve
   function fast.solve(...)
     local pointer = live_skeleton((...))
@@ -537,13 +583,45 @@ local function skeleton_methods(k)
     local pointer = live_skeleton(sk)
     if not pointer or (t ~= nil and type(t) ~= "table") then return transforms(...) end
     t = t or {}
-    trim(t, fill(t, 1, skeleton_transforms[sk], 5 * C.ik2d_skeleton_bone_count(pointer)))
+    trim(t, fill(t, 1, skeleton_arrays[sk][1], 5 * C.ik2d_skeleton_bone_count(pointer)))
+    return t
+  end
+end
+
+-- a drawing loop reads a bone's matrix (or all of them) every frame
+local function skeleton_matrices(k)
+  local C, classic, fast, live_skeleton = k.C, k.classic.Skeleton, k.fast.Skeleton, k.live_skeleton
+  local skeleton_arrays, bone_of, out = k.skeleton_arrays, k.bone_of, k.out
+  local matrix = classic.matrix
+  function fast.matrix(...)
+    local sk, bone = ...
+    local pointer = live_skeleton(sk)
+    if pointer then
+      local i = bone_of(sk, bone)
+      if index_in(i, C.ik2d_skeleton_bone_count(pointer)) and
+         C.ik2d_skeleton_matrix(pointer, i - 1, out) == 0 then
+        return out[0], out[1], out[2], out[3], out[4], out[5]
+      end
+    end
+    return matrix(...)
+  end
+
+  local matrices = classic.matrices
+  function fast.matrices(...)
+    local sk, t = ...
+    local pointer = live_skeleton(sk)
+    if not pointer or (t ~= nil and type(t) ~= "table") then return matrices(...) end
+    t = t or {}
+    C.luaik_skeleton_matrices(pointer)
+    trim(t, fill(t, 1, skeleton_arrays[sk][2], 6 * C.ik2d_skeleton_bone_count(pointer)))
     return t
   end
 end
 
 -- Like a group's arrays, in place whichever way use_ffi switches: the
--- core's own transforms, the array keeping its skeleton alive.
+-- core's own transforms, and matrices (made again by each call), the
+-- array keeping its skeleton alive (a cdata of its own: the one the fast
+-- methods keep must not, or nothing would let the skeleton go).
 local function skeleton_array(k)
   local C, live_skeleton, kept_owner = k.C, k.live_skeleton, k.kept_owner
   local transform_arrays = setmetatable({}, { __mode = "kv" })  -- skeleton -> array
@@ -557,6 +635,23 @@ local function skeleton_array(k)
       array = C.ik2d_skeleton_transforms(pointer)
       transform_arrays[sk] = array
       kept_owner[array] = sk
+    end
+    return array
+  end
+
+  local matrix_arrays = setmetatable({}, { __mode = "kv" })  -- skeleton -> array
+  local matrix_array = k.classic.Skeleton.matrix_array
+  k.methods.Skeleton.matrix_array = function(...)
+    local sk = ...
+    local pointer = live_skeleton(sk)
+    if not pointer then return matrix_array(...) end
+    local array = matrix_arrays[sk]
+    if array == nil then
+      array = C.ik2d_skeleton_matrices(pointer)
+      matrix_arrays[sk] = array
+      kept_owner[array] = sk
+    else
+      C.luaik_skeleton_matrices(pointer)
     end
     return array
   end
@@ -577,6 +672,7 @@ function M.install(core)
   group_methods(k)
   group_arrays(k)
   skeleton_methods(k)
+  skeleton_matrices(k)
   skeleton_array(k)
   local methods, classic, fast = k.methods, k.classic, k.fast
   return function(on)

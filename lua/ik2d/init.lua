@@ -24,6 +24,7 @@ local ik2d = {
   skeleton = core.skeleton,
   MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
   spring = core.spring,
+  transform_constraint = core.transform_constraint,
   ffi = false,
   -- "c" (the C core), "ffi" (the C core through LuaJIT's FFI) or "lua"
   backend = backend,

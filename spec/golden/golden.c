@@ -43,7 +43,20 @@
 **                    jumping, far, near the last joint and on the base,
 **                    one by one and in batches among plain solvers; and
 **                    aimed solvers on skeletons sharing bones with others
-**   total   <hash>   all six
+**   bones   <hash>   the bone model: bones scaled (reflected too) and
+**                    sheared, inheriting in each of the five ways, under
+**                    skeleton scales (1, 1), (1, -1), (-1, 1) and others;
+**                    one- and two-bone IK (bend, softness, stretch,
+**                    compress, uniform, weight) on scaled, sheared and
+**                    reflected parents, longer chains among them; transform
+**                    constraints (world and local, absolute and relative,
+**                    every mix and offset) in an order with the solvers;
+**                    whole local poses animated between frames; each
+**                    solved by ik2d_skeleton_solve and by
+**                    ik2d_solve_skeletons in turn: every bone's matrix,
+**                    result local transform and transform, every chain's
+**                    joints, every solver's outcome
+**   total   <hash>   all seven
 ** spec/golden_spec.lua and spec/golden/platforms.sh compare each part
 ** with its value recorded in spec/golden/expected.
 **
@@ -432,12 +445,252 @@ static double g_skeleton_distance(const g_skeleton *s, int k) {
   return ik2d_solver_result(s->solvers[k])->distance;
 }
 
+
+/* the bone model: bones scaled, sheared and inheriting in any of the five
+** ways under a skeleton scale, transform constraints, an order */
+#define G_MODEL_BONES 24
+#define G_MODEL_CHAINS 6
+#define G_MODEL_CONSTRAINTS 6
+
+typedef struct g_model_bone {
+  int parent;          /* an earlier bone or -1 */
+  int inherit;         /* 0..4: all, position, no rotation or reflection, no scale, no
+                          scale or reflection */
+  double length, rest; /* the rest is the set-up rotation */
+  double x, y, scale_x, scale_y, shear_x, shear_y;
+  int limited;         /* parent-space limits [min, max] about the rest */
+  double min, max;
+} g_model_bone;
+
+typedef struct g_model {
+  ik2d_skeleton *skeleton;
+  ik2d_constraint *limits[G_MODEL_BONES];
+  int chain_count, constraint_count;
+  ik2d_chain *chains[G_MODEL_CHAINS];
+  ik2d_solver *solvers[G_MODEL_CHAINS];
+  ik2d_transform_constraint *constraints[G_MODEL_CONSTRAINTS];
+} g_model;
+
+/* a solver's settings, as Spine's IK constraint has them (and more
+** iterations for chains of more bones) */
+typedef struct g_model_options {
+  int method, bend, uniform, iterations;
+  double weight, softness, stretch, compress;
+} g_model_options;
+
+/* a transform constraint: mixes and offsets rotate, x, y, scale x, scale
+** y, shear y */
+typedef struct g_model_constraint {
+  int bone_count, bones[4], target, local, relative;
+  double mix[6], offset[6];
+} g_transform;
+
+/* a bone's local transform: angle, x, y, scale x, scale y, shear x, y */
+typedef struct g_local {
+  double angle, x, y, scale_x, scale_y, shear_x, shear_y;
+} g_local;
+
+static void g_model_free(g_model *m) {
+  int i;
+  if (m->skeleton != NULL) ik2d_skeleton_release(m->skeleton);
+  for (i = 0; i < m->chain_count; i++) {
+    free(m->solvers[i]);
+    free(m->chains[i]);
+  }
+  for (i = 0; i < m->constraint_count; i++) free(m->constraints[i]);
+  for (i = 0; i < G_MODEL_BONES; i++) {
+    free(m->limits[i]);
+    m->limits[i] = NULL;
+  }
+  m->chain_count = m->constraint_count = 0;
+  free(m->skeleton);
+  m->skeleton = NULL;
+}
+
+static void g_model_init(g_model *m, int n, const g_model_bone *bones, double x, double y,
+                         double angle, int flip, double sx, double sy) {
+  ik2d_skeleton_bone_def defs[G_MODEL_BONES];
+  ik2d_skeleton_def def = ik2d_default_skeleton_def();
+  size_t size = ik2d_skeleton_size(n);
+  int i;
+  g_model_free(m);
+  for (i = 0; i < n; i++) {
+    const g_model_bone *b = &bones[i];
+    defs[i] = ik2d_default_skeleton_bone_def();
+    defs[i].parent = b->parent;
+    defs[i].length = b->length;
+    defs[i].rest = b->rest;
+    defs[i].at_tip = false;
+    defs[i].x = b->x;
+    defs[i].y = b->y;
+    defs[i].scale_x = b->scale_x;
+    defs[i].scale_y = b->scale_y;
+    defs[i].shear_x = b->shear_x;
+    defs[i].shear_y = b->shear_y;
+    defs[i].inherit = (ik2d_inherit)b->inherit;
+    if (b->limited) {
+      ik2d_constraint_def limit = ik2d_default_constraint_def();
+      limit.min = b->min;
+      limit.max = b->max;
+      m->limits[i] = malloc(ik2d_constraint_size());
+      g_check(ik2d_constraint_init(m->limits[i], ik2d_constraint_size(), &limit));
+      defs[i].constraint = m->limits[i];
+    }
+  }
+  def.bone_count = n;
+  def.bones = defs;
+  def.x = x;
+  def.y = y;
+  def.angle = angle;
+  def.flip = flip != 0;
+  def.scale_x = sx;
+  def.scale_y = sy;
+  m->skeleton = malloc(size);
+  g_check(ik2d_skeleton_init(m->skeleton, size, &def, NULL));
+}
+
+/* a chain over the path from .. to and a solver on it: its index */
+static int g_model_chain(g_model *m, int from, int to, const g_model_options *o) {
+  ik2d_solver_def def = ik2d_default_solver_def();
+  int count, k = m->chain_count;
+  size_t size;
+  g_check(ik2d_skeleton_path(m->skeleton, from, to, &count, NULL));
+  size = ik2d_skeleton_chain_size(count);
+  m->chains[k] = malloc(size);
+  g_check(ik2d_skeleton_chain_init(m->chains[k], size, m->skeleton, from, to, NULL));
+  def.method = o->method == G_TWO_BONE ? IK2D_TWO_BONE : o->method == G_FABRIK ? IK2D_FABRIK
+                                                                                 : IK2D_CCD;
+  def.iterations = o->iterations;
+  def.weight = o->weight;
+  def.two_bone.bend = o->bend;
+  def.two_bone.softness = o->softness;
+  def.two_bone.softness_curve = IK2D_SOFTNESS_SPINE;
+  def.two_bone.stretch = o->stretch;
+  def.two_bone.compress = o->compress;
+  def.two_bone.uniform = o->uniform != 0;
+  size = ik2d_solver_size(count);
+  m->solvers[k] = malloc(size);
+  g_check(ik2d_solver_init(m->solvers[k], size, m->chains[k], &def));
+  m->chain_count++;
+  return k;
+}
+
+static void g_model_constraint(g_model *m, const g_transform *c) {
+  ik2d_transform_constraint_def def = ik2d_default_transform_constraint_def();
+  size_t size = ik2d_transform_constraint_size(c->bone_count);
+  int k = m->constraint_count++;
+  def.bone_count = c->bone_count;
+  def.bones = c->bones;
+  def.target = c->target;
+  def.mix_rotate = c->mix[0];
+  def.mix_x = c->mix[1];
+  def.mix_y = c->mix[2];
+  def.mix_scale_x = c->mix[3];
+  def.mix_scale_y = c->mix[4];
+  def.mix_shear_y = c->mix[5];
+  def.offset_rotation = c->offset[0];
+  def.offset_x = c->offset[1];
+  def.offset_y = c->offset[2];
+  def.offset_scale_x = c->offset[3];
+  def.offset_scale_y = c->offset[4];
+  def.offset_shear_y = c->offset[5];
+  def.local_space = c->local != 0;
+  def.relative = c->relative != 0;
+  m->constraints[k] = malloc(size);
+  g_check(ik2d_transform_constraint_init(m->constraints[k], size, m->skeleton, &def));
+}
+
+/* the order: step k >= 0 solver k, else constraint -1 - k */
+static void g_model_order(g_model *m, const int *steps, int count) {
+  ik2d_step list[2 * G_MODEL_CHAINS];
+  int i;
+  for (i = 0; i < count; i++) {
+    list[i].solver = steps[i] >= 0 ? m->solvers[steps[i]] : NULL;
+    list[i].constraint = steps[i] < 0 ? m->constraints[-1 - steps[i]] : NULL;
+  }
+  g_check(ik2d_skeleton_set_order(m->skeleton, list, count, NULL));
+}
+
+static void g_model_pose(g_model *m, int i, const g_local *l) {
+  ik2d_bone_local local;
+  local.angle = l->angle;
+  local.x = l->x;
+  local.y = l->y;
+  local.scale_x = l->scale_x;
+  local.scale_y = l->scale_y;
+  local.shear_x = l->shear_x;
+  local.shear_y = l->shear_y;
+  g_check(ik2d_skeleton_set_pose_local(m->skeleton, i, &local));
+}
+
+static void g_model_pose_of(const g_model *m, int i, g_local *l) {
+  ik2d_bone_local local;
+  g_check(ik2d_skeleton_pose_local(m->skeleton, i, &local));
+  l->angle = local.angle;
+  l->x = local.x;
+  l->y = local.y;
+  l->scale_x = local.scale_x;
+  l->scale_y = local.scale_y;
+  l->shear_x = local.shear_x;
+  l->shear_y = local.shear_y;
+}
+
+static void g_model_scale(g_model *m, double sx, double sy) {
+  g_check(ik2d_skeleton_set_scale(m->skeleton, sx, sy));
+}
+static void g_model_base(g_model *m, double x, double y, double angle) {
+  g_check(ik2d_skeleton_set_base(m->skeleton, x, y, angle));
+}
+static void g_model_flip(g_model *m, int flip) {
+  g_check(ik2d_skeleton_set_flip(m->skeleton, flip != 0));
+}
+static void g_model_target(g_model *m, int k, double x, double y) {
+  g_check(ik2d_solver_set_target(m->solvers[k], x, y));
+}
+static void g_model_reset(g_model *m) { ik2d_skeleton_reset(m->skeleton); }
+/* solved alone, or (group) by ik2d_solve_skeletons as one of a list */
+static int g_model_solve(g_model *m, int group) {
+  int reached = 0;
+  if (!group) return ik2d_skeleton_solve(m->skeleton);
+  g_check(ik2d_solve_skeletons(&m->skeleton, 1, NULL, &reached, NULL));
+  return reached;
+}
+
+/* outputs */
+static int g_model_bone_count(const g_model *m) { return ik2d_skeleton_bone_count(m->skeleton); }
+static void g_model_matrix(const g_model *m, int i, double *out) {
+  g_check(ik2d_skeleton_matrix(m->skeleton, i, out));
+}
+static void g_model_result(const g_model *m, int i, g_local *l) {
+  ik2d_bone_local local;
+  g_check(ik2d_skeleton_result_local(m->skeleton, i, &local));
+  l->angle = local.angle;
+  l->x = local.x;
+  l->y = local.y;
+  l->scale_x = local.scale_x;
+  l->scale_y = local.scale_y;
+  l->shear_x = local.shear_x;
+  l->shear_y = local.shear_y;
+}
+static double g_model_transform(const g_model *m, int i, int part) {
+  return ik2d_skeleton_transforms(m->skeleton)[5 * i + part];
+}
+static const double *g_model_joints(const g_model *m, int k) {
+  return ik2d_chain_joints(m->chains[k]);
+}
+static int g_model_chain_bones(const g_model *m, int k) {
+  return ik2d_chain_bone_count(m->chains[k]);
+}
+static const ik2d_result *g_model_outcome(const g_model *m, int k) {
+  return ik2d_solver_result(m->solvers[k]);
+}
+
 /* ------------------------------------------------------------------ */
 /* hashing                                                              */
 /* ------------------------------------------------------------------ */
 
 typedef struct g_hash {
-  uint64_t joints, angles, effectors, skeleton, springs, aim;
+  uint64_t joints, angles, effectors, skeleton, springs, aim, bones;
 } g_hash;
 
 static void hash_bytes(uint64_t *h, const void *data, size_t n) {
@@ -1487,12 +1740,302 @@ static void scenes_aim(g_hash *h) {
   h->aim = part.skeleton;
 }
 
+/* ------------------------------------------------------------------ */
+/* the bone model (hashed apart, its random numbers from a seed of its  */
+/* own)                                                                 */
+/* ------------------------------------------------------------------ */
+
+#define BONES_SEED 0xa4093822299f31d0ULL
+#define BONES_FRAMES 16
+
+/* the skeleton scales the scenes take in turn: (1, -1) a y-up rig on a
+** y-down screen, (-1, 1) mirrored */
+static const double model_scales[][2] = {{1, 1}, {1, -1}, {-1, 1}, {1.5, -0.75}};
+#define MODEL_SCALES 4
+
+/* a model skeleton after a solve that returned `returned`: every bone's
+** matrix, result local transform and transform, every chain's joints and
+** every solver's outcome */
+static void hash_model(g_hash *h, const g_model *m, int returned) {
+  int i, k, part, n = g_model_bone_count(m);
+  hash_int(&h->bones, returned);
+  for (i = 0; i < n; i++) {
+    double matrix[6];
+    g_local l;
+    g_model_matrix(m, i, matrix);
+    for (part = 0; part < 6; part++) hash_double(&h->bones, matrix[part]);
+    g_model_result(m, i, &l);
+    hash_double(&h->bones, l.angle);
+    hash_double(&h->bones, l.x);
+    hash_double(&h->bones, l.y);
+    hash_double(&h->bones, l.scale_x);
+    hash_double(&h->bones, l.scale_y);
+    hash_double(&h->bones, l.shear_x);
+    hash_double(&h->bones, l.shear_y);
+    for (part = 0; part < 5; part++) hash_double(&h->bones, g_model_transform(m, i, part));
+  }
+  for (k = 0; k < m->chain_count; k++) {
+    const double *joints = g_model_joints(m, k);
+    const ik2d_result *r = g_model_outcome(m, k);
+    for (i = 0; i <= 2 * g_model_chain_bones(m, k) + 1; i++) hash_double(&h->bones, joints[i]);
+    hash_int(&h->bones, r->reached);
+    hash_int(&h->bones, r->limited);
+    hash_int(&h->bones, r->iterations);
+    hash_double(&h->bones, r->distance);
+  }
+}
+
+/* a scale: 1 now and then, else 0.4..2 long, reflected one time in five */
+static double model_scale(void) {
+  double s;
+  if (rnd_int(4) == 0) return 1.0;
+  s = rnd_in(0.4, 2.0);
+  return rnd_int(5) == 0 ? -s : s;
+}
+
+static double model_shear(void) { return rnd_int(3) == 0 ? rnd_in(-0.4, 0.4) : 0.0; }
+
+/* a bone of parent with every part random (inherit 0: all) */
+static g_model_bone model_bone(int parent, int inherit) {
+  g_model_bone b;
+  b.parent = parent;
+  b.inherit = inherit;
+  b.length = rnd_in(0.5, 3.0);
+  b.rest = rnd_in(-1.0, 1.0);
+  b.x = parent < 0 ? rnd_in(-1.0, 1.0) : rnd_in(0.0, 3.0);
+  b.y = rnd_int(2) ? 0.0 : rnd_in(-1.0, 1.0);
+  b.scale_x = model_scale();
+  b.scale_y = model_scale();
+  b.shear_x = model_shear();
+  b.shear_y = model_shear();
+  b.limited = 0;
+  b.min = b.max = 0.0;
+  return b;
+}
+
+/* a random whole local pose near bone b's set-up */
+static void model_pose(const g_model_bone *b, g_local *l) {
+  l->angle = b->rest + rnd_in(-0.8, 0.8);
+  l->x = b->x + rnd_in(-0.5, 0.5);
+  l->y = b->y + rnd_in(-0.5, 0.5);
+  l->scale_x = rnd_int(3) == 0 ? b->scale_x : model_scale();
+  l->scale_y = rnd_int(3) == 0 ? b->scale_y : model_scale();
+  l->shear_x = model_shear();
+  l->shear_y = model_shear();
+}
+
+/* the model's base at random, a flip one time in four, skeleton scale s */
+static void model_init(g_model *m, int n, const g_model_bone *bones, int s) {
+  double x = rnd_in(-20, 20);
+  double y = rnd_in(-20, 20);
+  double angle = rnd_in(-PI, PI);
+  g_model_init(m, n, bones, x, y, angle, rnd_int(4) == 0, model_scales[s][0], model_scales[s][1]);
+}
+
+/* Edits between frames: a bone's whole pose, its angle alone, the base,
+** the flip, the skeleton's scale, a reset. */
+static void model_edits(g_model *m, const g_model_bone *bones, int n) {
+  if (rnd_int(2) == 0) {
+    int bone = rnd_int(n);
+    g_local l;
+    model_pose(&bones[bone], &l);
+    g_model_pose(m, bone, &l);
+  }
+  if (rnd_int(4) == 0) {
+    int bone = rnd_int(n);
+    g_local l;
+    g_model_pose_of(m, bone, &l);
+    l.angle = rnd_in(-PI, PI);
+    g_model_pose(m, bone, &l);
+  }
+  if (rnd_int(8) == 0) {
+    double x = rnd_in(-20, 20);
+    double y = rnd_in(-20, 20);
+    g_model_base(m, x, y, rnd_in(-PI, PI));
+  }
+  if (rnd_int(10) == 0) g_model_flip(m, rnd_int(2));
+  if (rnd_int(8) == 0) {
+    int s = rnd_int(MODEL_SCALES);
+    g_model_scale(m, model_scales[s][0], model_scales[s][1]);
+  }
+  if (rnd_int(20) == 0) g_model_reset(m);
+}
+
+/* A target about chain k's first bone: circling within reach, or out of
+** it, or on the base. */
+static void model_target(g_model *m, int k, int frame) {
+  const double *joints = g_model_joints(m, k);
+  int n = g_model_chain_bones(m, k), kind = frame < BONES_FRAMES / 2 ? 0 : rnd_int(4);
+  double reach = 0.0, a, r;
+  int i;
+  for (i = 0; i < n; i++)
+    reach += ik2d_hypot(joints[2 * i + 2] - joints[2 * i], joints[2 * i + 3] - joints[2 * i + 1]);
+  switch (kind) {
+    case 0: a = 0.4 * frame + k; r = reach * (0.4 + 0.5 * ik2d_sin(0.3 * frame + k)); break;
+    case 1: a = rnd_in(-PI, PI); r = reach * rnd_in(1.1, 2.5); break;
+    case 2: a = rnd_in(-PI, PI); r = reach * rnd_in(0.0, 0.3); break;
+    default: a = rnd_in(-PI, PI); r = reach * rnd(); break;
+  }
+  g_model_target(m, k, joints[0] + r * ik2d_cos(a), joints[1] + r * ik2d_sin(a));
+}
+
+/* the frames: edits, targets, a solve (alone, then in a list, in turn) */
+static void model_frames(g_hash *h, g_model *m, const g_model_bone *bones, int n) {
+  int frame, k;
+  for (frame = 0; frame < BONES_FRAMES; frame++) {
+    model_edits(m, bones, n);
+    for (k = 0; k < m->chain_count; k++) model_target(m, k, frame);
+    hash_model(h, m, g_model_solve(m, frame % 2));
+  }
+}
+
+/* Each inherit mode under a scaled, sheared parent (reflected in turn),
+** a child of each below, whole poses animated: no solver. */
+static void scene_model_inherit(g_hash *h, int s) {
+  static g_model m;
+  g_model_bone bones[12];
+  int mode, n = 2;
+  bones[0] = model_bone(-1, 0);
+  bones[1] = model_bone(0, 0);
+  for (mode = 0; mode < 5; mode++) {
+    bones[n] = model_bone(1, mode);
+    bones[n + 1] = model_bone(n, 0);
+    n += 2;
+  }
+  model_init(&m, n, bones, s);
+  model_frames(h, &m, bones, n);
+}
+
+static void random_model_options(g_model_options *o, int method) {
+  o->method = method;
+  o->bend = rnd_int(2) ? 1 : -1;
+  o->uniform = rnd_int(3) == 0;
+  o->iterations = 10 + rnd_int(20);
+  o->weight = rnd_int(3) == 0 ? rnd() : 1.0;
+  o->softness = rnd_int(3) == 0 ? rnd_in(0.0, 1.0) : 0.0;
+  o->stretch = rnd_int(3) == 0 ? rnd_in(1.0, 2.0) : 1.0;
+  o->compress = rnd_int(4) == 0 ? rnd_in(0.2, 1.0) : 1.0;
+}
+
+/* IK on scaled bones: a hip under the root, a thigh and shin under it
+** (two_bone), a one-bone arm under the hip inheriting in any way, and in
+** kind 1 a three-bone tail with a limit (the chain solve on the model). */
+static void scene_model_ik(g_hash *h, int s, int kind) {
+  static g_model m;
+  g_model_bone bones[8];
+  g_model_options o;
+  int n = 5;
+  bones[0] = model_bone(-1, 0);
+  bones[1] = model_bone(0, 0);
+  bones[2] = model_bone(1, rnd_int(5));
+  bones[3] = model_bone(2, 0);
+  bones[4] = model_bone(1, rnd_int(5));
+  if (kind == 1) {
+    bones[5] = model_bone(0, 0);
+    bones[6] = model_bone(5, 0);
+    bones[7] = model_bone(6, 0);
+    bones[6].limited = 1;
+    bones[6].min = bones[6].rest - 0.8;
+    bones[6].max = bones[6].rest + 0.8;
+    n = 8;
+  }
+  model_init(&m, n, bones, s);
+  random_model_options(&o, G_TWO_BONE);
+  g_model_chain(&m, 2, 3, &o);
+  random_model_options(&o, rnd_int(2) ? G_CCD : G_FABRIK);
+  g_model_chain(&m, 4, 4, &o);
+  if (kind == 1) {
+    random_model_options(&o, G_CCD);
+    o.stretch = o.compress = 1.0;
+    g_model_chain(&m, 5, 7, &o);
+  }
+  model_frames(h, &m, bones, n);
+}
+
+/* a transform constraint on bones other than the target (of the n), with
+** random mixes in [0, 1] (1 often), offsets and modes */
+static void random_model_constraint(g_transform *c, int n) {
+  int i, k;
+  c->target = rnd_int(n);
+  c->bone_count = 1 + rnd_int(2);
+  for (i = 0; i < c->bone_count; i++) {
+    int b;
+    do {
+      b = rnd_int(n);
+      for (k = 0; k < i && c->bones[k] != b; k++) continue;
+    } while (b == c->target || k < i);
+    c->bones[i] = b;
+  }
+  for (k = 0; k < 6; k++) {
+    c->mix[k] = rnd_int(3) == 0 ? 1.0 : rnd_int(4) == 0 ? 0.0 : rnd();
+    c->offset[k] = rnd_int(2) ? 0.0 : rnd_in(-0.5, 0.5);
+  }
+  c->local = rnd_int(2);
+  c->relative = rnd_int(2);
+}
+
+/* A tree of bones of every kind with solvers (one- and two-bone) and
+** transform constraints, all in a random order (a solver left out now and
+** then, which runs after it by the plan). */
+static void scene_model_order(g_hash *h, int s) {
+  static g_model m;
+  g_model_bone bones[G_MODEL_BONES];
+  int steps[2 * G_MODEL_CHAINS], count = 0, n = 6 + rnd_int(8), i, k, constraints;
+  bones[0] = model_bone(-1, 0);
+  for (i = 1; i < n; i++) {
+    int parent = rnd_int(i);
+    bones[i] = model_bone(parent, rnd_int(3) == 0 ? rnd_int(5) : 0);
+  }
+  model_init(&m, n, bones, s);
+  /* a two-bone chain (its second bone inheriting all), one-bone ones */
+  for (i = n - 1; i > 0 && m.chain_count == 0; i--) {
+    g_model_options o;
+    if (bones[i].inherit != 0) continue;
+    random_model_options(&o, G_TWO_BONE);
+    g_model_chain(&m, bones[i].parent, i, &o);
+  }
+  for (k = 0; k < 2; k++) {
+    g_model_options o;
+    int bone = rnd_int(n);
+    random_model_options(&o, G_CCD);
+    g_model_chain(&m, bone, bone, &o);
+  }
+  constraints = 1 + rnd_int(3);
+  for (k = 0; k < constraints; k++) {
+    g_transform c;
+    random_model_constraint(&c, n);
+    g_model_constraint(&m, &c);
+  }
+  for (k = 0; k < m.chain_count; k++)
+    if (rnd_int(5) != 0) steps[count++] = k;
+  for (k = 0; k < constraints; k++) steps[count++] = -1 - k;
+  for (k = count - 1; k > 0; k--) {
+    int j = rnd_int(k + 1), t = steps[k];
+    steps[k] = steps[j];
+    steps[j] = t;
+  }
+  g_model_order(&m, steps, count);
+  model_frames(h, &m, bones, n);
+}
+
+static void scenes_bones(g_hash *h) {
+  int s, round, kind;
+  rng_state = BONES_SEED;
+  for (round = 0; round < 3; round++)
+    for (s = 0; s < MODEL_SCALES; s++) {
+      scene_model_inherit(h, s);
+      for (kind = 0; kind < 2; kind++) scene_model_ik(h, s, kind);
+      scene_model_order(h, s);
+    }
+}
+
 int main(int argc, char **argv) {
   g_hash h;
   uint64_t total;
   int k, limits, round;
   if (argc > 1 && strcmp(argv[1], "dump") == 0) dump_to = stderr;
-  h.joints = h.angles = h.effectors = h.skeleton = h.springs = h.aim = 14695981039346656037ULL;
+  h.joints = h.angles = h.effectors = h.skeleton = h.springs = h.aim = h.bones =
+      14695981039346656037ULL;
   for (round = 0; round < 6; round++)
     for (k = 0; k < BONE_COUNTS; k++)
       for (limits = 0; limits < 4; limits++)
@@ -1503,18 +2046,21 @@ int main(int argc, char **argv) {
   scenes_skeleton(&h);
   scenes_springs(&h);
   scenes_aim(&h);
+  scenes_bones(&h);
   total = h.joints;
   hash_bytes(&total, &h.angles, sizeof h.angles);
   hash_bytes(&total, &h.effectors, sizeof h.effectors);
   hash_bytes(&total, &h.skeleton, sizeof h.skeleton);
   hash_bytes(&total, &h.springs, sizeof h.springs);
   hash_bytes(&total, &h.aim, sizeof h.aim);
+  hash_bytes(&total, &h.bones, sizeof h.bones);
   printf("joints %016llx\n", (unsigned long long)h.joints);
   printf("angles %016llx\n", (unsigned long long)h.angles);
   printf("effectors %016llx\n", (unsigned long long)h.effectors);
   printf("skeleton %016llx\n", (unsigned long long)h.skeleton);
   printf("springs %016llx\n", (unsigned long long)h.springs);
   printf("aim %016llx\n", (unsigned long long)h.aim);
+  printf("bones %016llx\n", (unsigned long long)h.bones);
   printf("total  %016llx\n", (unsigned long long)total);
   return 0;
 }

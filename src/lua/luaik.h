@@ -8,7 +8,13 @@
 ** for a closed file) and the references between objects (a solver keeps
 ** its chain alive, a chain its constraints, a group its solvers), held
 ** in a weak-keyed registry table rather than in user values that the
-** debug library could replace.
+** debug library could replace.  A skeleton and its transform constraints
+** keep each other alive: a cycle that weak keys cannot collect under
+** LuaJIT (whose weak-keyed tables mark their values), so those two
+** references alone live in the objects' own user values (luaik_keep);
+** either side's __gc unlinks it from the other in the core, so a user
+** value replaced through the debug library can end a life early, never
+** leave a pointer to freed memory.
 */
 #ifndef LUAIK_H
 #define LUAIK_H
@@ -33,6 +39,7 @@ typedef enum luaik_type {
   LUAIK_GROUP,
   LUAIK_SKELETON,
   LUAIK_SPRING,
+  LUAIK_TRANSFORM_CONSTRAINT,
   LUAIK_TYPES
 } luaik_type;
 extern const char *const luaik_type_names[LUAIK_TYPES];
@@ -118,6 +125,13 @@ void luaik_anchored(lua_State *L, int owner);
 void luaik_anchor_target(lua_State *L, int solver, int skeleton);
 /* Pushes that skeleton (nil if none). */
 void luaik_anchored_target(lua_State *L, int solver);
+/* owner's own table (its user value: a skeleton's or a transform
+** constraint's)[key] = value (key and value stack indices): the value
+** lives as long as the owner, as an ordinary reference that the
+** collector follows, so that a cycle through it is collected.
+** luaik_kept pushes owner's own table[key] (nil if none). */
+void luaik_keep(lua_State *L, int owner, int key, int value);
+void luaik_kept(lua_State *L, int owner, int key);
 
 /* ------------------------------------------------------------------ */
 /* errors                                                               */
@@ -210,6 +224,13 @@ void luaik_check_keys(lua_State *L, int t, int arg, const char *owner,
 ** status the core gave for them on the argument it is about. */
 void luaik_base_args(lua_State *L, double *x, double *y, double *angle);
 void luaik_check_base_status(lua_State *L, ik2d_status status);
+/* The options of the table at t that the rows name (the other keys are
+** the caller's to check), in the rows' order, into def; and the check of
+** the table's keys that luaik_read_options makes, against names
+** (NULL-ended) instead of rows. */
+void luaik_read_rows(lua_State *L, int t, int arg, const luaik_option *options, void *def);
+void luaik_check_option_names(lua_State *L, int t, int arg, const char *const *names);
+
 /* Pushes 2 or 3 numbers (a point, a point and an angle); returns how many. */
 int luaik_push_xy(lua_State *L, double x, double y);
 int luaik_push_xya(lua_State *L, double x, double y, double angle);
@@ -236,8 +257,15 @@ int luaik_skeleton_push_solvers(lua_State *L, int sk, int t, int next);
 /* The 0-based bone of the skeleton at index sk that argument arg names
 ** (a name or a 1-based index), or an error. */
 int luaik_bone_arg(lua_State *L, int sk, int arg);
+/* The same for the value at index (a table's item), named what in the
+** errors ("bones[2]: unknown bone \"x\""), as part of argument arg. */
+int luaik_bone_at(lua_State *L, int sk, int index, int arg, const char *what);
 /* The name of 0-based bone i of the skeleton at index sk, pushed. */
 const char *luaik_bone_name(lua_State *L, int sk, int i);
+/* The skeleton at index sk keeps the transform constraint at index tc
+** (made on it) alive, and finds it again for sk:constraints() and
+** sk:order(). */
+void luaik_skeleton_keep_constraint(lua_State *L, int sk, int tc);
 /* IK2D_ERR_TARGET_CYCLE as an error on argument arg (0: the call itself,
 ** "bad call to") naming solvers a and b of the skeleton at index sk:
 ** "solver 1 (chain "a".."b") and ...". */
@@ -273,6 +301,7 @@ extern const luaL_Reg luaik_solver_methods[], luaik_solver_meta[];
 extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
 extern const luaL_Reg luaik_skeleton_methods[], luaik_skeleton_meta[];
 extern const luaL_Reg luaik_spring_methods[], luaik_spring_meta[];
+extern const luaL_Reg luaik_transform_constraint_methods[], luaik_transform_constraint_meta[];
 /* The module's functions: ik2d.chain, ik2d.constraint, ... */
 int luaik_chain_new(lua_State *L);
 int luaik_constraint_new(lua_State *L);
@@ -280,5 +309,6 @@ int luaik_solver_new(lua_State *L);
 int luaik_group_new(lua_State *L);
 int luaik_skeleton_new(lua_State *L);
 int luaik_spring_new(lua_State *L);
+int luaik_transform_constraint_new(lua_State *L);
 
 #endif

@@ -24,6 +24,7 @@ const char *const luaik_chain_fields[] = {"x", "y", "angle", "flip", NULL};
 const char *const luaik_skeleton_bone_fields[] = {"name", "parent", "length", "angle", "x", "y", "scale_x", "scale_y", "shear_x", "shear_y", "min", "max", "invert", "space", "inherit", NULL};
 const char *const luaik_skeleton_fields[] = {"x", "y", "angle", "flip", "scale_x", "scale_y", NULL};
 const char *const luaik_collider_fields[] = {"x", "y", "radius", "x1", "y1", "x2", "y2", NULL};
+const char *const luaik_transform_constraint_fields[] = {"bones", "target", "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y", "offset_rotation", "offset_x", "offset_y", "offset_scale_x", "offset_scale_y", "offset_shear_y", "local", "relative", NULL};
 
 static int solver_get_method(const void *def) {
   return (int)((const ik2d_solver_def *)def)->method;
@@ -124,6 +125,38 @@ const luaik_option luaik_skeleton_bone_options[] = {
   {"shear_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, shear_x),
    0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
   {"shear_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_skeleton_bone_def, shear_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
+};
+
+const luaik_option luaik_transform_constraint_options[] = {
+  {"mix_rotate", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, mix_rotate),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"mix_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, mix_x),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"mix_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, mix_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"mix_scale_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, mix_scale_x),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"mix_scale_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, mix_scale_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"mix_shear_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, mix_shear_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"offset_rotation", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, offset_rotation),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"offset_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, offset_x),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"offset_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, offset_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"offset_scale_x", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, offset_scale_x),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"offset_scale_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, offset_scale_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"offset_shear_y", LUAIK_OPTION_NUMBER, offsetof(ik2d_transform_constraint_def, offset_shear_y),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"local", LUAIK_OPTION_BOOLEAN, offsetof(ik2d_transform_constraint_def, local_space),
+   0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
+  {"relative", LUAIK_OPTION_BOOLEAN, offsetof(ik2d_transform_constraint_def, relative),
    0, 0, 0, 0, NULL, NULL, NULL, 0, 0},
   {NULL, LUAIK_OPTION_NUMBER, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0}
 };

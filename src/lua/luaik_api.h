@@ -1,6 +1,7 @@
 /* generated from lua/ik2d/api.lua by make gen: src/lua/luaik_api.h */
 /*
-** luaik_api.h: the options of ik2d.solver and ik2d.spring, one row each,
+** luaik_api.h: the options of ik2d.solver, ik2d.spring and
+** ik2d.transform_constraint (its plain ones), one row each,
 ** as lua/ik2d/api.lua describes them: the Lua name, how a Lua value
 ** becomes the C field (luaik_option_kind) and where the field is.
 */
@@ -60,6 +61,7 @@ extern const char *const luaik_chain_fields[];
 extern const char *const luaik_skeleton_bone_fields[];
 extern const char *const luaik_skeleton_fields[];
 extern const char *const luaik_collider_fields[];
+extern const char *const luaik_transform_constraint_fields[];
 
 /* NULL-name-ended */
 extern const luaik_option luaik_solver_options[];
@@ -67,6 +69,8 @@ extern const luaik_option luaik_spring_options[];
 /* the plain fields of a chain's and a skeleton's bone tables */
 extern const luaik_option luaik_bone_options[];
 extern const luaik_option luaik_skeleton_bone_options[];
+/* a transform constraint's plain options (its bones and target are names) */
+extern const luaik_option luaik_transform_constraint_options[];
 
 /* each option's row */
 enum {

@@ -11,16 +11,24 @@
 
 #if LUA_VERSION_NUM < 502
 #define luaik_rawlen(L, i) lua_objlen((L), (i))
-/* 5.1 gives every userdata an environment table; ik2d keeps nothing
-** there (references live in the anchors table, luaik_core.c) */
-#define luaik_newuserdata(L, size) lua_newuserdata((L), (size))
+/* 5.1 gives every userdata an environment table (the creating function's
+** globals): only a skeleton and a transform constraint keep a table of
+** their own there (luaik_keep, luaik_core.c); the others' references live
+** in the anchors table */
+#define luaik_newuserdata(L, size, user_values) ((void)(user_values), lua_newuserdata((L), (size)))
+#define luaik_push_user_value(L, i) lua_getfenv((L), (i))
+#define luaik_set_user_value(L, i) lua_setfenv((L), (i))
 #else
 #define luaik_rawlen(L, i) lua_rawlen((L), (i))
 #if LUA_VERSION_NUM >= 504
-/* no user values: ik2d keeps nothing there */
-#define luaik_newuserdata(L, size) lua_newuserdatauv((L), (size), 0)
+/* user_values: 1 for a skeleton and a transform constraint, else 0 */
+#define luaik_newuserdata(L, size, user_values) lua_newuserdatauv((L), (size), (user_values))
+#define luaik_push_user_value(L, i) ((void)lua_getiuservalue((L), (i), 1))
+#define luaik_set_user_value(L, i) ((void)lua_setiuservalue((L), (i), 1))
 #else
-#define luaik_newuserdata(L, size) lua_newuserdata((L), (size))
+#define luaik_newuserdata(L, size, user_values) ((void)(user_values), lua_newuserdata((L), (size)))
+#define luaik_push_user_value(L, i) ((void)lua_getuservalue((L), (i)))
+#define luaik_set_user_value(L, i) lua_setuservalue((L), (i))
 #endif
 #endif
 

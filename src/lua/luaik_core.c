@@ -23,10 +23,16 @@
 
 const char *const luaik_type_names[LUAIK_TYPES] = {
   "ik2d.Constraint", "ik2d.Chain", "ik2d.Solver", "ik2d.Group", "ik2d.Skeleton", "ik2d.Spring",
+  "ik2d.TransformConstraint",
 };
 
+/* The types that keep references in a user value (luaik_keep). */
+static int user_values_of(luaik_type type) {
+  return type == LUAIK_SKELETON || type == LUAIK_TRANSFORM_CONSTRAINT;
+}
+
 void *luaik_new_object(lua_State *L, size_t size, luaik_type type) {
-  char *memory = (char *)luaik_newuserdata(L, LUAIK_HEADER + size);
+  char *memory = (char *)luaik_newuserdata(L, LUAIK_HEADER + size, user_values_of(type));
   memset(memory, 0, LUAIK_HEADER + size);
   luaL_getmetatable(L, luaik_type_names[type]);
   lua_setmetatable(L, -2);
@@ -111,7 +117,7 @@ luaik_state *luaik_open_state(lua_State *L) {
   luaik_push_state(L);
   state = (luaik_state *)lua_touserdata(L, -1);
   if (lua_type(L, -1) != LUA_TUSERDATA) {
-    state = (luaik_state *)luaik_newuserdata(L, sizeof *state);
+    state = (luaik_state *)luaik_newuserdata(L, sizeof *state, 0);
     state->finalised = 0;
     state->bone_targets = 0;
     state->isa = ik2d_isa_best();
@@ -155,6 +161,58 @@ void luaik_anchored_target(lua_State *L, int solver) {
   solver = solver < 0 ? lua_gettop(L) + solver + 1 : solver;
   lua_getfield(L, LUA_REGISTRYINDEX, TARGETS_KEY);
   lua_pushvalue(L, solver);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+}
+
+/* The key that marks an owner's own table: a user value that lacks it
+** (5.1's default environment, or one the debug library put there) is not
+** the binding's, and is neither read nor written. */
+static const char own_table_mark = 0;
+
+/* Pushes owner's own table; with make, one is made and set when it has
+** none (else nil is pushed). */
+static void push_own_table(lua_State *L, int owner, bool make) {
+  bool own;
+  luaik_push_user_value(L, owner);
+  own = lua_istable(L, -1);
+  if (own) {
+    lua_pushlightuserdata(L, (void *)&own_table_mark);
+    lua_rawget(L, -2);
+    own = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  if (own) return;
+  lua_pop(L, 1);
+  if (!make) {
+    lua_pushnil(L);
+    return;
+  }
+  lua_createtable(L, 0, 2);
+  lua_pushlightuserdata(L, (void *)&own_table_mark);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pushvalue(L, -1);
+  luaik_set_user_value(L, owner);
+}
+
+void luaik_keep(lua_State *L, int owner, int key, int value) {
+  owner = owner < 0 ? lua_gettop(L) + owner + 1 : owner;
+  key = key < 0 ? lua_gettop(L) + key + 1 : key;
+  value = value < 0 ? lua_gettop(L) + value + 1 : value;
+  push_own_table(L, owner, true);
+  lua_pushvalue(L, key);
+  lua_pushvalue(L, value);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+void luaik_kept(lua_State *L, int owner, int key) {
+  owner = owner < 0 ? lua_gettop(L) + owner + 1 : owner;
+  key = key < 0 ? lua_gettop(L) + key + 1 : key;
+  push_own_table(L, owner, false);
+  if (lua_isnil(L, -1)) return;
+  lua_pushvalue(L, key);
   lua_rawget(L, -2);
   lua_remove(L, -2);
 }

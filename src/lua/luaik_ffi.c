@@ -12,6 +12,7 @@ LUAIK_EXPORT bool luaik_solver_live(const ik2d_solver *solver);
 LUAIK_EXPORT void luaik_result(const ik2d_solver *solver, double *out);
 LUAIK_EXPORT bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
 LUAIK_EXPORT bool luaik_spring_live(const ik2d_spring *spring);
+LUAIK_EXPORT void luaik_skeleton_matrices(ik2d_skeleton *skeleton);
 
 /* The chain's box is not finalised. */
 bool luaik_chain_live(const ik2d_chain *chain) {
@@ -43,3 +44,7 @@ void luaik_result(const ik2d_solver *solver, double *out) {
 bool luaik_skeleton_live(const ik2d_skeleton *skeleton) {
   return !luaik_box_of(skeleton)->collected;
 }
+
+/* The skeleton's matrices made again, where ik2d_skeleton_matrices gave
+** them (the FFI path keeps that pointer, read once). */
+void luaik_skeleton_matrices(ik2d_skeleton *skeleton) { (void)ik2d_skeleton_matrices(skeleton); }

@@ -19,6 +19,8 @@
 
 /* numbers a bone in ik2d_skeleton_transforms: x, y, angle, tip x, tip y */
 #define GROUP_TRANSFORM 5
+/* and in ik2d_skeleton_matrices: a, b, c, d, x, y */
+#define GROUP_MATRIX 6
 
 /* The members' solvers (and skeletons), the arrays and each member's
 ** offsets into them follow the header in the same object. */
@@ -41,6 +43,7 @@ typedef struct luaik_group {
   int *bone_offsets;   /* skeleton_count + 1: skeleton i's transforms start
                           at transforms[bone_offsets[i]] */
   double *transforms;  /* the transform array */
+  double *matrices;    /* the matrix array, 6 a bone where transforms has 5 */
   bool read_targets;   /* solve takes the targets from the target array */
   bool read_tips, read_poles, read_bases;  /* and these from theirs */
   bool write_joints;   /* solve writes the joint array */
@@ -94,7 +97,7 @@ static luaik_group *group_alloc(lua_State *L, int count, size_t joints, int skel
                                 size_t bones) {
   size_t n = (size_t)count, k = (size_t)skeletons;
   size_t scratch = 2 * n > 3 * k ? 2 * n : 3 * k;
-  size_t doubles = scratch + 5 * n + 3 * k + joints + GROUP_TRANSFORM * bones;
+  size_t doubles = scratch + 5 * n + 3 * k + joints + (GROUP_TRANSFORM + GROUP_MATRIX) * bones;
   size_t size = sizeof(luaik_group) + doubles * sizeof(double) + (2 * n + k) * sizeof(void *) +
                 (n + k + 2) * sizeof(int);
   luaik_group *group = (luaik_group *)luaik_new_object(L, size, LUAIK_GROUP);
@@ -106,7 +109,8 @@ static luaik_group *group_alloc(lua_State *L, int count, size_t joints, int skel
   group->bases = next += 2 * n;
   group->joints = next += 3 * k;
   group->transforms = next += joints;
-  next += GROUP_TRANSFORM * bones;
+  group->matrices = next += GROUP_TRANSFORM * bones;
+  next += GROUP_MATRIX * bones;
   group->solvers = (ik2d_solver **)(void *)next;
   group->skeletons = (ik2d_skeleton **)(void *)(group->solvers + n);
   group->member_joints = (const double **)(void *)(group->skeletons + k);
@@ -302,6 +306,17 @@ static void group_copy_transforms(luaik_group *group) {
            (size_t)(group->bone_offsets[i + 1] - group->bone_offsets[i]) * sizeof(double));
 }
 
+/* Every skeleton's matrices, made now, into the matrix array. */
+static void group_make_matrices(luaik_group *group) {
+  int i;
+  for (i = 0; i < group->skeleton_count; i++) {
+    int first = group->bone_offsets[i] / GROUP_TRANSFORM;
+    int bones = group->bone_offsets[i + 1] / GROUP_TRANSFORM - first;
+    memcpy(group->matrices + GROUP_MATRIX * first, ik2d_skeleton_matrices(group->skeletons[i]),
+           (size_t)(GROUP_MATRIX * bones) * sizeof(double));
+  }
+}
+
 /* The arrays a solve reads, in the order their errors are looked for. */
 typedef enum group_input { INPUT_BASES, INPUT_TARGETS, INPUT_TIPS, INPUT_POLES } group_input;
 
@@ -486,6 +501,8 @@ LUAIK_EXPORT double *luaik_group_tip_angle_array(void *box);
 LUAIK_EXPORT double *luaik_group_pole_array(void *box);
 LUAIK_EXPORT double *luaik_group_base_array(void *box);
 LUAIK_EXPORT const double *luaik_group_transform_array(void *box);
+LUAIK_EXPORT const double *luaik_group_matrix_array(void *box);
+LUAIK_EXPORT void luaik_group_matrices(void *box);
 
 static luaik_group *group_of_box(void *box) {
   return (luaik_group *)(void *)((char *)box + LUAIK_HEADER);
@@ -605,6 +622,15 @@ const double *luaik_group_transform_array(void *box) {
   }
   return group->transforms;
 }
+
+/* The matrix array (NULL for a group of solvers), which
+** luaik_group_matrices makes again: each g:matrix_array() call does. */
+const double *luaik_group_matrix_array(void *box) {
+  luaik_group *group = group_of_box(box);
+  return group_of_solvers_only(group) ? NULL : group->matrices;
+}
+
+void luaik_group_matrices(void *box) { group_make_matrices(group_of_box(box)); }
 
 /* n numbers from the table at index 2 into the scratch: the table is
 ** checked whole (its length, every item a number) before the core looks
@@ -726,6 +752,7 @@ static int group_tip_angle_array(lua_State *L) { return group_no_ffi(L); }
 static int group_pole_array(lua_State *L) { return group_no_ffi(L); }
 static int group_base_array(lua_State *L) { return group_no_ffi_skeletons(L); }
 static int group_transform_array(lua_State *L) { return group_no_ffi_skeletons(L); }
+static int group_matrix_array(lua_State *L) { return group_no_ffi_skeletons(L); }
 
 /* Fills t with every member's joints, x, y pairs, member after member. */
 static int group_joints(lua_State *L) {
@@ -749,6 +776,21 @@ static int group_transforms(lua_State *L) {
   for (i = 0; i < group->skeleton_count; i++)
     next = luaik_fill(L, 2, next, ik2d_skeleton_transforms(group->skeletons[i]),
                       group->bone_offsets[i + 1] - group->bone_offsets[i]);
+  luaik_trim(L, 2, next);
+  return 1;
+}
+
+/* Fills t with every skeleton's matrices (6 a bone, as drawn now),
+** skeleton after skeleton. */
+static int group_matrices(lua_State *L) {
+  luaik_group *group = check_skeleton_group(L, 1);
+  int i, next = 1;
+  luaik_push_table_arg(L, 2);
+  for (i = 0; i < group->skeleton_count; i++) {
+    int bones = (group->bone_offsets[i + 1] - group->bone_offsets[i]) / GROUP_TRANSFORM;
+    next = luaik_fill(L, 2, next, ik2d_skeleton_matrices(group->skeletons[i]),
+                      GROUP_MATRIX * bones);
+  }
   luaik_trim(L, 2, next);
   return 1;
 }
@@ -777,6 +819,7 @@ const luaL_Reg luaik_group_methods[] = {
   {"set_bases", group_set_bases},
   {"joints", group_joints},
   {"transforms", group_transforms},
+  {"matrices", group_matrices},
   {"joint_offset", group_joint_offset},
   {"transform_offset", group_transform_offset},
   {"target_array", group_target_array},
@@ -785,6 +828,7 @@ const luaL_Reg luaik_group_methods[] = {
   {"pole_array", group_pole_array},
   {"base_array", group_base_array},
   {"transform_array", group_transform_array},
+  {"matrix_array", group_matrix_array},
   {NULL, NULL}
 };
 

@@ -50,6 +50,7 @@ static const luaL_Reg module_functions[] = {
   {"group", luaik_group_new},
   {"skeleton", luaik_skeleton_new},
   {"spring", luaik_spring_new},
+  {"transform_constraint", luaik_transform_constraint_new},
   {NULL, NULL}
 };
 
@@ -63,6 +64,7 @@ static const luaik_function_list function_lists[] = {
   {luaik_group_methods, true}, {luaik_group_meta, false},
   {luaik_skeleton_methods, true}, {luaik_skeleton_meta, false},
   {luaik_spring_methods, true}, {luaik_spring_meta, false},
+  {luaik_transform_constraint_methods, true}, {luaik_transform_constraint_meta, false},
   {NULL, false}
 };
 
@@ -146,6 +148,8 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   register_type(L, state, LUAIK_GROUP, luaik_group_methods, luaik_group_meta);
   register_type(L, state, LUAIK_SKELETON, luaik_skeleton_methods, luaik_skeleton_meta);
   register_type(L, state, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
+  register_type(L, state, LUAIK_TRANSFORM_CONSTRAINT, luaik_transform_constraint_methods,
+                luaik_transform_constraint_meta);
   lua_newtable(L);
   luaik_push_state(L);
   set_functions(L, module_functions);
@@ -164,6 +168,7 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   push_methods(L, LUAIK_GROUP, "Group");
   push_methods(L, LUAIK_SKELETON, "Skeleton");
   push_methods(L, LUAIK_SPRING, "Spring");
+  push_methods(L, LUAIK_TRANSFORM_CONSTRAINT, "TransformConstraint");
   lua_setfield(L, -2, "_methods");
   lua_pushinteger(L, LUAIK_HEADER);
   lua_setfield(L, -2, "_header");

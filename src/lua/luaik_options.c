@@ -227,24 +227,53 @@ void luaik_push_option(lua_State *L, const luaik_option *o, const void *def) {
   push_value(L, o, def, 0);
 }
 
-void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *options,
-                        void *def, luaik_arrays *arrays) {
+static void read_rows(lua_State *L, int t, int arg, const luaik_option *options, void *def,
+                      luaik_arrays *arrays) {
   const luaik_option *o;
+  for (o = options; o->name != NULL; o++) {
+    if (luaik_rawfield(L, t, o->name) != LUA_TNIL)
+      read_value(L, lua_gettop(L), arg, o, o->name, def, arrays);
+    lua_pop(L, 1);
+  }
+}
+
+/* Is the string on top one of names (NULL-ended)? */
+static bool named(lua_State *L, const char *const *names) {
+  const char *key = lua_tostring(L, -1);
+  for (; *names != NULL; names++)
+    if (strcmp(*names, key) == 0) return true;
+  return false;
+}
+
+/* Raises for a key of the table at t that is no option: a row's name
+** (options) or one of names (NULL-ended), whichever is not NULL. */
+static void check_names(lua_State *L, int t, int arg, const luaik_option *options,
+                        const char *const *names) {
   lua_pushnil(L);
   while (lua_next(L, t) != 0) {
     lua_pop(L, 1);
     if (lua_type(L, -1) != LUA_TSTRING)
       luaik_arg_errorf(L, arg, "option names are strings, got %s", luaik_typename(L, -1));
     /* a name with a NUL inside is no option's, though %s shows it cut */
-    if (luaik_find_option(options, lua_tostring(L, -1)) == NULL ||
+    if ((options != NULL ? luaik_find_option(options, lua_tostring(L, -1)) == NULL
+                         : !named(L, names)) ||
         strlen(lua_tostring(L, -1)) != luaik_rawlen(L, -1))
       luaik_arg_errorf(L, arg, "unknown option '%s'", lua_tostring(L, -1));
   }
-  for (o = options; o->name != NULL; o++) {
-    if (luaik_rawfield(L, t, o->name) != LUA_TNIL)
-      read_value(L, lua_gettop(L), arg, o, o->name, def, arrays);
-    lua_pop(L, 1);
-  }
+}
+
+void luaik_check_option_names(lua_State *L, int t, int arg, const char *const *names) {
+  check_names(L, t, arg, NULL, names);
+}
+
+void luaik_read_options(lua_State *L, int t, int arg, const luaik_option *options,
+                        void *def, luaik_arrays *arrays) {
+  check_names(L, t, arg, options, NULL);
+  read_rows(L, t, arg, options, def, arrays);
+}
+
+void luaik_read_rows(lua_State *L, int t, int arg, const luaik_option *options, void *def) {
+  read_rows(L, t, arg, options, def, NULL);
 }
 
 /* A point, vector, ray or per-bone array goes into the table t holds

@@ -8,7 +8,9 @@
 ** nothing that refers back, so it never keeps a skeleton alive.  The
 ** skeleton's chains and solvers are linked in its C lists without being
 ** anchored by it (a chain anchors its skeleton, and LuaJIT's weak-keyed
-** tables do not collect cycles): their __gc unlinks them.
+** tables do not collect cycles): their __gc unlinks them.  Its transform
+** constraints are its for good: it keeps each alive, and each keeps it
+** (both in the objects' own tables, luaik_keep).
 */
 #include <string.h>
 
@@ -36,26 +38,34 @@ const char *luaik_bone_name(lua_State *L, int sk, int i) {
   return lua_tostring(L, -1);
 }
 
-/* The 0-based bone at argument arg: its name or its index. */
-int luaik_bone_arg(lua_State *L, int sk, int arg) {
+int luaik_bone_at(lua_State *L, int sk, int index, int arg, const char *what) {
   const ik2d_skeleton *skeleton = (const ik2d_skeleton *)luaik_test_object(L, sk, LUAIK_SKELETON);
   int count = ik2d_skeleton_bone_count(skeleton), i;
-  if (lua_type(L, arg) == LUA_TNUMBER) {
-    i = luaik_whole_at(L, arg, arg, "bone index");
-    if (i < 1 || i > count) luaik_index_error(L, arg, "bone", count);
+  /* "what: " before each message (pushed: index must not be relative) */
+  const char *owner = what != NULL ? lua_pushfstring(L, "%s: ", what) : "";
+  if (lua_type(L, index) == LUA_TNUMBER) {
+    i = luaik_whole_at(L, index, arg, lua_pushfstring(L, "%sbone index", owner));
+    if (i < 1 || i > count)
+      luaik_arg_errorf(L, arg, "%sbone index %d out of range (1..%d)", owner, i, count);
+    lua_pop(L, what != NULL ? 2 : 1);
     return i - 1;
   }
-  if (lua_type(L, arg) != LUA_TSTRING)
-    luaik_arg_errorf(L, arg, "bone name or index expected, got %s", luaik_typename(L, arg));
+  if (lua_type(L, index) != LUA_TSTRING)
+    luaik_arg_errorf(L, arg, "%sbone name or index expected, got %s", owner,
+                     luaik_typename(L, index));
   push_info(L, sk);
   lua_getfield(L, -1, "index");
-  lua_pushvalue(L, arg);
+  lua_pushvalue(L, index);
   lua_rawget(L, -2);
-  if (lua_isnil(L, -1)) luaik_arg_errorf(L, arg, "unknown bone \"%s\"", lua_tostring(L, arg));
+  if (lua_isnil(L, -1))
+    luaik_arg_errorf(L, arg, "%sunknown bone \"%s\"", owner, lua_tostring(L, index));
   i = (int)lua_tointeger(L, -1);
-  lua_pop(L, 3);
+  lua_pop(L, what != NULL ? 4 : 3);
   return i - 1;
 }
+
+/* The 0-based bone at argument arg: its name or its index. */
+int luaik_bone_arg(lua_State *L, int sk, int arg) { return luaik_bone_at(L, sk, arg, arg, NULL); }
 
 /* ------------------------------------------------------------------ */
 /* ik2d.skeleton{ ... }                                                 */
@@ -586,20 +596,23 @@ static void remember_solver(lua_State *L, int solver) {
   lua_pop(L, 1);
 }
 
+/* Pushes the Lua object of a solver on a skeleton's chains; false when
+** it is being collected. */
+static bool push_solver(lua_State *L, ik2d_solver *solver) {
+  push_objects(L);
+  lua_pushlightuserdata(L, (void *)luaik_box_of(solver));
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  if (!lua_isnil(L, -1)) return true;
+  lua_pop(L, 1);
+  return false;
+}
+
 int luaik_skeleton_push_solvers(lua_State *L, int sk, int t, int next) {
   ik2d_solver *list[IK2D_MAX_SKELETON_SOLVERS];
   int n = ik2d_skeleton_solvers(luaik_check_skeleton(L, sk), list, IK2D_MAX_SKELETON_SOLVERS), k;
-  push_objects(L);
-  for (k = 0; k < n; k++) {
-    lua_pushlightuserdata(L, (void *)luaik_box_of(list[k]));
-    lua_rawget(L, -2);
-    if (lua_isnil(L, -1)) {
-      lua_pop(L, 1);
-      continue;
-    }
-    lua_rawseti(L, t, next++);
-  }
-  lua_pop(L, 1);
+  for (k = 0; k < n; k++)
+    if (push_solver(L, list[k])) lua_rawseti(L, t, next++);
   return next;
 }
 
@@ -609,6 +622,101 @@ static int skeleton_solvers(lua_State *L) {
   luaik_check_skeleton(L, 1);
   luaik_push_table_arg(L, 2);
   luaik_trim(L, 2, luaik_skeleton_push_solvers(L, 1, 2, 1));
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* transform constraints and the order                                  */
+/* ------------------------------------------------------------------ */
+
+void luaik_skeleton_keep_constraint(lua_State *L, int sk, int tc) {
+  sk = sk < 0 ? lua_gettop(L) + sk + 1 : sk;
+  tc = tc < 0 ? lua_gettop(L) + tc + 1 : tc;
+  lua_pushlightuserdata(L, lua_touserdata(L, tc));
+  luaik_keep(L, sk, -1, tc);
+  lua_pop(L, 1);
+}
+
+/* Pushes the Lua object of the skeleton's (at index sk) transform
+** constraint tc; false when it has none (its own table replaced). */
+static bool push_constraint(lua_State *L, int sk, ik2d_transform_constraint *tc) {
+  lua_pushlightuserdata(L, (void *)luaik_box_of(tc));
+  luaik_kept(L, sk, -1);
+  lua_remove(L, -2);
+  if (!lua_isnil(L, -1)) return true;
+  lua_pop(L, 1);
+  return false;
+}
+
+/* sk:constraints([t]) -> t: its transform constraints, in the order made. */
+static int skeleton_constraints(lua_State *L) {
+  ik2d_transform_constraint *list[IK2D_MAX_SKELETON_SOLVERS];
+  int n = ik2d_skeleton_transform_constraints(luaik_check_skeleton(L, 1), list,
+                                              IK2D_MAX_SKELETON_SOLVERS);
+  int k, next = 1;
+  luaik_push_table_arg(L, 2);
+  for (k = 0; k < n; k++)
+    if (push_constraint(L, 1, list[k])) lua_rawseti(L, 2, next++);
+  luaik_trim(L, 2, next);
+  return 1;
+}
+
+/* The step at index (item i of the order's table) into step, checked: a
+** live solver or transform constraint (the core says whether it is the
+** skeleton's). */
+static void read_step(lua_State *L, int index, int i, ik2d_step *step) {
+  step->solver = (ik2d_solver *)luaik_test_object(L, index, LUAIK_SOLVER);
+  step->constraint = step->solver != NULL ? NULL
+                     : (ik2d_transform_constraint *)luaik_test_object(
+                           L, index, LUAIK_TRANSFORM_CONSTRAINT);
+  if (step->solver == NULL && step->constraint == NULL)
+    luaik_arg_errorf(L, 2, "step %d: ik2d.Solver or ik2d.TransformConstraint expected, got %s", i,
+                     luaik_typename(L, index));
+  if (luaik_box_of(step->solver != NULL ? (void *)step->solver : (void *)step->constraint)
+          ->collected)
+    luaik_arg_errorf(L, 2, "step %d: %s was collected", i,
+                     step->solver != NULL ? "solver" : "transform constraint");
+}
+
+/* sk:set_order(steps): the solvers (of its chains) and transform
+** constraints its solve runs first, in that order; nil or {} clears it. */
+static int skeleton_set_order(lua_State *L) {
+  ik2d_step steps[2 * IK2D_MAX_SKELETON_SOLVERS];
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int count = 0, i, bad = -1;
+  ik2d_status status;
+  if (!lua_isnoneornil(L, 2)) {
+    luaik_check_table(L, 2);
+    count = (int)luaik_rawlen(L, 2);
+    lua_settop(L, 2);
+    if (count > 2 * IK2D_MAX_SKELETON_SOLVERS)
+      luaik_arg_errorf(L, 2, "%d steps, more than the %d solvers and constraints a skeleton has",
+                       count, 2 * IK2D_MAX_SKELETON_SOLVERS);
+    for (i = 0; i < count; i++) {
+      lua_rawgeti(L, 2, i + 1);
+      read_step(L, 3, i + 1, &steps[i]);
+      lua_pop(L, 1);
+    }
+  }
+  status = ik2d_skeleton_set_order(sk, steps, count, &bad);
+  if (status != IK2D_OK)
+    luaik_arg_errorf(L, 2, "step %d: %s", bad + 1, luaik_status_message(L, status));
+  return 0;
+}
+
+/* sk:order([t]) -> t: the order's steps, solvers and transform
+** constraints (one being collected is left out). */
+static int skeleton_order(lua_State *L) {
+  ik2d_step steps[2 * IK2D_MAX_SKELETON_SOLVERS];
+  int n = ik2d_skeleton_order(luaik_check_skeleton(L, 1), steps, 2 * IK2D_MAX_SKELETON_SOLVERS);
+  int k, next = 1;
+  luaik_push_table_arg(L, 2);
+  for (k = 0; k < n; k++) {
+    bool found = steps[k].solver != NULL ? push_solver(L, steps[k].solver)
+                                         : push_constraint(L, 1, steps[k].constraint);
+    if (found) lua_rawseti(L, 2, next++);
+  }
+  luaik_trim(L, 2, next);
   return 1;
 }
 
@@ -675,6 +783,9 @@ const luaL_Reg luaik_skeleton_methods[] = {
   {"transform_array", skeleton_transform_array},
   {"chain", skeleton_chain},
   {"solvers", skeleton_solvers},
+  {"constraints", skeleton_constraints},
+  {"set_order", skeleton_set_order},
+  {"order", skeleton_order},
   {"solve", skeleton_solve},
   {NULL, NULL}
 };
