@@ -23,6 +23,8 @@ local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
 local pose = require "ik2d.pure.pose"
+local bone_ik = require "ik2d.pure.bone_ik"
+local transform_constraint = require "ik2d.pure.transform_constraint"
 
 local sqrt, rot, abs, floor, min = math.sqrt, m.rot, math.abs, math.floor, math.min
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
@@ -94,17 +96,111 @@ local function measure(sv)
   return solvers.measure(sv)
 end
 
+-- A skeleton chain's solver that scales its bones (stretch or compress)
+-- needs the general bone model.
+local function scales_bones(sv)
+  local settings = sv.settings
+  return settings.stretch > 1.0 or settings.compress < 1.0
+end
+
+-- Does a bone IK solve a general skeleton's solver, as Spine's IK
+-- constraint does?  A chain of one bone, or of two with two_bone, with no
+-- pole, tip angle, aim or limits (the chain solve takes those).
+local function bone_ik_takes(sv)
+  local ch, settings = sv.chain, sv.settings
+  local n = ch.count
+  if n > 2 or settings.pole or settings.tip or settings.aim then return false end
+  if n == 2 and settings.method ~= "two_bone" then return false end
+  local constraint = ch.constraint
+  for k = 1, n do
+    local c = constraint[k]
+    if c and not c.full then return false end
+  end
+  return true
+end
+
+-- The skeleton's bone IK state, made at its first: the def a solver's
+-- settings make (bone_ik_def_of) and two local transform records.
+local function bone_ik_state(sk)
+  local state = sk.bone_ik
+  if not state then
+    state = { def = {}, a = skeleton.new_local(), b = skeleton.new_local() }
+    sk.bone_ik = state
+  end
+  return state
+end
+
+-- A solver's settings as a bone IK takes them.
+local function bone_ik_def_of(sv, def)
+  local settings = sv.settings
+  def.mix, def.softness = settings.weight, settings.softness
+  def.smooth = settings.softness_curve == "smooth"
+  def.bend, def.stretch, def.compress = settings.bend, settings.stretch, settings.compress
+  def.uniform = settings.uniform
+  return def
+end
+
+-- A bone IK on the solver's bones, toward (x, y) (world, as drawn); the
+-- bones below follow, and the chains ending there.
+local function bone_ik_solve(sv, sk, x, y)
+  local state = bone_ik_state(sk)
+  local bones = sv.chain.link.bones
+  local def = bone_ik_def_of(sv, state.def)
+  local first = bones[1]
+  local p = sk.parent[first]
+  if p > 0 then skeleton.bone_ready(sk, p) end
+  local a = skeleton.local_of(sk, first, state.a)
+  x, y = skeleton.unplace(sk, x, y)
+  local sx, sy = sk.scale_x, sk.scale_y
+  local wa, wb, wc, wd, wx, wy
+  if p > 0 then wa, wb, wc, wd, wx, wy = sk.wa[p], sk.wb[p], sk.wc[p], sk.wd[p], sk.wx[p], sk.wy[p] end
+  if sv.chain.count == 1 then
+    bone_ik.one(wa, wb, wc, wd, wx, wy, sk.inherit[first], sx, sy, a, sk.length[first], x, y, def)
+  else
+    local second = bones[2]
+    local b = skeleton.local_of(sk, second, state.b)
+    if bone_ik.two(wa, wb, wc, wd, wx, wy, sk.inherit[first], sk.inherit[second], sx, sy, a, b,
+                   sk.length[first], sk.length[second], x, y, def) then
+      skeleton.set_local(sk, second, b)
+    end
+  end
+  skeleton.set_local(sk, first, a)
+  skeleton.moved(sk, first)
+end
+
 --- Solves sv and writes its chain's result (ik2d_solver_solve): a
 -- skeleton chain's into its skeleton (its bones, the bones below, the
 -- other chains), as without a base set later; returns reached, distance,
--- iterations, limited.  On pose P.
+-- iterations, limited.  On pose P.  A general skeleton's solver that a
+-- bone IK takes is solved by it (its iterations and limited left as they
+-- were, as the C core leaves them).
 function M.solve_one(sv, P)
-  if sv.target_skeleton then read_target(sv) end
   local ch = sv.chain
   local link = ch.link
-  if not link then return solvers.solve(sv, P) end
+  if not link then
+    if sv.target_skeleton then read_target(sv) end
+    return solvers.solve(sv, P)
+  end
   local sk = link.skeleton
-  if sk then skeleton.ready(sk) end
+  if sk then
+    skeleton.ready(sk)
+    if not sk.general and scales_bones(sv) then skeleton.make_general(sk) end
+  end
+  if sv.target_skeleton then read_target(sv) end
+  if sk and sk.general and bone_ik_takes(sv) then
+    -- (the weight 0 leaves the bones as they are, as a chain's solve does)
+    if sv.settings.weight > 0.0 then
+      local x, y
+      if sv.has_target then
+        x, y = sv.target_x, sv.target_y
+      else
+        local joints, n = ch.joints, ch.count
+        x, y = joints[2 * n + 1], joints[2 * n + 2]
+      end
+      bone_ik_solve(sv, sk, x, y)
+    end
+    return measure(sv), sv.distance, sv.iterations, sv.limited
+  end
   solvers.solve_chain(sv, P)
   -- (measured before the push, which may move the chain's angles by an
   -- ulp, where an aim's distance reads them)
@@ -1515,12 +1611,104 @@ local function plan_clear(p)
   for k = 1, p.solvers do p.solver[k] = false end
 end
 
+-- How many of sk's solvers reach their targets where they are now.
+local function measure_all(sk)
+  local list, reached = sk.solvers, 0
+  for k = 1, #list do
+    if measure(list[k]) then reached = reached + 1 end
+  end
+  return reached
+end
+
+-- A general skeleton's solve (the bone model): every bone's result back
+-- to its pose first, as an animation runtime starts each frame from the
+-- animated pose, then its units in the plan's order, each solver alone
+-- (src/ik2d_skeleton_solve.c's general_solve says why).
+local function general_solve(sk, work, p)
+  skeleton.settle(sk)
+  skeleton.to_pose(sk)
+  local P, solver, unit_of, order = work.pose, p.solver, p.unit_of, p.order
+  for k = 1, p.units do
+    for i = 1, p.solvers do
+      if unit_of[i] == order[k] then M.solve_one(solver[i], P) end
+    end
+  end
+  return measure_all(sk)
+end
+
+-- Is sv a step of sk's order?
+local function in_order(sk, sv)
+  local steps = sk.steps
+  for k = 1, #steps do
+    if steps[k] == sv then return true end
+  end
+  return false
+end
+
+-- Has sk's order a transform constraint?
+local function order_constrains(sk)
+  local steps = sk.steps
+  for k = 1, #steps do
+    if steps[k].is_transform_constraint then return true end
+  end
+  return false
+end
+
+-- A skeleton's solve in the order its rig sets: each step reads what the
+-- ones before it left (a transform constraint needs the general bone
+-- model); then the solvers not in it, by the plan, each alone.
+local function ordered_solve(sk, work, p)
+  if order_constrains(sk) then skeleton.make_general(sk) end
+  skeleton.settle(sk)
+  if sk.general then skeleton.to_pose(sk) end
+  local P, steps = work.pose, sk.steps
+  for k = 1, #steps do
+    local step = steps[k]
+    if step.is_transform_constraint then
+      transform_constraint.apply(step)
+    else
+      M.solve_one(step, P)
+    end
+  end
+  local solver, unit_of, order = p.solver, p.unit_of, p.order
+  for k = 1, p.units do
+    for i = 1, p.solvers do
+      if unit_of[i] == order[k] and not in_order(sk, solver[i]) then M.solve_one(solver[i], P) end
+    end
+  end
+  return measure_all(sk)
+end
+
+-- Does a solver of sk need the general bone model (and sk is rigid)?
+local function needs_general(sk)
+  if sk.general then return false end
+  local list = sk.solvers
+  for k = 1, #list do
+    if scales_bones(list[k]) then return true end
+  end
+  return false
+end
+
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
--- moved a tip).
+-- moved a tip).  A general skeleton or one with an order solves each
+-- solver alone (general_solve, ordered_solve).
 -- Or -1, nothing solved, for a cycle through a target (M.cycle).
 function M.solve(sk)
+  if needs_general(sk) then skeleton.make_general(sk) end
   local work = work_of(sk)
+  if #sk.steps > 0 or sk.general then
+    local p = work.plan
+    if not plan_make(sk, p) then
+      plan_clear(p)
+      return -1
+    end
+    fit_pose(work, p)
+    local reached
+    if #sk.steps > 0 then reached = ordered_solve(sk, work, p) else reached = general_solve(sk, work, p) end
+    plan_clear(p)
+    return reached
+  end
   local p = work.plan
   if not plan_make(sk, p) then
     plan_clear(p)
