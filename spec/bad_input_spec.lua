@@ -513,6 +513,10 @@ local FUNCTIONS = {
   end }, valid = { { { name = "a", length = 1 } } } },
   spring = { args = { userdata_kind("ik2d.Chain"), options_or_nil_kind },
              valid = { "arm", {} } },
+  transform_constraint = { args = { userdata_kind("ik2d.Skeleton"), function(v)
+    if type(v) == "table" then return err("bones: table expected, got nil") end -- {} has none
+    return table_kind(v)
+  end }, valid = { "sk", { bones = { "c" }, target = "a" } } },
 }
 
 -- ------------------------------------------------------------------

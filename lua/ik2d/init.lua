@@ -22,6 +22,7 @@ local ik2d = {
   solver = core.solver,
   group = core.group,
   skeleton = core.skeleton,
+  transform_constraint = core.transform_constraint,
   MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
   spring = core.spring,
   ffi = false,
