@@ -1,8 +1,8 @@
 --- ik2d.pure.core: the pure-Lua core, the same table as ik2d.core (the C
 -- module): ik2d.chain, ik2d.constraint, ik2d.solver, ik2d.group,
 -- ik2d.skeleton, ik2d.transform_constraint, ik2d.spring and their
--- methods, with the same arguments, errors and results, bit for bit.  For where native code cannot load (a
--- .love file, Android, iOS, love.js).
+-- methods, with the same arguments, errors and results, bit for bit.  For
+-- where native code cannot load (a .love file, Android, iOS, love.js).
 local defs = require "ik2d.pure.defs"
 local O = require "ik2d.pure.objects"
 local binding_chain = require "ik2d.pure.binding_chain"

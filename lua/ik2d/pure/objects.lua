@@ -20,9 +20,6 @@ M.gc = {}
 -- a skeleton's solvers' proxies (sk:solvers()): weak both ways, so that
 -- one being collected is left out
 M.solver_proxies = setmetatable({}, { __mode = "kv" })
--- a skeleton's transform constraints' proxies (sk:constraints(), sk:order()),
--- the same way
-M.constraint_proxies = setmetatable({}, { __mode = "kv" })
 for k, kind in ipairs(KINDS) do
   local methods, gc = {}, B.gc(all, k, RELEASE[kind])
   local objects, new, mt = B.new_type("ik2d." .. kind, methods, gc, all[k])
