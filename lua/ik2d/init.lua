@@ -22,9 +22,9 @@ local ik2d = {
   solver = core.solver,
   group = core.group,
   skeleton = core.skeleton,
-  transform_constraint = core.transform_constraint,
   MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
   spring = core.spring,
+  transform_constraint = core.transform_constraint,
   ffi = false,
   -- "c" (the C core), "ffi" (the C core through LuaJIT's FFI) or "lua"
   backend = backend,
