@@ -867,7 +867,7 @@ local function skeleton_op(counts, rigs)
     if chance(0.5) then return rig.names[i] end
     return chance(0.2) and i + 0.0 or number_token(i)
   end
-  if model_on and chance(0.35) then return model_op(counts, rig, k, bone) end
+  if model_on and chance(0.5) then return model_op(counts, rig, k, bone) end
   if r < 0.22 then
     -- a path: from an ancestor of to (now and then any bone)
     local to = int(1, count)
@@ -1016,7 +1016,7 @@ local function model_rig_op(counts, rigs, wc)
   local plan = rigs.plan
   if not plan then
     local token, names, parents = skeleton_token(true)
-    rigs.plan = { limbs = int(1, 4), made = 0, step = "chain", constraints = int(0, 2), made_c = 0,
+    rigs.plan = { limbs = int(1, 4), made = 0, step = "chain", constraints = int(1, 3), made_c = 0,
                   ordered = false }
     return { how = "module", name = "skeleton", args = { token }, keep = "skeleton",
              rig = { names = names, parents = parents } }
@@ -1194,11 +1194,12 @@ local function sequence(seed, use_ffi, model, alone)
                    transformconstraint = 0 }
   local bones, sizes, history = {}, {}, {}
   -- one sequence in three is a skeleton's: half its operations theirs;
-  -- of those, one in two a rig's solved frame after frame (one in three
-  -- of those, with the bone model, a character rigged as artists do)
+  -- of those, one in two a rig's solved frame after frame; with the bone
+  -- model, one in two instead a character rigged as artists do
   local rigs = { on = chance(1 / 3) }
   rigs.joint = rigs.on and chance(0.5)
-  rigs.model = rigs.joint and model and chance(1 / 3)
+  rigs.model = rigs.on and model and chance(0.5)
+  if rigs.model then rigs.joint = false end
   local length = int(math.floor(OPERATIONS / 2), math.floor(OPERATIONS * 3 / 2))
   for _ = 1, length do
     local op = next_op(counts, bones, sizes, wc, rigs)

@@ -663,7 +663,14 @@ local function pull(ch)
   if sk.general then return general_pull(ch, sk, link) end
   local T, from = sk.T, link.from
   pull_state(ch, sk, link, T[5 * from - 4], T[5 * from - 3])
-  pull_joints(ch, sk, link)
+  -- (pull_joints written out: a call a chain a pull)
+  local n, bones, joints = ch.count, link.bones, ch.joints
+  for k = 1, n do
+    local b = bones[k]
+    joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
+  end
+  local to = link.to
+  joints[2 * n + 1], joints[2 * n + 2] = T[5 * to - 1], T[5 * to]
   link.stale = false
 end
 M.pull = pull

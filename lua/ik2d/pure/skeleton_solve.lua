@@ -1680,11 +1680,13 @@ local function ordered_solve(sk, work, p)
 end
 
 -- Does a solver of sk need the general bone model (and sk is rigid)?
+-- (scales_bones written out: a call a solver a solve)
 local function needs_general(sk)
   if sk.general then return false end
   local list = sk.solvers
   for k = 1, #list do
-    if scales_bones(list[k]) then return true end
+    local settings = list[k].settings
+    if settings.stretch > 1.0 or settings.compress < 1.0 then return true end
   end
   return false
 end
