@@ -420,7 +420,7 @@ function Skeleton.matrix_array(...)
     arg_error(1, "matrix_array needs LuaJIT's FFI (the ik2d.ffi fast path is off or not "
               .. "available: use matrices)")
   end
-  if not sk.matrix_array then sk.matrix_array = B.ffi.new("double[?]", 6 * sk.count) end
+  if not sk.matrix_array then skeleton.set_matrix_array(sk, B.ffi.new("double[?]", 6 * sk.count)) end
   skeleton.matrices(sk, sk.matrix_array, 0)
   return B.pointer(self, sk, "matrix_array", "const double *")
 end

@@ -376,6 +376,10 @@ local function matrix(sk, b)
 end
 M.matrix = matrix
 
+--- keeps array (a C array of 6 doubles a bone, sk:matrix_array's) as the
+-- skeleton's
+function M.set_matrix_array(sk, array) sk.matrix_array = array end
+
 --- every bone's matrix, 6 numbers a bone, into t from t[at] on
 function M.matrices(sk, t, at)
   for b = 1, sk.count do
