@@ -170,12 +170,13 @@ local function frame(sk, b)
   ftx[b], fty[b] = x + length * sk.fc[b], y + length * sk.fs[b]
 end
 
--- Bone b's transform as drawn (the split way's).
+-- Bone b's transform as drawn (the split way's; on a general skeleton a
+-- root rigged at the base may have been moved off it by its pose).
 local function transform(sk, b)
   local t, T = 5 * b - 5, sk.T
   if sk.flip then
     local mirror = 2.0 * sk.base_x
-    if sk.parent[b] == 0 and sk.at_tip[b] then
+    if sk.parent[b] == 0 and sk.at_tip[b] and (not sk.general or sk.fx[b] == sk.base_x) then
       T[t + 1] = sk.base_x
     else
       T[t + 1] = mirror - sk.fx[b]
@@ -589,13 +590,14 @@ end
 -- other way where that reflects, and the other way again when flipped.
 local function general_turn(sk, b)
   local p, inherit = sk.parent[b], sk.inherit[b]
-  local det
+  local reflects
+  -- (the skeleton scale's signs, not their product, which may underflow)
   if p == 0 or inherit == bone_model.POSITION or inherit == bone_model.NO_ROTATION_OR_REFLECTION then
-    det = sk.scale_x * sk.scale_y
+    reflects = (sk.scale_x < 0.0) ~= (sk.scale_y < 0.0)
   else
-    det = sk.wa[p] * sk.wd[p] - sk.wb[p] * sk.wc[p]
+    reflects = sk.wa[p] * sk.wd[p] - sk.wb[p] * sk.wc[p] < 0.0
   end
-  if (det < 0.0) ~= sk.flip then return -1.0 end
+  if reflects ~= sk.flip then return -1.0 end
   return 1.0
 end
 
@@ -830,7 +832,8 @@ end
 
 -- A general skeleton's chain written back: each bone's angle from its
 -- chain angle (kept where the solve left the chain angle as pulled, so
--- that nothing moves by a rounding), the bones from from down placed
+-- that nothing moves by a rounding, or where a skeleton beyond the
+-- doubles made it no number), the bones from from down placed
 -- again by the bone model, the chain pulled as placed (src/
 -- ik2d_skeleton.c's general_push says why).
 local function general_push(sk, ch, link, pull_others)
@@ -838,7 +841,8 @@ local function general_push(sk, ch, link, pull_others)
     ch.pose
   local sk_angle = sk.angle
   for k = 1, ch.count do
-    if angles[k] ~= poses[k] then sk_angle[bones[k]] = turns[k] * (angles[k] - offsets[k]) end
+    local angle = turns[k] * (angles[k] - offsets[k])
+    if angles[k] ~= poses[k] and angle - angle == 0 then sk_angle[bones[k]] = angle end
   end
   local from, mask = link.from, link.below
   local p = sk.parent[from]

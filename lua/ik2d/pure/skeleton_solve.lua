@@ -140,8 +140,17 @@ local function bone_ik_def_of(sv, def)
   return def
 end
 
+-- every part of a local transform record finite
+local function local_finite(l)
+  return l.x - l.x == 0 and l.y - l.y == 0 and l.angle - l.angle == 0 and
+    l.scale_x - l.scale_x == 0 and l.scale_y - l.scale_y == 0 and l.shear_x - l.shear_x == 0 and
+    l.shear_y - l.shear_y == 0
+end
+
 -- A bone IK on the solver's bones, toward (x, y) (world, as drawn); the
--- bones below follow, and the chains ending there.
+-- bones below follow, and the chains ending there.  A target beyond the
+-- doubles in the skeleton's space (a base near them, mirrored), or a
+-- solution that is not finite, leaves the bones as they were.
 local function bone_ik_solve(sv, sk, x, y)
   local state = bone_ik_state(sk)
   local bones = sv.chain.link.bones
@@ -151,19 +160,22 @@ local function bone_ik_solve(sv, sk, x, y)
   if p > 0 then skeleton.bone_ready(sk, p) end
   local a = skeleton.local_of(sk, first, state.a)
   x, y = skeleton.unplace(sk, x, y)
+  if not (x - x == 0 and y - y == 0) then return end
   local sx, sy = sk.scale_x, sk.scale_y
   local wa, wb, wc, wd, wx, wy
   if p > 0 then wa, wb, wc, wd, wx, wy = sk.wa[p], sk.wb[p], sk.wc[p], sk.wd[p], sk.wx[p], sk.wy[p] end
+  local second, b = false, state.b
   if sv.chain.count == 1 then
     bone_ik.one(wa, wb, wc, wd, wx, wy, sk.inherit[first], sx, sy, a, sk.length[first], x, y, def)
   else
-    local second = bones[2]
-    local b = skeleton.local_of(sk, second, state.b)
-    if bone_ik.two(wa, wb, wc, wd, wx, wy, sk.inherit[first], sk.inherit[second], sx, sy, a, b,
-                   sk.length[first], sk.length[second], x, y, def) then
-      skeleton.set_local(sk, second, b)
+    skeleton.local_of(sk, bones[2], b)
+    if bone_ik.two(wa, wb, wc, wd, wx, wy, sk.inherit[first], sk.inherit[bones[2]], sx, sy, a, b,
+                   sk.length[first], sk.length[bones[2]], x, y, def) then
+      second = bones[2]
     end
   end
+  if not local_finite(a) or (second and not local_finite(b)) then return end
+  if second then skeleton.set_local(sk, second, b) end
   skeleton.set_local(sk, first, a)
   skeleton.moved(sk, first)
 end
@@ -206,9 +218,10 @@ function M.solve_one(sv, P)
   -- ulp, where an aim's distance reads them)
   local reached = measure(sv)
   skeleton.push(ch, true)
-  -- a target on a bone of its own skeleton may have moved with it: the
-  -- result describes where the tip and that bone ended
-  if sv.target_skeleton and sv.target_skeleton == sk then reached = measure(sv) end
+  -- a target on a bone of its own skeleton may have moved with it, and a
+  -- general skeleton places the bones by its model, not the chain's
+  -- joints: the result describes where the tip (and that bone) ended
+  if sk and (sv.target_skeleton == sk or sk.general) then reached = measure(sv) end
   return reached, sv.distance, sv.iterations, sv.limited
 end
 
@@ -1625,6 +1638,7 @@ end
 -- animated pose, then its units in the plan's order, each solver alone
 -- (src/ik2d_skeleton_solve.c's general_solve says why).
 local function general_solve(sk, work, p)
+  skeleton.make_general(sk)
   skeleton.settle(sk)
   skeleton.to_pose(sk)
   local P, solver, unit_of, order = work.pose, p.solver, p.unit_of, p.order
@@ -1645,6 +1659,18 @@ local function in_order(sk, sv)
   return false
 end
 
+-- Does a solver of sk need the general bone model (and sk is rigid)?
+-- (scales_bones written out: a call a solver a solve)
+local function needs_general(sk)
+  if sk.general then return false end
+  local list = sk.solvers
+  for k = 1, #list do
+    local settings = list[k].settings
+    if settings.stretch > 1.0 or settings.compress < 1.0 then return true end
+  end
+  return false
+end
+
 -- Has sk's order a transform constraint?
 local function order_constrains(sk)
   local steps = sk.steps
@@ -1658,7 +1684,7 @@ end
 -- ones before it left (a transform constraint needs the general bone
 -- model); then the solvers not in it, by the plan, each alone.
 local function ordered_solve(sk, work, p)
-  if order_constrains(sk) then skeleton.make_general(sk) end
+  if order_constrains(sk) or needs_general(sk) then skeleton.make_general(sk) end
   skeleton.settle(sk)
   if sk.general then skeleton.to_pose(sk) end
   local P, steps = work.pose, sk.steps
@@ -1679,27 +1705,17 @@ local function ordered_solve(sk, work, p)
   return measure_all(sk)
 end
 
--- Does a solver of sk need the general bone model (and sk is rigid)?
--- (scales_bones written out: a call a solver a solve)
-local function needs_general(sk)
-  if sk.general then return false end
-  local list = sk.solvers
-  for k = 1, #list do
-    local settings = list[k].settings
-    if settings.stretch > 1.0 or settings.compress < 1.0 then return true end
-  end
-  return false
-end
 
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
 -- moved a tip).  A general skeleton or one with an order solves each
--- solver alone (general_solve, ordered_solve).
+-- solver alone (general_solve, ordered_solve; a skeleton turns general,
+-- if a solver needs it, once the plan is made: a refused solve changes
+-- nothing).
 -- Or -1, nothing solved, for a cycle through a target (M.cycle).
 function M.solve(sk)
-  if needs_general(sk) then skeleton.make_general(sk) end
   local work = work_of(sk)
-  if #sk.steps > 0 or sk.general then
+  if #sk.steps > 0 or sk.general or needs_general(sk) then
     local p = work.plan
     if not plan_make(sk, p) then
       plan_clear(p)

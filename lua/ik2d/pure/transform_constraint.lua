@@ -131,10 +131,18 @@ local function map_of(sk, b, m)
   return m
 end
 
+-- every part of a local transform record finite
+local function local_finite(l)
+  return l.x - l.x == 0 and l.y - l.y == 0 and l.angle - l.angle == 0 and
+    l.scale_x - l.scale_x == 0 and l.scale_y - l.scale_y == 0 and l.shear_x - l.shear_x == 0 and
+    l.shear_y - l.shear_y == 0
+end
+
 -- World space: bone b's map moves by the target's (the maps as they were
 -- before this constraint: a bone below another of its bones is not placed
 -- from that one first), and its local transform becomes what places it
--- there.
+-- there.  Whether it moved: maps beyond the doubles (mixes that large,
+-- or a skeleton so) leave the bone as it was, its pose finite.
 local function apply_world(sk, work, b, target, mix, offset, relative)
   local m = map_of(sk, b, work.bone)
   local before = skeleton.local_of(sk, b, work.a)
@@ -146,15 +154,18 @@ local function apply_world(sk, work, b, target, mix, offset, relative)
   after.x, after.y, after.angle, after.scale_x, after.scale_y, after.shear_x, after.shear_y =
     local_from_world(pa, pb, pc, pd, px, py, m.a, m.b, m.c, m.d, m.x, m.y, sk.inherit[b],
       sk.scale_x, sk.scale_y, before.x, before.y)
+  if not local_finite(after) then return false end
   skeleton.set_local(sk, b, after)
   sk.wa[b], sk.wb[b], sk.wc[b], sk.wd[b], sk.wx[b], sk.wy[b] = m.a, m.b, m.c, m.d, m.x, m.y
+  return true
 end
 
 -- Local space: bone b's local transform moves by the target's, and b and
--- the bones below are placed from it.
+-- the bones below are placed from it (unless it is no longer finite).
 local function apply_local(sk, work, b, target, mix, offset, relative)
   local l = skeleton.local_of(sk, b, work.a)
   transform.localwise(mix, offset, relative, skeleton.local_of(sk, target, work.b), l)
+  if not local_finite(l) then return end
   skeleton.set_local(sk, b, l)
   skeleton.moved(sk, b)
 end
@@ -177,8 +188,7 @@ function M.apply(tc)
   local kept = work.kept
   for b = 1, sk.count do kept[b] = false end
   for i = 1, d.bone_count do
-    apply_world(sk, work, bones[i], target, mix, offset, relative)
-    kept[bones[i]] = true
+    kept[bones[i]] = apply_world(sk, work, bones[i], target, mix, offset, relative)
   end
   -- each bone keeps its new map; the bones below them follow
   skeleton.worlds_moved(sk, kept, work.moved)
