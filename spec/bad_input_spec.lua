@@ -478,6 +478,14 @@ local function limit_value(which, v)
   if which == "min" and v > 1 then return err_on(1, "min > max") end
   return ok()
 end
+-- a group of skeletons' matrices, where this backend has the bone model's
+-- calls (the C binding's come with its transform constraints)
+if ik2d.transform_constraint then
+  METHODS.Group.matrices = { args = {} }
+  METHODS.Group.matrix_array = { args = {} }
+  METHODS.SkeletonGroup.matrices = { args = { table_or_nil_kind }, valid = { {} } }
+  METHODS.SkeletonGroup.matrix_array = { args = {} }
+end
 METHODS.Constraint.set_limits.args[2] = number_kind{
   check_value = function(v) return limit_value("max", v) end }
 METHODS.Constraint.set_limits.args[1] = number_kind{
@@ -513,6 +521,11 @@ local FUNCTIONS = {
   end }, valid = { { { name = "a", length = 1 } } } },
   spring = { args = { userdata_kind("ik2d.Chain"), options_or_nil_kind },
              valid = { "arm", {} } },
+  transform_constraint = { args = { userdata_kind("ik2d.Skeleton"), function(v)
+    -- {} has none
+    if type(v) == "table" then return err("bones: table of bone names or indices expected, got nil") end
+    return table_kind(v)
+  end }, valid = { "sk", { bones = { "c" }, target = "a" } } },
 }
 
 -- ------------------------------------------------------------------

@@ -113,6 +113,41 @@ end
 --- a type's table of objects: proxy -> what it stands for, weak keys
 function B.objects() return setmetatable({}, { __mode = "k" }) end
 
+-- A proxy's own table, as a C object's user value: references that a
+-- cycle may run through (a skeleton and its transform constraints keep
+-- each other alive).  What a proxy stands for lives in a weak-keyed table,
+-- whose values LuaJIT marks whatever its keys: a cycle through them would
+-- never be collected there.  So the own table is the proxy's environment
+-- where proxies are userdata (LuaJIT, 5.1: followed only from the proxy),
+-- else the value of an ephemeron table (5.2+).  OWN marks the table as
+-- the binding's (a userdata's environment starts as the globals).
+local OWN = {}
+local own_tables = not newproxy and setmetatable({}, { __mode = "k" }) or nil
+local getfenv_of, setfenv_of = debug.getfenv, debug.setfenv
+
+local function own_table(proxy, make)
+  local t
+  if own_tables then
+    t = own_tables[proxy]
+  else
+    t = getfenv_of(proxy)
+    if type(t) ~= "table" or rawget(t, OWN) ~= true then t = nil end
+  end
+  if t or not make then return t end
+  t = { [OWN] = true }
+  if own_tables then own_tables[proxy] = t else setfenv_of(proxy, t) end
+  return t
+end
+
+--- proxy's own table[key] = value: value lives as long as proxy does
+function B.keep(proxy, key, value) own_table(proxy, true)[key] = value end
+
+--- proxy's own table[key], or nil
+function B.kept(proxy, key)
+  local t = own_table(proxy, false)
+  return t and t[key]
+end
+
 --- Tables for the calls that change an object's settings: take() gives
 -- one that no running call holds (a call nested in another, from a
 -- finaliser or a hook, gets its own), give(t) hands it back when the call

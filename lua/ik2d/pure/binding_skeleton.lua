@@ -92,6 +92,9 @@ local BONE_FIELDS = defs.field_set(api.skeleton_bone)
 -- the plain fields of a bone table, read by rows
 local BONE_ROWS = option_rows.rows(api.skeleton_bone)
 local INHERIT_NAMES = defs.choices("inherit")
+-- an inherit mode's number (ik2d.pure.bone's, the C enum's) by its name
+local INHERIT_NUMBER = {}
+for k, name in ipairs(INHERIT_NAMES) do INHERIT_NUMBER[name] = k - 1 end
 
 -- Reads bone i of the table t into a def; info gets its name, limits its
 -- constraint (proxy).
@@ -112,7 +115,7 @@ local function read_bone(t, info, i, bones, limits)
     arg_error(1, format('bone %d: duplicate name "%s" (bone %d has it)', i, c_string(name), other))
   end
   local def = { parent = 0, length = 0.0, rest = 0.0, at_tip = true, x = 0.0, y = 0.0,
-    position_only = false, constraint = false }
+    scale_x = 1.0, scale_y = 1.0, shear_x = 0.0, shear_y = 0.0, inherit = 0, constraint = false }
   local parent = rawget(bone, "parent")
   if parent ~= nil then
     if type(parent) ~= "string" then
@@ -145,7 +148,7 @@ local function read_bone(t, info, i, bones, limits)
   end
   local inherit = rawget(bone, "inherit")
   if inherit ~= nil then
-    def.position_only = choice_at(inherit, 1, owner .. "inherit", INHERIT_NAMES) == "position"
+    def.inherit = INHERIT_NUMBER[choice_at(inherit, 1, owner .. "inherit", INHERIT_NAMES)]
   end
   local limit_def = {}
   if read_limits(bone, 1, owner, limit_def) then
@@ -168,6 +171,8 @@ function M.skeleton(...)
   def.x = number_field(t, "x", "x", 0.0)
   def.y = number_field(t, "y", "y", 0.0)
   def.angle = number_field(t, "angle", "angle", 0.0)
+  def.scale_x = number_field(t, "scale_x", "scale_x", 1.0)
+  def.scale_y = number_field(t, "scale_y", "scale_y", 1.0)
   local flip = rawget(t, "flip")
   def.flip = flip ~= nil and boolean_at(flip, true, 1, "flip")
   local sk, status, bad = skeleton.new(def)
@@ -252,7 +257,43 @@ local function bone_setter(write)
   end
 end
 
-Skeleton.set_pose = bone_setter(skeleton.set_pose)
+-- each call's own local transform record (a finaliser or a hook may call
+-- set_pose inside another)
+local take_local, give_local = B.pool()
+
+-- The argument sk:set_pose's parts come from (angle #3 with self #1), and
+-- the one a status of the local transform's check blames (src/lua/
+-- luaik_skeleton.c's pose_arg_of).
+local POSE_ARG = { ORIGIN_X = 4, ORIGIN_Y = 5, SCALE_X = 6, SCALE_Y = 7, SHEAR_X = 8, SHEAR_Y = 9 }
+local POSE_PARTS = { "x", "y", "scale_x", "scale_y", "shear_x", "shear_y" }
+
+--- sk:set_pose(bone, angle [, x, y, scale_x, scale_y, shear_x, shear_y]):
+-- with only the angle, the pose's angle; else the whole animated local
+-- transform, a nil part keeping the pose's
+function Skeleton.set_pose(...)
+  local self, bone, angle = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local i = bone_arg(sk, bone, n >= 2, 2)
+  local status
+  if n <= 3 then
+    status = skeleton.set_pose(sk, i, number_at(angle, n >= 3, 3))
+  else
+    local l = take_local()
+    l.angle = number_at(angle, true, 3)
+    local s = sk.pose_shape[i]
+    for k = 1, 6 do
+      local key, v = POSE_PARTS[k], select(k + 3, ...)
+      if v == nil then l[key] = s[key] else l[key] = number_at(v, true, k + 3) end
+    end
+    status = skeleton.set_pose_local(sk, i, l)
+    give_local(l)
+  end
+  if status then
+    arg_error(POSE_ARG[status] or 3, format('bone "%s": %s', bone_name(sk, i), status_message(status)))
+  end
+end
+
 Skeleton.set_length = bone_setter(skeleton.set_length)
 Skeleton.set_rest = bone_setter(skeleton.set_rest)
 
@@ -266,7 +307,21 @@ local function bone_value(field)
   end
 end
 
-Skeleton.pose = bone_value("pose")
+-- sk:f(bone) -> angle, x, y, scale_x, scale_y, shear_x, shear_y: a local
+-- transform of the angles and shapes the skeleton keeps under these keys
+local function bone_local(angles, shapes)
+  local local_values = skeleton.local_values
+  return function(...)
+    local self, bone = ...
+    local n = select("#", ...)
+    local sk = check_skeleton(self, 1, n)
+    return local_values(sk[angles], sk[shapes], bone_arg(sk, bone, n >= 2, 2))
+  end
+end
+
+Skeleton.pose = bone_local("pose", "pose_shape")
+Skeleton.result = bone_local("angle", "shape")
+Skeleton.setup = bone_local("rest", "setup")
 Skeleton.angle = bone_value("angle")
 Skeleton.length = bone_value("length")
 Skeleton.rest = bone_value("rest")
@@ -301,8 +356,73 @@ function Skeleton.inherit(...)
   local self, bone = ...
   local n = select("#", ...)
   local sk = check_skeleton(self, 1, n)
-  if sk.position_only[bone_arg(sk, bone, n >= 2, 2)] then return "position" end
-  return "all"
+  return INHERIT_NAMES[sk.inherit[bone_arg(sk, bone, n >= 2, 2)] + 1]
+end
+
+function Skeleton.set_scale(...)
+  local self, sx, sy = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  sx = number_at(sx, n >= 2, 2)
+  sy = number_at(sy, n >= 3, 3)
+  local status = skeleton.set_scale(sk, sx, sy)
+  check_status(status == "SCALE_Y" and 3 or 2, status)
+end
+
+function Skeleton.scale(...)
+  local sk = check_skeleton(..., 1, select("#", ...))
+  return sk.scale_x, sk.scale_y
+end
+
+--- a, b, c, d, x, y: bone's map as drawn (x axis (a, c), y axis (b, d),
+-- origin (x, y))
+function Skeleton.matrix(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  return skeleton.matrix(sk, bone_arg(sk, bone, n >= 2, 2))
+end
+
+--- every bone's map as drawn, 6 numbers a bone, bone after bone
+function Skeleton.matrices(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  local last = 6 * sk.count
+  -- a table without a metatable takes plain stores, rawset's without
+  -- the call a number
+  if getmetatable(t) == nil then
+    skeleton.matrices(sk, t, 1)
+  else
+    for b = 1, sk.count do
+      local k = 6 * b - 6
+      local a, bb, c, d, x, y = skeleton.matrix(sk, b)
+      rawset(t, k + 1, a)
+      rawset(t, k + 2, bb)
+      rawset(t, k + 3, c)
+      rawset(t, k + 4, d)
+      rawset(t, k + 5, x)
+      rawset(t, k + 6, y)
+    end
+  end
+  if rawget(t, last + 1) ~= nil then B.trim(t, last + 1) end
+  return t
+end
+
+--- LuaJIT: a const double * to every bone's map as drawn, made again by
+-- each call (call it after each change), valid while the skeleton lives
+-- (the pointer keeps it alive)
+function Skeleton.matrix_array(...)
+  local self = ...
+  local sk = check_skeleton(self, 1, select("#", ...))
+  if not B.ffi then
+    arg_error(1, "matrix_array needs LuaJIT's FFI (the ik2d.ffi fast path is off or not "
+              .. "available: use matrices)")
+  end
+  if not sk.matrix_array then skeleton.set_matrix_array(sk, B.ffi.new("double[?]", 6 * sk.count)) end
+  skeleton.matrices(sk, sk.matrix_array, 0)
+  return B.pointer(self, sk, "matrix_array", "const double *")
 end
 
 function Skeleton.constraint(...)
@@ -383,8 +503,10 @@ function Skeleton.chain(...)
     arg_error(3, format('bone "%s" does not descend from bone "%s"', bone_name(sk, to),
                         bone_name(sk, from)))
   elseif status == "PATH_INHERIT" then
-    arg_error(3, format('bone "%s" inherits position only: it can only start a chain',
-                        bone_name(sk, bad)))
+    local inherit = INHERIT_NAMES[sk.inherit[bad] + 1]
+    if inherit == "position" then inherit = "position only" end
+    arg_error(3, format('bone "%s" inherits %s: it can only start a chain', bone_name(sk, bad),
+                        inherit))
   elseif status == "BONE_COUNT" then
     arg_error(3, status_message(status) .. " (the path has more)")
   end

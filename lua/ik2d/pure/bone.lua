@@ -18,6 +18,8 @@ M.ALL, M.POSITION, M.NO_ROTATION_OR_REFLECTION, M.NO_SCALE, M.NO_SCALE_OR_REFLEC
   ALL, POSITION, NO_ROTATION, NO_SCALE, NO_SCALE_OR_REFLECTION
 
 local AXIS_VANISHED, DIRECTION_VANISHED = 1e-4, 1e-5
+-- the smallest normal double: C's isnormal(x) is MIN_NORMAL <= |x| < inf
+local MIN_NORMAL, HUGE = 2.2250738585072014e-308, math.huge
 
 --- the local linear map of rotation angle, scale and shear: a, b, c, d
 local function local_linear(angle, sx, sy, hx, hy)
@@ -49,7 +51,12 @@ local function no_rotation_frame(pa, pb, pc, pd, sx, sy)
   local xa, xc = pa / sx, pc / sy
   local length2 = xa * xa + xc * xc
   if length2 > AXIS_VANISHED then
-    local k = abs((pa * pd - pb * pc) / (sx * sy)) / length2
+    -- det P' = det P / (sx sy), divided one scale at a time where that
+    -- product is beyond a normal double (tiny or huge skeleton scales)
+    local ss, det = sx * sy, pa * pd - pb * pc
+    local size = abs(ss)
+    local k
+    if size >= MIN_NORMAL and size < HUGE then k = abs(det / ss) / length2 else k = abs(det / sx / sy) / length2 end
     return xa, -xc * k, xc, xa * k, atan2(xc, xa)
   end
   local qb, qd = pb / sx, pd / sy

@@ -78,7 +78,8 @@ local function make_group(list, items)
   local g = { count = count, skeleton_count = skeleton_count, solvers = {}, skeletons = {},
               scratch = {}, offsets = { 0 }, bone_offsets = { 0 }, anchor = {},
               read_targets = false, read_tips = false, read_poles = false, read_bases = false,
-              write_joints = false, write_transforms = false, alive_at = -1, pose = false }
+              write_joints = false, write_transforms = false, alive_at = -1, pose = false,
+              matrix_cdata = false }
   local bones = 1
   for i = 1, count do
     local sv = solvers_of[list[i]]
@@ -597,6 +598,63 @@ function Group.transforms(...)
   end
   if rawget(t, next_index) ~= nil then B.trim(t, next_index) end
   return t
+end
+
+-- every skeleton's bones' maps as drawn into t from t[at] on, 6 numbers a
+-- bone, skeleton after skeleton
+local function fill_matrices(g, t, at)
+  local list = g.skeletons
+  for i = 1, g.skeleton_count do
+    local sk = list[i]
+    skeleton.matrices(sk, t, at)
+    at = at + 6 * sk.count
+  end
+end
+
+--- every skeleton's bones' maps as drawn (sk:matrices), skeleton after
+-- skeleton
+function Group.matrices(...)
+  local self, t = ...
+  local n = select("#", ...)
+  local g = check_skeleton_group(self, 1, n)
+  t = B.table_arg(t, 2, n)
+  ready_members(g)
+  local last = 6 * g.bone_offsets[g.skeleton_count + 1] / skeleton.TRANSFORM
+  if getmetatable(t) == nil then
+    fill_matrices(g, t, 1)
+  else
+    local k = 0
+    for i = 1, g.skeleton_count do
+      local sk = g.skeletons[i]
+      for b = 1, sk.count do
+        local a, bb, c, d, x, y = skeleton.matrix(sk, b)
+        rawset(t, k + 1, a)
+        rawset(t, k + 2, bb)
+        rawset(t, k + 3, c)
+        rawset(t, k + 4, d)
+        rawset(t, k + 5, x)
+        rawset(t, k + 6, y)
+        k = k + 6
+      end
+    end
+  end
+  if rawget(t, last + 1) ~= nil then B.trim(t, last + 1) end
+  return t
+end
+
+--- LuaJIT: a const double * to every skeleton's maps as drawn, made
+-- again by each call (as sk:matrix_array's)
+function Group.matrix_array(...)
+  local group = ...
+  local g = check_skeleton_group(group, 1, select("#", ...))
+  if not ffi then B.call_error("needs LuaJIT's FFI, which " .. _VERSION .. " does not have") end
+  if not g.matrix_cdata then
+    local bones = g.bone_offsets[g.skeleton_count + 1] / skeleton.TRANSFORM
+    g.matrix_cdata = ffi.new("double[?]", 6 * bones)
+  end
+  ready_members(g)
+  fill_matrices(g, g.matrix_cdata, 0)
+  return pointer_of(group, g, "matrix_cdata", "const double *")
 end
 
 --- the 0-based index of skeleton i's first transform in the transform

@@ -1,16 +1,19 @@
 --- ik2d.pure.objects: the object types of the pure-Lua API: their
 -- method tables, metatables and the weak tables that hold what each proxy
 -- stands for (made here once, so each API module can check the others').
--- A chain, solver or skeleton going leaves the lists of its skeleton.
+-- A chain, solver, skeleton or transform constraint going leaves the lists
+-- of its skeleton.
 local B = require "ik2d.pure.binding"
 local skeleton = require "ik2d.pure.skeleton"
+local transform_constraint = require "ik2d.pure.transform_constraint"
 
 local M = { methods = {}, objects = {}, new = {}, mt = {} }
 
 local RELEASE = { Chain = skeleton.release_chain, Solver = skeleton.unlink_solver,
-  Skeleton = skeleton.release }
+  Skeleton = skeleton.release, TransformConstraint = transform_constraint.release }
 
-local KINDS = { "Constraint", "Chain", "Solver", "Group", "Skeleton", "Spring" }
+local KINDS = { "Constraint", "Chain", "Solver", "Group", "Skeleton", "Spring",
+  "TransformConstraint" }
 local all = {}
 for k = 1, #KINDS do all[k] = B.objects() end
 M.gc = {}

@@ -17,8 +17,12 @@ local checks = require "ik2d.pure.checks"
 local m = require "ik2d.pure.math"
 local chains = require "ik2d.pure.chain"
 local solvers = require "ik2d.pure.solver"
+local bone_model = require "ik2d.pure.bone"
+local limits = require "ik2d.pure.constraint"
 
 local rot, abs = m.rot, math.abs
+local place_bone = bone_model.place
+local NAN = 0 / 0
 local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
 local base_angle, keep_base = chains.base_angle, chains.keep_base
 
@@ -49,7 +53,10 @@ local function finite(x) return x - x == 0 end
 -- every slot of the frames it returns through, and the flat loop's
 -- (about 35) were more than the registers could coalesce ("NYI: register
 -- coalescing too complex" at its exits, the row 3 times slower).
+local place_general
+
 local function place_flat(sk, first, last, mask, bones, n, joints)
+  if sk.general then return place_general(sk, first, last, mask) end
   local parent, at_tip, position_only, ox, oy = sk.parent, sk.at_tip, sk.position_only, sk.ox,
     sk.oy
   local angle, length, T = sk.angle, sk.length, sk.T
@@ -163,12 +170,13 @@ local function frame(sk, b)
   ftx[b], fty[b] = x + length * sk.fc[b], y + length * sk.fs[b]
 end
 
--- Bone b's transform as drawn (the split way's).
+-- Bone b's transform as drawn (the split way's; on a general skeleton a
+-- root rigged at the base may have been moved off it by its pose).
 local function transform(sk, b)
   local t, T = 5 * b - 5, sk.T
   if sk.flip then
     local mirror = 2.0 * sk.base_x
-    if sk.parent[b] == 0 and sk.at_tip[b] then
+    if sk.parent[b] == 0 and sk.at_tip[b] and (not sk.general or sk.fx[b] == sk.base_x) then
       T[t + 1] = sk.base_x
     else
       T[t + 1] = mirror - sk.fx[b]
@@ -211,6 +219,7 @@ local function on_path(sk, b, k, bones, n, joints)
 end
 
 local function place_split(sk, first, last, mask, bones, n, joints)
+  if sk.general then return place_general(sk, first, last, mask) end
   local k = 1
   for b = first, last do
     if not mask or mask[b] then
@@ -278,6 +287,131 @@ local function path_split(sk, bones, n, joints)
   end
 end
 
+-- ------------------------------------------------------------------
+-- the general way: the artist's bone model
+-- ------------------------------------------------------------------
+
+-- A skeleton turns general (sk.general, for good) the first time a bone
+-- or the skeleton is given a scale, shear, translation or inherit mode
+-- the rigid way cannot place; then each bone's map in the skeleton's
+-- space (wa, wb, wc, wd, wx, wy: x axis (a, c), y axis (b, d), origin)
+-- is composed from its parent's (ik2d.pure.bone), and its frame and
+-- transform derived from it, as src/ik2d_skeleton.c's general_frame.
+-- Both placing ways above hand a general skeleton to place_general.
+
+-- Bone b's frame from its map: its direction is its x axis', its tip its
+-- length along that axis (scaled with it).  Its rotation (fc, fs) is not
+-- kept: the C core finds it only when read, and nothing reads a general
+-- skeleton's (NaN marks it stale).
+local function world_frame(sk, b)
+  local mx, my, ma, mc = sk.wx[b], sk.wy[b], sk.wa[b], sk.wc[b]
+  local bc, bs = sk.base_c, sk.base_s
+  local x = sk.base_x + (bc * mx - bs * my)
+  local y = sk.base_y + (bs * mx + bc * my)
+  sk.fx[b], sk.fy[b] = x, y
+  local ax = bc * ma - bs * mc
+  local ay = bs * ma + bc * mc
+  local angle = wrap(atan2(ay, ax))
+  local fa = sk.fa
+  local was = fa[b]
+  if not (angle == was and (angle ~= 0.0 or 1.0 / angle == 1.0 / was)) then
+    fa[b] = angle
+    sk.fc[b] = NAN
+  end
+  local length = sk.length[b]
+  sk.ftx[b], sk.fty[b] = x + length * ax, y + length * ay
+end
+
+-- Bone b's map from its parent's (the skeleton scale's alone for a root)
+-- and its result's local transform, then its frame.
+local function general_frame(sk, b)
+  local p, s = sk.parent[b], sk.shape[b]
+  local wa, wb, wc, wd, wx, wy = sk.wa, sk.wb, sk.wc, sk.wd, sk.wx, sk.wy
+  local a, bb, c, d, x, y
+  if p > 0 then
+    a, bb, c, d, x, y = place_bone(wa[p], wb[p], wc[p], wd[p], wx[p], wy[p], s.x, s.y,
+      sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y, sk.inherit[b], sk.scale_x,
+      sk.scale_y)
+  else
+    a, bb, c, d, x, y = place_bone(nil, nil, nil, nil, nil, nil, s.x, s.y, sk.angle[b],
+      s.scale_x, s.scale_y, s.shear_x, s.shear_y, sk.inherit[b], sk.scale_x, sk.scale_y)
+  end
+  wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = a, bb, c, d, x, y
+  world_frame(sk, b)
+end
+
+-- the general way's placing of the bones first to last that mask marks
+function place_general(sk, first, last, mask)
+  for b = first, last do
+    if not mask or mask[b] then
+      general_frame(sk, b)
+      transform(sk, b)
+    end
+  end
+end
+
+-- bone b's frame, the split way's or the general way's
+local function frame_of(sk, b)
+  if sk.general then general_frame(sk, b) else frame(sk, b) end
+end
+
+--- bone b's map in the skeleton's space as drawn (flipped too): a, b, c,
+-- d, x, y (x axis (a, c), y axis (b, d), origin), as
+-- ik2d_skeleton_matrix; a rigid bone's is its rotation's
+local function matrix(sk, b)
+  local a, c, yb, yd
+  if sk.general then
+    local ma, mb, mc, md = sk.wa[b], sk.wb[b], sk.wc[b], sk.wd[b]
+    local bc, bs = sk.base_c, sk.base_s
+    a = bc * ma - bs * mc
+    c = bs * ma + bc * mc
+    yb = bc * mb - bs * md
+    yd = bs * mb + bc * md
+  else
+    local rc, rs = sk.fc[b], sk.fs[b]
+    a, c, yb, yd = rc, rs, -rs, rc
+  end
+  local T, t = sk.T, 5 * b - 5
+  if sk.flip then return -a, -yb, c, yd, T[t + 1], T[t + 2] end
+  return a, yb, c, yd, T[t + 1], T[t + 2]
+end
+M.matrix = matrix
+
+--- keeps array (a C array of 6 doubles a bone, sk:matrix_array's) as the
+-- skeleton's
+function M.set_matrix_array(sk, array) sk.matrix_array = array end
+
+--- every bone's matrix, 6 numbers a bone, into t from t[at] on
+function M.matrices(sk, t, at)
+  for b = 1, sk.count do
+    local k = at + 6 * b - 6
+    t[k], t[k + 1], t[k + 2], t[k + 3], t[k + 4], t[k + 5] = matrix(sk, b)
+  end
+end
+
+-- The point (dx, dy) of bone b's space in the result, as drawn, on a
+-- general skeleton: through its map (its origin where that point is
+-- beyond the doubles).
+local function general_point(sk, b, dx, dy)
+  local u = sk.wa[b] * dx + sk.wb[b] * dy + sk.wx[b]
+  local v = sk.wc[b] * dx + sk.wd[b] * dy + sk.wy[b]
+  local bc, bs = sk.base_c, sk.base_s
+  local px = sk.base_x + (bc * u - bs * v)
+  local py = sk.base_y + (bs * u + bc * v)
+  if not (px - px == 0 and py - py == 0) then px, py = sk.fx[b], sk.fy[b] end
+  if sk.flip then return 2.0 * sk.base_x - px, py end
+  return px, py
+end
+
+--- a world point as drawn in the skeleton's space (its base and flip
+-- undone: ik2d_skeleton_unplace)
+function M.unplace(sk, x, y)
+  if sk.flip then x = 2.0 * sk.base_x - x end
+  local dx, dy = x - sk.base_x, y - sk.base_y
+  local bc, bs = sk.base_c, sk.base_s
+  return bc * dx + bs * dy, bc * dy - bs * dx
+end
+
 M.place_flat, M.place_split = place_flat, place_split
 M.path_flat, M.path_split = path_flat, path_split
 -- LuaJIT with its compiler on: the split way
@@ -314,6 +448,7 @@ M.forward = forward
 -- that point is beyond the doubles (ik2d_skeleton_point).
 function M.point(sk, b, dx, dy)
   if sk.deferring then M.bone_ready(sk, b) end
+  if sk.general then return general_point(sk, b, dx, dy) end
   local ox, oy, c, s = sk.fx[b], sk.fy[b], sk.fc[b], sk.fs[b]
   local x, y = ox + (c * dx - s * dy), oy + (s * dx + c * dy)
   if not (x - x == 0 and y - y == 0) then x, y = ox, oy end
@@ -438,14 +573,103 @@ local function pull_state(ch, sk, link, x, y)
   end
 end
 
+-- A chain's joints from its skeleton's transforms: its bones' origins and
+-- the last one's tip.
+local function pull_joints(ch, sk, link)
+  local T, n, bones, joints = sk.T, ch.count, link.bones, ch.joints
+  for k = 1, n do
+    local b = bones[k]
+    joints[2 * k - 1], joints[2 * k] = T[5 * b - 4], T[5 * b - 3]
+  end
+  local to = link.to
+  joints[2 * n + 1], joints[2 * n + 2] = T[5 * to - 1], T[5 * to]
+end
+
+-- How bone b's direction as drawn turns with its angle on a general
+-- skeleton: with its turning space (ik2d.pure.bone's turn_frame), the
+-- other way where that reflects, and the other way again when flipped.
+local function general_turn(sk, b)
+  local p, inherit = sk.parent[b], sk.inherit[b]
+  local reflects
+  -- (the skeleton scale's signs, not their product, which may underflow)
+  if p == 0 or inherit == bone_model.POSITION or inherit == bone_model.NO_ROTATION_OR_REFLECTION then
+    reflects = (sk.scale_x < 0.0) ~= (sk.scale_y < 0.0)
+  else
+    reflects = sk.wa[p] * sk.wd[p] - sk.wb[p] * sk.wc[p] < 0.0
+  end
+  if reflects ~= sk.flip then return -1.0 end
+  return 1.0
+end
+
+-- Chain bone k's limit: its bone's, mirrored where the bone turns the
+-- other way as drawn (a chain angle is -1 times the bone's there); the
+-- link keeps the mirrored one.
+local function general_limit(link, k, limit)
+  if not limit or link.turn[k] > 0.0 then return limit end
+  local def, mirrored = link.mirror_def, link.mirrored[k]
+  def.min, def.max, def.invert, def.space = -limit.max, -limit.min, limit.invert, limit.space
+  if mirrored then
+    limits.set(mirrored, def)
+  else
+    mirrored = limits.new(def)
+    link.mirrored[k] = mirrored
+  end
+  return mirrored
+end
+
+-- A chain over a general skeleton's path is its bones as drawn, whatever
+-- their scales (src/ik2d_skeleton.c's general_pull derives it): chain
+-- bone k from its bone's origin to the next one's (the last to its tip),
+-- the base at from's origin with angle 0 and no flip; chain angle = turn_k
+-- angle + offset_k, the rest likewise; the pose is the bones' result.
+local function general_pull(ch, sk, link)
+  pull_joints(ch, sk, link)
+  local joints = ch.joints
+  -- (base angle 0: its rotation's trig only when it was another)
+  if same_bits(ch.base_angle, 0.0) then
+    ch.base_x, ch.base_y = joints[1], joints[2]
+  else
+    keep_base(ch, joints[1], joints[2], 0.0)
+  end
+  ch.flip = false
+  ch.scale = 1.0
+  local T, bones, turns, offsets = sk.T, link.bones, link.turn, link.offset
+  local lengths, angles, poses, rests = ch.length, ch.angle, ch.pose, ch.rest
+  local previous, reach = 0.0, 0.0
+  for k = 1, ch.count do
+    local b = bones[k]
+    local dx = joints[2 * k + 1] - joints[2 * k - 1]
+    local dy = joints[2 * k + 2] - joints[2 * k]
+    local length = hypot(dx, dy)
+    local direction
+    if length > 0.0 then direction = atan2(dy, dx) else direction = T[5 * b - 2] end
+    local theta = wrap(direction - previous)
+    previous = direction
+    local turn_k = general_turn(sk, b)
+    local offset = theta - turn_k * sk.angle[b]
+    turns[k], offsets[k] = turn_k, offset
+    lengths[k] = length
+    reach = reach + length
+    angles[k], poses[k] = theta, theta
+    local rest = turn_k * sk.rest[b] + offset
+    rests[k] = rest
+    ch.rest_c[k], ch.rest_s[k] = rot(rest)
+    ch.constraint[k] = general_limit(link, k, sk.constraint[b])
+  end
+  ch.reach = reach
+  link.stale = false
+end
+
 --- A skeleton chain takes its skeleton's state: base, flip, limits, pose
 -- and result (shifted), joints (from the transforms).
 local function pull(ch)
   local link = ch.link
   local sk = link and link.skeleton
   if not sk then return end
+  if sk.general then return general_pull(ch, sk, link) end
   local T, from = sk.T, link.from
   pull_state(ch, sk, link, T[5 * from - 4], T[5 * from - 3])
+  -- (pull_joints written out: a call a chain a pull)
   local n, bones, joints = ch.count, link.bones, ch.joints
   for k = 1, n do
     local b = bones[k]
@@ -488,7 +712,7 @@ function M.defer(sk) sk.deferring = true end
 local function place_stale(sk, b)
   local p = sk.parent[b]
   if p > 0 and sk.stale[p] then place_stale(sk, p) end
-  frame(sk, b)
+  frame_of(sk, b)
   transform(sk, b)
   sk.stale[b] = false
 end
@@ -509,7 +733,7 @@ function M.chain_ready(ch, joints)
   local from = link.from
   local p = sk.parent[from]
   if p > 0 then bone_ready(sk, p) end
-  if joints then
+  if joints or sk.general then
     bone_ready(sk, link.to)
     pull(ch)
     return
@@ -606,6 +830,41 @@ local function push_deferred(sk, ch, link, pull_others)
   end
 end
 
+-- A general skeleton's chain written back: each bone's angle from its
+-- chain angle (kept where the solve left the chain angle as pulled, so
+-- that nothing moves by a rounding, or where a skeleton beyond the
+-- doubles made it no number), the bones from from down placed
+-- again by the bone model, the chain pulled as placed (src/
+-- ik2d_skeleton.c's general_push says why).
+local function general_push(sk, ch, link, pull_others)
+  local bones, turns, offsets, angles, poses = link.bones, link.turn, link.offset, ch.angle,
+    ch.pose
+  local sk_angle = sk.angle
+  for k = 1, ch.count do
+    local angle = turns[k] * (angles[k] - offsets[k])
+    if angles[k] ~= poses[k] and angle - angle == 0 then sk_angle[bones[k]] = angle end
+  end
+  local from, mask = link.from, link.below
+  local p = sk.parent[from]
+  if p > 0 then bone_ready(sk, p) end
+  place_general(sk, from, sk.count, mask)
+  synced(sk)
+  local deferring = sk.deferring
+  if deferring then
+    local stale, below = sk.stale, link.below_list
+    for k = 1, #below do stale[below[k]] = false end
+  end
+  general_pull(ch, sk, link)
+  if not pull_others then return end
+  local list = sk.chains
+  for k = 1, #list do
+    local other = list[k]
+    if other ~= ch and mask[other.link.to] then
+      if deferring then other.link.stale = true else pull(other) end
+    end
+  end
+end
+
 --- A skeleton chain's solve, written back: its bones take its result
 -- angles (shift undone), its joints, and the bones below follow; with
 -- pull_others, every other chain ending below then pulls.
@@ -613,6 +872,7 @@ function M.push(ch, pull_others)
   local link = ch.link
   local sk = link and link.skeleton
   if not sk then return end
+  if sk.general then return general_push(sk, ch, link, pull_others) end
   local n, bones, shift, angles, joints = ch.count, link.bones, link.shift, ch.angle, ch.joints
   local sk_angle = sk.angle
   for k = 1, n do
@@ -670,17 +930,19 @@ function M.new_solver(ch, def)
   return sv
 end
 
---- a solver going: it leaves its skeleton's solvers (no-op when it is
--- not in them; ik2d_solver_release)
+--- a solver going: it leaves its skeleton's solvers and order (no-op
+-- when it is not in them; ik2d_solver_release)
 function M.unlink_solver(sv)
   local sk = sv.skeleton
   if not sk then return end
   remove(sk.solvers, sv)
+  remove(sk.steps, sv)
   sv.skeleton = false
 end
 
 --- a chain going: its solvers go with it (a skeleton never solves a
--- released chain), and it leaves the skeleton's chains
+-- released chain), out of the order too, and it leaves the skeleton's
+-- chains
 function M.release_chain(ch)
   local link = ch.link
   local sk = link and link.skeleton
@@ -698,11 +960,67 @@ function M.release_chain(ch)
     end
   end
   for k = kept + 1, n do list[k] = nil end
+  -- (a constraint has no chain)
+  list, kept, n = sk.steps, 0, #sk.steps
+  for k = 1, n do
+    local step = list[k]
+    if step.chain ~= ch then
+      kept = kept + 1
+      list[kept] = step
+    end
+  end
+  for k = kept + 1, n do list[k] = nil end
   remove(sk.chains, ch)
   link.skeleton = false
 end
 
---- a skeleton going: every chain and solver leaves it
+--- a transform constraint joins the skeleton's, last; false when it has
+-- MAX_SOLVERS already
+function M.link_constraint(sk, tc)
+  local list = sk.constraints
+  if #list >= M.MAX_SOLVERS then return false end
+  list[#list + 1] = tc
+  return true
+end
+
+--- a transform constraint leaves the skeleton's constraints and order
+function M.unlink_constraint(sk, tc)
+  remove(sk.constraints, tc)
+  remove(sk.steps, tc)
+end
+
+-- Is v a solver or a constraint of sk?  (A constraint is told by its
+-- is_transform_constraint.)
+local function step_of(sk, v)
+  local list = v.is_transform_constraint and sk.constraints or sk.solvers
+  for k = 1, #list do
+    if list[k] == v then return true end
+  end
+  return false
+end
+
+--- The order the skeleton's solve runs its solvers and transform
+-- constraints in (ik2d_skeleton_set_order): list[1..count], each a solver
+-- on its chains or one of its constraints (core objects; false for any
+-- other value), once.  nil, or the status and the index of the step
+-- refused (nil for a count beyond the most).
+function M.set_order(sk, list, count)
+  if count > 2 * M.MAX_SOLVERS then return "ORDER_STEP" end
+  for i = 1, count do
+    local v = list[i]
+    if not v or not step_of(sk, v) then return "ORDER_STEP", i end
+    for j = 1, i - 1 do
+      if list[j] == v then return "ORDER_TWICE", i end
+    end
+  end
+  local steps = sk.steps
+  for i = 1, count do steps[i] = list[i] end
+  for i = #steps, count + 1, -1 do steps[i] = nil end
+  return nil
+end
+
+--- a skeleton going: every chain, solver and constraint leaves it, and
+-- its order goes
 function M.release(sk)
   local list = sk.chains
   for k = #list, 1, -1 do
@@ -714,6 +1032,13 @@ function M.release(sk)
     list[k].skeleton = false
     list[k] = nil
   end
+  list = sk.constraints
+  for k = #list, 1, -1 do
+    list[k].skeleton = false
+    list[k] = nil
+  end
+  list = sk.steps
+  for k = #list, 1, -1 do list[k] = nil end
 end
 
 -- ------------------------------------------------------------------
@@ -734,8 +1059,9 @@ M.check_limit = check_limit
 
 -- The rules of lua/ik2d/api.lua's skeleton bone, named as in
 -- src/ik2d_skeleton.c, on bone i of a def: { parent = (0: the base),
--- length =, rest =, at_tip =, x =, y =, position_only =, constraint =
--- (false: none) } (position_only for inherit, which the binding reads).
+-- length =, rest =, at_tip =, x =, y =, scale_x =, scale_y =, shear_x =,
+-- shear_y =, inherit = (0 .. 4, ik2d.pure.bone's numbers), constraint =
+-- (false: none) } (inherit read and checked by the binding).
 local BONE_RULES = {}
 function BONE_RULES.parent_earlier(bone, i) return bone.parent >= 0 and bone.parent < i end
 function BONE_RULES.limit_in_parent_space(bone) return not check_limit(bone.constraint) end
@@ -773,18 +1099,79 @@ local function array(n, v)
   return t
 end
 
---- A skeleton from def { count =, bones = {...}, x =, y =, angle =, flip =
--- }, or nil, the status and the bad bone (or nil).
+-- A bone's shape: its local transform but its angle (which the arrays
+-- pose, angle and rest keep, as the rigid way reads them).
+local function new_shape(x, y, scale_x, scale_y, shear_x, shear_y)
+  return { x = x, y = y, scale_x = scale_x, scale_y = scale_y, shear_x = shear_x,
+           shear_y = shear_y }
+end
+
+local function copy_shape(from, to)
+  to.x, to.y, to.scale_x, to.scale_y = from.x, from.y, from.scale_x, from.scale_y
+  to.shear_x, to.shear_y = from.shear_x, from.shear_y
+end
+
+--- a local transform record: x, y, angle, scale_x, scale_y, shear_x,
+-- shear_y (what ik2d.pure.bone_ik and ik2d.pure.transform change)
+function M.new_local()
+  return { x = 0.0, y = 0.0, angle = 0.0, scale_x = 1.0, scale_y = 1.0, shear_x = 0.0,
+           shear_y = 0.0 }
+end
+
+--- bone b's result as a local transform, into the record l
+function M.local_of(sk, b, l)
+  local s = sk.shape[b]
+  l.x, l.y, l.angle, l.scale_x, l.scale_y = s.x, s.y, sk.angle[b], s.scale_x, s.scale_y
+  l.shear_x, l.shear_y = s.shear_x, s.shear_y
+  return l
+end
+
+--- bone b's result takes the local transform record l
+function M.set_local(sk, b, l)
+  local s = sk.shape[b]
+  s.x, s.y, sk.angle[b], s.scale_x, s.scale_y = l.x, l.y, l.angle, l.scale_x, l.scale_y
+  s.shear_x, s.shear_y = l.shear_x, l.shear_y
+end
+
+-- Can the rigid way place a bone of this shape and inherit mode, whose
+-- origin is (x, y)?  Unit scale, no shear, at its origin, all or position.
+local function shape_rigid(s, inherit, x, y)
+  return s.scale_x == 1.0 and s.scale_y == 1.0 and s.shear_x == 0.0 and s.shear_y == 0.0 and
+    s.x == x and s.y == y and (inherit == bone_model.ALL or inherit == bone_model.POSITION)
+end
+
+-- Whether a new skeleton needs the general way: a bone or its scale.
+local function needs_general(sk)
+  if sk.scale_x ~= 1.0 or sk.scale_y ~= 1.0 then return true end
+  for i = 1, sk.count do
+    if not shape_rigid(sk.setup[i], sk.inherit[i], sk.ox[i], sk.oy[i]) then return true end
+  end
+  return false
+end
+
+--- A skeleton from def { count =, bones = {...}, x =, y =, angle =, flip
+-- =, scale_x =, scale_y = }, or nil, the status and the bad bone (or
+-- nil).
 function M.new(def)
   local status, bad = check_def(def)
   if status then return nil, status, bad end
   local n, bones = def.count, def.bones
   local sk = {
     count = n, flip = def.flip, parent = {}, length = {}, rest = {}, rest_c = {},
-    rest_s = {}, at_tip = {}, position_only = {}, constraint = {}, ox = {}, oy = {},
-    pose = {}, angle = {}, fx = array(n, 0.0), fy = array(n, 0.0), fa = array(n, 0.0),
-    fc = array(n, 1.0), fs = array(n, 0.0), ftx = array(n, 0.0), fty = array(n, 0.0),
-    T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
+    rest_s = {}, at_tip = {}, position_only = {}, inherit = {}, constraint = {}, ox = {},
+    oy = {}, pose = {}, angle = {}, fx = array(n, 0.0), fy = array(n, 0.0),
+    fa = array(n, 0.0), fc = array(n, 1.0), fs = array(n, 0.0), ftx = array(n, 0.0),
+    fty = array(n, 0.0), T = array(5 * n, 0.0), chains = {}, solvers = {}, array = false,
+    -- the bone model: placed by it (for good), the skeleton scale, each
+    -- bone's set-up, animated and result shapes and its map (general)
+    general = false, scale_x = def.scale_x, scale_y = def.scale_y, setup = {},
+    pose_shape = {}, shape = {}, wa = array(n, 0.0), wb = array(n, 0.0), wc = array(n, 0.0),
+    wd = array(n, 0.0), wx = array(n, 0.0), wy = array(n, 0.0),
+    -- its transform constraints, in the order made, and the order set
+    -- (solvers and constraints)
+    constraints = {}, steps = {},
+    -- sk:matrix_array's FFI array (LuaJIT; false before it is asked for)
+    matrix_array = false,
     -- the bones a push or an edit moved (the two never nest)
     mask = array(n, false),
     -- within a solve of the whole skeleton: the bones not yet placed
@@ -800,7 +1187,8 @@ function M.new(def)
     local rest = bone.rest
     sk.parent[i], sk.length[i], sk.rest[i] = bone.parent, bone.length, rest
     sk.rest_c[i], sk.rest_s[i] = rot(rest)
-    sk.at_tip[i], sk.position_only[i] = bone.at_tip, bone.position_only
+    sk.at_tip[i], sk.inherit[i] = bone.at_tip, bone.inherit
+    sk.position_only[i] = bone.inherit == bone_model.POSITION
     sk.constraint[i] = bone.constraint
     -- at the tip: the parent's length along its +x (0, 0 for a root)
     if not bone.at_tip then
@@ -809,6 +1197,12 @@ function M.new(def)
       if bone.parent > 0 then sk.ox[i] = bones[bone.parent].length else sk.ox[i] = 0.0 end
       sk.oy[i] = 0.0
     end
+    sk.setup[i] = new_shape(sk.ox[i], sk.oy[i], bone.scale_x, bone.scale_y, bone.shear_x,
+      bone.shear_y)
+    sk.pose_shape[i] = new_shape(sk.ox[i], sk.oy[i], bone.scale_x, bone.scale_y, bone.shear_x,
+      bone.shear_y)
+    sk.shape[i] = new_shape(sk.ox[i], sk.oy[i], bone.scale_x, bone.scale_y, bone.shear_x,
+      bone.shear_y)
   end
   sk.base_x, sk.base_y = def.x, def.y
   sk.base_angle = base_angle(def.angle)
@@ -817,6 +1211,7 @@ function M.new(def)
     sk.pose[i] = sk.rest[i]
     sk.angle[i] = sk.rest[i]
   end
+  sk.general = needs_general(sk)
   forward(sk, 1, nil)
   return sk
 end
@@ -834,9 +1229,50 @@ local function moved(sk, i)
   pull_marked(sk, mask, nil)
 end
 
+M.moved = moved
+
 -- Everything moved (base, flip, reset).
 local function moved_all(sk)
   forward(sk, 1, nil)
+  pull_all(sk)
+end
+
+--- The skeleton turns general (ik2d_skeleton_make_general): nothing
+-- moves (the rigid way's bones are the general way's too), though the
+-- frames are placed again the general way.
+function M.make_general(sk)
+  if sk.general then return end
+  M.settle(sk)
+  sk.general = true
+  moved_all(sk)
+end
+
+--- every bone's result back to its pose (angle and shape), placed, the
+-- chains pulled
+function M.to_pose(sk)
+  local angle, pose, shape, pose_shape = sk.angle, sk.pose, sk.shape, sk.pose_shape
+  for b = 1, sk.count do
+    angle[b] = pose[b]
+    copy_shape(pose_shape[b], shape[b])
+  end
+  moved_all(sk)
+end
+
+--- After a constraint set the maps of the bones kept marks: their
+-- frames from those maps, the bones below placed again from them, every
+-- chain pulled (ik2d_skeleton_worlds_moved; moved: the caller's scratch).
+function M.worlds_moved(sk, kept, moved_bones)
+  local parent = sk.parent
+  for b = 1, sk.count do
+    local p = parent[b]
+    local now = kept[b] or (p > 0 and moved_bones[p])
+    moved_bones[b] = now
+    if now then
+      if kept[b] then world_frame(sk, b) else general_frame(sk, b) end
+      transform(sk, b)
+    end
+  end
+  synced(sk)
   pull_all(sk)
 end
 
@@ -869,6 +1305,56 @@ function M.set_pose(sk, i, angle)
   return nil
 end
 
+-- a local transform's check (ik2d_bone_local's), on a record
+local check_local = checks.def(api.bone_local)
+
+-- the same double, zeros told apart, for each part of two shapes
+local function same_shape(a, b)
+  return same_bits(a.x, b.x) and same_bits(a.y, b.y) and same_bits(a.scale_x, b.scale_x) and
+    same_bits(a.scale_y, b.scale_y) and same_bits(a.shear_x, b.shear_x) and
+    same_bits(a.shear_y, b.shear_y)
+end
+
+--- Bone i's whole animated local transform, the record l (x, y, angle,
+-- scale, shear; ik2d_skeleton_set_pose_local): nil, or the status of its
+-- check.  A value the bone has already changes nothing.
+function M.set_pose_local(sk, i, l)
+  local status = check_local(l)
+  if status then return status end
+  local angle = l.angle
+  -- (l stands for the shape: its fields are a shape's and an angle)
+  if same_bits(sk.pose[i], angle) and same_bits(sk.angle[i], angle) and
+     same_shape(sk.pose_shape[i], l) and same_shape(sk.shape[i], l) then
+    return nil
+  end
+  if not shape_rigid(l, sk.inherit[i], sk.ox[i], sk.oy[i]) then M.make_general(sk) end
+  sk.pose[i], sk.angle[i] = angle, angle
+  copy_shape(l, sk.pose_shape[i])
+  copy_shape(l, sk.shape[i])
+  moved(sk, i)
+  return nil
+end
+
+--- bone i's local transform of angles and shapes (sk.pose and
+-- sk.pose_shape, ...): angle, x, y, scale_x, scale_y, shear_x, shear_y
+function M.local_values(angles, shapes, i)
+  local s = shapes[i]
+  return angles[i], s.x, s.y, s.scale_x, s.scale_y, s.shear_x, s.shear_y
+end
+
+local check_scale = checks.values(api.skeleton, { "scale_x", "scale_y" })
+
+--- the skeleton's scale, under its base: nil or the status
+function M.set_scale(sk, sx, sy)
+  local status = check_scale(sx, sy)
+  if status then return status end
+  if same_bits(sx, sk.scale_x) and same_bits(sy, sk.scale_y) then return nil end
+  if sx ~= 1.0 or sy ~= 1.0 then M.make_general(sk) end
+  sk.scale_x, sk.scale_y = sx, sy
+  moved_all(sk)
+  return nil
+end
+
 -- The chains over bone i take its new geometry (lengths, rest angles).
 local function regeometry(sk, i)
   local list = sk.chains
@@ -887,8 +1373,12 @@ function M.set_length(sk, i, length)
   end
   if not finite(extent) then return "REACH" end
   sk.length[i] = length
+  -- the children at its tip follow (their translation with them)
   for b = i + 1, sk.count do
-    if sk.parent[b] == i and sk.at_tip[b] then sk.ox[b] = length end
+    if sk.parent[b] == i and sk.at_tip[b] then
+      sk.ox[b] = length
+      sk.setup[b].x, sk.pose_shape[b].x, sk.shape[b].x = length, length, length
+    end
   end
   regeometry(sk, i)
   moved(sk, i)
@@ -919,10 +1409,13 @@ function M.set_constraint(sk, i, limit)
   return nil
 end
 
+--- pose and result back to the set-up (rest angles, set-up shapes)
 function M.reset(sk)
   for i = 1, sk.count do
     sk.pose[i] = sk.rest[i]
     sk.angle[i] = sk.rest[i]
+    copy_shape(sk.setup[i], sk.pose_shape[i])
+    copy_shape(sk.setup[i], sk.shape[i])
   end
   moved_all(sk)
 end
@@ -936,7 +1429,7 @@ end
 function M.path(sk, from, to)
   local count, b = 1, to
   while b > from do
-    if sk.position_only[b] then return "PATH_INHERIT", b end
+    if sk.inherit[b] ~= bone_model.ALL then return "PATH_INHERIT", b end
     count = count + 1
     b = sk.parent[b]
   end
@@ -951,8 +1444,10 @@ function M.chain(sk, from, to)
   local status, n = M.path(sk, from, to)
   if status then return nil, status end
   -- below: the bones at or below from, which a push places
+  -- (turn, offset, mirrored: on a general skeleton, general_pull's)
   local link = { skeleton = false, from = from, to = to, bones = {}, phi = {}, shift = {},
-                 below = cleared({}, sk), stale = false }
+                 below = cleared({}, sk), stale = false, turn = {}, offset = {}, mirrored = {},
+                 mirror_def = {} }
   subtree(sk, from, link.below)
   -- the same bones in a list, for a deferred push's marks
   link.below_list = {}

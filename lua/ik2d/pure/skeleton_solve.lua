@@ -23,6 +23,8 @@ local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
 local solvers = require "ik2d.pure.solver"
 local pose = require "ik2d.pure.pose"
+local bone_ik = require "ik2d.pure.bone_ik"
+local transform_constraint = require "ik2d.pure.transform_constraint"
 
 local sqrt, rot, abs, floor, min = math.sqrt, m.rot, math.abs, math.floor, math.min
 local atan2, hypot, wrap = m.atan2, m.hypot, m.wrap
@@ -94,25 +96,132 @@ local function measure(sv)
   return solvers.measure(sv)
 end
 
+-- A skeleton chain's solver that scales its bones (stretch or compress)
+-- needs the general bone model.
+local function scales_bones(sv)
+  local settings = sv.settings
+  return settings.stretch > 1.0 or settings.compress < 1.0
+end
+
+-- Does a bone IK solve a general skeleton's solver, as Spine's IK
+-- constraint does?  A chain of one bone, or of two with two_bone, with no
+-- pole, tip angle, aim or limits (the chain solve takes those).
+local function bone_ik_takes(sv)
+  local ch, settings = sv.chain, sv.settings
+  local n = ch.count
+  if n > 2 or settings.pole or settings.tip or settings.aim then return false end
+  if n == 2 and settings.method ~= "two_bone" then return false end
+  local constraint = ch.constraint
+  for k = 1, n do
+    local c = constraint[k]
+    if c and not c.full then return false end
+  end
+  return true
+end
+
+-- The skeleton's bone IK state, made at its first: the def a solver's
+-- settings make (bone_ik_def_of) and two local transform records.
+local function bone_ik_state(sk)
+  local state = sk.bone_ik
+  if not state then
+    state = { def = {}, a = skeleton.new_local(), b = skeleton.new_local() }
+    sk.bone_ik = state
+  end
+  return state
+end
+
+-- A solver's settings as a bone IK takes them.
+local function bone_ik_def_of(sv, def)
+  local settings = sv.settings
+  def.mix, def.softness = settings.weight, settings.softness
+  def.smooth = settings.softness_curve == "smooth"
+  def.bend, def.stretch, def.compress = settings.bend, settings.stretch, settings.compress
+  def.uniform = settings.uniform
+  return def
+end
+
+-- every part of a local transform record finite
+local function local_finite(l)
+  return l.x - l.x == 0 and l.y - l.y == 0 and l.angle - l.angle == 0 and
+    l.scale_x - l.scale_x == 0 and l.scale_y - l.scale_y == 0 and l.shear_x - l.shear_x == 0 and
+    l.shear_y - l.shear_y == 0
+end
+
+-- A bone IK on the solver's bones, toward (x, y) (world, as drawn); the
+-- bones below follow, and the chains ending there.  A target beyond the
+-- doubles in the skeleton's space (a base near them, mirrored), or a
+-- solution that is not finite, leaves the bones as they were.
+local function bone_ik_solve(sv, sk, x, y)
+  local state = bone_ik_state(sk)
+  local bones = sv.chain.link.bones
+  local def = bone_ik_def_of(sv, state.def)
+  local first = bones[1]
+  local p = sk.parent[first]
+  if p > 0 then skeleton.bone_ready(sk, p) end
+  local a = skeleton.local_of(sk, first, state.a)
+  x, y = skeleton.unplace(sk, x, y)
+  if not (x - x == 0 and y - y == 0) then return end
+  local sx, sy = sk.scale_x, sk.scale_y
+  local wa, wb, wc, wd, wx, wy
+  if p > 0 then wa, wb, wc, wd, wx, wy = sk.wa[p], sk.wb[p], sk.wc[p], sk.wd[p], sk.wx[p], sk.wy[p] end
+  local second, b = false, state.b
+  if sv.chain.count == 1 then
+    bone_ik.one(wa, wb, wc, wd, wx, wy, sk.inherit[first], sx, sy, a, sk.length[first], x, y, def)
+  else
+    skeleton.local_of(sk, bones[2], b)
+    if bone_ik.two(wa, wb, wc, wd, wx, wy, sk.inherit[first], sk.inherit[bones[2]], sx, sy, a, b,
+                   sk.length[first], sk.length[bones[2]], x, y, def) then
+      second = bones[2]
+    end
+  end
+  if not local_finite(a) or (second and not local_finite(b)) then return end
+  if second then skeleton.set_local(sk, second, b) end
+  skeleton.set_local(sk, first, a)
+  skeleton.moved(sk, first)
+end
+
 --- Solves sv and writes its chain's result (ik2d_solver_solve): a
 -- skeleton chain's into its skeleton (its bones, the bones below, the
 -- other chains), as without a base set later; returns reached, distance,
--- iterations, limited.  On pose P.
+-- iterations, limited.  On pose P.  A general skeleton's solver that a
+-- bone IK takes is solved by it (its iterations and limited left as they
+-- were, as the C core leaves them).
 function M.solve_one(sv, P)
-  if sv.target_skeleton then read_target(sv) end
   local ch = sv.chain
   local link = ch.link
-  if not link then return solvers.solve(sv, P) end
+  if not link then
+    if sv.target_skeleton then read_target(sv) end
+    return solvers.solve(sv, P)
+  end
   local sk = link.skeleton
-  if sk then skeleton.ready(sk) end
+  if sk then
+    skeleton.ready(sk)
+    if not sk.general and scales_bones(sv) then skeleton.make_general(sk) end
+  end
+  if sv.target_skeleton then read_target(sv) end
+  if sk and sk.general and bone_ik_takes(sv) then
+    -- (the weight 0 leaves the bones as they are, as a chain's solve does)
+    if sv.settings.weight > 0.0 then
+      local x, y
+      if sv.has_target then
+        x, y = sv.target_x, sv.target_y
+      else
+        local joints, n = ch.joints, ch.count
+        x, y = joints[2 * n + 1], joints[2 * n + 2]
+      end
+      bone_ik_solve(sv, sk, x, y)
+    end
+    return measure(sv), sv.distance, sv.iterations, sv.limited
+  end
   solvers.solve_chain(sv, P)
   -- (measured before the push, which may move the chain's angles by an
   -- ulp, where an aim's distance reads them)
   local reached = measure(sv)
   skeleton.push(ch, true)
-  -- a target on a bone of its own skeleton may have moved with it: the
-  -- result describes where the tip and that bone ended
-  if sv.target_skeleton and sv.target_skeleton == sk then reached = measure(sv) end
+  -- a target on a bone of its own skeleton may have moved with it, and a
+  -- general skeleton places the bones by its model, not the chain's
+  -- joints: the result describes where the tip (and that bone) ended
+  if sk and (sv.target_skeleton == sk or sk.general) then reached = measure(sv) end
   return reached, sv.distance, sv.iterations, sv.limited
 end
 
@@ -1515,12 +1624,109 @@ local function plan_clear(p)
   for k = 1, p.solvers do p.solver[k] = false end
 end
 
+-- How many of sk's solvers reach their targets where they are now.
+local function measure_all(sk)
+  local list, reached = sk.solvers, 0
+  for k = 1, #list do
+    if measure(list[k]) then reached = reached + 1 end
+  end
+  return reached
+end
+
+-- A general skeleton's solve (the bone model): every bone's result back
+-- to its pose first, as an animation runtime starts each frame from the
+-- animated pose, then its units in the plan's order, each solver alone
+-- (src/ik2d_skeleton_solve.c's general_solve says why).
+local function general_solve(sk, work, p)
+  skeleton.make_general(sk)
+  skeleton.settle(sk)
+  skeleton.to_pose(sk)
+  local P, solver, unit_of, order = work.pose, p.solver, p.unit_of, p.order
+  for k = 1, p.units do
+    for i = 1, p.solvers do
+      if unit_of[i] == order[k] then M.solve_one(solver[i], P) end
+    end
+  end
+  return measure_all(sk)
+end
+
+-- Is sv a step of sk's order?
+local function in_order(sk, sv)
+  local steps = sk.steps
+  for k = 1, #steps do
+    if steps[k] == sv then return true end
+  end
+  return false
+end
+
+-- Does a solver of sk need the general bone model (and sk is rigid)?
+-- (scales_bones written out: a call a solver a solve)
+local function needs_general(sk)
+  if sk.general then return false end
+  local list = sk.solvers
+  for k = 1, #list do
+    local settings = list[k].settings
+    if settings.stretch > 1.0 or settings.compress < 1.0 then return true end
+  end
+  return false
+end
+
+-- Has sk's order a transform constraint?
+local function order_constrains(sk)
+  local steps = sk.steps
+  for k = 1, #steps do
+    if steps[k].is_transform_constraint then return true end
+  end
+  return false
+end
+
+-- A skeleton's solve in the order its rig sets: each step reads what the
+-- ones before it left (a transform constraint needs the general bone
+-- model); then the solvers not in it, by the plan, each alone.
+local function ordered_solve(sk, work, p)
+  if order_constrains(sk) or needs_general(sk) then skeleton.make_general(sk) end
+  skeleton.settle(sk)
+  if sk.general then skeleton.to_pose(sk) end
+  local P, steps = work.pose, sk.steps
+  for k = 1, #steps do
+    local step = steps[k]
+    if step.is_transform_constraint then
+      transform_constraint.apply(step)
+    else
+      M.solve_one(step, P)
+    end
+  end
+  local solver, unit_of, order = p.solver, p.unit_of, p.order
+  for k = 1, p.units do
+    for i = 1, p.solvers do
+      if unit_of[i] == order[k] and not in_order(sk, solver[i]) then M.solve_one(solver[i], P) end
+    end
+  end
+  return measure_all(sk)
+end
+
+
 --- Every solver on the skeleton's chains, units in order; returns how
 -- many reached their targets (measured after all: a later unit may have
--- moved a tip).
+-- moved a tip).  A general skeleton or one with an order solves each
+-- solver alone (general_solve, ordered_solve; a skeleton turns general,
+-- if a solver needs it, once the plan is made: a refused solve changes
+-- nothing).
 -- Or -1, nothing solved, for a cycle through a target (M.cycle).
 function M.solve(sk)
   local work = work_of(sk)
+  if #sk.steps > 0 or sk.general or needs_general(sk) then
+    local p = work.plan
+    if not plan_make(sk, p) then
+      plan_clear(p)
+      return -1
+    end
+    fit_pose(work, p)
+    local reached
+    if #sk.steps > 0 then reached = ordered_solve(sk, work, p) else reached = general_solve(sk, work, p) end
+    plan_clear(p)
+    return reached
+  end
   local p = work.plan
   if not plan_make(sk, p) then
     plan_clear(p)
