@@ -53,7 +53,7 @@ CORE_HEADERS = $(wildcard src/ik2d*.h)
 BINDING_SOURCES = src/lua/luaik_api.c src/lua/luaik_options.c src/lua/luaik_core.c src/lua/luaik_constraint.c src/lua/luaik_chain.c \
                   src/lua/luaik_solver.c src/lua/luaik_group.c src/lua/luaik_ffi.c \
                   src/lua/luaik_skeleton.c src/lua/luaik_spring.c \
-                  src/lua/luaik_transform_constraint.c src/lua/luaik_module.c
+                  src/lua/luaik_transform_constraint.c src/lua/luaik_rig.c src/lua/luaik_module.c
 BINDING_HEADERS = src/lua/luaik_api.h src/lua/luaik.h src/lua/luaik_compat.h
 # the Lua side, its folders too (the pure-Lua core in lua/ik2d/pure/)
 LUA_MODULES = $(patsubst lua/%,%,$(wildcard lua/ik2d/*.lua lua/ik2d/*/*.lua))

@@ -25,6 +25,9 @@ local ik2d = {
   MAX_SKELETON_BONES = core.MAX_SKELETON_BONES,
   spring = core.spring,
   transform_constraint = core.transform_constraint,
+  slots = core.slots,
+  rig_targets = core.rig_targets,
+  clip = core.clip,
   ffi = false,
   -- "c" (the C core), "ffi" (the C core through LuaJIT's FFI) or "lua"
   backend = backend,
@@ -63,8 +66,16 @@ ik2d.use_ffi(os.getenv("IK2D_NO_FFI") == nil)
 -- does not run falls back to the best below it); returns the name of the
 -- one in use, which ik2d.isa also reads.  Every set gives the same bits.
 ik2d.use_isa = core.use_isa
-setmetatable(ik2d, { __index = function(_, key)
+-- ik2d.rig and ik2d.player load when first asked for: a game without
+-- characters from files loads no JSON reader
+local LATER = { rig = "ik2d.rig", player = "ik2d.player" }
+setmetatable(ik2d, { __index = function(t, key)
   if key == "isa" then return core.use_isa() end
+  if LATER[key] then
+    local module = require(LATER[key])
+    rawset(t, key, module)
+    return module
+  end
 end })
 
 -- IK2D_ISA forces a set (tests, benchmarks); else the best one

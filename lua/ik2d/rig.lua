@@ -68,12 +68,12 @@ local function describe(decoded, name, options)
 end
 
 -- A rig of the parts build made, over description desc.
-local function new_rig(desc, parts)
+local function new_rig(desc, parts, atlas)
   local self = {
     skeleton = parts.skeleton, solvers = parts.solvers, constraints = parts.constraints,
     clips = parts.clips, slots = desc.slots or {}, skins = desc.skins or {},
     attachments = parts.attachment_list, events = desc.events or {},
-    unsupported = desc.unsupported or {}, description = desc,
+    unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
     _constraint_list = parts.constraint_list, _setup = {},
   }
@@ -88,16 +88,39 @@ end
 -- is always in), y_down (default true: a y-up rig gets the skeleton scale
 -- (1, -1), upright on a y-down screen), armature (DragonBones: which one,
 -- default the first), atlas (for drawing).
+-- The atlas option: a path (.atlas text, or a DragonBones _tex.json), an
+-- atlas's text, or one ik2d.rig.atlas read; nil for none.
+local function atlas_of(option)
+  if option == nil or (type(option) == "table" and option.regions) then return option end
+  local atlas = require "ik2d.rig.atlas"
+  if type(option) ~= "string" then
+    error("ik2d.rig: load: atlas must be a path, an atlas's text or a read atlas, got "
+      .. show(option), 0)
+  end
+  if option:lower():match("%.json$") then
+    local decoded, name = source.open(option)
+    if decoded == nil then error(name, 0) end
+    return atlas.read_tex(decoded, name)
+  end
+  if option:find("\n") then return atlas.read(option, "<atlas text>") end
+  local text, message = source.read_file(option)
+  if not text then error(format("%s: cannot be read: %s", option, tostring(message)), 0) end
+  return atlas.read(text, option)
+end
+
 function rig.load(src, options)
   options = check_options(options)
   local decoded, name = source.open(src)
   if decoded == nil then error(name, 2) end
   local ok, result = pcall(describe, decoded, name, options)
   if not ok then error(result, 2) end
+  local atlas_ok, atlas = pcall(atlas_of, options.atlas)
+  if not atlas_ok then error(atlas, 2) end
   local built
-  ok, built = pcall(build.rig, result, options, require "ik2d")
+  local build_options = { skin = options.skin, y_down = options.y_down, atlas_data = atlas }
+  ok, built = pcall(build.rig, result, build_options, require "ik2d")
   if not ok then error(format("%s: %s", name, tostring(built)), 2) end
-  return new_rig(result, built)
+  return new_rig(result, built, atlas)
 end
 
 -- ------------------------------------------------------------------

@@ -40,6 +40,9 @@ typedef enum luaik_type {
   LUAIK_SKELETON,
   LUAIK_SPRING,
   LUAIK_TRANSFORM_CONSTRAINT,
+  LUAIK_SLOTS,
+  LUAIK_RIG_TARGETS,
+  LUAIK_CLIP,
   LUAIK_TYPES
 } luaik_type;
 extern const char *const luaik_type_names[LUAIK_TYPES];
@@ -302,6 +305,9 @@ extern const luaL_Reg luaik_group_methods[], luaik_group_meta[];
 extern const luaL_Reg luaik_skeleton_methods[], luaik_skeleton_meta[];
 extern const luaL_Reg luaik_spring_methods[], luaik_spring_meta[];
 extern const luaL_Reg luaik_transform_constraint_methods[], luaik_transform_constraint_meta[];
+extern const luaL_Reg luaik_slots_methods[], luaik_slots_meta[];
+extern const luaL_Reg luaik_rig_targets_methods[], luaik_rig_targets_meta[];
+extern const luaL_Reg luaik_clip_methods[], luaik_clip_meta[];
 /* The module's functions: ik2d.chain, ik2d.constraint, ... */
 int luaik_chain_new(lua_State *L);
 int luaik_constraint_new(lua_State *L);
@@ -310,5 +316,8 @@ int luaik_group_new(lua_State *L);
 int luaik_skeleton_new(lua_State *L);
 int luaik_spring_new(lua_State *L);
 int luaik_transform_constraint_new(lua_State *L);
+int luaik_slots_new(lua_State *L);
+int luaik_rig_targets_new(lua_State *L);
+int luaik_clip_new(lua_State *L);
 
 #endif

@@ -23,7 +23,7 @@
 
 const char *const luaik_type_names[LUAIK_TYPES] = {
   "ik2d.Constraint", "ik2d.Chain", "ik2d.Solver", "ik2d.Group", "ik2d.Skeleton", "ik2d.Spring",
-  "ik2d.TransformConstraint",
+  "ik2d.TransformConstraint", "ik2d.Slots", "ik2d.RigTargets", "ik2d.Clip",
 };
 
 /* The types that keep references in a user value (luaik_keep). */

@@ -51,6 +51,9 @@ static const luaL_Reg module_functions[] = {
   {"skeleton", luaik_skeleton_new},
   {"spring", luaik_spring_new},
   {"transform_constraint", luaik_transform_constraint_new},
+  {"slots", luaik_slots_new},
+  {"rig_targets", luaik_rig_targets_new},
+  {"clip", luaik_clip_new},
   {NULL, NULL}
 };
 
@@ -65,6 +68,9 @@ static const luaik_function_list function_lists[] = {
   {luaik_skeleton_methods, true}, {luaik_skeleton_meta, false},
   {luaik_spring_methods, true}, {luaik_spring_meta, false},
   {luaik_transform_constraint_methods, true}, {luaik_transform_constraint_meta, false},
+  {luaik_slots_methods, true}, {luaik_slots_meta, false},
+  {luaik_rig_targets_methods, true}, {luaik_rig_targets_meta, false},
+  {luaik_clip_methods, true}, {luaik_clip_meta, false},
   {NULL, false}
 };
 
@@ -150,6 +156,9 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   register_type(L, state, LUAIK_SPRING, luaik_spring_methods, luaik_spring_meta);
   register_type(L, state, LUAIK_TRANSFORM_CONSTRAINT, luaik_transform_constraint_methods,
                 luaik_transform_constraint_meta);
+  register_type(L, state, LUAIK_SLOTS, luaik_slots_methods, luaik_slots_meta);
+  register_type(L, state, LUAIK_RIG_TARGETS, luaik_rig_targets_methods, luaik_rig_targets_meta);
+  register_type(L, state, LUAIK_CLIP, luaik_clip_methods, luaik_clip_meta);
   lua_newtable(L);
   luaik_push_state(L);
   set_functions(L, module_functions);

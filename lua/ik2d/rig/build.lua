@@ -9,6 +9,8 @@
 -- core: the ik2d module (its constructors).  Returns the parts
 -- ik2d.rig puts in a rig.
 
+local atlas_lib = require "ik2d.rig.atlas"
+
 local build = {}
 
 local pairs, ipairs, format = pairs, ipairs, string.format
@@ -260,17 +262,71 @@ end
 -- the whole rig
 -- ------------------------------------------------------------------
 
-local function slots_of(desc, sk, parts, core)
-  local list, deform = {}, {}
+-- ------------------------------------------------------------------
+-- attachments' geometry
+-- ------------------------------------------------------------------
+
+local QUAD = { 1, 2, 3, 3, 4, 1 }
+
+-- The atlas region of an attachment's image (its path, else its name),
+-- and its page: the whole texture when the rig has no atlas or the atlas
+-- not that image.
+local function region_of(atlas, a, record)
+  local name = a.path or record.name
+  local r = atlas and atlas.regions[name]
+  if r then return r, atlas.pages[r.page] end
+  return atlas_lib.whole(a.width or 32, a.height or 32), nil
+end
+
+-- The mesh a linked mesh takes its geometry from: its parent entry, in
+-- its skin, on the same slot.
+local function linked_parent(parts, record)
+  local by_slot = parts.by_skin[record.data.skin or record.skin]
+  local index = by_slot and by_slot[record.slot] and by_slot[record.slot][record.data.parent]
+  return index and parts.attachment_list[index]
+end
+
+-- Attachment record's core def and its final uvs and triangles.
+local function geometry_of(parts, record, atlas)
+  local a = record.data
+  if a.type == "region" then
+    local r = region_of(atlas, a, record)
+    record.kind, record.uvs, record.triangles = "region", atlas_lib.region_uvs(r), QUAD
+    return { kind = "region", vertices = atlas_lib.region_corners(a, r), uvs = record.uvs,
+      triangles = QUAD, color = a.color }
+  end
+  local mesh, deform = a, record.index
+  if a.type == "linkedmesh" then
+    local parent = linked_parent(parts, record)
+    if not parent or parent.data.type ~= "mesh" then
+      record.kind = "hidden"
+      return { kind = "hidden" }
+    end
+    mesh = parent.data
+    if a.deform ~= false then deform = parent.index end
+  elseif a.type ~= "mesh" then
+    record.kind = "hidden"
+    return { kind = "hidden" }
+  end
+  local r, page = region_of(atlas, a, record)
+  record.kind = "mesh"
+  record.uvs = page and atlas_lib.mesh_uvs(mesh.uvs, r, page) or mesh.uvs
+  record.triangles = mesh.triangles
+  return { kind = "mesh", vertices = mesh.vertices, weights = mesh.weights, uvs = record.uvs,
+    triangles = mesh.triangles, color = a.color, deform = deform }
+end
+
+local function slots_of(desc, sk, parts, core, atlas)
+  local list, attachments = {}, {}
   for i, slot in ipairs(desc.slots or {}) do
     local shows = parts.shows[slot.name]
-    list[i] = { bone = slot.bone, attachment = slot.attachment and shows[slot.attachment] or nil,
+    list[i] = { bone = parts.bone_index[slot.bone],
+      attachment = slot.attachment and shows[slot.attachment] or nil,
       color = slot.color or { 1, 1, 1, 1 }, dark = slot.dark, blend = slot.blend or "normal" }
   end
-  for k, a in ipairs(parts.attachment_list) do deform[k] = deform_size(a.data) end
+  for k, record in ipairs(parts.attachment_list) do attachments[k] = geometry_of(parts, record, atlas) end
   if #list == 0 then return nil end
-  return core.slots(sk, { slots = list, attachment_count = #parts.attachment_list,
-    deform_sizes = deform })
+  return core.slots(sk, { slots = list, attachments = attachments })
 end
 
 local function solvers_of(desc, sk, skins, core, parts)
@@ -333,7 +389,7 @@ function build.rig(desc, options, core)
   parts.skeleton = sk
   solvers_of(desc, sk, skins, core, parts)
   order_of(desc, sk, parts)
-  parts.slots = slots_of(desc, sk, parts, core)
+  parts.slots = slots_of(desc, sk, parts, core, options.atlas_data)
   parts.targets = core.rig_targets{ skeleton = sk, solvers = parts.solver_list,
     constraints = parts.constraint_list, slots = parts.slots }
   parts.clips = {}

@@ -43,6 +43,10 @@ local function read_file(path)
   return nil, love_message or "no file system to read it with"
 end
 
+--- source.read_file(path) -> the file's text, or nil, message (through
+-- love.filesystem inside LÖVE)
+source.read_file = read_file
+
 --- source.open(src) -> decoded table, name; or nil, message.  src: a
 -- path ending in .json, a JSON text or a decoded table; name: the path,
 -- "<json text>" or "<table>".
