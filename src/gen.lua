@@ -371,7 +371,7 @@ end
 
 -- the C name of the check of a step (a field's or a checking rule's)
 local function check_name(def, step)
-  return format("ik2d_%s_check_%s", def.prefix, step.name)
+  return format("ik2d__%s_check_%s", def.prefix, step.name)
 end
 
 -- the C path of a step's field in def: "tip.angle"
@@ -713,7 +713,7 @@ end
 
 local function default_def_function(def)
   local out = {
-    format("%s ik2d_default_%s_def(void) {", def.c, def.prefix),
+    format("%s ik2d_default_%s(void) {", def.c, (def.c:gsub("^ik2d_", ""))),
     format("  %s def;", def.c),
     "  memset(&def, 0, sizeof def);",
   }

@@ -12,7 +12,7 @@
 
 /* The target's distance from the ray from (ox, oy) along unit u: from
 ** its line for a target ahead of the origin, else from the origin. */
-double ik2d_aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty);
+double aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty);
 
 /* The target's distance from the aim's ray on the chain's result (angles
 ** and joints, as drawn); the target in world space. */

@@ -43,13 +43,13 @@
 /* What a turn reads besides the bone: copied out of the pose into
 ** locals, so that the compiler keeps them in registers across the stores
 ** to the rotations (which may alias any double). */
-typedef struct ccd_aim {
+typedef struct ccd_turn_inputs {
   double target_x, target_y, tolerance_sq;
   ik2d_rot damping;
-} ccd_aim;
+} ccd_turn_inputs;
 
-static inline ccd_aim ccd_aim_of(const ik2d_pose *pose) {
-  ccd_aim aim;
+static inline ccd_turn_inputs ccd_turn_inputs_of(const ik2d_pose *pose) {
+  ccd_turn_inputs aim;
   aim.target_x = pose->target_x;
   aim.target_y = pose->target_y;
   aim.tolerance_sq = pose->tolerance_sq;
@@ -61,7 +61,7 @@ static inline ccd_aim ccd_aim_of(const ik2d_pose *pose) {
 ** applied), moves the tip with it and returns the tip's squared distance
 ** to the target.  Inline: it is the inner loop, and inlined the tip stays
 ** in registers. */
-IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_aim *aim, int i,
+IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_turn_inputs *aim, int i,
                             double jx, double jy, double *tip_x,
                             double *tip_y) {
   double to_tip_x = *tip_x - jx, to_tip_y = *tip_y - jy;
@@ -110,7 +110,7 @@ IK2D_INLINE void ccd_next_joint(ik2d_pose *pose, int i, ik2d_rot *world) {
 ** It stops early within tolerance. */
 typedef struct ccd_sweeper {
   ik2d_pose *pose;
-  ccd_aim aim;
+  ccd_turn_inputs aim;
   double tip_x, tip_y, distance_sq;
   ik2d_rot world;
   int step;          /* the next step; pose->count once the sweep is over */
@@ -119,7 +119,7 @@ typedef struct ccd_sweeper {
 /* distance_sq is set by the first step (a chain has a bone at least). */
 IK2D_INLINE void ccd_sweeper_start(ccd_sweeper *l, ik2d_pose *pose) {
   l->pose = pose;
-  l->aim = ccd_aim_of(pose);
+  l->aim = ccd_turn_inputs_of(pose);
   l->tip_x = pose->joint_x[pose->count];
   l->tip_y = pose->joint_y[pose->count];
   l->world = pose->base;

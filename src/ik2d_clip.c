@@ -434,9 +434,9 @@ ik2d_status ik2d_clip_apply(const ik2d_clip *clip, const ik2d_rig_targets *targe
   if (!isfinite(time)) return IK2D_ERR_TIME;
   if (!(alpha >= 0.0 && alpha <= 1.0)) return IK2D_ERR_ALPHA;
   if (!targets_fit(clip, targets)) return IK2D_ERR_TIMELINE_TARGET;
-  if (needs_general(clip)) ik2d_skeleton_make_general(targets->skeleton);
+  if (needs_general(clip)) ik2d__skeleton_make_general(targets->skeleton);
   for (i = 0; i < clip->timeline_count; i++)
     posed = timeline_apply(&clip->timelines[i], targets, time, alpha) || posed;
-  if (posed) ik2d_skeleton_posed(targets->skeleton);
+  if (posed) ik2d__skeleton_posed(targets->skeleton);
   return IK2D_OK;
 }

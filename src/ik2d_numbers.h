@@ -64,12 +64,12 @@
 
 /* A joint solve's attempt has stalled after this many iterations that
 ** do not lower its objective by a tenth. */
-#define IK2D_JOINT_STALL 3
+#define IK2D_COUPLED_STALL 3
 
 /* A solver's count of joint solves in a row that ended unreached goes
 ** round from here to 1 (it seeds the scattered start: another each
 ** frame, never the 0 of a group that reached). */
-#define IK2D_JOINT_STALLS_MAX 65535
+#define IK2D_COUPLED_STALLS_MAX 65535
 
 /* Park and Miller's minimal standard generator, for the scattered start:
 ** its products stay below 2^53, exact in the pure-Lua core's doubles. */

@@ -26,9 +26,9 @@
 **
 ** The skeleton keeps its chains in sync: an edit recomputes the frames
 ** below the bone it touched and every chain ending below it takes the
-** new state (ik2d_skeleton_chain_pull), so a chain's joints can be read
+** new state (ik2d__skeleton_chain_pull), so a chain's joints can be read
 ** at any time; a solve of a chain writes its bones back
-** (ik2d_skeleton_chain_push).
+** (ik2d__skeleton_chain_push).
 */
 #include <math.h>
 #include <stddef.h>
@@ -158,13 +158,13 @@ static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
   sk->plan_kept = false;
 }
 
-bool ik2d_skeleton_link_constraint(ik2d_skeleton *sk, ik2d_transform_constraint *tc) {
+bool ik2d__skeleton_link_constraint(ik2d_skeleton *sk, ik2d_transform_constraint *tc) {
   if (sk->constraint_count >= IK2D_MAX_SKELETON_SOLVERS) return false;
   sk->constraints[sk->constraint_count++] = tc;
   return true;
 }
 
-void ik2d_skeleton_unlink_constraint(ik2d_skeleton *sk, ik2d_transform_constraint *tc) {
+void ik2d__skeleton_unlink_constraint(ik2d_skeleton *sk, ik2d_transform_constraint *tc) {
   int k;
   for (k = 0; k < sk->constraint_count; k++) {
     if (sk->constraints[k] != tc) continue;
@@ -249,7 +249,7 @@ int ik2d_skeleton_transform_constraints(const ik2d_skeleton *sk,
 ** skeleton's solvers) */
 ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
                              const ik2d_solver_def *def) {
-  ik2d_status status = ik2d_solver_init_unlinked(solver, size, chain, def);
+  ik2d_status status = ik2d__solver_init_unlinked(solver, size, chain, def);
   if (status != IK2D_OK) return status;
   if (!skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
@@ -330,7 +330,7 @@ IK2D_INLINE void rigid_frame(ik2d_skeleton *sk, int b) {
   f->tip_y = f->y + length * rot.s;
 }
 
-ik2d_bone_local ik2d_skeleton_local(const ik2d_skeleton *sk, int b) {
+ik2d_bone_local ik2d__skeleton_local(const ik2d_skeleton *sk, int b) {
   const ik2d_bone_shape *shape = &sk->shape[b];
   ik2d_bone_local l;
   l.x = shape->x;
@@ -343,7 +343,7 @@ ik2d_bone_local ik2d_skeleton_local(const ik2d_skeleton *sk, int b) {
   return l;
 }
 
-void ik2d_skeleton_set_local(ik2d_skeleton *sk, int b, const ik2d_bone_local *local) {
+void ik2d__skeleton_set_local(ik2d_skeleton *sk, int b, const ik2d_bone_local *local) {
   ik2d_bone_shape *shape = &sk->shape[b];
   shape->x = local->x;
   shape->y = local->y;
@@ -354,14 +354,14 @@ void ik2d_skeleton_set_local(ik2d_skeleton *sk, int b, const ik2d_bone_local *lo
   shape->shear_y = local->shear_y;
 }
 
-void ik2d_skeleton_to_pose(ik2d_skeleton *sk) {
+void ik2d__skeleton_to_pose(ik2d_skeleton *sk) {
   int b;
   for (b = 0; b < sk->count; b++) {
     sk->angle[b] = sk->pose[b];
     sk->shape[b] = sk->pose_shape[b];
   }
-  ik2d_skeleton_forward(sk, 0, NULL);
-  ik2d_skeleton_pull_all(sk);
+  ik2d__skeleton_forward(sk, 0, NULL);
+  skeleton_pull_all(sk);
 }
 
 /* (x, y) of the skeleton's space in the world, unflipped: its base's
@@ -393,8 +393,8 @@ static void world_frame(ik2d_skeleton *sk, int b) {
 }
 
 static void general_frame(ik2d_skeleton *sk, int b) {
-  ik2d_bone_local local = ik2d_skeleton_local(sk, b);
-  ik2d_bone_place(ik2d_skeleton_parent_world(sk, b), &local, (ik2d_inherit)sk->inherit[b],
+  ik2d_bone_local local = ik2d__skeleton_local(sk, b);
+  ik2d_bone_place(ik2d__skeleton_parent_world(sk, b), &local, (ik2d_inherit)sk->inherit[b],
                   sk->scale_x, sk->scale_y, &sk->world[b]);
   world_frame(sk, b);
 }
@@ -406,7 +406,7 @@ IK2D_INLINE void skeleton_frame(ik2d_skeleton *sk, int b) {
     rigid_frame(sk, b);
 }
 
-void ik2d_skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+void ik2d__skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
                                  double *x, double *y) {
   double u, v, px, py;
   ik2d_affine_point(&sk->world[b], dx, dy, &u, &v);
@@ -419,20 +419,20 @@ void ik2d_skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, doub
   *y = py;
 }
 
-void ik2d_skeleton_unplace(const ik2d_skeleton *sk, double x, double y, double *sx,
+void ik2d__skeleton_unplace(const ik2d_skeleton *sk, double x, double y, double *sx,
                            double *sy) {
   double dx = (sk->flip ? 2.0 * sk->base_x - x : x) - sk->base_x, dy = y - sk->base_y;
   *sx = sk->base_rot.c * dx + sk->base_rot.s * dy;
   *sy = sk->base_rot.c * dy - sk->base_rot.s * dx;
 }
 
-void ik2d_skeleton_make_general(ik2d_skeleton *sk) {
+void ik2d__skeleton_make_general(ik2d_skeleton *sk) {
   if (sk->general) return;
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   sk->general = true;
   sk->plan_kept = false;
-  ik2d_skeleton_forward(sk, 0, NULL);
-  ik2d_skeleton_pull_all(sk);
+  ik2d__skeleton_forward(sk, 0, NULL);
+  skeleton_pull_all(sk);
 }
 
 /* Bone b's origin x as drawn: mirrored about the base when flipped (a
@@ -459,7 +459,7 @@ IK2D_INLINE void skeleton_transform(ik2d_skeleton *sk, int b) {
   t[4] = f->tip_y;
 }
 
-void ik2d_skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
+void ik2d__skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
   int b;
   for (b = first; b < sk->count; b++) {
     if (mask != NULL && !mask[b]) continue;
@@ -468,7 +468,7 @@ void ik2d_skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
   }
 }
 
-void ik2d_skeleton_subtree(const ik2d_skeleton *sk, int bone, bool *mask) {
+void ik2d__skeleton_subtree(const ik2d_skeleton *sk, int bone, bool *mask) {
   int b;
   mask[bone] = true;
   for (b = bone + 1; b < sk->count; b++) {
@@ -579,7 +579,7 @@ IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, do
     chain->base_angle = kept;
     chain->base_rot = frame != NULL ? ik2d_frame_rot(frame) : sk->base_rot;
   } else {
-    ik2d_chain_keep_base(chain, x, y, angle);
+    ik2d__chain_keep_base(chain, x, y, angle);
   }
   chain->flip = sk->flip;
   chain->scale = 1.0;
@@ -610,7 +610,7 @@ static void pull_joints(ik2d_chain *chain, const ik2d_skeleton *sk) {
 ** skeleton: with its turning space (ik2d_bone_turn_frame), the other way
 ** where that reflects, and the other way again when flipped. */
 static double general_turn(const ik2d_skeleton *sk, int b) {
-  const ik2d_affine *p = ik2d_skeleton_parent_world(sk, b);
+  const ik2d_affine *p = ik2d__skeleton_parent_world(sk, b);
   int inherit = sk->inherit[b];
   double det;
   if (p == NULL || inherit == IK2D_INHERIT_POSITION ||
@@ -647,7 +647,7 @@ static void general_pull(ik2d_chain *chain, const ik2d_skeleton *sk) {
   double previous = 0.0, reach = 0.0;
   int k;
   pull_joints(chain, sk);
-  ik2d_chain_keep_base(chain, chain->joints[0], chain->joints[1], 0.0);
+  ik2d__chain_keep_base(chain, chain->joints[0], chain->joints[1], 0.0);
   chain->flip = false;
   chain->scale = 1.0;
   for (k = 0; k < chain->count; k++) {
@@ -671,7 +671,7 @@ static void general_pull(ik2d_chain *chain, const ik2d_skeleton *sk) {
   link->stale = false;
 }
 
-void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
+void ik2d__skeleton_chain_pull(ik2d_chain *chain) {
   struct ik2d_chain_link *link = chain->link;
   const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   const double *t;
@@ -686,10 +686,10 @@ void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
   link->stale = false;
 }
 
-void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
+void skeleton_pull_all(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    ik2d_skeleton_chain_pull(chain_of_node(node));
+    ik2d__skeleton_chain_pull(chain_of_node(node));
 }
 
 /* Is bone x below bone b (or b)? */
@@ -703,7 +703,7 @@ static void skeleton_pull_below(ik2d_skeleton *sk, int b, const ik2d_chain *exce
   for (node = sk->chains.next; node != &sk->chains; node = node->next) {
     ik2d_chain *chain = chain_of_node(node);
     if (chain != except && skeleton_below(sk, b, chain->link->to))
-      ik2d_skeleton_chain_pull(chain);
+      ik2d__skeleton_chain_pull(chain);
   }
 }
 
@@ -716,7 +716,7 @@ static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
   }
 }
 
-void ik2d_skeleton_worlds_moved(ik2d_skeleton *sk, const bool *kept) {
+void ik2d__skeleton_worlds_moved(ik2d_skeleton *sk, const bool *kept) {
   bool moved[IK2D_MAX_SKELETON_BONES];
   int b;
   for (b = 0; b < sk->count; b++) {
@@ -729,16 +729,16 @@ void ik2d_skeleton_worlds_moved(ik2d_skeleton *sk, const bool *kept) {
       general_frame(sk, b);
     skeleton_transform(sk, b);
   }
-  ik2d_skeleton_pull_all(sk);
+  skeleton_pull_all(sk);
 }
 
 /* ------------------------------------------------------------------ */
 /* deferred frames and pulls, within a skeleton's solve                 */
 /* ------------------------------------------------------------------ */
 
-void ik2d_skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
+void ik2d__skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
 
-void ik2d_skeleton_place_stale(ik2d_skeleton *sk, int b) {
+void ik2d__skeleton_place_stale(ik2d_skeleton *sk, int b) {
   int up[IK2D_MAX_SKELETON_BONES], n = 0;
   /* a stale bone's parent may be stale too: the bones up to the first
   ** fresh one, placed from the top down */
@@ -751,15 +751,15 @@ void ik2d_skeleton_place_stale(ik2d_skeleton *sk, int b) {
   }
 }
 
-void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
+void ik2d__skeleton_chain_ready(ik2d_chain *chain, bool joints) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   double x, y;
   if (sk == NULL || !link->stale) return;
-  if (sk->parent[link->from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[link->from]);
+  if (sk->parent[link->from] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[link->from]);
   if (joints || sk->general) {
-    ik2d_skeleton_bone_ready(sk, link->to);
-    ik2d_skeleton_chain_pull(chain);
+    ik2d__skeleton_bone_ready(sk, link->to);
+    ik2d__skeleton_chain_pull(chain);
     return;
   }
   /* the base is from's origin, which its parent's frame gives: from's own
@@ -775,7 +775,7 @@ void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
   link->stale = false;
 }
 
-void ik2d_skeleton_settle(ik2d_skeleton *sk) {
+void ik2d__skeleton_settle(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
   int i;
   if (!sk->deferring) return;
@@ -788,7 +788,7 @@ void ik2d_skeleton_settle(ik2d_skeleton *sk) {
     sk->stale[i] = 0;
   }
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    if (node->chain->link->stale) ik2d_skeleton_chain_pull(node->chain);
+    if (node->chain->link->stale) ik2d__skeleton_chain_pull(node->chain);
 }
 
 /* Bone b of the path of chain, its k-th: its frame and transform, on the
@@ -852,7 +852,7 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton_node *node;
   int k, from = link->from;
-  if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
+  if (sk->parent[from] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[from]);
   memset(sk->stale + sk->position[from], 1, (size_t)(sk->last[from] - sk->position[from] + 1));
   for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
@@ -878,7 +878,7 @@ static void general_push(ik2d_chain *chain, ik2d_skeleton *sk, bool pull_others)
   for (k = 0; k < chain->count; k++)
     if (chain->angle[k] != chain->pose[k])
       sk->angle[link->bones[k]] = link->turn[k] * (chain->angle[k] - link->offset[k]);
-  if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
+  if (sk->parent[from] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[from]);
   skeleton_forward_below(sk, from);
   if (sk->deferring)
     memset(sk->stale + sk->position[from], 0, (size_t)(sk->last[from] - sk->position[from] + 1));
@@ -889,11 +889,11 @@ static void general_push(ik2d_chain *chain, ik2d_skeleton *sk, bool pull_others)
     if (sk->deferring)
       node->chain->link->stale = true;
     else
-      ik2d_skeleton_chain_pull(node->chain);
+      ik2d__skeleton_chain_pull(node->chain);
   }
 }
 
-void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
+void ik2d__skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   int k, b, i, n = chain->count;
@@ -955,17 +955,22 @@ static ik2d_status skeleton_bone_def_check(const ik2d_skeleton_bone_def *def, in
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
   if (!parent_earlier(def, index)) return IK2D_ERR_PARENT;
-  if ((status = ik2d_skeleton_bone_check_length(def->length)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_bone_check_rest(def->rest)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_bone_check_length(def->length)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_bone_check_rest(def->rest)) != IK2D_OK) return status;
   if (!def->at_tip) {
-    if ((status = ik2d_skeleton_bone_check_x(def->x)) != IK2D_OK) return status;
-    if ((status = ik2d_skeleton_bone_check_y(def->y)) != IK2D_OK) return status;
+    if ((status = ik2d__skeleton_bone_check_x(def->x)) != IK2D_OK) return status;
+    if ((status = ik2d__skeleton_bone_check_y(def->y)) != IK2D_OK) return status;
   }
-  if ((status = ik2d_skeleton_bone_check_scale_x(def->scale_x)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_bone_check_scale_y(def->scale_y)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_bone_check_shear_x(def->shear_x)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_bone_check_shear_y(def->shear_y)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_bone_check_inherit(def->inherit)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_bone_check_scale_x(def->scale_x)) != IK2D_OK)
+    return status;
+  if ((status = ik2d__skeleton_bone_check_scale_y(def->scale_y)) != IK2D_OK)
+    return status;
+  if ((status = ik2d__skeleton_bone_check_shear_x(def->shear_x)) != IK2D_OK)
+    return status;
+  if ((status = ik2d__skeleton_bone_check_shear_y(def->shear_y)) != IK2D_OK)
+    return status;
+  if ((status = ik2d__skeleton_bone_check_inherit(def->inherit)) != IK2D_OK)
+    return status;
   if (!limit_in_parent_space(def)) return IK2D_ERR_SKELETON_SPACE;
   return IK2D_OK;
 }
@@ -1010,13 +1015,13 @@ static bool skeleton_extent_finite(const ik2d_skeleton_def *def) {
 static ik2d_status bone_local_def_check(const ik2d_bone_local *def) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_bone_local_check_x(def->x)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_local_check_y(def->y)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_local_check_angle(def->angle)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_local_check_scale_x(def->scale_x)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_local_check_scale_y(def->scale_y)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_local_check_shear_x(def->shear_x)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_local_check_shear_y(def->shear_y)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_angle(def->angle)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_scale_x(def->scale_x)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_scale_y(def->scale_y)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_shear_x(def->shear_x)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_local_check_shear_y(def->shear_y)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -1028,15 +1033,15 @@ static ik2d_status bone_local_def_check(const ik2d_bone_local *def) {
 static ik2d_status skeleton_def_check(const ik2d_skeleton_def *def, int *bad) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_skeleton_check_bone_count(def->bone_count)) != IK2D_OK)
+  if ((status = ik2d__skeleton_check_bone_count(def->bone_count)) != IK2D_OK)
     return status;
   if ((status = skeleton_bones_valid(def, bad)) != IK2D_OK) return status;
   if (!skeleton_extent_finite(def)) return IK2D_ERR_REACH;
-  if ((status = ik2d_skeleton_check_x(def->x)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_y(def->y)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_angle(def->angle)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_scale_x(def->scale_x)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_scale_y(def->scale_y)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_angle(def->angle)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_scale_x(def->scale_x)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_scale_y(def->scale_y)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -1168,7 +1173,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   sk->plan_kept = false;
   sk->constraint_count = 0;
   sk->step_count = 0;
-  ik2d_skeleton_forward(sk, 0, NULL);
+  ik2d__skeleton_forward(sk, 0, NULL);
   return IK2D_OK;
 }
 
@@ -1199,18 +1204,18 @@ int ik2d_skeleton_bone_count(const ik2d_skeleton *sk) {
 /* Bone i and those below it moved: their frames, and the chains ending
 ** there (every other chain is untouched by the change). */
 static void skeleton_moved(ik2d_skeleton *sk, int i) {
-  ik2d_skeleton_moved(sk, i);
+  ik2d__skeleton_moved(sk, i);
 }
 
-void ik2d_skeleton_moved(ik2d_skeleton *sk, int i) {
+void ik2d__skeleton_moved(ik2d_skeleton *sk, int i) {
   skeleton_forward_below(sk, i);
   skeleton_pull_below(sk, i, NULL);
 }
 
 /* Everything moved (base, flip, reset). */
 static void skeleton_moved_all(ik2d_skeleton *sk) {
-  ik2d_skeleton_forward(sk, 0, NULL);
-  ik2d_skeleton_pull_all(sk);
+  ik2d__skeleton_forward(sk, 0, NULL);
+  skeleton_pull_all(sk);
 }
 
 /* The base's fields; its rotation's trig only for a new angle (the
@@ -1229,19 +1234,19 @@ ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
                                    double angle) {
   ik2d_status status;
   if (sk == NULL) return IK2D_ERR_NULL;
-  status = ik2d_chain_check_base(x, y, angle);
+  status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
   skeleton_keep_base(sk, x, y, angle);
   skeleton_moved_all(sk);
   return IK2D_OK;
 }
 
-void ik2d_skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
+void ik2d__skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
   skeleton_keep_base(sk, x, y, angle);
-  ik2d_skeleton_posed(sk);
+  ik2d__skeleton_posed(sk);
 }
 
-void ik2d_skeleton_posed(ik2d_skeleton *sk) {
+void ik2d__skeleton_posed(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
   sk->deferring = true;
   memset(sk->stale, 1, (size_t)sk->count);
@@ -1249,12 +1254,12 @@ void ik2d_skeleton_posed(ik2d_skeleton *sk) {
     node->chain->link->stale = true;
 }
 
-ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int count,
                              const double *xya, int *bad) {
   int i;
   if (skeletons == NULL || xya == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
-    ik2d_status status = ik2d_chain_check_base(xya[3 * i], xya[3 * i + 1], xya[3 * i + 2]);
+    ik2d_status status = ik2d__chain_check_base(xya[3 * i], xya[3 * i + 1], xya[3 * i + 2]);
     if (skeletons[i] != NULL && status != IK2D_OK) {
       if (bad != NULL) *bad = i;
       return status;
@@ -1263,10 +1268,10 @@ ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_bases(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_set_bases(ik2d_skeleton *const *skeletons, int count,
                            const double *xya, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_bases(skeletons, count, xya, bad);
+  ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, xya, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (skeletons[i] != NULL)
@@ -1327,7 +1332,7 @@ ik2d_status ik2d_skeleton_set_pose_local(ik2d_skeleton *sk, int i, const ik2d_bo
       memcmp(&sk->shape[i], &shape, sizeof shape) == 0)
     return IK2D_OK;
   if (!shape_rigid(&shape, sk->inherit[i], sk->origin[2 * i], sk->origin[2 * i + 1]))
-    ik2d_skeleton_make_general(sk);
+    ik2d__skeleton_make_general(sk);
   sk->pose[i] = sk->angle[i] = local->angle;
   sk->pose_shape[i] = sk->shape[i] = shape;
   skeleton_moved(sk, i);
@@ -1361,11 +1366,11 @@ ik2d_status ik2d_skeleton_setup_local(const ik2d_skeleton *sk, int i, ik2d_bone_
 ik2d_status ik2d_skeleton_set_scale(ik2d_skeleton *sk, double sx, double sy) {
   ik2d_status status;
   if (sk == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_skeleton_check_scale_x(sx)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_scale_y(sy)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_scale_x(sx)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_scale_y(sy)) != IK2D_OK) return status;
   if (memcmp(&sx, &sk->scale_x, sizeof sx) == 0 && memcmp(&sy, &sk->scale_y, sizeof sy) == 0)
     return IK2D_OK;
-  if (sx != 1.0 || sy != 1.0) ik2d_skeleton_make_general(sk);
+  if (sx != 1.0 || sy != 1.0) ik2d__skeleton_make_general(sk);
   sk->scale_x = sx;
   sk->scale_y = sy;
   skeleton_moved_all(sk);
@@ -1448,7 +1453,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
   int b;
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (ik2d_skeleton_bone_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
+  if (ik2d__skeleton_bone_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
   for (b = 0; b < sk->count; b++) {
     extent += b == i ? length : sk->length[b];
     if (!sk->at_tip[b]) extent += fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
@@ -1469,7 +1474,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
 ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (ik2d_skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
+  if (ik2d__skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
   sk->rest[i] = angle;
   sk->rest_rot[i] = ik2d_rot_angle(angle);
   skeleton_regeometry(sk, i);
@@ -1687,7 +1692,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   }
   def.bone_count = n;
   def.bones = bones;
-  status = ik2d_chain_init_pivots(chain, size, &def);
+  status = ik2d__chain_init_pivots(chain, size, &def);
   if (status != IK2D_OK) {
     if (bad != NULL) *bad = to;
     return status;
@@ -1698,7 +1703,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   link->node.chain = chain;
   node_link(sk, &sk->chains, &link->node);
   skeleton_chains_below(sk);
-  ik2d_skeleton_chain_pull(chain);
+  ik2d__skeleton_chain_pull(chain);
   return IK2D_OK;
 }
 

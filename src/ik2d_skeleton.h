@@ -6,7 +6,7 @@
 ** real ik2d_chain, linked back to the skeleton) and the solvers on them.
 ** A chain's solve knows nothing of it: ik2d_skeleton_solve.c, above,
 ** resolves a target on a bone, solves, and writes a skeleton chain's
-** result back (ik2d_skeleton_chain_push).
+** result back (ik2d__skeleton_chain_push).
 */
 #ifndef IK2D_SKELETON_H
 #define IK2D_SKELETON_H
@@ -97,7 +97,7 @@ struct ik2d_skeleton {
   ** solve reads before it, and the rest once at the end. */
   bool deferring;
   unsigned char *stale;               /* by depth-first position */
-  bool listed;                        /* within ik2d_solve_skeletons: met
+  bool listed;                        /* within ik2d_skeletons_solve: met
                                          in its list; false between calls */
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
@@ -159,13 +159,13 @@ static inline void ik2d_frame_point(ik2d_frame *f, double dx, double dy, double 
 
 /* The point (dx, dy) of bone b's space in the result, as drawn (mirrored
 ** about the base when flipped, with the bone). */
-void ik2d_skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+void ik2d__skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
                                  double *x, double *y);
-static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+static inline void ik2d__skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
                                        double *x, double *y) {
   double px;
   if (sk->general) {
-    ik2d_skeleton_general_point(sk, b, dx, dy, x, y);
+    ik2d__skeleton_general_point(sk, b, dx, dy, x, y);
     return;
   }
   ik2d_frame_point(&sk->frame[b], dx, dy, &px, y);
@@ -182,71 +182,71 @@ static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx
 
 /* The skeleton turns general (nothing moves: the rigid way's bones are the
 ** general way's too). */
-void ik2d_skeleton_make_general(ik2d_skeleton *skeleton);
+void ik2d__skeleton_make_general(ik2d_skeleton *skeleton);
 /* The pose of bones changed in place (a clip): every bone stale and every
-** chain to pull, deferring, as after ik2d_skeleton_set_base_deferred. */
-void ik2d_skeleton_posed(ik2d_skeleton *skeleton);
+** chain to pull, deferring, as after ik2d__skeleton_set_base_deferred. */
+void ik2d__skeleton_posed(ik2d_skeleton *skeleton);
 /* Every bone's result back to its pose (angle and shape), placed, the
 ** chains pulled. */
-void ik2d_skeleton_to_pose(ik2d_skeleton *skeleton);
+void ik2d__skeleton_to_pose(ik2d_skeleton *skeleton);
 /* A world point as drawn, in the skeleton's space (its base and flip undone). */
-void ik2d_skeleton_unplace(const ik2d_skeleton *skeleton, double x, double y, double *sx,
+void ik2d__skeleton_unplace(const ik2d_skeleton *skeleton, double x, double y, double *sx,
                            double *sy);
 /* Bone b and those below it placed again (their frames, transforms and
 ** world maps), and the chains ending there pulled. */
-void ik2d_skeleton_moved(ik2d_skeleton *skeleton, int b);
+void ik2d__skeleton_moved(ik2d_skeleton *skeleton, int b);
 /* A transform constraint joins its skeleton's (false: it has the most it
 ** takes), and leaves it (and the order). */
-bool ik2d_skeleton_link_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
-void ik2d_skeleton_unlink_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
+bool ik2d__skeleton_link_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
+void ik2d__skeleton_unlink_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
 /* After a constraint set the world maps of the bones kept marks: their
 ** frames from those maps, the bones below placed again from them, the
 ** chains pulled. */
-void ik2d_skeleton_worlds_moved(ik2d_skeleton *skeleton, const bool *kept);
+void ik2d__skeleton_worlds_moved(ik2d_skeleton *skeleton, const bool *kept);
 /* Bone b's parent's world map in the skeleton's space (NULL for a root). */
-static inline const ik2d_affine *ik2d_skeleton_parent_world(const ik2d_skeleton *sk, int b) {
+static inline const ik2d_affine *ik2d__skeleton_parent_world(const ik2d_skeleton *sk, int b) {
   return sk->parent[b] >= 0 ? &sk->world[sk->parent[b]] : NULL;
 }
 /* Bone b's result as a local transform (angle and shape). */
-ik2d_bone_local ik2d_skeleton_local(const ik2d_skeleton *skeleton, int b);
-void ik2d_skeleton_set_local(ik2d_skeleton *skeleton, int b, const ik2d_bone_local *local);
+ik2d_bone_local ik2d__skeleton_local(const ik2d_skeleton *skeleton, int b);
+void ik2d__skeleton_set_local(ik2d_skeleton *skeleton, int b, const ik2d_bone_local *local);
 
 /* Frames and transforms of the bones from first on that mask marks (the
 ** caller marks the descendants of a bone it marks), or of every bone
 ** from first when mask is NULL. */
-void ik2d_skeleton_forward(ik2d_skeleton *skeleton, int first, const bool *mask);
+void ik2d__skeleton_forward(ik2d_skeleton *skeleton, int first, const bool *mask);
 /* Marks bone and its descendants in mask (entries bone..count-1; the
 ** marks there already stay). */
-void ik2d_skeleton_subtree(const ik2d_skeleton *skeleton, int bone, bool *mask);
+void ik2d__skeleton_subtree(const ik2d_skeleton *skeleton, int bone, bool *mask);
 /* A skeleton chain takes its skeleton's state: base, flip, constraints,
 ** pose and result (shifted), joints (from the transforms). */
-void ik2d_skeleton_chain_pull(ik2d_chain *chain);
+void ik2d__skeleton_chain_pull(ik2d_chain *chain);
 /* Every chain on the skeleton pulls (after an edit of the skeleton). */
-void ik2d_skeleton_pull_all(ik2d_skeleton *skeleton);
+void skeleton_pull_all(ik2d_skeleton *skeleton);
 /* A skeleton chain's solve, written back: its bones take its result
 ** angles (shift undone), its joints, and the bones below follow.  With
 ** pull_others, every other chain on the skeleton then pulls (a solve on
 ** its own); ik2d_skeleton_solve pulls each chain before solving it. */
-void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others);
+void ik2d__skeleton_chain_push(ik2d_chain *chain, bool pull_others);
 
-/* Deferring (see ik2d_skeleton): from ik2d_skeleton_defer to
-** ik2d_skeleton_settle, which places the stale bones and pulls the stale
+/* Deferring (see ik2d_skeleton): from ik2d__skeleton_defer to
+** ik2d__skeleton_settle, which places the stale bones and pulls the stale
 ** chains, everything then as without it.  In between, bone_ready places
 ** bone b (and the stale bones above it) before it is read, and
 ** chain_ready pulls a stale chain before its solve: all of it, or with
 ** joints false (the solve writes them all before it reads them: its
 ** target is not its tip) all but its joints. */
-void ik2d_skeleton_defer(ik2d_skeleton *skeleton);
-void ik2d_skeleton_place_stale(ik2d_skeleton *skeleton, int b);
-static inline void ik2d_skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
-  if (skeleton->stale[skeleton->position[b]]) ik2d_skeleton_place_stale(skeleton, b);
+void ik2d__skeleton_defer(ik2d_skeleton *skeleton);
+void ik2d__skeleton_place_stale(ik2d_skeleton *skeleton, int b);
+static inline void ik2d__skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
+  if (skeleton->stale[skeleton->position[b]]) ik2d__skeleton_place_stale(skeleton, b);
 }
-void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints);
-void ik2d_skeleton_settle(ik2d_skeleton *skeleton);
+void ik2d__skeleton_chain_ready(ik2d_chain *chain, bool joints);
+void ik2d__skeleton_settle(ik2d_skeleton *skeleton);
 /* The base set as ik2d_skeleton_set_base sets it (checked by the
 ** caller), every bone then stale and every chain to pull, deferring: for
 ** a solve that follows at once and places what it reads (then settles). */
-void ik2d_skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
+void ik2d__skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
                                      double angle);
 
 #endif

@@ -101,11 +101,11 @@
 /* A solver's target in world space: on a bone, the bone's point where the
 ** bone is now; else its point target. */
 static inline void solver_target(const ik2d_solver *solver, double *x, double *y) {
-  if (ik2d_solver_on_bone(solver)) {
-    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+  if (ik2d__solver_on_bone(solver)) {
+    ik2d__skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
                         solver->target_y, x, y);
   } else {
-    ik2d_solver_point_target(solver, x, y);
+    ik2d__solver_point_target(solver, x, y);
   }
 }
 
@@ -113,7 +113,7 @@ static inline void solver_target(const ik2d_solver *solver, double *x, double *y
 static bool solver_measure(ik2d_solver *solver) {
   double x, y;
   solver_target(solver, &x, &y);
-  return ik2d_solver_measure(solver, x, y);
+  return ik2d__solver_measure(solver, x, y);
 }
 
 /* After a chain's solve: a skeleton chain's result written back (its
@@ -125,14 +125,14 @@ static bool solver_written_back(ik2d_solver *solver) {
   ik2d_chain *chain = solver->chain;
   ik2d_skeleton *sk = chain->link != NULL ? chain->link->node.skeleton : NULL;
   if (sk != NULL && sk->deferring) {
-    ik2d_skeleton_chain_push(chain, true);
+    ik2d__skeleton_chain_push(chain, true);
     return false;
   }
   /* (measured before the push, which may move the chain's angles by an
   ** ulp, where an aim's distance reads them) */
   solver_measure(solver);
   if (sk == NULL) return solver->result.reached;
-  ik2d_skeleton_chain_push(chain, true);
+  ik2d__skeleton_chain_push(chain, true);
   /* a target on a bone of its own skeleton may have moved with it: the
   ** result describes where the tip and that bone ended */
   if (solver->target_skeleton == sk) solver_measure(solver);
@@ -186,22 +186,22 @@ static void bone_ik_solve(ik2d_solver *solver, ik2d_skeleton *sk, double x, doub
   ik2d_bone_ik_def def = bone_ik_def_of(solver);
   int first = link->bones[0];
   ik2d_bone_local a, b;
-  if (sk->parent[first] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[first]);
-  a = ik2d_skeleton_local(sk, first);
-  ik2d_skeleton_unplace(sk, x, y, &x, &y);
+  if (sk->parent[first] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[first]);
+  a = ik2d__skeleton_local(sk, first);
+  ik2d__skeleton_unplace(sk, x, y, &x, &y);
   if (solver->chain->count == 1) {
-    ik2d_bone_ik_one(ik2d_skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
+    ik2d_bone_ik_one(ik2d__skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
                      sk->scale_x, sk->scale_y, &a, sk->length[first], x, y, &def);
   } else {
     int second = link->bones[1];
-    b = ik2d_skeleton_local(sk, second);
-    if (ik2d_bone_ik_two(ik2d_skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
+    b = ik2d__skeleton_local(sk, second);
+    if (ik2d_bone_ik_two(ik2d__skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
                          (ik2d_inherit)sk->inherit[second], sk->scale_x, sk->scale_y, &a, &b,
                          sk->length[first], sk->length[second], x, y, &def))
-      ik2d_skeleton_set_local(sk, second, &b);
+      ik2d__skeleton_set_local(sk, second, &b);
   }
-  ik2d_skeleton_set_local(sk, first, &a);
-  ik2d_skeleton_moved(sk, first);
+  ik2d__skeleton_set_local(sk, first, &a);
+  ik2d__skeleton_moved(sk, first);
 }
 
 bool ik2d_solver_solve(ik2d_solver *solver) {
@@ -209,7 +209,7 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   double x, y;
   if (solver == NULL || solver->chain == NULL) return false;
   sk = skeleton_of(solver);
-  if (sk != NULL && !sk->general && scales_bones(solver)) ik2d_skeleton_make_general(sk);
+  if (sk != NULL && !sk->general && scales_bones(solver)) ik2d__skeleton_make_general(sk);
   solver_target(solver, &x, &y);
   if (sk != NULL && sk->general && bone_ik_takes(solver)) {
     /* (the weight 0 leaves the bones as they are, as a chain's solve does) */
@@ -217,7 +217,7 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
     if (sk->deferring) return false;
     return solver_measure(solver);
   }
-  ik2d_solve_chain(solver, x, y);
+  ik2d__solver_solve_chain(solver, x, y);
   return solver_written_back(solver);
 }
 
@@ -228,7 +228,7 @@ void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
   if (y != NULL) *y = ty;
 }
 
-int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
+int ik2d_solvers_solve_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   ik2d_batch b;
   int i, reached = 0;
   if (solvers == NULL) return 0;
@@ -241,8 +241,8 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   return reached + ik2d_batch_end(&b);
 }
 
-int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
-  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
+int ik2d_solvers_solve(ik2d_solver *const *solvers, int count) {
+  return ik2d_solvers_solve_isa(solvers, count, IK2D_ISA_AUTO);
 }
 
 /* ------------------------------------------------------------------ */
@@ -314,7 +314,7 @@ static const struct ik2d_chain_link *link_of(const plan *p, int i) {
 ** one is not: the joint step moves tips onto targets, and an aim puts a
 ** point of its ray there, which its own solve does (as together = false). */
 static bool together(const plan *p, int i) {
-  return p->solver[i]->settings.skeleton.together && !p->solver[i]->settings.aim.enabled;
+  return p->solver[i]->settings.effector.together && !p->solver[i]->settings.aim.enabled;
 }
 
 static int find(plan *p, int i) {
@@ -501,7 +501,7 @@ typedef struct joint {
 
 /* Working frames of the group's bones, from their rotations; the bones
 ** above the group keep the skeleton's frames. */
-static void joint_forward(joint *w) {
+static void coupled_forward(joint *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (b = w->first; b < sk->count; b++) {
@@ -545,7 +545,7 @@ static double effector_distance_sq(const joint *w, const effector *e) {
 
 /* The weighted objective; and whether every effector with weight is
 ** within its tolerance. */
-static double joint_measure(joint *w, bool *reached) {
+static double coupled_measure(joint *w, bool *reached) {
   double sum = 0.0;
   int k;
   *reached = true;
@@ -562,20 +562,20 @@ static double joint_measure(joint *w, bool *reached) {
 
 /* Rotation *r of bone b turned into its limits (in the skeleton's
 ** angles). */
-static void joint_clamp_rot(const joint *w, int b, ik2d_rot *r) {
+static void coupled_clamp_rot(const joint *w, int b, ik2d_rot *r) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   if (limit != NULL && !limit->full)
-    ik2d_constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
+    ik2d__constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
 }
 
 /* Bone b of the working pose turned into its limits. */
-static void joint_clamp(joint *w, int b) {
-  joint_clamp_rot(w, b, &w->rot[b]);
+static void coupled_clamp(joint *w, int b) {
+  coupled_clamp_rot(w, b, &w->rot[b]);
 }
 
 /* Whether bone b of the working pose ends on an edge of its limits; *side
 ** is its angle from the middle of the allowed arc. */
-static bool joint_on_limit(const joint *w, int b, double *side) {
+static bool coupled_on_limit(const joint *w, int b, double *side) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   ik2d_rot rel;
   if (limit == NULL || limit->full) return false;
@@ -588,7 +588,7 @@ static bool joint_on_limit(const joint *w, int b, double *side) {
 ** bone at (ox, oy), weighted, into sums: its private part's root r (its
 ** tip when it has none) to r + (t - tip), where the tail as its own
 ** solve left it would put the tip on the target. */
-static void joint_pull(const joint *w, const effector *e, double ox, double oy,
+static void coupled_pull(const joint *w, const effector *e, double ox, double oy,
                        double *dot, double *cross) {
   const ik2d_frame *tip = &w->frame[e->link->to];
   const ik2d_frame *root = e->private_first < e->chain->count
@@ -601,7 +601,7 @@ static void joint_pull(const joint *w, const effector *e, double ox, double oy,
 }
 
 /* Each joint bone, root to tip, turned by weighted least squares. */
-static void joint_sweep(joint *w) {
+static void coupled_sweep(joint *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (b = w->first; b < sk->count; b++) {
@@ -611,37 +611,37 @@ static void joint_sweep(joint *w) {
     for (k = 0; k < w->count; k++) {
       const effector *e = &w->effector[k];
       if (e->pull > 0.0 && common_ancestor(sk, b, e->link->to) == b)
-        joint_pull(w, e, f->x, f->y, &dot, &cross);
+        coupled_pull(w, e, f->x, f->y, &dot, &cross);
     }
     norm = sqrt(dot * dot + cross * cross);
     if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
     if (!(norm > 0.0) || !isfinite(norm)) continue;
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(dot / norm, cross / norm));
-    joint_clamp(w, b);
-    joint_forward(w);
+    coupled_clamp(w, b);
+    coupled_forward(w);
     for (k = 0; k < w->count; k++)
       w->effector[k].distance_sq = effector_distance_sq(w, &w->effector[k]);
   }
 }
 
-static void joint_save(joint *w, ik2d_rot *to) {
+static void coupled_save(joint *w, ik2d_rot *to) {
   int b;
   for (b = w->first; b < w->sk->count; b++)
     if (w->in[b]) to[b] = w->rot[b];
 }
 
-static void joint_load(joint *w, const ik2d_rot *from) {
+static void coupled_load(joint *w, const ik2d_rot *from) {
   int b;
   for (b = w->first; b < w->sk->count; b++)
     if (w->in[b]) w->rot[b] = from[b];
-  joint_forward(w);
+  coupled_forward(w);
 }
 
 /* The start of a group that has stalled for w->stalls > 0 frames: every
 ** bone of the group at a point of its allowed arc (a free bone: of the
 ** circle around its pose) drawn from a fixed sequence seeded by the
 ** count (seed), so that each stalled frame tries another basin. */
-static void joint_scatter(joint *w, int seed) {
+static void coupled_scatter(joint *w, int seed) {
   const ik2d_skeleton *sk = w->sk;
   uint64_t state = ((uint64_t)seed % (IK2D_SCATTER_MODULUS - 1u) + 1u) * IK2D_SCATTER_SEED %
                    IK2D_SCATTER_MODULUS;
@@ -659,7 +659,7 @@ static void joint_scatter(joint *w, int seed) {
       w->rot[b] = ik2d_rot_angle(sk->pose[b] + IK2D_PI * v);
     }
   }
-  joint_forward(w);
+  coupled_forward(w);
 }
 
 /* Solves the m x m symmetric positive definite system a y = b in place
@@ -770,7 +770,7 @@ static void dls_rows(const joint *w, dls *d) {
   }
   for (j = 0; j < d->n; j++) {
     double gradient = 0.0, side = 0.0;
-    if (!joint_on_limit(w, d->bone_of[j], &side)) continue;
+    if (!coupled_on_limit(w, d->bone_of[j], &side)) continue;
     for (i = 0; i < d->m; i++) gradient += d->jacobian[i][j] * d->error[i];
     if (gradient * side > 0.0)
       for (i = 0; i < d->m; i++) d->jacobian[i][j] = 0.0;
@@ -806,7 +806,7 @@ static bool dls_turn(joint *w, const dls *d, double lambda) {
     double t = largest > IK2D_DLS_MAX_TURN ? step[j] * (IK2D_DLS_MAX_TURN / largest) : step[j];
     int b = d->bone_of[j];
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
-    joint_clamp(w, b);
+    coupled_clamp(w, b);
   }
   return true;
 }
@@ -823,26 +823,26 @@ static bool dls_turn(joint *w, const dls *d, double lambda) {
 ** group is too big for it (then the joint bones turn one at a time).
 ** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
 ** ik2d_numbers.h. */
-static bool joint_dls(joint *w, double *lambda, double *objective) {
+static bool coupled_dls(joint *w, double *lambda, double *objective) {
   dls d;
   int tries;
   if (!dls_size(w, &d)) return false;
   if (!(d.scale > 1e-150 && d.scale < 1e150) || d.m == 0) return true;
   dls_rows(w, &d);
-  joint_save(w, w->trial);
+  coupled_save(w, w->trial);
   for (tries = 0; tries < IK2D_DLS_TRIES; tries++) {
     double measured;
     bool reached;
     if (!dls_turn(w, &d, *lambda)) return true;
-    joint_forward(w);
-    measured = joint_measure(w, &reached);
+    coupled_forward(w);
+    measured = coupled_measure(w, &reached);
     if (measured < *objective) {
       *objective = measured;
       *lambda = *lambda * 0.3 > 1e-12 ? *lambda * 0.3 : 1e-12;
       return true;
     }
-    joint_load(w, w->trial);
-    joint_measure(w, &reached);
+    coupled_load(w, w->trial);
+    coupled_measure(w, &reached);
     *lambda *= 8.0;
   }
   return true;
@@ -907,7 +907,7 @@ static ik2d_solver_def private_def(const effector *e, const ik2d_chain *view) {
 /* Effector e's private part solved alone from where its root is, with its
 ** solver's method and settings on its view, warm-started from the working
 ** rotations, which take its solution. */
-static void joint_private(joint *w, effector *e) {
+static void coupled_private(joint *w, effector *e) {
   const struct ik2d_chain_link *link = e->link;
   int first = e->private_first, n = e->chain->count - first, i;
   double angles[IK2D_MAX_BONES], joints[2 * (IK2D_MAX_BONES + 1)];
@@ -919,7 +919,7 @@ static void joint_private(joint *w, effector *e) {
   if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
   private_view(w, e, &view, angles, joints);
   def = private_def(e, &view);
-  if (ik2d_solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
+  if (ik2d__solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
   for (i = 0; i < n; i++) {
     ik2d_rot r = w->rot[link->bones[first + i]];
     double shift = link->shift[first + i];
@@ -934,26 +934,26 @@ static void joint_private(joint *w, effector *e) {
     double shift = link->shift[first + i];
     w->rot[link->bones[first + i]] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_angle(shift), r);
   }
-  joint_forward(w);
+  coupled_forward(w);
   e->distance_sq = effector_distance_sq(w, e);
 }
 
-static void joint_privates(joint *w) {
+static void coupled_privates(joint *w) {
   int k;
   if (w->moving == 0) {
-    for (k = 0; k < w->count; k++) joint_private(w, &w->effector[k]);
+    for (k = 0; k < w->count; k++) coupled_private(w, &w->effector[k]);
     return;
   }
   /* a private part may move another effector's target (the front arm's
   ** tail, the rifle the back hand holds): the effectors whose targets
   ** move go after the others, to where these put them */
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].target_bone < 0) joint_private(w, &w->effector[k]);
+    if (w->effector[k].target_bone < 0) coupled_private(w, &w->effector[k]);
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].target_bone >= 0) joint_private(w, &w->effector[k]);
+    if (w->effector[k].target_bone >= 0) coupled_private(w, &w->effector[k]);
 }
 
-static bool joint_sane(const joint *w) {
+static bool coupled_sane(const joint *w) {
   const ik2d_skeleton *sk = w->sk;
   int b;
   for (b = w->first; b < sk->count; b++) {
@@ -976,14 +976,14 @@ static void effector_init(effector *e, ik2d_solver *s, const ik2d_skeleton *sk) 
   e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
   e->target_y = ty;
   e->weight = s->settings.weight;
-  e->pull = s->settings.weight * s->settings.skeleton.priority;
+  e->pull = s->settings.weight * s->settings.effector.priority;
   e->tolerance = s->settings.tolerance;
 }
 
 /* The group's effectors, the solvers of the plan's unit u, and its bones
 ** (in) down from its lowest; returns the iterations, the largest of its
 ** solvers'. */
-static int joint_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+static int coupled_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
   int i, k, iterations = 1;
   w->sk = sk;
   w->count = 0;
@@ -1010,7 +1010,7 @@ static int joint_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
 /* Targets on bones the group moves move with it (target_bone): the bones
 ** between such a bone and the group's topmost bone above it are carried,
 ** their working rotations their results. */
-static void joint_moving_targets(joint *w) {
+static void coupled_moving_targets(joint *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (k = 0; k < w->count; k++) {
@@ -1037,7 +1037,7 @@ static void joint_moving_targets(joint *w) {
 ** largest of the effectors whose chains hold it): a bone moving both the
 ** tip and the target of one effector counts twice (a private part's solve
 ** holds its target still).  The bones moving several are joint ones. */
-static void joint_shares(joint *w) {
+static void coupled_shares(joint *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, i, k;
   for (b = w->first; b < sk->count; b++) {
@@ -1061,7 +1061,7 @@ static void joint_shares(joint *w) {
 
 /* Each effector's private part: its chain's tail of bones that move it
 ** alone, and the ring its bones reach: [max(0, 2 longest - sum), sum]. */
-static void joint_private_parts(joint *w) {
+static void coupled_private_parts(joint *w) {
   int i, k;
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
@@ -1081,7 +1081,7 @@ static void joint_private_parts(joint *w) {
 /* The start: each bone's warm start from a solver holding it (the first,
 ** in the order made, that has one), else its pose; and the cold start,
 ** the pose; both within the limits, w->warm when they differ. */
-static void joint_start(joint *w) {
+static void coupled_start(joint *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, i, k;
   for (b = w->first; b < sk->count; b++)
@@ -1100,11 +1100,11 @@ static void joint_start(joint *w) {
     bool same;
     if (!w->in[b]) continue;
     same = w->rot[b].c == w->cold[b].c && w->rot[b].s == w->cold[b].s;
-    joint_clamp(w, b);
+    coupled_clamp(w, b);
     if (same) {
       w->cold[b] = w->rot[b];
     } else {
-      joint_clamp_rot(w, b, &w->cold[b]);
+      coupled_clamp_rot(w, b, &w->cold[b]);
       w->warm = true;
     }
   }
@@ -1112,23 +1112,23 @@ static void joint_start(joint *w) {
 
 /* How long the group has stalled: the longest of its solvers' counts (a
 ** solver that joined it since, or forgot, has 0). */
-static int joint_stalls_of(const joint *w) {
+static int coupled_stalls_of(const joint *w) {
   int k, stalls = 0;
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].solver->joint_stalls > stalls) stalls = w->effector[k].solver->joint_stalls;
+    if (w->effector[k].solver->coupled_stalls > stalls) stalls = w->effector[k].solver->coupled_stalls;
   return stalls;
 }
 
 /* The group of the plan's unit u, ready to solve: its effectors, bones
 ** and start pose with its frames; returns its iterations. */
-static int joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
-  int iterations = joint_effectors(w, sk, p, u);
-  joint_moving_targets(w);
-  joint_shares(w);
-  joint_private_parts(w);
-  joint_start(w);
-  joint_forward(w);
-  w->stalls = joint_stalls_of(w);
+static int coupled_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+  int iterations = coupled_effectors(w, sk, p, u);
+  coupled_moving_targets(w);
+  coupled_shares(w);
+  coupled_private_parts(w);
+  coupled_start(w);
+  coupled_forward(w);
+  w->stalls = coupled_stalls_of(w);
   return iterations;
 }
 
@@ -1136,7 +1136,7 @@ static int joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
 ** length (the joint turns are products of unit turns, a few ulps off
 ** each) and into its limits, as solve_sane does, then blended with its
 ** pose by its weight, as a chain's solve blends. */
-static void joint_blend(joint *w) {
+static void coupled_blend(joint *w) {
   ik2d_skeleton *sk = w->sk;
   int b;
   for (b = w->first; b < sk->count; b++) {
@@ -1147,7 +1147,7 @@ static void joint_blend(joint *w) {
     if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       w->rot[b] = ik2d_rot_of(c / norm, s / norm);
-      joint_clamp(w, b);
+      coupled_clamp(w, b);
     }
     ik = ik2d_atan2(w->rot[b].s, w->rot[b].c);
     if (limit != NULL && !limit->full) {
@@ -1163,14 +1163,14 @@ static void joint_blend(joint *w) {
 
 /* Effector e's solver keeps the joint solution of its bones as its warm
 ** start, and its outcome but the measure. */
-static void joint_keep(const joint *w, const effector *e, int used, bool stalled) {
+static void coupled_keep(const joint *w, const effector *e, int used, bool stalled) {
   ik2d_solver *s = e->solver;
   bool limited = false;
   int i;
   for (i = 0; i < e->chain->count; i++) {
     double shift = e->link->shift[i], side;
     ik2d_rot r = w->rot[e->link->bones[i]];
-    limited = limited || joint_on_limit(w, e->link->bones[i], &side);
+    limited = limited || coupled_on_limit(w, e->link->bones[i], &side);
     if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
     s->solution[i] = r;
     ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
@@ -1181,43 +1181,43 @@ static void joint_keep(const joint *w, const effector *e, int used, bool stalled
   /* limited as a chain's solve says it: a joint of its chain ends on a
   ** limit (weight 0: the pose, no limit changed it) */
   s->result.limited = e->weight > 0.0 && limited;
-  s->joint_stalls = (unsigned short)(!stalled                               ? 0
-                                     : w->stalls < IK2D_JOINT_STALLS_MAX ? w->stalls + 1
+  s->coupled_stalls = (unsigned short)(!stalled                               ? 0
+                                     : w->stalls < IK2D_COUPLED_STALLS_MAX ? w->stalls + 1
                                                                           : 1);
 }
 
 /* The IK solution into the skeleton (its bones and those below them, the
 ** chains ending there), the solvers' warm starts and outcomes; returns
 ** how many reached. */
-static int joint_finish(joint *w, int used, bool stalled) {
+static int coupled_finish(joint *w, int used, bool stalled) {
   ik2d_skeleton *sk = w->sk;
   ik2d_skeleton_node *node;
   bool mask[MAX_BONES];
   int k, reached = 0;
-  joint_blend(w);
+  coupled_blend(w);
   memset(mask, 0, (size_t)sk->count * sizeof *mask);
   for (k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
-    if (!mask[e->link->from]) ik2d_skeleton_subtree(sk, e->link->from, mask);
+    if (!mask[e->link->from]) ik2d__skeleton_subtree(sk, e->link->from, mask);
   }
-  ik2d_skeleton_forward(sk, w->first, mask);
-  for (k = 0; k < w->count; k++) joint_keep(w, &w->effector[k], used, stalled);
+  ik2d__skeleton_forward(sk, w->first, mask);
+  for (k = 0; k < w->count; k++) coupled_keep(w, &w->effector[k], used, stalled);
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    if (mask[node->chain->link->to]) ik2d_skeleton_chain_pull(node->chain);
+    if (mask[node->chain->link->to]) ik2d__skeleton_chain_pull(node->chain);
   for (k = 0; k < w->count; k++) reached += solver_measure(w->effector[k].solver);
   return reached;
 }
 
 /* The starts a joint solve tries, and how many at most. */
 enum { START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED };
-#define JOINT_STARTS 8
+#define COUPLED_STARTS 8
 
 /* The starts (the iterations shared): the warm start; then, after a
 ** solve that reached, the warm start with the private parts solved
 ** first, and the cold start when it is another; after one that did not,
 ** a scattered start, another each frame the group stays stalled.  Returns
 ** how many. */
-static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
+static int coupled_starts(const joint *w, int start[COUPLED_STARTS]) {
   int attempts = 0;
   start[attempts++] = START_WARM;
   if (w->stalls > 0) {
@@ -1228,7 +1228,7 @@ static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
     ** (the back arm straight, the torso turned just enough), and the
     ** warm start follows them into dead ends that the other starts
     ** rarely leave within the iterations */
-    while (attempts < JOINT_STARTS) start[attempts++] = START_SCATTERED;
+    while (attempts < COUPLED_STARTS) start[attempts++] = START_SCATTERED;
   } else {
     start[attempts++] = START_WARM_PRIVATES;
     if (w->warm) start[attempts++] = START_COLD;
@@ -1237,56 +1237,56 @@ static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
 }
 
 /* The working pose of attempt's start. */
-static void joint_load_start(joint *w, int start, int attempt) {
+static void coupled_load_start(joint *w, int start, int attempt) {
   switch (start) {
     case START_WARM_PRIVATES:
-      joint_load(w, w->start);
-      joint_privates(w);
+      coupled_load(w, w->start);
+      coupled_privates(w);
       break;
-    case START_COLD: joint_load(w, w->cold); break;
+    case START_COLD: coupled_load(w, w->cold); break;
     /* (the ones in one solve seeded past any count of stalled frames) */
     case START_SCATTERED:
-      joint_scatter(w, w->stalls > 0 ? w->stalls : IK2D_JOINT_STALLS_MAX + attempt);
+      coupled_scatter(w, w->stalls > 0 ? w->stalls : IK2D_COUPLED_STALLS_MAX + attempt);
       break;
-    default: joint_load(w, w->start); break;
+    default: coupled_load(w, w->start); break;
   }
 }
 
 /* A joint solve's progress over its attempts. */
-typedef struct joint_run {
+typedef struct coupled_run {
   int iterations;  /* the budget, the largest of the group's */
   int used;        /* so far, every attempt's */
   double best;     /* the lowest objective met; its pose in w->best */
   bool reached;    /* by the working pose */
-} joint_run;
+} coupled_run;
 
 /* One attempt from the working pose: each iteration turns every bone of
-** the group at once (joint_dls; too big for it, joint_sweep), then solves
+** the group at once (coupled_dls; too big for it, coupled_sweep), then solves
 ** the private parts; until every effector is reached, the iterations run
 ** out, the pose breaks or the attempt stalls. */
-static void joint_attempt(joint *w, joint_run *run) {
-  double objective = joint_measure(w, &run->reached), attempt_best = objective;
+static void coupled_attempt(joint *w, coupled_run *run) {
+  double objective = coupled_measure(w, &run->reached), attempt_best = objective;
   double lambda = IK2D_DLS_LAMBDA;
   int stalled = 0;
   while (!run->reached && run->used < run->iterations) {
     run->used++;
-    if (!joint_dls(w, &lambda, &objective)) joint_sweep(w);
-    joint_privates(w);
-    objective = joint_measure(w, &run->reached);
-    if (!joint_sane(w)) break;
+    if (!coupled_dls(w, &lambda, &objective)) coupled_sweep(w);
+    coupled_privates(w);
+    objective = coupled_measure(w, &run->reached);
+    if (!coupled_sane(w)) break;
     if (objective < run->best) {
       run->best = objective;
-      joint_save(w, w->best);
+      coupled_save(w, w->best);
     }
     stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
     if (objective < attempt_best) attempt_best = objective;
-    if (stalled >= IK2D_JOINT_STALL) break;
+    if (stalled >= IK2D_COUPLED_STALL) break;
   }
 }
 
 /* Whether an effector of the group has weight (else the solve is the
 ** pose). */
-static bool joint_weighted(const joint *w) {
+static bool coupled_weighted(const joint *w) {
   int k;
   for (k = 0; k < w->count; k++)
     if (w->effector[k].weight > 0.0) return true;
@@ -1295,23 +1295,23 @@ static bool joint_weighted(const joint *w) {
 
 /* Unit u, a group of two solvers or more, solved jointly: the attempts
 ** from each start in turn until one reaches; the best pose seen kept. */
-static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
-  int start[JOINT_STARTS], attempts, attempt;
-  joint_run run;
-  run.iterations = joint_begin(w, sk, p, u);
+static int coupled_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+  int start[COUPLED_STARTS], attempts, attempt;
+  coupled_run run;
+  run.iterations = coupled_begin(w, sk, p, u);
   run.used = 0;
-  if (!joint_weighted(w)) return joint_finish(w, 0, false); /* weight 0: the pose */
-  run.best = joint_measure(w, &run.reached);
-  if (run.reached) return joint_finish(w, 0, false);
-  joint_save(w, w->best);
-  joint_save(w, w->start);
-  attempts = joint_starts(w, start);
+  if (!coupled_weighted(w)) return coupled_finish(w, 0, false); /* weight 0: the pose */
+  run.best = coupled_measure(w, &run.reached);
+  if (run.reached) return coupled_finish(w, 0, false);
+  coupled_save(w, w->best);
+  coupled_save(w, w->start);
+  attempts = coupled_starts(w, start);
   for (attempt = 0; attempt < attempts && !run.reached && run.used < run.iterations; attempt++) {
-    joint_load_start(w, start[attempt], attempt);
-    joint_attempt(w, &run);
+    coupled_load_start(w, start[attempt], attempt);
+    coupled_attempt(w, &run);
   }
-  if (!run.reached || !joint_sane(w)) joint_load(w, w->best);
-  return joint_finish(w, run.used, !run.reached);
+  if (!run.reached || !coupled_sane(w)) coupled_load(w, w->best);
+  return coupled_finish(w, run.used, !run.reached);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1331,7 +1331,7 @@ int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int ma
 static void plan_key_of(const ik2d_skeleton *sk, int i, unsigned char key[2]) {
   const ik2d_solver *s = sk->solvers[i];
   bool on_sk = s->target_skeleton == sk;
-  key[0] = (unsigned char)((s->settings.skeleton.together && !s->settings.aim.enabled) |
+  key[0] = (unsigned char)((s->settings.effector.together && !s->settings.aim.enabled) |
                            (on_sk << 1) | (scales_bones(s) << 2));
   key[1] = on_sk ? s->target_bone : 0;
 }
@@ -1371,8 +1371,8 @@ static void plan_keep(ik2d_skeleton *sk, const plan *p) {
 ** its target's bone (not below its chain: that is a joint solve) and its
 ** chain, all of it when its target is its tip. */
 static void lone_ready(ik2d_skeleton *sk, ik2d_solver *s) {
-  if (s->target_skeleton == sk) ik2d_skeleton_bone_ready(sk, s->target_bone);
-  ik2d_skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
+  if (s->target_skeleton == sk) ik2d__skeleton_bone_ready(sk, s->target_bone);
+  ik2d__skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
 }
 
 static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
@@ -1391,9 +1391,9 @@ static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
     lone_solve(sk, first);
     return;
   }
-  ik2d_skeleton_settle(sk);
-  joint_solve(sk, p, u, w);
-  ik2d_skeleton_defer(sk);
+  ik2d__skeleton_settle(sk);
+  coupled_solve(sk, p, u, w);
+  ik2d__skeleton_defer(sk);
 }
 
 /* The units of plan p in its order. */
@@ -1414,7 +1414,7 @@ static void kept_run(ik2d_skeleton *sk) {
 ** false solver on its bones, may have moved a tip); how many reached. */
 static int solve_end(ik2d_skeleton *sk) {
   int k, reached = 0;
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
   return reached;
 }
@@ -1429,8 +1429,8 @@ static int general_solve(ik2d_skeleton *sk) {
   plan p;
   int k, i, reached = 0;
   if (!plan_make(sk, &p)) return -1;
-  ik2d_skeleton_settle(sk);
-  ik2d_skeleton_to_pose(sk);
+  ik2d__skeleton_settle(sk);
+  ik2d__skeleton_to_pose(sk);
   for (k = 0; k < p.units; k++)
     for (i = 0; i < p.solvers; i++)
       if (p.unit_of[i] == p.order[k]) ik2d_solver_solve(p.solver[i]);
@@ -1461,9 +1461,9 @@ static int ordered_solve(ik2d_skeleton *sk) {
   plan p;
   int k, i, reached = 0;
   if (!plan_make(sk, &p)) return -1;
-  if (order_constrains(sk)) ik2d_skeleton_make_general(sk);
-  ik2d_skeleton_settle(sk);
-  if (sk->general) ik2d_skeleton_to_pose(sk);
+  if (order_constrains(sk)) ik2d__skeleton_make_general(sk);
+  ik2d__skeleton_settle(sk);
+  if (sk->general) ik2d__skeleton_to_pose(sk);
   for (k = 0; k < sk->step_count; k++) {
     int v = sk->steps[k];
     if (v >= 0)
@@ -1492,16 +1492,16 @@ static bool needs_general(const ik2d_skeleton *sk) {
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
-  if (needs_general(sk)) ik2d_skeleton_make_general(sk);
+  if (needs_general(sk)) ik2d__skeleton_make_general(sk);
   if (sk->step_count > 0) return ordered_solve(sk);
   if (sk->general) return general_solve(sk);
   if (plan_holds(sk)) {
-    ik2d_skeleton_defer(sk);
+    ik2d__skeleton_defer(sk);
     kept_run(sk);
   } else {
     if (!plan_make(sk, &p)) return -1;
     plan_keep(sk, &p);
-    ik2d_skeleton_defer(sk);
+    ik2d__skeleton_defer(sk);
     plan_run(sk, &p);
   }
   return solve_end(sk);
@@ -1512,12 +1512,12 @@ ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *sk, double x, double y, double
   ik2d_status status;
   int n;
   if (sk == NULL) return IK2D_ERR_NULL;
-  status = ik2d_chain_check_base(x, y, angle);
+  status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
-  ik2d_skeleton_set_base_deferred(sk, x, y, angle);
+  ik2d__skeleton_set_base_deferred(sk, x, y, angle);
   n = ik2d_skeleton_solve(sk);
   /* a refused solve placed nothing: the base's move, as set_base's */
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   if (n < 0) return IK2D_ERR_TARGET_CYCLE;
   if (reached != NULL) *reached = n;
   return IK2D_OK;
@@ -1589,7 +1589,7 @@ static void tile_step(ik2d_batch *b, ik2d_skeleton *const *tile, int count, int 
     }
   }
   ik2d_batch_end(b);
-  for (i = 0; i < n; i++) ik2d_skeleton_chain_push(queued[i]->chain, true);
+  for (i = 0; i < n; i++) ik2d__skeleton_chain_push(queued[i]->chain, true);
 }
 
 /* ik2d_skeleton_solve of the count skeletons of tile, whose kept plans
@@ -1599,7 +1599,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   int i, k, steps = 0, reached = 0;
   if (count == 0) return 0;
   for (i = 0; i < count; i++) {
-    ik2d_skeleton_defer(tile[i]);
+    ik2d__skeleton_defer(tile[i]);
     if (tile[i]->solver_count > steps) steps = tile[i]->solver_count;
   }
   /* the lanes' solves measured by solve_end, once all are placed */
@@ -1609,7 +1609,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   return reached;
 }
 
-ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_solve_isa(ik2d_skeleton *const *skeletons, int count,
                                      const double *bases, int *reached, int *bad,
                                      ik2d_isa isa) {
   ik2d_skeleton *tile[SKELETON_TILE];
@@ -1617,7 +1617,7 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
   bool apart;
   if (skeletons == NULL) return IK2D_ERR_NULL;
   if (bases != NULL) {
-    ik2d_status status = ik2d_check_bases(skeletons, count, bases, bad);
+    ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, bases, bad);
     if (status != IK2D_OK) return status;
   }
   apart = skeletons_apart(skeletons, count);
@@ -1632,7 +1632,7 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
       continue;
     }
     /* ik2d_skeleton_solve_at's start: the base's move deferred */
-    if (base != NULL) ik2d_skeleton_set_base_deferred(sk, base[0], base[1], base[2]);
+    if (base != NULL) ik2d__skeleton_set_base_deferred(sk, base[0], base[1], base[2]);
     tile[tiled++] = sk;
     if (tiled == SKELETON_TILE) {
       total += solve_tile(tile, tiled, isa);
@@ -1644,9 +1644,9 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_solve_skeletons(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_solve(ik2d_skeleton *const *skeletons, int count,
                                  const double *bases, int *reached, int *bad) {
-  return ik2d_solve_skeletons_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
+  return ik2d_skeletons_solve_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
 }
 
 ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *sk, ik2d_solver **a, ik2d_solver **b) {
@@ -1697,7 +1697,7 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
 
 void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
   double x, y;
-  if (solver == NULL || !ik2d_solver_on_bone(solver)) return;
+  if (solver == NULL || !ik2d__solver_on_bone(solver)) return;
   /* where the point is now: nothing jumps */
   solver_target(solver, &x, &y);
   if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
@@ -1710,7 +1710,7 @@ void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
 
 int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
                             double *dx, double *dy) {
-  if (solver == NULL || !ik2d_solver_on_bone(solver)) return -1;
+  if (solver == NULL || !ik2d__solver_on_bone(solver)) return -1;
   if (skeleton != NULL) *skeleton = solver->target_skeleton;
   if (dx != NULL) *dx = solver->target_x;
   if (dy != NULL) *dy = solver->target_y;

@@ -62,32 +62,32 @@ static ik2d_status transform_constraint_def_check(const ik2d_transform_constrain
                                                   const ik2d_skeleton *skeleton) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_transform_constraint_check_bone_count(def->bone_count)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_bone_count(def->bone_count)) != IK2D_OK)
     return status;
   if ((status = constraint_bones_valid(def, skeleton)) != IK2D_OK) return status;
-  if ((status = ik2d_transform_constraint_check_mix_rotate(def->mix_rotate)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_rotate(def->mix_rotate)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_mix_x(def->mix_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_x(def->mix_x)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_mix_y(def->mix_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_y(def->mix_y)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_mix_scale_x(def->mix_scale_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_scale_x(def->mix_scale_x)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_mix_scale_y(def->mix_scale_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_scale_y(def->mix_scale_y)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_mix_shear_y(def->mix_shear_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_shear_y(def->mix_shear_y)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_offset_rotation(def->offset_rotation)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_rotation(def->offset_rotation)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_offset_x(def->offset_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_x(def->offset_x)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_offset_y(def->offset_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_y(def->offset_y)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_offset_scale_x(def->offset_scale_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_scale_x(def->offset_scale_x)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_offset_scale_y(def->offset_scale_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_scale_y(def->offset_scale_y)) != IK2D_OK)
     return status;
-  if ((status = ik2d_transform_constraint_check_offset_shear_y(def->offset_shear_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_shear_y(def->offset_shear_y)) != IK2D_OK)
     return status;
   return IK2D_OK;
 }
@@ -115,7 +115,7 @@ ik2d_status ik2d_transform_constraint_set_mix_rotate(ik2d_transform_constraint *
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.mix_rotate = mix_rotate;
-  if ((status = ik2d_transform_constraint_check_mix_rotate(def.mix_rotate)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_rotate(def.mix_rotate)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -128,7 +128,7 @@ ik2d_status ik2d_transform_constraint_set_mix_x(ik2d_transform_constraint *trans
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.mix_x = mix_x;
-  if ((status = ik2d_transform_constraint_check_mix_x(def.mix_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_x(def.mix_x)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -141,7 +141,7 @@ ik2d_status ik2d_transform_constraint_set_mix_y(ik2d_transform_constraint *trans
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.mix_y = mix_y;
-  if ((status = ik2d_transform_constraint_check_mix_y(def.mix_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_y(def.mix_y)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -154,7 +154,7 @@ ik2d_status ik2d_transform_constraint_set_mix_scale_x(ik2d_transform_constraint 
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.mix_scale_x = mix_scale_x;
-  if ((status = ik2d_transform_constraint_check_mix_scale_x(def.mix_scale_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_scale_x(def.mix_scale_x)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -167,7 +167,7 @@ ik2d_status ik2d_transform_constraint_set_mix_scale_y(ik2d_transform_constraint 
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.mix_scale_y = mix_scale_y;
-  if ((status = ik2d_transform_constraint_check_mix_scale_y(def.mix_scale_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_scale_y(def.mix_scale_y)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -180,7 +180,7 @@ ik2d_status ik2d_transform_constraint_set_mix_shear_y(ik2d_transform_constraint 
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.mix_shear_y = mix_shear_y;
-  if ((status = ik2d_transform_constraint_check_mix_shear_y(def.mix_shear_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_mix_shear_y(def.mix_shear_y)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -193,7 +193,7 @@ ik2d_status ik2d_transform_constraint_set_offset_rotation(ik2d_transform_constra
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.offset_rotation = offset_rotation;
-  if ((status = ik2d_transform_constraint_check_offset_rotation(def.offset_rotation)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_rotation(def.offset_rotation)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -206,7 +206,7 @@ ik2d_status ik2d_transform_constraint_set_offset_x(ik2d_transform_constraint *tr
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.offset_x = offset_x;
-  if ((status = ik2d_transform_constraint_check_offset_x(def.offset_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_x(def.offset_x)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -219,7 +219,7 @@ ik2d_status ik2d_transform_constraint_set_offset_y(ik2d_transform_constraint *tr
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.offset_y = offset_y;
-  if ((status = ik2d_transform_constraint_check_offset_y(def.offset_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_y(def.offset_y)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -232,7 +232,7 @@ ik2d_status ik2d_transform_constraint_set_offset_scale_x(ik2d_transform_constrai
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.offset_scale_x = offset_scale_x;
-  if ((status = ik2d_transform_constraint_check_offset_scale_x(def.offset_scale_x)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_scale_x(def.offset_scale_x)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -245,7 +245,7 @@ ik2d_status ik2d_transform_constraint_set_offset_scale_y(ik2d_transform_constrai
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.offset_scale_y = offset_scale_y;
-  if ((status = ik2d_transform_constraint_check_offset_scale_y(def.offset_scale_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_scale_y(def.offset_scale_y)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -258,7 +258,7 @@ ik2d_status ik2d_transform_constraint_set_offset_shear_y(ik2d_transform_constrai
   if (transform_constraint == NULL) return IK2D_ERR_NULL;
   def = transform_constraint->settings;
   def.offset_shear_y = offset_shear_y;
-  if ((status = ik2d_transform_constraint_check_offset_shear_y(def.offset_shear_y)) != IK2D_OK)
+  if ((status = ik2d__transform_constraint_check_offset_shear_y(def.offset_shear_y)) != IK2D_OK)
     return status;
   transform_constraint_keep_def(transform_constraint, &def);
   return IK2D_OK;
@@ -294,7 +294,7 @@ ik2d_status ik2d_transform_constraint_init(ik2d_transform_constraint *tc, size_t
   status = transform_constraint_def_check(def, skeleton);
   if (status != IK2D_OK) return status;
   if (size < ik2d_transform_constraint_size(def->bone_count)) return IK2D_ERR_SIZE;
-  if (!ik2d_skeleton_link_constraint(skeleton, tc)) return IK2D_ERR_SKELETON_CONSTRAINTS;
+  if (!ik2d__skeleton_link_constraint(skeleton, tc)) return IK2D_ERR_SKELETON_CONSTRAINTS;
   tc->skeleton = skeleton;
   tc->bones = (int *)(void *)((char *)tc + header_size());
   transform_constraint_keep_def(tc, def);
@@ -303,7 +303,7 @@ ik2d_status ik2d_transform_constraint_init(ik2d_transform_constraint *tc, size_t
 
 void ik2d_transform_constraint_release(ik2d_transform_constraint *tc) {
   if (tc == NULL || tc->skeleton == NULL) return;
-  ik2d_skeleton_unlink_constraint(tc->skeleton, tc);
+  ik2d__skeleton_unlink_constraint(tc->skeleton, tc);
   tc->skeleton = NULL;
 }
 
@@ -351,12 +351,12 @@ static void mixes_of(const ik2d_transform_constraint_def *d, ik2d_transform_mix 
 static void apply_world(ik2d_skeleton *sk, int b, int target, const ik2d_transform_mix *mix,
                         const ik2d_transform_mix *offset, bool relative) {
   ik2d_affine world = sk->world[b];
-  ik2d_bone_local before = ik2d_skeleton_local(sk, b), after;
+  ik2d_bone_local before = ik2d__skeleton_local(sk, b), after;
   ik2d_transform_world(mix, offset, relative, &sk->world[target], &world);
-  ik2d_bone_local_from_world(ik2d_skeleton_parent_world(sk, b), &world,
+  ik2d_bone_local_from_world(ik2d__skeleton_parent_world(sk, b), &world,
                              (ik2d_inherit)sk->inherit[b], sk->scale_x, sk->scale_y, &before,
                              &after);
-  ik2d_skeleton_set_local(sk, b, &after);
+  ik2d__skeleton_set_local(sk, b, &after);
   sk->world[b] = world;
 }
 
@@ -364,11 +364,11 @@ static void apply_world(ik2d_skeleton *sk, int b, int target, const ik2d_transfo
 ** the bones below are placed from it. */
 static void apply_local(ik2d_skeleton *sk, int b, int target, const ik2d_transform_mix *mix,
                         const ik2d_transform_mix *offset, bool relative) {
-  ik2d_bone_local local = ik2d_skeleton_local(sk, b);
-  ik2d_bone_local from = ik2d_skeleton_local(sk, target);
+  ik2d_bone_local local = ik2d__skeleton_local(sk, b);
+  ik2d_bone_local from = ik2d__skeleton_local(sk, target);
   ik2d_transform_local(mix, offset, relative, &from, &local);
-  ik2d_skeleton_set_local(sk, b, &local);
-  ik2d_skeleton_moved(sk, b);
+  ik2d__skeleton_set_local(sk, b, &local);
+  ik2d__skeleton_moved(sk, b);
 }
 
 void ik2d_transform_constraint_apply(ik2d_transform_constraint *tc) {
@@ -380,8 +380,8 @@ void ik2d_transform_constraint_apply(ik2d_transform_constraint *tc) {
   if (tc == NULL || tc->skeleton == NULL) return;
   sk = tc->skeleton;
   d = &tc->settings;
-  ik2d_skeleton_make_general(sk);
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_make_general(sk);
+  ik2d__skeleton_settle(sk);
   mixes_of(d, &mix, &offset);
   if (d->local_space) {
     for (i = 0; i < d->bone_count; i++)
@@ -394,5 +394,5 @@ void ik2d_transform_constraint_apply(ik2d_transform_constraint *tc) {
     kept[d->bones[i]] = true;
   }
   /* each bone keeps its new map; the bones below them follow */
-  ik2d_skeleton_worlds_moved(sk, kept);
+  ik2d__skeleton_worlds_moved(sk, kept);
 }

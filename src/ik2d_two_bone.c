@@ -75,7 +75,7 @@ static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
 }
 
 /* Local shoulder angle that points the limb, bent by elbow, at the goal. */
-static double two_bone_aim(const two_bone *tb, double aim, double elbow) {
+static double two_bone_shoulder(const two_bone *tb, double aim, double elbow) {
   ik2d_rot bent = ik2d_rot_angle(elbow);
   return aim - tb->chain->base_angle - ik2d_atan2(tb->b * bent.s, tb->a + tb->b * bent.c);
 }
@@ -96,7 +96,7 @@ static void two_bone_from_shoulder(two_bone *tb, double shoulder) {
 /* Best allowed shoulder with the elbow fixed: the limb aimed at the goal,
 ** clamped into the shoulder's range. */
 static void two_bone_from_elbow(two_bone *tb, double aim, double elbow) {
-  double shoulder = two_bone_aim(tb, aim, elbow);
+  double shoulder = two_bone_shoulder(tb, aim, elbow);
   two_bone_consider(tb, two_bone_allowed(tb->chain, 0, shoulder), elbow);
 }
 
@@ -138,9 +138,9 @@ static void two_bone_nearest(two_bone *tb, double aim, double *shoulder, double 
   tb->best = HUGE_VAL;
   tb->tie = 1e-12 * (tb->a + tb->b);
   /* the other bend, when it is allowed (reaches just as far) */
-  if (two_bone_inside(chain, 0, two_bone_aim(tb, aim, -*elbow)) &&
+  if (two_bone_inside(chain, 0, two_bone_shoulder(tb, aim, -*elbow)) &&
       two_bone_inside(chain, 1, -*elbow))
-    two_bone_consider(tb, two_bone_aim(tb, aim, -*elbow), -*elbow);
+    two_bone_consider(tb, two_bone_shoulder(tb, aim, -*elbow), -*elbow);
   /* the elbow at the allowed angle nearest the answer, straight, folded
   ** and at its limits; the shoulder at its limits */
   two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, *elbow));
@@ -200,7 +200,7 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   ** Aiming at the upper bone's own direction turned it by the rounding
   ** of the atan2 term (6e-16 rad) on every solve, a creep that never
   ** settled. */
-  shoulder = d > 0.0 ? two_bone_aim(&tb, aim, elbow)
+  shoulder = d > 0.0 ? two_bone_shoulder(&tb, aim, elbow)
                      : ik2d_atan2(pose->rot[0].s, pose->rot[0].c);
   if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
     pose->limited = true;

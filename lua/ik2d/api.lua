@@ -458,7 +458,7 @@ api.solver = {
         { name = "pole_y", member = "y", type = "double", default = 0, status = "POLE_Y",
           check = { finite = true, when = { pole = true } }, doc = "world space" },
       } },
-    { name = "skeleton", c = "ik2d_effector_def",
+    { name = "effector", c = "ik2d_effector_def",
       doc = "solvers on a skeleton's chains (ik2d_skeleton_solve)",
       fields = {
         { name = "priority",

@@ -53,7 +53,7 @@
 **                    every mix and offset) in an order with the solvers;
 **                    whole local poses animated between frames; each
 **                    solved by ik2d_skeleton_solve and by
-**                    ik2d_solve_skeletons in turn: every bone's matrix,
+**                    ik2d_skeletons_solve in turn: every bone's matrix,
 **                    result local transform and transform, every chain's
 **                    joints, every solver's outcome
 **   total   <hash>   all seven
@@ -205,7 +205,7 @@ static int g_solve_batch(g_solver **s, int count) {
   ik2d_solver *list[256];
   int i;
   for (i = 0; i < count; i++) list[i] = s[i]->solver;
-  return ik2d_solve_batch(list, count);
+  return ik2d_solvers_solve(list, count);
 }
 
 /* outputs */
@@ -352,8 +352,8 @@ static void g_skeleton_solver(g_skeleton *s, int k, const g_skeleton_options *o)
   def.warm_start = o->solve.warm_start != 0;
   def.ccd.exact = o->solve.exact != 0;
   def.ccd.sweep = o->solve.sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
-  def.skeleton.priority = o->priority;
-  def.skeleton.together = o->together != 0;
+  def.effector.priority = o->priority;
+  def.effector.together = o->together != 0;
   def.tip.enabled = o->tip != 0;
   def.tip.angle = o->tip_angle;
   def.tip.weight = o->tip_weight;
@@ -648,11 +648,11 @@ static void g_model_target(g_model *m, int k, double x, double y) {
   g_check(ik2d_solver_set_target(m->solvers[k], x, y));
 }
 static void g_model_reset(g_model *m) { ik2d_skeleton_reset(m->skeleton); }
-/* solved alone, or (group) by ik2d_solve_skeletons as one of a list */
+/* solved alone, or (group) by ik2d_skeletons_solve as one of a list */
 static int g_model_solve(g_model *m, int group) {
   int reached = 0;
   if (!group) return ik2d_skeleton_solve(m->skeleton);
-  g_check(ik2d_solve_skeletons(&m->skeleton, 1, NULL, &reached, NULL));
+  g_check(ik2d_skeletons_solve(&m->skeleton, 1, NULL, &reached, NULL));
   return reached;
 }
 
@@ -1501,7 +1501,7 @@ static int spring_colliders(const g_chain *c, ik2d_collider *colliders) {
     int j = 1 + rnd_int(n);
     double x = g_joint_x(c, j) + rnd_in(-0.5, 0.5) * reach;
     double y = g_joint_y(c, j) + rnd_in(-0.5, 0.5) * reach;
-    colliders[k] = ik2d_default_collider_def();
+    colliders[k] = ik2d_default_collider();
     if (rnd_int(2) == 0) {
       colliders[k].x = x;
       colliders[k].y = y;

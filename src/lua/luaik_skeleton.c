@@ -342,7 +342,7 @@ typedef ik2d_status (*local_read)(const ik2d_skeleton *, int, ik2d_bone_local *)
 
 static int push_bone_local(lua_State *L, local_read read) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
-  ik2d_bone_local local = ik2d_default_bone_local_def();
+  ik2d_bone_local local = ik2d_default_bone_local();
   read(sk, luaik_bone_arg(L, 1, 2), &local);
   return push_local(L, &local);
 }

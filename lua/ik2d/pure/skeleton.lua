@@ -404,7 +404,7 @@ local function general_point(sk, b, dx, dy)
 end
 
 --- a world point as drawn in the skeleton's space (its base and flip
--- undone: ik2d_skeleton_unplace)
+-- undone: ik2d__skeleton_unplace)
 function M.unplace(sk, x, y)
   if sk.flip then x = 2.0 * sk.base_x - x end
   local dx, dy = x - sk.base_x, y - sk.base_y
@@ -445,7 +445,7 @@ M.forward = forward
 
 --- The point (dx, dy) of bone b's space in the result, as drawn (mirrored
 -- about the base when flipped, with the bone); the bone's origin where
--- that point is beyond the doubles (ik2d_skeleton_point).
+-- that point is beyond the doubles (ik2d__skeleton_point).
 function M.point(sk, b, dx, dy)
   if sk.deferring then M.bone_ready(sk, b) end
   if sk.general then return general_point(sk, b, dx, dy) end
@@ -1237,7 +1237,7 @@ local function moved_all(sk)
   pull_all(sk)
 end
 
---- The skeleton turns general (ik2d_skeleton_make_general): nothing
+--- The skeleton turns general (ik2d__skeleton_make_general): nothing
 -- moves (the rigid way's bones are the general way's too), though the
 -- frames are placed again the general way.
 function M.make_general(sk)
@@ -1260,7 +1260,7 @@ end
 
 --- After a constraint set the maps of the bones kept marks: their
 -- frames from those maps, the bones below placed again from them, every
--- chain pulled (ik2d_skeleton_worlds_moved; moved: the caller's scratch).
+-- chain pulled (ik2d__skeleton_worlds_moved; moved: the caller's scratch).
 function M.worlds_moved(sk, kept, moved_bones)
   local parent = sk.parent
   for b = 1, sk.count do

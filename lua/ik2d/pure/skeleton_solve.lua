@@ -34,12 +34,12 @@ local M = {}
 
 -- An attempt has stalled after this many iterations that do not lower
 -- its objective by a tenth.
-local JOINT_STALL = N.JOINT_STALL
+local COUPLED_STALL = N.COUPLED_STALL
 
 -- A solver's count of joint solves in a row that ended unreached goes
 -- round from here to 1 (it seeds the scattered start: another each
 -- frame, never the 0 of a group that reached).
-local JOINT_STALLS_MAX = N.JOINT_STALLS_MAX
+local COUPLED_STALLS_MAX = N.COUPLED_STALLS_MAX
 
 -- Park and Miller's minimal standard generator, for the scattered start:
 -- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
@@ -535,7 +535,7 @@ local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
 
 -- The starts a joint solve tries, and how many at most.
 local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
-local JOINT_STARTS = 8
+local COUPLED_STARTS = 8
 
 -- A chain over a private part's bones (at most part: a private part is a
 -- tail of a chain on the skeleton): its arrays copied from the chain's,
@@ -558,8 +558,8 @@ end
 -- A skeleton's joint state (the C core's struct joint, and the arrays of
 -- its dense step and private solves), for its bones and chains of up to
 -- part bones.  Its effectors and the dense step's rows grow with the
--- groups it solves (joint_room).
-local function new_joint(sk, part)
+-- groups it solves (coupled_room).
+local function new_coupled(sk, part)
   local n = sk.count
   local w = {
     sk = sk, count = 0, first = 0,
@@ -584,10 +584,10 @@ local function new_joint(sk, part)
     -- its frames, no trig
     fx = array(n, 0.0), fy = array(n, 0.0), fc = array(n, 1.0), fs = array(n, 0.0),
     ftx = array(n, 0.0), fty = array(n, 0.0),
-    starts = array(JOINT_STARTS, 0),
-    -- the bones joint_finish moved
+    starts = array(COUPLED_STARTS, 0),
+    -- the bones coupled_finish moved
     mask = array(n, false),
-    -- the dense step: rows (two an effector) as joint_room makes them,
+    -- the dense step: rows (two an effector) as coupled_room makes them,
     -- a column a bone
     rows = 0, jacobian = {}, a = {}, err = {}, y = {},
     step = array(min(n, DLS_COLUMNS), 0.0), column_of = array(n, 0),
@@ -600,7 +600,7 @@ end
 
 -- Room in w for a group of count effectors: their records and the dense
 -- step's rows (made once for the most the skeleton has had).
-local function joint_room(w, count)
+local function coupled_room(w, count)
   local effectors = w.effectors
   for k = #effectors + 1, count do
     effectors[k] = {
@@ -639,7 +639,7 @@ end
 
 -- Working frames of the group's bones, from their rotations; the bones
 -- above the group keep the skeleton's frames.
-local function joint_forward(w)
+local function coupled_forward(w)
   local sk = w.sk
   local parent, at_tip, position_only, ox, oy, length = sk.parent, sk.at_tip,
     sk.position_only, sk.ox, sk.oy, sk.length
@@ -693,7 +693,7 @@ end
 
 -- The weighted objective, and whether every effector with weight is
 -- within its tolerance.
-local function joint_measure(w)
+local function coupled_measure(w)
   local sum, reached = 0.0, true
   local effectors = w.effectors
   for k = 1, w.count do
@@ -710,7 +710,7 @@ end
 
 -- Rotation (c, s) of bone b turned into its limits (in the skeleton's
 -- angles); returns it.
-local function joint_clamp_rot(w, b, c, s)
+local function coupled_clamp_rot(w, b, c, s)
   local sk = w.sk
   local limit = sk.constraint[b]
   if limit and not limit.full then
@@ -722,14 +722,14 @@ local function joint_clamp_rot(w, b, c, s)
 end
 
 -- Bone b of the working pose turned into its limits.
-local function joint_clamp(w, b)
+local function coupled_clamp(w, b)
   local rc, rs = w.rc, w.rs
-  rc[b], rs[b] = joint_clamp_rot(w, b, rc[b], rs[b])
+  rc[b], rs[b] = coupled_clamp_rot(w, b, rc[b], rs[b])
 end
 
 -- Whether bone b of the working pose ends on an edge of its limits, and
 -- its angle from the middle of the allowed arc.
-local function joint_on_limit(w, b)
+local function coupled_on_limit(w, b)
   local sk = w.sk
   local limit = sk.constraint[b]
   if not limit or limit.full then return false, 0.0 end
@@ -742,7 +742,7 @@ end
 
 -- For groups too big for the dense step: effector e's pull on the joint
 -- bone at (ox, oy), weighted, added to dot and cross.
-local function joint_pull(w, e, ox, oy, dot, cross)
+local function coupled_pull(w, e, ox, oy, dot, cross)
   local to = e.link.to
   local ftx, fty = w.ftx, w.fty
   local px, py = ftx[to], fty[to]
@@ -756,7 +756,7 @@ local function joint_pull(w, e, ox, oy, dot, cross)
 end
 
 -- Each joint bone, root to tip, turned by weighted least squares.
-local function joint_sweep(w)
+local function coupled_sweep(w)
   local sk = w.sk
   local within, effectors, rc, rs, fx, fy = w.within, w.effectors, w.rc, w.rs, w.fx, w.fy
   for b = w.first, sk.count do
@@ -765,7 +765,7 @@ local function joint_sweep(w)
       for k = 1, w.count do
         local e = effectors[k]
         if e.pull > 0.0 and common_ancestor(sk, b, e.link.to) == b then
-          dot, cross = joint_pull(w, e, fx[b], fy[b], dot, cross)
+          dot, cross = coupled_pull(w, e, fx[b], fy[b], dot, cross)
         end
       end
       local norm = sqrt(dot * dot + cross * cross)
@@ -774,8 +774,8 @@ local function joint_sweep(w)
         local tc, ts = dot / norm, cross / norm
         local c, s = rc[b], rs[b]
         rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-        joint_clamp(w, b)
-        joint_forward(w)
+        coupled_clamp(w, b)
+        coupled_forward(w)
         for k = 1, w.count do
           local e = effectors[k]
           e.distance_sq = effector_distance_sq(w, e)
@@ -785,26 +785,26 @@ local function joint_sweep(w)
   end
 end
 
-local function joint_save(w, to_c, to_s)
+local function coupled_save(w, to_c, to_s)
   local within, rc, rs = w.within, w.rc, w.rs
   for b = w.first, w.sk.count do
     if within[b] ~= 0 then to_c[b], to_s[b] = rc[b], rs[b] end
   end
 end
 
-local function joint_load(w, from_c, from_s)
+local function coupled_load(w, from_c, from_s)
   local within, rc, rs = w.within, w.rc, w.rs
   for b = w.first, w.sk.count do
     if within[b] ~= 0 then rc[b], rs[b] = from_c[b], from_s[b] end
   end
-  joint_forward(w)
+  coupled_forward(w)
 end
 
 -- The start of a group that has stalled for w.stalls > 0 frames: every
 -- bone of the group at a point of its allowed arc (a free bone: of the
 -- circle around its pose) drawn from a fixed sequence seeded by the
 -- count (seed), so that each stalled frame tries another basin.
-local function joint_scatter(w, seed)
+local function coupled_scatter(w, seed)
   local sk = w.sk
   local within, rc, rs = w.within, w.rc, w.rs
   local state = scatter_mod((seed % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
@@ -823,7 +823,7 @@ local function joint_scatter(w, seed)
       end
     end
   end
-  joint_forward(w)
+  coupled_forward(w)
 end
 
 -- ------------------------------------------------------------------
@@ -937,7 +937,7 @@ local function dls_rows(w, rows, columns, scale)
     end
   end
   for j = 1, columns do
-    local on, side = joint_on_limit(w, bone_of[j])
+    local on, side = coupled_on_limit(w, bone_of[j])
     if on then
       local gradient = 0.0
       for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
@@ -982,31 +982,31 @@ local function dls_turn(w, rows, columns, lambda)
     local tc, ts = rot(t)
     local c, s = rc[b], rs[b]
     rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-    joint_clamp(w, b)
+    coupled_clamp(w, b)
   end
   return true
 end
 
 -- One step over every bone of the group at once; returns false when the
 -- group is too big for it, and the damping and objective.
-local function joint_dls(w, lambda, objective)
+local function coupled_dls(w, lambda, objective)
   local fits, rows, columns, scale = dls_size(w)
   if not fits then return false, lambda, objective end
   if not (scale > 1e-150 and scale < 1e150) or rows == 0 then return true, lambda, objective end
   dls_rows(w, rows, columns, scale)
   local trial_c, trial_s = w.trial_c, w.trial_s
-  joint_save(w, trial_c, trial_s)
+  coupled_save(w, trial_c, trial_s)
   for _ = 1, DLS_TRIES do
     if not dls_turn(w, rows, columns, lambda) then return true, lambda, objective end
-    joint_forward(w)
-    local measured = joint_measure(w)
+    coupled_forward(w)
+    local measured = coupled_measure(w)
     if measured < objective then
       objective = measured
       if lambda * 0.3 > 1e-12 then lambda = lambda * 0.3 else lambda = 1e-12 end
       return true, lambda, objective
     end
-    joint_load(w, trial_c, trial_s)
-    joint_measure(w)
+    coupled_load(w, trial_c, trial_s)
+    coupled_measure(w)
     lambda = lambda * 8.0
   end
   return true, lambda, objective
@@ -1072,7 +1072,7 @@ end
 -- solver's method and settings (on w's view and solver), warm-started
 -- from the working rotations, which take its solution (on pose P, the
 -- skeleton's).
-local function joint_private(w, e, P)
+local function coupled_private(w, e, P)
   local first = e.private_first -- chain index of the part's first bone
   local n = e.chain.count - first + 1
   -- (every member of a group has a joint bone: first > 1)
@@ -1107,29 +1107,29 @@ local function joint_private(w, e, P)
     end
     rc[b], rs[b] = c, s
   end
-  joint_forward(w)
+  coupled_forward(w)
   e.distance_sq = effector_distance_sq(w, e)
 end
 
-local function joint_privates(w, P)
+local function coupled_privates(w, P)
   local effectors = w.effectors
   if w.moving == 0 then
-    for k = 1, w.count do joint_private(w, effectors[k], P) end
+    for k = 1, w.count do coupled_private(w, effectors[k], P) end
     return
   end
   -- a private part may move another effector's target: the effectors
   -- whose targets move go after the others, to where these put them
   for k = 1, w.count do
     local e = effectors[k]
-    if e.target_bone == 0 then joint_private(w, e, P) end
+    if e.target_bone == 0 then coupled_private(w, e, P) end
   end
   for k = 1, w.count do
     local e = effectors[k]
-    if e.target_bone > 0 then joint_private(w, e, P) end
+    if e.target_bone > 0 then coupled_private(w, e, P) end
   end
 end
 
-local function joint_sane(w)
+local function coupled_sane(w)
   local within, rc, rs = w.within, w.rc, w.rs
   for b = w.first, w.sk.count do
     if within[b] ~= 0 then
@@ -1161,12 +1161,12 @@ end
 -- The group's effectors, the solvers of plan p's unit u, and its bones
 -- (within) down from its lowest; returns the iterations, the largest of
 -- its solvers'.
-local function joint_effectors(w, sk, p, u)
+local function coupled_effectors(w, sk, p, u)
   local members = 0
   for i = 1, p.solvers do
     if p.unit_of[i] == u then members = members + 1 end
   end
-  joint_room(w, members)
+  coupled_room(w, members)
   local effectors, within, carried = w.effectors, w.within, w.carried
   w.sk, w.count, w.first, w.moving = sk, 0, sk.count + 1, 0
   for b = 1, sk.count do
@@ -1196,7 +1196,7 @@ end
 -- Targets on bones the group moves move with it (target_bone): the bones
 -- between such a bone and the group's topmost bone above it are carried,
 -- their working rotations their results.
-local function joint_moving_targets(w)
+local function coupled_moving_targets(w)
   local sk = w.sk
   local effectors, within, carried, parent = w.effectors, w.within, w.carried, sk.parent
   for k = 1, w.count do
@@ -1230,7 +1230,7 @@ end
 -- largest of the effectors whose chains hold it): a bone moving both the
 -- tip and the target of one effector counts twice (a private part's solve
 -- holds its target still).  The bones moving several are joint ones.
-local function joint_shares(w)
+local function coupled_shares(w)
   local sk = w.sk
   local effectors, within, moves, blend = w.effectors, w.within, w.moves, w.blend
   local first, parent = w.first, sk.parent
@@ -1264,7 +1264,7 @@ end
 
 -- Each effector's private part: its chain's tail of bones that move it
 -- alone, and the ring its bones reach.
-local function joint_private_parts(w)
+local function coupled_private_parts(w)
   local effectors, within = w.effectors, w.within
   for k = 1, w.count do
     local e = effectors[k]
@@ -1284,7 +1284,7 @@ end
 -- The start: each bone's warm start from a solver holding it (the first,
 -- in the order made, that has one), else its pose; and the cold start,
 -- the pose; both within the limits, w.warm when they differ.
-local function joint_start(w)
+local function coupled_start(w)
   local sk = w.sk
   local effectors, within, rc, rs, cold_c, cold_s = w.effectors, w.within, w.rc, w.rs,
     w.cold_c, w.cold_s
@@ -1317,11 +1317,11 @@ local function joint_start(w)
   for b = first, sk.count do
     if within[b] ~= 0 then
       local same = rc[b] == cold_c[b] and rs[b] == cold_s[b]
-      joint_clamp(w, b)
+      coupled_clamp(w, b)
       if same then
         cold_c[b], cold_s[b] = rc[b], rs[b]
       else
-        cold_c[b], cold_s[b] = joint_clamp_rot(w, b, cold_c[b], cold_s[b])
+        cold_c[b], cold_s[b] = coupled_clamp_rot(w, b, cold_c[b], cold_s[b])
         warm = true
       end
     end
@@ -1331,10 +1331,10 @@ end
 
 -- How long the group has stalled: the longest of its solvers' counts (a
 -- solver that joined it since, or forgot, has 0).
-local function joint_stalls_of(w)
+local function coupled_stalls_of(w)
   local effectors, stalls = w.effectors, 0
   for k = 1, w.count do
-    local n = effectors[k].solver.joint_stalls
+    local n = effectors[k].solver.coupled_stalls
     if n > stalls then stalls = n end
   end
   return stalls
@@ -1342,21 +1342,21 @@ end
 
 -- The group of plan p's unit u, ready to solve: its effectors, bones and
 -- start pose with its frames; returns its iterations.
-local function joint_begin(w, sk, p, u)
-  local iterations = joint_effectors(w, sk, p, u)
-  joint_moving_targets(w)
-  joint_shares(w)
-  joint_private_parts(w)
-  joint_start(w)
-  joint_forward(w)
-  w.stalls = joint_stalls_of(w)
+local function coupled_begin(w, sk, p, u)
+  local iterations = coupled_effectors(w, sk, p, u)
+  coupled_moving_targets(w)
+  coupled_shares(w)
+  coupled_private_parts(w)
+  coupled_start(w)
+  coupled_forward(w)
+  w.stalls = coupled_stalls_of(w)
   return iterations
 end
 
 -- The working pose into the skeleton's angles: each bone back on unit
 -- length and into its limits, as a chain's solve does, then blended with
 -- its pose by its weight.
-local function joint_blend(w)
+local function coupled_blend(w)
   local sk = w.sk
   local within, blend, rc, rs = w.within, w.blend, w.rc, w.rs
   local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
@@ -1368,7 +1368,7 @@ local function joint_blend(w)
       if abs(norm - 1.0) > N.ROT_DRIFT then
         norm = sqrt(norm)
         rc[b], rs[b] = c / norm, s / norm
-        joint_clamp(w, b)
+        coupled_clamp(w, b)
       end
       local ik = atan2(rs[b], rc[b])
       local delta
@@ -1385,7 +1385,7 @@ end
 
 -- Effector e's solver keeps the joint solution of its bones as its warm
 -- start, and its outcome but the measure.
-local function joint_keep(w, e, used, stalled)
+local function coupled_keep(w, e, used, stalled)
   local rc, rs = w.rc, w.rs
   local s, bones, shift = e.solver, e.link.bones, e.link.shift
   local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
@@ -1393,7 +1393,7 @@ local function joint_keep(w, e, used, stalled)
   for i = 1, e.chain.count do
     local b = bones[i]
     local c, sn = rc[b], rs[b]
-    limited = limited or joint_on_limit(w, b)
+    limited = limited or coupled_on_limit(w, b)
     local sh = shift[i]
     if sh ~= 0.0 then
       local tc, ts = rot(sh)
@@ -1408,28 +1408,28 @@ local function joint_keep(w, e, used, stalled)
   -- limit (weight 0: the pose, no limit changed it)
   s.limited = e.weight > 0.0 and limited
   if not stalled then
-    s.joint_stalls = 0
-  elseif w.stalls < JOINT_STALLS_MAX then
-    s.joint_stalls = w.stalls + 1
+    s.coupled_stalls = 0
+  elseif w.stalls < COUPLED_STALLS_MAX then
+    s.coupled_stalls = w.stalls + 1
   else
-    s.joint_stalls = 1
+    s.coupled_stalls = 1
   end
 end
 
 -- The IK solution into the skeleton (its bones and those below them, the
 -- chains ending there), the solvers' warm starts and outcomes; returns
 -- how many reached.
-local function joint_finish(w, used, stalled)
+local function coupled_finish(w, used, stalled)
   local sk = w.sk
   local effectors = w.effectors
   local mask = skeleton.cleared(w.mask, sk)
-  joint_blend(w)
+  coupled_blend(w)
   for k = 1, w.count do
     local from = effectors[k].link.from
     if not mask[from] then skeleton.subtree(sk, from, mask) end
   end
   skeleton.forward(sk, w.first, mask)
-  for k = 1, w.count do joint_keep(w, effectors[k], used, stalled) end
+  for k = 1, w.count do coupled_keep(w, effectors[k], used, stalled) end
   -- the chains ending below the group take the new state
   skeleton.pull_marked(sk, mask, nil)
   local reached = 0
@@ -1447,7 +1447,7 @@ end
 -- the cold start when it is another; after one that did not, a scattered
 -- start, another each frame the group stays stalled.  Into w.starts;
 -- returns how many.
-local function joint_starts(w)
+local function coupled_starts(w)
   local start = w.starts
   start[1] = START_WARM
   if w.stalls > 0 then
@@ -1457,8 +1457,8 @@ local function joint_starts(w)
   if w.moving > 0 then
     -- a target moving with the group: the warm start, then scattered
     -- starts while the iterations last (the C file says why)
-    for k = 2, JOINT_STARTS do start[k] = START_SCATTERED end
-    return JOINT_STARTS
+    for k = 2, COUPLED_STARTS do start[k] = START_SCATTERED end
+    return COUPLED_STARTS
   end
   start[2] = START_WARM_PRIVATES
   if not w.warm then return 2 end
@@ -1467,57 +1467,57 @@ local function joint_starts(w)
 end
 
 -- The working pose of an attempt's start (how).
-local function joint_load_start(w, how, attempt, P)
+local function coupled_load_start(w, how, attempt, P)
   if how == START_WARM_PRIVATES then
-    joint_load(w, w.start_c, w.start_s)
-    joint_privates(w, P)
+    coupled_load(w, w.start_c, w.start_s)
+    coupled_privates(w, P)
   elseif how == START_COLD then
-    joint_load(w, w.cold_c, w.cold_s)
+    coupled_load(w, w.cold_c, w.cold_s)
   elseif how == START_SCATTERED then
     -- (the ones in one solve seeded past any count of stalled frames;
     -- attempt - 1: the C core's 0-based attempt)
     if w.stalls > 0 then
-      joint_scatter(w, w.stalls)
+      coupled_scatter(w, w.stalls)
     else
-      joint_scatter(w, JOINT_STALLS_MAX + attempt - 1)
+      coupled_scatter(w, COUPLED_STALLS_MAX + attempt - 1)
     end
   else
-    joint_load(w, w.start_c, w.start_s)
+    coupled_load(w, w.start_c, w.start_s)
   end
 end
 
 -- One attempt from the working pose: each iteration turns every bone of
--- the group at once (joint_dls; too big for it, joint_sweep), then solves
+-- the group at once (coupled_dls; too big for it, coupled_sweep), then solves
 -- the private parts; until every effector is reached, the iterations run
 -- out, the pose breaks or the attempt stalls.  Returns the iterations
 -- used so far, the lowest objective met (its pose in w.best_c, best_s)
 -- and whether the working pose reaches.
-local function joint_attempt(w, P, used, iterations, best)
-  local objective, reached = joint_measure(w)
+local function coupled_attempt(w, P, used, iterations, best)
+  local objective, reached = coupled_measure(w)
   local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
   while not reached and used < iterations do
     used = used + 1
     -- (the step's objective is measured again below, after the privates)
     local dense
-    dense, lambda = joint_dls(w, lambda, objective)
-    if not dense then joint_sweep(w) end
-    joint_privates(w, P)
-    objective, reached = joint_measure(w)
-    if not joint_sane(w) then break end
+    dense, lambda = coupled_dls(w, lambda, objective)
+    if not dense then coupled_sweep(w) end
+    coupled_privates(w, P)
+    objective, reached = coupled_measure(w)
+    if not coupled_sane(w) then break end
     if objective < best then
       best = objective
-      joint_save(w, w.best_c, w.best_s)
+      coupled_save(w, w.best_c, w.best_s)
     end
     if objective < 0.9 * attempt_best then stalled = 0 else stalled = stalled + 1 end
     if objective < attempt_best then attempt_best = objective end
-    if stalled >= JOINT_STALL then break end
+    if stalled >= COUPLED_STALL then break end
   end
   return used, best, reached
 end
 
 -- Whether an effector of the group has weight (else the solve is the
 -- pose).
-local function joint_weighted(w)
+local function coupled_weighted(w)
   local effectors = w.effectors
   for k = 1, w.count do
     if effectors[k].weight > 0.0 then return true end
@@ -1528,21 +1528,21 @@ end
 -- Unit u of plan p, a group of two solvers or more, solved jointly in w
 -- (its chain solves on pose P): the attempts from each start in turn
 -- until one reaches; the best pose seen kept.
-local function joint_solve(sk, p, u, w, P)
-  local iterations = joint_begin(w, sk, p, u)
-  if not joint_weighted(w) then return joint_finish(w, 0, false) end -- weight 0: the pose
-  local best, reached = joint_measure(w)
-  if reached then return joint_finish(w, 0, false) end
-  joint_save(w, w.best_c, w.best_s)
-  joint_save(w, w.start_c, w.start_s)
-  local attempts, start, used, attempt = joint_starts(w), w.starts, 0, 1
+local function coupled_solve(sk, p, u, w, P)
+  local iterations = coupled_begin(w, sk, p, u)
+  if not coupled_weighted(w) then return coupled_finish(w, 0, false) end -- weight 0: the pose
+  local best, reached = coupled_measure(w)
+  if reached then return coupled_finish(w, 0, false) end
+  coupled_save(w, w.best_c, w.best_s)
+  coupled_save(w, w.start_c, w.start_s)
+  local attempts, start, used, attempt = coupled_starts(w), w.starts, 0, 1
   while attempt <= attempts and not reached and used < iterations do
-    joint_load_start(w, start[attempt], attempt, P)
-    used, best, reached = joint_attempt(w, P, used, iterations, best)
+    coupled_load_start(w, start[attempt], attempt, P)
+    used, best, reached = coupled_attempt(w, P, used, iterations, best)
     attempt = attempt + 1
   end
-  if not reached or not joint_sane(w) then joint_load(w, w.best_c, w.best_s) end
-  return joint_finish(w, used, not reached)
+  if not reached or not coupled_sane(w) then coupled_load(w, w.best_c, w.best_s) end
+  return coupled_finish(w, used, not reached)
 end
 
 -- ------------------------------------------------------------------
@@ -1551,7 +1551,7 @@ end
 
 -- The skeleton's working state, made at its first call here: its plan;
 -- the pose its chains' solves work on, for chains of up to bones bones
--- (false before its first solve); and the joint state (new_joint, at its
+-- (false before its first solve); and the joint state (new_coupled, at its
 -- first joint solve).
 local function work_of(sk)
   local work = sk.work
@@ -1600,10 +1600,10 @@ local function unit_solve(sk, p, u, work)
   skeleton.settle(sk)
   local w = work.joint
   if not w then
-    w = new_joint(sk, work.bones)
+    w = new_coupled(sk, work.bones)
     work.joint = w
   end
-  joint_solve(sk, p, u, w, P)
+  coupled_solve(sk, p, u, w, P)
   skeleton.defer(sk)
 end
 

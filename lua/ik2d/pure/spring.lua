@@ -108,7 +108,7 @@ end
 -- ------------------------------------------------------------------
 
 -- a result angle that is not what the spring wrote is the bone's new target
-local function take_targets(sp)
+local function take_neutral(sp)
   local angle, written, target = sp.chain.angle, sp.written, sp.target
   for i = 1, sp.chain.count do
     if angle[i] ~= written[i] then target[i] = angle[i] end
@@ -225,7 +225,7 @@ function M.velocity(sp, i)
 end
 
 function M.reset(sp)
-  take_targets(sp)
+  take_neutral(sp)
   rest_all(sp)
   limit_all(sp)
   write(sp)

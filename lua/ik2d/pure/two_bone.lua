@@ -54,7 +54,7 @@ local function consider(P, ch, a, b, shoulder, elbow)
 end
 
 -- local shoulder angle that points the limb, bent by elbow, at the goal
-local function aim_at(ch, a, b, aim, elbow)
+local function shoulder_for(ch, a, b, aim, elbow)
   local bent_c, bent_s = rot(elbow)
   return aim - ch.base_angle - atan2(b * bent_s, a + b * bent_c)
 end
@@ -73,7 +73,7 @@ end
 
 -- best allowed shoulder with the elbow fixed
 local function from_elbow(P, ch, a, b, aim, elbow)
-  consider(P, ch, a, b, allowed(ch, 1, aim_at(ch, a, b, aim, elbow)), elbow)
+  consider(P, ch, a, b, allowed(ch, 1, shoulder_for(ch, a, b, aim, elbow)), elbow)
 end
 
 -- the bend side: the one facing the pole when there is one, else bend
@@ -104,8 +104,8 @@ local function nearest(P, ch, a, b, aim, shoulder, elbow)
   P.best_distance = huge
   P.tie = 1e-12 * (a + b)
   -- the other bend, when it is allowed
-  if inside(ch, 1, aim_at(ch, a, b, aim, -elbow)) and inside(ch, 2, -elbow) then
-    consider(P, ch, a, b, aim_at(ch, a, b, aim, -elbow), -elbow)
+  if inside(ch, 1, shoulder_for(ch, a, b, aim, -elbow)) and inside(ch, 2, -elbow) then
+    consider(P, ch, a, b, shoulder_for(ch, a, b, aim, -elbow), -elbow)
   end
   -- the elbow at the allowed angle nearest the answer, straight, folded
   -- and at its limits; the shoulder at its limits
@@ -157,7 +157,7 @@ function M.run(P)
   local elbow = elbow_for(a, b, reach, bend_side(P, ch, settings.bend))
   -- on the base the limb folds and any shoulder does as well: keep it
   local shoulder
-  if d > 0.0 then shoulder = aim_at(ch, a, b, aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
+  if d > 0.0 then shoulder = shoulder_for(ch, a, b, aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
   if not inside(ch, 1, shoulder) or not inside(ch, 2, elbow) then
     P.limited = true
     shoulder, elbow = nearest(P, ch, a, b, aim, shoulder, elbow)
