@@ -134,7 +134,7 @@ static bench_result bench_run(int count, int bones, int frames,
     for (i = 0; i < count; i++, t++)
       ik2d_solver_set_target(solvers[i], targets[t][0], targets[t][1]);
     if (batch) {
-      ik2d_solve_batch_isa(solvers, count, bench_isa);
+      ik2d_solvers_solve_isa(solvers, count, bench_isa);
     } else {
       for (i = 0; i < count; i++) ik2d_solver_solve(solvers[i]);
     }

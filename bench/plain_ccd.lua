@@ -46,7 +46,7 @@ local function wrap(a)
 end
 M.wrap = wrap
 
--- A limit as ik2d_constraint_set derives it; nil when it allows every angle.
+-- A limit as ik2d_constraint_set_def derives it; nil when it allows every angle.
 local function make_limit(min, max, invert)
   if type(min) ~= "number" or type(max) ~= "number" or min > max then
     error("plain_ccd: min and max must be numbers with min <= max", 3)

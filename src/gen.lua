@@ -706,7 +706,7 @@ end
 
 local function default_def_function(def)
   local out = {
-    format("%s ik2d_default_%s_def(void) {", def.c, def.prefix),
+    format("%s ik2d_default_%s(void) {", def.c, (def.c:gsub("^ik2d_", ""))),
     format("  %s def;", def.c),
     "  memset(&def, 0, sizeof def);",
   }

@@ -186,10 +186,10 @@ IK2D_API size_t ik2d_constraint_size(void);
 IK2D_API ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
                                           const ik2d_constraint_def *def);
 /* New limits for every bone sharing the constraint. */
-IK2D_API ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
-                                         const ik2d_constraint_def *def);
+IK2D_API ik2d_status ik2d_constraint_set_def(ik2d_constraint *constraint,
+                                             const ik2d_constraint_def *def);
 /* The def as last set (a zeroed def for NULL). */
-IK2D_API ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint);
+IK2D_API ik2d_constraint_def ik2d_constraint_get_def(const ik2d_constraint *constraint);
 /* The allowed local delta (angle - rest) nearest to delta, found in the
 ** frame centred on the range, so wrap-around never breaks a limit. */
 IK2D_API double ik2d_constraint_clamp(const ik2d_constraint *constraint, double delta);
@@ -545,33 +545,33 @@ IK2D_API const char *ik2d_isa_name(ik2d_isa isa);
 /* Solves count solvers with exactly the results ik2d_solver_solve gives
 ** each, in list order wherever it matters (solvers sharing a chain);
 ** NULL entries are skipped.  Returns how many reached. */
-IK2D_API int ik2d_solve_batch(ik2d_solver *const *solvers, int count);
+IK2D_API int ik2d_solvers_solve(ik2d_solver *const *solvers, int count);
 /* The same with the given instruction set (IK2D_ISA_AUTO: the best); an
 ** unsupported one solves as the best supported below it does. */
-IK2D_API int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa);
+IK2D_API int ik2d_solvers_solve_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa);
 /* Every solver's target from xy (x, y pairs, solver after solver), all
 ** checked before any is written; for a bad one, *bad (if not NULL) gets
 ** its index.  NULL entries are skipped. */
-IK2D_API ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
-                                      const double *xy, int *bad);
-/* ik2d_set_targets' check alone: writes nothing (so that several arrays
+IK2D_API ik2d_status ik2d_solvers_set_targets(ik2d_solver *const *solvers, int count,
+                                              const double *xy, int *bad);
+/* ik2d_solvers_set_targets' check alone: writes nothing (so that several arrays
 ** can all be checked before any is written).  The same for the others. */
-IK2D_API ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
-                                        const double *xy, int *bad);
-IK2D_API ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
-                                           const double *angles, int *bad);
-IK2D_API ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count,
-                                      const double *xy, int *bad);
+IK2D_API ik2d_status ik2d_solvers_check_targets(ik2d_solver *const *solvers, int count,
+                                                const double *xy, int *bad);
+IK2D_API ik2d_status ik2d_solvers_check_tip_angles(ik2d_solver *const *solvers, int count,
+                                                   const double *angles, int *bad);
+IK2D_API ik2d_status ik2d_solvers_check_poles(ik2d_solver *const *solvers, int count,
+                                              const double *xy, int *bad);
 /* Every solver's tip angle from angles (one a solver), for the solvers
 ** whose tip angle is on (each keeps its tip weight; the others' entries
 ** are not read), all checked before any is written; for a bad one, *bad
 ** (if not NULL) gets its index.  NULL entries are skipped. */
-IK2D_API ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
-                                         const double *angles, int *bad);
+IK2D_API ik2d_status ik2d_solvers_set_tip_angles(ik2d_solver *const *solvers, int count,
+                                                 const double *angles, int *bad);
 /* Every solver's pole from xy (x, y pairs), for the solvers that have a
-** pole (the others' entries are not read), as ik2d_set_tip_angles. */
-IK2D_API ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count,
-                                    const double *xy, int *bad);
+** pole (the others' entries are not read), as ik2d_solvers_set_tip_angles. */
+IK2D_API ik2d_status ik2d_solvers_set_poles(ik2d_solver *const *solvers, int count,
+                                            const double *xy, int *bad);
 
 /* ------------------------------------------------------------------ */
 /* Skeleton: bones in a tree, each with a parent (an earlier bone, or   */
@@ -659,10 +659,10 @@ IK2D_API void ik2d_skeleton_base(const ik2d_skeleton *skeleton, double *x,
 /* Every skeleton's base from xya (x, y, angle, skeleton after
 ** skeleton), all checked before any is written; for a bad one, *bad (if
 ** not NULL) gets its index.  NULL entries are skipped. */
-IK2D_API ik2d_status ik2d_set_bases(ik2d_skeleton *const *skeletons, int count,
-                                    const double *xya, int *bad);
-IK2D_API ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
-                                      const double *xya, int *bad);
+IK2D_API ik2d_status ik2d_skeletons_set_bases(ik2d_skeleton *const *skeletons, int count,
+                                              const double *xya, int *bad);
+IK2D_API ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int count,
+                                                const double *xya, int *bad);
 IK2D_API ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *skeleton, bool flip);
 IK2D_API bool ik2d_skeleton_flip(const ik2d_skeleton *skeleton);
 /* The animated local angle of bone i; the result shows it until the
@@ -765,16 +765,16 @@ IK2D_API ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *skeleton, double x, d
 ** as ik2d_skeleton_solve_at: the same bits and the same state after.
 ** Skeletons there once each, none of whose solvers reads another's bones
 ** (a target on one), are solved a step at a time together, each in its
-** own order, the plain CCD solves of a step (ik2d_solve_batch's) through
+** own order, the plain CCD solves of a step (ik2d_solvers_solve's) through
 ** the lanes: the limbs of a crowd built from one rig side by side.  NULL
 ** entries are skipped; a skeleton whose solve refuses (a cycle) solves
 ** nothing (with bases: its base set) and adds nothing.  IK2D_OK and
 ** *reached (if not NULL) how many solvers reached; a bad base: its
 ** status, *bad (if not NULL) its index, nothing changed. */
-IK2D_API ik2d_status ik2d_solve_skeletons(ik2d_skeleton *const *skeletons, int count,
+IK2D_API ik2d_status ik2d_skeletons_solve(ik2d_skeleton *const *skeletons, int count,
                                           const double *bases, int *reached, int *bad);
-/* The same with the given instruction set, as ik2d_solve_batch_isa. */
-IK2D_API ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
+/* The same with the given instruction set, as ik2d_solvers_solve_isa. */
+IK2D_API ik2d_status ik2d_skeletons_solve_isa(ik2d_skeleton *const *skeletons, int count,
                                               const double *bases, int *reached, int *bad,
                                               ik2d_isa isa);
 /* IK2D_ERR_TARGET_CYCLE when ik2d_skeleton_solve refuses: *a (if not
@@ -929,7 +929,7 @@ IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double wind_x,
 IK2D_API ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight);
 /* end generated */
 /* Defaults: a circle at the origin of radius 0. */
-IK2D_API ik2d_collider ik2d_default_collider_def(void);
+IK2D_API ik2d_collider ik2d_default_collider(void);
 /* IK2D_OK, or the status of what is wrong with collider. */
 IK2D_API ik2d_status ik2d_collider_check(const ik2d_collider *collider);
 /* The spring's colliders, world space (copied; count 0 clears them):

@@ -154,7 +154,7 @@ ik2d_spring_def ik2d_default_spring_def(void) {
   return def;
 }
 
-ik2d_collider ik2d_default_collider_def(void) {
+ik2d_collider ik2d_default_collider(void) {
   ik2d_collider def;
   memset(&def, 0, sizeof def);
   def.shape = IK2D_CIRCLE;

@@ -1,6 +1,6 @@
 /*
-** ik2d_batch.c: many solvers solved together (for ik2d_solve_batch, one
-** call per frame from Lua, and ik2d_solve_skeletons).
+** ik2d_batch.c: many solvers solved together (for ik2d_solvers_solve, one
+** call per frame from Lua, and ik2d_skeletons_solve).
 **
 ** Plain CCD solvers of one bone count run together: streamed through the
 ** lanes of a vector with a SIMD instruction set (ik2d_lanes.h: 2, 4 or 8
@@ -164,8 +164,8 @@ bool ik2d_batch_list(ik2d_batch *b, ik2d_solver *solver) {
   return true;
 }
 
-ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
-                               const double *xy, int *bad) {
+ik2d_status ik2d_solvers_check_targets(ik2d_solver *const *solvers, int count,
+                                       const double *xy, int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -178,10 +178,10 @@ ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
-                             const double *xy, int *bad) {
+ik2d_status ik2d_solvers_set_targets(ik2d_solver *const *solvers, int count,
+                                     const double *xy, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_targets(solvers, count, xy, bad);
+  ik2d_status status = ik2d_solvers_check_targets(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (solvers[i] != NULL) ik2d_solver_keep_target(solvers[i], xy[2 * i], xy[2 * i + 1]);

@@ -60,8 +60,8 @@ ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
   return status;
 }
 
-ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
-                                const ik2d_constraint_def *def) {
+ik2d_status ik2d_constraint_set_def(ik2d_constraint *constraint,
+                                    const ik2d_constraint_def *def) {
   ik2d_status status;
   if (constraint == NULL) return IK2D_ERR_NULL;
   status = constraint_def_check(def);
@@ -69,7 +69,7 @@ ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
   return status;
 }
 
-ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
+ik2d_constraint_def ik2d_constraint_get_def(const ik2d_constraint *constraint) {
   ik2d_constraint_def def;
   if (constraint != NULL) return constraint->def;
   def.min = def.max = 0.0;

@@ -840,8 +840,8 @@ void ik2d_skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, doub
     node->chain->link->stale = true;
 }
 
-ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
-                             const double *xya, int *bad) {
+ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int count,
+                                       const double *xya, int *bad) {
   int i;
   if (skeletons == NULL || xya == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -854,10 +854,10 @@ ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_bases(ik2d_skeleton *const *skeletons, int count,
-                           const double *xya, int *bad) {
+ik2d_status ik2d_skeletons_set_bases(ik2d_skeleton *const *skeletons, int count,
+                                     const double *xya, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_bases(skeletons, count, xya, bad);
+  ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, xya, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (skeletons[i] != NULL)

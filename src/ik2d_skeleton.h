@@ -73,7 +73,7 @@ struct ik2d_skeleton {
   ** solve reads before it, and the rest once at the end. */
   bool deferring;
   unsigned char *stale;               /* by depth-first position */
-  bool listed;                        /* within ik2d_solve_skeletons: met
+  bool listed;                        /* within ik2d_skeletons_solve: met
                                          in its list; false between calls */
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;

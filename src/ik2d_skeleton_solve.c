@@ -153,7 +153,7 @@ void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
   if (y != NULL) *y = ty;
 }
 
-int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
+int ik2d_solvers_solve_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   ik2d_batch b;
   int i, reached = 0;
   if (solvers == NULL) return 0;
@@ -166,8 +166,8 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   return reached + ik2d_batch_end(&b);
 }
 
-int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
-  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
+int ik2d_solvers_solve(ik2d_solver *const *solvers, int count) {
+  return ik2d_solvers_solve_isa(solvers, count, IK2D_ISA_AUTO);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1459,7 +1459,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   return reached;
 }
 
-ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_solve_isa(ik2d_skeleton *const *skeletons, int count,
                                      const double *bases, int *reached, int *bad,
                                      ik2d_isa isa) {
   ik2d_skeleton *tile[SKELETON_TILE];
@@ -1467,7 +1467,7 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
   bool apart;
   if (skeletons == NULL) return IK2D_ERR_NULL;
   if (bases != NULL) {
-    ik2d_status status = ik2d_check_bases(skeletons, count, bases, bad);
+    ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, bases, bad);
     if (status != IK2D_OK) return status;
   }
   apart = skeletons_apart(skeletons, count);
@@ -1494,9 +1494,9 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_solve_skeletons(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_solve(ik2d_skeleton *const *skeletons, int count,
                                  const double *bases, int *reached, int *bad) {
-  return ik2d_solve_skeletons_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
+  return ik2d_skeletons_solve_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
 }
 
 ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *sk, ik2d_solver **a, ik2d_solver **b) {

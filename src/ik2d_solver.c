@@ -426,8 +426,8 @@ static ik2d_status check_pole(double x, double y) {
   return status != IK2D_OK ? status : ik2d_solver_check_pole_y(y);
 }
 
-ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
-                                  const double *angles, int *bad) {
+ik2d_status ik2d_solvers_check_tip_angles(ik2d_solver *const *solvers, int count,
+                                          const double *angles, int *bad) {
   int i;
   if (solvers == NULL || angles == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -443,10 +443,10 @@ ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
-                                const double *angles, int *bad) {
+ik2d_status ik2d_solvers_set_tip_angles(ik2d_solver *const *solvers, int count,
+                                        const double *angles, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_tip_angles(solvers, count, angles, bad);
+  ik2d_status status = ik2d_solvers_check_tip_angles(solvers, count, angles, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (solvers[i] != NULL && solvers[i]->settings.tip.enabled)
@@ -454,8 +454,8 @@ ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count, const double *xy,
-                             int *bad) {
+ik2d_status ik2d_solvers_check_poles(ik2d_solver *const *solvers, int count, const double *xy,
+                                     int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -470,10 +470,10 @@ ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count, const doubl
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count, const double *xy,
-                           int *bad) {
+ik2d_status ik2d_solvers_set_poles(ik2d_solver *const *solvers, int count, const double *xy,
+                                   int *bad) {
   int i;
-  ik2d_status status = ik2d_check_poles(solvers, count, xy, bad);
+  ik2d_status status = ik2d_solvers_check_poles(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++) {
     if (solvers[i] == NULL || !solvers[i]->settings.pole.enabled) continue;

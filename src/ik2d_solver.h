@@ -5,7 +5,7 @@
 ** skeletons: a target on a bone is resolved, and a skeleton chain's
 ** result written back into its skeleton, by the layer above
 ** (ik2d_skeleton.h, ik2d_skeleton_solve.c), which holds the public
-** ik2d_solver_solve and ik2d_solve_batch.
+** ik2d_solver_solve and ik2d_solvers_solve.
 */
 #ifndef IK2D_SOLVER_H
 #define IK2D_SOLVER_H

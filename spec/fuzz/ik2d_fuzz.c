@@ -661,7 +661,7 @@ static int solve_twice(world *w) {
     list[0] = decoys[0].solver;
     list[1] = twin.solver;
     list[2] = decoys[1].solver;
-    twin_reached = ik2d_solve_batch_isa(list, 3, isa) - decoys[0].solver->result.reached -
+    twin_reached = ik2d_solvers_solve_isa(list, 3, isa) - decoys[0].solver->result.reached -
                    decoys[1].solver->result.reached;
   }
   REQUIRE(reached == twin_reached &&
@@ -1174,7 +1174,7 @@ static void spring_colliders(world *w) {
     double x = chain->joints[2 * j], y = chain->joints[2 * j + 1];
     double size = spring_values[(t + 3u * (unsigned)k) % SPRING_VALUES];
     double small = 0.5 * (fabs(chain->joints[2 * chain->count] - x) + 1.0);
-    colliders[k] = ik2d_default_collider_def();
+    colliders[k] = ik2d_default_collider();
     /* mostly sizes about the chain's; a hostile one now and then */
     if ((t + (unsigned)k) % 5 != 0) size = small;
     if ((t + (unsigned)k) % 2 == 0) {

@@ -650,12 +650,12 @@ static int sk_solve(sk_world *w) {
   int k, n, reached = 0, named = 0;
   if (cycle == IK2D_OK) {
     SK_REQUIRE(a == NULL && b == NULL, "no cycle, but solvers named", -1, 0, 0);
-    /* every other solve through ik2d_solve_skeletons, which takes the
+    /* every other solve through ik2d_skeletons_solve, which takes the
     ** plain CCD limbs through the lanes (the same result) */
     if (++w->solves % 2 == 0) {
       ik2d_skeleton *list[2] = {NULL, w->sk};
-      SK_REQUIRE(ik2d_solve_skeletons(list, 2, NULL, &n, NULL) == IK2D_OK,
-                 "ik2d_solve_skeletons refused", -1, 0, 0);
+      SK_REQUIRE(ik2d_skeletons_solve(list, 2, NULL, &n, NULL) == IK2D_OK,
+                 "ik2d_skeletons_solve refused", -1, 0, 0);
     } else {
       n = ik2d_skeleton_solve(w->sk);
     }

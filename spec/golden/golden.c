@@ -192,7 +192,7 @@ static int g_solve_batch(g_solver **s, int count) {
   ik2d_solver *list[256];
   int i;
   for (i = 0; i < count; i++) list[i] = s[i]->solver;
-  return ik2d_solve_batch(list, count);
+  return ik2d_solvers_solve(list, count);
 }
 
 /* outputs */
@@ -1248,7 +1248,7 @@ static int spring_colliders(const g_chain *c, ik2d_collider *colliders) {
     int j = 1 + rnd_int(n);
     double x = g_joint_x(c, j) + rnd_in(-0.5, 0.5) * reach;
     double y = g_joint_y(c, j) + rnd_in(-0.5, 0.5) * reach;
-    colliders[k] = ik2d_default_collider_def();
+    colliders[k] = ik2d_default_collider();
     if (rnd_int(2) == 0) {
       colliders[k].x = x;
       colliders[k].y = y;
