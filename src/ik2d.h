@@ -401,7 +401,8 @@ typedef struct ik2d_pole_def {
   bool enabled;
 } ik2d_pole_def;
 
-/* A solver's settings: solvers on a skeleton's chains (ik2d_skeleton_solve). */
+/* A solver's settings: the solver as an effector of its skeleton's solve
+** (ik2d_skeleton_solve): solvers on a skeleton's chains. */
 typedef struct ik2d_effector_def {
   /* >= 0: weight x priority weighs this effector in a joint solve; 1 */
   double priority;
@@ -441,7 +442,7 @@ typedef struct ik2d_solver_def {
   ik2d_two_bone_def two_bone;
   ik2d_tip_def tip;
   ik2d_pole_def pole;
-  ik2d_effector_def skeleton;
+  ik2d_effector_def effector;
   ik2d_aim_def aim;
 } ik2d_solver_def;
 /* end generated */

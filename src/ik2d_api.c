@@ -139,8 +139,8 @@ ik2d_solver_def ik2d_default_solver_def(void) {
   def.two_bone.stretch = 1.0;
   def.two_bone.compress = 1.0;
   def.tip.weight = 1.0;
-  def.skeleton.priority = 1.0;
-  def.skeleton.together = true;
+  def.effector.priority = 1.0;
+  def.effector.together = true;
   return def;
 }
 

@@ -153,7 +153,7 @@ static inline ik2d_status ik2d_solver_check_pole_y(double y) {
   return isfinite(y) ? IK2D_OK : IK2D_ERR_POLE_Y;
 }
 
-/* ik2d_solver_def's skeleton.priority: finite, >= 0 */
+/* ik2d_solver_def's effector.priority: finite, >= 0 */
 static inline ik2d_status ik2d_solver_check_priority(double priority) {
   return isfinite(priority) && priority >= 0.0 ? IK2D_OK : IK2D_ERR_PRIORITY;
 }

@@ -239,7 +239,7 @@ static const struct ik2d_chain_link *link_of(const plan *p, int i) {
 ** one is not: the joint step moves tips onto targets, and an aim puts a
 ** point of its ray there, which its own solve does (as together = false). */
 static bool together(const plan *p, int i) {
-  return p->solver[i]->settings.skeleton.together && !p->solver[i]->settings.aim.enabled;
+  return p->solver[i]->settings.effector.together && !p->solver[i]->settings.aim.enabled;
 }
 
 static int find(plan *p, int i) {
@@ -901,7 +901,7 @@ static void effector_init(effector *e, ik2d_solver *s, const ik2d_skeleton *sk) 
   e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
   e->target_y = ty;
   e->weight = s->settings.weight;
-  e->pull = s->settings.weight * s->settings.skeleton.priority;
+  e->pull = s->settings.weight * s->settings.effector.priority;
   e->tolerance = s->settings.tolerance;
 }
 
@@ -1255,7 +1255,7 @@ int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int ma
 static void plan_key_of(const ik2d_skeleton *sk, int i, unsigned char key[2]) {
   const ik2d_solver *s = sk->solvers[i];
   bool on_sk = s->target_skeleton == sk;
-  key[0] = (unsigned char)((s->settings.skeleton.together && !s->settings.aim.enabled) |
+  key[0] = (unsigned char)((s->settings.effector.together && !s->settings.aim.enabled) |
                            (on_sk << 1));
   key[1] = on_sk ? s->target_bone : 0;
 }

@@ -107,7 +107,7 @@ static ik2d_status solver_def_check(const ik2d_solver_def *def, const ik2d_chain
     if ((status = ik2d_solver_check_pole_x(def->pole.x)) != IK2D_OK) return status;
     if ((status = ik2d_solver_check_pole_y(def->pole.y)) != IK2D_OK) return status;
   }
-  if ((status = ik2d_solver_check_priority(def->skeleton.priority)) != IK2D_OK)
+  if ((status = ik2d_solver_check_priority(def->effector.priority)) != IK2D_OK)
     return status;
   if (def->aim.enabled) {
     if ((status = ik2d_solver_check_aim_x(def->aim.x)) != IK2D_OK) return status;
@@ -375,8 +375,8 @@ ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
-  def.skeleton.priority = priority;
-  if ((status = ik2d_solver_check_priority(def.skeleton.priority)) != IK2D_OK)
+  def.effector.priority = priority;
+  if ((status = ik2d_solver_check_priority(def.effector.priority)) != IK2D_OK)
     return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
@@ -386,7 +386,7 @@ ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
   ik2d_solver_def def;
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
-  def.skeleton.together = together;
+  def.effector.together = together;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }

@@ -365,8 +365,9 @@ api.solver = {
         { name = "pole_y", member = "y", type = "double", default = 0, status = "POLE_Y",
           check = { finite = true, when = { pole = true } }, doc = "world space" },
       } },
-    { name = "skeleton", c = "ik2d_effector_def",
-      doc = "solvers on a skeleton's chains (ik2d_skeleton_solve)",
+    { name = "effector", c = "ik2d_effector_def",
+      doc = "the solver as an effector of its skeleton's solve (ik2d_skeleton_solve): solvers on a "
+        .. "skeleton's chains",
       fields = {
         { name = "priority",
           type = "double", kind = "number", default = 1, status = "PRIORITY",

@@ -282,7 +282,7 @@ static double two_hands(int together, double *one) {
   def.x = 400;
   def.y = 300;
   settings.iterations = 20;
-  settings.skeleton.together = together;
+  settings.effector.together = together;
   if (ik2d_skeleton_init(sk, ik2d_skeleton_size(N), &def, NULL) != IK2D_OK ||
       ik2d_skeleton_chain_init(left, ik2d_skeleton_chain_size(4), sk, SPINE, HAND_L, NULL) ||
       ik2d_skeleton_chain_init(right, ik2d_skeleton_chain_size(4), sk, SPINE, HAND_R, NULL) ||

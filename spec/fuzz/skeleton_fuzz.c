@@ -380,8 +380,8 @@ static void make_solver(sk_world *w, int k, reader *r) {
   def.iterations = 1 + (int)(byte_of(r) % 24);
   def.tolerance = bits & 0x80 ? 0.0 : byte_of(r) % 2 ? 1e-6 * chain->reach : 0.01;
   def.weight = bits & 0x40 ? 1.0 : unit_of(r);
-  def.skeleton.together = !(bits & 0x20);
-  def.skeleton.priority = bits & 0x10 ? 1.0 : 4.0 * unit_of(r);
+  def.effector.together = !(bits & 0x20);
+  def.effector.priority = bits & 0x10 ? 1.0 : 4.0 * unit_of(r);
   def.warm_start = !(bits & 0x08);
   def.two_bone.stretch = byte_of(r) % 16 == 0 ? 2.0 : 1.0;
   two_bone_ok = chain->count == 2 && chain->length[0] > 0.0 && chain->length[1] > 0.0;
@@ -883,7 +883,7 @@ static void bone_act(sk_world *w, reader *r, unsigned q) {
     case 8:
       i = byte_of(r) % SK_CHAINS;
       if (i < w->chains && w->solver[i] != NULL)
-        ik2d_solver_set_together(w->solver[i], !w->solver[i]->settings.skeleton.together);
+        ik2d_solver_set_together(w->solver[i], !w->solver[i]->settings.effector.together);
       break;
     case 9: case 10:
       if (w->other == NULL) return;

@@ -339,8 +339,8 @@ static void g_skeleton_solver(g_skeleton *s, int k, const g_skeleton_options *o)
   def.warm_start = o->solve.warm_start != 0;
   def.ccd.exact = o->solve.exact != 0;
   def.ccd.sweep = o->solve.sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
-  def.skeleton.priority = o->priority;
-  def.skeleton.together = o->together != 0;
+  def.effector.priority = o->priority;
+  def.effector.together = o->together != 0;
   def.tip.enabled = o->tip != 0;
   def.tip.angle = o->tip_angle;
   def.tip.weight = o->tip_weight;
