@@ -72,7 +72,7 @@ local function limit_clamp(limit, delta)
 end
 M.limit_clamp = limit_clamp
 
--- Joint positions from base and result angles (ik2d_chain_update_joints).
+-- Joint positions from base and result angles (ik2d__chain_update_joints).
 local function update_joints(c)
   local n, len, angle, jx, jy = c.n, c.len, c.angle, c.jx, c.jy
   local x, y, world = c.bx, c.by, c.ba

@@ -367,7 +367,7 @@ end
 
 -- the C name of the check of a step (a field's or a checking rule's)
 local function check_name(def, step)
-  return format("ik2d_%s_check_%s", def.prefix, step.name)
+  return format("ik2d__%s_check_%s", def.prefix, step.name)
 end
 
 -- the C path of a step's field in def: "tip.angle"

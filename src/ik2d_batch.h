@@ -45,10 +45,10 @@ typedef struct ik2d_batch {
 
 /* An empty queue solving with isa (or the best supported below it), for
 ** about count solvers; with measure, each solve's outcome measured at its
-** point target (ik2d_solver_measure_point), else left to the caller. */
+** point target (ik2d__solver_measure_point), else left to the caller. */
 void ik2d_batch_begin(ik2d_batch *b, ik2d_isa isa, int count, bool measure);
 /* Whether the lanes take the solver's solve: plain CCD
-** (ik2d_solve_is_plain_ccd), no world-space limit (those settle after
+** (ik2d__solver_is_plain_ccd), no world-space limit (those settle after
 ** every turn, one chain at a time), no target on a bone (read where an
 ** earlier solve put it).  A skeleton's chain is taken: the caller writes
 ** its result back after the solve (ik2d_batch_end). */

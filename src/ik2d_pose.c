@@ -242,7 +242,7 @@ typedef struct pose_pair {
 static bool pose_allowed(const ik2d_pose *pose, int i, ik2d_rot r) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
   return limit == NULL ||
-         !ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &r);
+         !ik2d__constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &r);
 }
 
 /* The triangle of joints i < j, solved for one bend side: the sides, the
@@ -415,7 +415,7 @@ typedef struct pose_near {
 /* Rotation r of bone i moved into its limits; true if it had to. */
 static bool pose_clamp_to(const ik2d_pose *pose, int i, ik2d_rot *r) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
-  return limit != NULL && ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), r);
+  return limit != NULL && ik2d__constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), r);
 }
 
 /* Keeps (i_rot, j_rot) in best when the tip, at p from joint i before

@@ -100,11 +100,11 @@
 /* A solver's target in world space: on a bone, the bone's point where the
 ** bone is now; else its point target. */
 static inline void solver_target(const ik2d_solver *solver, double *x, double *y) {
-  if (ik2d_solver_on_bone(solver)) {
-    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
-                        solver->target_y, x, y);
+  if (ik2d__solver_on_bone(solver)) {
+    ik2d__skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                         solver->target_y, x, y);
   } else {
-    ik2d_solver_point_target(solver, x, y);
+    ik2d__solver_point_target(solver, x, y);
   }
 }
 
@@ -112,7 +112,7 @@ static inline void solver_target(const ik2d_solver *solver, double *x, double *y
 static bool solver_measure(ik2d_solver *solver) {
   double x, y;
   solver_target(solver, &x, &y);
-  return ik2d_solver_measure(solver, x, y);
+  return ik2d__solver_measure(solver, x, y);
 }
 
 /* After a chain's solve: a skeleton chain's result written back (its
@@ -124,14 +124,14 @@ static bool solver_written_back(ik2d_solver *solver) {
   ik2d_chain *chain = solver->chain;
   ik2d_skeleton *sk = chain->link != NULL ? chain->link->node.skeleton : NULL;
   if (sk != NULL && sk->deferring) {
-    ik2d_skeleton_chain_push(chain, true);
+    ik2d__skeleton_chain_push(chain, true);
     return false;
   }
   /* (measured before the push, which may move the chain's angles by an
   ** ulp, where an aim's distance reads them) */
   solver_measure(solver);
   if (sk == NULL) return solver->result.reached;
-  ik2d_skeleton_chain_push(chain, true);
+  ik2d__skeleton_chain_push(chain, true);
   /* a target on a bone of its own skeleton may have moved with it: the
   ** result describes where the tip and that bone ended */
   if (solver->target_skeleton == sk) solver_measure(solver);
@@ -142,7 +142,7 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   double x, y;
   if (solver == NULL || solver->chain == NULL) return false;
   solver_target(solver, &x, &y);
-  ik2d_solve_chain(solver, x, y);
+  ik2d__solver_solve_chain(solver, x, y);
   return solver_written_back(solver);
 }
 
@@ -490,7 +490,7 @@ static double joint_measure(joint *w, bool *reached) {
 static void joint_clamp_rot(const joint *w, int b, ik2d_rot *r) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   if (limit != NULL && !limit->full)
-    ik2d_constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
+    ik2d__constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
 }
 
 /* Bone b of the working pose turned into its limits. */
@@ -844,7 +844,7 @@ static void joint_private(joint *w, effector *e) {
   if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
   private_view(w, e, &view, angles, joints);
   def = private_def(e, &view);
-  if (ik2d_solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
+  if (ik2d__solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
   for (i = 0; i < n; i++) {
     ik2d_rot r = w->rot[link->bones[first + i]];
     double shift = link->shift[first + i];
@@ -1123,12 +1123,12 @@ static int joint_finish(joint *w, int used, bool stalled) {
   memset(mask, 0, (size_t)sk->count * sizeof *mask);
   for (k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
-    if (!mask[e->link->from]) ik2d_skeleton_subtree(sk, e->link->from, mask);
+    if (!mask[e->link->from]) ik2d__skeleton_subtree(sk, e->link->from, mask);
   }
-  ik2d_skeleton_forward(sk, w->first, mask);
+  ik2d__skeleton_forward(sk, w->first, mask);
   for (k = 0; k < w->count; k++) joint_keep(w, &w->effector[k], used, stalled);
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    if (mask[node->chain->link->to]) ik2d_skeleton_chain_pull(node->chain);
+    if (mask[node->chain->link->to]) ik2d__skeleton_chain_pull(node->chain);
   for (k = 0; k < w->count; k++) reached += solver_measure(w->effector[k].solver);
   return reached;
 }
@@ -1292,8 +1292,8 @@ static void plan_keep(ik2d_skeleton *sk, const plan *p) {
 ** its target's bone (not below its chain: that is a joint solve) and its
 ** chain, all of it when its target is its tip. */
 static void lone_ready(ik2d_skeleton *sk, ik2d_solver *s) {
-  if (s->target_skeleton == sk) ik2d_skeleton_bone_ready(sk, s->target_bone);
-  ik2d_skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
+  if (s->target_skeleton == sk) ik2d__skeleton_bone_ready(sk, s->target_bone);
+  ik2d__skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
 }
 
 static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
@@ -1312,9 +1312,9 @@ static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
     lone_solve(sk, first);
     return;
   }
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   joint_solve(sk, p, u, w);
-  ik2d_skeleton_defer(sk);
+  ik2d__skeleton_defer(sk);
 }
 
 /* The units of plan p in its order. */
@@ -1335,7 +1335,7 @@ static void kept_run(ik2d_skeleton *sk) {
 ** false solver on its bones, may have moved a tip); how many reached. */
 static int solve_end(ik2d_skeleton *sk) {
   int k, reached = 0;
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
   return reached;
 }
@@ -1346,12 +1346,12 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
   if (plan_holds(sk)) {
-    ik2d_skeleton_defer(sk);
+    ik2d__skeleton_defer(sk);
     kept_run(sk);
   } else {
     if (!plan_make(sk, &p)) return -1;
     plan_keep(sk, &p);
-    ik2d_skeleton_defer(sk);
+    ik2d__skeleton_defer(sk);
     plan_run(sk, &p);
   }
   return solve_end(sk);
@@ -1362,12 +1362,12 @@ ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *sk, double x, double y, double
   ik2d_status status;
   int n;
   if (sk == NULL) return IK2D_ERR_NULL;
-  status = ik2d_chain_check_base(x, y, angle);
+  status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
-  ik2d_skeleton_set_base_deferred(sk, x, y, angle);
+  ik2d__skeleton_set_base_deferred(sk, x, y, angle);
   n = ik2d_skeleton_solve(sk);
   /* a refused solve placed nothing: the base's move, as set_base's */
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   if (n < 0) return IK2D_ERR_TARGET_CYCLE;
   if (reached != NULL) *reached = n;
   return IK2D_OK;
@@ -1439,7 +1439,7 @@ static void tile_step(ik2d_batch *b, ik2d_skeleton *const *tile, int count, int 
     }
   }
   ik2d_batch_end(b);
-  for (i = 0; i < n; i++) ik2d_skeleton_chain_push(queued[i]->chain, true);
+  for (i = 0; i < n; i++) ik2d__skeleton_chain_push(queued[i]->chain, true);
 }
 
 /* ik2d_skeleton_solve of the count skeletons of tile, whose kept plans
@@ -1449,7 +1449,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   int i, k, steps = 0, reached = 0;
   if (count == 0) return 0;
   for (i = 0; i < count; i++) {
-    ik2d_skeleton_defer(tile[i]);
+    ik2d__skeleton_defer(tile[i]);
     if (tile[i]->solver_count > steps) steps = tile[i]->solver_count;
   }
   /* the lanes' solves measured by solve_end, once all are placed */
@@ -1482,7 +1482,7 @@ ik2d_status ik2d_skeletons_solve_isa(ik2d_skeleton *const *skeletons, int count,
       continue;
     }
     /* ik2d_skeleton_solve_at's start: the base's move deferred */
-    if (base != NULL) ik2d_skeleton_set_base_deferred(sk, base[0], base[1], base[2]);
+    if (base != NULL) ik2d__skeleton_set_base_deferred(sk, base[0], base[1], base[2]);
     tile[tiled++] = sk;
     if (tiled == SKELETON_TILE) {
       total += solve_tile(tile, tiled, isa);
@@ -1547,7 +1547,7 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
 
 void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
   double x, y;
-  if (solver == NULL || !ik2d_solver_on_bone(solver)) return;
+  if (solver == NULL || !ik2d__solver_on_bone(solver)) return;
   /* where the point is now: nothing jumps */
   solver_target(solver, &x, &y);
   if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
@@ -1560,7 +1560,7 @@ void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
 
 int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
                             double *dx, double *dy) {
-  if (solver == NULL || !ik2d_solver_on_bone(solver)) return -1;
+  if (solver == NULL || !ik2d__solver_on_bone(solver)) return -1;
   if (skeleton != NULL) *skeleton = solver->target_skeleton;
   if (dx != NULL) *dx = solver->target_x;
   if (dy != NULL) *dy = solver->target_y;

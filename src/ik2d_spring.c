@@ -160,23 +160,23 @@ static ik2d_status spring_def_check(const ik2d_spring_def *def, int bone_count) 
   for (i = 0; i < bone_count; i++) {
     double stiffness =
         def->stiffness_per_bone != NULL ? def->stiffness_per_bone[i] : def->stiffness;
-    if ((status = ik2d_spring_check_stiffness(stiffness)) != IK2D_OK) return status;
+    if ((status = ik2d__spring_check_stiffness(stiffness)) != IK2D_OK) return status;
   }
   for (i = 0; i < bone_count; i++) {
     double damping =
         def->damping_per_bone != NULL ? def->damping_per_bone[i] : def->damping;
-    if ((status = ik2d_spring_check_damping(damping)) != IK2D_OK) return status;
+    if ((status = ik2d__spring_check_damping(damping)) != IK2D_OK) return status;
   }
   for (i = 0; i < bone_count; i++) {
     double mass = def->mass_per_bone != NULL ? def->mass_per_bone[i] : def->mass;
-    if ((status = ik2d_spring_check_mass(mass)) != IK2D_OK) return status;
+    if ((status = ik2d__spring_check_mass(mass)) != IK2D_OK) return status;
   }
   if (!mass_ratios_finite(def, bone_count)) return IK2D_ERR_SPRING_MASS;
-  if ((status = ik2d_spring_check_weight(def->weight)) != IK2D_OK) return status;
-  if ((status = ik2d_spring_check_gravity_x(def->gravity_x)) != IK2D_OK) return status;
-  if ((status = ik2d_spring_check_gravity_y(def->gravity_y)) != IK2D_OK) return status;
-  if ((status = ik2d_spring_check_wind_x(def->wind_x)) != IK2D_OK) return status;
-  if ((status = ik2d_spring_check_wind_y(def->wind_y)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_weight(def->weight)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_gravity_x(def->gravity_x)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_gravity_y(def->gravity_y)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_wind_x(def->wind_x)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_wind_y(def->wind_y)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -255,14 +255,14 @@ static void spring_write(ik2d_spring *spring) {
   for (i = 0; i < chain->count; i++) {
     double target = spring->target[i];
     double local = ik2d_wrap(spring->world[i] - parent);
-    double turn = ik2d_constraint_turn(chain->constraint[i], chain->rest[i], target, local);
+    double turn = ik2d__constraint_turn(chain->constraint[i], chain->rest[i], target, local);
     chain->angle[i] = weight == 1.0 ? target + turn : target + weight * turn;
     spring->written[i] = chain->angle[i];
     parent = spring->world[i];
   }
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   /* a skeleton chain's bones are the skeleton's: it follows */
-  if (chain->link != NULL) ik2d_skeleton_chain_push(chain, true);
+  if (chain->link != NULL) ik2d__skeleton_chain_push(chain, true);
 }
 
 /* Every bone at rest on its target, the targets and the base still. */
@@ -347,8 +347,8 @@ ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double gravity_x,
   def = spring->settings;
   def.gravity_x = gravity_x;
   def.gravity_y = gravity_y;
-  if ((status = ik2d_spring_check_gravity_x(def.gravity_x)) != IK2D_OK) return status;
-  if ((status = ik2d_spring_check_gravity_y(def.gravity_y)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_gravity_x(def.gravity_x)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_gravity_y(def.gravity_y)) != IK2D_OK) return status;
   spring_keep_def(spring, &def);
   return IK2D_OK;
 }
@@ -360,8 +360,8 @@ ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double wind_x, double wind
   def = spring->settings;
   def.wind_x = wind_x;
   def.wind_y = wind_y;
-  if ((status = ik2d_spring_check_wind_x(def.wind_x)) != IK2D_OK) return status;
-  if ((status = ik2d_spring_check_wind_y(def.wind_y)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_wind_x(def.wind_x)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_wind_y(def.wind_y)) != IK2D_OK) return status;
   spring_keep_def(spring, &def);
   return IK2D_OK;
 }
@@ -372,7 +372,7 @@ ik2d_status ik2d_spring_set_weight(ik2d_spring *spring, double weight) {
   if (spring == NULL) return IK2D_ERR_NULL;
   def = spring->settings;
   def.weight = weight;
-  if ((status = ik2d_spring_check_weight(def.weight)) != IK2D_OK) return status;
+  if ((status = ik2d__spring_check_weight(def.weight)) != IK2D_OK) return status;
   spring_keep_def(spring, &def);
   return IK2D_OK;
 }
@@ -404,17 +404,17 @@ void ik2d_spring_reset(ik2d_spring *spring) {
 ik2d_status ik2d_collider_check(const ik2d_collider *def) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_collider_check_shape(def->shape)) != IK2D_OK) return status;
+  if ((status = ik2d__collider_check_shape(def->shape)) != IK2D_OK) return status;
   if (def->shape == IK2D_CIRCLE) {
-    if ((status = ik2d_collider_check_x(def->x)) != IK2D_OK) return status;
-    if ((status = ik2d_collider_check_y(def->y)) != IK2D_OK) return status;
-    if ((status = ik2d_collider_check_radius(def->radius)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_x(def->x)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_y(def->y)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_radius(def->radius)) != IK2D_OK) return status;
   }
   if (def->shape == IK2D_SEGMENT) {
-    if ((status = ik2d_collider_check_x1(def->x1)) != IK2D_OK) return status;
-    if ((status = ik2d_collider_check_y1(def->y1)) != IK2D_OK) return status;
-    if ((status = ik2d_collider_check_x2(def->x2)) != IK2D_OK) return status;
-    if ((status = ik2d_collider_check_y2(def->y2)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_x1(def->x1)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_y1(def->y1)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_x2(def->x2)) != IK2D_OK) return status;
+    if ((status = ik2d__collider_check_y2(def->y2)) != IK2D_OK) return status;
   }
   return IK2D_OK;
 }

@@ -382,7 +382,7 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
   const double *joints = chain->joints, *fk = copy->joints;
   double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0;
   int i;
-  ik2d_chain_update_joints(copy);
+  ik2d__chain_update_joints(copy);
   for (i = 0; i <= chain->count; i++) {
     double m, allowed;
     if (i > 0) {

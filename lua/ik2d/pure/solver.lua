@@ -399,7 +399,7 @@ local function result_joints(P, ch, weight)
   joints[2 * n + 2] = y
 end
 
--- The end of a solve that ran (ik2d_solve_finish): the rotations made
+-- The end of a solve that ran (ik2d__solver_solve_finish): the rotations made
 -- sane, follow's base placed, the solution and the result blended with
 -- the pose, and the joints.
 local function finish_run(sv, P, weight)
@@ -407,7 +407,7 @@ local function finish_run(sv, P, weight)
   sane(P)
   -- follow: the base one chain behind the target, placed last, on the
   -- rotations as they are now (after a tip angle or a pole, and after
-  -- they were put back on unit length above), as ik2d_solve_finish does
+  -- they were put back on unit length above), as ik2d__solver_solve_finish does
   if sv.settings.method == "follow" then follow.place(P) end
   sv.limited = P.limited or (P.limited_bones and pose.on_limit(P))
   sv.have_solution = true
@@ -596,7 +596,7 @@ local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 
 --- The distance of the chain's tip from its point target (the target
 -- set, or read from a bone by the skeleton layer; else the tip), and
--- whether it is within the tolerance, into sv (ik2d_solver_measure);
+-- whether it is within the tolerance, into sv (ik2d__solver_measure);
 -- returns reached.
 function M.measure(sv)
   local ch = sv.chain
@@ -632,7 +632,7 @@ end
 
 -- The chain's solve on the general path (or, plain CCD without the exact
 -- step on a chain of no skeleton, the kernels unless tried: M.solve tried
--- sv.kernel already), its result written (ik2d_solve_chain), unmeasured.
+-- sv.kernel already), its result written (ik2d__solver_solve_chain), unmeasured.
 local function solve_chain(sv, tried, P)
   local ch, settings = sv.chain, sv.settings
   local weight, used = settings.weight, nil
