@@ -1,5 +1,5 @@
 -- Targets on bones (issue 21, item 2): s:set_target_bone(sk, bone [, dx,
--- dy]) aims a solver at the point (dx, dy) of a bone's space, read where
+-- dy]) puts a solver's target on the point (dx, dy) of a bone's space, read where
 -- the bone is whenever the target is read; sk:solve() solves a solver
 -- after the ones that move its target's bone, and a joint solve moves the
 -- target with the bones it turns, so that a back hand stays on the rifle
@@ -67,7 +67,7 @@ describe("a target on a bone", function()
     assert.near(qx, x, EPS)
     assert.near(qy, y, EPS)
     assert.is_true(abs(qx - px) + abs(qy - py) > 10)
-    -- and the solve aims there
+    -- and the solve reaches there
     assert.is_true((s:solve()))
     local tx, ty = s:chain():tip()
     assert.near(qx, tx, 0.01)
@@ -222,7 +222,7 @@ describe("a target on a bone", function()
     local tx, ty = rig:tip("a2")
     assert.near(x, tx, 0.01)
     assert.near(y, ty, 0.01)
-    -- solved the other way round, it aims where the bone was
+    -- solved the other way round, it reaches where the bone was
     mover:set_target(30, 70)
     local before_x, before_y = point_of(other, "flag_b", 4, 0)
     rig:solve()
@@ -292,7 +292,7 @@ describe("sk:solve() and targets on bones", function()
     a:set_target(20, 30)
     b:set_target(120, 30)
     for _ = 1, 3 do assert.are.equal(2, sk:solve()) end
-    -- a's target on b's flag: b must now solve first, or a aims where the
+    -- a's target on b's flag: b must now solve first, or a reaches where the
     -- flag was before b moved it
     a:set_target_bone(sk, "flag_b", 5, 0)
     b:set_target(50, 20)
@@ -336,7 +336,7 @@ describe("sk:solve() and targets on bones", function()
 
   it("solved alone (s:solve()), reports its distance from where its chain moved the target's bone", function()
     -- the holster scene of the last spec, solved without sk:solve(): the
-    -- solve aims where the holster was, then the spine it turned moves it
+    -- solve reaches where the holster was, then the spine it turned moves it
     local r = helpers.random(7)
     local moved = 0
     for _ = 1, 40 do

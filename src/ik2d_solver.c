@@ -612,7 +612,7 @@ int ik2d__solver_ccd_fallback(ik2d_pose *pose, int used) {
 }
 
 /* The method on the pose's bones: two_bone needs 2 (a tip angle leaves
-** one: CCD aims it). */
+** one: CCD turns it). */
 static int solve_method(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);

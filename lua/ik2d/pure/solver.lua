@@ -435,7 +435,7 @@ local function ccd_fallback(P, used)
 end
 
 -- the method on the pose's bones: two_bone needs 2 (a tip angle leaves
--- one: CCD aims it), and no world-space limit
+-- one: CCD turns it), and no world-space limit
 local function method_run(P)
   local method = P.settings.method
   if method == "fabrik" then return fabrik.run(P) end
