@@ -821,19 +821,20 @@ IK2D_API int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **
                                      double *dx, double *dy);
 /* Spring: secondary motion (tails, hair, capes, antennae).  The bones  */
 /* of its chain swing like a chain of damped torsional springs: each    */
-/* joint pulls its bone toward its target local angle, and its parent   */
-/* the other way; so a bone lags in world space when its target, its    */
-/* parent or the base turns or the base runs, jumps and stops, swings   */
-/* back, hangs under gravity and bends with the wind, all inside its    */
-/* limits and out of the spring's colliders.  Joint i's spring is its   */
-/* bone's stiffness times the number of bones from it to the tip (the   */
-/* bones it carries), so every joint bends alike under a load on every  */
-/* bone.  The target of bone i is the chain's result angle as the       */
-/* spring finds it at an update: the pose, or what a solver wrote since */
-/* (so a spring updated after a solve lags behind the IK); while        */
-/* nothing but the spring writes the result, the target stays the last  */
-/* one seen.  Each update writes the result                             */
-/*   result = target + weight * delta(spring - target)                  */
+/* joint pulls its bone toward its neutral local angle, and its parent  */
+/* the other way; so a bone lags in world space when its neutral angle, */
+/* its parent or the base turns or the base runs, jumps and stops,      */
+/* swings back, hangs under gravity and bends with the wind, all inside */
+/* its limits and out of the spring's colliders.  Joint i's spring is   */
+/* its bone's stiffness times the number of bones from it to the tip    */
+/* (the bones it carries), so every joint bends alike under a load on   */
+/* every bone.  The neutral angle of bone i (where its joint's spring   */
+/* is slack) is the chain's result angle as the spring finds it at an   */
+/* update: the pose, or what a solver wrote since (so a spring updated  */
+/* after a solve lags behind the IK); while nothing but the spring      */
+/* writes the result, it stays the last one seen.  Each update writes   */
+/* the result                                                           */
+/*   result = neutral + weight * delta(spring - neutral)                */
 /* as a solve does, and its joints.  src/ik2d_spring.c derives the      */
 /* model.                                                               */
 /* ------------------------------------------------------------------ */
@@ -843,7 +844,7 @@ typedef struct ik2d_spring ik2d_spring;
 /* A spring's settings. */
 typedef struct ik2d_spring_def {
   /* >= 0: the last joint's spring, torque per radian of its bone's turn from
-  ** the target; joint i of n has (n - i) times it; 100 */
+  ** its neutral angle; joint i of n has (n - i) times it; 100 */
   double stiffness;
   /* >= 0: torque per rad/s of every bone's turning through the air (air
   ** drag), which also drags it along with the air moving past it (wind, the
@@ -949,8 +950,8 @@ IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *col
 ** below) and writes the chain's result.  The same motion at any frame
 ** rate: substeps of at most 1/720 s (whole ones at 24..360 Hz frames),
 ** each integrated exactly for the linear damped oscillator with its
-** forcing held over it; a target or base angle that changes frame after
-** frame moves linearly between its samples, one that changes after a
+** forcing held over it; a neutral or base angle that changes frame
+** after frame moves linearly between its samples, one that changes after a
 ** frame without change jumps at the frame's start; the base's position
 ** moves linearly between the samples of the updates with dt > 0 (its
 ** velocity jumps at a frame's start: the bones feel that as an impulse),
@@ -964,8 +965,8 @@ IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *col
 ** of 100 s ends at rest); no bone turns faster than 720 pi rad/s.
 ** IK2D_ERR_DT, changing nothing, for a negative or NaN dt. */
 IK2D_API ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
-/* At rest on the target: every bone at its target, no velocity; writes
-** the result. */
+/* At rest: every bone at its neutral angle, no velocity; writes the
+** result. */
 IK2D_API void ik2d_spring_reset(ik2d_spring *spring);
 /* The angular velocity of bone i in rad/s, in the sense of
 ** ik2d_chain_world_angle (mirrored when flipped). */

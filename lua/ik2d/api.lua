@@ -435,10 +435,11 @@ api.spring = {
       type = "double", kind = "number_or_array", array = "stiffness_per_bone", default = 100,
       status = "SPRING_STIFFNESS", check = { finite = true, min = 0 },
       readme = ">= 0, or an array of one per bone: the last joint's spring, torque per radian of turn "
-        .. "from the target. Joint i of n carries the bones from i to the tip and has `(n - i + 1) * "
+        .. "from the neutral angle. Joint i of n carries the bones from i to the tip and has `(n - i + 1) * "
         .. "stiffness` (its bone's), so every joint bends alike under a load on every bone (gravity, "
         .. "the base spinning up), and a long tail settles about as fast as one bone",
-      doc = ">= 0: the last joint's spring, torque per radian of its bone's turn from the target; "
+      doc = ">= 0: the last joint's spring, torque per radian of its bone's turn from its neutral "
+        .. "angle; "
         .. "joint i of n has (n - i) times it" },
     { name = "damping",
       type = "double", kind = "number_or_array", array = "damping_per_bone", default = 10,
@@ -479,7 +480,7 @@ api.spring = {
     { name = "weight",
       type = "double", kind = "number", default = 1, status = "WEIGHT",
       check = { not_nan = true, after = "mass_ratios_finite" },
-      readme = "clamped to [0, 1], NaN is an error: `result = target + weight * delta(spring - target)`, "
+      readme = "clamped to [0, 1], NaN is an error: `result = neutral + weight * delta(spring - neutral)`, "
         .. "as a solve blends (inside the limits); the motion runs the same at any weight, so a "
         .. "weight blend in is smooth",
       doc = "clamped to [0, 1], NaN refused" },
