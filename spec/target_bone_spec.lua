@@ -1,7 +1,7 @@
 -- Targets on bones (issue 21, item 2): s:set_target_bone(sk, bone [, dx,
 -- dy]) puts a solver's target on the point (dx, dy) of a bone's space, read where
 -- the bone is whenever the target is read; sk:solve() solves a solver
--- after the ones that move its target's bone, and a joint solve moves the
+-- after the ones that move its target's bone, and a coupled solve moves the
 -- target with the bones it turns, so that a back hand stays on the rifle
 -- the front hand holds.  A cycle through targets is refused, naming both
 -- solvers; set_target and clear_target_bone go back to world points.
@@ -510,7 +510,7 @@ describe("sk:solve() and targets on bones", function()
 
   it("on another skeleton's bone solves as that point set by set_target, bit for bit", function()
     -- (each rig's own two solvers kept: collected between the two solves
-    -- of a frame, they would leave one rig's joint group and not the other's)
+    -- of a frame, they would leave one rig's coupled group and not the other's)
     local rig, rig_back, rig_front = rifleman(300, 300)
     local twin, twin_back, twin_front = rifleman(300, 300)
     local arms = two_arms()
@@ -548,7 +548,7 @@ describe("a cycle through targets", function()
 
   it("made later (together = false) is refused at solve, naming both, solving nothing", function()
     local sk, back, front = rifleman(300, 300)
-    -- each hand on the other's arm: together, one joint solve
+    -- each hand on the other's arm: together, one coupled solve
     back:set_target_bone(sk, "rifle", 20, 0)
     front:set_target_bone(sk, "fore_b", 26, 0)
     assert.is_true(sk:solve() >= 0)

@@ -119,7 +119,7 @@ typedef enum ik2d_status {
   /* a spring's damping (torque per rad/s) negative or not finite */
   IK2D_ERR_SPRING_DAMPING,
   /* a solver's target is on a bone that a solver running after it moves (each
-  ** targeting a bone the other moves, outside a joint solve) */
+  ** targeting a bone the other moves, outside a coupled solve) */
   IK2D_ERR_TARGET_CYCLE,
   IK2D_ERR_WIND_X, /* a spring's wind x not finite */
   IK2D_ERR_WIND_Y, /* a spring's wind y not finite */
@@ -404,9 +404,9 @@ typedef struct ik2d_pole_def {
 /* A solver's settings: the solver as an effector of its skeleton's solve
 ** (ik2d_skeleton_solve): solvers on a skeleton's chains. */
 typedef struct ik2d_effector_def {
-  /* >= 0: weight x priority weighs this effector in a joint solve; 1 */
+  /* >= 0: weight x priority weighs this effector in a coupled solve; 1 */
   double priority;
-  /* solved jointly with the solvers whose chains share bones with it (true),
+  /* solved together with the solvers whose chains share bones with it (true),
   ** or after them, winning on the bones it touches (false); true */
   bool together;
 } ik2d_effector_def;
@@ -744,12 +744,12 @@ IK2D_API void ik2d_solver_release(ik2d_solver *solver);
 ** world transform.  A solver whose chain lies below another's bones runs
 ** after it, and so does one whose target is on a bone another's solve
 ** moves (ik2d_solver_set_target_bone); solvers with together whose chains
-** share bones are solved jointly, over all their effectors weighted by
+** share bones are solved together, over all their effectors weighted by
 ** weight x priority, a target on a bone the group moves moving with it,
 ** and each keeps its own result; a solver with together = false runs
-** after the joint solve of the bones it shares.  Returns how many
+** after the coupled solve of the bones it shares.  Returns how many
 ** reached, or -1, solving nothing, when two solvers (or units) each
-** target a bone the other moves outside a joint solve
+** target a bone the other moves outside a coupled solve
 ** (ik2d_skeleton_cycle names them). */
 IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
 /* ik2d_skeleton_set_base, then ik2d_skeleton_solve, in one call: the
@@ -797,7 +797,7 @@ IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
 ** may be the solver's chain's own or another; it must outlive the
 ** target (clear it, or set a world target, before its memory goes).
 ** ik2d_skeleton_solve orders its solvers so that one whose target is on
-** a bone another's solve moves runs after it, or solves them jointly
+** a bone another's solve moves runs after it, or solves them together
 ** with the target moving with the bones (a back hand on a rifle the
 ** front hand holds); another skeleton's bone, or a plain chain's target,
 ** is read where that skeleton is when the solver solves (solve that

@@ -592,7 +592,7 @@ void ik2d__skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
 
 
 
-/* A skeleton's limits are in parent space: its joint solve turns bones
+/* A skeleton's limits are in parent space: its coupled solve turns bones
 ** in their parents' frames (a bone that should keep a world angle
 ** inherits position only, or its chain's solver orients the tip). */
 static ik2d_status skeleton_check_limit(const ik2d_constraint *limit) {

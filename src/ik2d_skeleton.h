@@ -83,7 +83,7 @@ struct ik2d_skeleton {
   ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
   /* The solve order of ik2d_skeleton_solve, kept between solves: planning
   ** is O(solvers^2) and a skeleton's solvers rarely change.  Kept only
-  ** for plans of lone solves (no joint unit) of at most IK2D_PLAN_KEPT
+  ** for plans of lone solves (no coupled unit) of at most IK2D_PLAN_KEPT
   ** solvers, so that it stays small; it holds while plan_kept does (the
   ** solver list's edits clear it) and while every solver's plan_key,
   ** what the plan reads of its settings, is the same. */

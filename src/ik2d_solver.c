@@ -145,7 +145,7 @@ ik2d_status ik2d__solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_ch
   solver->has_target = false;
   solver->have_solution = false;
   solver->angles_held = false;
-  solver->joint_stalls = 0;
+  solver->coupled_stalls = 0;
   solver->result.reached = false;
   solver->result.limited = false;
   solver->result.iterations = 0;
@@ -495,7 +495,7 @@ ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
 void ik2d_solver_forget(ik2d_solver *solver) {
   if (solver != NULL) {
     solver->have_solution = false;
-    solver->joint_stalls = 0;
+    solver->coupled_stalls = 0;
   }
 }
 

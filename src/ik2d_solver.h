@@ -32,7 +32,7 @@ struct ik2d_solver {
   int joint_updates;         /* CCD turns of single joints in the last
                                 solve, for benchmarks */
 #endif
-  /* (the flags, target_bone and joint_stalls share the 4 bytes after
+  /* (the flags, target_bone and coupled_stalls share the 4 bytes after
   ** joint_updates: a solver of 3 bones and its chain stay under 1 KB,
   ** spec/memory_spec.lua) */
   bool has_target : 1;       /* false: the target is the chain's tip */
@@ -41,7 +41,7 @@ struct ik2d_solver {
                                 solution rotation (solve_commit) */
   unsigned char target_bone; /* with target_skeleton: 0..255, as
                                 IK2D_MAX_SKELETON_BONES allows */
-  unsigned short joint_stalls; /* joint solves in a row that ended
+  unsigned short coupled_stalls; /* coupled solves in a row that ended
                                 unreached, counted 1..65535 and round again
                                 (it seeds their scattered start); a
                                 skeleton keeps its solvers in an array of

@@ -125,7 +125,7 @@ api.statuses = {
     words = "the first's target is on a bone the second moves, which must run after it (a cycle): "
       .. "solve them together (chains sharing bones, together = true) or target a world point",
     doc = "a solver's target is on a bone that a solver running after it moves (each targeting "
-      .. "a bone the other moves, outside a joint solve)" },
+      .. "a bone the other moves, outside a coupled solve)" },
   { name = "WIND_X", words = "wind x must be finite", doc = "a spring's wind x not finite" },
   { name = "WIND_Y", words = "wind y must be finite", doc = "a spring's wind y not finite" },
   { name = "COLLIDERS", words = "a spring takes at most {MAX_COLLIDERS} colliders",
@@ -373,13 +373,13 @@ api.solver = {
           type = "double", kind = "number", default = 1, status = "PRIORITY",
           check = { finite = true, min = 0 },
           readme = "solvers on a skeleton's chains: >= 0, weight x priority weighs the effector in a "
-            .. "joint solve",
-          doc = ">= 0: weight x priority weighs this effector in a joint solve" },
+            .. "coupled solve",
+          doc = ">= 0: weight x priority weighs this effector in a coupled solve" },
         { name = "together",
           type = "bool", kind = "boolean", default = true,
-          readme = "solvers on a skeleton's chains: solved jointly with the solvers whose chains share "
+          readme = "solvers on a skeleton's chains: solved together with the solvers whose chains share "
             .. "bones; false: after them, winning on the bones it touches",
-          doc = "solved jointly with the solvers whose chains share bones with it (true), or after "
+          doc = "solved together with the solvers whose chains share bones with it (true), or after "
             .. "them, winning on the bones it touches (false)" },
       } },
     { name = "aim", c = "ik2d_aim_def", doc = "a ray fixed to the last bone, turned through the target",
@@ -631,7 +631,7 @@ api.skeleton_bone = {
       doc = "the parent is an earlier bone, or the base" },
     { name = "limit_in_parent_space", after = "constraint", reads = { "constraint" },
       status = "SKELETON_SPACE",
-      doc = "a skeleton's joint solve turns bones in their parents' frames (a bone that should keep "
+      doc = "a skeleton's coupled solve turns bones in their parents' frames (a bone that should keep "
         .. "a world angle inherits position only, or its chain's solver orients the tip)" },
   },
 }

@@ -20,7 +20,7 @@
 **                    (pivots, origins off the tips, bones keeping the
 **                    base's direction, parent-space limits), chains over
 **                    their paths with solvers of every method and option,
-**                    sharing bones (solved jointly, weighed by priority,
+**                    sharing bones (solved together, weighed by priority,
 **                    or after the others with together = false), hanging
 **                    below each other or apart; a body whose two arms
 **                    share a spine; groups of 24 effectors and of 86
@@ -1153,8 +1153,8 @@ static void scene_skeleton_body(g_hash *h, int variant) {
 
 /* Many effectors on one body: legs legs of two bones, each from a point
 ** off the body, a chain body..knee on each, nearly all together (a group
-** of more than 16 effectors is too big for the dense joint step: its
-** joint bones turn one at a time). */
+** of more than 16 effectors is too big for the dense coupled step: its
+** shared bones turn one at a time). */
 static void scene_skeleton_crowd(g_hash *h, int legs) {
   static g_skeleton_scene sc;
   g_bone *b = sc.bones;
@@ -1188,7 +1188,7 @@ static void scene_skeleton_crowd(g_hash *h, int legs) {
 
 /* A spine of 6 bones with two arms of arm bones at its top and a chain
 ** from the spine's first bone to each hand: a group of 6 + 2 arm bones
-** when together (over 64 is too big for the dense joint step); and a
+** when together (over 64 is too big for the dense coupled step); and a
 ** chain on a side branch off the spine, which hangs below them. */
 static void scene_skeleton_long(g_hash *h, int arm) {
   static g_skeleton_scene sc;

@@ -148,7 +148,7 @@ function M.new(ch, def)
     -- read into target_x, target_y whenever the skeleton layer reads the
     -- target (ik2d.pure.skeleton_solve)
     target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
-    joint_stalls = 0, -- joint solves in a row that ended unreached
+    coupled_stalls = 0, -- coupled solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
     kernel = false,
@@ -196,7 +196,7 @@ end
 --- the next solve starts from the chain's pose, as a new solver's
 function M.forget(sv)
   sv.have_solution = false
-  sv.joint_stalls = 0
+  sv.coupled_stalls = 0
 end
 
 --- nil, or the status of a target
