@@ -474,8 +474,10 @@ IK2D_API ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_
 /* The settings now (a default def for NULL). */
 IK2D_API ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver);
 /* generated from lua/ik2d/api.lua by make gen: solver setters */
-/* One setting each (a group's together, its switch turned on): checked as
-** ik2d_solver_set_def checks it, with the rules that read it, then kept. */
+/* One setting each, or the fields set as one (an x and a y); a setter of a
+** part with a switch (tip angle, pole, aim) turns it on, its clear function
+** off. Each is checked as ik2d_solver_set_def checks it, with the rules that
+** read it, then kept. */
 IK2D_API ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method);
 IK2D_API ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations);
 IK2D_API ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance);
@@ -922,8 +924,8 @@ IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_
 /* The settings now (a default def for NULL). */
 IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
 /* generated from lua/ik2d/api.lua by make gen: spring setters */
-/* One setting each (a group's together, its switch turned on): checked as
-** ik2d_spring_set_def checks it, with the rules that read it, then kept. */
+/* One setting each, or the fields set as one (an x and a y). Each is checked
+** as ik2d_spring_set_def checks it, with the rules that read it, then kept. */
 IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double gravity_x,
                                              double gravity_y);
 IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double wind_x,
