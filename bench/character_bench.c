@@ -12,7 +12,7 @@
 **   character_bench run N [set_base|at|together [C]]  N frames of C
 **                               characters (100; callgrind); at: the bases
 **                               through ik2d_skeleton_solve_at; together:
-**                               all in one ik2d_solve_skeletons
+**                               all in one ik2d_skeletons_solve
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -210,8 +210,8 @@ static run_result run(int count, int frames, int how) {
     t1 = now();
     if (how == SOLVE_TOGETHER) {
       int reached = 0;
-      if (ik2d_solve_skeletons(skeletons, count, bases, &reached, NULL) != IK2D_OK)
-        fail("ik2d_solve_skeletons");
+      if (ik2d_skeletons_solve(skeletons, count, bases, &reached, NULL) != IK2D_OK)
+        fail("ik2d_skeletons_solve");
       if (f > 0) r.reached += reached;
     }
     for (i = 0; i < count && how != SOLVE_TOGETHER; i++) {
@@ -245,7 +245,7 @@ static int by_value(const void *a, const void *b) {
 static void row(int count, int frames, int how) {
   static const char *const names[] = {
       "ik2d_skeleton_set_base, ik2d_skeleton_solve", "ik2d_skeleton_solve_at",
-      "ik2d_solve_skeletons (bases)"};
+      "ik2d_skeletons_solve (bases)"};
   double whole[RUNS], solve[RUNS];
   run_result r;
   int k;

@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "ik2d.h"
-#include "ik2d_solver.h" /* ik2d_solver_joint_updates */
+#include "ik2d_solver.h" /* ik2d__solver_joint_updates */
 
 #define MAX_CHAINS 10000
 
@@ -134,11 +134,11 @@ static bench_result bench_run(int count, int bones, int frames,
     for (i = 0; i < count; i++, t++)
       ik2d_solver_set_target(solvers[i], targets[t][0], targets[t][1]);
     if (batch) {
-      ik2d_solve_batch_isa(solvers, count, bench_isa);
+      ik2d_solvers_solve_isa(solvers, count, bench_isa);
     } else {
       for (i = 0; i < count; i++) ik2d_solver_solve(solvers[i]);
     }
-    for (i = 0; i < count; i++) result.joint_updates += ik2d_solver_joint_updates(solvers[i]);
+    for (i = 0; i < count; i++) result.joint_updates += ik2d__solver_joint_updates(solvers[i]);
   }
   result.seconds = bench_now() - start;
   result.solves = (long)count * frames;

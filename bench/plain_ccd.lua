@@ -46,7 +46,7 @@ local function wrap(a)
 end
 M.wrap = wrap
 
--- A limit as ik2d_constraint_set derives it; nil when it allows every angle.
+-- A limit as ik2d_constraint_set_def derives it; nil when it allows every angle.
 local function make_limit(min, max, invert)
   if type(min) ~= "number" or type(max) ~= "number" or min > max then
     error("plain_ccd: min and max must be numbers with min <= max", 3)
@@ -72,7 +72,7 @@ local function limit_clamp(limit, delta)
 end
 M.limit_clamp = limit_clamp
 
--- Joint positions from base and result angles (ik2d_chain_update_joints).
+-- Joint positions from base and result angles (ik2d__chain_update_joints).
 local function update_joints(c)
   local n, len, angle, jx, jy = c.n, c.len, c.angle, c.jx, c.jy
   local x, y, world = c.bx, c.by, c.ba

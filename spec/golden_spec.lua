@@ -31,7 +31,7 @@ local q = helpers.shell_quote
 -- The values are in spec/golden/expected, which both read.
 -- skeleton: recorded when the skeleton scenes joined the program (their
 -- own part, their own random numbers: the other three kept theirs).
--- Then (issue 21): a joint solve that ends unreached from its warm start
+-- Then (issue 21): a coupled solve that ends unreached from its warm start
 -- tries the pose, and after frames unreached a scattered start, so the
 -- groups' poses moved wherever a warm start had stalled; and a joint
 -- solve sets each solver's limited (it had kept false). The other three

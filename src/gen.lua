@@ -367,7 +367,7 @@ end
 
 -- the C name of the check of a step (a field's or a checking rule's)
 local function check_name(def, step)
-  return format("ik2d_%s_check_%s", def.prefix, step.name)
+  return format("ik2d__%s_check_%s", def.prefix, step.name)
 end
 
 -- the C path of a step's field in def: "tip.angle"
@@ -652,9 +652,17 @@ end
 
 local function setter_prototypes(def)
   local object = "ik2d_" .. def.prefix
+  local switched = {}
+  for _, setter in ipairs(defs.setters(def)) do
+    if setter.switch then switched[#switched + 1] = setter.name:gsub("_", " ") end
+  end
+  local switches = #switched == 0 and ""
+    or format("; a setter of a part with a switch (%s) turns it on, its clear function off",
+              concat(switched, ", "))
   local out = {
-    c_comment(format("One setting each (a group's together, its switch turned on): checked as "
-      .. "ik2d_%s_set_def checks it, with the rules that read it, then kept.", def.prefix), ""),
+    c_comment(format("One setting each, or the fields set as one (an x and a y)%s.  Each is "
+      .. "checked as ik2d_%s_set_def checks it, with the rules that read it, then kept.", switches,
+      def.prefix), ""),
   }
   for _, setter in ipairs(defs.setters(def)) do
     local params = setter_params(setter)
@@ -706,7 +714,7 @@ end
 
 local function default_def_function(def)
   local out = {
-    format("%s ik2d_default_%s_def(void) {", def.c, def.prefix),
+    format("%s ik2d_default_%s(void) {", def.c, (def.c:gsub("^ik2d_", ""))),
     format("  %s def;", def.c),
     "  memset(&def, 0, sizeof def);",
   }

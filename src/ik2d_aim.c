@@ -57,7 +57,9 @@
 #include "ik2d_constraint.h"
 #include "ik2d_numbers.h"
 
-double ik2d_aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty) {
+/* The target's distance from the ray from (ox, oy) along unit u: from
+** its line for a target ahead of the origin, else from the origin. */
+static double aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty) {
   double dx = tx - ox, dy = ty - oy;
   double cross;
   /* an origin beyond the doubles (an offset of 1e308 turned) is no ray */
@@ -74,7 +76,7 @@ double ik2d_aim_chain_distance(const ik2d_chain *chain, const ik2d_aim_def *aim,
   int last = chain->count - 1, i;
   double world = chain->base_angle, jx, jy, ox, oy;
   ik2d_rot w, u;
-  /* the last bone's direction as ik2d_chain_update_joints draws it, in
+  /* the last bone's direction as ik2d__chain_update_joints draws it, in
   ** chain space (a flipped chain's ray is the mirror image of this) */
   for (i = 0; i <= last; i++) world = ik2d_wrap(world + chain->angle[i]);
   w = ik2d_rot_angle(world);
@@ -87,7 +89,7 @@ double ik2d_aim_chain_distance(const ik2d_chain *chain, const ik2d_aim_def *aim,
   ox = jx + w.c * aim->x - w.s * aim->y;
   oy = jy + w.s * aim->x + w.c * aim->y;
   u = ik2d_rot_mul(w, ik2d_rot_angle(aim->angle));
-  return ik2d_aim_distance(ox, oy, u, target_x, target_y);
+  return aim_distance(ox, oy, u, target_x, target_y);
 }
 
 /* The virtual last bone: its length, its turn from the bone (as an angle
@@ -209,7 +211,7 @@ static double aim_pose_distance(ik2d_pose *pose, const ik2d_aim_def *aim) {
   double ox, oy;
   ik2d_rot u;
   aim_ray(pose, aim, &ox, &oy, &u);
-  return ik2d_aim_distance(ox, oy, u, pose->target_x, pose->target_y);
+  return aim_distance(ox, oy, u, pose->target_x, pose->target_y);
 }
 
 /* The turn of the joint at (jx, jy) that passes the ray (origin o, unit

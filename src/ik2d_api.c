@@ -139,8 +139,8 @@ ik2d_solver_def ik2d_default_solver_def(void) {
   def.two_bone.stretch = 1.0;
   def.two_bone.compress = 1.0;
   def.tip.weight = 1.0;
-  def.skeleton.priority = 1.0;
-  def.skeleton.together = true;
+  def.effector.priority = 1.0;
+  def.effector.together = true;
   return def;
 }
 
@@ -154,7 +154,7 @@ ik2d_spring_def ik2d_default_spring_def(void) {
   return def;
 }
 
-ik2d_collider ik2d_default_collider_def(void) {
+ik2d_collider ik2d_default_collider(void) {
   ik2d_collider def;
   memset(&def, 0, sizeof def);
   def.shape = IK2D_CIRCLE;

@@ -1,6 +1,6 @@
 /*
-** ik2d_batch.c: many solvers solved together (for ik2d_solve_batch, one
-** call per frame from Lua, and ik2d_solve_skeletons).
+** ik2d_batch.c: many solvers solved together (for ik2d_solvers_solve, one
+** call per frame from Lua, and ik2d_skeletons_solve).
 **
 ** Plain CCD solvers of one bone count run together: streamed through the
 ** lanes of a vector with a SIMD instruction set (ik2d_lanes.h: 2, 4 or 8
@@ -43,15 +43,15 @@ static int batch_run_scalar(ik2d_solver *const *solvers, int count, bool measure
     int m = count - k < IK2D_LOCKSTEP ? count - k : IK2D_LOCKSTEP;
     for (j = 0; j < m; j++) {
       double x, y;
-      ik2d_solver_point_target(solvers[k + j], &x, &y);
-      ik2d_solve_start(solvers[k + j], &poses[j], start[j], x, y);
+      ik2d__solver_point_target(solvers[k + j], &x, &y);
+      ik2d__solver_solve_start(solvers[k + j], &poses[j], start[j], x, y);
       list[j] = &poses[j];
     }
     ik2d_ccd_run_together(list, used, m);
     for (j = 0; j < m; j++) {
-      used[j] = ik2d_solve_ccd_fallback(&poses[j], used[j]);
-      ik2d_solve_finish(solvers[k + j], &poses[j], start[j], used[j]);
-      if (measure) reached += ik2d_solver_measure_point(solvers[k + j]);
+      used[j] = ik2d__solver_ccd_fallback(&poses[j], used[j]);
+      ik2d__solver_solve_finish(solvers[k + j], &poses[j], start[j], used[j]);
+      if (measure) reached += ik2d__solver_measure_point(solvers[k + j]);
     }
   }
   return reached;
@@ -89,7 +89,7 @@ static void batch_flush_all(batch *b) {
 bool ik2d_batch_takes_solve(const ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   int i;
-  if (!ik2d_solve_is_plain_ccd(solver) || ik2d_solver_on_bone(solver)) return false;
+  if (!ik2d__solver_is_plain_ccd(solver) || ik2d__solver_on_bone(solver)) return false;
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
     if (limit != NULL && !limit->full && limit->def.space == IK2D_SPACE_WORLD) return false;
@@ -164,12 +164,12 @@ bool ik2d_batch_list(ik2d_batch *b, ik2d_solver *solver) {
   return true;
 }
 
-ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
-                               const double *xy, int *bad) {
+ik2d_status ik2d_solvers_check_targets(ik2d_solver *const *solvers, int count,
+                                       const double *xy, int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
-    ik2d_status status = ik2d_solver_check_target(xy[2 * i], xy[2 * i + 1]);
+    ik2d_status status = ik2d__solver_check_target(xy[2 * i], xy[2 * i + 1]);
     if (solvers[i] != NULL && status != IK2D_OK) {
       if (bad != NULL) *bad = i;
       return status;
@@ -178,12 +178,12 @@ ik2d_status ik2d_check_targets(ik2d_solver *const *solvers, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_targets(ik2d_solver *const *solvers, int count,
-                             const double *xy, int *bad) {
+ik2d_status ik2d_solvers_set_targets(ik2d_solver *const *solvers, int count,
+                                     const double *xy, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_targets(solvers, count, xy, bad);
+  ik2d_status status = ik2d_solvers_check_targets(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
-    if (solvers[i] != NULL) ik2d_solver_keep_target(solvers[i], xy[2 * i], xy[2 * i + 1]);
+    if (solvers[i] != NULL) ik2d__solver_keep_target(solvers[i], xy[2 * i], xy[2 * i + 1]);
   return IK2D_OK;
 }

@@ -1,7 +1,7 @@
 /*
 ** ik2d_batch.h: the queue that feeds solves to the lanes (ik2d_batch.c),
-** for callers that order the solves themselves: ik2d_solve_batch, and
-** ik2d_solve_skeletons, which feeds it one step of many skeletons at a
+** for callers that order the solves themselves: ik2d_solvers_solve, and
+** ik2d_skeletons_solve, which feeds it one step of many skeletons at a
 ** time (both above, in ik2d_skeleton_solve.c: they write a skeleton
 ** chain's result back, which this layer knows nothing of) (not
 ** installed).
@@ -45,10 +45,10 @@ typedef struct ik2d_batch {
 
 /* An empty queue solving with isa (or the best supported below it), for
 ** about count solvers; with measure, each solve's outcome measured at its
-** point target (ik2d_solver_measure_point), else left to the caller. */
+** point target (ik2d__solver_measure_point), else left to the caller. */
 void ik2d_batch_begin(ik2d_batch *b, ik2d_isa isa, int count, bool measure);
 /* Whether the lanes take the solver's solve: plain CCD
-** (ik2d_solve_is_plain_ccd), no world-space limit (those settle after
+** (ik2d__solver_is_plain_ccd), no world-space limit (those settle after
 ** every turn, one chain at a time), no target on a bone (read where an
 ** earlier solve put it).  A skeleton's chain is taken: the caller writes
 ** its result back after the solve (ik2d_batch_end). */
@@ -57,7 +57,7 @@ bool ik2d_batch_takes_solve(const ik2d_solver *solver);
 ** queued since the last ik2d_batch_end: on a chain no other queued one
 ** is on, reading nothing they write. */
 void ik2d_batch_queue(ik2d_batch *b, ik2d_solver *solver);
-/* A list's next solver (ik2d_solve_batch): what is queued on its chain
+/* A list's next solver (ik2d_solvers_solve): what is queued on its chain
 ** solved first, so that solvers sharing a chain write its result in list
 ** order; then queued when the lanes take it and its chain is no
 ** skeleton's (whose solve moves the skeleton's other chains: one at a

@@ -51,11 +51,11 @@ static void chain_keep_base(ik2d_chain *chain, double x, double y, double angle)
 /* ------------------------------------------------------------------ */
 
 
-ik2d_status ik2d_chain_check_base(double x, double y, double angle) {
+ik2d_status ik2d__chain_check_base(double x, double y, double angle) {
   ik2d_status status;
-  if ((status = ik2d_chain_check_x(x)) != IK2D_OK) return status;
-  if ((status = ik2d_chain_check_y(y)) != IK2D_OK) return status;
-  return ik2d_chain_check_angle(angle);
+  if ((status = ik2d__chain_check_x(x)) != IK2D_OK) return status;
+  if ((status = ik2d__chain_check_y(y)) != IK2D_OK) return status;
+  return ik2d__chain_check_angle(angle);
 }
 
 /* generated from lua/ik2d/api.lua by make gen: bone check */
@@ -64,8 +64,8 @@ ik2d_status ik2d_chain_check_base(double x, double y, double angle) {
 ik2d_status ik2d_bone_def_check(const ik2d_bone_def *def) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_bone_check_length(def->length)) != IK2D_OK) return status;
-  if ((status = ik2d_bone_check_rest(def->rest)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_check_length(def->length)) != IK2D_OK) return status;
+  if ((status = ik2d__bone_check_rest(def->rest)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -100,12 +100,12 @@ static bool chain_reach_finite(const ik2d_chain_def *def) {
 static ik2d_status chain_def_check(const ik2d_chain_def *def, bool pivots) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_chain_check_bone_count(def->bone_count)) != IK2D_OK) return status;
+  if ((status = ik2d__chain_check_bone_count(def->bone_count)) != IK2D_OK) return status;
   if ((status = chain_bones_valid(def, pivots)) != IK2D_OK) return status;
   if (!chain_reach_finite(def)) return IK2D_ERR_REACH;
-  if ((status = ik2d_chain_check_x(def->x)) != IK2D_OK) return status;
-  if ((status = ik2d_chain_check_y(def->y)) != IK2D_OK) return status;
-  if ((status = ik2d_chain_check_angle(def->angle)) != IK2D_OK) return status;
+  if ((status = ik2d__chain_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d__chain_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d__chain_check_angle(def->angle)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -152,8 +152,8 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
   return chain_init(chain, size, def, false);
 }
 
-ik2d_status ik2d_chain_init_pivots(ik2d_chain *chain, size_t size,
-                                   const ik2d_chain_def *def) {
+ik2d_status ik2d__chain_init_pivots(ik2d_chain *chain, size_t size,
+                                    const ik2d_chain_def *def) {
   return chain_init(chain, size, def, true);
 }
 
@@ -174,10 +174,10 @@ ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
   ik2d_status status;
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
-  status = ik2d_chain_check_base(x, y, angle);
+  status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
   chain_keep_base(chain, x, y, angle);
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   return IK2D_OK;
 }
 
@@ -192,7 +192,7 @@ ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip) {
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   chain->flip = flip;
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   return IK2D_OK;
 }
 
@@ -208,7 +208,7 @@ ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
   chain->pose[i] = angle;
   chain->angle[i] = angle;
   chain->scale = 1.0;
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   return IK2D_OK;
 }
 
@@ -229,7 +229,7 @@ void ik2d_chain_reset(ik2d_chain *chain) {
     chain->angle[i] = chain->rest[i];
   }
   chain->scale = 1.0;
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
 }
 
 /* ------------------------------------------------------------------ */
@@ -242,13 +242,13 @@ ik2d_status ik2d_chain_set_length(ik2d_chain *chain, int i, double length) {
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
-  if (ik2d_bone_check_length(length) != IK2D_OK) return IK2D_ERR_LENGTH;
+  if (ik2d__bone_check_length(length) != IK2D_OK) return IK2D_ERR_LENGTH;
   /* summed afresh, not adjusted: no rounding accumulates over edits */
   for (k = 0; k < chain->count; k++) reach += k == i ? length : chain->length[k];
   if (!isfinite(reach)) return IK2D_ERR_REACH;
   chain->length[i] = length;
   chain->reach = reach;
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   return IK2D_OK;
 }
 
@@ -259,11 +259,11 @@ ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle) {
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
-  if (ik2d_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
+  if (ik2d__bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
   chain->rest[i] = angle;
   chain->rest_rot[i] = ik2d_rot_angle(angle);
   /* the joints are made the angles' again, as a skeleton's are */
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   return IK2D_OK;
 }
 
@@ -351,7 +351,7 @@ bool ik2d_chain_uniform(const ik2d_chain *chain) {
 /* forward kinematics                                                   */
 /* ------------------------------------------------------------------ */
 
-void ik2d_chain_update_joints(ik2d_chain *chain) {
+void ik2d__chain_update_joints(ik2d_chain *chain) {
   double x = chain->base_x, y = chain->base_y, world = chain->base_angle;
   ik2d_rot dir;
   double scale = chain->scale, *joints = chain->joints;
@@ -378,6 +378,6 @@ void ik2d_chain_update_joints(ik2d_chain *chain) {
 /* ------------------------------------------------------------------ */
 
 
-void ik2d_chain_keep_base(ik2d_chain *chain, double x, double y, double angle) {
+void ik2d__chain_keep_base(ik2d_chain *chain, double x, double y, double angle) {
   chain_keep_base(chain, x, y, angle);
 }

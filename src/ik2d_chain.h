@@ -36,17 +36,17 @@ struct ik2d_chain {
 };
 
 /* Recomputes the joints from base, result angles and scale. */
-void ik2d_chain_update_joints(ik2d_chain *chain);
+void ik2d__chain_update_joints(ik2d_chain *chain);
 
 /* For skeleton chains (ik2d_skeleton.c): ik2d_chain_init that also
 ** takes bones of length 0 (pivots), and the base as ik2d_chain_set_base
 ** keeps it (angle wrapped to (-pi, pi], its rotation), joints untouched. */
-ik2d_status ik2d_chain_init_pivots(ik2d_chain *chain, size_t size,
-                                   const ik2d_chain_def *def);
-void ik2d_chain_keep_base(ik2d_chain *chain, double x, double y, double angle);
+ik2d_status ik2d__chain_init_pivots(ik2d_chain *chain, size_t size,
+                                    const ik2d_chain_def *def);
+void ik2d__chain_keep_base(ik2d_chain *chain, double x, double y, double angle);
 /* The status of a base (x, y, angle) for chains and skeletons: each
 ** finite. */
-ik2d_status ik2d_chain_check_base(double x, double y, double angle);
+ik2d_status ik2d__chain_check_base(double x, double y, double angle);
 
 /* A base angle as chains and skeletons keep it: wrapped to (-pi, pi],
 ** the range it reads best in (inline: every pull of a skeleton chain

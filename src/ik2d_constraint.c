@@ -21,12 +21,14 @@ static bool limits_in_order(const ik2d_constraint_def *def) { return def->min <=
 static ik2d_status constraint_def_check(const ik2d_constraint_def *def) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_constraint_check_min(def->min)) != IK2D_OK) return status;
-  if ((status = ik2d_constraint_check_max(def->max)) != IK2D_OK) return status;
-  if ((status = ik2d_constraint_check_min_in_radians(def->min)) != IK2D_OK) return status;
-  if ((status = ik2d_constraint_check_max_in_radians(def->max)) != IK2D_OK) return status;
+  if ((status = ik2d__constraint_check_min(def->min)) != IK2D_OK) return status;
+  if ((status = ik2d__constraint_check_max(def->max)) != IK2D_OK) return status;
+  if ((status = ik2d__constraint_check_min_in_radians(def->min)) != IK2D_OK)
+    return status;
+  if ((status = ik2d__constraint_check_max_in_radians(def->max)) != IK2D_OK)
+    return status;
   if (!limits_in_order(def)) return IK2D_ERR_LIMIT_ORDER;
-  if ((status = ik2d_constraint_check_space(def->space)) != IK2D_OK) return status;
+  if ((status = ik2d__constraint_check_space(def->space)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -60,8 +62,8 @@ ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
   return status;
 }
 
-ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
-                                const ik2d_constraint_def *def) {
+ik2d_status ik2d_constraint_set_def(ik2d_constraint *constraint,
+                                    const ik2d_constraint_def *def) {
   ik2d_status status;
   if (constraint == NULL) return IK2D_ERR_NULL;
   status = constraint_def_check(def);
@@ -69,7 +71,7 @@ ik2d_status ik2d_constraint_set(ik2d_constraint *constraint,
   return status;
 }
 
-ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
+ik2d_constraint_def ik2d_constraint_get_def(const ik2d_constraint *constraint) {
   ik2d_constraint_def def;
   if (constraint != NULL) return constraint->def;
   def.min = def.max = 0.0;
@@ -79,7 +81,7 @@ ik2d_constraint_def ik2d_constraint_get(const ik2d_constraint *constraint) {
 }
 
 double ik2d_constraint_clamp(const ik2d_constraint *c, double delta) {
-  return ik2d_constraint_clamp_angle(c, delta);
+  return ik2d__constraint_clamp_angle(c, delta);
 }
 
 bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
@@ -89,7 +91,7 @@ bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
   return true;
 }
 
-bool ik2d_constraint_clamp_rot(const ik2d_constraint *c, ik2d_rot mid,
-                               ik2d_rot *r) {
-  return ik2d_constraint_clamp_rot_inline(c, mid, r);
+bool ik2d__constraint_clamp_rot(const ik2d_constraint *c, ik2d_rot mid,
+                                ik2d_rot *r) {
+  return ik2d__constraint_clamp_rot_inline(c, mid, r);
 }

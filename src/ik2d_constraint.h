@@ -19,13 +19,13 @@ struct ik2d_constraint {
 ** mid, the arc's middle as a rotation in the parent bone's space (the
 ** rest rotation times mid_rot); returns true if it had to move it.  No
 ** trig: the solvers clamp rotations, never angles. */
-bool ik2d_constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
-                               ik2d_rot *r);
+bool ik2d__constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
+                                ik2d_rot *r);
 /* The same, inline: for the loops over every bone at a solve's start and
 ** end (in CCD's inner loop the call keeps its registers free). */
 /* The clamp of a limited bone (not full) whose rotation *r is rel from
 ** mid (rel = ik2d_rot_inv_mul(mid, *r), worked out by the caller). */
-static inline bool ik2d_constraint_clamp_rel_inline(const ik2d_constraint *c, ik2d_rot mid,
+static inline bool ik2d__constraint_clamp_rel_inline(const ik2d_constraint *c, ik2d_rot mid,
                                                    ik2d_rot rel, ik2d_rot *r) {
   double side, half_cos = c->half_rot.c, half_sin = c->half_rot.s;
   /* inside when |angle| <= half.  cos(angle) >= cos(half) alone is
@@ -43,16 +43,16 @@ static inline bool ik2d_constraint_clamp_rel_inline(const ik2d_constraint *c, ik
   return true;
 }
 
-static inline bool ik2d_constraint_clamp_rot_inline(const ik2d_constraint *c, ik2d_rot mid,
-                                                    ik2d_rot *r) {
+static inline bool ik2d__constraint_clamp_rot_inline(const ik2d_constraint *c, ik2d_rot mid,
+                                                     ik2d_rot *r) {
   if (c == NULL || c->full) return false;
   /* the rotation relative to the middle of the allowed arc */
-  return ik2d_constraint_clamp_rel_inline(c, mid, ik2d_rot_inv_mul(mid, *r), r);
+  return ik2d__constraint_clamp_rel_inline(c, mid, ik2d_rot_inv_mul(mid, *r), r);
 }
 
 /* ik2d_constraint_clamp, inline: a solve's blend clamps every limited
 ** bone's angle (the same operations as the API's). */
-static inline double ik2d_constraint_clamp_angle(const ik2d_constraint *c, double delta) {
+static inline double ik2d__constraint_clamp_angle(const ik2d_constraint *c, double delta) {
   double centred;
   if (c == NULL || c->full) return delta;
   /* express delta in the frame centred on the range: wrap-safe */
@@ -68,10 +68,10 @@ static inline double ik2d_constraint_clamp_angle(const ik2d_constraint *c, doubl
 ** on the allowed arc, so a blend never sweeps through forbidden angles;
 ** for a free bone (NULL or a full circle) or a world-space limit (which
 ** bounds the world direction, not the local angle), the shortest turn. */
-static inline double ik2d_constraint_turn(const ik2d_constraint *constraint,
-                                          double rest, double from, double to) {
+static inline double ik2d__constraint_turn(const ik2d_constraint *constraint,
+                                           double rest, double from, double to) {
   if (constraint != NULL && !constraint->full && constraint->def.space == IK2D_SPACE_PARENT) {
-    double to_rel = ik2d_constraint_clamp_angle(constraint, to - rest);
+    double to_rel = ik2d__constraint_clamp_angle(constraint, to - rest);
     double from_rel = constraint->mid + ik2d_wrap(from - rest - constraint->mid);
     return to_rel - from_rel;
   }

@@ -59,7 +59,7 @@ int ik2d_follow_run(ik2d_pose *pose) {
   for (i = n - 1; i >= 0; i--) {
     follow_direction(pose->joint_x[i], pose->joint_y[i], x, y, &dir[i]);
     if (follow_world_limited(pose, i))
-      ik2d_constraint_clamp_rot(pose->chain->constraint[i], pose->limit_mid[i], &dir[i]);
+      ik2d__constraint_clamp_rot(pose->chain->constraint[i], pose->limit_mid[i], &dir[i]);
     if (i + 1 < n && !follow_world_limited(pose, i + 1)) {
       pose->rot[i + 1] = ik2d_rot_inv_mul(dir[i], dir[i + 1]);
       if (ik2d_pose_clamp(pose, i + 1)) {

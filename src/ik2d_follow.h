@@ -13,7 +13,7 @@
 int ik2d_follow_run(ik2d_pose *pose);
 
 /* Puts pose->base_x/y one chain behind the target along the rotations as
-** they are, so that the tip is on it; ik2d_solve_finish calls it last,
+** they are, so that the tip is on it; ik2d__solver_solve_finish calls it last,
 ** once a tip angle or a pole turned bones after the drag and the
 ** rotations are back on unit length; false, with nothing changed, when
 ** that base is beyond the largest double (here or mirrored back into

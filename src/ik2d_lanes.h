@@ -68,7 +68,7 @@ typedef struct lanes {
   lrot start[IK2D_MAX_BONES];
   lv length[IK2D_MAX_BONES];
   /* limits: mode 1 the cosine decides, 2 and 3 the sine (half_cos > 0,
-  ** < 0), as ik2d_constraint_clamp_rot; bits and masks of each */
+  ** < 0), as ik2d__constraint_clamp_rot; bits and masks of each */
   unsigned limited_bits[IK2D_MAX_BONES], mode1_bits[IK2D_MAX_BONES];
   unsigned mode2_bits[IK2D_MAX_BONES];
   vm limited[IK2D_MAX_BONES], mode1[IK2D_MAX_BONES], mode2[IK2D_MAX_BONES];
@@ -140,11 +140,11 @@ static inline void lanes_set_bit(unsigned *bits, vm *mask, int l, bool on) {
 static IK2D_NOINLINE void lanes_load_limit(lanes *k, int l, int i, const ik2d_chain *chain,
                                            const ik2d_constraint *limit) {
   if (limit != NULL) {
-    ik2d_rot mid = ik2d_solve_limit_mid(chain, i), r;
+    ik2d_rot mid = ik2d__chain_limit_mid(chain, i), r;
     double half_c = limit->half_rot.c;
     bool cosine = fabs(half_c) <= 0.7071067811865476;
     r = ik2d_rot_of(k->rot[i].c.d[l], k->rot[i].s.d[l]);
-    ik2d_constraint_clamp_rot(limit, mid, &r);
+    ik2d__constraint_clamp_rot(limit, mid, &r);
     k->rot[i].c.d[l] = r.c;
     k->rot[i].s.d[l] = r.s;
     k->mid[i].c.d[l] = mid.c;
@@ -170,15 +170,15 @@ static IK2D_NOINLINE void lanes_load_limit(lanes *k, int l, int i, const ik2d_ch
 static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
   const ik2d_chain *chain = solver->chain;
   const ik2d_solver_def *settings = &solver->settings;
-  const ik2d_rot *warm = ik2d_solve_warm(solver) ? solver->solution : NULL;
-  ik2d_rot damping = ik2d_solver_damping(solver);
+  const ik2d_rot *warm = ik2d__solver_starts_warm(solver) ? solver->solution : NULL;
+  ik2d_rot damping = ik2d__solver_damping(solver);
   double target_x, target_y;
   unsigned keep = ~(1u << l);
   int i, n = k->n;
   k->solver[l] = solver;
   for (i = 0; i < n; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    ik2d_rot r = warm != NULL ? warm[i] : ik2d_solve_pose_rot(chain, i);
+    ik2d_rot r = warm != NULL ? warm[i] : ik2d__chain_pose_rot(chain, i);
     k->length[i].d[l] = chain->length[i];
     k->pose[i].d[l] = chain->pose[i];
     k->rot[i].c.d[l] = r.c;
@@ -187,7 +187,7 @@ static void lanes_load(lanes *k, int l, ik2d_solver *solver) {
     else if (k->limited_bits[i] & ~keep) lanes_load_limit(k, l, i, chain, NULL);
   }
   /* the target in chain space, the world point kept for the measure */
-  ik2d_solver_point_target(solver, &target_x, &target_y);
+  ik2d__solver_point_target(solver, &target_x, &target_y);
   k->goal_x.d[l] = target_x;
   k->goal_y.d[l] = target_y;
   k->target_x.d[l] = chain->flip ? 2.0 * chain->base_x - target_x : target_x;
@@ -281,7 +281,7 @@ static inline vd lanes_tip_distance_sq(const lanes *k) {
   return v_add(v_mul(dx, dx), v_mul(dy, dy));
 }
 
-/* ik2d_constraint_clamp_rot for bone i: *r moved into the arc where the
+/* ik2d__constraint_clamp_rot for bone i: *r moved into the arc where the
 ** mask m (and the bone's limit) says so; returns the lanes it moved. */
 static inline vm lanes_clamp(const lanes *k, int i, lanes_rot *r, vm m) {
   lanes_rot mid, rel;
@@ -752,7 +752,7 @@ typedef struct lanes_outcome {
 } lanes_outcome;
 
 /* The lanes of f the scalar solve would take further: CCD stopped short
-** of a target the chain can reach (ik2d_solve_ccd_fallback: FABRIK next),
+** of a target the chain can reach (ik2d__solver_ccd_fallback: FABRIK next),
 ** or a limited chain short of its target (ccd_run_end's limited pair
 ** step: a lane that reached but whose forward pass rounds past the
 ** tolerance goes too, the scalar solve gives it the same bits). */
@@ -829,7 +829,7 @@ IK2D_INLINE void lanes_angles(lanes *k, unsigned f, lanes_outcome *o) {
 }
 
 /* The blend: pose + weight x the turn, the turn wrapped, as
-** ik2d_solve_blend_bone has it for a bone without a limit (a limited
+** ik2d__chain_blend_bone has it for a bone without a limit (a limited
 ** one's lanes take that function itself in lanes_commit). */
 IK2D_INLINE void lanes_blend(lanes *k, unsigned f, lanes_outcome *o) {
   unsigned bits, wrap;
@@ -859,7 +859,7 @@ IK2D_INLINE void lanes_unflip(lanes *k, unsigned f) {
   for (i = 0; i <= k->n; i++) k->jx[i].v = v_select(flip, v_sub(twice_x, k->jx[i].v), k->jx[i].v);
 }
 
-/* ik2d_solver_measure where the lanes' joints are the chain's (weight 1)
+/* ik2d__solver_measure where the lanes' joints are the chain's (weight 1)
 ** and the target is the solver's own point (a lane without one, or whose
 ** squares leave the range sqrt takes, is measured alone in lanes_commit). */
 IK2D_INLINE void lanes_measure(lanes *k, lanes_outcome *o) {
@@ -891,7 +891,7 @@ IK2D_INLINE void lanes_commit(lanes *k, int l, const lanes_outcome *o) {
   if ((o->limited >> l) & 1u)
     for (i = 0; i < n; i++)
       if ((k->limited_bits[i] >> l) & 1u)
-        result[i] = ik2d_solve_blend_bone(chain, i, o->angle[i].d[l], k->weight.d[l]);
+        result[i] = ik2d__chain_blend_bone(chain, i, o->angle[i].d[l], k->weight.d[l]);
   solver->have_solution = true;
   /* the lanes' angles: the next scalar solve finds every one again */
   solver->angles_held = false;
@@ -904,7 +904,7 @@ IK2D_INLINE void lanes_commit(lanes *k, int l, const lanes_outcome *o) {
       joints[2 * i + 1] = k->jy[i].d[l];
     }
   } else {
-    ik2d_chain_update_joints(chain);
+    ik2d__chain_update_joints(chain);
   }
   solver->result.iterations = (int)k->used.d[l];
   if (!k->measure) return;
@@ -912,19 +912,19 @@ IK2D_INLINE void lanes_commit(lanes *k, int l, const lanes_outcome *o) {
     solver->result.distance = o->distance.d[l];
     solver->result.reached = o->distance.d[l] <= solver->settings.tolerance;
   } else {
-    ik2d_solver_measure_point(solver);
+    ik2d__solver_measure_point(solver);
   }
   k->reached += solver->result.reached;
 }
 
 /* A lane the scalar code takes further (FABRIK, the limited pair step, a
-** broken run), its solver solved again by ik2d_solve_chain: it has not
+** broken run), its solver solved again by ik2d__solver_solve_chain: it has not
 ** been touched. */
 static IK2D_NOINLINE void lanes_solve_alone(lanes *k, ik2d_solver *solver) {
   double x, y;
-  ik2d_solver_point_target(solver, &x, &y);
-  ik2d_solve_chain(solver, x, y);
-  if (k->measure) k->reached += ik2d_solver_measure_point(solver);
+  ik2d__solver_point_target(solver, &x, &y);
+  ik2d__solver_solve_chain(solver, x, y);
+  if (k->measure) k->reached += ik2d__solver_measure_point(solver);
 }
 
 /* solve_finish (ik2d_solver.c) for the lanes f, whose runs have ended
@@ -961,10 +961,10 @@ static int lanes_count(unsigned bits) {
   return count;
 }
 
-/* Plain CCD (ik2d_solve_is_plain_ccd, no world-space limit, no target on
+/* Plain CCD (ik2d__solver_is_plain_ccd, no world-space limit, no target on
 ** a bone: ik2d_batch_takes_solve) for count >= 1 solvers of one bone
 ** count on distinct chains, whose solves read nothing another's writes,
-** each left exactly as ik2d_solve_chain leaves it; with measure, each
+** each left exactly as ik2d__solver_solve_chain leaves it; with measure, each
 ** measured, and returns how many reached. */
 int IK2D_LANES_NAME(ik2d_solver *const *solvers, int count, bool measure);
 

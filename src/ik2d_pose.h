@@ -91,8 +91,8 @@ static inline bool ik2d_pose_clamp(ik2d_pose *pose, int i) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
   if (limit == NULL) return false;
   if (limit->def.space == IK2D_SPACE_WORLD)
-    return ik2d_constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
-  return ik2d_constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
+    return ik2d__constraint_clamp_rot(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
+  return ik2d__constraint_clamp_rot(limit, pose->limit_mid[i], &pose->rot[i]);
 }
 
 /* After turns of the bones before first: each world-space limited bone

@@ -26,9 +26,9 @@
 **
 ** The skeleton keeps its chains in sync: an edit recomputes the frames
 ** below the bone it touched and every chain ending below it takes the
-** new state (ik2d_skeleton_chain_pull), so a chain's joints can be read
+** new state (ik2d__skeleton_chain_pull), so a chain's joints can be read
 ** at any time; a solve of a chain writes its bones back
-** (ik2d_skeleton_chain_push).
+** (ik2d__skeleton_chain_push).
 */
 #include <math.h>
 #include <stddef.h>
@@ -140,7 +140,7 @@ static void skeleton_drop_solver(ik2d_skeleton *sk, int k) {
 ** skeleton's solvers) */
 ik2d_status ik2d_solver_init(ik2d_solver *solver, size_t size, ik2d_chain *chain,
                              const ik2d_solver_def *def) {
-  ik2d_status status = ik2d_solver_init_unlinked(solver, size, chain, def);
+  ik2d_status status = ik2d__solver_init_unlinked(solver, size, chain, def);
   if (status != IK2D_OK) return status;
   if (!skeleton_link_solver(chain, solver)) return IK2D_ERR_SKELETON_SOLVERS;
   return IK2D_OK;
@@ -244,7 +244,7 @@ IK2D_INLINE void skeleton_transform(ik2d_skeleton *sk, int b) {
   t[4] = f->tip_y;
 }
 
-void ik2d_skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
+void ik2d__skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
   int b;
   for (b = first; b < sk->count; b++) {
     if (mask != NULL && !mask[b]) continue;
@@ -253,7 +253,7 @@ void ik2d_skeleton_forward(ik2d_skeleton *sk, int first, const bool *mask) {
   }
 }
 
-void ik2d_skeleton_subtree(const ik2d_skeleton *sk, int bone, bool *mask) {
+void ik2d__skeleton_subtree(const ik2d_skeleton *sk, int bone, bool *mask) {
   int b;
   mask[bone] = true;
   for (b = bone + 1; b < sk->count; b++) {
@@ -364,7 +364,7 @@ IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, do
     chain->base_angle = kept;
     chain->base_rot = frame != NULL ? ik2d_frame_rot(frame) : sk->base_rot;
   } else {
-    ik2d_chain_keep_base(chain, x, y, angle);
+    ik2d__chain_keep_base(chain, x, y, angle);
   }
   chain->flip = sk->flip;
   chain->scale = 1.0;
@@ -376,7 +376,7 @@ IK2D_INLINE void chain_pull_state(ik2d_chain *chain, const ik2d_skeleton *sk, do
   }
 }
 
-void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
+void ik2d__skeleton_chain_pull(ik2d_chain *chain) {
   struct ik2d_chain_link *link = chain->link;
   const ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   const double *t;
@@ -394,10 +394,11 @@ void ik2d_skeleton_chain_pull(ik2d_chain *chain) {
   link->stale = false;
 }
 
-void ik2d_skeleton_pull_all(ik2d_skeleton *sk) {
+/* Every chain on the skeleton pulls (after an edit of the skeleton). */
+static void skeleton_pull_all(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    ik2d_skeleton_chain_pull(chain_of_node(node));
+    ik2d__skeleton_chain_pull(chain_of_node(node));
 }
 
 /* Is bone x below bone b (or b)? */
@@ -411,7 +412,7 @@ static void skeleton_pull_below(ik2d_skeleton *sk, int b, const ik2d_chain *exce
   for (node = sk->chains.next; node != &sk->chains; node = node->next) {
     ik2d_chain *chain = chain_of_node(node);
     if (chain != except && skeleton_below(sk, b, chain->link->to))
-      ik2d_skeleton_chain_pull(chain);
+      ik2d__skeleton_chain_pull(chain);
   }
 }
 
@@ -428,9 +429,9 @@ static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
 /* deferred frames and pulls, within a skeleton's solve                 */
 /* ------------------------------------------------------------------ */
 
-void ik2d_skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
+void ik2d__skeleton_defer(ik2d_skeleton *sk) { sk->deferring = true; }
 
-void ik2d_skeleton_place_stale(ik2d_skeleton *sk, int b) {
+void ik2d__skeleton_place_stale(ik2d_skeleton *sk, int b) {
   int up[IK2D_MAX_SKELETON_BONES], n = 0;
   /* a stale bone's parent may be stale too: the bones up to the first
   ** fresh one, placed from the top down */
@@ -443,15 +444,15 @@ void ik2d_skeleton_place_stale(ik2d_skeleton *sk, int b) {
   }
 }
 
-void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
+void ik2d__skeleton_chain_ready(ik2d_chain *chain, bool joints) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   double x, y;
   if (sk == NULL || !link->stale) return;
-  if (sk->parent[link->from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[link->from]);
+  if (sk->parent[link->from] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[link->from]);
   if (joints) {
-    ik2d_skeleton_bone_ready(sk, link->to);
-    ik2d_skeleton_chain_pull(chain);
+    ik2d__skeleton_bone_ready(sk, link->to);
+    ik2d__skeleton_chain_pull(chain);
     return;
   }
   /* the base is from's origin, which its parent's frame gives: from's own
@@ -467,7 +468,7 @@ void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints) {
   link->stale = false;
 }
 
-void ik2d_skeleton_settle(ik2d_skeleton *sk) {
+void ik2d__skeleton_settle(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
   int i;
   if (!sk->deferring) return;
@@ -480,7 +481,7 @@ void ik2d_skeleton_settle(ik2d_skeleton *sk) {
     sk->stale[i] = 0;
   }
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    if (node->chain->link->stale) ik2d_skeleton_chain_pull(node->chain);
+    if (node->chain->link->stale) ik2d__skeleton_chain_pull(node->chain);
 }
 
 /* Bone b of the path of chain, its k-th: its frame and transform, on the
@@ -544,7 +545,7 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton_node *node;
   int k, from = link->from;
-  if (sk->parent[from] >= 0) ik2d_skeleton_bone_ready(sk, sk->parent[from]);
+  if (sk->parent[from] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[from]);
   memset(sk->stale + sk->position[from], 1, (size_t)(sk->last[from] - sk->position[from] + 1));
   for (k = 0; k < chain->count; k++) {
     int b = link->bones[k];
@@ -558,7 +559,7 @@ static void push_deferred(ik2d_skeleton *sk, ik2d_chain *chain, bool pull_others
       node->chain->link->stale = true;
 }
 
-void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
+void ik2d__skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
   struct ik2d_chain_link *link = chain->link;
   ik2d_skeleton *sk = link != NULL ? link->node.skeleton : NULL;
   int k, b, i, n = chain->count;
@@ -591,7 +592,7 @@ void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
 
 
 
-/* A skeleton's limits are in parent space: its joint solve turns bones
+/* A skeleton's limits are in parent space: its coupled solve turns bones
 ** in their parents' frames (a bone that should keep a world angle
 ** inherits position only, or its chain's solver orients the tip). */
 static ik2d_status skeleton_check_limit(const ik2d_constraint *limit) {
@@ -616,13 +617,14 @@ static ik2d_status skeleton_bone_def_check(const ik2d_skeleton_bone_def *def, in
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
   if (!parent_earlier(def, index)) return IK2D_ERR_PARENT;
-  if ((status = ik2d_skeleton_bone_check_length(def->length)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_bone_check_rest(def->rest)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_bone_check_length(def->length)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_bone_check_rest(def->rest)) != IK2D_OK) return status;
   if (!def->at_tip) {
-    if ((status = ik2d_skeleton_bone_check_x(def->x)) != IK2D_OK) return status;
-    if ((status = ik2d_skeleton_bone_check_y(def->y)) != IK2D_OK) return status;
+    if ((status = ik2d__skeleton_bone_check_x(def->x)) != IK2D_OK) return status;
+    if ((status = ik2d__skeleton_bone_check_y(def->y)) != IK2D_OK) return status;
   }
-  if ((status = ik2d_skeleton_bone_check_inherit(def->inherit)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_bone_check_inherit(def->inherit)) != IK2D_OK)
+    return status;
   if (!limit_in_parent_space(def)) return IK2D_ERR_SKELETON_SPACE;
   return IK2D_OK;
 }
@@ -668,13 +670,13 @@ static bool skeleton_extent_finite(const ik2d_skeleton_def *def) {
 static ik2d_status skeleton_def_check(const ik2d_skeleton_def *def, int *bad) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_skeleton_check_bone_count(def->bone_count)) != IK2D_OK)
+  if ((status = ik2d__skeleton_check_bone_count(def->bone_count)) != IK2D_OK)
     return status;
   if ((status = skeleton_bones_valid(def, bad)) != IK2D_OK) return status;
   if (!skeleton_extent_finite(def)) return IK2D_ERR_REACH;
-  if ((status = ik2d_skeleton_check_x(def->x)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_y(def->y)) != IK2D_OK) return status;
-  if ((status = ik2d_skeleton_check_angle(def->angle)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_x(def->x)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_y(def->y)) != IK2D_OK) return status;
+  if ((status = ik2d__skeleton_check_angle(def->angle)) != IK2D_OK) return status;
   return IK2D_OK;
 }
 /* end generated */
@@ -771,7 +773,7 @@ ik2d_status ik2d_skeleton_init(ik2d_skeleton *sk, size_t size,
   node_clear(&sk->chains);
   sk->solver_count = 0;
   sk->plan_kept = false;
-  ik2d_skeleton_forward(sk, 0, NULL);
+  ik2d__skeleton_forward(sk, 0, NULL);
   return IK2D_OK;
 }
 
@@ -804,8 +806,8 @@ static void skeleton_moved(ik2d_skeleton *sk, int i) {
 
 /* Everything moved (base, flip, reset). */
 static void skeleton_moved_all(ik2d_skeleton *sk) {
-  ik2d_skeleton_forward(sk, 0, NULL);
-  ik2d_skeleton_pull_all(sk);
+  ik2d__skeleton_forward(sk, 0, NULL);
+  skeleton_pull_all(sk);
 }
 
 /* The base's fields; its rotation's trig only for a new angle (the
@@ -824,14 +826,14 @@ ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
                                    double angle) {
   ik2d_status status;
   if (sk == NULL) return IK2D_ERR_NULL;
-  status = ik2d_chain_check_base(x, y, angle);
+  status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
   skeleton_keep_base(sk, x, y, angle);
   skeleton_moved_all(sk);
   return IK2D_OK;
 }
 
-void ik2d_skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
+void ik2d__skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
   ik2d_skeleton_node *node;
   skeleton_keep_base(sk, x, y, angle);
   sk->deferring = true;
@@ -840,12 +842,12 @@ void ik2d_skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, doub
     node->chain->link->stale = true;
 }
 
-ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
-                             const double *xya, int *bad) {
+ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int count,
+                                       const double *xya, int *bad) {
   int i;
   if (skeletons == NULL || xya == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
-    ik2d_status status = ik2d_chain_check_base(xya[3 * i], xya[3 * i + 1], xya[3 * i + 2]);
+    ik2d_status status = ik2d__chain_check_base(xya[3 * i], xya[3 * i + 1], xya[3 * i + 2]);
     if (skeletons[i] != NULL && status != IK2D_OK) {
       if (bad != NULL) *bad = i;
       return status;
@@ -854,10 +856,10 @@ ik2d_status ik2d_check_bases(ik2d_skeleton *const *skeletons, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_bases(ik2d_skeleton *const *skeletons, int count,
-                           const double *xya, int *bad) {
+ik2d_status ik2d_skeletons_set_bases(ik2d_skeleton *const *skeletons, int count,
+                                     const double *xya, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_bases(skeletons, count, xya, bad);
+  ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, xya, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (skeletons[i] != NULL)
@@ -907,7 +909,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
   int b;
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (ik2d_skeleton_bone_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
+  if (ik2d__skeleton_bone_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
   for (b = 0; b < sk->count; b++) {
     extent += b == i ? length : sk->length[b];
     if (!sk->at_tip[b]) extent += fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
@@ -924,7 +926,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
 ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
-  if (ik2d_skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
+  if (ik2d__skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
   sk->rest[i] = angle;
   sk->rest_rot[i] = ik2d_rot_angle(angle);
   skeleton_regeometry(sk, i);
@@ -1132,7 +1134,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   }
   def.bone_count = n;
   def.bones = bones;
-  status = ik2d_chain_init_pivots(chain, size, &def);
+  status = ik2d__chain_init_pivots(chain, size, &def);
   if (status != IK2D_OK) {
     if (bad != NULL) *bad = to;
     return status;
@@ -1143,7 +1145,7 @@ ik2d_status ik2d_skeleton_chain_init(ik2d_chain *chain, size_t size,
   link->node.chain = chain;
   node_link(sk, &sk->chains, &link->node);
   skeleton_chains_below(sk);
-  ik2d_skeleton_chain_pull(chain);
+  ik2d__skeleton_chain_pull(chain);
   return IK2D_OK;
 }
 

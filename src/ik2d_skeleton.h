@@ -6,7 +6,7 @@
 ** real ik2d_chain, linked back to the skeleton) and the solvers on them.
 ** A chain's solve knows nothing of it: ik2d_skeleton_solve.c, above,
 ** resolves a target on a bone, solves, and writes a skeleton chain's
-** result back (ik2d_skeleton_chain_push).
+** result back (ik2d__skeleton_chain_push).
 */
 #ifndef IK2D_SKELETON_H
 #define IK2D_SKELETON_H
@@ -73,7 +73,7 @@ struct ik2d_skeleton {
   ** solve reads before it, and the rest once at the end. */
   bool deferring;
   unsigned char *stale;               /* by depth-first position */
-  bool listed;                        /* within ik2d_solve_skeletons: met
+  bool listed;                        /* within ik2d_skeletons_solve: met
                                          in its list; false between calls */
   ik2d_skeleton_node chains;          /* list head (sentinel) */
   int solver_count;
@@ -83,7 +83,7 @@ struct ik2d_skeleton {
   ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
   /* The solve order of ik2d_skeleton_solve, kept between solves: planning
   ** is O(solvers^2) and a skeleton's solvers rarely change.  Kept only
-  ** for plans of lone solves (no joint unit) of at most IK2D_PLAN_KEPT
+  ** for plans of lone solves (no coupled unit) of at most IK2D_PLAN_KEPT
   ** solvers, so that it stays small; it holds while plan_kept does (the
   ** solver list's edits clear it) and while every solver's plan_key,
   ** what the plan reads of its settings, is the same. */
@@ -122,8 +122,8 @@ static inline void ik2d_frame_point(ik2d_frame *f, double dx, double dy, double 
 
 /* The point (dx, dy) of bone b's space in the result, as drawn (mirrored
 ** about the base when flipped, with the bone). */
-static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
-                                       double *x, double *y) {
+static inline void ik2d__skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
+                                        double *x, double *y) {
   double px;
   ik2d_frame_point(&sk->frame[b], dx, dy, &px, y);
   if (sk->flip) {
@@ -140,39 +140,37 @@ static inline void ik2d_skeleton_point(const ik2d_skeleton *sk, int b, double dx
 /* Frames and transforms of the bones from first on that mask marks (the
 ** caller marks the descendants of a bone it marks), or of every bone
 ** from first when mask is NULL. */
-void ik2d_skeleton_forward(ik2d_skeleton *skeleton, int first, const bool *mask);
+void ik2d__skeleton_forward(ik2d_skeleton *skeleton, int first, const bool *mask);
 /* Marks bone and its descendants in mask (entries bone..count-1; the
 ** marks there already stay). */
-void ik2d_skeleton_subtree(const ik2d_skeleton *skeleton, int bone, bool *mask);
+void ik2d__skeleton_subtree(const ik2d_skeleton *skeleton, int bone, bool *mask);
 /* A skeleton chain takes its skeleton's state: base, flip, constraints,
 ** pose and result (shifted), joints (from the transforms). */
-void ik2d_skeleton_chain_pull(ik2d_chain *chain);
-/* Every chain on the skeleton pulls (after an edit of the skeleton). */
-void ik2d_skeleton_pull_all(ik2d_skeleton *skeleton);
+void ik2d__skeleton_chain_pull(ik2d_chain *chain);
 /* A skeleton chain's solve, written back: its bones take its result
 ** angles (shift undone), its joints, and the bones below follow.  With
 ** pull_others, every other chain on the skeleton then pulls (a solve on
 ** its own); ik2d_skeleton_solve pulls each chain before solving it. */
-void ik2d_skeleton_chain_push(ik2d_chain *chain, bool pull_others);
+void ik2d__skeleton_chain_push(ik2d_chain *chain, bool pull_others);
 
-/* Deferring (see ik2d_skeleton): from ik2d_skeleton_defer to
-** ik2d_skeleton_settle, which places the stale bones and pulls the stale
+/* Deferring (see ik2d_skeleton): from ik2d__skeleton_defer to
+** ik2d__skeleton_settle, which places the stale bones and pulls the stale
 ** chains, everything then as without it.  In between, bone_ready places
 ** bone b (and the stale bones above it) before it is read, and
 ** chain_ready pulls a stale chain before its solve: all of it, or with
 ** joints false (the solve writes them all before it reads them: its
 ** target is not its tip) all but its joints. */
-void ik2d_skeleton_defer(ik2d_skeleton *skeleton);
-void ik2d_skeleton_place_stale(ik2d_skeleton *skeleton, int b);
-static inline void ik2d_skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
-  if (skeleton->stale[skeleton->position[b]]) ik2d_skeleton_place_stale(skeleton, b);
+void ik2d__skeleton_defer(ik2d_skeleton *skeleton);
+void ik2d__skeleton_place_stale(ik2d_skeleton *skeleton, int b);
+static inline void ik2d__skeleton_bone_ready(ik2d_skeleton *skeleton, int b) {
+  if (skeleton->stale[skeleton->position[b]]) ik2d__skeleton_place_stale(skeleton, b);
 }
-void ik2d_skeleton_chain_ready(ik2d_chain *chain, bool joints);
-void ik2d_skeleton_settle(ik2d_skeleton *skeleton);
+void ik2d__skeleton_chain_ready(ik2d_chain *chain, bool joints);
+void ik2d__skeleton_settle(ik2d_skeleton *skeleton);
 /* The base set as ik2d_skeleton_set_base sets it (checked by the
 ** caller), every bone then stale and every chain to pull, deferring: for
 ** a solve that follows at once and places what it reads (then settles). */
-void ik2d_skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
-                                     double angle);
+void ik2d__skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
+                                      double angle);
 
 #endif

@@ -2,7 +2,7 @@
 ** ik2d_skeleton_solve.c: every solve that knows skeletons: one solver's
 ** (its target on a bone resolved, its chain solved by the solver layer,
 ** a skeleton chain's result written back) and a list's, a whole skeleton
-** in one call, and effectors that share bones solved jointly.
+** in one call, and effectors that share bones solved together.
 **
 ** Order.  Bones are stored parents first.  The solvers on a skeleton's
 ** chains form units: each group of solvers with `together` whose chains
@@ -14,10 +14,10 @@
 ** solvers were made.  A unit of one solver is an ordinary solve of its
 ** chain, which writes its bones back and moves the bones below.
 **
-** The joint solve.  Each effector k (a chain's tip, to reach its target
+** The coupled solve.  Each effector k (a chain's tip, to reach its target
 ** t_k) weighs w_k = weight x priority.  The bones of the group whose turn
 ** moves one effector only are that effector's private part (a tail of
-** its chain); the others, the joint bones, move several.  An iteration
+** its chain); the others, the shared bones, move several.  An iteration
 **
 **   1. turns every bone of the group at once by damped least squares
 **      (Levenberg-Marquardt): with the tips' errors e (each weighted by
@@ -42,7 +42,7 @@
 **     a rifleman whose spine and back arm the warm start held on their
 **     limits kept the back hand 13.4 px off its grip frame after frame,
 **     where a solve from the pose reaches both hands;
-**   - after a joint solve that ended unreached (the group has stalled for
+**   - after a coupled solve that ended unreached (the group has stalled for
 **     as many frames as its solvers count), the warm start and then a
 **     scattered start instead: every bone of the group at a point of its
 **     allowed arc (a free bone: anywhere around its pose) from a fixed
@@ -63,7 +63,7 @@
 ** keeps the best pose seen.  Measured on the goal case (README,
 ** "Skeletons": a torso of 2 bones and two 2-bone arms with limits, both
 ** hands' targets from a random pose, 20 iterations from the rest pose):
-** this reaches both hands in 98-99.7% of cases; turning the joint bones
+** this reaches both hands in 98-99.7% of cases; turning the shared bones
 ** one at a time by weighted least squares (the turn R maximising sum_k
 ** w_k (g_k - o) . R (p_k - o), atan2 of the weighted cross and dot
 ** products) with the same private solves reaches 74-87%.  That turn is
@@ -72,7 +72,7 @@
 **
 ** Each bone then blends with its pose by the largest weight of the
 ** solvers whose chains hold it (a chain's bone blends by its solver's
-** weight), and each solver keeps the joint solution of its bones as its
+** weight), and each solver keeps the coupled solution of its bones as its
 ** warm start and reports its own reached, distance and iterations, and
 ** limited when a joint of its chain ends on a limit.
 */
@@ -100,11 +100,11 @@
 /* A solver's target in world space: on a bone, the bone's point where the
 ** bone is now; else its point target. */
 static inline void solver_target(const ik2d_solver *solver, double *x, double *y) {
-  if (ik2d_solver_on_bone(solver)) {
-    ik2d_skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
-                        solver->target_y, x, y);
+  if (ik2d__solver_on_bone(solver)) {
+    ik2d__skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
+                         solver->target_y, x, y);
   } else {
-    ik2d_solver_point_target(solver, x, y);
+    ik2d__solver_point_target(solver, x, y);
   }
 }
 
@@ -112,7 +112,7 @@ static inline void solver_target(const ik2d_solver *solver, double *x, double *y
 static bool solver_measure(ik2d_solver *solver) {
   double x, y;
   solver_target(solver, &x, &y);
-  return ik2d_solver_measure(solver, x, y);
+  return ik2d__solver_measure(solver, x, y);
 }
 
 /* After a chain's solve: a skeleton chain's result written back (its
@@ -124,14 +124,14 @@ static bool solver_written_back(ik2d_solver *solver) {
   ik2d_chain *chain = solver->chain;
   ik2d_skeleton *sk = chain->link != NULL ? chain->link->node.skeleton : NULL;
   if (sk != NULL && sk->deferring) {
-    ik2d_skeleton_chain_push(chain, true);
+    ik2d__skeleton_chain_push(chain, true);
     return false;
   }
   /* (measured before the push, which may move the chain's angles by an
   ** ulp, where an aim's distance reads them) */
   solver_measure(solver);
   if (sk == NULL) return solver->result.reached;
-  ik2d_skeleton_chain_push(chain, true);
+  ik2d__skeleton_chain_push(chain, true);
   /* a target on a bone of its own skeleton may have moved with it: the
   ** result describes where the tip and that bone ended */
   if (solver->target_skeleton == sk) solver_measure(solver);
@@ -142,7 +142,7 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
   double x, y;
   if (solver == NULL || solver->chain == NULL) return false;
   solver_target(solver, &x, &y);
-  ik2d_solve_chain(solver, x, y);
+  ik2d__solver_solve_chain(solver, x, y);
   return solver_written_back(solver);
 }
 
@@ -153,7 +153,7 @@ void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
   if (y != NULL) *y = ty;
 }
 
-int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
+int ik2d_solvers_solve_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   ik2d_batch b;
   int i, reached = 0;
   if (solvers == NULL) return 0;
@@ -166,8 +166,8 @@ int ik2d_solve_batch_isa(ik2d_solver *const *solvers, int count, ik2d_isa isa) {
   return reached + ik2d_batch_end(&b);
 }
 
-int ik2d_solve_batch(ik2d_solver *const *solvers, int count) {
-  return ik2d_solve_batch_isa(solvers, count, IK2D_ISA_AUTO);
+int ik2d_solvers_solve(ik2d_solver *const *solvers, int count) {
+  return ik2d_solvers_solve_isa(solvers, count, IK2D_ISA_AUTO);
 }
 
 /* ------------------------------------------------------------------ */
@@ -235,11 +235,11 @@ static const struct ik2d_chain_link *link_of(const plan *p, int i) {
   return p->solver[i]->chain->link;
 }
 
-/* Is solver i solved jointly with those it shares bones with?  An aimed
-** one is not: the joint step moves tips onto targets, and an aim puts a
+/* Is solver i solved together with those it shares bones with?  An aimed
+** one is not: the coupled step moves tips onto targets, and an aim puts a
 ** point of its ray there, which its own solve does (as together = false). */
 static bool together(const plan *p, int i) {
-  return p->solver[i]->settings.skeleton.together && !p->solver[i]->settings.aim.enabled;
+  return p->solver[i]->settings.effector.together && !p->solver[i]->settings.aim.enabled;
 }
 
 static int find(plan *p, int i) {
@@ -381,7 +381,7 @@ static bool plan_make(const ik2d_skeleton *sk, plan *p) {
 }
 
 /* ------------------------------------------------------------------ */
-/* the joint solve                                                      */
+/* the coupled solve                                                    */
 /* ------------------------------------------------------------------ */
 
 typedef struct effector {
@@ -394,19 +394,19 @@ typedef struct effector {
                                   working frame */
   double dx, dy;
   double weight;               /* the solver's, for the blend */
-  double pull;                 /* weight x priority, for the joint turns */
+  double pull;                 /* weight x priority, for the coupled turns */
   double tolerance;
   int private_first;           /* chain index of its private part */
   double ring_low, ring_high;  /* what the private part reaches */
   double distance_sq;          /* of its tip in the working pose */
 } effector;
 
-typedef struct joint {
+typedef struct coupled {
   ik2d_skeleton *sk;
   int count;                   /* effectors */
   effector effector[MAX_SOLVERS];
   int first;                   /* the lowest bone of the group */
-  unsigned char in[MAX_BONES]; /* bone in the group: 1 + whether joint */
+  unsigned char in[MAX_BONES]; /* bone in the group: 1 + whether shared */
   unsigned char carried[MAX_BONES]; /* not in the group, between a group
                                   bone and a moving target's bone: its
                                   working frame is kept too (its local
@@ -420,13 +420,13 @@ typedef struct joint {
   ik2d_rot start[MAX_BONES];
   ik2d_rot cold[MAX_BONES];    /* the start as after forget(): the pose */
   bool warm;                   /* the start is not the cold one */
-  int stalls;                  /* joint solves in a row that ended unreached */
+  int stalls;                  /* coupled solves in a row that ended unreached */
   ik2d_frame frame[MAX_BONES]; /* its frames, no trig */
-} joint;
+} coupled;
 
 /* Working frames of the group's bones, from their rotations; the bones
 ** above the group keep the skeleton's frames. */
-static void joint_forward(joint *w) {
+static void coupled_forward(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (b = w->first; b < sk->count; b++) {
@@ -462,7 +462,7 @@ static void joint_forward(joint *w) {
   }
 }
 
-static double effector_distance_sq(const joint *w, const effector *e) {
+static double effector_distance_sq(const coupled *w, const effector *e) {
   const ik2d_frame *f = &w->frame[e->link->to];
   double dx = e->target_x - f->tip_x, dy = e->target_y - f->tip_y;
   return dx * dx + dy * dy;
@@ -470,7 +470,7 @@ static double effector_distance_sq(const joint *w, const effector *e) {
 
 /* The weighted objective; and whether every effector with weight is
 ** within its tolerance. */
-static double joint_measure(joint *w, bool *reached) {
+static double coupled_measure(coupled *w, bool *reached) {
   double sum = 0.0;
   int k;
   *reached = true;
@@ -487,20 +487,20 @@ static double joint_measure(joint *w, bool *reached) {
 
 /* Rotation *r of bone b turned into its limits (in the skeleton's
 ** angles). */
-static void joint_clamp_rot(const joint *w, int b, ik2d_rot *r) {
+static void coupled_clamp_rot(const coupled *w, int b, ik2d_rot *r) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   if (limit != NULL && !limit->full)
-    ik2d_constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
+    ik2d__constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
 }
 
 /* Bone b of the working pose turned into its limits. */
-static void joint_clamp(joint *w, int b) {
-  joint_clamp_rot(w, b, &w->rot[b]);
+static void coupled_clamp(coupled *w, int b) {
+  coupled_clamp_rot(w, b, &w->rot[b]);
 }
 
 /* Whether bone b of the working pose ends on an edge of its limits; *side
 ** is its angle from the middle of the allowed arc. */
-static bool joint_on_limit(const joint *w, int b, double *side) {
+static bool coupled_on_limit(const coupled *w, int b, double *side) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   ik2d_rot rel;
   if (limit == NULL || limit->full) return false;
@@ -509,12 +509,12 @@ static bool joint_on_limit(const joint *w, int b, double *side) {
   return fabs(*side) >= limit->half - IK2D_ON_LIMIT;
 }
 
-/* For groups too big for the dense step: effector e's pull on the joint
+/* For groups too big for the dense step: effector e's pull on the shared
 ** bone at (ox, oy), weighted, into sums: its private part's root r (its
 ** tip when it has none) to r + (t - tip), where the tail as its own
 ** solve left it would put the tip on the target. */
-static void joint_pull(const joint *w, const effector *e, double ox, double oy,
-                       double *dot, double *cross) {
+static void coupled_pull(const coupled *w, const effector *e, double ox, double oy,
+                         double *dot, double *cross) {
   const ik2d_frame *tip = &w->frame[e->link->to];
   const ik2d_frame *root = e->private_first < e->chain->count
                                ? &w->frame[e->link->bones[e->private_first]] : NULL;
@@ -525,8 +525,8 @@ static void joint_pull(const joint *w, const effector *e, double ox, double oy,
   *cross += e->pull * (cx * ay - cy * ax);
 }
 
-/* Each joint bone, root to tip, turned by weighted least squares. */
-static void joint_sweep(joint *w) {
+/* Each shared bone, root to tip, turned by weighted least squares. */
+static void coupled_sweep(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (b = w->first; b < sk->count; b++) {
@@ -536,37 +536,37 @@ static void joint_sweep(joint *w) {
     for (k = 0; k < w->count; k++) {
       const effector *e = &w->effector[k];
       if (e->pull > 0.0 && common_ancestor(sk, b, e->link->to) == b)
-        joint_pull(w, e, f->x, f->y, &dot, &cross);
+        coupled_pull(w, e, f->x, f->y, &dot, &cross);
     }
     norm = sqrt(dot * dot + cross * cross);
     if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
     if (!(norm > 0.0) || !isfinite(norm)) continue;
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_of(dot / norm, cross / norm));
-    joint_clamp(w, b);
-    joint_forward(w);
+    coupled_clamp(w, b);
+    coupled_forward(w);
     for (k = 0; k < w->count; k++)
       w->effector[k].distance_sq = effector_distance_sq(w, &w->effector[k]);
   }
 }
 
-static void joint_save(joint *w, ik2d_rot *to) {
+static void coupled_save(coupled *w, ik2d_rot *to) {
   int b;
   for (b = w->first; b < w->sk->count; b++)
     if (w->in[b]) to[b] = w->rot[b];
 }
 
-static void joint_load(joint *w, const ik2d_rot *from) {
+static void coupled_load(coupled *w, const ik2d_rot *from) {
   int b;
   for (b = w->first; b < w->sk->count; b++)
     if (w->in[b]) w->rot[b] = from[b];
-  joint_forward(w);
+  coupled_forward(w);
 }
 
 /* The start of a group that has stalled for w->stalls > 0 frames: every
 ** bone of the group at a point of its allowed arc (a free bone: of the
 ** circle around its pose) drawn from a fixed sequence seeded by the
 ** count (seed), so that each stalled frame tries another basin. */
-static void joint_scatter(joint *w, int seed) {
+static void coupled_scatter(coupled *w, int seed) {
   const ik2d_skeleton *sk = w->sk;
   uint64_t state = ((uint64_t)seed % (IK2D_SCATTER_MODULUS - 1u) + 1u) * IK2D_SCATTER_SEED %
                    IK2D_SCATTER_MODULUS;
@@ -584,7 +584,7 @@ static void joint_scatter(joint *w, int seed) {
       w->rot[b] = ik2d_rot_angle(sk->pose[b] + IK2D_PI * v);
     }
   }
-  joint_forward(w);
+  coupled_forward(w);
 }
 
 /* Solves the m x m symmetric positive definite system a y = b in place
@@ -627,7 +627,7 @@ typedef struct dls {
 
 /* The columns, the rows' count and the group's size; false when the group
 ** is too big for the dense step. */
-static bool dls_size(const joint *w, dls *d) {
+static bool dls_size(const coupled *w, dls *d) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   d->m = d->n = 0;
@@ -646,7 +646,7 @@ static bool dls_size(const joint *w, dls *d) {
 /* Rows i, i + 1: pulling effector e's error, weighted by root, and its
 ** tip's derivatives; with a target moving with the group, the target's
 ** come off them (the error is the target less the tip). */
-static void dls_rows_of(const joint *w, dls *d, const effector *e, int i, double root) {
+static void dls_rows_of(const coupled *w, dls *d, const effector *e, int i, double root) {
   const ik2d_skeleton *sk = w->sk;
   const ik2d_frame *tip = &w->frame[e->link->to];
   double qx = tip->tip_x, qy = tip->tip_y;
@@ -685,7 +685,7 @@ static void dls_rows_of(const joint *w, dls *d, const effector *e, int i, double
 /* Every pulling effector's rows; then the bones held at a limit that the
 ** error pushes against out of the step (their turn would be clamped
 ** away, and the others would not make up for it). */
-static void dls_rows(const joint *w, dls *d) {
+static void dls_rows(const coupled *w, dls *d) {
   int i, j, k;
   for (i = 0, k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
@@ -695,7 +695,7 @@ static void dls_rows(const joint *w, dls *d) {
   }
   for (j = 0; j < d->n; j++) {
     double gradient = 0.0, side = 0.0;
-    if (!joint_on_limit(w, d->bone_of[j], &side)) continue;
+    if (!coupled_on_limit(w, d->bone_of[j], &side)) continue;
     for (i = 0; i < d->m; i++) gradient += d->jacobian[i][j] * d->error[i];
     if (gradient * side > 0.0)
       for (i = 0; i < d->m; i++) d->jacobian[i][j] = 0.0;
@@ -706,7 +706,7 @@ static void dls_rows(const joint *w, dls *d) {
 ** IK2D_DLS_MAX_TURN, each bone turned by it into its limits; false when
 ** there is none (the system not positive definite, or the step beyond
 ** the doubles). */
-static bool dls_turn(joint *w, const dls *d, double lambda) {
+static bool dls_turn(coupled *w, const dls *d, double lambda) {
   double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], y[IK2D_DLS_ROWS], step[IK2D_DLS_COLUMNS];
   double largest = 0.0;
   int i, j, k;
@@ -731,7 +731,7 @@ static bool dls_turn(joint *w, const dls *d, double lambda) {
     double t = largest > IK2D_DLS_MAX_TURN ? step[j] * (IK2D_DLS_MAX_TURN / largest) : step[j];
     int b = d->bone_of[j];
     w->rot[b] = ik2d_rot_mul(w->rot[b], ik2d_rot_angle(t));
-    joint_clamp(w, b);
+    coupled_clamp(w, b);
   }
   return true;
 }
@@ -745,29 +745,29 @@ static bool dls_turn(joint *w, const dls *d, double lambda) {
 ** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
 ** bone, damped; a step that does not lower the objective is retried with
 ** more damping, one that does lowers the damping.  Returns false when the
-** group is too big for it (then the joint bones turn one at a time).
+** group is too big for it (then the shared bones turn one at a time).
 ** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
 ** ik2d_numbers.h. */
-static bool joint_dls(joint *w, double *lambda, double *objective) {
+static bool coupled_dls(coupled *w, double *lambda, double *objective) {
   dls d;
   int tries;
   if (!dls_size(w, &d)) return false;
   if (!(d.scale > 1e-150 && d.scale < 1e150) || d.m == 0) return true;
   dls_rows(w, &d);
-  joint_save(w, w->trial);
+  coupled_save(w, w->trial);
   for (tries = 0; tries < IK2D_DLS_TRIES; tries++) {
     double measured;
     bool reached;
     if (!dls_turn(w, &d, *lambda)) return true;
-    joint_forward(w);
-    measured = joint_measure(w, &reached);
+    coupled_forward(w);
+    measured = coupled_measure(w, &reached);
     if (measured < *objective) {
       *objective = measured;
       *lambda = *lambda * 0.3 > 1e-12 ? *lambda * 0.3 : 1e-12;
       return true;
     }
-    joint_load(w, w->trial);
-    joint_measure(w, &reached);
+    coupled_load(w, w->trial);
+    coupled_measure(w, &reached);
     *lambda *= 8.0;
   }
   return true;
@@ -782,7 +782,7 @@ static bool joint_dls(joint *w, double *lambda, double *objective) {
 ** chain's arrays from bone first on (sharing them, with its own pose and
 ** result in angles, its joints in joints), based where the working pose
 ** puts the part's root. */
-static void private_view(const joint *w, const effector *e, ik2d_chain *view, double *angles,
+static void private_view(const coupled *w, const effector *e, ik2d_chain *view, double *angles,
                          double *joints) {
   const ik2d_chain *chain = e->chain;
   const struct ik2d_chain_link *link = e->link;
@@ -832,7 +832,7 @@ static ik2d_solver_def private_def(const effector *e, const ik2d_chain *view) {
 /* Effector e's private part solved alone from where its root is, with its
 ** solver's method and settings on its view, warm-started from the working
 ** rotations, which take its solution. */
-static void joint_private(joint *w, effector *e) {
+static void coupled_private(coupled *w, effector *e) {
   const struct ik2d_chain_link *link = e->link;
   int first = e->private_first, n = e->chain->count - first, i;
   double angles[IK2D_MAX_BONES], joints[2 * (IK2D_MAX_BONES + 1)];
@@ -840,11 +840,11 @@ static void joint_private(joint *w, effector *e) {
   ik2d_solver *solver = (ik2d_solver *)(void *)memory;
   ik2d_solver_def def;
   ik2d_chain view;
-  /* (every member of a group has a joint bone: first > 0) */
+  /* (every member of a group has a shared bone: first > 0) */
   if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
   private_view(w, e, &view, angles, joints);
   def = private_def(e, &view);
-  if (ik2d_solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
+  if (ik2d__solver_init_unlinked(solver, sizeof memory, &view, &def) != IK2D_OK) return;
   for (i = 0; i < n; i++) {
     ik2d_rot r = w->rot[link->bones[first + i]];
     double shift = link->shift[first + i];
@@ -859,26 +859,26 @@ static void joint_private(joint *w, effector *e) {
     double shift = link->shift[first + i];
     w->rot[link->bones[first + i]] = shift == 0.0 ? r : ik2d_rot_inv_mul(ik2d_rot_angle(shift), r);
   }
-  joint_forward(w);
+  coupled_forward(w);
   e->distance_sq = effector_distance_sq(w, e);
 }
 
-static void joint_privates(joint *w) {
+static void coupled_privates(coupled *w) {
   int k;
   if (w->moving == 0) {
-    for (k = 0; k < w->count; k++) joint_private(w, &w->effector[k]);
+    for (k = 0; k < w->count; k++) coupled_private(w, &w->effector[k]);
     return;
   }
   /* a private part may move another effector's target (the front arm's
   ** tail, the rifle the back hand holds): the effectors whose targets
   ** move go after the others, to where these put them */
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].target_bone < 0) joint_private(w, &w->effector[k]);
+    if (w->effector[k].target_bone < 0) coupled_private(w, &w->effector[k]);
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].target_bone >= 0) joint_private(w, &w->effector[k]);
+    if (w->effector[k].target_bone >= 0) coupled_private(w, &w->effector[k]);
 }
 
-static bool joint_sane(const joint *w) {
+static bool coupled_sane(const coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b;
   for (b = w->first; b < sk->count; b++) {
@@ -901,14 +901,14 @@ static void effector_init(effector *e, ik2d_solver *s, const ik2d_skeleton *sk) 
   e->target_x = sk->flip ? 2.0 * sk->base_x - tx : tx;
   e->target_y = ty;
   e->weight = s->settings.weight;
-  e->pull = s->settings.weight * s->settings.skeleton.priority;
+  e->pull = s->settings.weight * s->settings.effector.priority;
   e->tolerance = s->settings.tolerance;
 }
 
 /* The group's effectors, the solvers of the plan's unit u, and its bones
 ** (in) down from its lowest; returns the iterations, the largest of its
 ** solvers'. */
-static int joint_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+static int coupled_effectors(coupled *w, ik2d_skeleton *sk, const plan *p, int u) {
   int i, k, iterations = 1;
   w->sk = sk;
   w->count = 0;
@@ -935,7 +935,7 @@ static int joint_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
 /* Targets on bones the group moves move with it (target_bone): the bones
 ** between such a bone and the group's topmost bone above it are carried,
 ** their working rotations their results. */
-static void joint_moving_targets(joint *w) {
+static void coupled_moving_targets(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (k = 0; k < w->count; k++) {
@@ -961,8 +961,8 @@ static void joint_moving_targets(joint *w) {
 /* The effectors each bone moves, and each bone's blend weight (the
 ** largest of the effectors whose chains hold it): a bone moving both the
 ** tip and the target of one effector counts twice (a private part's solve
-** holds its target still).  The bones moving several are joint ones. */
-static void joint_shares(joint *w) {
+** holds its target still).  The bones moving several are shared ones. */
+static void coupled_shares(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, i, k;
   for (b = w->first; b < sk->count; b++) {
@@ -986,7 +986,7 @@ static void joint_shares(joint *w) {
 
 /* Each effector's private part: its chain's tail of bones that move it
 ** alone, and the ring its bones reach: [max(0, 2 longest - sum), sum]. */
-static void joint_private_parts(joint *w) {
+static void coupled_private_parts(coupled *w) {
   int i, k;
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
@@ -1006,7 +1006,7 @@ static void joint_private_parts(joint *w) {
 /* The start: each bone's warm start from a solver holding it (the first,
 ** in the order made, that has one), else its pose; and the cold start,
 ** the pose; both within the limits, w->warm when they differ. */
-static void joint_start(joint *w) {
+static void coupled_start(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, i, k;
   for (b = w->first; b < sk->count; b++)
@@ -1025,11 +1025,11 @@ static void joint_start(joint *w) {
     bool same;
     if (!w->in[b]) continue;
     same = w->rot[b].c == w->cold[b].c && w->rot[b].s == w->cold[b].s;
-    joint_clamp(w, b);
+    coupled_clamp(w, b);
     if (same) {
       w->cold[b] = w->rot[b];
     } else {
-      joint_clamp_rot(w, b, &w->cold[b]);
+      coupled_clamp_rot(w, b, &w->cold[b]);
       w->warm = true;
     }
   }
@@ -1037,31 +1037,32 @@ static void joint_start(joint *w) {
 
 /* How long the group has stalled: the longest of its solvers' counts (a
 ** solver that joined it since, or forgot, has 0). */
-static int joint_stalls_of(const joint *w) {
+static int coupled_stalls_of(const coupled *w) {
   int k, stalls = 0;
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].solver->joint_stalls > stalls) stalls = w->effector[k].solver->joint_stalls;
+    if (w->effector[k].solver->coupled_stalls > stalls)
+      stalls = w->effector[k].solver->coupled_stalls;
   return stalls;
 }
 
 /* The group of the plan's unit u, ready to solve: its effectors, bones
 ** and start pose with its frames; returns its iterations. */
-static int joint_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
-  int iterations = joint_effectors(w, sk, p, u);
-  joint_moving_targets(w);
-  joint_shares(w);
-  joint_private_parts(w);
-  joint_start(w);
-  joint_forward(w);
-  w->stalls = joint_stalls_of(w);
+static int coupled_begin(coupled *w, ik2d_skeleton *sk, const plan *p, int u) {
+  int iterations = coupled_effectors(w, sk, p, u);
+  coupled_moving_targets(w);
+  coupled_shares(w);
+  coupled_private_parts(w);
+  coupled_start(w);
+  coupled_forward(w);
+  w->stalls = coupled_stalls_of(w);
   return iterations;
 }
 
 /* The working pose into the skeleton's angles: each bone back on unit
-** length (the joint turns are products of unit turns, a few ulps off
+** length (the coupled turns are products of unit turns, a few ulps off
 ** each) and into its limits, as solve_sane does, then blended with its
 ** pose by its weight, as a chain's solve blends. */
-static void joint_blend(joint *w) {
+static void coupled_blend(coupled *w) {
   ik2d_skeleton *sk = w->sk;
   int b;
   for (b = w->first; b < sk->count; b++) {
@@ -1072,7 +1073,7 @@ static void joint_blend(joint *w) {
     if (ik2d_rot_drifted(norm)) {
       norm = sqrt(norm);
       w->rot[b] = ik2d_rot_of(c / norm, s / norm);
-      joint_clamp(w, b);
+      coupled_clamp(w, b);
     }
     ik = ik2d_atan2(w->rot[b].s, w->rot[b].c);
     if (limit != NULL && !limit->full) {
@@ -1086,16 +1087,16 @@ static void joint_blend(joint *w) {
   }
 }
 
-/* Effector e's solver keeps the joint solution of its bones as its warm
+/* Effector e's solver keeps the coupled solution of its bones as its warm
 ** start, and its outcome but the measure. */
-static void joint_keep(const joint *w, const effector *e, int used, bool stalled) {
+static void coupled_keep(const coupled *w, const effector *e, int used, bool stalled) {
   ik2d_solver *s = e->solver;
   bool limited = false;
   int i;
   for (i = 0; i < e->chain->count; i++) {
     double shift = e->link->shift[i], side;
     ik2d_rot r = w->rot[e->link->bones[i]];
-    limited = limited || joint_on_limit(w, e->link->bones[i], &side);
+    limited = limited || coupled_on_limit(w, e->link->bones[i], &side);
     if (shift != 0.0) r = ik2d_rot_mul(r, ik2d_rot_angle(shift));
     s->solution[i] = r;
     ik2d_solution_angle(s)[i] = ik2d_atan2(r.s, r.c);
@@ -1106,43 +1107,43 @@ static void joint_keep(const joint *w, const effector *e, int used, bool stalled
   /* limited as a chain's solve says it: a joint of its chain ends on a
   ** limit (weight 0: the pose, no limit changed it) */
   s->result.limited = e->weight > 0.0 && limited;
-  s->joint_stalls = (unsigned short)(!stalled                               ? 0
-                                     : w->stalls < IK2D_JOINT_STALLS_MAX ? w->stalls + 1
-                                                                          : 1);
+  s->coupled_stalls = (unsigned short)(!stalled                                 ? 0
+                                       : w->stalls < IK2D_COUPLED_STALLS_MAX ? w->stalls + 1
+                                                                              : 1);
 }
 
 /* The IK solution into the skeleton (its bones and those below them, the
 ** chains ending there), the solvers' warm starts and outcomes; returns
 ** how many reached. */
-static int joint_finish(joint *w, int used, bool stalled) {
+static int coupled_finish(coupled *w, int used, bool stalled) {
   ik2d_skeleton *sk = w->sk;
   ik2d_skeleton_node *node;
   bool mask[MAX_BONES];
   int k, reached = 0;
-  joint_blend(w);
+  coupled_blend(w);
   memset(mask, 0, (size_t)sk->count * sizeof *mask);
   for (k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
-    if (!mask[e->link->from]) ik2d_skeleton_subtree(sk, e->link->from, mask);
+    if (!mask[e->link->from]) ik2d__skeleton_subtree(sk, e->link->from, mask);
   }
-  ik2d_skeleton_forward(sk, w->first, mask);
-  for (k = 0; k < w->count; k++) joint_keep(w, &w->effector[k], used, stalled);
+  ik2d__skeleton_forward(sk, w->first, mask);
+  for (k = 0; k < w->count; k++) coupled_keep(w, &w->effector[k], used, stalled);
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
-    if (mask[node->chain->link->to]) ik2d_skeleton_chain_pull(node->chain);
+    if (mask[node->chain->link->to]) ik2d__skeleton_chain_pull(node->chain);
   for (k = 0; k < w->count; k++) reached += solver_measure(w->effector[k].solver);
   return reached;
 }
 
-/* The starts a joint solve tries, and how many at most. */
+/* The starts a coupled solve tries, and how many at most. */
 enum { START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED };
-#define JOINT_STARTS 8
+#define COUPLED_STARTS 8
 
 /* The starts (the iterations shared): the warm start; then, after a
 ** solve that reached, the warm start with the private parts solved
 ** first, and the cold start when it is another; after one that did not,
 ** a scattered start, another each frame the group stays stalled.  Returns
 ** how many. */
-static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
+static int coupled_starts(const coupled *w, int start[COUPLED_STARTS]) {
   int attempts = 0;
   start[attempts++] = START_WARM;
   if (w->stalls > 0) {
@@ -1153,7 +1154,7 @@ static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
     ** (the back arm straight, the torso turned just enough), and the
     ** warm start follows them into dead ends that the other starts
     ** rarely leave within the iterations */
-    while (attempts < JOINT_STARTS) start[attempts++] = START_SCATTERED;
+    while (attempts < COUPLED_STARTS) start[attempts++] = START_SCATTERED;
   } else {
     start[attempts++] = START_WARM_PRIVATES;
     if (w->warm) start[attempts++] = START_COLD;
@@ -1162,81 +1163,81 @@ static int joint_starts(const joint *w, int start[JOINT_STARTS]) {
 }
 
 /* The working pose of attempt's start. */
-static void joint_load_start(joint *w, int start, int attempt) {
+static void coupled_load_start(coupled *w, int start, int attempt) {
   switch (start) {
     case START_WARM_PRIVATES:
-      joint_load(w, w->start);
-      joint_privates(w);
+      coupled_load(w, w->start);
+      coupled_privates(w);
       break;
-    case START_COLD: joint_load(w, w->cold); break;
+    case START_COLD: coupled_load(w, w->cold); break;
     /* (the ones in one solve seeded past any count of stalled frames) */
     case START_SCATTERED:
-      joint_scatter(w, w->stalls > 0 ? w->stalls : IK2D_JOINT_STALLS_MAX + attempt);
+      coupled_scatter(w, w->stalls > 0 ? w->stalls : IK2D_COUPLED_STALLS_MAX + attempt);
       break;
-    default: joint_load(w, w->start); break;
+    default: coupled_load(w, w->start); break;
   }
 }
 
-/* A joint solve's progress over its attempts. */
-typedef struct joint_run {
+/* A coupled solve's progress over its attempts. */
+typedef struct coupled_run {
   int iterations;  /* the budget, the largest of the group's */
   int used;        /* so far, every attempt's */
   double best;     /* the lowest objective met; its pose in w->best */
   bool reached;    /* by the working pose */
-} joint_run;
+} coupled_run;
 
 /* One attempt from the working pose: each iteration turns every bone of
-** the group at once (joint_dls; too big for it, joint_sweep), then solves
+** the group at once (coupled_dls; too big for it, coupled_sweep), then solves
 ** the private parts; until every effector is reached, the iterations run
 ** out, the pose breaks or the attempt stalls. */
-static void joint_attempt(joint *w, joint_run *run) {
-  double objective = joint_measure(w, &run->reached), attempt_best = objective;
+static void coupled_attempt(coupled *w, coupled_run *run) {
+  double objective = coupled_measure(w, &run->reached), attempt_best = objective;
   double lambda = IK2D_DLS_LAMBDA;
   int stalled = 0;
   while (!run->reached && run->used < run->iterations) {
     run->used++;
-    if (!joint_dls(w, &lambda, &objective)) joint_sweep(w);
-    joint_privates(w);
-    objective = joint_measure(w, &run->reached);
-    if (!joint_sane(w)) break;
+    if (!coupled_dls(w, &lambda, &objective)) coupled_sweep(w);
+    coupled_privates(w);
+    objective = coupled_measure(w, &run->reached);
+    if (!coupled_sane(w)) break;
     if (objective < run->best) {
       run->best = objective;
-      joint_save(w, w->best);
+      coupled_save(w, w->best);
     }
     stalled = objective < 0.9 * attempt_best ? 0 : stalled + 1;
     if (objective < attempt_best) attempt_best = objective;
-    if (stalled >= IK2D_JOINT_STALL) break;
+    if (stalled >= IK2D_COUPLED_STALL) break;
   }
 }
 
 /* Whether an effector of the group has weight (else the solve is the
 ** pose). */
-static bool joint_weighted(const joint *w) {
+static bool coupled_weighted(const coupled *w) {
   int k;
   for (k = 0; k < w->count; k++)
     if (w->effector[k].weight > 0.0) return true;
   return false;
 }
 
-/* Unit u, a group of two solvers or more, solved jointly: the attempts
+/* Unit u, a group of two solvers or more, solved together: the attempts
 ** from each start in turn until one reaches; the best pose seen kept. */
-static int joint_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
-  int start[JOINT_STARTS], attempts, attempt;
-  joint_run run;
-  run.iterations = joint_begin(w, sk, p, u);
+static int coupled_solve(ik2d_skeleton *sk, const plan *p, int u, coupled *w) {
+  int start[COUPLED_STARTS], attempts, attempt;
+  coupled_run run;
+  run.iterations = coupled_begin(w, sk, p, u);
   run.used = 0;
-  if (!joint_weighted(w)) return joint_finish(w, 0, false); /* weight 0: the pose */
-  run.best = joint_measure(w, &run.reached);
-  if (run.reached) return joint_finish(w, 0, false);
-  joint_save(w, w->best);
-  joint_save(w, w->start);
-  attempts = joint_starts(w, start);
+  if (!coupled_weighted(w)) return coupled_finish(w, 0, false); /* weight 0: the pose */
+  run.best = coupled_measure(w, &run.reached);
+  if (run.reached) return coupled_finish(w, 0, false);
+  coupled_save(w, w->best);
+  coupled_save(w, w->start);
+  attempts = coupled_starts(w, start);
   for (attempt = 0; attempt < attempts && !run.reached && run.used < run.iterations; attempt++) {
-    joint_load_start(w, start[attempt], attempt);
-    joint_attempt(w, &run);
+    coupled_load_start(w, start[attempt], attempt);
+    coupled_attempt(w, &run);
   }
-  if (!run.reached || !joint_sane(w)) joint_load(w, w->best);
-  return joint_finish(w, run.used, !run.reached);
+  if (!run.reached || !coupled_sane(w)) coupled_load(w, w->best);
+  return coupled_finish(w, run.used, !run.reached);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1255,7 +1256,7 @@ int ik2d_skeleton_solvers(const ik2d_skeleton *sk, ik2d_solver **solvers, int ma
 static void plan_key_of(const ik2d_skeleton *sk, int i, unsigned char key[2]) {
   const ik2d_solver *s = sk->solvers[i];
   bool on_sk = s->target_skeleton == sk;
-  key[0] = (unsigned char)((s->settings.skeleton.together && !s->settings.aim.enabled) |
+  key[0] = (unsigned char)((s->settings.effector.together && !s->settings.aim.enabled) |
                            (on_sk << 1));
   key[1] = on_sk ? s->target_bone : 0;
 }
@@ -1273,7 +1274,7 @@ static bool plan_holds(const ik2d_skeleton *sk) {
 }
 
 /* Keeps plan p in the skeleton when it is small and made of lone solves
-** (a joint unit is planned again each solve: its solve reads the plan). */
+** (a coupled unit is planned again each solve: its solve reads the plan). */
 static void plan_keep(ik2d_skeleton *sk, const plan *p) {
   int k;
   sk->plan_kept = false;
@@ -1289,11 +1290,11 @@ static void plan_keep(ik2d_skeleton *sk, const plan *p) {
 }
 
 /* A lone solve within a deferring solve of sk: what it reads placed first,
-** its target's bone (not below its chain: that is a joint solve) and its
+** its target's bone (not below its chain: that is a coupled solve) and its
 ** chain, all of it when its target is its tip. */
 static void lone_ready(ik2d_skeleton *sk, ik2d_solver *s) {
-  if (s->target_skeleton == sk) ik2d_skeleton_bone_ready(sk, s->target_bone);
-  ik2d_skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
+  if (s->target_skeleton == sk) ik2d__skeleton_bone_ready(sk, s->target_bone);
+  ik2d__skeleton_chain_ready(s->chain, s->target_skeleton == NULL && !s->has_target);
 }
 
 static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
@@ -1302,9 +1303,9 @@ static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
 }
 
 /* Unit u of plan p: one solver alone, unless its solve moves its own
-** target: then the joint solve, which moves the target with it (on the
+** target: then the coupled solve, which moves the target with it (on the
 ** skeleton as without deferring). */
-static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, coupled *w) {
   ik2d_solver *first = p->solver[p->unit_first[u]];
   int i, members = 0;
   for (i = 0; i < p->solvers; i++) members += p->unit_of[i] == u;
@@ -1312,14 +1313,14 @@ static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
     lone_solve(sk, first);
     return;
   }
-  ik2d_skeleton_settle(sk);
-  joint_solve(sk, p, u, w);
-  ik2d_skeleton_defer(sk);
+  ik2d__skeleton_settle(sk);
+  coupled_solve(sk, p, u, w);
+  ik2d__skeleton_defer(sk);
 }
 
 /* The units of plan p in its order. */
 static void plan_run(ik2d_skeleton *sk, const plan *p) {
-  joint w;
+  coupled w;
   int k;
   for (k = 0; k < p->units; k++) unit_solve(sk, p, p->order[k], &w);
 }
@@ -1335,7 +1336,7 @@ static void kept_run(ik2d_skeleton *sk) {
 ** false solver on its bones, may have moved a tip); how many reached. */
 static int solve_end(ik2d_skeleton *sk) {
   int k, reached = 0;
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   for (k = 0; k < sk->solver_count; k++) reached += solver_measure(sk->solvers[k]);
   return reached;
 }
@@ -1346,12 +1347,12 @@ int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
   if (plan_holds(sk)) {
-    ik2d_skeleton_defer(sk);
+    ik2d__skeleton_defer(sk);
     kept_run(sk);
   } else {
     if (!plan_make(sk, &p)) return -1;
     plan_keep(sk, &p);
-    ik2d_skeleton_defer(sk);
+    ik2d__skeleton_defer(sk);
     plan_run(sk, &p);
   }
   return solve_end(sk);
@@ -1362,12 +1363,12 @@ ik2d_status ik2d_skeleton_solve_at(ik2d_skeleton *sk, double x, double y, double
   ik2d_status status;
   int n;
   if (sk == NULL) return IK2D_ERR_NULL;
-  status = ik2d_chain_check_base(x, y, angle);
+  status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
-  ik2d_skeleton_set_base_deferred(sk, x, y, angle);
+  ik2d__skeleton_set_base_deferred(sk, x, y, angle);
   n = ik2d_skeleton_solve(sk);
   /* a refused solve placed nothing: the base's move, as set_base's */
-  ik2d_skeleton_settle(sk);
+  ik2d__skeleton_settle(sk);
   if (n < 0) return IK2D_ERR_TARGET_CYCLE;
   if (reached != NULL) *reached = n;
   return IK2D_OK;
@@ -1439,7 +1440,7 @@ static void tile_step(ik2d_batch *b, ik2d_skeleton *const *tile, int count, int 
     }
   }
   ik2d_batch_end(b);
-  for (i = 0; i < n; i++) ik2d_skeleton_chain_push(queued[i]->chain, true);
+  for (i = 0; i < n; i++) ik2d__skeleton_chain_push(queued[i]->chain, true);
 }
 
 /* ik2d_skeleton_solve of the count skeletons of tile, whose kept plans
@@ -1449,7 +1450,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   int i, k, steps = 0, reached = 0;
   if (count == 0) return 0;
   for (i = 0; i < count; i++) {
-    ik2d_skeleton_defer(tile[i]);
+    ik2d__skeleton_defer(tile[i]);
     if (tile[i]->solver_count > steps) steps = tile[i]->solver_count;
   }
   /* the lanes' solves measured by solve_end, once all are placed */
@@ -1459,7 +1460,7 @@ static int solve_tile(ik2d_skeleton *const *tile, int count, ik2d_isa isa) {
   return reached;
 }
 
-ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_solve_isa(ik2d_skeleton *const *skeletons, int count,
                                      const double *bases, int *reached, int *bad,
                                      ik2d_isa isa) {
   ik2d_skeleton *tile[SKELETON_TILE];
@@ -1467,7 +1468,7 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
   bool apart;
   if (skeletons == NULL) return IK2D_ERR_NULL;
   if (bases != NULL) {
-    ik2d_status status = ik2d_check_bases(skeletons, count, bases, bad);
+    ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, bases, bad);
     if (status != IK2D_OK) return status;
   }
   apart = skeletons_apart(skeletons, count);
@@ -1482,7 +1483,7 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
       continue;
     }
     /* ik2d_skeleton_solve_at's start: the base's move deferred */
-    if (base != NULL) ik2d_skeleton_set_base_deferred(sk, base[0], base[1], base[2]);
+    if (base != NULL) ik2d__skeleton_set_base_deferred(sk, base[0], base[1], base[2]);
     tile[tiled++] = sk;
     if (tiled == SKELETON_TILE) {
       total += solve_tile(tile, tiled, isa);
@@ -1494,9 +1495,9 @@ ik2d_status ik2d_solve_skeletons_isa(ik2d_skeleton *const *skeletons, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_solve_skeletons(ik2d_skeleton *const *skeletons, int count,
+ik2d_status ik2d_skeletons_solve(ik2d_skeleton *const *skeletons, int count,
                                  const double *bases, int *reached, int *bad) {
-  return ik2d_solve_skeletons_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
+  return ik2d_skeletons_solve_isa(skeletons, count, bases, reached, bad, IK2D_ISA_AUTO);
 }
 
 ik2d_status ik2d_skeleton_cycle(const ik2d_skeleton *sk, ik2d_solver **a, ik2d_solver **b) {
@@ -1547,7 +1548,7 @@ ik2d_status ik2d_solver_set_target_bone(ik2d_solver *solver, ik2d_skeleton *sk, 
 
 void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
   double x, y;
-  if (solver == NULL || !ik2d_solver_on_bone(solver)) return;
+  if (solver == NULL || !ik2d__solver_on_bone(solver)) return;
   /* where the point is now: nothing jumps */
   solver_target(solver, &x, &y);
   if (ik2d_solver_set_target(solver, x, y) == IK2D_OK) return;
@@ -1560,7 +1561,7 @@ void ik2d_solver_clear_target_bone(ik2d_solver *solver) {
 
 int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **skeleton,
                             double *dx, double *dy) {
-  if (solver == NULL || !ik2d_solver_on_bone(solver)) return -1;
+  if (solver == NULL || !ik2d__solver_on_bone(solver)) return -1;
   if (skeleton != NULL) *skeleton = solver->target_skeleton;
   if (dx != NULL) *dx = solver->target_x;
   if (dy != NULL) *dy = solver->target_y;

@@ -81,38 +81,38 @@ static bool aim_without_tip(const ik2d_solver_def *def) { return !def->tip.enabl
 static ik2d_status solver_def_check(const ik2d_solver_def *def, const ik2d_chain *chain) {
   ik2d_status status;
   if (def == NULL) return IK2D_ERR_NULL;
-  if ((status = ik2d_solver_check_method(def->method)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_method(def->method)) != IK2D_OK) return status;
   if (!two_bone_fits_chain(def, chain)) return IK2D_ERR_TWO_BONE;
   if (!follow_off_skeleton(def, chain)) return IK2D_ERR_LINKED_FOLLOW;
-  if ((status = ik2d_solver_check_iterations(def->iterations)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_tolerance(def->tolerance)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_weight(def->weight)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_damping(def->ccd.damping)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_sweep(def->ccd.sweep)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_bend(def->two_bone.bend)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_softness(def->two_bone.softness)) != IK2D_OK)
+  if ((status = ik2d__solver_check_iterations(def->iterations)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_tolerance(def->tolerance)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_weight(def->weight)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_damping(def->ccd.damping)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_sweep(def->ccd.sweep)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_bend(def->two_bone.bend)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_softness(def->two_bone.softness)) != IK2D_OK)
     return status;
-  if ((status = ik2d_solver_check_softness_curve(def->two_bone.softness_curve)) != IK2D_OK)
+  if ((status = ik2d__solver_check_softness_curve(def->two_bone.softness_curve)) != IK2D_OK)
     return status;
-  if ((status = ik2d_solver_check_stretch(def->two_bone.stretch)) != IK2D_OK)
+  if ((status = ik2d__solver_check_stretch(def->two_bone.stretch)) != IK2D_OK)
     return status;
-  if ((status = ik2d_solver_check_compress(def->two_bone.compress)) != IK2D_OK)
+  if ((status = ik2d__solver_check_compress(def->two_bone.compress)) != IK2D_OK)
     return status;
   if (!scale_off_skeleton(def, chain)) return IK2D_ERR_LINKED_STRETCH;
   if (def->tip.enabled &&
-      (status = ik2d_solver_check_tip_angle(def->tip.angle)) != IK2D_OK)
+      (status = ik2d__solver_check_tip_angle(def->tip.angle)) != IK2D_OK)
     return status;
-  if ((status = ik2d_solver_check_tip_weight(def->tip.weight)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_tip_weight(def->tip.weight)) != IK2D_OK) return status;
   if (def->pole.enabled) {
-    if ((status = ik2d_solver_check_pole_x(def->pole.x)) != IK2D_OK) return status;
-    if ((status = ik2d_solver_check_pole_y(def->pole.y)) != IK2D_OK) return status;
+    if ((status = ik2d__solver_check_pole_x(def->pole.x)) != IK2D_OK) return status;
+    if ((status = ik2d__solver_check_pole_y(def->pole.y)) != IK2D_OK) return status;
   }
-  if ((status = ik2d_solver_check_priority(def->skeleton.priority)) != IK2D_OK)
+  if ((status = ik2d__solver_check_priority(def->effector.priority)) != IK2D_OK)
     return status;
   if (def->aim.enabled) {
-    if ((status = ik2d_solver_check_aim_x(def->aim.x)) != IK2D_OK) return status;
-    if ((status = ik2d_solver_check_aim_y(def->aim.y)) != IK2D_OK) return status;
-    if ((status = ik2d_solver_check_aim_angle(def->aim.angle)) != IK2D_OK) return status;
+    if ((status = ik2d__solver_check_aim_x(def->aim.x)) != IK2D_OK) return status;
+    if ((status = ik2d__solver_check_aim_y(def->aim.y)) != IK2D_OK) return status;
+    if ((status = ik2d__solver_check_aim_angle(def->aim.angle)) != IK2D_OK) return status;
     if (!aim_with_fixed_base(def)) return IK2D_ERR_AIM_METHOD;
     if (!aim_without_tip(def)) return IK2D_ERR_AIM_TIP;
   }
@@ -126,8 +126,8 @@ static void solver_keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
   solver->settings.weight = ik2d_clamp_weight(def->weight);
 }
 
-ik2d_status ik2d_solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_chain *chain,
-                                      const ik2d_solver_def *def) {
+ik2d_status ik2d__solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_chain *chain,
+                                       const ik2d_solver_def *def) {
   solver_layout l;
   ik2d_status status;
   if (solver == NULL || chain == NULL) return IK2D_ERR_NULL;
@@ -145,7 +145,7 @@ ik2d_status ik2d_solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_cha
   solver->has_target = false;
   solver->have_solution = false;
   solver->angles_held = false;
-  solver->joint_stalls = 0;
+  solver->coupled_stalls = 0;
   solver->result.reached = false;
   solver->result.limited = false;
   solver->result.iterations = 0;
@@ -181,7 +181,7 @@ ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.method = method;
-  if ((status = ik2d_solver_check_method(def.method)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_method(def.method)) != IK2D_OK) return status;
   if (!two_bone_fits_chain(&def, solver->chain)) return IK2D_ERR_TWO_BONE;
   if (!follow_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_FOLLOW;
   if (def.aim.enabled && !aim_with_fixed_base(&def)) return IK2D_ERR_AIM_METHOD;
@@ -195,7 +195,7 @@ ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.iterations = iterations;
-  if ((status = ik2d_solver_check_iterations(def.iterations)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_iterations(def.iterations)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -206,7 +206,7 @@ ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.tolerance = tolerance;
-  if ((status = ik2d_solver_check_tolerance(def.tolerance)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_tolerance(def.tolerance)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -217,7 +217,7 @@ ik2d_status ik2d_solver_set_weight(ik2d_solver *solver, double weight) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.weight = weight;
-  if ((status = ik2d_solver_check_weight(def.weight)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_weight(def.weight)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -237,7 +237,7 @@ ik2d_status ik2d_solver_set_damping(ik2d_solver *solver, double damping) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.ccd.damping = damping;
-  if ((status = ik2d_solver_check_damping(def.ccd.damping)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_damping(def.ccd.damping)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -257,7 +257,7 @@ ik2d_status ik2d_solver_set_sweep(ik2d_solver *solver, ik2d_sweep sweep) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.ccd.sweep = sweep;
-  if ((status = ik2d_solver_check_sweep(def.ccd.sweep)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_sweep(def.ccd.sweep)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -268,7 +268,7 @@ ik2d_status ik2d_solver_set_bend(ik2d_solver *solver, int bend) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.two_bone.bend = bend;
-  if ((status = ik2d_solver_check_bend(def.two_bone.bend)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_bend(def.two_bone.bend)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -279,7 +279,7 @@ ik2d_status ik2d_solver_set_softness(ik2d_solver *solver, double softness) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.two_bone.softness = softness;
-  if ((status = ik2d_solver_check_softness(def.two_bone.softness)) != IK2D_OK)
+  if ((status = ik2d__solver_check_softness(def.two_bone.softness)) != IK2D_OK)
     return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
@@ -292,7 +292,7 @@ ik2d_status ik2d_solver_set_softness_curve(ik2d_solver *solver,
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.two_bone.softness_curve = softness_curve;
-  if ((status = ik2d_solver_check_softness_curve(def.two_bone.softness_curve)) != IK2D_OK)
+  if ((status = ik2d__solver_check_softness_curve(def.two_bone.softness_curve)) != IK2D_OK)
     return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
@@ -304,7 +304,7 @@ ik2d_status ik2d_solver_set_stretch(ik2d_solver *solver, double stretch) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.two_bone.stretch = stretch;
-  if ((status = ik2d_solver_check_stretch(def.two_bone.stretch)) != IK2D_OK)
+  if ((status = ik2d__solver_check_stretch(def.two_bone.stretch)) != IK2D_OK)
     return status;
   if (!scale_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_STRETCH;
   solver_keep_def(solver, &def);
@@ -317,7 +317,7 @@ ik2d_status ik2d_solver_set_compress(ik2d_solver *solver, double compress) {
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
   def.two_bone.compress = compress;
-  if ((status = ik2d_solver_check_compress(def.two_bone.compress)) != IK2D_OK)
+  if ((status = ik2d__solver_check_compress(def.two_bone.compress)) != IK2D_OK)
     return status;
   if (!scale_off_skeleton(&def, solver->chain)) return IK2D_ERR_LINKED_STRETCH;
   solver_keep_def(solver, &def);
@@ -341,8 +341,8 @@ ik2d_status ik2d_solver_set_tip_angle(ik2d_solver *solver, double angle, double 
   def.tip.enabled = true;
   def.tip.angle = angle;
   def.tip.weight = weight;
-  if ((status = ik2d_solver_check_tip_angle(def.tip.angle)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_tip_weight(def.tip.weight)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_tip_angle(def.tip.angle)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_tip_weight(def.tip.weight)) != IK2D_OK) return status;
   if (def.aim.enabled && !aim_without_tip(&def)) return IK2D_ERR_AIM_TIP;
   solver_keep_def(solver, &def);
   return IK2D_OK;
@@ -360,8 +360,8 @@ ik2d_status ik2d_solver_set_pole(ik2d_solver *solver, double x, double y) {
   def.pole.enabled = true;
   def.pole.x = x;
   def.pole.y = y;
-  if ((status = ik2d_solver_check_pole_x(def.pole.x)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_pole_y(def.pole.y)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_pole_x(def.pole.x)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_pole_y(def.pole.y)) != IK2D_OK) return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -375,8 +375,8 @@ ik2d_status ik2d_solver_set_priority(ik2d_solver *solver, double priority) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
-  def.skeleton.priority = priority;
-  if ((status = ik2d_solver_check_priority(def.skeleton.priority)) != IK2D_OK)
+  def.effector.priority = priority;
+  if ((status = ik2d__solver_check_priority(def.effector.priority)) != IK2D_OK)
     return status;
   solver_keep_def(solver, &def);
   return IK2D_OK;
@@ -386,7 +386,7 @@ ik2d_status ik2d_solver_set_together(ik2d_solver *solver, bool together) {
   ik2d_solver_def def;
   if (solver == NULL) return IK2D_ERR_NULL;
   def = solver->settings;
-  def.skeleton.together = together;
+  def.effector.together = together;
   solver_keep_def(solver, &def);
   return IK2D_OK;
 }
@@ -400,9 +400,9 @@ ik2d_status ik2d_solver_set_aim(ik2d_solver *solver, double x, double y, double 
   def.aim.x = x;
   def.aim.y = y;
   def.aim.angle = angle;
-  if ((status = ik2d_solver_check_aim_x(def.aim.x)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_aim_y(def.aim.y)) != IK2D_OK) return status;
-  if ((status = ik2d_solver_check_aim_angle(def.aim.angle)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_aim_x(def.aim.x)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_aim_y(def.aim.y)) != IK2D_OK) return status;
+  if ((status = ik2d__solver_check_aim_angle(def.aim.angle)) != IK2D_OK) return status;
   if (!aim_with_fixed_base(&def)) return IK2D_ERR_AIM_METHOD;
   if (!aim_without_tip(&def)) return IK2D_ERR_AIM_TIP;
   solver_keep_def(solver, &def);
@@ -417,17 +417,17 @@ void ik2d_solver_clear_aim(ik2d_solver *solver) {
 /* A tip angle as ik2d_solver_set_tip_angle checks it, with the weight
 ** kept. */
 static ik2d_status check_tip(double angle, double weight) {
-  ik2d_status status = ik2d_solver_check_tip_angle(angle);
-  return status != IK2D_OK ? status : ik2d_solver_check_tip_weight(weight);
+  ik2d_status status = ik2d__solver_check_tip_angle(angle);
+  return status != IK2D_OK ? status : ik2d__solver_check_tip_weight(weight);
 }
 
 static ik2d_status check_pole(double x, double y) {
-  ik2d_status status = ik2d_solver_check_pole_x(x);
-  return status != IK2D_OK ? status : ik2d_solver_check_pole_y(y);
+  ik2d_status status = ik2d__solver_check_pole_x(x);
+  return status != IK2D_OK ? status : ik2d__solver_check_pole_y(y);
 }
 
-ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
-                                  const double *angles, int *bad) {
+ik2d_status ik2d_solvers_check_tip_angles(ik2d_solver *const *solvers, int count,
+                                          const double *angles, int *bad) {
   int i;
   if (solvers == NULL || angles == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -443,10 +443,10 @@ ik2d_status ik2d_check_tip_angles(ik2d_solver *const *solvers, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
-                                const double *angles, int *bad) {
+ik2d_status ik2d_solvers_set_tip_angles(ik2d_solver *const *solvers, int count,
+                                        const double *angles, int *bad) {
   int i;
-  ik2d_status status = ik2d_check_tip_angles(solvers, count, angles, bad);
+  ik2d_status status = ik2d_solvers_check_tip_angles(solvers, count, angles, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++)
     if (solvers[i] != NULL && solvers[i]->settings.tip.enabled)
@@ -454,8 +454,8 @@ ik2d_status ik2d_set_tip_angles(ik2d_solver *const *solvers, int count,
   return IK2D_OK;
 }
 
-ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count, const double *xy,
-                             int *bad) {
+ik2d_status ik2d_solvers_check_poles(ik2d_solver *const *solvers, int count, const double *xy,
+                                     int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -470,10 +470,10 @@ ik2d_status ik2d_check_poles(ik2d_solver *const *solvers, int count, const doubl
   return IK2D_OK;
 }
 
-ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count, const double *xy,
-                           int *bad) {
+ik2d_status ik2d_solvers_set_poles(ik2d_solver *const *solvers, int count, const double *xy,
+                                   int *bad) {
   int i;
-  ik2d_status status = ik2d_check_poles(solvers, count, xy, bad);
+  ik2d_status status = ik2d_solvers_check_poles(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;
   for (i = 0; i < count; i++) {
     if (solvers[i] == NULL || !solvers[i]->settings.pole.enabled) continue;
@@ -486,16 +486,16 @@ ik2d_status ik2d_set_poles(ik2d_solver *const *solvers, int count, const double 
 ik2d_status ik2d_solver_set_target(ik2d_solver *solver, double x, double y) {
   ik2d_status status;
   if (solver == NULL) return IK2D_ERR_NULL;
-  status = ik2d_solver_check_target(x, y);
+  status = ik2d__solver_check_target(x, y);
   if (status != IK2D_OK) return status;
-  ik2d_solver_keep_target(solver, x, y);
+  ik2d__solver_keep_target(solver, x, y);
   return IK2D_OK;
 }
 
 void ik2d_solver_forget(ik2d_solver *solver) {
   if (solver != NULL) {
     solver->have_solution = false;
-    solver->joint_stalls = 0;
+    solver->coupled_stalls = 0;
   }
 }
 
@@ -505,7 +505,7 @@ const ik2d_result *ik2d_solver_result(const ik2d_solver *solver) {
 }
 
 #ifdef IK2D_STATS
-int ik2d_solver_joint_updates(const ik2d_solver *solver) {
+int ik2d__solver_joint_updates(const ik2d_solver *solver) {
   return solver != NULL ? solver->joint_updates : 0;
 }
 #endif
@@ -519,7 +519,7 @@ int ik2d_solver_joint_updates(const ik2d_solver *solver) {
 static inline bool solve_clamp(ik2d_pose *pose, int i) {
   const ik2d_constraint *limit = pose->chain->constraint[i];
   if (limit == NULL) return false;
-  return ik2d_constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
+  return ik2d__constraint_clamp_rot_inline(limit, ik2d_pose_limit_mid(pose, i), &pose->rot[i]);
 }
 
 /* The pose's fields but its rotations, toward the target (target_x,
@@ -542,7 +542,7 @@ IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver
   pose->limited = false;
   pose->world_limits = 0;
   pose->tolerance_sq = solver->settings.tolerance * solver->settings.tolerance;
-  pose->damping = ik2d_solver_damping(solver);
+  pose->damping = ik2d__solver_damping(solver);
   pose->scale = 1.0;
   pose->fresh = false;
   IK2D_STAT(pose->joint_updates = 0;);
@@ -556,7 +556,7 @@ IK2D_INLINE void solve_prepare_fields(ik2d_pose *pose, const ik2d_solver *solver
 static void solve_from_pose(ik2d_pose *pose) {
   int i;
   for (i = 0; i < pose->count; i++) {
-    pose->rot[i] = ik2d_solve_pose_rot(pose->chain, i);
+    pose->rot[i] = ik2d__chain_pose_rot(pose->chain, i);
     ik2d_pose_clamp(pose, i);
   }
 }
@@ -566,21 +566,21 @@ static void solve_from_pose(ik2d_pose *pose) {
 IK2D_INLINE void solve_prepare(ik2d_pose *pose, const ik2d_solver *solver, double target_x,
                                double target_y) {
   const ik2d_chain *chain = solver->chain;
-  bool warm = ik2d_solve_warm(solver);
+  bool warm = ik2d__solver_starts_warm(solver);
   int i;
   solve_prepare_fields(pose, solver, target_x, target_y);
   for (i = 0; i < chain->count; i++) {
     const ik2d_constraint *limit = chain->constraint[i];
-    pose->rot[i] = ik2d_solve_start_rot(solver, warm, i);
+    pose->rot[i] = ik2d__solver_start_rot(solver, warm, i);
     if (limit != NULL && !limit->full) {
-      pose->limit_mid[i] = ik2d_solve_limit_mid(chain, i);
+      pose->limit_mid[i] = ik2d__chain_limit_mid(chain, i);
       if (limit->def.space == IK2D_SPACE_WORLD) pose->world_limits = i + 1;
       solve_clamp(pose, i);
     }
   }
 }
 
-/* (the extern halves wrap inline ones, which ik2d_solve_chain runs
+/* (the extern halves wrap inline ones, which ik2d__solver_solve_chain runs
 ** without the calls) */
 IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start,
                              double target_x, double target_y) {
@@ -590,12 +590,12 @@ IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *sta
   return true;
 }
 
-bool ik2d_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start, double target_x,
-                      double target_y) {
+bool ik2d__solver_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start,
+                              double target_x, double target_y) {
   return solve_start(solver, pose, start, target_x, target_y);
 }
 
-int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
+int ik2d__solver_ccd_fallback(ik2d_pose *pose, int used) {
   double dx = pose->target_x - pose->chain->base_x;
   double dy = pose->target_y - pose->chain->base_y;
   if (!pose->settings->ccd.exact) return used;
@@ -612,7 +612,7 @@ int ik2d_solve_ccd_fallback(ik2d_pose *pose, int used) {
 }
 
 /* The method on the pose's bones: two_bone needs 2 (a tip angle leaves
-** one: CCD aims it). */
+** one: CCD turns it). */
 static int solve_method(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
@@ -625,8 +625,8 @@ static int solve_method(ik2d_pose *pose) {
       if (pose->count == 2 && pose->world_limits == 0 && pose->chain->length[0] > 0.0 &&
           pose->chain->length[1] > 0.0)
         return ik2d_two_bone_run(pose);
-      return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
-    default: return ik2d_solve_ccd_fallback(pose, ik2d_ccd_run(pose));
+      return ik2d__solver_ccd_fallback(pose, ik2d_ccd_run(pose));
+    default: return ik2d__solver_ccd_fallback(pose, ik2d_ccd_run(pose));
   }
 }
 
@@ -778,7 +778,7 @@ static int solve_run(ik2d_pose *pose) {
   if (!settings->tip.enabled || settings->tip.weight == 0.0) used = solve_bent(pose);
   else used = solve_tipped(pose);
   /* follow reaches every target by moving the base, never the length
-  ** (ik2d_solve_finish places it, on the rotations it keeps) */
+  ** (ik2d__solver_solve_finish places it, on the rotations it keeps) */
   if (settings->method != IK2D_FOLLOW && pose->count == 1 &&
       (settings->two_bone.stretch > 1.0 || settings->two_bone.compress < 1.0))
     solve_one_bone_scale(pose);
@@ -854,7 +854,7 @@ IK2D_INLINE bool solve_sane(ik2d_pose *pose, bool *on_limit) {
     ** from these rotations); a no-op for a rotation inside */
     mid = ik2d_pose_limit_mid(pose, i);
     rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
-    if (ik2d_constraint_clamp_rel_inline(limit, mid, rel, &pose->rot[i])) {
+    if (ik2d__constraint_clamp_rel_inline(limit, mid, rel, &pose->rot[i])) {
       pose->fresh = false;
       rel = ik2d_rot_inv_mul(mid, pose->rot[i]);
     }
@@ -882,7 +882,7 @@ IK2D_INLINE void solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used, bo
     if (!(held && memcmp(&pose->rot[i], &solver->solution[i], sizeof(ik2d_rot)) == 0))
       angle[i] = ik2d_atan2(pose->rot[i].s, pose->rot[i].c);
     solver->solution[i] = pose->rot[i];
-    chain->angle[i] = ik2d_solve_blend_bone(chain, i, angle[i], weight);
+    chain->angle[i] = ik2d__chain_blend_bone(chain, i, angle[i], weight);
   }
   solver->have_solution = true;
   solver->angles_held = true;
@@ -890,12 +890,12 @@ IK2D_INLINE void solve_commit(ik2d_solver *solver, ik2d_pose *pose, int used, bo
   /* the stretch blends as the angles do */
   chain->scale = weight == 1.0 ? pose->scale : 1.0 + weight * (pose->scale - 1.0);
   if (solve_move_base(chain, pose, weight)) {
-    ik2d_chain_update_joints(chain);
+    ik2d__chain_update_joints(chain);
   } else if (weight == 1.0 && chain->scale == 1.0) {
     /* the result is the IK solution: its joints need no trig */
     solve_copy_joints(chain, pose);
   } else {
-    ik2d_chain_update_joints(chain);
+    ik2d__chain_update_joints(chain);
   }
   solver->result.iterations = used;
 }
@@ -908,7 +908,7 @@ static void solve_keep_pose(ik2d_solver *solver, int used) {
   for (i = 0; i < chain->count; i++) chain->angle[i] = chain->pose[i];
   chain->scale = 1.0;
   IK2D_STAT(solver->joint_updates = 0;);
-  ik2d_chain_update_joints(chain);
+  ik2d__chain_update_joints(chain);
   solver->result.iterations = used;
 }
 
@@ -935,11 +935,12 @@ IK2D_INLINE void solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_r
   solve_commit(solver, pose, used, on_limit);
 }
 
-void ik2d_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start, int used) {
+void ik2d__solver_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
+                               int used) {
   solve_finish(solver, pose, start, used);
 }
 
-void ik2d_solve_chain(ik2d_solver *solver, double target_x, double target_y) {
+void ik2d__solver_solve_chain(ik2d_solver *solver, double target_x, double target_y) {
   ik2d_pose pose;
   ik2d_rot start[IK2D_MAX_BONES];
   int used = 0;
@@ -951,7 +952,7 @@ void ik2d_solve_chain(ik2d_solver *solver, double target_x, double target_y) {
 /* the outcome                                                          */
 /* ------------------------------------------------------------------ */
 
-bool ik2d_solver_measure(ik2d_solver *solver, double target_x, double target_y) {
+bool ik2d__solver_measure(ik2d_solver *solver, double target_x, double target_y) {
   const ik2d_chain *chain = solver->chain;
   double dx, dy, squared;
   if (solver->settings.aim.enabled) {

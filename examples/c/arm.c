@@ -135,8 +135,8 @@ int main(void) {
   /* both at once: every target checked before any is set, then one batch */
   group[0] = arm_solver;
   group[1] = leg_solver;
-  expect_ok(ik2d_set_targets(group, 2, targets, &bad), "targets");
-  reached = ik2d_solve_batch(group, 2);
+  expect_ok(ik2d_solvers_set_targets(group, 2, targets, &bad), "targets");
+  reached = ik2d_solvers_solve(group, 2);
   printf("the group reached %d of 2 targets\n", reached);
   print_joints("arm", arm);
   print_joints("leg", leg);

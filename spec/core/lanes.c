@@ -178,7 +178,7 @@ int main(void) {
       }
       for (k = 0; k < CHAINS; k++) ik2d_solver_solve(one.solver[k]);
       for (k = 0; k < CHAINS; k++) list[k] = batched.solver[order[k]];
-      ik2d_solve_batch_isa(list, CHAINS, (ik2d_isa)isa);
+      ik2d_solvers_solve_isa(list, CHAINS, (ik2d_isa)isa);
       for (k = 0; k < CHAINS; k++) {
         if (!same(&one, &batched, k)) {
           if (differ < 5)

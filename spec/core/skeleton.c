@@ -13,7 +13,7 @@
 **    pose of the whole body within the limits, 20 iterations from the rest
 **    pose: both hands reach in >= 95% of 2000 cases solved together, and
 **    at most one in most cases with together = false;
-**  - ik2d_solve_skeletons gives the bits of the skeletons solved one after
+**  - ik2d_skeletons_solve gives the bits of the skeletons solved one after
 **    another (NULL entries skipped, a skeleton listed twice solved twice),
 **    and a bad base refuses, naming it, before anything changes.
 */
@@ -282,7 +282,7 @@ static double two_hands(int together, double *one) {
   def.x = 400;
   def.y = 300;
   settings.iterations = 20;
-  settings.skeleton.together = together;
+  settings.effector.together = together;
   if (ik2d_skeleton_init(sk, ik2d_skeleton_size(N), &def, NULL) != IK2D_OK ||
       ik2d_skeleton_chain_init(left, ik2d_skeleton_chain_size(4), sk, SPINE, HAND_L, NULL) ||
       ik2d_skeleton_chain_init(right, ik2d_skeleton_chain_size(4), sk, SPINE, HAND_R, NULL) ||
@@ -358,7 +358,7 @@ static ik2d_skeleton *one_path(double x, ik2d_solver **solver, ik2d_chain **chai
   return sk;
 }
 
-/* Differences between frames of 3 skeletons solved by ik2d_solve_skeletons
+/* Differences between frames of 3 skeletons solved by ik2d_skeletons_solve
 ** (the list a, b, NULL, c, a: a twice) and the same solved one by one. */
 static int together_differences(void) {
   enum { K = 3 };
@@ -389,7 +389,7 @@ static int together_differences(void) {
       bases[3 * i + 1] = 300 + cos(0.1 * frame);
       bases[3 * i + 2] = 0.01 * frame * (i == 4 ? -1 : 1);
     }
-    if (ik2d_solve_skeletons(list, 5, frame % 2 ? bases : NULL, &reached, NULL) != IK2D_OK)
+    if (ik2d_skeletons_solve(list, 5, frame % 2 ? bases : NULL, &reached, NULL) != IK2D_OK)
       return -1;
     for (i = 0; i < 5; i++) {
       if (order[i] < 0) continue;
@@ -415,10 +415,10 @@ static int together_differences(void) {
     int bad = -1, reached = 7;
     memcpy(before, ik2d_skeleton_transforms(mine[1]), sizeof before);
     bases[4] = NAN;
-    differences += ik2d_solve_skeletons(list, 5, bases, &reached, &bad) == IK2D_OK;
+    differences += ik2d_skeletons_solve(list, 5, bases, &reached, &bad) == IK2D_OK;
     differences += bad != 1 || reached != 7;
     differences += memcmp(before, ik2d_skeleton_transforms(mine[1]), sizeof before) != 0;
-    differences += ik2d_solve_skeletons(NULL, 5, NULL, &reached, NULL) != IK2D_ERR_NULL;
+    differences += ik2d_skeletons_solve(NULL, 5, NULL, &reached, NULL) != IK2D_ERR_NULL;
   }
   for (i = 0; i < K; i++) {
     ik2d_solver_release(my_solver[i]);

@@ -382,7 +382,7 @@ static void check_joints_match(const ik2d_chain *chain, int exact) {
   const double *joints = chain->joints, *fk = copy->joints;
   double unsure = 16.0 * DBL_EPSILON * (1.0 + fabs(chain->base_angle)), drift = 0.0;
   int i;
-  ik2d_chain_update_joints(copy);
+  ik2d__chain_update_joints(copy);
   for (i = 0; i <= chain->count; i++) {
     double m, allowed;
     if (i > 0) {
@@ -661,7 +661,7 @@ static int solve_twice(world *w) {
     list[0] = decoys[0].solver;
     list[1] = twin.solver;
     list[2] = decoys[1].solver;
-    twin_reached = ik2d_solve_batch_isa(list, 3, isa) - decoys[0].solver->result.reached -
+    twin_reached = ik2d_solvers_solve_isa(list, 3, isa) - decoys[0].solver->result.reached -
                    decoys[1].solver->result.reached;
   }
   REQUIRE(reached == twin_reached &&
@@ -995,7 +995,7 @@ static ik2d_spring *copy_spring(double *memory, const ik2d_spring *spring,
   copy->chain = chain;
   RELOCATE(copy, spring, world);
   RELOCATE(copy, spring, velocity);
-  RELOCATE(copy, spring, target);
+  RELOCATE(copy, spring, neutral);
   RELOCATE(copy, spring, written);
   RELOCATE(copy, spring, stiffness);
   RELOCATE(copy, spring, damping);
@@ -1015,8 +1015,8 @@ static int same_spring(const ik2d_spring *spring, const double *before) {
 /* Every invariant of a spring and, when it wrote one, its result: the
 ** chain's (the joints are the forward kinematics of the angles bit for
 ** bit, lengths kept, all finite); a finite state whose speed is at most
-** 720 pi rad/s; limits held with weight 1 and whenever the target is
-** within them; weight 0 shows the target. */
+** 720 pi rad/s; limits held with weight 1 and whenever the neutral
+** angle is within them; weight 0 shows the neutral angle. */
 static void check_spring(const ik2d_spring *sp, int wrote) {
   const ik2d_chain *chain = sp->chain;
   double weight = sp->settings.weight;
@@ -1031,12 +1031,12 @@ static void check_spring(const ik2d_spring *sp, int wrote) {
             "spring velocity not finite or above 720 pi rad/s", i, sp->velocity[i], 0);
     if (!wrote) continue;
     if (weight == 0.0)
-      REQUIRE(chain->angle[i] == sp->target[i], "spring weight 0 changed the target", i,
-              chain->angle[i], sp->target[i]);
+      REQUIRE(chain->angle[i] == sp->neutral[i], "spring weight 0 changed the neutral angle", i,
+              chain->angle[i], sp->neutral[i]);
     /* a world-space limit holds the spring's own direction (weight 1);
-    ** a blend with the target turns every parent too */
+    ** a blend with the neutral angle turns every parent too */
     if (c != NULL && (weight == 1.0 || (c->def.space == IK2D_SPACE_PARENT &&
-                                        violation(c, sp->target[i] - chain->rest[i]) == 0.0)))
+                                        violation(c, sp->neutral[i] - chain->rest[i]) == 0.0)))
       REQUIRE(violation(c, limited_delta(chain, chain->angle, i)) <= limit_floor(chain, i, c),
               "spring broke a limit", i, limited_delta(chain, chain->angle, i),
               violation(c, limited_delta(chain, chain->angle, i)));
@@ -1174,7 +1174,7 @@ static void spring_colliders(world *w) {
     double x = chain->joints[2 * j], y = chain->joints[2 * j + 1];
     double size = spring_values[(t + 3u * (unsigned)k) % SPRING_VALUES];
     double small = 0.5 * (fabs(chain->joints[2 * chain->count] - x) + 1.0);
-    colliders[k] = ik2d_default_collider_def();
+    colliders[k] = ik2d_default_collider();
     /* mostly sizes about the chain's; a hostile one now and then */
     if ((t + (unsigned)k) % 5 != 0) size = small;
     if ((t + (unsigned)k) % 2 == 0) {

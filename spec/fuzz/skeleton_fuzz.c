@@ -380,8 +380,8 @@ static void make_solver(sk_world *w, int k, reader *r) {
   def.iterations = 1 + (int)(byte_of(r) % 24);
   def.tolerance = bits & 0x80 ? 0.0 : byte_of(r) % 2 ? 1e-6 * chain->reach : 0.01;
   def.weight = bits & 0x40 ? 1.0 : unit_of(r);
-  def.skeleton.together = !(bits & 0x20);
-  def.skeleton.priority = bits & 0x10 ? 1.0 : 4.0 * unit_of(r);
+  def.effector.together = !(bits & 0x20);
+  def.effector.priority = bits & 0x10 ? 1.0 : 4.0 * unit_of(r);
   def.warm_start = !(bits & 0x08);
   def.two_bone.stretch = byte_of(r) % 16 == 0 ? 2.0 : 1.0;
   two_bone_ok = chain->count == 2 && chain->length[0] > 0.0 && chain->length[1] > 0.0;
@@ -397,7 +397,7 @@ static void make_solver(sk_world *w, int k, reader *r) {
 }
 
 /* ik2d_fuzz.c's limits, kept in parent space: a skeleton refuses a
-** world-space limit (its joint solve turns bones in their parents'
+** world-space limit (its coupled solve turns bones in their parents'
 ** frames), and a constraint re-made in world space after it was given
 ** to one is outside the contract. */
 static void sk_set_limits(sk_world *w, reader *r) {
@@ -650,12 +650,12 @@ static int sk_solve(sk_world *w) {
   int k, n, reached = 0, named = 0;
   if (cycle == IK2D_OK) {
     SK_REQUIRE(a == NULL && b == NULL, "no cycle, but solvers named", -1, 0, 0);
-    /* every other solve through ik2d_solve_skeletons, which takes the
+    /* every other solve through ik2d_skeletons_solve, which takes the
     ** plain CCD limbs through the lanes (the same result) */
     if (++w->solves % 2 == 0) {
       ik2d_skeleton *list[2] = {NULL, w->sk};
-      SK_REQUIRE(ik2d_solve_skeletons(list, 2, NULL, &n, NULL) == IK2D_OK,
-                 "ik2d_solve_skeletons refused", -1, 0, 0);
+      SK_REQUIRE(ik2d_skeletons_solve(list, 2, NULL, &n, NULL) == IK2D_OK,
+                 "ik2d_skeletons_solve refused", -1, 0, 0);
     } else {
       n = ik2d_skeleton_solve(w->sk);
     }
@@ -883,7 +883,7 @@ static void bone_act(sk_world *w, reader *r, unsigned q) {
     case 8:
       i = byte_of(r) % SK_CHAINS;
       if (i < w->chains && w->solver[i] != NULL)
-        ik2d_solver_set_together(w->solver[i], !w->solver[i]->settings.skeleton.together);
+        ik2d_solver_set_together(w->solver[i], !w->solver[i]->settings.effector.together);
       break;
     case 9: case 10:
       if (w->other == NULL) return;

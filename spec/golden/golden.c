@@ -20,7 +20,7 @@
 **                    (pivots, origins off the tips, bones keeping the
 **                    base's direction, parent-space limits), chains over
 **                    their paths with solvers of every method and option,
-**                    sharing bones (solved jointly, weighed by priority,
+**                    sharing bones (solved together, weighed by priority,
 **                    or after the others with together = false), hanging
 **                    below each other or apart; a body whose two arms
 **                    share a spine; groups of 24 effectors and of 86
@@ -192,7 +192,7 @@ static int g_solve_batch(g_solver **s, int count) {
   ik2d_solver *list[256];
   int i;
   for (i = 0; i < count; i++) list[i] = s[i]->solver;
-  return ik2d_solve_batch(list, count);
+  return ik2d_solvers_solve(list, count);
 }
 
 /* outputs */
@@ -339,8 +339,8 @@ static void g_skeleton_solver(g_skeleton *s, int k, const g_skeleton_options *o)
   def.warm_start = o->solve.warm_start != 0;
   def.ccd.exact = o->solve.exact != 0;
   def.ccd.sweep = o->solve.sweep_tip ? IK2D_SWEEP_TIP : IK2D_SWEEP_ROOT;
-  def.skeleton.priority = o->priority;
-  def.skeleton.together = o->together != 0;
+  def.effector.priority = o->priority;
+  def.effector.together = o->together != 0;
   def.tip.enabled = o->tip != 0;
   def.tip.angle = o->tip_angle;
   def.tip.weight = o->tip_weight;
@@ -1153,8 +1153,8 @@ static void scene_skeleton_body(g_hash *h, int variant) {
 
 /* Many effectors on one body: legs legs of two bones, each from a point
 ** off the body, a chain body..knee on each, nearly all together (a group
-** of more than 16 effectors is too big for the dense joint step: its
-** joint bones turn one at a time). */
+** of more than 16 effectors is too big for the dense coupled step: its
+** shared bones turn one at a time). */
 static void scene_skeleton_crowd(g_hash *h, int legs) {
   static g_skeleton_scene sc;
   g_bone *b = sc.bones;
@@ -1188,7 +1188,7 @@ static void scene_skeleton_crowd(g_hash *h, int legs) {
 
 /* A spine of 6 bones with two arms of arm bones at its top and a chain
 ** from the spine's first bone to each hand: a group of 6 + 2 arm bones
-** when together (over 64 is too big for the dense joint step); and a
+** when together (over 64 is too big for the dense coupled step); and a
 ** chain on a side branch off the spine, which hangs below them. */
 static void scene_skeleton_long(g_hash *h, int arm) {
   static g_skeleton_scene sc;
@@ -1248,7 +1248,7 @@ static int spring_colliders(const g_chain *c, ik2d_collider *colliders) {
     int j = 1 + rnd_int(n);
     double x = g_joint_x(c, j) + rnd_in(-0.5, 0.5) * reach;
     double y = g_joint_y(c, j) + rnd_in(-0.5, 0.5) * reach;
-    colliders[k] = ik2d_default_collider_def();
+    colliders[k] = ik2d_default_collider();
     if (rnd_int(2) == 0) {
       colliders[k].x = x;
       colliders[k].y = y;

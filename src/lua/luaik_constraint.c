@@ -72,19 +72,19 @@ int luaik_constraint_new(lua_State *L) {
 
 static int constraint_set_limits(lua_State *L) {
   ik2d_constraint *c = luaik_check_constraint(L, 1);
-  ik2d_constraint_def def = ik2d_constraint_get(c);
+  ik2d_constraint_def def = ik2d_constraint_get_def(c);
   def.min = luaik_check_number(L, 2);
   def.max = luaik_check_number(L, 3);
   ik2d_status status;
   if (!lua_isnoneornil(L, 4)) def.invert = luaik_boolean_at(L, 4, 4, "invert");
-  status = ik2d_constraint_set(c, &def);
+  status = ik2d_constraint_set_def(c, &def);
   luaik_check_status(L, status == IK2D_ERR_MAX || status == IK2D_ERR_MAX_DEGREES ? 3 : 2,
                      status);
   return 0;
 }
 
 static int constraint_limits(lua_State *L) {
-  ik2d_constraint_def def = ik2d_constraint_get(luaik_check_constraint(L, 1));
+  ik2d_constraint_def def = ik2d_constraint_get_def(luaik_check_constraint(L, 1));
   lua_pushnumber(L, def.min);
   lua_pushnumber(L, def.max);
   lua_pushboolean(L, def.invert);
@@ -92,12 +92,12 @@ static int constraint_limits(lua_State *L) {
 }
 
 static int constraint_invert(lua_State *L) {
-  lua_pushboolean(L, ik2d_constraint_get(luaik_check_constraint(L, 1)).invert);
+  lua_pushboolean(L, ik2d_constraint_get_def(luaik_check_constraint(L, 1)).invert);
   return 1;
 }
 
 static int constraint_space(lua_State *L) {
-  lua_pushstring(L, luaik_space_names[ik2d_constraint_get(luaik_check_constraint(L, 1)).space]);
+  lua_pushstring(L, luaik_space_names[ik2d_constraint_get_def(luaik_check_constraint(L, 1)).space]);
   return 1;
 }
 
@@ -115,7 +115,7 @@ static int constraint_tostring(lua_State *L) {
   if (c == NULL || luaik_box_of(c)->collected) {
     lua_pushliteral(L, "ik2d.Constraint(collected)");
   } else {
-    ik2d_constraint_def def = ik2d_constraint_get(c);
+    ik2d_constraint_def def = ik2d_constraint_get_def(c);
     lua_pushfstring(L, "ik2d.Constraint(%f, %f%s%s)", def.min, def.max,
                     def.invert ? ", inverted" : "",
                     def.space == IK2D_SPACE_WORLD ? ", world space" : "");

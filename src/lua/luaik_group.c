@@ -5,7 +5,7 @@
 ** A group of skeletons is the flat list of their solvers (skeleton after
 ** skeleton, each's in the order made) for everything a group of solvers
 ** has (targets, joints, tip angles, poles), plus the skeletons' bases and
-** transforms; its solve is ik2d_solve_skeletons, which has exactly the
+** transforms; its solve is ik2d_skeletons_solve, which has exactly the
 ** bits of solving them one by one in list order.
 */
 #include <math.h>
@@ -353,27 +353,27 @@ static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int
                                      bool *moved_bases) {
   ik2d_status status = IK2D_OK;
   *moved_bases = false;
-  /* the target array alone: ik2d_set_targets checks it before it keeps
+  /* the target array alone: ik2d_solvers_set_targets checks it before it keeps
   ** any (one pass over it, not a check and then a checked set) */
   if (group->read_targets && !group->read_bases && !group->read_tips && !group->read_poles) {
     *input = INPUT_TARGETS;
-    return ik2d_set_targets(group->solvers, group->count, group->targets, bad);
+    return ik2d_solvers_set_targets(group->solvers, group->count, group->targets, bad);
   }
   if (group->read_bases) {
     *input = INPUT_BASES;
-    status = ik2d_check_bases(group->skeletons, group->skeleton_count, group->bases, bad);
+    status = ik2d_skeletons_check_bases(group->skeletons, group->skeleton_count, group->bases, bad);
   }
   if (status == IK2D_OK && group->read_targets) {
     *input = INPUT_TARGETS;
-    status = ik2d_check_targets(group->solvers, group->count, group->targets, bad);
+    status = ik2d_solvers_check_targets(group->solvers, group->count, group->targets, bad);
   }
   if (status == IK2D_OK && group->read_tips) {
     *input = INPUT_TIPS;
-    status = ik2d_check_tip_angles(group->solvers, group->count, group->tips, bad);
+    status = ik2d_solvers_check_tip_angles(group->solvers, group->count, group->tips, bad);
   }
   if (status == IK2D_OK && group->read_poles) {
     *input = INPUT_POLES;
-    status = ik2d_check_poles(group->solvers, group->count, group->poles, bad);
+    status = ik2d_solvers_check_poles(group->solvers, group->count, group->poles, bad);
   }
   if (status != IK2D_OK) return status;
   /* each base set by its skeleton's solve (ik2d_skeleton_solve_at: the
@@ -383,10 +383,12 @@ static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int
   *moved_bases = group->read_bases && group->skeleton_count > 0 &&
                  (group->read_targets || !group_bone_targets(group));
   if (group->read_bases && !*moved_bases)
-    ik2d_set_bases(group->skeletons, group->skeleton_count, group->bases, NULL);
-  if (group->read_targets) ik2d_set_targets(group->solvers, group->count, group->targets, NULL);
-  if (group->read_tips) ik2d_set_tip_angles(group->solvers, group->count, group->tips, NULL);
-  if (group->read_poles) ik2d_set_poles(group->solvers, group->count, group->poles, NULL);
+    ik2d_skeletons_set_bases(group->skeletons, group->skeleton_count, group->bases, NULL);
+  if (group->read_targets)
+    ik2d_solvers_set_targets(group->solvers, group->count, group->targets, NULL);
+  if (group->read_tips)
+    ik2d_solvers_set_tip_angles(group->solvers, group->count, group->tips, NULL);
+  if (group->read_poles) ik2d_solvers_set_poles(group->solvers, group->count, group->poles, NULL);
   return IK2D_OK;
 }
 
@@ -416,11 +418,11 @@ static ik2d_status group_run(luaik_group *group, int *reached, group_input *inpu
   if (status != IK2D_OK) return status;
   if (group->skeleton_count > 0) {
     /* (the bases were checked with the other inputs) */
-    ik2d_solve_skeletons_isa(group->skeletons, group->skeleton_count,
+    ik2d_skeletons_solve_isa(group->skeletons, group->skeleton_count,
                              moved_bases ? group->bases : NULL, reached, NULL,
                              group->state->isa);
   } else {
-    *reached = ik2d_solve_batch_isa(group->solvers, group->count, group->state->isa);
+    *reached = ik2d_solvers_solve_isa(group->solvers, group->count, group->state->isa);
   }
   if (group->write_joints) group_copy_joints(group);
   if (group->write_transforms) group_copy_transforms(group);
@@ -501,7 +503,7 @@ ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch)
 /* The targets in the scratch, checked by the core before it keeps any;
 ** the target array follows them. */
 static ik2d_status group_take_targets(luaik_group *group, int *bad) {
-  ik2d_status status = ik2d_set_targets(group->solvers, group->count, group->scratch, bad);
+  ik2d_status status = ik2d_solvers_set_targets(group->solvers, group->count, group->scratch, bad);
   if (status == IK2D_OK && group->read_targets)
     memcpy(group->targets, group->scratch, 2 * (size_t)group->count * sizeof(double));
   return status;
@@ -657,7 +659,7 @@ static int group_set_tip_angles(lua_State *L) {
   int bad = 0;
   ik2d_status status;
   group_read_table(L, group, group->count, "an angle for each of %d solvers", group->count);
-  status = ik2d_set_tip_angles(group->solvers, group->count, group->scratch, &bad);
+  status = ik2d_solvers_set_tip_angles(group->solvers, group->count, group->scratch, &bad);
   if (status != IK2D_OK) group_table_error(L, INPUT_TIPS, bad, status);
   if (group->read_tips) memcpy(group->tips, group->scratch, (size_t)group->count * sizeof(double));
   return 0;
@@ -668,7 +670,7 @@ static int group_set_poles(lua_State *L) {
   int bad = 0;
   ik2d_status status;
   group_read_table(L, group, 2 * group->count, "x, y for each of %d solvers", group->count);
-  status = ik2d_set_poles(group->solvers, group->count, group->scratch, &bad);
+  status = ik2d_solvers_set_poles(group->solvers, group->count, group->scratch, &bad);
   if (status != IK2D_OK) group_table_error(L, INPUT_POLES, bad, status);
   if (group->read_poles)
     memcpy(group->poles, group->scratch, 2 * (size_t)group->count * sizeof(double));
@@ -681,7 +683,7 @@ static int group_set_bases(lua_State *L) {
   int bad = 0, n = group->skeleton_count;
   ik2d_status status;
   group_read_table(L, group, 3 * n, "x, y, angle for each of %d skeletons", n);
-  status = ik2d_set_bases(group->skeletons, n, group->scratch, &bad);
+  status = ik2d_skeletons_set_bases(group->skeletons, n, group->scratch, &bad);
   if (status != IK2D_OK) group_table_error(L, INPUT_BASES, bad, status);
   if (group->read_bases) memcpy(group->bases, group->scratch, 3 * (size_t)n * sizeof(double));
   return 0;

@@ -172,7 +172,7 @@ static void read_collider(lua_State *L, int k, ik2d_collider *c) {
   if (circle == segment)
     luaik_arg_errorf(L, 2, "%s: a circle {x =, y =, radius =} or a segment {x1 =, y1 =, x2 =, "
                      "y2 =} expected%s", owner, circle ? ", not both" : "");
-  *c = ik2d_default_collider_def();
+  *c = ik2d_default_collider();
   if (circle) {
     c->x = collider_number(L, t, owner, "x");
     c->y = collider_number(L, t, owner, "y");

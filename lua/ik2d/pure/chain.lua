@@ -48,7 +48,7 @@ end
 M.keep_base = keep_base
 
 --- nil or the status of a base (x, y, angle) for chains and skeletons
--- (ik2d_chain_check_base)
+-- (ik2d__chain_check_base)
 local check_base = checks.values(api.chain, { "x", "y", "angle" })
 M.check_base = check_base
 
@@ -82,7 +82,7 @@ end
 
 local check_def = checks.def(api.chain, RULES, { bone_count = "count" })
 
---- Joints from base, result angles and scale (ik2d_chain_update_joints).
+--- Joints from base, result angles and scale (ik2d__chain_update_joints).
 local function update_joints(ch)
   local x, y, world, scale = ch.base_x, ch.base_y, ch.base_angle, ch.scale
   local joints, length, angle = ch.joints, ch.length, ch.angle

@@ -469,7 +469,7 @@ end
 -- Joint i's turn onto the target once joint j turned by (jc, js), from
 -- the triangle's sides in P.pair_* (u, v from joint i and j, w the target
 -- from joint i); nothing when the tip sits on joint i.
-local function pair_aim(P, jc, js)
+local function pair_onto_target(P, jc, js)
   local ux, uy, vx, vy, wx, wy = P.pair_ux, P.pair_uy, P.pair_vx, P.pair_vy, P.pair_wx, P.pair_wy
   -- the tip after turning j, from joint i
   local px = ux + jc * vx - js * vy
@@ -487,7 +487,7 @@ end
 local function pair_turns(P, i, j, jc, js)
   local damping_c, best_cost = P.damping_c, P.best_cost
   if not (1.0 - jc < best_cost) or jc < damping_c then return end
-  local ic, is = pair_aim(P, jc, js)
+  local ic, is = pair_onto_target(P, jc, js)
   if not ic then return end
   local cost = (1.0 - jc) + (1.0 - ic)
   if not (cost < best_cost) or ic < damping_c then return end
@@ -633,7 +633,7 @@ local function near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
   P.near_ic, P.near_is, P.near_jc, P.near_js = i_c, i_s, j_c, j_s
 end
 
--- bone j at (j_c, j_s) (allowed), then bone i aimed at the target, clamped
+-- bone j at (j_c, j_s) (allowed), then bone i turned onto the target, clamped
 local function near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
   local rc, rs, damping_c = P.rc, P.rs, P.damping_c
   local oc, os = rc[j], rs[j]
@@ -653,7 +653,7 @@ local function near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
   near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
 end
 
--- bone i at (i_c, i_s) (allowed), then bone j aimed at the target, clamped
+-- bone i at (i_c, i_s) (allowed), then bone j turned onto the target, clamped
 local function near_shoulder(P, i, j, ux, uy, vx, vy, wx, wy, i_c, i_s)
   local rc, rs, damping_c = P.rc, P.rs, P.damping_c
   local oc, os = rc[i], rs[i]

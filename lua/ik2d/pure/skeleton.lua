@@ -311,7 +311,7 @@ M.forward = forward
 
 --- The point (dx, dy) of bone b's space in the result, as drawn (mirrored
 -- about the base when flipped, with the bone); the bone's origin where
--- that point is beyond the doubles (ik2d_skeleton_point).
+-- that point is beyond the doubles (ik2d__skeleton_point).
 function M.point(sk, b, dx, dy)
   if sk.deferring then M.bone_ready(sk, b) end
   local ox, oy, c, s = sk.fx[b], sk.fy[b], sk.fc[b], sk.fs[b]
@@ -724,7 +724,7 @@ local check_base = chains.check_base
 local check_length = checks.values(api.skeleton_bone, { "length" })
 local check_rest = checks.values(api.skeleton_bone, { "rest" })
 
--- A skeleton's limits are in parent space: its joint solve turns bones
+-- A skeleton's limits are in parent space: its coupled solve turns bones
 -- in their parents' frames.
 local function check_limit(limit)
   if limit and limit.world then return "SKELETON_SPACE" end

@@ -2,7 +2,7 @@
 -- (src/ik2d_skeleton_solve.c), term for term: one solver's (its target on
 -- a bone read, its chain solved, a skeleton chain's result written back),
 -- a whole skeleton in one call, and effectors that share bones solved
--- jointly: the plan (units of solvers in order), the joint solve (damped
+-- together: the plan (units of solvers in order), the coupled solve (damped
 -- least squares over the group's bones, each effector's private part
 -- solved alone with its own solver's method, the starts tried in turn
 -- (warm, warm with the private parts first, cold; or warm and scattered
@@ -13,8 +13,8 @@
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
 -- list from 1; rotations are pairs of arrays (c, s).  Each skeleton owns
 -- the working state of its solves (sk.work, made at its first: the plan,
--- the pose its chains' solves work on and, from its first joint solve,
--- the joint solve's arrays), as each C solve has its own on the stack: no
+-- the pose its chains' solves work on and, from its first coupled solve,
+-- the coupled solve's arrays), as each C solve has its own on the stack: no
 -- state is shared between skeletons, and a steady frame loop allocates
 -- nothing.
 local N = require "ik2d.pure.numbers"
@@ -32,12 +32,12 @@ local M = {}
 
 -- An attempt has stalled after this many iterations that do not lower
 -- its objective by a tenth.
-local JOINT_STALL = N.JOINT_STALL
+local COUPLED_STALL = N.COUPLED_STALL
 
--- A solver's count of joint solves in a row that ended unreached goes
+-- A solver's count of coupled solves in a row that ended unreached goes
 -- round from here to 1 (it seeds the scattered start: another each
 -- frame, never the 0 of a group that reached).
-local JOINT_STALLS_MAX = N.JOINT_STALLS_MAX
+local COUPLED_STALLS_MAX = N.COUPLED_STALLS_MAX
 
 -- Park and Miller's minimal standard generator, for the scattered start:
 -- its products stay below 2^53, exact in doubles (LuaJIT) as in integers.
@@ -187,8 +187,8 @@ end
 
 local function link_of(p, i) return p.solver[i].chain.link end
 
--- Is solver i solved jointly with those it shares bones with?  An aimed
--- one is not: the joint step moves tips onto targets, and an aim puts a
+-- Is solver i solved together with those it shares bones with?  An aimed
+-- one is not: the coupled step moves tips onto targets, and an aim puts a
 -- point of its ray there, which its own solve does (as together = false).
 local function together(p, i)
   local settings = p.solver[i].settings
@@ -397,7 +397,7 @@ local function plan_make(sk, p)
     p.order[k] = pick
   end
   -- a unit of one solver is solved alone, unless its solve moves its own
-  -- target: then the joint solve, which moves the target with it
+  -- target: then the coupled solve, which moves the target with it
   local solver, unit_of, unit_alone = p.solver, p.unit_of, p.unit_alone
   for u = 1, units do
     local members = 0
@@ -412,7 +412,7 @@ local function plan_make(sk, p)
 end
 
 -- ------------------------------------------------------------------
--- the joint solve's state
+-- the coupled solve's state
 -- ------------------------------------------------------------------
 
 local function array(n, v)
@@ -424,9 +424,9 @@ end
 local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = N.DLS_ROWS, N.DLS_COLUMNS, N.DLS_TRIES
 local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
 
--- The starts a joint solve tries, and how many at most.
+-- The starts a coupled solve tries, and how many at most.
 local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
-local JOINT_STARTS = 8
+local COUPLED_STARTS = 8
 
 -- A chain over a private part's bones (at most part: a private part is a
 -- tail of a chain on the skeleton): its arrays copied from the chain's,
@@ -446,19 +446,19 @@ local function private_of(w, part)
   w.private = solvers.new(view, w.private_def)
 end
 
--- A skeleton's joint state (the C core's struct joint, and the arrays of
+-- A skeleton's coupled state (the C core's struct coupled, and the arrays of
 -- its dense step and private solves), for its bones and chains of up to
 -- part bones.  Its effectors and the dense step's rows grow with the
--- groups it solves (joint_room).
-local function new_joint(sk, part)
+-- groups it solves (coupled_room).
+local function new_coupled(sk, part)
   local n = sk.count
   local w = {
     sk = sk, count = 0, first = 0,
     warm = false,   -- the start is not the cold one
-    stalls = 0,     -- joint solves in a row that ended unreached
+    stalls = 0,     -- coupled solves in a row that ended unreached
     moving = 0,     -- effectors whose targets move
     effectors = {}, -- records made as needed, filled per solve
-    within = array(n, 0),     -- in the group: 1, or 2 when joint
+    within = array(n, 0),     -- in the group: 1, or 2 when shared
     -- not in the group, between a group bone and a moving target's bone:
     -- its working frame is kept too (its local rotation, its result, in
     -- rc, rs)
@@ -475,10 +475,10 @@ local function new_joint(sk, part)
     -- its frames, no trig
     fx = array(n, 0.0), fy = array(n, 0.0), fc = array(n, 1.0), fs = array(n, 0.0),
     ftx = array(n, 0.0), fty = array(n, 0.0),
-    starts = array(JOINT_STARTS, 0),
-    -- the bones joint_finish moved
+    starts = array(COUPLED_STARTS, 0),
+    -- the bones coupled_finish moved
     mask = array(n, false),
-    -- the dense step: rows (two an effector) as joint_room makes them,
+    -- the dense step: rows (two an effector) as coupled_room makes them,
     -- a column a bone
     rows = 0, jacobian = {}, a = {}, err = {}, y = {},
     step = array(min(n, DLS_COLUMNS), 0.0), column_of = array(n, 0),
@@ -491,7 +491,7 @@ end
 
 -- Room in w for a group of count effectors: their records and the dense
 -- step's rows (made once for the most the skeleton has had).
-local function joint_room(w, count)
+local function coupled_room(w, count)
   local effectors = w.effectors
   for k = #effectors + 1, count do
     effectors[k] = {
@@ -530,7 +530,7 @@ end
 
 -- Working frames of the group's bones, from their rotations; the bones
 -- above the group keep the skeleton's frames.
-local function joint_forward(w)
+local function coupled_forward(w)
   local sk = w.sk
   local parent, at_tip, position_only, ox, oy, length = sk.parent, sk.at_tip,
     sk.position_only, sk.ox, sk.oy, sk.length
@@ -584,7 +584,7 @@ end
 
 -- The weighted objective, and whether every effector with weight is
 -- within its tolerance.
-local function joint_measure(w)
+local function coupled_measure(w)
   local sum, reached = 0.0, true
   local effectors = w.effectors
   for k = 1, w.count do
@@ -601,7 +601,7 @@ end
 
 -- Rotation (c, s) of bone b turned into its limits (in the skeleton's
 -- angles); returns it.
-local function joint_clamp_rot(w, b, c, s)
+local function coupled_clamp_rot(w, b, c, s)
   local sk = w.sk
   local limit = sk.constraint[b]
   if limit and not limit.full then
@@ -613,14 +613,14 @@ local function joint_clamp_rot(w, b, c, s)
 end
 
 -- Bone b of the working pose turned into its limits.
-local function joint_clamp(w, b)
+local function coupled_clamp(w, b)
   local rc, rs = w.rc, w.rs
-  rc[b], rs[b] = joint_clamp_rot(w, b, rc[b], rs[b])
+  rc[b], rs[b] = coupled_clamp_rot(w, b, rc[b], rs[b])
 end
 
 -- Whether bone b of the working pose ends on an edge of its limits, and
 -- its angle from the middle of the allowed arc.
-local function joint_on_limit(w, b)
+local function coupled_on_limit(w, b)
   local sk = w.sk
   local limit = sk.constraint[b]
   if not limit or limit.full then return false, 0.0 end
@@ -631,9 +631,9 @@ local function joint_on_limit(w, b)
   return abs(side) >= limit.half - N.ON_LIMIT, side
 end
 
--- For groups too big for the dense step: effector e's pull on the joint
+-- For groups too big for the dense step: effector e's pull on the shared
 -- bone at (ox, oy), weighted, added to dot and cross.
-local function joint_pull(w, e, ox, oy, dot, cross)
+local function coupled_pull(w, e, ox, oy, dot, cross)
   local to = e.link.to
   local ftx, fty = w.ftx, w.fty
   local px, py = ftx[to], fty[to]
@@ -646,8 +646,8 @@ local function joint_pull(w, e, ox, oy, dot, cross)
   return dot + e.pull * (cx * ax + cy * ay), cross + e.pull * (cx * ay - cy * ax)
 end
 
--- Each joint bone, root to tip, turned by weighted least squares.
-local function joint_sweep(w)
+-- Each shared bone, root to tip, turned by weighted least squares.
+local function coupled_sweep(w)
   local sk = w.sk
   local within, effectors, rc, rs, fx, fy = w.within, w.effectors, w.rc, w.rs, w.fx, w.fy
   for b = w.first, sk.count do
@@ -656,7 +656,7 @@ local function joint_sweep(w)
       for k = 1, w.count do
         local e = effectors[k]
         if e.pull > 0.0 and common_ancestor(sk, b, e.link.to) == b then
-          dot, cross = joint_pull(w, e, fx[b], fy[b], dot, cross)
+          dot, cross = coupled_pull(w, e, fx[b], fy[b], dot, cross)
         end
       end
       local norm = sqrt(dot * dot + cross * cross)
@@ -665,8 +665,8 @@ local function joint_sweep(w)
         local tc, ts = dot / norm, cross / norm
         local c, s = rc[b], rs[b]
         rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-        joint_clamp(w, b)
-        joint_forward(w)
+        coupled_clamp(w, b)
+        coupled_forward(w)
         for k = 1, w.count do
           local e = effectors[k]
           e.distance_sq = effector_distance_sq(w, e)
@@ -676,26 +676,26 @@ local function joint_sweep(w)
   end
 end
 
-local function joint_save(w, to_c, to_s)
+local function coupled_save(w, to_c, to_s)
   local within, rc, rs = w.within, w.rc, w.rs
   for b = w.first, w.sk.count do
     if within[b] ~= 0 then to_c[b], to_s[b] = rc[b], rs[b] end
   end
 end
 
-local function joint_load(w, from_c, from_s)
+local function coupled_load(w, from_c, from_s)
   local within, rc, rs = w.within, w.rc, w.rs
   for b = w.first, w.sk.count do
     if within[b] ~= 0 then rc[b], rs[b] = from_c[b], from_s[b] end
   end
-  joint_forward(w)
+  coupled_forward(w)
 end
 
 -- The start of a group that has stalled for w.stalls > 0 frames: every
 -- bone of the group at a point of its allowed arc (a free bone: of the
 -- circle around its pose) drawn from a fixed sequence seeded by the
 -- count (seed), so that each stalled frame tries another basin.
-local function joint_scatter(w, seed)
+local function coupled_scatter(w, seed)
   local sk = w.sk
   local within, rc, rs = w.within, w.rc, w.rs
   local state = scatter_mod((seed % (SCATTER_MODULUS - 1) + 1) * SCATTER_SEED)
@@ -714,7 +714,7 @@ local function joint_scatter(w, seed)
       end
     end
   end
-  joint_forward(w)
+  coupled_forward(w)
 end
 
 -- ------------------------------------------------------------------
@@ -828,7 +828,7 @@ local function dls_rows(w, rows, columns, scale)
     end
   end
   for j = 1, columns do
-    local on, side = joint_on_limit(w, bone_of[j])
+    local on, side = coupled_on_limit(w, bone_of[j])
     if on then
       local gradient = 0.0
       for r = 1, rows do gradient = gradient + jacobian[r][j] * err[r] end
@@ -873,31 +873,31 @@ local function dls_turn(w, rows, columns, lambda)
     local tc, ts = rot(t)
     local c, s = rc[b], rs[b]
     rc[b], rs[b] = c * tc - s * ts, c * ts + s * tc
-    joint_clamp(w, b)
+    coupled_clamp(w, b)
   end
   return true
 end
 
 -- One step over every bone of the group at once; returns false when the
 -- group is too big for it, and the damping and objective.
-local function joint_dls(w, lambda, objective)
+local function coupled_dls(w, lambda, objective)
   local fits, rows, columns, scale = dls_size(w)
   if not fits then return false, lambda, objective end
   if not (scale > 1e-150 and scale < 1e150) or rows == 0 then return true, lambda, objective end
   dls_rows(w, rows, columns, scale)
   local trial_c, trial_s = w.trial_c, w.trial_s
-  joint_save(w, trial_c, trial_s)
+  coupled_save(w, trial_c, trial_s)
   for _ = 1, DLS_TRIES do
     if not dls_turn(w, rows, columns, lambda) then return true, lambda, objective end
-    joint_forward(w)
-    local measured = joint_measure(w)
+    coupled_forward(w)
+    local measured = coupled_measure(w)
     if measured < objective then
       objective = measured
       if lambda * 0.3 > 1e-12 then lambda = lambda * 0.3 else lambda = 1e-12 end
       return true, lambda, objective
     end
-    joint_load(w, trial_c, trial_s)
-    joint_measure(w)
+    coupled_load(w, trial_c, trial_s)
+    coupled_measure(w)
     lambda = lambda * 8.0
   end
   return true, lambda, objective
@@ -963,10 +963,10 @@ end
 -- solver's method and settings (on w's view and solver), warm-started
 -- from the working rotations, which take its solution (on pose P, the
 -- skeleton's).
-local function joint_private(w, e, P)
+local function coupled_private(w, e, P)
   local first = e.private_first -- chain index of the part's first bone
   local n = e.chain.count - first + 1
-  -- (every member of a group has a joint bone: first > 1)
+  -- (every member of a group has a shared bone: first > 1)
   if n <= 0 or first == 1 or not (e.weight > 0.0) then return end
   private_view(w, e, first, n)
   if not private_settings(w, e, n) then return end
@@ -998,29 +998,29 @@ local function joint_private(w, e, P)
     end
     rc[b], rs[b] = c, s
   end
-  joint_forward(w)
+  coupled_forward(w)
   e.distance_sq = effector_distance_sq(w, e)
 end
 
-local function joint_privates(w, P)
+local function coupled_privates(w, P)
   local effectors = w.effectors
   if w.moving == 0 then
-    for k = 1, w.count do joint_private(w, effectors[k], P) end
+    for k = 1, w.count do coupled_private(w, effectors[k], P) end
     return
   end
   -- a private part may move another effector's target: the effectors
   -- whose targets move go after the others, to where these put them
   for k = 1, w.count do
     local e = effectors[k]
-    if e.target_bone == 0 then joint_private(w, e, P) end
+    if e.target_bone == 0 then coupled_private(w, e, P) end
   end
   for k = 1, w.count do
     local e = effectors[k]
-    if e.target_bone > 0 then joint_private(w, e, P) end
+    if e.target_bone > 0 then coupled_private(w, e, P) end
   end
 end
 
-local function joint_sane(w)
+local function coupled_sane(w)
   local within, rc, rs = w.within, w.rc, w.rs
   for b = w.first, w.sk.count do
     if within[b] ~= 0 then
@@ -1052,12 +1052,12 @@ end
 -- The group's effectors, the solvers of plan p's unit u, and its bones
 -- (within) down from its lowest; returns the iterations, the largest of
 -- its solvers'.
-local function joint_effectors(w, sk, p, u)
+local function coupled_effectors(w, sk, p, u)
   local members = 0
   for i = 1, p.solvers do
     if p.unit_of[i] == u then members = members + 1 end
   end
-  joint_room(w, members)
+  coupled_room(w, members)
   local effectors, within, carried = w.effectors, w.within, w.carried
   w.sk, w.count, w.first, w.moving = sk, 0, sk.count + 1, 0
   for b = 1, sk.count do
@@ -1087,7 +1087,7 @@ end
 -- Targets on bones the group moves move with it (target_bone): the bones
 -- between such a bone and the group's topmost bone above it are carried,
 -- their working rotations their results.
-local function joint_moving_targets(w)
+local function coupled_moving_targets(w)
   local sk = w.sk
   local effectors, within, carried, parent = w.effectors, w.within, w.carried, sk.parent
   for k = 1, w.count do
@@ -1120,8 +1120,8 @@ end
 -- The effectors each bone moves, and each bone's blend weight (the
 -- largest of the effectors whose chains hold it): a bone moving both the
 -- tip and the target of one effector counts twice (a private part's solve
--- holds its target still).  The bones moving several are joint ones.
-local function joint_shares(w)
+-- holds its target still).  The bones moving several are shared ones.
+local function coupled_shares(w)
   local sk = w.sk
   local effectors, within, moves, blend = w.effectors, w.within, w.moves, w.blend
   local first, parent = w.first, sk.parent
@@ -1155,7 +1155,7 @@ end
 
 -- Each effector's private part: its chain's tail of bones that move it
 -- alone, and the ring its bones reach.
-local function joint_private_parts(w)
+local function coupled_private_parts(w)
   local effectors, within = w.effectors, w.within
   for k = 1, w.count do
     local e = effectors[k]
@@ -1175,7 +1175,7 @@ end
 -- The start: each bone's warm start from a solver holding it (the first,
 -- in the order made, that has one), else its pose; and the cold start,
 -- the pose; both within the limits, w.warm when they differ.
-local function joint_start(w)
+local function coupled_start(w)
   local sk = w.sk
   local effectors, within, rc, rs, cold_c, cold_s = w.effectors, w.within, w.rc, w.rs,
     w.cold_c, w.cold_s
@@ -1208,11 +1208,11 @@ local function joint_start(w)
   for b = first, sk.count do
     if within[b] ~= 0 then
       local same = rc[b] == cold_c[b] and rs[b] == cold_s[b]
-      joint_clamp(w, b)
+      coupled_clamp(w, b)
       if same then
         cold_c[b], cold_s[b] = rc[b], rs[b]
       else
-        cold_c[b], cold_s[b] = joint_clamp_rot(w, b, cold_c[b], cold_s[b])
+        cold_c[b], cold_s[b] = coupled_clamp_rot(w, b, cold_c[b], cold_s[b])
         warm = true
       end
     end
@@ -1222,10 +1222,10 @@ end
 
 -- How long the group has stalled: the longest of its solvers' counts (a
 -- solver that joined it since, or forgot, has 0).
-local function joint_stalls_of(w)
+local function coupled_stalls_of(w)
   local effectors, stalls = w.effectors, 0
   for k = 1, w.count do
-    local n = effectors[k].solver.joint_stalls
+    local n = effectors[k].solver.coupled_stalls
     if n > stalls then stalls = n end
   end
   return stalls
@@ -1233,21 +1233,21 @@ end
 
 -- The group of plan p's unit u, ready to solve: its effectors, bones and
 -- start pose with its frames; returns its iterations.
-local function joint_begin(w, sk, p, u)
-  local iterations = joint_effectors(w, sk, p, u)
-  joint_moving_targets(w)
-  joint_shares(w)
-  joint_private_parts(w)
-  joint_start(w)
-  joint_forward(w)
-  w.stalls = joint_stalls_of(w)
+local function coupled_begin(w, sk, p, u)
+  local iterations = coupled_effectors(w, sk, p, u)
+  coupled_moving_targets(w)
+  coupled_shares(w)
+  coupled_private_parts(w)
+  coupled_start(w)
+  coupled_forward(w)
+  w.stalls = coupled_stalls_of(w)
   return iterations
 end
 
 -- The working pose into the skeleton's angles: each bone back on unit
 -- length and into its limits, as a chain's solve does, then blended with
 -- its pose by its weight.
-local function joint_blend(w)
+local function coupled_blend(w)
   local sk = w.sk
   local within, blend, rc, rs = w.within, w.blend, w.rc, w.rs
   local sk_pose, sk_angle, sk_rest = sk.pose, sk.angle, sk.rest
@@ -1259,7 +1259,7 @@ local function joint_blend(w)
       if abs(norm - 1.0) > N.ROT_DRIFT then
         norm = sqrt(norm)
         rc[b], rs[b] = c / norm, s / norm
-        joint_clamp(w, b)
+        coupled_clamp(w, b)
       end
       local ik = atan2(rs[b], rc[b])
       local delta
@@ -1274,9 +1274,9 @@ local function joint_blend(w)
   end
 end
 
--- Effector e's solver keeps the joint solution of its bones as its warm
+-- Effector e's solver keeps the coupled solution of its bones as its warm
 -- start, and its outcome but the measure.
-local function joint_keep(w, e, used, stalled)
+local function coupled_keep(w, e, used, stalled)
   local rc, rs = w.rc, w.rs
   local s, bones, shift = e.solver, e.link.bones, e.link.shift
   local solution_c, solution_s, solution_angle = s.solution_c, s.solution_s, s.solution_angle
@@ -1284,7 +1284,7 @@ local function joint_keep(w, e, used, stalled)
   for i = 1, e.chain.count do
     local b = bones[i]
     local c, sn = rc[b], rs[b]
-    limited = limited or joint_on_limit(w, b)
+    limited = limited or coupled_on_limit(w, b)
     local sh = shift[i]
     if sh ~= 0.0 then
       local tc, ts = rot(sh)
@@ -1299,28 +1299,28 @@ local function joint_keep(w, e, used, stalled)
   -- limit (weight 0: the pose, no limit changed it)
   s.limited = e.weight > 0.0 and limited
   if not stalled then
-    s.joint_stalls = 0
-  elseif w.stalls < JOINT_STALLS_MAX then
-    s.joint_stalls = w.stalls + 1
+    s.coupled_stalls = 0
+  elseif w.stalls < COUPLED_STALLS_MAX then
+    s.coupled_stalls = w.stalls + 1
   else
-    s.joint_stalls = 1
+    s.coupled_stalls = 1
   end
 end
 
 -- The IK solution into the skeleton (its bones and those below them, the
 -- chains ending there), the solvers' warm starts and outcomes; returns
 -- how many reached.
-local function joint_finish(w, used, stalled)
+local function coupled_finish(w, used, stalled)
   local sk = w.sk
   local effectors = w.effectors
   local mask = skeleton.cleared(w.mask, sk)
-  joint_blend(w)
+  coupled_blend(w)
   for k = 1, w.count do
     local from = effectors[k].link.from
     if not mask[from] then skeleton.subtree(sk, from, mask) end
   end
   skeleton.forward(sk, w.first, mask)
-  for k = 1, w.count do joint_keep(w, effectors[k], used, stalled) end
+  for k = 1, w.count do coupled_keep(w, effectors[k], used, stalled) end
   -- the chains ending below the group take the new state
   skeleton.pull_marked(sk, mask, nil)
   local reached = 0
@@ -1338,7 +1338,7 @@ end
 -- the cold start when it is another; after one that did not, a scattered
 -- start, another each frame the group stays stalled.  Into w.starts;
 -- returns how many.
-local function joint_starts(w)
+local function coupled_starts(w)
   local start = w.starts
   start[1] = START_WARM
   if w.stalls > 0 then
@@ -1348,8 +1348,8 @@ local function joint_starts(w)
   if w.moving > 0 then
     -- a target moving with the group: the warm start, then scattered
     -- starts while the iterations last (the C file says why)
-    for k = 2, JOINT_STARTS do start[k] = START_SCATTERED end
-    return JOINT_STARTS
+    for k = 2, COUPLED_STARTS do start[k] = START_SCATTERED end
+    return COUPLED_STARTS
   end
   start[2] = START_WARM_PRIVATES
   if not w.warm then return 2 end
@@ -1358,57 +1358,57 @@ local function joint_starts(w)
 end
 
 -- The working pose of an attempt's start (how).
-local function joint_load_start(w, how, attempt, P)
+local function coupled_load_start(w, how, attempt, P)
   if how == START_WARM_PRIVATES then
-    joint_load(w, w.start_c, w.start_s)
-    joint_privates(w, P)
+    coupled_load(w, w.start_c, w.start_s)
+    coupled_privates(w, P)
   elseif how == START_COLD then
-    joint_load(w, w.cold_c, w.cold_s)
+    coupled_load(w, w.cold_c, w.cold_s)
   elseif how == START_SCATTERED then
     -- (the ones in one solve seeded past any count of stalled frames;
     -- attempt - 1: the C core's 0-based attempt)
     if w.stalls > 0 then
-      joint_scatter(w, w.stalls)
+      coupled_scatter(w, w.stalls)
     else
-      joint_scatter(w, JOINT_STALLS_MAX + attempt - 1)
+      coupled_scatter(w, COUPLED_STALLS_MAX + attempt - 1)
     end
   else
-    joint_load(w, w.start_c, w.start_s)
+    coupled_load(w, w.start_c, w.start_s)
   end
 end
 
 -- One attempt from the working pose: each iteration turns every bone of
--- the group at once (joint_dls; too big for it, joint_sweep), then solves
+-- the group at once (coupled_dls; too big for it, coupled_sweep), then solves
 -- the private parts; until every effector is reached, the iterations run
 -- out, the pose breaks or the attempt stalls.  Returns the iterations
 -- used so far, the lowest objective met (its pose in w.best_c, best_s)
 -- and whether the working pose reaches.
-local function joint_attempt(w, P, used, iterations, best)
-  local objective, reached = joint_measure(w)
+local function coupled_attempt(w, P, used, iterations, best)
+  local objective, reached = coupled_measure(w)
   local attempt_best, lambda, stalled = objective, DLS_LAMBDA, 0
   while not reached and used < iterations do
     used = used + 1
     -- (the step's objective is measured again below, after the privates)
     local dense
-    dense, lambda = joint_dls(w, lambda, objective)
-    if not dense then joint_sweep(w) end
-    joint_privates(w, P)
-    objective, reached = joint_measure(w)
-    if not joint_sane(w) then break end
+    dense, lambda = coupled_dls(w, lambda, objective)
+    if not dense then coupled_sweep(w) end
+    coupled_privates(w, P)
+    objective, reached = coupled_measure(w)
+    if not coupled_sane(w) then break end
     if objective < best then
       best = objective
-      joint_save(w, w.best_c, w.best_s)
+      coupled_save(w, w.best_c, w.best_s)
     end
     if objective < 0.9 * attempt_best then stalled = 0 else stalled = stalled + 1 end
     if objective < attempt_best then attempt_best = objective end
-    if stalled >= JOINT_STALL then break end
+    if stalled >= COUPLED_STALL then break end
   end
   return used, best, reached
 end
 
 -- Whether an effector of the group has weight (else the solve is the
 -- pose).
-local function joint_weighted(w)
+local function coupled_weighted(w)
   local effectors = w.effectors
   for k = 1, w.count do
     if effectors[k].weight > 0.0 then return true end
@@ -1416,24 +1416,24 @@ local function joint_weighted(w)
   return false
 end
 
--- Unit u of plan p, a group of two solvers or more, solved jointly in w
+-- Unit u of plan p, a group of two solvers or more, solved together in w
 -- (its chain solves on pose P): the attempts from each start in turn
 -- until one reaches; the best pose seen kept.
-local function joint_solve(sk, p, u, w, P)
-  local iterations = joint_begin(w, sk, p, u)
-  if not joint_weighted(w) then return joint_finish(w, 0, false) end -- weight 0: the pose
-  local best, reached = joint_measure(w)
-  if reached then return joint_finish(w, 0, false) end
-  joint_save(w, w.best_c, w.best_s)
-  joint_save(w, w.start_c, w.start_s)
-  local attempts, start, used, attempt = joint_starts(w), w.starts, 0, 1
+local function coupled_solve(sk, p, u, w, P)
+  local iterations = coupled_begin(w, sk, p, u)
+  if not coupled_weighted(w) then return coupled_finish(w, 0, false) end -- weight 0: the pose
+  local best, reached = coupled_measure(w)
+  if reached then return coupled_finish(w, 0, false) end
+  coupled_save(w, w.best_c, w.best_s)
+  coupled_save(w, w.start_c, w.start_s)
+  local attempts, start, used, attempt = coupled_starts(w), w.starts, 0, 1
   while attempt <= attempts and not reached and used < iterations do
-    joint_load_start(w, start[attempt], attempt, P)
-    used, best, reached = joint_attempt(w, P, used, iterations, best)
+    coupled_load_start(w, start[attempt], attempt, P)
+    used, best, reached = coupled_attempt(w, P, used, iterations, best)
     attempt = attempt + 1
   end
-  if not reached or not joint_sane(w) then joint_load(w, w.best_c, w.best_s) end
-  return joint_finish(w, used, not reached)
+  if not reached or not coupled_sane(w) then coupled_load(w, w.best_c, w.best_s) end
+  return coupled_finish(w, used, not reached)
 end
 
 -- ------------------------------------------------------------------
@@ -1442,18 +1442,18 @@ end
 
 -- The skeleton's working state, made at its first call here: its plan;
 -- the pose its chains' solves work on, for chains of up to bones bones
--- (false before its first solve); and the joint state (new_joint, at its
--- first joint solve).
+-- (false before its first solve); and the coupled state (new_coupled, at its
+-- first coupled solve).
 local function work_of(sk)
   local work = sk.work
   if not work then
-    work = { plan = new_plan(), pose = false, bones = 0, joint = false }
+    work = { plan = new_plan(), pose = false, bones = 0, coupled = false }
     sk.work = work
   end
   return work
 end
 
--- The pose of work, made again (with the joint state's private solver)
+-- The pose of work, made again (with the coupled state's private solver)
 -- for the longest chain of plan p's solvers when it is longer than any
 -- before.
 local function fit_pose(work, p)
@@ -1464,12 +1464,12 @@ local function fit_pose(work, p)
   end
   if bones > work.bones then
     work.pose, work.bones = pose.new(bones), bones
-    if work.joint then private_of(work.joint, bones) end
+    if work.coupled then private_of(work.coupled, bones) end
   end
 end
 
 -- A lone solve within a deferring solve of sk: what it reads placed
--- first, its target's bone (not below its chain: that is a joint solve)
+-- first, its target's bone (not below its chain: that is a coupled solve)
 -- and its chain, all of it when its target is its tip.
 local function lone_solve(sk, sv, P)
   if sv.target_skeleton == sk then skeleton.bone_ready(sk, sv.target_bone) end
@@ -1480,8 +1480,8 @@ local function lone_solve(sk, sv, P)
   skeleton.push(sv.chain, true)
 end
 
--- Unit u of plan p: one solver alone, or the joint solve (on the
--- skeleton as without deferring) in the skeleton's joint state.
+-- Unit u of plan p: one solver alone, or the coupled solve (on the
+-- skeleton as without deferring) in the skeleton's coupled state.
 local function unit_solve(sk, p, u, work)
   local P = work.pose
   if p.unit_alone[u] then
@@ -1489,12 +1489,12 @@ local function unit_solve(sk, p, u, work)
     return
   end
   skeleton.settle(sk)
-  local w = work.joint
+  local w = work.coupled
   if not w then
-    w = new_joint(sk, work.bones)
-    work.joint = w
+    w = new_coupled(sk, work.bones)
+    work.coupled = w
   end
-  joint_solve(sk, p, u, w, P)
+  coupled_solve(sk, p, u, w, P)
   skeleton.defer(sk)
 end
 

@@ -148,7 +148,7 @@ function M.new(ch, def)
     -- read into target_x, target_y whenever the skeleton layer reads the
     -- target (ik2d.pure.skeleton_solve)
     target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
-    joint_stalls = 0, -- joint solves in a row that ended unreached
+    coupled_stalls = 0, -- coupled solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
     kernel = false,
@@ -196,7 +196,7 @@ end
 --- the next solve starts from the chain's pose, as a new solver's
 function M.forget(sv)
   sv.have_solution = false
-  sv.joint_stalls = 0
+  sv.coupled_stalls = 0
 end
 
 --- nil, or the status of a target
@@ -399,7 +399,7 @@ local function result_joints(P, ch, weight)
   joints[2 * n + 2] = y
 end
 
--- The end of a solve that ran (ik2d_solve_finish): the rotations made
+-- The end of a solve that ran (ik2d__solver_solve_finish): the rotations made
 -- sane, follow's base placed, the solution and the result blended with
 -- the pose, and the joints.
 local function finish_run(sv, P, weight)
@@ -407,7 +407,7 @@ local function finish_run(sv, P, weight)
   sane(P)
   -- follow: the base one chain behind the target, placed last, on the
   -- rotations as they are now (after a tip angle or a pole, and after
-  -- they were put back on unit length above), as ik2d_solve_finish does
+  -- they were put back on unit length above), as ik2d__solver_solve_finish does
   if sv.settings.method == "follow" then follow.place(P) end
   sv.limited = P.limited or (P.limited_bones and pose.on_limit(P))
   sv.have_solution = true
@@ -435,7 +435,7 @@ local function ccd_fallback(P, used)
 end
 
 -- the method on the pose's bones: two_bone needs 2 (a tip angle leaves
--- one: CCD aims it), and no world-space limit
+-- one: CCD turns it), and no world-space limit
 local function method_run(P)
   local method = P.settings.method
   if method == "fabrik" then return fabrik.run(P) end
@@ -596,7 +596,7 @@ local LOOPS, get_loop = kernel.LOOPS, kernel.loop
 
 --- The distance of the chain's tip from its point target (the target
 -- set, or read from a bone by the skeleton layer; else the tip), and
--- whether it is within the tolerance, into sv (ik2d_solver_measure);
+-- whether it is within the tolerance, into sv (ik2d__solver_measure);
 -- returns reached.
 function M.measure(sv)
   local ch = sv.chain
@@ -632,7 +632,7 @@ end
 
 -- The chain's solve on the general path (or, plain CCD without the exact
 -- step on a chain of no skeleton, the kernels unless tried: M.solve tried
--- sv.kernel already), its result written (ik2d_solve_chain), unmeasured.
+-- sv.kernel already), its result written (ik2d__solver_solve_chain), unmeasured.
 local function solve_chain(sv, tried, P)
   local ch, settings = sv.chain, sv.settings
   local weight, used = settings.weight, nil
