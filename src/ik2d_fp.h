@@ -1,0 +1,47 @@
+/*
+** ik2d_fp.h: how the core's floating point is compiled (not installed).
+**
+** Every operation on doubles is the IEEE-754 one, rounded on its own, in
+** the order the source writes: the same bits on every path and platform
+** whatever the build's flags.  ik2d_math.h includes this first, so every
+** source that computes does.  docs/invariants.md says what holds and
+** which test checks it.
+*/
+#ifndef IK2D_FP_H
+#define IK2D_FP_H
+
+/* The options that let a compiler change a result's bits, or compile the
+** checks that refuse NaN and infinite input to nothing, are refused here
+** rather than obeyed in silence.  Each defines a macro: gcc and clang's
+** -ffast-math (and -Ofast) __FAST_MATH__, -ffinite-math-only
+** __FINITE_MATH_ONLY__, gcc's -fassociative-math, -freciprocal-math and
+** -fno-signed-zeros (-funsafe-math-optimizations) the three below;
+** MSVC's /fp:fast _M_FP_FAST.  (clang's -fassociative-math and
+** -freciprocal-math define none: nothing here can see them.) */
+#if defined(__FAST_MATH__)
+#error "ik2d: built with -ffast-math or -Ofast, which reorder and fuse arithmetic and assume no NaN: results would differ from every other build and NaN input would pass. Compile src/ik2d_*.c without it (the Makefile's flags)."
+#elif defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
+#error "ik2d: built with -ffinite-math-only, which compiles the checks that refuse NaN and infinite input to nothing. Compile src/ik2d_*.c without it."
+#elif defined(__ASSOCIATIVE_MATH__) || defined(__RECIPROCAL_MATH__) || defined(__NO_SIGNED_ZEROS__)
+#error "ik2d: built with -funsafe-math-optimizations (or -fassociative-math, -freciprocal-math, -fno-signed-zeros), which change results' bits. Compile src/ik2d_*.c without it."
+#elif defined(_M_FP_FAST)
+#error "ik2d: built with /fp:fast, which reorders and fuses arithmetic: results would differ from every other build. Compile src/ik2d_*.c with /fp:precise."
+#endif
+
+/* Each operation rounded on its own: a * b + c never fused into one
+** rounding (an FMA). */
+#if defined(__clang__)
+/* honoured under -ffp-contract=on (clang's default) and off */
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+/* gcc fuses by default outside ISO C modes (-std=gnu99), wherever the
+** target has FMA */
+#pragma GCC optimize("fp-contract=off")
+#if defined(__FMA__)
+/* and gcc 12 fuses the complex products it vectorises even so, in
+** straight code and in loops (-O3) */
+#pragma GCC optimize("no-tree-slp-vectorize", "no-tree-loop-vectorize")
+#endif
+#endif
+
+#endif
