@@ -28,11 +28,35 @@
 #error "ik2d: built with /fp:fast, which reorders and fuses arithmetic: results would differ from every other build. Compile src/ik2d_*.c with /fp:precise."
 #endif
 
-/* Each operation rounded on its own: a * b + c never fused into one
-** rounding (an FMA). */
+/* Each operation rounded on its own, in the source's order: a * b + c
+** never fused into one rounding (an FMA), whatever -ffp-contract says,
+** nothing reassociated. */
 #if defined(__clang__)
-/* honoured under -ffp-contract=on (clang's default) and off */
+/* the pragmas float_control and fp exceptions: clang 12 (Apple's 13) */
+#if __clang_major__ >= 13 || (__clang_major__ >= 12 && !defined(__apple_build_version__))
+#define IK2D_FP_CLANG_PRAGMAS 1
+#else
+#define IK2D_FP_CLANG_PRAGMAS 0
+#endif
+/* No reassociation, reciprocal or ignored sign of zero, whatever
+** -funsafe-math-optimizations says: clang defines no macro for it. */
+#if IK2D_FP_CLANG_PRAGMAS
+#pragma float_control(precise, on)
+#endif
+/* Honoured under -ffp-contract=on (clang's default) and off; ignored
+** under -ffp-contract=fast, where the code generator fuses any product
+** with the sum that uses it... */
 #pragma STDC FP_CONTRACT OFF
+/* ...but never an operation that may trap.  With exceptions "maytrap"
+** every operation stays apart on x86 under any -ffp-contract; it costs
+** a few percent of speed, so it is asked for only where the target has
+** FMA instructions to fuse into: -mfma, -march=haswell or later, or a
+** kernel compiled for an instruction set that brings them (the AVX-512
+** lanes define IK2D_FP_TARGET_FMA).  (On aarch64 clang 14 fuses even
+** these: nothing in a source stops -ffp-contract=fast there.) */
+#if IK2D_FP_CLANG_PRAGMAS && (defined(__FMA__) || defined(IK2D_FP_TARGET_FMA))
+#pragma clang fp exceptions(maytrap)
+#endif
 #elif defined(__GNUC__)
 /* gcc fuses by default outside ISO C modes (-std=gnu99), wherever the
 ** target has FMA */
