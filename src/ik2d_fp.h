@@ -3,9 +3,9 @@
 **
 ** Every operation on doubles is the IEEE-754 one, rounded on its own, in
 ** the order the source writes: the same bits on every path and platform
-** whatever the build's flags.  ik2d_math.h includes this first, so every
-** source that computes does.  docs/invariants.md says what holds and
-** which test checks it.
+** whatever the build's flags.  Every source of the core includes it
+** before anything that computes (most through ik2d_math.h);
+** docs/invariants.md says what holds and which tests check it.
 */
 #ifndef IK2D_FP_H
 #define IK2D_FP_H
