@@ -120,12 +120,14 @@ describe("the core's objects", function()
 
   -- flags a user's build may give, the project's floating-point flags
   -- nowhere: contraction on wherever the compiler allows it, x86-64-v4
-  -- bringing FMA and AVX-512 to every object
+  -- bringing FMA and AVX-512 to every object (-mfma4: AMD's older FMA)
   local BUILDS = {
     { "clang", "-std=c99 -O2 -ffp-contract=fast" },
     { "clang", "-std=c99 -O2 -ffp-contract=fast -march=x86-64-v4" },
+    { "clang", "-std=c99 -O2 -ffp-contract=fast -mfma4" },
     { "clang", "-std=c99 -O3 -ffp-contract=on -march=x86-64-v4" },
     { "gcc", "-std=gnu99 -O3 -ffp-contract=fast -march=x86-64-v4" },
+    { "gcc", "-std=gnu99 -O3 -ffp-contract=fast -mfma4" },
   }
   for _, build in ipairs(BUILDS) do
     local cc, flags = build[1], build[2]

@@ -50,18 +50,18 @@
 /* ...but never an operation that may trap.  With exceptions "maytrap"
 ** every operation stays apart on x86 under any -ffp-contract; it costs
 ** a few percent of speed, so it is asked for only where the target has
-** FMA instructions to fuse into: -mfma, -march=haswell or later, or a
-** kernel compiled for an instruction set that brings them (the AVX-512
-** lanes define IK2D_FP_TARGET_FMA).  (On aarch64 clang 14 fuses even
-** these: nothing in a source stops -ffp-contract=fast there.) */
-#if IK2D_FP_CLANG_PRAGMAS && (defined(__FMA__) || defined(IK2D_FP_TARGET_FMA))
+** FMA instructions to fuse into: -mfma, -march=haswell or later, AMD's
+** -mfma4, or a kernel compiled for an instruction set that brings them
+** (the AVX-512 lanes define IK2D_FP_TARGET_FMA).  (On aarch64 clang 14
+** fuses even these: nothing in a source stops -ffp-contract=fast there.) */
+#if IK2D_FP_CLANG_PRAGMAS && (defined(__FMA__) || defined(__FMA4__) || defined(IK2D_FP_TARGET_FMA))
 #pragma clang fp exceptions(maytrap)
 #endif
 #elif defined(__GNUC__)
 /* gcc fuses by default outside ISO C modes (-std=gnu99), wherever the
 ** target has FMA */
 #pragma GCC optimize("fp-contract=off")
-#if defined(__FMA__)
+#if defined(__FMA__) || defined(__FMA4__)
 /* and gcc 12 fuses the complex products it vectorises even so, in
 ** straight code and in loops (-O3) */
 #pragma GCC optimize("no-tree-slp-vectorize", "no-tree-loop-vectorize")
