@@ -12,20 +12,21 @@
 
 /* The options that let a compiler change a result's bits, or compile the
 ** checks that refuse NaN and infinite input to nothing, are refused here
-** rather than obeyed in silence.  Each defines a macro: gcc and clang's
+** rather than obeyed in silence: build the core (src/ik2d_*.c) without
+** them, as the Makefile does.  Each defines a macro: gcc and clang's
 ** -ffast-math (and -Ofast) __FAST_MATH__, -ffinite-math-only
 ** __FINITE_MATH_ONLY__, gcc's -fassociative-math, -freciprocal-math and
-** -fno-signed-zeros (-funsafe-math-optimizations) the three below;
+** -fno-signed-zeros (-funsafe-math-optimizations) the three below,
 ** MSVC's /fp:fast _M_FP_FAST.  (clang's -fassociative-math and
-** -freciprocal-math define none: nothing here can see them.) */
+** -freciprocal-math define none: a pragma below undoes them instead.) */
 #if defined(__FAST_MATH__)
-#error "ik2d: built with -ffast-math or -Ofast, which reorder and fuse arithmetic and assume no NaN: results would differ from every other build and NaN input would pass. Compile src/ik2d_*.c without it (the Makefile's flags)."
+#error "ik2d: built with -ffast-math or -Ofast, which reorder and fuse arithmetic: other bits, NaN let in"
 #elif defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
-#error "ik2d: built with -ffinite-math-only, which compiles the checks that refuse NaN and infinite input to nothing. Compile src/ik2d_*.c without it."
+#error "ik2d: built with -ffinite-math-only, which drops the checks that refuse NaN and infinite input"
 #elif defined(__ASSOCIATIVE_MATH__) || defined(__RECIPROCAL_MATH__) || defined(__NO_SIGNED_ZEROS__)
-#error "ik2d: built with -funsafe-math-optimizations (or -fassociative-math, -freciprocal-math, -fno-signed-zeros), which change results' bits. Compile src/ik2d_*.c without it."
+#error "ik2d: built with -funsafe-math-optimizations, -fassociative-math, -freciprocal-math or -fno-signed-zeros: other bits"
 #elif defined(_M_FP_FAST)
-#error "ik2d: built with /fp:fast, which reorders and fuses arithmetic: results would differ from every other build. Compile src/ik2d_*.c with /fp:precise."
+#error "ik2d: built with /fp:fast, which reorders and fuses arithmetic: other bits than other builds"
 #endif
 
 /* Each operation rounded on its own, in the source's order: a * b + c
