@@ -57,16 +57,12 @@
 #include <string.h>
 
 #include "ik2d.h"
-#include "ik2d_math.h" /* the core's own sin, cos and hypot: inputs with the same bits everywhere */
-
-/* The inputs this program computes stay the same whatever the build's
-** flags (the golden spec also builds it in GNU C mode for this machine,
-** where a * b + c may be fused): only the core is under test. */
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+/* the core's own sin, cos and hypot: inputs with the same bits
+** everywhere; and the core's floating-point rules (ik2d_fp.h), so the
+** inputs this program computes stay the same whatever the build's flags
+** (the golden spec and make test-platforms build it with flags that
+** fuse a * b + c where they can): only the core is under test */
+#include "ik2d_math.h"
 
 /* ------------------------------------------------------------------ */
 /* adapter: the core's API                                              */
