@@ -23,9 +23,14 @@ CC ?= cc
 OPTFLAGS ?= -O2
 WARNFLAGS = -std=c99 -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow \
             -Wstrict-prototypes -Wpointer-arith
-# The same bits on every path: no contraction of a * b + c into an FMA.
+# The same bits on every path and platform: a * b + c never contracted
+# into an FMA.  FPFLAGS come last on every line that compiles C, after
+# OPTFLAGS and CFLAGS, so no flag given to make turns contraction back on;
+# what they cannot undo (-ffast-math, -Ofast, -ffinite-math-only) stops the
+# build with an #error from src/ik2d_fp.h, whose pragmas keep the bits in
+# builds made without this Makefile too (docs/invariants.md).
 FPFLAGS = -ffp-contract=off
-CFLAGS_ALL = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
+CFLAGS_ALL = $(OPTFLAGS) $(WARNFLAGS) -fPIC -fvisibility=hidden $(CFLAGS) $(FPFLAGS)
 LIBFLAG ?= -shared
 
 BUILD = build/$(LUA)
@@ -98,18 +103,19 @@ debs = missing=""; for n in $(2); do \
 
 # make deps: what make test and make demo need (love and xvfb run the LOVE
 # tests and the demo, zip makes the .love of the shipping test, node and
-# npm the DragonBones runtime the reader's specs compare with: deps-node)
+# npm the DragonBones runtime the reader's specs compare with: deps-node;
+# clang builds the core as a user's clang would, spec/fp_flags_spec.lua)
 DEB_PACKAGES = lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua5.1 \
-               liblua5.1-0-dev lua-busted luarocks lua-check gcc g++ make \
-               love xvfb zip nodejs npm
-DEB_NEEDS = lua5.4 luajit busted luarocks luacheck cc c++ love xvfb-run zip \
-            node npm \
+               liblua5.1-0-dev lua-busted luarocks lua-check gcc g++ clang \
+               make love xvfb zip nodejs npm
+DEB_NEEDS = lua5.4 luajit busted luarocks luacheck cc c++ clang objdump love \
+            xvfb-run zip node npm \
             /usr/include/lua5.4/lua.h /usr/include/luajit-2.1/lua.h \
             /usr/include/lua5.1/lua.h
 # make deps-dev adds the hardening tools (make fuzz, test-asan,
-# test-valgrind): clang, the compiler-rt runtimes of the clang installed
+# test-valgrind): the compiler-rt runtimes of the clang installed
 # (libclang-rt-N-dev for its major version N), valgrind.
-DEV_PACKAGES = clang valgrind
+DEV_PACKAGES = valgrind
 FUZZ_RUNTIME = libclang_rt.fuzzer-$$(uname -m).a
 
 deps:
@@ -130,7 +136,7 @@ deps-node:
 	    --no-audit --no-fund pixi-dragonbones-runtime@$(DRAGONBONES_RUNTIME_VERSION)
 
 deps-dev: deps
-	@$(call debs,$(DEV_PACKAGES),clang valgrind)
+	@$(call debs,$(DEV_PACKAGES),valgrind)
 	@$(call debs,libclang-rt-$$(clang -dumpversion | cut -d. -f1)-dev,$$(clang -print-file-name=$(FUZZ_RUNTIME)))
 
 # --- tests --------------------------------------------------------------
@@ -221,8 +227,8 @@ WIN_OBJECTS = $(patsubst src/%.c,$(WIN_BUILD)/obj/%.o,$(CORE_SOURCES) $(BINDING_
 # every aligned vector move as an unaligned one, and the core, told so,
 # builds its AVX2 and AVX-512 kernels (src/ik2d_isa.h).
 WIN_VECTOR_FLAGS = -Wa,-muse-unaligned-vector-move -DIK2D_UNALIGNED_VECTOR_MOVES
-WIN_CFLAGS = $(OPTFLAGS) $(WARNFLAGS) $(FPFLAGS) -DIK2D_BUILD_DLL \
-             $(WIN_VECTOR_FLAGS) -I$(WIN_LUA_INCDIR)
+WIN_CFLAGS = $(OPTFLAGS) $(WARNFLAGS) -DIK2D_BUILD_DLL \
+             $(WIN_VECTOR_FLAGS) -I$(WIN_LUA_INCDIR) $(FPFLAGS)
 .PHONY: windows deps-windows test-windows
 
 deps-windows: deps
@@ -254,9 +260,11 @@ test-windows: windows
 
 # --- the same bits on every platform ----------------------------------------
 # `make test-platforms` (spec/golden/platforms.sh): the golden program built
-# and run natively, natively with glibc's FMA variants off, for Windows with
-# mingw-w64 under wine, and for Linux aarch64 under qemu; every part of its
-# hash must equal the one value in spec/golden/expected.
+# and run natively, natively with glibc's FMA variants off, natively by
+# clang with -O2 -ffp-contract=fast -march=native (after the project's
+# flags, as a user's build would), for Windows with mingw-w64 under wine,
+# and for Linux aarch64 under qemu; every part of its hash must equal the
+# one value in spec/golden/expected.
 # `make deps-platforms` installs the cross compilers and emulators.
 PLATFORM_PACKAGES = gcc-mingw-w64-x86-64 wine64 wine gcc-aarch64-linux-gnu \
                     libc6-dev-arm64-cross qemu-user
@@ -280,11 +288,11 @@ example-c: $(EXAMPLE_BUILD)/arm-c99 $(EXAMPLE_BUILD)/arm-c++
 
 $(EXAMPLE_BUILD)/arm-c99: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c99 $(EXAMPLE_FLAGS) -o $@ examples/c/arm.c $(CORE_OBJECTS) $(LDFLAGS) -lm
+	$(CC) -std=c99 $(EXAMPLE_FLAGS) $(FPFLAGS) -o $@ examples/c/arm.c $(CORE_OBJECTS) $(LDFLAGS) -lm
 
 $(EXAMPLE_BUILD)/arm-c++: examples/c/arm.c src/ik2d.h $(CORE_OBJECTS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(EXAMPLE_FLAGS) -o $@ -x c++ examples/c/arm.c -x none $(CORE_OBJECTS) $(LDFLAGS) -lm
+	$(CXX) $(EXAMPLE_FLAGS) $(FPFLAGS) -o $@ -x c++ examples/c/arm.c -x none $(CORE_OBJECTS) $(LDFLAGS) -lm
 
 # --- install: the same files as the rockspec ----------------------------
 install: all
@@ -322,7 +330,7 @@ clean:
 .PHONY: bench
 build/core_bench: bench/core_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 $(WARNFLAGS) $(FPFLAGS) -DIK2D_STATS $(CFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
+	$(CC) -O2 $(WARNFLAGS) -DIK2D_STATS $(CFLAGS) $(FPFLAGS) -Isrc -o $@ bench/core_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
 
 bench:
 	@MAKE="$(MAKE)" sh bench/run.sh
@@ -347,7 +355,7 @@ bench-skeleton:
 .PHONY: bench-character
 build/bench/character: bench/character_bench.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -Isrc -o $@ bench/character_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
+	$(CC) -O2 $(WARNFLAGS) $(CFLAGS) $(FPFLAGS) -Isrc -o $@ bench/character_bench.c $(CORE_SOURCES) $(LDFLAGS) -lm
 
 bench-character:
 	@MAKE="$(MAKE)" sh bench/character.sh
@@ -367,7 +375,7 @@ bench-rig:
 .PHONY: bench-quality
 build/bench/quality: bench/quality.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 $(WARNFLAGS) $(CFLAGS) -Isrc -o $@ bench/quality.c $(CORE_SOURCES) $(LDFLAGS) -lm
+	$(CC) -O2 $(WARNFLAGS) $(CFLAGS) $(FPFLAGS) -Isrc -o $@ bench/quality.c $(CORE_SOURCES) $(LDFLAGS) -lm
 
 bench-quality: build/bench/quality
 	@./build/bench/quality
@@ -408,12 +416,12 @@ HARDEN_SKIP ?= spec/install_spec.lua
 
 build/fuzz/ik2d_fuzz: spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FPFLAGS) -Isrc -o $@ spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) -lm
 
 # the skeleton target includes ik2d_fuzz.c for its reader and checks
 build/fuzz/skeleton_fuzz: spec/fuzz/skeleton_fuzz.c spec/fuzz/ik2d_fuzz.c $(CORE_SOURCES) $(CORE_HEADERS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -o $@ spec/fuzz/skeleton_fuzz.c $(CORE_SOURCES) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FPFLAGS) -Isrc -o $@ spec/fuzz/skeleton_fuzz.c $(CORE_SOURCES) -lm
 
 fuzz: deps-dev build/fuzz/ik2d_fuzz build/fuzz/skeleton_fuzz
 	@mkdir -p build/fuzz/corpus build/fuzz/skeleton_corpus

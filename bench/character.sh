@@ -3,7 +3,7 @@
 # of `make bench`.  Builds ik2d for Lua 5.4 and LuaJIT and the C character
 # bench, runs the character scene (bench/character_bench.lua) on both
 # runtimes and through the C API (bench/character_bench.c), and prints
-# markdown: the table and each row against the speed it aims at.  Raw outputs
+# markdown: the table and each row against its goal speed.  Raw outputs
 # stay in build/bench (character-*).  BENCH_TIME and BENCH_REPEATS as
 # for bench/character_bench.lua.
 set -u

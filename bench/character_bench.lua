@@ -30,7 +30,7 @@
 -- pure core under LuaJIT is that slow).
 --
 -- Prints a markdown table on stdout, progress on stderr, and each row
--- against the speed it aims at (LuaJIT: ik2d at 4x the peer, Lua 5.4:
+-- against its goal speed (LuaJIT: ik2d at 4x the peer, Lua 5.4:
 -- 12x, the pure core 1x), held or missed, to the goals file (or stdout).
 -- A second argument naming a row (its key) runs that row alone a few
 -- seconds, for a profiler:
@@ -424,7 +424,7 @@ end
 local modes = {
   { key = "peer", name = "plain-Lua peer", build = peer_build, frames = peer_frames },
 }
--- goal: the speed against the peer a row aims at
+-- goal: the speed against the peer a row should reach
 local IK2D_GOAL = is_jit and 4 or 12
 local function add(key, name, lib, frames, ffi, build, goal)
   modes[#modes + 1] = { key = key, name = name, lib = lib, frames = frames, ffi = ffi,

@@ -3,7 +3,7 @@
 -- moves them; the time of sk:solve() for all of them a frame, and of the
 -- whole frame loop (targets set, solve, transforms read).  Also the same
 -- characters with the arms starting at the spine, so that they share the
--- torso's bones with it and are solved jointly.
+-- torso's bones with it and are solved together.
 --
 --   luajit bench/skeleton_bench.lua [frames]     (after make LUA=luajit)
 --   lua5.4 bench/skeleton_bench.lua [frames]
@@ -87,6 +87,6 @@ for _, shared in ipairs{ false, true } do
   local solve, loop, share = run(shared)
   print(("%s: 100 characters x 20 bones x 5 solvers%s: sk:solve() %.3f ms a frame, "
          .. "whole loop %.3f ms a frame, %.1f%% of solves reached")
-        :format(runtime, shared and " (arms share the spine: joint solves)" or "",
+        :format(runtime, shared and " (arms share the spine: coupled solves)" or "",
                 solve, loop, 100 * share))
 end

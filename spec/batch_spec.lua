@@ -57,7 +57,7 @@ local function crowd(seed, count, shared)
   return solvers
 end
 
-local function aim(solvers, frame, random)
+local function move_targets(solvers, frame, random)
   for k, s in ipairs(solvers) do
     local arm = s:chain()
     local bx, by = arm:base()
@@ -80,8 +80,8 @@ local function compare(isa, count, frames, order)
   local used = ik2d.use_isa(isa)
   local compared = 0
   for frame = 1, frames do
-    aim(alone, frame, random_alone)
-    aim(grouped, frame, random_grouped)
+    move_targets(alone, frame, random_alone)
+    move_targets(grouped, frame, random_grouped)
     local reached = 0
     for _, s in ipairs(alone) do
       if s:solve() then reached = reached + 1 end
@@ -103,7 +103,7 @@ local PATHS = (helpers.is_luajit and ik2d.ffi) and { true, false } or { false }
 -- this machine runs (spec/core/lanes.c holds every set to the one-by-one
 -- bits in C), under IK2D_LONG=1 every one; the pure core has the scalar
 -- lanes alone.  And the frames of each comparison: 4 see a jump and a
--- target out of reach (aim makes them).
+-- target out of reach (move_targets makes them).
 local ISAS = { "scalar", "sse2", "avx2", "avx512" }
 if not helpers.long then
   local widest = ik2d.use_isa("avx512")

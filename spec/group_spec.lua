@@ -70,7 +70,7 @@ describe("ik2d.group", function()
     return solvers
   end
 
-  local function aim(solvers, frame, random)
+  local function move_targets(solvers, frame, random)
     for k, s in ipairs(solvers) do
       local arm = s:chain()
       local bx, by = arm:base()
@@ -86,8 +86,8 @@ describe("ik2d.group", function()
     local random_alone, random_grouped = helpers.random(17), helpers.random(17)
     local compared = 0
     for frame = 1, 40 do
-      aim(alone, frame, random_alone)
-      aim(grouped, frame, random_grouped)
+      move_targets(alone, frame, random_alone)
+      move_targets(grouped, frame, random_grouped)
       local reached_alone = 0
       for _, s in ipairs(alone) do
         if s:solve() then reached_alone = reached_alone + 1 end
@@ -709,7 +709,7 @@ describe("ik2d.group of skeletons, a step at a time", function()
   it("keeps the bits with targets on bones, its own skeleton's or another's", function()
     compare("auto", 7, 5, function(list, f)
       if f == 2 then
-        -- a tail aiming at its own hip, an arm at the character before's
+        -- a tail targeting its own hip, an arm the character before's
         -- foot (which that one's leg moves: one at a time, after the arm)
         list[1].tail:set_target_bone(list[1].sk, "hip", -15, 5)
         list[4].arm:set_target_bone(list[3].sk, "foot", 0, -20)

@@ -478,29 +478,41 @@ end
 
 local CORE_FILES = "src/*.h src/ik2d_*.c"
 
--- The C core's objects built with cc and flags, compiled in parallel.
-local function core_objects(cc, flags)
+-- The C core's objects (src/ik2d_*.c) built with cc and flags, compiled
+-- in parallel, once per compiler, flags and core files: ok, the folder
+-- that holds them (or the compiler's output).
+function helpers.core_objects(cc, flags)
   return cached(cc .. " " .. flags, CORE_FILES,
                 ("ls \"$root\"/src/ik2d_*.c | xargs -n 1 -P 2 %s %s -c"):format(cc, flags))
 end
+local core_objects = helpers.core_objects
+
+-- The flags the core is built with: C99 and the Makefile's OPTFLAGS, and
+-- last on the line its FPFLAGS (no FMA contraction).
+local CORE_FLAGS, FP_FLAGS = "-std=c99 -O2", "-ffp-contract=off"
 
 -- Builds a C program from the given source files and every file of the
--- C core (src/ik2d_*.c, not the Lua binding), with the flags the core is
--- built with (no FMA contraction; or base_flags), extra_flags added for
--- the given sources alone; the core's objects are compiled once per set
--- of flags (core_objects), or with the default flags taken from
+-- C core (src/ik2d_*.c, not the Lua binding) with cc (default $CC or cc)
+-- and the flags the core is built with, extra_flags added for the given
+-- sources alone before the floating-point flags; or, given base_flags,
+-- with these instead and extra_flags after them (a user's flags, the
+-- project's nowhere).  The core's objects are compiled once per compiler
+-- and flags (core_objects), or with the default ones taken from
 -- IK2D_CORE_OBJECTS when set (make test passes the folder its build has
 -- just made).  The program is built once too (its key: the flags, the
 -- core's files and objects and every file in its sources' folders, which
 -- it may include), and each call gets a copy of its own in a temporary
 -- file.
 -- Returns ok, the program's path (or the compiler's output).
-function helpers.build_core_program(sources, extra_flags, base_flags)
+function helpers.build_core_program(sources, extra_flags, base_flags, cc)
   local q, root = helpers.shell_quote, helpers.repo_root()
-  local cc = os.getenv("CC") or "cc"
-  local flags = base_flags or "-std=c99 -O2 -ffp-contract=off"
+  local default_cc = os.getenv("CC") or "cc"
+  cc = cc or default_cc
+  local flags = base_flags or CORE_FLAGS .. " " .. FP_FLAGS
+  local program_flags = base_flags and base_flags .. " " .. (extra_flags or "")
+                        or ("%s %s %s"):format(CORE_FLAGS, extra_flags or "", FP_FLAGS)
   local objects = os.getenv("IK2D_CORE_OBJECTS")
-  if base_flags or (objects or "") == "" then
+  if base_flags or cc ~= default_cc or (objects or "") == "" then
     local ok
     ok, objects = core_objects(cc, flags)
     if not ok then return false, objects end
@@ -518,11 +530,10 @@ function helpers.build_core_program(sources, extra_flags, base_flags)
     files[#files + 1] = q(root .. "/" .. f)
     folders[#folders + 1] = (f:match("^(.*)/") or ".") .. "/*.[ch]"
   end
-  local ok, built = cached(("%s %s %s %s %s"):format(cc, flags, extra_flags or "", table.concat(sources, " "),
-                                                     objects),
+  local ok, built = cached(("%s %s %s %s"):format(cc, program_flags, table.concat(sources, " "), objects),
                            table.concat(folders, " "),
-                           ("%s %s %s -I%s -o program %s %s -lm")
-                             :format(cc, flags, extra_flags or "", q(root .. "/src"),
+                           ("%s %s -I%s -o program %s %s -lm")
+                             :format(cc, program_flags, q(root .. "/src"),
                                      table.concat(files, " "), table.concat(names, " ")))
   if not ok then return false, built end
   local program = os.tmpname()

@@ -2,7 +2,7 @@
 -- random sequences of operations (chains with limits of every kind,
 -- constraint edits, solver options and methods, targets, solves, groups
 -- and their arrays, skeletons (their edits, chains over their paths and
--- solvers on them solved one by one or jointly; the bone model: scaled,
+-- solvers on them solved one by one or together; the bone model: scaled,
 -- sheared, reflected bones of every inherit mode, the skeleton's scale,
 -- whole local poses, matrices, transform constraints in both spaces and
 -- both modes, orders, stretch and Spine-style IK on skeleton chains),
@@ -941,7 +941,7 @@ end
 
 -- A rig solved frame after frame: a skeleton, chains over paths that
 -- share bones (from an ancestor down), a solver on each (together as a
--- rule: joint solves), then frames of targets near each chain's reach and
+-- rule: coupled solves), then frames of targets near each chain's reach and
 -- sk:solve, with an edit or another skeleton operation now and then.
 local function rig_op(counts, rigs, wc)
   local plan = rigs.plan

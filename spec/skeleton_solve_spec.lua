@@ -1,4 +1,4 @@
--- The joint solve of effectors sharing bones over frames (issue 21):
+-- The coupled solve of effectors sharing bones over frames (issue 21):
 -- a warm-started solve that stalls in a local minimum escapes it by
 -- itself (defect 1 and item 7), and `limited` says when a joint of a
 -- solver's chain ends on its limit (defect 2).
@@ -26,7 +26,7 @@ end
 -- same bits: %.17g round-trips every double
 local function bits(x) return ("%.17g"):format(x) end
 
-describe("a joint solve that stalls", function()
+describe("a coupled solve that stalls", function()
   -- 40 frames recorded from a game: hip x, y, back hand's target x, y,
   -- front hand's x, y.  From frame 9 the warm start held the back hand
   -- 13.4 px off its grip for good, the spine on its limit: both starts
@@ -173,7 +173,7 @@ describe("a joint solve that stalls", function()
   -- the hip swaying.  Counts the frames in runs of more than 10 in a row
   -- where the pair of hands stays unreached.  Seed 26, 200 scenes of 200
   -- frames: 366 such frames of 40000 (549 unreached, the longest run 92)
-  -- when a joint solve tried the warm start only; 0 (11 unreached, the
+  -- when a coupled solve tried the warm start only; 0 (11 unreached, the
   -- longest run 2) with the cold and the scattered starts.  The first 25
   -- scenes (the pure core's share): 82 such frames before, 0 now.
   local function rifle_stress(seed, scenes, frames)
@@ -244,7 +244,7 @@ describe("a joint solve that stalls", function()
   end)
 end)
 
-describe("limited after a joint solve", function()
+describe("limited after a coupled solve", function()
   -- whether a bone of names ends on its limit: 1 on one, 0 when all are
   -- far from theirs, nil between (where this measure and the core's may
   -- disagree)

@@ -560,7 +560,7 @@ describe("ik2d.skeleton", function()
       assert.near(rd, helpers.distance(360, 250, sk:tip("hand_r")), 1e-12)
     end)
 
-    it("weighs effectors by weight x priority in a joint solve", function()
+    it("weighs effectors by weight x priority in a coupled solve", function()
       local function lean(priority)
         local sk = character()
         local l = ik2d.solver(sk:chain("spine", "arm_l"), { iterations = 20, priority = priority })

@@ -646,11 +646,11 @@ do
     if case.points then
       -- straight at the target: every bone along the base-to-target line
       local bx, by = arm:base()
-      local aim = atan2(ty - by, tx - bx)
+      local bearing = atan2(ty - by, tx - bx)
       for i = 1, #arm do
         local a = arm:world_angle(i)
-        assert(abs(helpers.wrap(a - aim)) <= 1e-9,
-               ("bone %d points at %.17g, the target is at %.17g"):format(i, a, aim))
+        assert(abs(helpers.wrap(a - bearing)) <= 1e-9,
+               ("bone %d points at %.17g, the target is at %.17g"):format(i, a, bearing))
       end
     end
   end

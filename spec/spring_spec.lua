@@ -1,5 +1,5 @@
 -- ik2d.spring: secondary motion.  Every bone of a chain turns toward its
--- target (the pose, or what a solver wrote) like a damped spring, lagging
+-- neutral angle (the pose, or what a solver wrote) like a damped spring, lagging
 -- behind what its parents and the base do (turning, running, stopping),
 -- dragged by the wind, out of its colliders; the same motion at any frame
 -- rate, stable at any dt, inside the limits.
@@ -135,7 +135,7 @@ describe("ik2d.spring", function()
 
   describe("motion", function()
     it("moves one bone exactly as the damped oscillator's closed form (1e-9 rad over 3 s)", function()
-      -- x'' = -k/m (x - target) - c/m x', from 0.8 rad off the target at rest
+      -- x'' = -k/m (x - neutral) - c/m x', from 0.8 rad off the neutral angle at rest
       local k, c, m = 150, 3, 1.5
       local chain = ik2d.chain{ { length = 10 } }
       local spring = ik2d.spring(chain, { stiffness = k, damping = c, mass = m })
@@ -156,7 +156,7 @@ describe("ik2d.spring", function()
       local chain = ik2d.chain{ { length = 10 } }
       local spring = ik2d.spring(chain, { stiffness = k, damping = c })
       chain:set_pose(1, 1)
-      -- dt = 0: the new target is seen, the bone has not moved (set_pose
+      -- dt = 0: the new neutral angle is seen, the bone has not moved (set_pose
       -- showed the pose until this update)
       spring:update(0)
       assert.are.equal(0, chain:angle(1))
@@ -226,7 +226,7 @@ describe("ik2d.spring", function()
       end
     end)
 
-    it("follows a new pose as its target (set_pose), from where the bones are", function()
+    it("follows a new pose as its neutral angle (set_pose), from where the bones are", function()
       local chain = tail(3)
       local spring = ik2d.spring(chain)
       for _ = 1, 10 do spring:update(1 / 60) end
@@ -437,7 +437,7 @@ describe("ik2d.spring", function()
   end)
 
   describe("weight", function()
-    it("blends with the target as solves do: weight 0 shows the pose bit for bit, 0.5 half the spring's " ..
+    it("blends with the neutral angle as solves do: weight 0 shows the pose bit for bit, 0.5 half the spring's " ..
        "turn", function()
       local full, half, none = tail(4), tail(4), tail(4)
       local sf = ik2d.spring(full, { damping = 2 })
@@ -497,7 +497,7 @@ describe("ik2d.spring", function()
       for i = 1, 3 do assert.near(free:angle(i), arm:angle(i), 1e-6) end
     end)
 
-    it("reset puts every bone at rest on its target and shows it", function()
+    it("reset puts every bone at rest at its neutral angle and shows it", function()
       local chain, spring = swinging(5)
       spring:reset()
       for i = 1, 3 do
@@ -973,7 +973,7 @@ describe("ik2d.spring", function()
       return chain, spring
     end
 
-    it("is at rest on the targets after 3 updates of dt = 100, 1e6 or math.huge (1e-12 rad, rad/s)", function()
+    it("is at rest at the neutral angles after 3 updates of dt = 100, 1e6 or math.huge (1e-12 rad, rad/s)", function()
       for _, dt in ipairs{ 20, 100, 1e6, math.huge } do
         local chain, spring = light()
         for _ = 1, 3 do spring:update(dt) end

@@ -1,7 +1,7 @@
 -- Targets on bones (issue 21, item 2): s:set_target_bone(sk, bone [, dx,
--- dy]) aims a solver at the point (dx, dy) of a bone's space, read where
+-- dy]) puts a solver's target on the point (dx, dy) of a bone's space, read where
 -- the bone is whenever the target is read; sk:solve() solves a solver
--- after the ones that move its target's bone, and a joint solve moves the
+-- after the ones that move its target's bone, and a coupled solve moves the
 -- target with the bones it turns, so that a back hand stays on the rifle
 -- the front hand holds.  A cycle through targets is refused, naming both
 -- solvers; set_target and clear_target_bone go back to world points.
@@ -67,7 +67,7 @@ describe("a target on a bone", function()
     assert.near(qx, x, EPS)
     assert.near(qy, y, EPS)
     assert.is_true(abs(qx - px) + abs(qy - py) > 10)
-    -- and the solve aims there
+    -- and the solve reaches there
     assert.is_true((s:solve()))
     local tx, ty = s:chain():tip()
     assert.near(qx, tx, 0.01)
@@ -222,7 +222,7 @@ describe("a target on a bone", function()
     local tx, ty = rig:tip("a2")
     assert.near(x, tx, 0.01)
     assert.near(y, ty, 0.01)
-    -- solved the other way round, it aims where the bone was
+    -- solved the other way round, it reaches where the bone was
     mover:set_target(30, 70)
     local before_x, before_y = point_of(other, "flag_b", 4, 0)
     rig:solve()
@@ -292,7 +292,7 @@ describe("sk:solve() and targets on bones", function()
     a:set_target(20, 30)
     b:set_target(120, 30)
     for _ = 1, 3 do assert.are.equal(2, sk:solve()) end
-    -- a's target on b's flag: b must now solve first, or a aims where the
+    -- a's target on b's flag: b must now solve first, or a reaches where the
     -- flag was before b moved it
     a:set_target_bone(sk, "flag_b", 5, 0)
     b:set_target(50, 20)
@@ -336,7 +336,7 @@ describe("sk:solve() and targets on bones", function()
 
   it("solved alone (s:solve()), reports its distance from where its chain moved the target's bone", function()
     -- the holster scene of the last spec, solved without sk:solve(): the
-    -- solve aims where the holster was, then the spine it turned moves it
+    -- solve reaches where the holster was, then the spine it turned moves it
     local r = helpers.random(7)
     local moved = 0
     for _ = 1, 40 do
@@ -510,7 +510,7 @@ describe("sk:solve() and targets on bones", function()
 
   it("on another skeleton's bone solves as that point set by set_target, bit for bit", function()
     -- (each rig's own two solvers kept: collected between the two solves
-    -- of a frame, they would leave one rig's joint group and not the other's)
+    -- of a frame, they would leave one rig's coupled group and not the other's)
     local rig, rig_back, rig_front = rifleman(300, 300)
     local twin, twin_back, twin_front = rifleman(300, 300)
     local arms = two_arms()
@@ -548,7 +548,7 @@ describe("a cycle through targets", function()
 
   it("made later (together = false) is refused at solve, naming both, solving nothing", function()
     local sk, back, front = rifleman(300, 300)
-    -- each hand on the other's arm: together, one joint solve
+    -- each hand on the other's arm: together, one coupled solve
     back:set_target_bone(sk, "rifle", 20, 0)
     front:set_target_bone(sk, "fore_b", 26, 0)
     assert.is_true(sk:solve() >= 0)

@@ -290,7 +290,7 @@ describe("two_bone solver", function()
       assert.near(0, helpers.angle_diff(elbow, arm:angle(2)), EPS)
     end)
 
-    it("hold the elbow on its limit and aim the limb when the target needs more bend", function()
+    it("hold the elbow on its limit and point the limb when the target needs more bend", function()
       local arm = make_limb()
       -- elbow at most 0.5 rad from straight: local -0.3 + [0.3, 0.8]
       arm:set_constraint(2, ik2d.constraint{ min = 0.3, max = 0.8 })

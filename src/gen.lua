@@ -656,9 +656,17 @@ end
 
 local function setter_prototypes(def)
   local object = "ik2d_" .. def.prefix
+  local switched = {}
+  for _, setter in ipairs(defs.setters(def)) do
+    if setter.switch then switched[#switched + 1] = setter.name:gsub("_", " ") end
+  end
+  local switches = #switched == 0 and ""
+    or format("; a setter of a part with a switch (%s) turns it on, its clear function off",
+              concat(switched, ", "))
   local out = {
-    c_comment(format("One setting each (a group's together, its switch turned on): checked as "
-      .. "ik2d_%s_set_def checks it, with the rules that read it, then kept.", def.prefix), ""),
+    c_comment(format("One setting each, or the fields set as one (an x and a y)%s.  Each is "
+      .. "checked as ik2d_%s_set_def checks it, with the rules that read it, then kept.", switches,
+      def.prefix), ""),
   }
   for _, setter in ipairs(defs.setters(def)) do
     local params = setter_params(setter)
@@ -737,6 +745,9 @@ local function api_c()
     "** ik2d_api.c: the words of every status and the default defs, as",
     "** lua/ik2d/api.lua describes them.  Edit that file, then make gen.",
     "*/",
+    "/* the core's floating-point rules, as in every source of the core */",
+    "#include \"ik2d_fp.h\"",
+    "",
     "#include <math.h>",
     "#include <string.h>",
     "",

@@ -122,7 +122,7 @@ typedef enum ik2d_status {
   /* a spring's damping (torque per rad/s) negative or not finite */
   IK2D_ERR_SPRING_DAMPING,
   /* a solver's target is on a bone that a solver running after it moves (each
-  ** targeting a bone the other moves, outside a joint solve) */
+  ** targeting a bone the other moves, outside a coupled solve) */
   IK2D_ERR_TARGET_CYCLE,
   IK2D_ERR_WIND_X, /* a spring's wind x not finite */
   IK2D_ERR_WIND_Y, /* a spring's wind y not finite */
@@ -225,7 +225,7 @@ IK2D_API ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t si
                                           const ik2d_constraint_def *def);
 /* New limits for every bone sharing the constraint. */
 IK2D_API ik2d_status ik2d_constraint_set_def(ik2d_constraint *constraint,
-                                         const ik2d_constraint_def *def);
+                                             const ik2d_constraint_def *def);
 /* The def as last set (a zeroed def for NULL). */
 IK2D_API ik2d_constraint_def ik2d_constraint_get_def(const ik2d_constraint *constraint);
 /* The allowed local delta (angle - rest) nearest to delta, found in the
@@ -439,11 +439,12 @@ typedef struct ik2d_pole_def {
   bool enabled;
 } ik2d_pole_def;
 
-/* A solver's settings: solvers on a skeleton's chains (ik2d_skeleton_solve). */
+/* A solver's settings: the solver as an effector of its skeleton's solve
+** (ik2d_skeleton_solve): solvers on a skeleton's chains. */
 typedef struct ik2d_effector_def {
-  /* >= 0: weight x priority weighs this effector in a joint solve; 1 */
+  /* >= 0: weight x priority weighs this effector in a coupled solve; 1 */
   double priority;
-  /* solved jointly with the solvers whose chains share bones with it (true),
+  /* solved together with the solvers whose chains share bones with it (true),
   ** or after them, winning on the bones it touches (false); true */
   bool together;
 } ik2d_effector_def;
@@ -511,8 +512,10 @@ IK2D_API ik2d_status ik2d_solver_set_def(ik2d_solver *solver, const ik2d_solver_
 /* The settings now (a default def for NULL). */
 IK2D_API ik2d_solver_def ik2d_solver_get_def(const ik2d_solver *solver);
 /* generated from lua/ik2d/api.lua by make gen: solver setters */
-/* One setting each (a group's together, its switch turned on): checked as
-** ik2d_solver_set_def checks it, with the rules that read it, then kept. */
+/* One setting each, or the fields set as one (an x and a y); a setter of a
+** part with a switch (tip angle, pole, aim) turns it on, its clear function
+** off. Each is checked as ik2d_solver_set_def checks it, with the rules that
+** read it, then kept. */
 IK2D_API ik2d_status ik2d_solver_set_method(ik2d_solver *solver, ik2d_method method);
 IK2D_API ik2d_status ik2d_solver_set_iterations(ik2d_solver *solver, int iterations);
 IK2D_API ik2d_status ik2d_solver_set_tolerance(ik2d_solver *solver, double tolerance);
@@ -591,25 +594,25 @@ IK2D_API int ik2d_solvers_solve_isa(ik2d_solver *const *solvers, int count, ik2d
 ** checked before any is written; for a bad one, *bad (if not NULL) gets
 ** its index.  NULL entries are skipped. */
 IK2D_API ik2d_status ik2d_solvers_set_targets(ik2d_solver *const *solvers, int count,
-                                      const double *xy, int *bad);
+                                              const double *xy, int *bad);
 /* ik2d_solvers_set_targets' check alone: writes nothing (so that several arrays
 ** can all be checked before any is written).  The same for the others. */
 IK2D_API ik2d_status ik2d_solvers_check_targets(ik2d_solver *const *solvers, int count,
-                                        const double *xy, int *bad);
+                                                const double *xy, int *bad);
 IK2D_API ik2d_status ik2d_solvers_check_tip_angles(ik2d_solver *const *solvers, int count,
-                                           const double *angles, int *bad);
+                                                   const double *angles, int *bad);
 IK2D_API ik2d_status ik2d_solvers_check_poles(ik2d_solver *const *solvers, int count,
-                                      const double *xy, int *bad);
+                                              const double *xy, int *bad);
 /* Every solver's tip angle from angles (one a solver), for the solvers
 ** whose tip angle is on (each keeps its tip weight; the others' entries
 ** are not read), all checked before any is written; for a bad one, *bad
 ** (if not NULL) gets its index.  NULL entries are skipped. */
 IK2D_API ik2d_status ik2d_solvers_set_tip_angles(ik2d_solver *const *solvers, int count,
-                                         const double *angles, int *bad);
+                                                 const double *angles, int *bad);
 /* Every solver's pole from xy (x, y pairs), for the solvers that have a
 ** pole (the others' entries are not read), as ik2d_solvers_set_tip_angles. */
 IK2D_API ik2d_status ik2d_solvers_set_poles(ik2d_solver *const *solvers, int count,
-                                    const double *xy, int *bad);
+                                            const double *xy, int *bad);
 
 /* ------------------------------------------------------------------ */
 /* Skeleton: bones in a tree, each with a parent (an earlier bone, or   */
@@ -739,9 +742,9 @@ IK2D_API void ik2d_skeleton_base(const ik2d_skeleton *skeleton, double *x,
 ** skeleton), all checked before any is written; for a bad one, *bad (if
 ** not NULL) gets its index.  NULL entries are skipped. */
 IK2D_API ik2d_status ik2d_skeletons_set_bases(ik2d_skeleton *const *skeletons, int count,
-                                    const double *xya, int *bad);
+                                              const double *xya, int *bad);
 IK2D_API ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int count,
-                                      const double *xya, int *bad);
+                                                const double *xya, int *bad);
 IK2D_API ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *skeleton, bool flip);
 IK2D_API bool ik2d_skeleton_flip(const ik2d_skeleton *skeleton);
 /* The animated local angle of bone i; the result shows it until the
@@ -832,9 +835,9 @@ IK2D_API ik2d_skeleton *ik2d_transform_constraint_skeleton(
 IK2D_API void ik2d_transform_constraint_apply(ik2d_transform_constraint *constraint);
 
 /* generated from lua/ik2d/api.lua by make gen: transform_constraint setters */
-/* One setting each (a group's together, its switch turned on): checked as
-** ik2d_transform_constraint_set_def checks it, with the rules that read it,
-** then kept. */
+/* One setting each, or the fields set as one (an x and a y). Each is checked
+** as ik2d_transform_constraint_set_def checks it, with the rules that read
+** it, then kept. */
 IK2D_API ik2d_status ik2d_transform_constraint_set_mix_rotate(ik2d_transform_constraint *transform_constraint,
                                                               double mix_rotate);
 IK2D_API ik2d_status ik2d_transform_constraint_set_mix_x(ik2d_transform_constraint *transform_constraint,
@@ -982,12 +985,12 @@ IK2D_API void ik2d_solver_release(ik2d_solver *solver);
 ** world transform.  A solver whose chain lies below another's bones runs
 ** after it, and so does one whose target is on a bone another's solve
 ** moves (ik2d_solver_set_target_bone); solvers with together whose chains
-** share bones are solved jointly, over all their effectors weighted by
+** share bones are solved together, over all their effectors weighted by
 ** weight x priority, a target on a bone the group moves moving with it,
 ** and each keeps its own result; a solver with together = false runs
-** after the joint solve of the bones it shares.  Returns how many
+** after the coupled solve of the bones it shares.  Returns how many
 ** reached, or -1, solving nothing, when two solvers (or units) each
-** target a bone the other moves outside a joint solve
+** target a bone the other moves outside a coupled solve
 ** (ik2d_skeleton_cycle names them). */
 IK2D_API int ik2d_skeleton_solve(ik2d_skeleton *skeleton);
 /* ik2d_skeleton_set_base, then ik2d_skeleton_solve, in one call: the
@@ -1035,7 +1038,7 @@ IK2D_API int ik2d_skeleton_solvers(const ik2d_skeleton *skeleton,
 ** may be the solver's chain's own or another; it must outlive the
 ** target (clear it, or set a world target, before its memory goes).
 ** ik2d_skeleton_solve orders its solvers so that one whose target is on
-** a bone another's solve moves runs after it, or solves them jointly
+** a bone another's solve moves runs after it, or solves them together
 ** with the target moving with the bones (a back hand on a rifle the
 ** front hand holds); another skeleton's bone, or a plain chain's target,
 ** is read where that skeleton is when the solver solves (solve that
@@ -1059,19 +1062,20 @@ IK2D_API int ik2d_solver_target_bone(const ik2d_solver *solver, ik2d_skeleton **
                                      double *dx, double *dy);
 /* Spring: secondary motion (tails, hair, capes, antennae).  The bones  */
 /* of its chain swing like a chain of damped torsional springs: each    */
-/* joint pulls its bone toward its target local angle, and its parent   */
-/* the other way; so a bone lags in world space when its target, its    */
-/* parent or the base turns or the base runs, jumps and stops, swings   */
-/* back, hangs under gravity and bends with the wind, all inside its    */
-/* limits and out of the spring's colliders.  Joint i's spring is its   */
-/* bone's stiffness times the number of bones from it to the tip (the   */
-/* bones it carries), so every joint bends alike under a load on every  */
-/* bone.  The target of bone i is the chain's result angle as the       */
-/* spring finds it at an update: the pose, or what a solver wrote since */
-/* (so a spring updated after a solve lags behind the IK); while        */
-/* nothing but the spring writes the result, the target stays the last  */
-/* one seen.  Each update writes the result                             */
-/*   result = target + weight * delta(spring - target)                  */
+/* joint pulls its bone toward its neutral local angle, and its parent  */
+/* the other way; so a bone lags in world space when its neutral angle, */
+/* its parent or the base turns or the base runs, jumps and stops,      */
+/* swings back, hangs under gravity and bends with the wind, all inside */
+/* its limits and out of the spring's colliders.  Joint i's spring is   */
+/* its bone's stiffness times the number of bones from it to the tip    */
+/* (the bones it carries), so every joint bends alike under a load on   */
+/* every bone.  The neutral angle of bone i (where its joint's spring   */
+/* is slack) is the chain's result angle as the spring finds it at an   */
+/* update: the pose, or what a solver wrote since (so a spring updated  */
+/* after a solve lags behind the IK); while nothing but the spring      */
+/* writes the result, it stays the last one seen.  Each update writes   */
+/* the result                                                           */
+/*   result = neutral + weight * delta(spring - neutral)                */
 /* as a solve does, and its joints.  src/ik2d_spring.c derives the      */
 /* model.                                                               */
 /* ------------------------------------------------------------------ */
@@ -1081,7 +1085,7 @@ typedef struct ik2d_spring ik2d_spring;
 /* A spring's settings. */
 typedef struct ik2d_spring_def {
   /* >= 0: the last joint's spring, torque per radian of its bone's turn from
-  ** the target; joint i of n has (n - i) times it; 100 */
+  ** its neutral angle; joint i of n has (n - i) times it; 100 */
   double stiffness;
   /* >= 0: torque per rad/s of every bone's turning through the air (air
   ** drag), which also drags it along with the air moving past it (wind, the
@@ -1159,8 +1163,8 @@ IK2D_API ik2d_status ik2d_spring_set_def(ik2d_spring *spring, const ik2d_spring_
 /* The settings now (a default def for NULL). */
 IK2D_API ik2d_spring_def ik2d_spring_get_def(const ik2d_spring *spring);
 /* generated from lua/ik2d/api.lua by make gen: spring setters */
-/* One setting each (a group's together, its switch turned on): checked as
-** ik2d_spring_set_def checks it, with the rules that read it, then kept. */
+/* One setting each, or the fields set as one (an x and a y). Each is checked
+** as ik2d_spring_set_def checks it, with the rules that read it, then kept. */
 IK2D_API ik2d_status ik2d_spring_set_gravity(ik2d_spring *spring, double gravity_x,
                                              double gravity_y);
 IK2D_API ik2d_status ik2d_spring_set_wind(ik2d_spring *spring, double wind_x,
@@ -1187,8 +1191,8 @@ IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *col
 ** below) and writes the chain's result.  The same motion at any frame
 ** rate: substeps of at most 1/720 s (whole ones at 24..360 Hz frames),
 ** each integrated exactly for the linear damped oscillator with its
-** forcing held over it; a target or base angle that changes frame after
-** frame moves linearly between its samples, one that changes after a
+** forcing held over it; a neutral or base angle that changes frame
+** after frame moves linearly between its samples, one that changes after a
 ** frame without change jumps at the frame's start; the base's position
 ** moves linearly between the samples of the updates with dt > 0 (its
 ** velocity jumps at a frame's start: the bones feel that as an impulse),
@@ -1202,8 +1206,8 @@ IK2D_API int ik2d_spring_colliders(const ik2d_spring *spring, ik2d_collider *col
 ** of 100 s ends at rest); no bone turns faster than 720 pi rad/s.
 ** IK2D_ERR_DT, changing nothing, for a negative or NaN dt. */
 IK2D_API ik2d_status ik2d_spring_update(ik2d_spring *spring, double dt);
-/* At rest on the target: every bone at its target, no velocity; writes
-** the result. */
+/* At rest: every bone at its neutral angle, no velocity; writes the
+** result. */
 IK2D_API void ik2d_spring_reset(ik2d_spring *spring);
 /* The angular velocity of bone i in rad/s, in the sense of
 ** ik2d_chain_world_angle (mirrored when flipped). */

@@ -57,7 +57,9 @@
 #include "ik2d_constraint.h"
 #include "ik2d_numbers.h"
 
-double aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty) {
+/* The target's distance from the ray from (ox, oy) along unit u: from
+** its line for a target ahead of the origin, else from the origin. */
+static double aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty) {
   double dx = tx - ox, dy = ty - oy;
   double cross;
   /* an origin beyond the doubles (an offset of 1e308 turned) is no ray */

@@ -10,10 +10,6 @@
 #include "ik2d_math.h"
 #include "ik2d_pose.h"
 
-/* The target's distance from the ray from (ox, oy) along unit u: from
-** its line for a target ahead of the origin, else from the origin. */
-double aim_distance(double ox, double oy, ik2d_rot u, double tx, double ty);
-
 /* The target's distance from the aim's ray on the chain's result (angles
 ** and joints, as drawn); the target in world space. */
 double ik2d_aim_chain_distance(const ik2d_chain *chain, const ik2d_aim_def *aim,

@@ -3,6 +3,9 @@
 ** ik2d_api.c: the words of every status and the default defs, as
 ** lua/ik2d/api.lua describes them.  Edit that file, then make gen.
 */
+/* the core's floating-point rules, as in every source of the core */
+#include "ik2d_fp.h"
+
 #include <math.h>
 #include <string.h>
 

@@ -165,7 +165,7 @@ bool ik2d_batch_list(ik2d_batch *b, ik2d_solver *solver) {
 }
 
 ik2d_status ik2d_solvers_check_targets(ik2d_solver *const *solvers, int count,
-                               const double *xy, int *bad) {
+                                       const double *xy, int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -179,7 +179,7 @@ ik2d_status ik2d_solvers_check_targets(ik2d_solver *const *solvers, int count,
 }
 
 ik2d_status ik2d_solvers_set_targets(ik2d_solver *const *solvers, int count,
-                             const double *xy, int *bad) {
+                                     const double *xy, int *bad) {
   int i;
   ik2d_status status = ik2d_solvers_check_targets(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;

@@ -49,23 +49,23 @@ typedef struct ccd_turn_inputs {
 } ccd_turn_inputs;
 
 static inline ccd_turn_inputs ccd_turn_inputs_of(const ik2d_pose *pose) {
-  ccd_turn_inputs aim;
-  aim.target_x = pose->target_x;
-  aim.target_y = pose->target_y;
-  aim.tolerance_sq = pose->tolerance_sq;
-  aim.damping = pose->damping;
-  return aim;
+  ccd_turn_inputs in;
+  in.target_x = pose->target_x;
+  in.target_y = pose->target_y;
+  in.tolerance_sq = pose->tolerance_sq;
+  in.damping = pose->damping;
+  return in;
 }
 
 /* Turns joint i, at (jx, jy), toward the target (damping and limits
 ** applied), moves the tip with it and returns the tip's squared distance
 ** to the target.  Inline: it is the inner loop, and inlined the tip stays
 ** in registers. */
-IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_turn_inputs *aim, int i,
+IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_turn_inputs *in, int i,
                             double jx, double jy, double *tip_x,
                             double *tip_y) {
   double to_tip_x = *tip_x - jx, to_tip_y = *tip_y - jy;
-  double to_target_x = aim->target_x - jx, to_target_y = aim->target_y - jy;
+  double to_target_x = in->target_x - jx, to_target_y = in->target_y - jy;
   double dot = to_tip_x * to_target_x + to_tip_y * to_target_y;
   double cross = to_tip_x * to_target_y - to_tip_y * to_target_x;
   double norm = sqrt(dot * dot + cross * cross);
@@ -75,8 +75,8 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_turn_inputs *aim, int i,
   if (!(norm > IK2D_TURN_NORM_MIN && norm < IK2D_TURN_NORM_MAX)) norm = ik2d_hypot(dot, cross);
   if (norm > 0.0) {
     ik2d_rot turn = ik2d_rot_of(dot / norm, cross / norm), old = pose->rot[i];
-    if (turn.c < aim->damping.c)
-      turn = ik2d_rot_of(aim->damping.c, turn.s < 0.0 ? -aim->damping.s : aim->damping.s);
+    if (turn.c < in->damping.c)
+      turn = ik2d_rot_of(in->damping.c, turn.s < 0.0 ? -in->damping.s : in->damping.s);
     pose->rot[i] = ik2d_rot_mul(old, turn);
     /* the turn actually made: the clamped rotation from the old one */
     if (ik2d_pose_clamp(pose, i)) turn = ik2d_rot_inv_mul(old, pose->rot[i]);
@@ -90,8 +90,8 @@ IK2D_INLINE double ccd_turn(ik2d_pose *pose, const ccd_turn_inputs *aim, int i,
       *tip_y = pose->joint_y[pose->count];
     }
   }
-  dx = aim->target_x - *tip_x;
-  dy = aim->target_y - *tip_y;
+  dx = in->target_x - *tip_x;
+  dy = in->target_y - *tip_y;
   return dx * dx + dy * dy;
 }
 
@@ -110,7 +110,7 @@ IK2D_INLINE void ccd_next_joint(ik2d_pose *pose, int i, ik2d_rot *world) {
 ** It stops early within tolerance. */
 typedef struct ccd_sweeper {
   ik2d_pose *pose;
-  ccd_turn_inputs aim;
+  ccd_turn_inputs in;
   double tip_x, tip_y, distance_sq;
   ik2d_rot world;
   int step;          /* the next step; pose->count once the sweep is over */
@@ -119,7 +119,7 @@ typedef struct ccd_sweeper {
 /* distance_sq is set by the first step (a chain has a bone at least). */
 IK2D_INLINE void ccd_sweeper_start(ccd_sweeper *l, ik2d_pose *pose) {
   l->pose = pose;
-  l->aim = ccd_turn_inputs_of(pose);
+  l->in = ccd_turn_inputs_of(pose);
   l->tip_x = pose->joint_x[pose->count];
   l->tip_y = pose->joint_y[pose->count];
   l->world = pose->base;
@@ -131,10 +131,10 @@ IK2D_INLINE int ccd_sweeper_step(ccd_sweeper *l, ik2d_sweep sweep) {
   ik2d_pose *pose = l->pose;
   int n = pose->count;
   int i = sweep == IK2D_SWEEP_TIP ? n - 1 - l->step : l->step;
-  l->distance_sq = ccd_turn(pose, &l->aim, i, pose->joint_x[i],
+  l->distance_sq = ccd_turn(pose, &l->in, i, pose->joint_x[i],
                             pose->joint_y[i], &l->tip_x, &l->tip_y);
   l->step++;
-  if (l->distance_sq <= l->aim.tolerance_sq) {
+  if (l->distance_sq <= l->in.tolerance_sq) {
     IK2D_STAT(pose->joint_updates += l->step);
     l->step = n;
     return 1;

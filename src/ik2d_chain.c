@@ -153,7 +153,7 @@ ik2d_status ik2d_chain_init(ik2d_chain *chain, size_t size,
 }
 
 ik2d_status ik2d__chain_init_pivots(ik2d_chain *chain, size_t size,
-                                   const ik2d_chain_def *def) {
+                                    const ik2d_chain_def *def) {
   return chain_init(chain, size, def, true);
 }
 

@@ -42,7 +42,7 @@ void ik2d__chain_update_joints(ik2d_chain *chain);
 ** takes bones of length 0 (pivots), and the base as ik2d_chain_set_base
 ** keeps it (angle wrapped to (-pi, pi], its rotation), joints untouched. */
 ik2d_status ik2d__chain_init_pivots(ik2d_chain *chain, size_t size,
-                                   const ik2d_chain_def *def);
+                                    const ik2d_chain_def *def);
 void ik2d__chain_keep_base(ik2d_chain *chain, double x, double y, double angle);
 /* The status of a base (x, y, angle) for chains and skeletons: each
 ** finite. */

@@ -63,7 +63,7 @@ ik2d_status ik2d_constraint_init(ik2d_constraint *constraint, size_t size,
 }
 
 ik2d_status ik2d_constraint_set_def(ik2d_constraint *constraint,
-                                const ik2d_constraint_def *def) {
+                                    const ik2d_constraint_def *def) {
   ik2d_status status;
   if (constraint == NULL) return IK2D_ERR_NULL;
   status = constraint_def_check(def);
@@ -92,6 +92,6 @@ bool ik2d_constraint_arc(const ik2d_constraint *c, double *from, double *to) {
 }
 
 bool ik2d__constraint_clamp_rot(const ik2d_constraint *c, ik2d_rot mid,
-                               ik2d_rot *r) {
+                                ik2d_rot *r) {
   return ik2d__constraint_clamp_rot_inline(c, mid, r);
 }

@@ -20,7 +20,7 @@ struct ik2d_constraint {
 ** rest rotation times mid_rot); returns true if it had to move it.  No
 ** trig: the solvers clamp rotations, never angles. */
 bool ik2d__constraint_clamp_rot(const ik2d_constraint *constraint, ik2d_rot mid,
-                               ik2d_rot *r);
+                                ik2d_rot *r);
 /* The same, inline: for the loops over every bone at a solve's start and
 ** end (in CCD's inner loop the call keeps its registers free). */
 /* The clamp of a limited bone (not full) whose rotation *r is rel from
@@ -44,7 +44,7 @@ static inline bool ik2d__constraint_clamp_rel_inline(const ik2d_constraint *c, i
 }
 
 static inline bool ik2d__constraint_clamp_rot_inline(const ik2d_constraint *c, ik2d_rot mid,
-                                                    ik2d_rot *r) {
+                                                     ik2d_rot *r) {
   if (c == NULL || c->full) return false;
   /* the rotation relative to the middle of the allowed arc */
   return ik2d__constraint_clamp_rel_inline(c, mid, ik2d_rot_inv_mul(mid, *r), r);
@@ -69,7 +69,7 @@ static inline double ik2d__constraint_clamp_angle(const ik2d_constraint *c, doub
 ** for a free bone (NULL or a full circle) or a world-space limit (which
 ** bounds the world direction, not the local angle), the shortest turn. */
 static inline double ik2d__constraint_turn(const ik2d_constraint *constraint,
-                                          double rest, double from, double to) {
+                                           double rest, double from, double to) {
   if (constraint != NULL && !constraint->full && constraint->def.space == IK2D_SPACE_PARENT) {
     double to_rel = ik2d__constraint_clamp_angle(constraint, to - rest);
     double from_rel = constraint->mid + ik2d_wrap(from - rest - constraint->mid);

@@ -1,6 +1,9 @@
 /*
 ** ik2d_isa.c: which lane kernel a batch runs.
 */
+/* the core's floating-point rules, as in every source of the core */
+#include "ik2d_fp.h"
+
 #include <stddef.h>
 
 #include "ik2d.h"

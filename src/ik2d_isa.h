@@ -33,9 +33,9 @@
 /* Plain CCD solves (ik2d_batch_takes_solve) for count >= 1 solvers of
 ** one bone count on distinct chains, whose solves read nothing another's
 ** writes, streamed through the lanes, each left exactly as
-** ik2d__solver_solve_chain leaves it toward its point target; with measure, each
-** measured there (ik2d__solver_measure_point), and they return how many
-** reached (0 without). */
+** ik2d__solver_solve_chain leaves it toward its point target; with
+** measure, each measured there (ik2d__solver_measure_point), and they
+** return how many reached (0 without). */
 #if IK2D_X86
 int ik2d_lanes_ccd_sse2(ik2d_solver *const *solvers, int count, bool measure);
 #endif

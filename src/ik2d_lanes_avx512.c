@@ -13,6 +13,8 @@
 #endif
 #define IK2D_LANES_ISA IK2D_ISA_NUM_AVX512
 #define IK2D_LANES_NAME ik2d_lanes_ccd_avx512
+/* AVX-512F brings FMA instructions, which ik2d_fp.h keeps unused */
+#define IK2D_FP_TARGET_FMA 1
 #include "ik2d_lanes.h"
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -9,22 +9,10 @@
 #ifndef IK2D_MATH_H
 #define IK2D_MATH_H
 
-#include <math.h>
+/* before anything that computes: how the compiler treats doubles */
+#include "ik2d_fp.h"
 
-/* The same bits on every path and every build: a * b + c is never fused
-** into one rounding (an FMA), whatever the flags (gcc fuses by default
-** outside ISO C modes wherever the target has FMA, as the AVX-512
-** kernel's has). */
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#if defined(__FMA__)
-/* and gcc 12 fuses the complex products it vectorises even so, in
-** straight code and in loops (-O3) */
-#pragma GCC optimize("no-tree-slp-vectorize", "no-tree-loop-vectorize")
-#endif
-#endif
+#include <math.h>
 
 /* For the few inner-loop helpers gcc would otherwise call: a call
 ** spills the loop's locals to memory. */

@@ -1,6 +1,6 @@
 /*
 ** ik2d_numbers.h: the thresholds the solves and the springs share, each
-** defined once for C (the scalar code, the SIMD lanes and the joint solve
+** defined once for C (the scalar code, the SIMD lanes and the coupled solve
 ** alike).  The pure
 ** core's copy, lua/ik2d/pure/numbers.lua, is written from this file by
 ** make gen (src/gen.lua reads every IK2D_ define below), and
@@ -62,11 +62,11 @@
 ** few settle it. */
 #define IK2D_ORIENT_ROUNDS 3
 
-/* A joint solve's attempt has stalled after this many iterations that
+/* A coupled solve's attempt has stalled after this many iterations that
 ** do not lower its objective by a tenth. */
 #define IK2D_COUPLED_STALL 3
 
-/* A solver's count of joint solves in a row that ended unreached goes
+/* A solver's count of coupled solves in a row that ended unreached goes
 ** round from here to 1 (it seeds the scattered start: another each
 ** frame, never the 0 of a group that reached). */
 #define IK2D_COUPLED_STALLS_MAX 65535
@@ -77,7 +77,7 @@
 #define IK2D_SCATTER_SEED 16807
 #define IK2D_SCATTER_STEP 48271
 
-/* The joint solve's damped least squares: at most DLS_ROWS rows
+/* The coupled solve's damped least squares: at most DLS_ROWS rows
 ** (effector coordinates) and DLS_COLUMNS columns (bones), DLS_TRIES
 ** attempts per step, each turn at most DLS_MAX_TURN radians, the damping
 ** starting at DLS_LAMBDA. */

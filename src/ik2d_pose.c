@@ -15,11 +15,11 @@
 ** The limited step: when a limit forbids the exact answer (a target
 ** inside a limited elbow's reach), no pair lands the tip, and turning one
 ** joint at a time stalls where the other would have to move with it (the
-** straight arm aimed at the target is such a saddle).  For a pair of
+** straight arm pointed at the target is such a saddle).  For a pair of
 ** joints i < j of which one is limited, the nearest allowed pose lies
 ** where j takes the law of cosines' angle clamped into its arc, or an end
-** of its arc, with i aimed at the target and clamped; or where i sits at
-** an end of its arc and j aims.  The nearest of these over the pairs is
+** of its arc, with i turned onto the target and clamped; or where i sits
+** at an end of its arc and j turns onto it.  The nearest of these over the pairs is
 ** kept if it gains.  Runs that end short of the target finish with it.
 */
 #include <math.h>
@@ -433,7 +433,7 @@ static void pose_near_keep(const pose_triangle *t, ik2d_rot i_turn, ik2d_rot i_r
   best->j_rot = j_rot;
 }
 
-/* Bone j at j_rot (allowed), then bone i aimed at the target, clamped. */
+/* Bone j at j_rot (allowed), then bone i turned onto the target, clamped. */
 static void pose_near_elbow(const ik2d_pose *pose, const pose_triangle *t, ik2d_rot j_rot,
                             pose_near *best) {
   ik2d_rot j_turn = ik2d_rot_inv_mul(pose->rot[t->j], j_rot), i_turn, i_rot;
@@ -447,7 +447,7 @@ static void pose_near_elbow(const ik2d_pose *pose, const pose_triangle *t, ik2d_
   pose_near_keep(t, i_turn, i_rot, j_rot, px, py, best);
 }
 
-/* Bone i at i_rot (allowed), then bone j aimed at the target, clamped. */
+/* Bone i at i_rot (allowed), then bone j turned onto the target, clamped. */
 static void pose_near_shoulder(const ik2d_pose *pose, const pose_triangle *t, ik2d_rot i_rot,
                                pose_near *best) {
   ik2d_rot i_turn = ik2d_rot_inv_mul(pose->rot[t->i], i_rot), j_turn, j_rot;

@@ -42,6 +42,8 @@
 #include "ik2d_skeleton.h"
 #include "ik2d_solver.h"
 
+static void skeleton_pull_all(ik2d_skeleton *sk);
+
 /* ------------------------------------------------------------------ */
 /* storage                                                              */
 /* ------------------------------------------------------------------ */
@@ -686,7 +688,8 @@ void ik2d__skeleton_chain_pull(ik2d_chain *chain) {
   link->stale = false;
 }
 
-void skeleton_pull_all(ik2d_skeleton *sk) {
+/* Every chain on the skeleton pulls (after an edit of the skeleton). */
+static void skeleton_pull_all(ik2d_skeleton *sk) {
   ik2d_skeleton_node *node;
   for (node = sk->chains.next; node != &sk->chains; node = node->next)
     ik2d__skeleton_chain_pull(chain_of_node(node));
@@ -930,7 +933,7 @@ void ik2d__skeleton_chain_push(ik2d_chain *chain, bool pull_others) {
 
 
 
-/* A skeleton's limits are in parent space: its joint solve turns bones
+/* A skeleton's limits are in parent space: its coupled solve turns bones
 ** in their parents' frames (a bone that should keep a world angle
 ** inherits position only, or its chain's solver orients the tip). */
 static ik2d_status skeleton_check_limit(const ik2d_constraint *limit) {
@@ -1255,7 +1258,7 @@ void ik2d__skeleton_posed(ik2d_skeleton *sk) {
 }
 
 ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int count,
-                             const double *xya, int *bad) {
+                                       const double *xya, int *bad) {
   int i;
   if (skeletons == NULL || xya == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -1269,7 +1272,7 @@ ik2d_status ik2d_skeletons_check_bases(ik2d_skeleton *const *skeletons, int coun
 }
 
 ik2d_status ik2d_skeletons_set_bases(ik2d_skeleton *const *skeletons, int count,
-                           const double *xya, int *bad) {
+                                     const double *xya, int *bad) {
   int i;
   ik2d_status status = ik2d_skeletons_check_bases(skeletons, count, xya, bad);
   if (status != IK2D_OK) return status;

@@ -107,7 +107,7 @@ struct ik2d_skeleton {
   ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
   /* The solve order of ik2d_skeleton_solve, kept between solves: planning
   ** is O(solvers^2) and a skeleton's solvers rarely change.  Kept only
-  ** for plans of lone solves (no joint unit) of at most IK2D_PLAN_KEPT
+  ** for plans of lone solves (no coupled unit) of at most IK2D_PLAN_KEPT
   ** solvers, so that it stays small; it holds while plan_kept does (the
   ** solver list's edits clear it) and while every solver's plan_key,
   ** what the plan reads of its settings, is the same. */
@@ -160,9 +160,9 @@ static inline void ik2d_frame_point(ik2d_frame *f, double dx, double dy, double 
 /* The point (dx, dy) of bone b's space in the result, as drawn (mirrored
 ** about the base when flipped, with the bone). */
 void ik2d__skeleton_general_point(const ik2d_skeleton *sk, int b, double dx, double dy,
-                                 double *x, double *y);
+                                  double *x, double *y);
 static inline void ik2d__skeleton_point(const ik2d_skeleton *sk, int b, double dx, double dy,
-                                       double *x, double *y) {
+                                        double *x, double *y) {
   double px;
   if (sk->general) {
     ik2d__skeleton_general_point(sk, b, dx, dy, x, y);
@@ -221,8 +221,6 @@ void ik2d__skeleton_subtree(const ik2d_skeleton *skeleton, int bone, bool *mask)
 /* A skeleton chain takes its skeleton's state: base, flip, constraints,
 ** pose and result (shifted), joints (from the transforms). */
 void ik2d__skeleton_chain_pull(ik2d_chain *chain);
-/* Every chain on the skeleton pulls (after an edit of the skeleton). */
-void skeleton_pull_all(ik2d_skeleton *skeleton);
 /* A skeleton chain's solve, written back: its bones take its result
 ** angles (shift undone), its joints, and the bones below follow.  With
 ** pull_others, every other chain on the skeleton then pulls (a solve on
@@ -247,6 +245,6 @@ void ik2d__skeleton_settle(ik2d_skeleton *skeleton);
 ** caller), every bone then stale and every chain to pull, deferring: for
 ** a solve that follows at once and places what it reads (then settles). */
 void ik2d__skeleton_set_base_deferred(ik2d_skeleton *skeleton, double x, double y,
-                                     double angle);
+                                      double angle);
 
 #endif

@@ -2,7 +2,7 @@
 ** ik2d_skeleton_solve.c: every solve that knows skeletons: one solver's
 ** (its target on a bone resolved, its chain solved by the solver layer,
 ** a skeleton chain's result written back) and a list's, a whole skeleton
-** in one call, and effectors that share bones solved jointly.
+** in one call, and effectors that share bones solved together.
 **
 ** Order.  Bones are stored parents first.  The solvers on a skeleton's
 ** chains form units: each group of solvers with `together` whose chains
@@ -14,10 +14,10 @@
 ** solvers were made.  A unit of one solver is an ordinary solve of its
 ** chain, which writes its bones back and moves the bones below.
 **
-** The joint solve.  Each effector k (a chain's tip, to reach its target
+** The coupled solve.  Each effector k (a chain's tip, to reach its target
 ** t_k) weighs w_k = weight x priority.  The bones of the group whose turn
 ** moves one effector only are that effector's private part (a tail of
-** its chain); the others, the joint bones, move several.  An iteration
+** its chain); the others, the shared bones, move several.  An iteration
 **
 **   1. turns every bone of the group at once by damped least squares
 **      (Levenberg-Marquardt): with the tips' errors e (each weighted by
@@ -42,7 +42,7 @@
 **     a rifleman whose spine and back arm the warm start held on their
 **     limits kept the back hand 13.4 px off its grip frame after frame,
 **     where a solve from the pose reaches both hands;
-**   - after a joint solve that ended unreached (the group has stalled for
+**   - after a coupled solve that ended unreached (the group has stalled for
 **     as many frames as its solvers count), the warm start and then a
 **     scattered start instead: every bone of the group at a point of its
 **     allowed arc (a free bone: anywhere around its pose) from a fixed
@@ -63,7 +63,7 @@
 ** keeps the best pose seen.  Measured on the goal case (README,
 ** "Skeletons": a torso of 2 bones and two 2-bone arms with limits, both
 ** hands' targets from a random pose, 20 iterations from the rest pose):
-** this reaches both hands in 98-99.7% of cases; turning the joint bones
+** this reaches both hands in 98-99.7% of cases; turning the shared bones
 ** one at a time by weighted least squares (the turn R maximising sum_k
 ** w_k (g_k - o) . R (p_k - o), atan2 of the weighted cross and dot
 ** products) with the same private solves reaches 74-87%.  That turn is
@@ -72,7 +72,7 @@
 **
 ** Each bone then blends with its pose by the largest weight of the
 ** solvers whose chains hold it (a chain's bone blends by its solver's
-** weight), and each solver keeps the joint solution of its bones as its
+** weight), and each solver keeps the coupled solution of its bones as its
 ** warm start and reports its own reached, distance and iterations, and
 ** limited when a joint of its chain ends on a limit.
 */
@@ -103,7 +103,7 @@
 static inline void solver_target(const ik2d_solver *solver, double *x, double *y) {
   if (ik2d__solver_on_bone(solver)) {
     ik2d__skeleton_point(solver->target_skeleton, solver->target_bone, solver->target_x,
-                        solver->target_y, x, y);
+                         solver->target_y, x, y);
   } else {
     ik2d__solver_point_target(solver, x, y);
   }
@@ -310,8 +310,8 @@ static const struct ik2d_chain_link *link_of(const plan *p, int i) {
   return p->solver[i]->chain->link;
 }
 
-/* Is solver i solved jointly with those it shares bones with?  An aimed
-** one is not: the joint step moves tips onto targets, and an aim puts a
+/* Is solver i solved together with those it shares bones with?  An aimed
+** one is not: the coupled step moves tips onto targets, and an aim puts a
 ** point of its ray there, which its own solve does (as together = false). */
 static bool together(const plan *p, int i) {
   return p->solver[i]->settings.effector.together && !p->solver[i]->settings.aim.enabled;
@@ -456,7 +456,7 @@ static bool plan_make(const ik2d_skeleton *sk, plan *p) {
 }
 
 /* ------------------------------------------------------------------ */
-/* the joint solve                                                      */
+/* the coupled solve                                                    */
 /* ------------------------------------------------------------------ */
 
 typedef struct effector {
@@ -469,19 +469,19 @@ typedef struct effector {
                                   working frame */
   double dx, dy;
   double weight;               /* the solver's, for the blend */
-  double pull;                 /* weight x priority, for the joint turns */
+  double pull;                 /* weight x priority, for the coupled turns */
   double tolerance;
   int private_first;           /* chain index of its private part */
   double ring_low, ring_high;  /* what the private part reaches */
   double distance_sq;          /* of its tip in the working pose */
 } effector;
 
-typedef struct joint {
+typedef struct coupled {
   ik2d_skeleton *sk;
   int count;                   /* effectors */
   effector effector[MAX_SOLVERS];
   int first;                   /* the lowest bone of the group */
-  unsigned char in[MAX_BONES]; /* bone in the group: 1 + whether joint */
+  unsigned char in[MAX_BONES]; /* bone in the group: 1 + whether shared */
   unsigned char carried[MAX_BONES]; /* not in the group, between a group
                                   bone and a moving target's bone: its
                                   working frame is kept too (its local
@@ -495,13 +495,13 @@ typedef struct joint {
   ik2d_rot start[MAX_BONES];
   ik2d_rot cold[MAX_BONES];    /* the start as after forget(): the pose */
   bool warm;                   /* the start is not the cold one */
-  int stalls;                  /* joint solves in a row that ended unreached */
+  int stalls;                  /* coupled solves in a row that ended unreached */
   ik2d_frame frame[MAX_BONES]; /* its frames, no trig */
-} joint;
+} coupled;
 
 /* Working frames of the group's bones, from their rotations; the bones
 ** above the group keep the skeleton's frames. */
-static void coupled_forward(joint *w) {
+static void coupled_forward(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (b = w->first; b < sk->count; b++) {
@@ -537,7 +537,7 @@ static void coupled_forward(joint *w) {
   }
 }
 
-static double effector_distance_sq(const joint *w, const effector *e) {
+static double effector_distance_sq(const coupled *w, const effector *e) {
   const ik2d_frame *f = &w->frame[e->link->to];
   double dx = e->target_x - f->tip_x, dy = e->target_y - f->tip_y;
   return dx * dx + dy * dy;
@@ -545,7 +545,7 @@ static double effector_distance_sq(const joint *w, const effector *e) {
 
 /* The weighted objective; and whether every effector with weight is
 ** within its tolerance. */
-static double coupled_measure(joint *w, bool *reached) {
+static double coupled_measure(coupled *w, bool *reached) {
   double sum = 0.0;
   int k;
   *reached = true;
@@ -562,20 +562,20 @@ static double coupled_measure(joint *w, bool *reached) {
 
 /* Rotation *r of bone b turned into its limits (in the skeleton's
 ** angles). */
-static void coupled_clamp_rot(const joint *w, int b, ik2d_rot *r) {
+static void coupled_clamp_rot(const coupled *w, int b, ik2d_rot *r) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   if (limit != NULL && !limit->full)
     ik2d__constraint_clamp_rot(limit, ik2d_rot_mul(w->sk->rest_rot[b], limit->mid_rot), r);
 }
 
 /* Bone b of the working pose turned into its limits. */
-static void coupled_clamp(joint *w, int b) {
+static void coupled_clamp(coupled *w, int b) {
   coupled_clamp_rot(w, b, &w->rot[b]);
 }
 
 /* Whether bone b of the working pose ends on an edge of its limits; *side
 ** is its angle from the middle of the allowed arc. */
-static bool coupled_on_limit(const joint *w, int b, double *side) {
+static bool coupled_on_limit(const coupled *w, int b, double *side) {
   const ik2d_constraint *limit = w->sk->constraint[b];
   ik2d_rot rel;
   if (limit == NULL || limit->full) return false;
@@ -584,12 +584,12 @@ static bool coupled_on_limit(const joint *w, int b, double *side) {
   return fabs(*side) >= limit->half - IK2D_ON_LIMIT;
 }
 
-/* For groups too big for the dense step: effector e's pull on the joint
+/* For groups too big for the dense step: effector e's pull on the shared
 ** bone at (ox, oy), weighted, into sums: its private part's root r (its
 ** tip when it has none) to r + (t - tip), where the tail as its own
 ** solve left it would put the tip on the target. */
-static void coupled_pull(const joint *w, const effector *e, double ox, double oy,
-                       double *dot, double *cross) {
+static void coupled_pull(const coupled *w, const effector *e, double ox, double oy,
+                         double *dot, double *cross) {
   const ik2d_frame *tip = &w->frame[e->link->to];
   const ik2d_frame *root = e->private_first < e->chain->count
                                ? &w->frame[e->link->bones[e->private_first]] : NULL;
@@ -600,8 +600,8 @@ static void coupled_pull(const joint *w, const effector *e, double ox, double oy
   *cross += e->pull * (cx * ay - cy * ax);
 }
 
-/* Each joint bone, root to tip, turned by weighted least squares. */
-static void coupled_sweep(joint *w) {
+/* Each shared bone, root to tip, turned by weighted least squares. */
+static void coupled_sweep(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (b = w->first; b < sk->count; b++) {
@@ -624,13 +624,13 @@ static void coupled_sweep(joint *w) {
   }
 }
 
-static void coupled_save(joint *w, ik2d_rot *to) {
+static void coupled_save(coupled *w, ik2d_rot *to) {
   int b;
   for (b = w->first; b < w->sk->count; b++)
     if (w->in[b]) to[b] = w->rot[b];
 }
 
-static void coupled_load(joint *w, const ik2d_rot *from) {
+static void coupled_load(coupled *w, const ik2d_rot *from) {
   int b;
   for (b = w->first; b < w->sk->count; b++)
     if (w->in[b]) w->rot[b] = from[b];
@@ -641,7 +641,7 @@ static void coupled_load(joint *w, const ik2d_rot *from) {
 ** bone of the group at a point of its allowed arc (a free bone: of the
 ** circle around its pose) drawn from a fixed sequence seeded by the
 ** count (seed), so that each stalled frame tries another basin. */
-static void coupled_scatter(joint *w, int seed) {
+static void coupled_scatter(coupled *w, int seed) {
   const ik2d_skeleton *sk = w->sk;
   uint64_t state = ((uint64_t)seed % (IK2D_SCATTER_MODULUS - 1u) + 1u) * IK2D_SCATTER_SEED %
                    IK2D_SCATTER_MODULUS;
@@ -702,7 +702,7 @@ typedef struct dls {
 
 /* The columns, the rows' count and the group's size; false when the group
 ** is too big for the dense step. */
-static bool dls_size(const joint *w, dls *d) {
+static bool dls_size(const coupled *w, dls *d) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   d->m = d->n = 0;
@@ -721,7 +721,7 @@ static bool dls_size(const joint *w, dls *d) {
 /* Rows i, i + 1: pulling effector e's error, weighted by root, and its
 ** tip's derivatives; with a target moving with the group, the target's
 ** come off them (the error is the target less the tip). */
-static void dls_rows_of(const joint *w, dls *d, const effector *e, int i, double root) {
+static void dls_rows_of(const coupled *w, dls *d, const effector *e, int i, double root) {
   const ik2d_skeleton *sk = w->sk;
   const ik2d_frame *tip = &w->frame[e->link->to];
   double qx = tip->tip_x, qy = tip->tip_y;
@@ -760,7 +760,7 @@ static void dls_rows_of(const joint *w, dls *d, const effector *e, int i, double
 /* Every pulling effector's rows; then the bones held at a limit that the
 ** error pushes against out of the step (their turn would be clamped
 ** away, and the others would not make up for it). */
-static void dls_rows(const joint *w, dls *d) {
+static void dls_rows(const coupled *w, dls *d) {
   int i, j, k;
   for (i = 0, k = 0; k < w->count; k++) {
     const effector *e = &w->effector[k];
@@ -781,7 +781,7 @@ static void dls_rows(const joint *w, dls *d) {
 ** IK2D_DLS_MAX_TURN, each bone turned by it into its limits; false when
 ** there is none (the system not positive definite, or the step beyond
 ** the doubles). */
-static bool dls_turn(joint *w, const dls *d, double lambda) {
+static bool dls_turn(coupled *w, const dls *d, double lambda) {
   double a[IK2D_DLS_ROWS][IK2D_DLS_ROWS], y[IK2D_DLS_ROWS], step[IK2D_DLS_COLUMNS];
   double largest = 0.0;
   int i, j, k;
@@ -820,10 +820,10 @@ static bool dls_turn(joint *w, const dls *d, double lambda) {
 ** d = J^T (J J^T + lambda I)^-1 e is the least-squares turn of every
 ** bone, damped; a step that does not lower the objective is retried with
 ** more damping, one that does lowers the damping.  Returns false when the
-** group is too big for it (then the joint bones turn one at a time).
+** group is too big for it (then the shared bones turn one at a time).
 ** Its sizes, tries, largest turn and first damping: IK2D_DLS_* in
 ** ik2d_numbers.h. */
-static bool coupled_dls(joint *w, double *lambda, double *objective) {
+static bool coupled_dls(coupled *w, double *lambda, double *objective) {
   dls d;
   int tries;
   if (!dls_size(w, &d)) return false;
@@ -857,7 +857,7 @@ static bool coupled_dls(joint *w, double *lambda, double *objective) {
 ** chain's arrays from bone first on (sharing them, with its own pose and
 ** result in angles, its joints in joints), based where the working pose
 ** puts the part's root. */
-static void private_view(const joint *w, const effector *e, ik2d_chain *view, double *angles,
+static void private_view(const coupled *w, const effector *e, ik2d_chain *view, double *angles,
                          double *joints) {
   const ik2d_chain *chain = e->chain;
   const struct ik2d_chain_link *link = e->link;
@@ -907,7 +907,7 @@ static ik2d_solver_def private_def(const effector *e, const ik2d_chain *view) {
 /* Effector e's private part solved alone from where its root is, with its
 ** solver's method and settings on its view, warm-started from the working
 ** rotations, which take its solution. */
-static void coupled_private(joint *w, effector *e) {
+static void coupled_private(coupled *w, effector *e) {
   const struct ik2d_chain_link *link = e->link;
   int first = e->private_first, n = e->chain->count - first, i;
   double angles[IK2D_MAX_BONES], joints[2 * (IK2D_MAX_BONES + 1)];
@@ -915,7 +915,7 @@ static void coupled_private(joint *w, effector *e) {
   ik2d_solver *solver = (ik2d_solver *)(void *)memory;
   ik2d_solver_def def;
   ik2d_chain view;
-  /* (every member of a group has a joint bone: first > 0) */
+  /* (every member of a group has a shared bone: first > 0) */
   if (n <= 0 || first == 0 || !(e->weight > 0.0)) return;
   private_view(w, e, &view, angles, joints);
   def = private_def(e, &view);
@@ -938,7 +938,7 @@ static void coupled_private(joint *w, effector *e) {
   e->distance_sq = effector_distance_sq(w, e);
 }
 
-static void coupled_privates(joint *w) {
+static void coupled_privates(coupled *w) {
   int k;
   if (w->moving == 0) {
     for (k = 0; k < w->count; k++) coupled_private(w, &w->effector[k]);
@@ -953,7 +953,7 @@ static void coupled_privates(joint *w) {
     if (w->effector[k].target_bone >= 0) coupled_private(w, &w->effector[k]);
 }
 
-static bool coupled_sane(const joint *w) {
+static bool coupled_sane(const coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b;
   for (b = w->first; b < sk->count; b++) {
@@ -983,7 +983,7 @@ static void effector_init(effector *e, ik2d_solver *s, const ik2d_skeleton *sk) 
 /* The group's effectors, the solvers of the plan's unit u, and its bones
 ** (in) down from its lowest; returns the iterations, the largest of its
 ** solvers'. */
-static int coupled_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+static int coupled_effectors(coupled *w, ik2d_skeleton *sk, const plan *p, int u) {
   int i, k, iterations = 1;
   w->sk = sk;
   w->count = 0;
@@ -1010,7 +1010,7 @@ static int coupled_effectors(joint *w, ik2d_skeleton *sk, const plan *p, int u) 
 /* Targets on bones the group moves move with it (target_bone): the bones
 ** between such a bone and the group's topmost bone above it are carried,
 ** their working rotations their results. */
-static void coupled_moving_targets(joint *w) {
+static void coupled_moving_targets(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, k;
   for (k = 0; k < w->count; k++) {
@@ -1036,8 +1036,8 @@ static void coupled_moving_targets(joint *w) {
 /* The effectors each bone moves, and each bone's blend weight (the
 ** largest of the effectors whose chains hold it): a bone moving both the
 ** tip and the target of one effector counts twice (a private part's solve
-** holds its target still).  The bones moving several are joint ones. */
-static void coupled_shares(joint *w) {
+** holds its target still).  The bones moving several are shared ones. */
+static void coupled_shares(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, i, k;
   for (b = w->first; b < sk->count; b++) {
@@ -1061,7 +1061,7 @@ static void coupled_shares(joint *w) {
 
 /* Each effector's private part: its chain's tail of bones that move it
 ** alone, and the ring its bones reach: [max(0, 2 longest - sum), sum]. */
-static void coupled_private_parts(joint *w) {
+static void coupled_private_parts(coupled *w) {
   int i, k;
   for (k = 0; k < w->count; k++) {
     effector *e = &w->effector[k];
@@ -1081,7 +1081,7 @@ static void coupled_private_parts(joint *w) {
 /* The start: each bone's warm start from a solver holding it (the first,
 ** in the order made, that has one), else its pose; and the cold start,
 ** the pose; both within the limits, w->warm when they differ. */
-static void coupled_start(joint *w) {
+static void coupled_start(coupled *w) {
   const ik2d_skeleton *sk = w->sk;
   int b, i, k;
   for (b = w->first; b < sk->count; b++)
@@ -1112,16 +1112,17 @@ static void coupled_start(joint *w) {
 
 /* How long the group has stalled: the longest of its solvers' counts (a
 ** solver that joined it since, or forgot, has 0). */
-static int coupled_stalls_of(const joint *w) {
+static int coupled_stalls_of(const coupled *w) {
   int k, stalls = 0;
   for (k = 0; k < w->count; k++)
-    if (w->effector[k].solver->coupled_stalls > stalls) stalls = w->effector[k].solver->coupled_stalls;
+    if (w->effector[k].solver->coupled_stalls > stalls)
+      stalls = w->effector[k].solver->coupled_stalls;
   return stalls;
 }
 
 /* The group of the plan's unit u, ready to solve: its effectors, bones
 ** and start pose with its frames; returns its iterations. */
-static int coupled_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
+static int coupled_begin(coupled *w, ik2d_skeleton *sk, const plan *p, int u) {
   int iterations = coupled_effectors(w, sk, p, u);
   coupled_moving_targets(w);
   coupled_shares(w);
@@ -1133,10 +1134,10 @@ static int coupled_begin(joint *w, ik2d_skeleton *sk, const plan *p, int u) {
 }
 
 /* The working pose into the skeleton's angles: each bone back on unit
-** length (the joint turns are products of unit turns, a few ulps off
+** length (the coupled turns are products of unit turns, a few ulps off
 ** each) and into its limits, as solve_sane does, then blended with its
 ** pose by its weight, as a chain's solve blends. */
-static void coupled_blend(joint *w) {
+static void coupled_blend(coupled *w) {
   ik2d_skeleton *sk = w->sk;
   int b;
   for (b = w->first; b < sk->count; b++) {
@@ -1161,9 +1162,9 @@ static void coupled_blend(joint *w) {
   }
 }
 
-/* Effector e's solver keeps the joint solution of its bones as its warm
+/* Effector e's solver keeps the coupled solution of its bones as its warm
 ** start, and its outcome but the measure. */
-static void coupled_keep(const joint *w, const effector *e, int used, bool stalled) {
+static void coupled_keep(const coupled *w, const effector *e, int used, bool stalled) {
   ik2d_solver *s = e->solver;
   bool limited = false;
   int i;
@@ -1181,15 +1182,15 @@ static void coupled_keep(const joint *w, const effector *e, int used, bool stall
   /* limited as a chain's solve says it: a joint of its chain ends on a
   ** limit (weight 0: the pose, no limit changed it) */
   s->result.limited = e->weight > 0.0 && limited;
-  s->coupled_stalls = (unsigned short)(!stalled                               ? 0
-                                     : w->stalls < IK2D_COUPLED_STALLS_MAX ? w->stalls + 1
-                                                                          : 1);
+  s->coupled_stalls = (unsigned short)(!stalled                                 ? 0
+                                       : w->stalls < IK2D_COUPLED_STALLS_MAX ? w->stalls + 1
+                                                                              : 1);
 }
 
 /* The IK solution into the skeleton (its bones and those below them, the
 ** chains ending there), the solvers' warm starts and outcomes; returns
 ** how many reached. */
-static int coupled_finish(joint *w, int used, bool stalled) {
+static int coupled_finish(coupled *w, int used, bool stalled) {
   ik2d_skeleton *sk = w->sk;
   ik2d_skeleton_node *node;
   bool mask[MAX_BONES];
@@ -1208,7 +1209,7 @@ static int coupled_finish(joint *w, int used, bool stalled) {
   return reached;
 }
 
-/* The starts a joint solve tries, and how many at most. */
+/* The starts a coupled solve tries, and how many at most. */
 enum { START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED };
 #define COUPLED_STARTS 8
 
@@ -1217,7 +1218,7 @@ enum { START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED };
 ** first, and the cold start when it is another; after one that did not,
 ** a scattered start, another each frame the group stays stalled.  Returns
 ** how many. */
-static int coupled_starts(const joint *w, int start[COUPLED_STARTS]) {
+static int coupled_starts(const coupled *w, int start[COUPLED_STARTS]) {
   int attempts = 0;
   start[attempts++] = START_WARM;
   if (w->stalls > 0) {
@@ -1237,7 +1238,7 @@ static int coupled_starts(const joint *w, int start[COUPLED_STARTS]) {
 }
 
 /* The working pose of attempt's start. */
-static void coupled_load_start(joint *w, int start, int attempt) {
+static void coupled_load_start(coupled *w, int start, int attempt) {
   switch (start) {
     case START_WARM_PRIVATES:
       coupled_load(w, w->start);
@@ -1252,7 +1253,7 @@ static void coupled_load_start(joint *w, int start, int attempt) {
   }
 }
 
-/* A joint solve's progress over its attempts. */
+/* A coupled solve's progress over its attempts. */
 typedef struct coupled_run {
   int iterations;  /* the budget, the largest of the group's */
   int used;        /* so far, every attempt's */
@@ -1264,7 +1265,7 @@ typedef struct coupled_run {
 ** the group at once (coupled_dls; too big for it, coupled_sweep), then solves
 ** the private parts; until every effector is reached, the iterations run
 ** out, the pose breaks or the attempt stalls. */
-static void coupled_attempt(joint *w, coupled_run *run) {
+static void coupled_attempt(coupled *w, coupled_run *run) {
   double objective = coupled_measure(w, &run->reached), attempt_best = objective;
   double lambda = IK2D_DLS_LAMBDA;
   int stalled = 0;
@@ -1286,16 +1287,16 @@ static void coupled_attempt(joint *w, coupled_run *run) {
 
 /* Whether an effector of the group has weight (else the solve is the
 ** pose). */
-static bool coupled_weighted(const joint *w) {
+static bool coupled_weighted(const coupled *w) {
   int k;
   for (k = 0; k < w->count; k++)
     if (w->effector[k].weight > 0.0) return true;
   return false;
 }
 
-/* Unit u, a group of two solvers or more, solved jointly: the attempts
+/* Unit u, a group of two solvers or more, solved together: the attempts
 ** from each start in turn until one reaches; the best pose seen kept. */
-static int coupled_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+static int coupled_solve(ik2d_skeleton *sk, const plan *p, int u, coupled *w) {
   int start[COUPLED_STARTS], attempts, attempt;
   coupled_run run;
   run.iterations = coupled_begin(w, sk, p, u);
@@ -1349,7 +1350,7 @@ static bool plan_holds(const ik2d_skeleton *sk) {
 }
 
 /* Keeps plan p in the skeleton when it is small and made of lone solves
-** (a joint unit is planned again each solve: its solve reads the plan),
+** (a coupled unit is planned again each solve: its solve reads the plan),
 ** of a rigid skeleton with no order (whose solve is the plan's alone: a
 ** group solves a skeleton with a kept plan a step at a time, by it). */
 static void plan_keep(ik2d_skeleton *sk, const plan *p) {
@@ -1368,7 +1369,7 @@ static void plan_keep(ik2d_skeleton *sk, const plan *p) {
 }
 
 /* A lone solve within a deferring solve of sk: what it reads placed first,
-** its target's bone (not below its chain: that is a joint solve) and its
+** its target's bone (not below its chain: that is a coupled solve) and its
 ** chain, all of it when its target is its tip. */
 static void lone_ready(ik2d_skeleton *sk, ik2d_solver *s) {
   if (s->target_skeleton == sk) ik2d__skeleton_bone_ready(sk, s->target_bone);
@@ -1381,9 +1382,9 @@ static void lone_solve(ik2d_skeleton *sk, ik2d_solver *s) {
 }
 
 /* Unit u of plan p: one solver alone, unless its solve moves its own
-** target: then the joint solve, which moves the target with it (on the
+** target: then the coupled solve, which moves the target with it (on the
 ** skeleton as without deferring). */
-static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
+static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, coupled *w) {
   ik2d_solver *first = p->solver[p->unit_first[u]];
   int i, members = 0;
   for (i = 0; i < p->solvers; i++) members += p->unit_of[i] == u;
@@ -1398,7 +1399,7 @@ static void unit_solve(ik2d_skeleton *sk, const plan *p, int u, joint *w) {
 
 /* The units of plan p in its order. */
 static void plan_run(ik2d_skeleton *sk, const plan *p) {
-  joint w;
+  coupled w;
   int k;
   for (k = 0; k < p->units; k++) unit_solve(sk, p, p->order[k], &w);
 }

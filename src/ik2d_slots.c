@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ik2d_fp.h"
 #include "ik2d.h"
 #include "ik2d_slots.h"
 

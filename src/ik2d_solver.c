@@ -121,7 +121,7 @@ static void solver_keep_def(ik2d_solver *solver, const ik2d_solver_def *def) {
 }
 
 ik2d_status ik2d__solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_chain *chain,
-                                      const ik2d_solver_def *def) {
+                                       const ik2d_solver_def *def) {
   solver_layout l;
   ik2d_status status;
   if (solver == NULL || chain == NULL) return IK2D_ERR_NULL;
@@ -419,7 +419,7 @@ static ik2d_status check_pole(double x, double y) {
 }
 
 ik2d_status ik2d_solvers_check_tip_angles(ik2d_solver *const *solvers, int count,
-                                  const double *angles, int *bad) {
+                                          const double *angles, int *bad) {
   int i;
   if (solvers == NULL || angles == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -436,7 +436,7 @@ ik2d_status ik2d_solvers_check_tip_angles(ik2d_solver *const *solvers, int count
 }
 
 ik2d_status ik2d_solvers_set_tip_angles(ik2d_solver *const *solvers, int count,
-                                const double *angles, int *bad) {
+                                        const double *angles, int *bad) {
   int i;
   ik2d_status status = ik2d_solvers_check_tip_angles(solvers, count, angles, bad);
   if (status != IK2D_OK) return status;
@@ -447,7 +447,7 @@ ik2d_status ik2d_solvers_set_tip_angles(ik2d_solver *const *solvers, int count,
 }
 
 ik2d_status ik2d_solvers_check_poles(ik2d_solver *const *solvers, int count, const double *xy,
-                             int *bad) {
+                                     int *bad) {
   int i;
   if (solvers == NULL || xy == NULL) return IK2D_ERR_NULL;
   for (i = 0; i < count; i++) {
@@ -463,7 +463,7 @@ ik2d_status ik2d_solvers_check_poles(ik2d_solver *const *solvers, int count, con
 }
 
 ik2d_status ik2d_solvers_set_poles(ik2d_solver *const *solvers, int count, const double *xy,
-                           int *bad) {
+                                   int *bad) {
   int i;
   ik2d_status status = ik2d_solvers_check_poles(solvers, count, xy, bad);
   if (status != IK2D_OK) return status;
@@ -582,8 +582,8 @@ IK2D_INLINE bool solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *sta
   return true;
 }
 
-bool ik2d__solver_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start, double target_x,
-                      double target_y) {
+bool ik2d__solver_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start,
+                              double target_x, double target_y) {
   return solve_start(solver, pose, start, target_x, target_y);
 }
 
@@ -604,7 +604,7 @@ int ik2d__solver_ccd_fallback(ik2d_pose *pose, int used) {
 }
 
 /* The method on the pose's bones: two_bone needs 2 (a tip angle leaves
-** one: CCD aims it). */
+** one: CCD turns it). */
 static int solve_method(ik2d_pose *pose) {
   switch (pose->settings->method) {
     case IK2D_FABRIK: return ik2d_fabrik_run(pose);
@@ -927,7 +927,8 @@ IK2D_INLINE void solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_r
   solve_commit(solver, pose, used, on_limit);
 }
 
-void ik2d__solver_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start, int used) {
+void ik2d__solver_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
+                               int used) {
   solve_finish(solver, pose, start, used);
 }
 

@@ -41,7 +41,7 @@ struct ik2d_solver {
                                 solution rotation (solve_commit) */
   unsigned char target_bone; /* with target_skeleton: 0..255, as
                                 IK2D_MAX_SKELETON_BONES allows */
-  unsigned short coupled_stalls; /* joint solves in a row that ended
+  unsigned short coupled_stalls; /* coupled solves in a row that ended
                                 unreached, counted 1..65535 and round again
                                 (it seeds their scattered start); a
                                 skeleton keeps its solvers in an array of
@@ -136,7 +136,7 @@ int ik2d__solver_joint_updates(const ik2d_solver *solver);
 ** to its skeleton's solvers (ik2d_solver_init, ik2d_skeleton.c, does
 ** that after this). */
 ik2d_status ik2d__solver_init_unlinked(ik2d_solver *solver, size_t size, ik2d_chain *chain,
-                                      const ik2d_solver_def *def);
+                                       const ik2d_solver_def *def);
 
 /* The chain's solve toward (target_x, target_y), world space: the
 ** solution, the chain's result (angles, scale, joints) and the outcome's
@@ -158,22 +158,23 @@ static inline bool ik2d__solver_measure_point(ik2d_solver *solver) {
   return ik2d__solver_measure(solver, x, y);
 }
 
-/* ik2d__solver_solve_chain in two halves around the method's run, so that a
-** batch can run CCD on several chains at once in between.
-** ik2d__solver_solve_start: false when there is nothing to run (weight 0), else
-** fills the pose (toward the target, world space) and the start
+/* ik2d__solver_solve_chain in two halves around the method's run, so
+** that a batch can run CCD on several chains at once in between.
+** ik2d__solver_solve_start: false when there is nothing to run (weight
+** 0), else fills the pose (toward the target, world space) and the start
 ** rotations.
-** ik2d__solver_solve_finish: everything after the run (or, when start returned
-** false, instead of it). */
-bool ik2d__solver_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start, double target_x,
-                      double target_y);
-void ik2d__solver_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start, int used);
+** ik2d__solver_solve_finish: everything after the run (or, when start
+** returned false, instead of it). */
+bool ik2d__solver_solve_start(ik2d_solver *solver, ik2d_pose *pose, ik2d_rot *start,
+                              double target_x, double target_y);
+void ik2d__solver_solve_finish(ik2d_solver *solver, ik2d_pose *pose, const ik2d_rot *start,
+                               int used);
 
 /* The result angle of bone i: its pose plus weight x the turn to the IK
 ** angle ik (inside the bone's limits); inline: a solve blends every bone,
 ** the lanes every limited one. */
 static inline double ik2d__chain_blend_bone(const ik2d_chain *chain, int i, double ik,
-                                           double weight) {
+                                            double weight) {
   double pose = chain->pose[i];
   double delta = ik2d__constraint_turn(chain->constraint[i], chain->rest[i], pose, ik);
   return weight == 1.0 ? pose + delta : pose + weight * delta;

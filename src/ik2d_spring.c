@@ -5,7 +5,7 @@
 **
 ** Bone i's state is its direction x_i (world, chain space) and angular
 ** velocity v_i.  Joint i is a spring between bone i and its parent (the
-** base for bone 0) toward the target local angle p_i; it carries the
+** base for bone 0) toward the neutral local angle p_i; it carries the
 ** bones from i to the tip, so its stiffness is k_i = s_i (n - i), s_i
 ** bone i's stiffness: every joint then bends alike under a load on every
 ** bone (gravity, a base spinning up), and the chain's slowest mode stays
@@ -22,21 +22,21 @@
 ** the tip, -c' (u - W) along its path, u = V + L x' t (t = d turned a
 ** quarter turn): its torque, with c = c' L^2, is -c x' - c (d x (V - W))
 ** / L, the damping and the drag of the air moving past the base (the
-** wind W, the base's own motion).  Joints act on both bones they join, so the system is
-** passive: with fixed targets and field its energy, sum of m v^2 / 2 +
-** k_i e_i^2 / 2, never grows, and decays with c > 0 (a one-way chain,
-** each bone chasing its parent, resonates: its tip whipped round and
-** round).
+** wind W, the base's own motion).  Joints act on both bones they join,
+** so the system is passive: with fixed neutral angles and field its
+** energy, sum of m v^2 / 2 + k_i e_i^2 / 2, never grows, and decays with
+** c > 0 (a one-way chain, each bone chasing its parent, resonates: its
+** tip whipped round and round).
 **
 ** The base's motion.  Its position moves linearly between the samples
-** the updates see (as a target that changes frame after frame), so V is
-** constant over a frame, (p - p_last) / dt, and A is an impulse at each
+** the updates see (as a neutral angle that changes frame after frame),
+** so V is constant over a frame, (p - p_last) / dt, and A is an impulse at each
 ** frame's start where V jumps by dV: every bone's tip keeps its world
 ** velocity while its pivot's jumps, so v_i jumps by -(d_i x dV) / L_i.  A
 ** smooth path so gives the same motion at any frame rate, to the
 ** sampling's O((w dt)^2).  An update with dt = 0 takes the base's new
-** position as a teleport (V kept), as it takes a target's change as a
-** jump.
+** position as a teleport (V kept), as it takes a neutral angle's change
+** as a jump.
 **
 ** Two integrators, chosen per update by Lambda h^2 (h the substep),
 ** Lambda = max over bones of (its joints' springs + its field's pull |G_i|
@@ -98,7 +98,7 @@
 /* ------------------------------------------------------------------ */
 
 typedef struct spring_layout {
-  size_t world, velocity, target, written, stiffness, damping, mass, moving, size;
+  size_t world, velocity, neutral, written, stiffness, damping, mass, moving, size;
 } spring_layout;
 
 static spring_layout spring_layout_of(int n) {
@@ -106,8 +106,8 @@ static spring_layout spring_layout_of(int n) {
   size_t doubles = (size_t)n * sizeof(double);
   l.world = sizeof(ik2d_spring);
   l.velocity = l.world + doubles;
-  l.target = l.velocity + doubles;
-  l.written = l.target + doubles;
+  l.neutral = l.velocity + doubles;
+  l.written = l.neutral + doubles;
   l.stiffness = l.written + doubles;
   l.damping = l.stiffness + doubles;
   l.mass = l.damping + doubles;
@@ -202,12 +202,13 @@ static void spring_keep_def(ik2d_spring *spring, const ik2d_spring_def *def) {
 /* ------------------------------------------------------------------ */
 
 /* A result angle that is not what the spring wrote was written by
-** someone else (set_pose, a solve, reset): it is the bone's new target. */
+** someone else (set_pose, a solve, reset): it is the bone's new neutral
+** angle. */
 static void spring_take_neutral(ik2d_spring *spring) {
   const ik2d_chain *chain = spring->chain;
   int i;
   for (i = 0; i < chain->count; i++)
-    if (chain->angle[i] != spring->written[i]) spring->target[i] = chain->angle[i];
+    if (chain->angle[i] != spring->written[i]) spring->neutral[i] = chain->angle[i];
 }
 
 /* Bone i into its limits: relative to where its parent is (parent, its
@@ -246,17 +247,17 @@ static void spring_limit_all(ik2d_spring *spring) {
   }
 }
 
-/* result = target + weight * turn(target -> spring's local angle), as a
+/* result = neutral + weight * turn(neutral -> spring's local angle), as a
 ** solve blends; then the joints. */
 static void spring_write(ik2d_spring *spring) {
   ik2d_chain *chain = spring->chain;
   double weight = spring->settings.weight, parent = chain->base_angle;
   int i;
   for (i = 0; i < chain->count; i++) {
-    double target = spring->target[i];
+    double neutral = spring->neutral[i];
     double local = ik2d_wrap(spring->world[i] - parent);
-    double turn = ik2d__constraint_turn(chain->constraint[i], chain->rest[i], target, local);
-    chain->angle[i] = weight == 1.0 ? target + turn : target + weight * turn;
+    double turn = ik2d__constraint_turn(chain->constraint[i], chain->rest[i], neutral, local);
+    chain->angle[i] = weight == 1.0 ? neutral + turn : neutral + weight * turn;
     spring->written[i] = chain->angle[i];
     parent = spring->world[i];
   }
@@ -265,13 +266,14 @@ static void spring_write(ik2d_spring *spring) {
   if (chain->link != NULL) ik2d__skeleton_chain_push(chain, true);
 }
 
-/* Every bone at rest on its target, the targets and the base still. */
+/* Every bone at rest at its neutral angle, the neutral angles and the
+** base still. */
 static void spring_rest(ik2d_spring *spring) {
   const ik2d_chain *chain = spring->chain;
   double world = chain->base_angle;
   int i;
   for (i = 0; i < chain->count; i++) {
-    world = ik2d_wrap(world + spring->target[i]);
+    world = ik2d_wrap(world + spring->neutral[i]);
     spring->world[i] = world;
     spring->velocity[i] = 0.0;
     spring->moving[i] = false;
@@ -304,7 +306,7 @@ ik2d_status ik2d_spring_init(ik2d_spring *spring, size_t size, ik2d_chain *chain
   spring->chain = chain;
   spring->world = (double *)(void *)(memory + l.world);
   spring->velocity = (double *)(void *)(memory + l.velocity);
-  spring->target = (double *)(void *)(memory + l.target);
+  spring->neutral = (double *)(void *)(memory + l.neutral);
   spring->written = (double *)(void *)(memory + l.written);
   spring->stiffness = (double *)(void *)(memory + l.stiffness);
   spring->damping = (double *)(void *)(memory + l.damping);
@@ -313,7 +315,7 @@ ik2d_status ik2d_spring_init(ik2d_spring *spring, size_t size, ik2d_chain *chain
   spring->collider_count = 0;
   spring_keep_def(spring, def);
   for (i = 0; i < chain->count; i++)
-    spring->target[i] = spring->written[i] = chain->angle[i];
+    spring->neutral[i] = spring->written[i] = chain->angle[i];
   spring_rest(spring);
   return IK2D_OK;
 }
@@ -648,7 +650,7 @@ static double spring_step(double k, double gamma, double f, double h, double *v)
   return v0 * e + f * integral;
 }
 
-/* What drives an update: gravity in chain space, each target and the
+/* What drives an update: gravity in chain space, each neutral angle and the
 ** base angle over the frame, at s in [0, 1] from + s * turn, the base's
 ** position over it (x0 + s * dx), the air's velocity past the base and
 ** the jump of the base's velocity at the frame's start (chain space).
@@ -681,7 +683,7 @@ static double spring_speed(double d, double dt) {
 /* Reads the inputs of an update and notes which of them are moving; the
 ** base's position is a sample of its motion only when the frame has time
 ** (dt > 0): an update of no time takes it as a jump (a teleport, the
-** base's speed kept), as it takes a target's change. */
+** base's speed kept), as it takes a neutral angle's change. */
 static void spring_inputs_of(ik2d_spring *spring, spring_inputs *in, double dt) {
   const ik2d_chain *chain = spring->chain;
   double base = chain->base_angle, air_x, air_y;
@@ -689,16 +691,16 @@ static void spring_inputs_of(ik2d_spring *spring, spring_inputs *in, double dt) 
   in->gx = chain->flip ? -spring->settings.gravity_x : spring->settings.gravity_x;
   in->gy = spring->settings.gravity_y;
   for (i = 0; i < chain->count; i++) {
-    double before = spring->target[i];
-    in->from[i] = spring->target[i];
+    double before = spring->neutral[i];
+    in->from[i] = spring->neutral[i];
     in->turn[i] = 0.0;
-    if (chain->angle[i] != spring->written[i]) spring->target[i] = chain->angle[i];
+    if (chain->angle[i] != spring->written[i]) spring->neutral[i] = chain->angle[i];
     if (spring->moving[i]) {
-      in->turn[i] = ik2d_wrap(spring->target[i] - before);
+      in->turn[i] = ik2d_wrap(spring->neutral[i] - before);
     } else {
-      in->from[i] = spring->target[i];
+      in->from[i] = spring->neutral[i];
     }
-    spring->moving[i] = spring->target[i] != before;
+    spring->moving[i] = spring->neutral[i] != before;
   }
   in->base_from = spring->base_moving ? spring->base : base;
   in->base_turn = spring->base_moving ? ik2d_wrap(base - spring->base) : 0.0;
@@ -788,7 +790,8 @@ static bool spring_settle(ik2d_spring *spring, spring_sides *sides, int i, doubl
   if (v < -SPRING_MAX_SPEED) v = -SPRING_MAX_SPEED;
   if (!isfinite(x) || !isfinite(v)) {
     /* a step doubles cannot hold (a denormal bone under gravity, a
-    ** stiffness near the largest double): the bone rests on its target */
+    ** stiffness near the largest double): the bone rests at its neutral
+    ** angle */
     x = ik2d_wrap(phi);
     v = 0.0;
   }
@@ -830,7 +833,7 @@ static void spring_substep(ik2d_spring *spring, const spring_inputs *in, double 
     double k = in->w2[i] * carried, f = -k * ik2d_wrap(x0 - phi);
     double gx = in->field_x[i], gy = in->field_y[i];
     if (i + 1 < chain->count) {
-      /* the child's joint pulls back: its turn from its own target, the
+      /* the child's joint pulls back: its turn from its own neutral angle, the
       ** child held where it is at the substep's middle */
       double child = spring->world[i + 1] + 0.5 * h * spring->velocity[i + 1];
       double k_child = in->w2_child[i] * (carried - 1.0);
@@ -863,7 +866,7 @@ typedef struct spring_system {
   bool held[IK2D_MAX_BONES];
 } spring_system;
 
-/* The rows of backward Euler for the chain from its state, the targets
+/* The rows of backward Euler for the chain from its state, the neutral angles
 ** and the base where they are at s1:
 **   (M + h C + h^2 K) v' = M v + h F(x),  x' = x + h v'
 ** row i over m_i, tridiagonal and diagonally dominant (every row's

@@ -27,14 +27,14 @@ struct ik2d_spring {
   double *world;     /* each bone's simulated direction in chain space
                         (the chain unflipped), wrapped to [-pi, pi) */
   double *velocity;  /* its angular velocity, rad/s, chain space */
-  double *target;    /* each bone's target local angle */
+  double *neutral;   /* each bone's neutral local angle */
   double *written;   /* the result angles the spring wrote last: a
                         result angle that differs was written by someone
-                        else (set_pose, a solve) and is the new target */
+                        else (set_pose, a solve) and is the new neutral angle */
   double *stiffness; /* each bone's stiffness, damping and mass (the    */
   double *damping;   /* setting's number, or its entry of the per-bone  */
   double *mass;      /* array)                                          */
-  bool *moving;      /* whether the target changed at the last update */
+  bool *moving;      /* whether the neutral angle changed at the last update */
 };
 
 #endif

@@ -8,6 +8,7 @@
 */
 #include <stddef.h>
 
+#include "ik2d_fp.h"
 #include "ik2d_timeline.h"
 
 int ik2d_timeline_key(const ik2d_timeline *timeline, double time) {

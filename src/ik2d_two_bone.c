@@ -10,8 +10,8 @@
 ** closed form.  The allowed poses form a rectangle of (shoulder, elbow)
 ** angles; the distance has its minimum either inside it (the tip on the
 ** target, or the limb straight or folded toward it) or on an edge, where
-** one angle sits on a limit and the best value of the other is its own
-** aim clamped into its range.  A handful of candidates covers all of
+** one angle sits on a limit and the best value of the other is the one
+** pointing the limb at the target, clamped into its range.  A handful of candidates covers all of
 ** these; the nearest wins, the asked-for bend first on a tie.
 */
 #include <math.h>
@@ -75,12 +75,12 @@ static void two_bone_consider(two_bone *tb, double shoulder, double elbow) {
 }
 
 /* Local shoulder angle that points the limb, bent by elbow, at the goal. */
-static double two_bone_shoulder(const two_bone *tb, double aim, double elbow) {
+static double two_bone_shoulder(const two_bone *tb, double bearing, double elbow) {
   ik2d_rot bent = ik2d_rot_angle(elbow);
-  return aim - tb->chain->base_angle - ik2d_atan2(tb->b * bent.s, tb->a + tb->b * bent.c);
+  return bearing - tb->chain->base_angle - ik2d_atan2(tb->b * bent.s, tb->a + tb->b * bent.c);
 }
 
-/* Best allowed elbow with the shoulder fixed: bone 2 aimed at the goal,
+/* Best allowed elbow with the shoulder fixed: bone 2 pointed at the goal,
 ** clamped into its range. */
 static void two_bone_from_shoulder(two_bone *tb, double shoulder) {
   const ik2d_chain *chain = tb->chain;
@@ -93,10 +93,10 @@ static void two_bone_from_shoulder(two_bone *tb, double shoulder) {
   two_bone_consider(tb, shoulder, two_bone_allowed(chain, 1, elbow));
 }
 
-/* Best allowed shoulder with the elbow fixed: the limb aimed at the goal,
+/* Best allowed shoulder with the elbow fixed: the limb pointed at the goal,
 ** clamped into the shoulder's range. */
-static void two_bone_from_elbow(two_bone *tb, double aim, double elbow) {
-  double shoulder = two_bone_shoulder(tb, aim, elbow);
+static void two_bone_from_elbow(two_bone *tb, double bearing, double elbow) {
+  double shoulder = two_bone_shoulder(tb, bearing, elbow);
   two_bone_consider(tb, two_bone_allowed(tb->chain, 0, shoulder), elbow);
 }
 
@@ -125,11 +125,11 @@ static double two_bone_elbow(const two_bone *tb, double reach, int bend) {
   return bend * ik2d_acos(cos_elbow);
 }
 
-/* A limit forbids (*shoulder, *elbow), aimed along aim: the nearest
+/* A limit forbids (*shoulder, *elbow), pointed along bearing: the nearest
 ** allowed pose instead (the file's header).  The answer clamped into the
 ** limits stands if no candidate measures better (as when every distance
 ** overflows). */
-static void two_bone_nearest(two_bone *tb, double aim, double *shoulder, double *elbow) {
+static void two_bone_nearest(two_bone *tb, double bearing, double *shoulder, double *elbow) {
   const ik2d_chain *chain = tb->chain;
   const ik2d_constraint *limit;
   int side;
@@ -138,18 +138,18 @@ static void two_bone_nearest(two_bone *tb, double aim, double *shoulder, double 
   tb->best = HUGE_VAL;
   tb->tie = 1e-12 * (tb->a + tb->b);
   /* the other bend, when it is allowed (reaches just as far) */
-  if (two_bone_inside(chain, 0, two_bone_shoulder(tb, aim, -*elbow)) &&
+  if (two_bone_inside(chain, 0, two_bone_shoulder(tb, bearing, -*elbow)) &&
       two_bone_inside(chain, 1, -*elbow))
-    two_bone_consider(tb, two_bone_shoulder(tb, aim, -*elbow), -*elbow);
+    two_bone_consider(tb, two_bone_shoulder(tb, bearing, -*elbow), -*elbow);
   /* the elbow at the allowed angle nearest the answer, straight, folded
   ** and at its limits; the shoulder at its limits */
-  two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, *elbow));
-  two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, 0.0));
-  two_bone_from_elbow(tb, aim, two_bone_allowed(chain, 1, IK2D_PI));
+  two_bone_from_elbow(tb, bearing, two_bone_allowed(chain, 1, *elbow));
+  two_bone_from_elbow(tb, bearing, two_bone_allowed(chain, 1, 0.0));
+  two_bone_from_elbow(tb, bearing, two_bone_allowed(chain, 1, IK2D_PI));
   for (side = 0; side < 2; side++) {
     limit = chain->constraint[1];
     if (limit != NULL && !limit->full)
-      two_bone_from_elbow(tb, aim, chain->rest[1] + limit->mid +
+      two_bone_from_elbow(tb, bearing, chain->rest[1] + limit->mid +
                                        (side ? limit->half : -limit->half));
     limit = chain->constraint[0];
     if (limit != NULL && !limit->full)
@@ -164,8 +164,8 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
   const ik2d_chain *chain = pose->chain;
   const ik2d_solver_def *settings = pose->settings;
   two_bone tb;
-  double dx, dy, d, reach, elbow, aim, shoulder;
-  ik2d_rot aim_rot;
+  double dx, dy, d, reach, elbow, bearing, shoulder;
+  ik2d_rot bearing_rot;
   int used;
   tb.chain = chain;
   tb.a = chain->length[0];
@@ -188,23 +188,24 @@ int ik2d_two_bone_run(ik2d_pose *pose) {
     pose->scale = fmin(reach / (tb.a + tb.b), settings->two_bone.stretch);
     return used;
   }
-  /* (a target on the base: keep the upper bone where it points) */
-  aim = d > 0.0 ? ik2d_atan2(dy, dx)
+  /* the target's direction from the base (a target on the base: keep the
+  ** upper bone where it points) */
+  bearing = d > 0.0 ? ik2d_atan2(dy, dx)
                 : ik2d_atan2(pose->joint_y[1] - chain->base_y, pose->joint_x[1] - chain->base_x);
   /* the goal: the target, or with softness the eased point before it */
-  aim_rot = ik2d_rot_angle(aim);
-  tb.goal_x = chain->base_x + reach * aim_rot.c;
-  tb.goal_y = chain->base_y + reach * aim_rot.s;
+  bearing_rot = ik2d_rot_angle(bearing);
+  tb.goal_x = chain->base_x + reach * bearing_rot.c;
+  tb.goal_y = chain->base_y + reach * bearing_rot.s;
   elbow = two_bone_elbow(&tb, reach, two_bone_bend(pose, settings->two_bone.bend));
   /* on the base the limb folds and any shoulder does as well: keep it.
-  ** Aiming at the upper bone's own direction turned it by the rounding
+  ** Pointing along the upper bone's own direction turned it by the rounding
   ** of the atan2 term (6e-16 rad) on every solve, a creep that never
   ** settled. */
-  shoulder = d > 0.0 ? two_bone_shoulder(&tb, aim, elbow)
+  shoulder = d > 0.0 ? two_bone_shoulder(&tb, bearing, elbow)
                      : ik2d_atan2(pose->rot[0].s, pose->rot[0].c);
   if (!two_bone_inside(chain, 0, shoulder) || !two_bone_inside(chain, 1, elbow)) {
     pose->limited = true;
-    two_bone_nearest(&tb, aim, &shoulder, &elbow);
+    two_bone_nearest(&tb, bearing, &shoulder, &elbow);
   }
   pose->rot[0] = ik2d_rot_angle(shoulder);
   pose->rot[1] = ik2d_rot_angle(elbow);

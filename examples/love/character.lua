@@ -539,7 +539,7 @@ function Character:solve()
   local sk, flip = self.skeleton, self.facing < 0
   if sk:flip() ~= flip then sk:set_flip(flip) end
   sk:set_base(self.x, self.y, -pi / 2)
-  self.feet:aim_legs()
+  self.feet:target_legs()
   -- every solver, the torso before the limbs hanging from it
   sk:solve()
   for _, name in ipairs(self.order) do

@@ -42,7 +42,7 @@ local REACH = 75         -- hip to heel at most (thigh and shin reach 78): knees
 
 -- What the gait drives for each leg: a solver's place, keeping the target
 -- the gait gives (the middle of the sole, on the ground); this layer
--- reads the feet from the gait and aims the real solvers itself.
+-- reads the feet from the gait and sets the real solvers' targets itself.
 local Spot = {}
 Spot.__index = Spot
 function Spot:set_target(x, y) self.x, self.y = x, y end
@@ -297,7 +297,7 @@ end
 -- Give a leg's solver its foot: the toe as the target, the foot's angle
 -- with its weight, and a pole in front of the hip-to-toe line's middle,
 -- on the facing side, so that the knee bends forward facing either way.
-local function aim(solver, f, hx, hy, facing)
+local function give_foot(solver, f, hx, hy, facing)
   solver:set_target(f.x, f.y)
   solver:set_tip_angle(f.angle, f.weight)
   local dx, dy = f.x - hx, f.y - hy
@@ -309,10 +309,10 @@ end
 
 -- The leg solvers' targets, tip angles and poles, from the hip (the
 -- skeleton's base, set before this).
-function Feet:aim_legs()
+function Feet:target_legs()
   local c = self.char
-  aim(c.solvers.leg_front, self.front, c.x, c.y, c.facing)
-  aim(c.solvers.leg_back, self.back, c.x, c.y, c.facing)
+  give_foot(c.solvers.leg_front, self.front, c.x, c.y, c.facing)
+  give_foot(c.solvers.leg_back, self.back, c.x, c.y, c.facing)
 end
 
 feet.ANKLE, feet.FOOT = ANKLE, FOOT

@@ -128,7 +128,7 @@ api.statuses = {
     words = "the first's target is on a bone the second moves, which must run after it (a cycle): "
       .. "solve them together (chains sharing bones, together = true) or target a world point",
     doc = "a solver's target is on a bone that a solver running after it moves (each targeting "
-      .. "a bone the other moves, outside a joint solve)" },
+      .. "a bone the other moves, outside a coupled solve)" },
   { name = "WIND_X", words = "wind x must be finite", doc = "a spring's wind x not finite" },
   { name = "WIND_Y", words = "wind y must be finite", doc = "a spring's wind y not finite" },
   { name = "COLLIDERS", words = "a spring takes at most {MAX_COLLIDERS} colliders",
@@ -459,19 +459,20 @@ api.solver = {
           check = { finite = true, when = { pole = true } }, doc = "world space" },
       } },
     { name = "effector", c = "ik2d_effector_def",
-      doc = "solvers on a skeleton's chains (ik2d_skeleton_solve)",
+      doc = "the solver as an effector of its skeleton's solve (ik2d_skeleton_solve): solvers on a "
+        .. "skeleton's chains",
       fields = {
         { name = "priority",
           type = "double", kind = "number", default = 1, status = "PRIORITY",
           check = { finite = true, min = 0 },
           readme = "solvers on a skeleton's chains: >= 0, weight x priority weighs the effector in a "
-            .. "joint solve",
-          doc = ">= 0: weight x priority weighs this effector in a joint solve" },
+            .. "coupled solve",
+          doc = ">= 0: weight x priority weighs this effector in a coupled solve" },
         { name = "together",
           type = "bool", kind = "boolean", default = true,
-          readme = "solvers on a skeleton's chains: solved jointly with the solvers whose chains share "
+          readme = "solvers on a skeleton's chains: solved together with the solvers whose chains share "
             .. "bones; false: after them, winning on the bones it touches",
-          doc = "solved jointly with the solvers whose chains share bones with it (true), or after "
+          doc = "solved together with the solvers whose chains share bones with it (true), or after "
             .. "them, winning on the bones it touches (false)" },
       } },
     { name = "aim", c = "ik2d_aim_def", doc = "a ray fixed to the last bone, turned through the target",
@@ -525,10 +526,11 @@ api.spring = {
       type = "double", kind = "number_or_array", array = "stiffness_per_bone", default = 100,
       status = "SPRING_STIFFNESS", check = { finite = true, min = 0 },
       readme = ">= 0, or an array of one per bone: the last joint's spring, torque per radian of turn "
-        .. "from the target. Joint i of n carries the bones from i to the tip and has `(n - i + 1) * "
+        .. "from the neutral angle. Joint i of n carries the bones from i to the tip and has `(n - i + 1) * "
         .. "stiffness` (its bone's), so every joint bends alike under a load on every bone (gravity, "
         .. "the base spinning up), and a long tail settles about as fast as one bone",
-      doc = ">= 0: the last joint's spring, torque per radian of its bone's turn from the target; "
+      doc = ">= 0: the last joint's spring, torque per radian of its bone's turn from its neutral "
+        .. "angle; "
         .. "joint i of n has (n - i) times it" },
     { name = "damping",
       type = "double", kind = "number_or_array", array = "damping_per_bone", default = 10,
@@ -569,7 +571,7 @@ api.spring = {
     { name = "weight",
       type = "double", kind = "number", default = 1, status = "WEIGHT",
       check = { not_nan = true, after = "mass_ratios_finite" },
-      readme = "clamped to [0, 1], NaN is an error: `result = target + weight * delta(spring - target)`, "
+      readme = "clamped to [0, 1], NaN is an error: `result = neutral + weight * delta(spring - neutral)`, "
         .. "as a solve blends (inside the limits); the motion runs the same at any weight, so a "
         .. "weight blend in is smooth",
       doc = "clamped to [0, 1], NaN refused" },
@@ -730,7 +732,7 @@ api.skeleton_bone = {
       doc = "the parent is an earlier bone, or the base" },
     { name = "limit_in_parent_space", after = "constraint", reads = { "constraint" },
       status = "SKELETON_SPACE",
-      doc = "a skeleton's joint solve turns bones in their parents' frames (a bone that should keep "
+      doc = "a skeleton's coupled solve turns bones in their parents' frames (a bone that should keep "
         .. "a world angle inherits position only, or its chain's solver orients the tip)" },
   },
 }

@@ -548,7 +548,7 @@ local function switch(self, name, instant, jump_target, level, who)
   finish(self, saved, pcall(enter, self, name, instant, jump_target))
 end
 
--- A solver aimed at a bone when the behaviour is made keeps that bone in
+-- A solver targeting a bone when the behaviour is made keeps that bone in
 -- the states without a target (track.kept, a bone source, or false).
 local function keep_bone_targets(tracks)
   for k = 1, #tracks do

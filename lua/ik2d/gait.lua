@@ -317,7 +317,7 @@ local function new_foot()
     ax = 0, ay = 0,               -- and its ankle there, the foot along the ground
     u = 0,                        -- the step's progress
     landing = false,              -- landed, on_step still to come
-    tx = 0, ty = 0, ta = false, tw = 0, aimed = false,   -- the solver's, before
+    tx = 0, ty = 0, ta = false, tw = 0, targeted = false,   -- the solver's, before
     tv = false,                   -- its entry in the group's tip angles, before
   }
 end
@@ -668,7 +668,7 @@ end
 -- read from the solver (or the group's arrays) at the first update, else
 -- what the last update gave it (it holds nothing newer: the gait sets
 -- them).
-local function aim(self, flip)
+local function put_targets(self, flip)
   local legs, feet, tip, targets, tips = self.legs, self.feet, self.tip, self.targets, self.tips
   local before, first = self.saved_feet, not self.saved_now.started
   local flipped = self.saved_now.flip
@@ -692,7 +692,7 @@ local function aim(self, flip)
       foot.ta, foot.tw = flipped and last.a + PI or last.a, 1
       foot.tv = foot.ta
     end
-    foot.aimed = true
+    foot.targeted = true
     put_target(self, leg, foot.x, foot.y)
     if tip then put_tip(self, leg, flip and foot.a + PI or foot.a, 1, first) end
     still_mine(self)
@@ -814,14 +814,14 @@ local function step(self, dt, x, y, angle, flip)
   now.y, now.angle, now.c, now.s, now.vx = y, angle, c, s, vx
   -- samples in a row behind the next update (a dt of 0 starts again)
   now.hist = dt > 0 and (hist < 2 and hist + 1 or 2) or 1
-  aim(self, flip)
+  put_targets(self, flip)
 end
 
 local function take(self)
   copy_fields(self.now, self.saved_now)
   local feet, saved = self.feet, self.saved_feet
   for i = 1, #feet do
-    feet[i].aimed = false
+    feet[i].targeted = false
     copy_fields(feet[i], saved[i])
   end
 end
@@ -830,7 +830,7 @@ local function restore(self)
   local feet, saved = self.feet, self.saved_feet
   for i = #feet, 1, -1 do
     -- a solver that raises again: nothing more can be done for it
-    if feet[i].aimed then pcall(put_back, self, i, not self.saved_now.started) end
+    if feet[i].targeted then pcall(put_back, self, i, not self.saved_now.started) end
     copy_fields(saved[i], feet[i])
   end
   copy_fields(self.saved_now, self.now)

@@ -9,7 +9,7 @@
 ** plain, flipped (and flipping), origins off the tips with a bone that
 ** inherits position only and a follow solver, overlapping chains (one
 ** without a target, one on a bone of its own skeleton, two-bone, FABRIK,
-** a weight of 0.5), a joint group, subtrees apart in index order; and a
+** a weight of 0.5), a coupled group, subtrees apart in index order; and a
 ** cycle through targets on bones: refused by both alike, the base set.
 */
 #include <math.h>
@@ -140,7 +140,7 @@ static scene make(int variant, int i) {
     s.to[6] = 5;
     s.ns = 7;
   }
-  if (variant == 4) { /* a joint group: two arms from the spine, together */
+  if (variant == 4) { /* a coupled group: two arms from the spine, together */
     s.from[1] = 2;
     s.to[1] = 9;
     s.from[2] = 2;

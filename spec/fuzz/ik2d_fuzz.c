@@ -995,7 +995,7 @@ static ik2d_spring *copy_spring(double *memory, const ik2d_spring *spring,
   copy->chain = chain;
   RELOCATE(copy, spring, world);
   RELOCATE(copy, spring, velocity);
-  RELOCATE(copy, spring, target);
+  RELOCATE(copy, spring, neutral);
   RELOCATE(copy, spring, written);
   RELOCATE(copy, spring, stiffness);
   RELOCATE(copy, spring, damping);
@@ -1015,8 +1015,8 @@ static int same_spring(const ik2d_spring *spring, const double *before) {
 /* Every invariant of a spring and, when it wrote one, its result: the
 ** chain's (the joints are the forward kinematics of the angles bit for
 ** bit, lengths kept, all finite); a finite state whose speed is at most
-** 720 pi rad/s; limits held with weight 1 and whenever the target is
-** within them; weight 0 shows the target. */
+** 720 pi rad/s; limits held with weight 1 and whenever the neutral
+** angle is within them; weight 0 shows the neutral angle. */
 static void check_spring(const ik2d_spring *sp, int wrote) {
   const ik2d_chain *chain = sp->chain;
   double weight = sp->settings.weight;
@@ -1031,12 +1031,12 @@ static void check_spring(const ik2d_spring *sp, int wrote) {
             "spring velocity not finite or above 720 pi rad/s", i, sp->velocity[i], 0);
     if (!wrote) continue;
     if (weight == 0.0)
-      REQUIRE(chain->angle[i] == sp->target[i], "spring weight 0 changed the target", i,
-              chain->angle[i], sp->target[i]);
+      REQUIRE(chain->angle[i] == sp->neutral[i], "spring weight 0 changed the neutral angle", i,
+              chain->angle[i], sp->neutral[i]);
     /* a world-space limit holds the spring's own direction (weight 1);
-    ** a blend with the target turns every parent too */
+    ** a blend with the neutral angle turns every parent too */
     if (c != NULL && (weight == 1.0 || (c->def.space == IK2D_SPACE_PARENT &&
-                                        violation(c, sp->target[i] - chain->rest[i]) == 0.0)))
+                                        violation(c, sp->neutral[i] - chain->rest[i]) == 0.0)))
       REQUIRE(violation(c, limited_delta(chain, chain->angle, i)) <= limit_floor(chain, i, c),
               "spring broke a limit", i, limited_delta(chain, chain->angle, i),
               violation(c, limited_delta(chain, chain->angle, i)));

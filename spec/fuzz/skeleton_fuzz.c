@@ -397,7 +397,7 @@ static void make_solver(sk_world *w, int k, reader *r) {
 }
 
 /* ik2d_fuzz.c's limits, kept in parent space: a skeleton refuses a
-** world-space limit (its joint solve turns bones in their parents'
+** world-space limit (its coupled solve turns bones in their parents'
 ** frames), and a constraint re-made in world space after it was given
 ** to one is outside the contract. */
 static void sk_set_limits(sk_world *w, reader *r) {

@@ -20,7 +20,7 @@
 **                    (pivots, origins off the tips, bones keeping the
 **                    base's direction, parent-space limits), chains over
 **                    their paths with solvers of every method and option,
-**                    sharing bones (solved jointly, weighed by priority,
+**                    sharing bones (solved together, weighed by priority,
 **                    or after the others with together = false), hanging
 **                    below each other or apart; a body whose two arms
 **                    share a spine; groups of 24 effectors and of 86
@@ -70,16 +70,12 @@
 #include <string.h>
 
 #include "ik2d.h"
-#include "ik2d_math.h" /* the core's own sin, cos and hypot: inputs with the same bits everywhere */
-
-/* The inputs this program computes stay the same whatever the build's
-** flags (the golden spec also builds it in GNU C mode for this machine,
-** where a * b + c may be fused): only the core is under test. */
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+/* the core's own sin, cos and hypot: inputs with the same bits
+** everywhere; and the core's floating-point rules (ik2d_fp.h), so the
+** inputs this program computes stay the same whatever the build's flags
+** (the golden spec and make test-platforms build it with flags that
+** fuse a * b + c where they can): only the core is under test */
+#include "ik2d_math.h"
 
 /* ------------------------------------------------------------------ */
 /* adapter: the core's API                                              */
@@ -1406,8 +1402,8 @@ static void scene_skeleton_body(g_hash *h, int variant) {
 
 /* Many effectors on one body: legs legs of two bones, each from a point
 ** off the body, a chain body..knee on each, nearly all together (a group
-** of more than 16 effectors is too big for the dense joint step: its
-** joint bones turn one at a time). */
+** of more than 16 effectors is too big for the dense coupled step: its
+** shared bones turn one at a time). */
 static void scene_skeleton_crowd(g_hash *h, int legs) {
   static g_skeleton_scene sc;
   g_bone *b = sc.bones;
@@ -1441,7 +1437,7 @@ static void scene_skeleton_crowd(g_hash *h, int legs) {
 
 /* A spine of 6 bones with two arms of arm bones at its top and a chain
 ** from the spine's first bone to each hand: a group of 6 + 2 arm bones
-** when together (over 64 is too big for the dense joint step); and a
+** when together (over 64 is too big for the dense coupled step); and a
 ** chain on a side branch off the spine, which hangs below them. */
 static void scene_skeleton_long(g_hash *h, int arm) {
   static g_skeleton_scene sc;

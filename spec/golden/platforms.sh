@@ -5,6 +5,9 @@
 #   native       this machine (x86-64: glibc's FMA variants of libm)
 #   no-fma       the same binary with glibc's FMA variants off, as on a
 #                CPU without FMA (GLIBC_TUNABLES)
+#   clang-fast   built by clang with -O2 -ffp-contract=fast -march=native
+#                after the project's flags, as a user's own build may do:
+#                the sources alone must keep FMA out (src/ik2d_fp.h)
 #   windows      built with mingw-w64 (msvcrt's maths) as the Makefile
 #                builds core.dll (AVX2 and AVX-512 kernels on), under wine
 #   windows-sse2 the same with mingw-w64's default flags: the core then
@@ -17,7 +20,9 @@ out=build/platforms
 mkdir -p "$out"
 passed=0
 failed=0
-flags="-std=c99 -O2 -ffp-contract=off -Wall -Wextra -Werror -Isrc"
+flags="-std=c99 -O2 -Wall -Wextra -Werror -Isrc"
+# the project's floating-point flags (the Makefile's FPFLAGS)
+fpflags="-ffp-contract=off"
 sources="spec/golden/golden.c $(ls src/ik2d_*.c | tr '\n' ' ')"
 
 # check NAME COMMAND...: runs the program, compares each part
@@ -49,8 +54,26 @@ check() {
   fi
 }
 
-# build NAME COMPILER [FLAGS...]: builds $out/NAME or reports why not
+# build NAME COMPILER [FLAGS...]: builds $out/NAME with the flags and
+# then the project's floating-point flags, or reports why not
 build() {
+  name=$1
+  compiler=$2
+  shift 2
+  # shellcheck disable=SC2086
+  compile "$name" "$compiler" "$@" $fpflags
+}
+
+# build_as_user NAME COMPILER [FLAGS...]: the same with the flags last
+build_as_user() {
+  name=$1
+  compiler=$2
+  shift 2
+  # shellcheck disable=SC2086
+  compile "$name" "$compiler" $fpflags "$@"
+}
+
+compile() {
   name=$1
   compiler=$2
   shift 2
@@ -79,6 +102,9 @@ echo "== the golden hash on every platform (spec/golden/expected)"
 if build native "${CC:-cc}"; then
   check native "$out/native"
   check no-fma env GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-AVX2,-FMA4,-AVX512F "$out/native"
+fi
+if build_as_user clang-fast clang -O2 -ffp-contract=fast -march=native; then
+  check clang-fast "$out/clang-fast"
 fi
 mkdir -p "$out/wine"
 if build windows.exe x86_64-w64-mingw32-gcc -Wa,-muse-unaligned-vector-move -DIK2D_UNALIGNED_VECTOR_MOVES &&

@@ -399,8 +399,10 @@ static ik2d_status group_take_inputs(luaik_group *group, group_input *input, int
                  (group->read_targets || !group_bone_targets(group));
   if (group->read_bases && !*moved_bases)
     ik2d_skeletons_set_bases(group->skeletons, group->skeleton_count, group->bases, NULL);
-  if (group->read_targets) ik2d_solvers_set_targets(group->solvers, group->count, group->targets, NULL);
-  if (group->read_tips) ik2d_solvers_set_tip_angles(group->solvers, group->count, group->tips, NULL);
+  if (group->read_targets)
+    ik2d_solvers_set_targets(group->solvers, group->count, group->targets, NULL);
+  if (group->read_tips)
+    ik2d_solvers_set_tip_angles(group->solvers, group->count, group->tips, NULL);
   if (group->read_poles) ik2d_solvers_set_poles(group->solvers, group->count, group->poles, NULL);
   return IK2D_OK;
 }

@@ -633,7 +633,7 @@ local function near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
   P.near_ic, P.near_is, P.near_jc, P.near_js = i_c, i_s, j_c, j_s
 end
 
--- bone j at (j_c, j_s) (allowed), then bone i aimed at the target, clamped
+-- bone j at (j_c, j_s) (allowed), then bone i turned onto the target, clamped
 local function near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
   local rc, rs, damping_c = P.rc, P.rs, P.damping_c
   local oc, os = rc[j], rs[j]
@@ -653,7 +653,7 @@ local function near_elbow(P, i, j, ux, uy, vx, vy, wx, wy, j_c, j_s)
   near_keep(P, i, j, wx, wy, tc, ts, i_c, i_s, j_c, j_s, px, py)
 end
 
--- bone i at (i_c, i_s) (allowed), then bone j aimed at the target, clamped
+-- bone i at (i_c, i_s) (allowed), then bone j turned onto the target, clamped
 local function near_shoulder(P, i, j, ux, uy, vx, vy, wx, wy, i_c, i_s)
   local rc, rs, damping_c = P.rc, P.rs, P.damping_c
   local oc, os = rc[i], rs[i]

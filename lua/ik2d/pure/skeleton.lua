@@ -1049,7 +1049,7 @@ local check_base = chains.check_base
 local check_length = checks.values(api.skeleton_bone, { "length" })
 local check_rest = checks.values(api.skeleton_bone, { "rest" })
 
--- A skeleton's limits are in parent space: its joint solve turns bones
+-- A skeleton's limits are in parent space: its coupled solve turns bones
 -- in their parents' frames.
 local function check_limit(limit)
   if limit and limit.world then return "SKELETON_SPACE" end

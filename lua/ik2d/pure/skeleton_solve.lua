@@ -2,7 +2,7 @@
 -- (src/ik2d_skeleton_solve.c), term for term: one solver's (its target on
 -- a bone read, its chain solved, a skeleton chain's result written back),
 -- a whole skeleton in one call, and effectors that share bones solved
--- jointly: the plan (units of solvers in order), the joint solve (damped
+-- together: the plan (units of solvers in order), the coupled solve (damped
 -- least squares over the group's bones, each effector's private part
 -- solved alone with its own solver's method, the starts tried in turn
 -- (warm, warm with the private parts first, cold; or warm and scattered
@@ -13,8 +13,8 @@
 -- Bones are 1-based (0: the base), solvers numbered in the skeleton's
 -- list from 1; rotations are pairs of arrays (c, s).  Each skeleton owns
 -- the working state of its solves (sk.work, made at its first: the plan,
--- the pose its chains' solves work on and, from its first joint solve,
--- the joint solve's arrays), as each C solve has its own on the stack: no
+-- the pose its chains' solves work on and, from its first coupled solve,
+-- the coupled solve's arrays), as each C solve has its own on the stack: no
 -- state is shared between skeletons, and a steady frame loop allocates
 -- nothing.
 local N = require "ik2d.pure.numbers"
@@ -36,7 +36,7 @@ local M = {}
 -- its objective by a tenth.
 local COUPLED_STALL = N.COUPLED_STALL
 
--- A solver's count of joint solves in a row that ended unreached goes
+-- A solver's count of coupled solves in a row that ended unreached goes
 -- round from here to 1 (it seeds the scattered start: another each
 -- frame, never the 0 of a group that reached).
 local COUPLED_STALLS_MAX = N.COUPLED_STALLS_MAX
@@ -296,8 +296,8 @@ end
 
 local function link_of(p, i) return p.solver[i].chain.link end
 
--- Is solver i solved jointly with those it shares bones with?  An aimed
--- one is not: the joint step moves tips onto targets, and an aim puts a
+-- Is solver i solved together with those it shares bones with?  An aimed
+-- one is not: the coupled step moves tips onto targets, and an aim puts a
 -- point of its ray there, which its own solve does (as together = false).
 local function together(p, i)
   local settings = p.solver[i].settings
@@ -506,7 +506,7 @@ local function plan_make(sk, p)
     p.order[k] = pick
   end
   -- a unit of one solver is solved alone, unless its solve moves its own
-  -- target: then the joint solve, which moves the target with it
+  -- target: then the coupled solve, which moves the target with it
   local solver, unit_of, unit_alone = p.solver, p.unit_of, p.unit_alone
   for u = 1, units do
     local members = 0
@@ -521,7 +521,7 @@ local function plan_make(sk, p)
 end
 
 -- ------------------------------------------------------------------
--- the joint solve's state
+-- the coupled solve's state
 -- ------------------------------------------------------------------
 
 local function array(n, v)
@@ -533,7 +533,7 @@ end
 local DLS_ROWS, DLS_COLUMNS, DLS_TRIES = N.DLS_ROWS, N.DLS_COLUMNS, N.DLS_TRIES
 local DLS_MAX_TURN, DLS_LAMBDA = N.DLS_MAX_TURN, N.DLS_LAMBDA
 
--- The starts a joint solve tries, and how many at most.
+-- The starts a coupled solve tries, and how many at most.
 local START_WARM, START_WARM_PRIVATES, START_COLD, START_SCATTERED = 1, 2, 3, 4
 local COUPLED_STARTS = 8
 
@@ -555,7 +555,7 @@ local function private_of(w, part)
   w.private = solvers.new(view, w.private_def)
 end
 
--- A skeleton's joint state (the C core's struct joint, and the arrays of
+-- A skeleton's coupled state (the C core's struct coupled, and the arrays of
 -- its dense step and private solves), for its bones and chains of up to
 -- part bones.  Its effectors and the dense step's rows grow with the
 -- groups it solves (coupled_room).
@@ -564,10 +564,10 @@ local function new_coupled(sk, part)
   local w = {
     sk = sk, count = 0, first = 0,
     warm = false,   -- the start is not the cold one
-    stalls = 0,     -- joint solves in a row that ended unreached
+    stalls = 0,     -- coupled solves in a row that ended unreached
     moving = 0,     -- effectors whose targets move
     effectors = {}, -- records made as needed, filled per solve
-    within = array(n, 0),     -- in the group: 1, or 2 when joint
+    within = array(n, 0),     -- in the group: 1, or 2 when shared
     -- not in the group, between a group bone and a moving target's bone:
     -- its working frame is kept too (its local rotation, its result, in
     -- rc, rs)
@@ -740,7 +740,7 @@ local function coupled_on_limit(w, b)
   return abs(side) >= limit.half - N.ON_LIMIT, side
 end
 
--- For groups too big for the dense step: effector e's pull on the joint
+-- For groups too big for the dense step: effector e's pull on the shared
 -- bone at (ox, oy), weighted, added to dot and cross.
 local function coupled_pull(w, e, ox, oy, dot, cross)
   local to = e.link.to
@@ -755,7 +755,7 @@ local function coupled_pull(w, e, ox, oy, dot, cross)
   return dot + e.pull * (cx * ax + cy * ay), cross + e.pull * (cx * ay - cy * ax)
 end
 
--- Each joint bone, root to tip, turned by weighted least squares.
+-- Each shared bone, root to tip, turned by weighted least squares.
 local function coupled_sweep(w)
   local sk = w.sk
   local within, effectors, rc, rs, fx, fy = w.within, w.effectors, w.rc, w.rs, w.fx, w.fy
@@ -1075,7 +1075,7 @@ end
 local function coupled_private(w, e, P)
   local first = e.private_first -- chain index of the part's first bone
   local n = e.chain.count - first + 1
-  -- (every member of a group has a joint bone: first > 1)
+  -- (every member of a group has a shared bone: first > 1)
   if n <= 0 or first == 1 or not (e.weight > 0.0) then return end
   private_view(w, e, first, n)
   if not private_settings(w, e, n) then return end
@@ -1229,7 +1229,7 @@ end
 -- The effectors each bone moves, and each bone's blend weight (the
 -- largest of the effectors whose chains hold it): a bone moving both the
 -- tip and the target of one effector counts twice (a private part's solve
--- holds its target still).  The bones moving several are joint ones.
+-- holds its target still).  The bones moving several are shared ones.
 local function coupled_shares(w)
   local sk = w.sk
   local effectors, within, moves, blend = w.effectors, w.within, w.moves, w.blend
@@ -1383,7 +1383,7 @@ local function coupled_blend(w)
   end
 end
 
--- Effector e's solver keeps the joint solution of its bones as its warm
+-- Effector e's solver keeps the coupled solution of its bones as its warm
 -- start, and its outcome but the measure.
 local function coupled_keep(w, e, used, stalled)
   local rc, rs = w.rc, w.rs
@@ -1525,7 +1525,7 @@ local function coupled_weighted(w)
   return false
 end
 
--- Unit u of plan p, a group of two solvers or more, solved jointly in w
+-- Unit u of plan p, a group of two solvers or more, solved together in w
 -- (its chain solves on pose P): the attempts from each start in turn
 -- until one reaches; the best pose seen kept.
 local function coupled_solve(sk, p, u, w, P)
@@ -1551,18 +1551,18 @@ end
 
 -- The skeleton's working state, made at its first call here: its plan;
 -- the pose its chains' solves work on, for chains of up to bones bones
--- (false before its first solve); and the joint state (new_coupled, at its
--- first joint solve).
+-- (false before its first solve); and the coupled state (new_coupled, at its
+-- first coupled solve).
 local function work_of(sk)
   local work = sk.work
   if not work then
-    work = { plan = new_plan(), pose = false, bones = 0, joint = false }
+    work = { plan = new_plan(), pose = false, bones = 0, coupled = false }
     sk.work = work
   end
   return work
 end
 
--- The pose of work, made again (with the joint state's private solver)
+-- The pose of work, made again (with the coupled state's private solver)
 -- for the longest chain of plan p's solvers when it is longer than any
 -- before.
 local function fit_pose(work, p)
@@ -1573,12 +1573,12 @@ local function fit_pose(work, p)
   end
   if bones > work.bones then
     work.pose, work.bones = pose.new(bones), bones
-    if work.joint then private_of(work.joint, bones) end
+    if work.coupled then private_of(work.coupled, bones) end
   end
 end
 
 -- A lone solve within a deferring solve of sk: what it reads placed
--- first, its target's bone (not below its chain: that is a joint solve)
+-- first, its target's bone (not below its chain: that is a coupled solve)
 -- and its chain, all of it when its target is its tip.
 local function lone_solve(sk, sv, P)
   if sv.target_skeleton == sk then skeleton.bone_ready(sk, sv.target_bone) end
@@ -1589,8 +1589,8 @@ local function lone_solve(sk, sv, P)
   skeleton.push(sv.chain, true)
 end
 
--- Unit u of plan p: one solver alone, or the joint solve (on the
--- skeleton as without deferring) in the skeleton's joint state.
+-- Unit u of plan p: one solver alone, or the coupled solve (on the
+-- skeleton as without deferring) in the skeleton's coupled state.
 local function unit_solve(sk, p, u, work)
   local P = work.pose
   if p.unit_alone[u] then
@@ -1598,10 +1598,10 @@ local function unit_solve(sk, p, u, work)
     return
   end
   skeleton.settle(sk)
-  local w = work.joint
+  local w = work.coupled
   if not w then
     w = new_coupled(sk, work.bones)
-    work.joint = w
+    work.coupled = w
   end
   coupled_solve(sk, p, u, w, P)
   skeleton.defer(sk)

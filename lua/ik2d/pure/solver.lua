@@ -143,7 +143,7 @@ function M.new(ch, def)
     -- read into target_x, target_y whenever the skeleton layer reads the
     -- target (ik2d.pure.skeleton_solve)
     target_skeleton = false, target_bone = 0, target_dx = 0.0, target_dy = 0.0,
-    coupled_stalls = 0, -- joint solves in a row that ended unreached
+    coupled_stalls = 0, -- coupled solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
     kernel = false,
@@ -430,7 +430,7 @@ local function ccd_fallback(P, used)
 end
 
 -- the method on the pose's bones: two_bone needs 2 (a tip angle leaves
--- one: CCD aims it), and no world-space limit
+-- one: CCD turns it), and no world-space limit
 local function method_run(P)
   local method = P.settings.method
   if method == "fabrik" then return fabrik.run(P) end

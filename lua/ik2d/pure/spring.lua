@@ -4,7 +4,7 @@
 -- substep by substep (each bone's damped oscillator solved in closed form
 -- with its neighbours held, or the chain at once by backward Euler where
 -- that would not be stable), pushed out of the colliders, inside the
--- limits; result = target + weight * turn(target -> spring), as a solve
+-- limits; result = neutral + weight * turn(neutral -> spring), as a solve
 -- blends.
 local api = require "ik2d.api"
 local defs = require "ik2d.pure.defs"
@@ -107,11 +107,12 @@ end
 -- the result
 -- ------------------------------------------------------------------
 
--- a result angle that is not what the spring wrote is the bone's new target
+-- a result angle that is not what the spring wrote is the bone's new
+-- neutral angle
 local function take_neutral(sp)
-  local angle, written, target = sp.chain.angle, sp.written, sp.target
+  local angle, written, neutral = sp.chain.angle, sp.written, sp.neutral
   for i = 1, sp.chain.count do
-    if angle[i] ~= written[i] then target[i] = angle[i] end
+    if angle[i] ~= written[i] then neutral[i] = angle[i] end
   end
 end
 
@@ -147,16 +148,16 @@ local function limit_all(sp)
   end
 end
 
--- result = target + weight * turn(target -> spring's local angle); joints
+-- result = neutral + weight * turn(neutral -> spring's local angle); joints
 local function write(sp)
   local ch = sp.chain
   local weight, parent = sp.settings.weight, ch.base_angle
   local angle, constraint, rest = ch.angle, ch.constraint, ch.rest
   for i = 1, ch.count do
-    local target = sp.target[i]
+    local neutral = sp.neutral[i]
     local world_i = sp.world[i]
-    local turn = limits.turn(constraint[i], rest[i], target, wrap(world_i - parent))
-    if weight == 1.0 then angle[i] = target + turn else angle[i] = target + weight * turn end
+    local turn = limits.turn(constraint[i], rest[i], neutral, wrap(world_i - parent))
+    if weight == 1.0 then angle[i] = neutral + turn else angle[i] = neutral + weight * turn end
     sp.written[i] = angle[i]
     parent = world_i
   end
@@ -165,12 +166,13 @@ local function write(sp)
   if ch.link then skeleton.push(ch, true) end
 end
 
--- every bone at rest on its target, the targets and the base still
+-- every bone at rest at its neutral angle, the neutral angles and the
+-- base still
 local function rest_all(sp)
   local ch = sp.chain
   local world = ch.base_angle
   for i = 1, ch.count do
-    world = wrap(world + sp.target[i])
+    world = wrap(world + sp.neutral[i])
     sp.world[i], sp.velocity[i], sp.moving[i] = world, 0.0, false
   end
   sp.base, sp.base_moving = ch.base_angle, false
@@ -185,7 +187,7 @@ function M.new(ch, def)
   local sp = {
     chain = ch, settings = {}, base = 0.0, base_moving = false,
     base_x = 0.0, base_y = 0.0, base_vx = 0.0, base_vy = 0.0,
-    world = {}, velocity = {}, target = {}, written = {}, moving = {},
+    world = {}, velocity = {}, neutral = {}, written = {}, moving = {},
     stiffness = {}, damping = {}, mass = {},
     colliders = {}, collider_count = 0,
     -- an update's inputs and scratch (its own: a finaliser or hook may
@@ -197,7 +199,7 @@ function M.new(ch, def)
     start = {}, start_v = {}, held = {}, put = {},
   }
   for i = 1, n do
-    sp.target[i], sp.written[i] = ch.angle[i], ch.angle[i]
+    sp.neutral[i], sp.written[i] = ch.angle[i], ch.angle[i]
   end
   keep_def(sp, def)
   rest_all(sp)
@@ -479,13 +481,13 @@ local function speed(d, dt)
   return v
 end
 
--- What drives an update: gravity and the wind in chain space, each target
--- and the base angle over the frame (from + s * turn), the base's position
--- over it (x0 + s * dx), the air's velocity past the base and the jump of
--- the base's velocity at the frame's start.  The base's position is a
+-- What drives an update: gravity and the wind in chain space, each
+-- neutral angle and the base angle over the frame (from + s * turn), the
+-- base's position over it (x0 + s * dx), the air's velocity past the base
+-- and the jump of the base's velocity at the frame's start.  The base's position is a
 -- sample of its motion only when the frame has time (dt > 0): an update of
 -- no time takes it as a jump (a teleport, the base's speed kept), as it
--- takes a target's change.
+-- takes a neutral angle's change.
 local function inputs_of(sp, dt)
   local ch = sp.chain
   local input = sp.input
@@ -494,17 +496,17 @@ local function inputs_of(sp, dt)
   if ch.flip then input.gx = -settings.gravity_x else input.gx = settings.gravity_x end
   input.gy = settings.gravity_y
   local from, turn = sp.from, sp.turn
-  local target, written, moving, angle = sp.target, sp.written, sp.moving, ch.angle
+  local neutral, written, moving, angle = sp.neutral, sp.written, sp.moving, ch.angle
   for i = 1, ch.count do
-    local before = target[i]
+    local before = neutral[i]
     from[i], turn[i] = before, 0.0
-    if angle[i] ~= written[i] then target[i] = angle[i] end
+    if angle[i] ~= written[i] then neutral[i] = angle[i] end
     if moving[i] then
-      turn[i] = wrap(target[i] - before)
+      turn[i] = wrap(neutral[i] - before)
     else
-      from[i] = target[i]
+      from[i] = neutral[i]
     end
-    moving[i] = target[i] ~= before
+    moving[i] = neutral[i] ~= before
   end
   if sp.base_moving then
     input.base_from, input.base_turn = sp.base, wrap(base - sp.base)
@@ -595,7 +597,7 @@ local function settle(sp, i, x0, x, v, phi, parent_to, parent_v, px, py, mirror)
   if v < -MAX_SPEED then v = -MAX_SPEED end
   if not finite(x) or not finite(v) then
     -- a step doubles cannot hold (a denormal bone under gravity, a
-    -- stiffness near the largest double): the bone rests on its target
+    -- stiffness near the largest double): the bone rests at its neutral angle
     x = wrap(phi)
     v = 0.0
   end
@@ -662,7 +664,7 @@ local function substep(sp, h, s0, s1)
   end
 end
 
--- The rows of backward Euler for the chain from its state, the targets
+-- The rows of backward Euler for the chain from its state, the neutral angles
 -- and the base where they are at s1:
 --   (M + h C + h^2 K) v' = M v + h F(x),  x' = x + h v'
 -- row i over m_i, tridiagonal and diagonally dominant (every row's

@@ -54,9 +54,9 @@ local function consider(P, ch, a, b, shoulder, elbow)
 end
 
 -- local shoulder angle that points the limb, bent by elbow, at the goal
-local function shoulder_for(ch, a, b, aim, elbow)
+local function shoulder_for(ch, a, b, bearing, elbow)
   local bent_c, bent_s = rot(elbow)
-  return aim - ch.base_angle - atan2(b * bent_s, a + b * bent_c)
+  return bearing - ch.base_angle - atan2(b * bent_s, a + b * bent_c)
 end
 
 -- best allowed elbow with the shoulder fixed
@@ -72,8 +72,8 @@ local function from_shoulder(P, ch, a, b, shoulder)
 end
 
 -- best allowed shoulder with the elbow fixed
-local function from_elbow(P, ch, a, b, aim, elbow)
-  consider(P, ch, a, b, allowed(ch, 1, shoulder_for(ch, a, b, aim, elbow)), elbow)
+local function from_elbow(P, ch, a, b, bearing, elbow)
+  consider(P, ch, a, b, allowed(ch, 1, shoulder_for(ch, a, b, bearing, elbow)), elbow)
 end
 
 -- the bend side: the one facing the pole when there is one, else bend
@@ -96,27 +96,27 @@ local function elbow_for(a, b, reach, bend)
   return bend * acos(cos_elbow)
 end
 
--- A limit forbids (shoulder, elbow), aimed along aim: the nearest allowed
+-- A limit forbids (shoulder, elbow), pointed along bearing: the nearest allowed
 -- pose instead (two_bone_nearest); returns it.
-local function nearest(P, ch, a, b, aim, shoulder, elbow)
+local function nearest(P, ch, a, b, bearing, shoulder, elbow)
   P.best_shoulder = allowed(ch, 1, shoulder)
   P.best_elbow = allowed(ch, 2, elbow)
   P.best_distance = huge
   P.tie = 1e-12 * (a + b)
   -- the other bend, when it is allowed
-  if inside(ch, 1, shoulder_for(ch, a, b, aim, -elbow)) and inside(ch, 2, -elbow) then
-    consider(P, ch, a, b, shoulder_for(ch, a, b, aim, -elbow), -elbow)
+  if inside(ch, 1, shoulder_for(ch, a, b, bearing, -elbow)) and inside(ch, 2, -elbow) then
+    consider(P, ch, a, b, shoulder_for(ch, a, b, bearing, -elbow), -elbow)
   end
   -- the elbow at the allowed angle nearest the answer, straight, folded
   -- and at its limits; the shoulder at its limits
-  from_elbow(P, ch, a, b, aim, allowed(ch, 2, elbow))
-  from_elbow(P, ch, a, b, aim, allowed(ch, 2, 0.0))
-  from_elbow(P, ch, a, b, aim, allowed(ch, 2, PI))
+  from_elbow(P, ch, a, b, bearing, allowed(ch, 2, elbow))
+  from_elbow(P, ch, a, b, bearing, allowed(ch, 2, 0.0))
+  from_elbow(P, ch, a, b, bearing, allowed(ch, 2, PI))
   local constraint, rest = ch.constraint, ch.rest
   for side = 0, 1 do
     local limit = constraint[2]
     if limit and not limit.full then
-      from_elbow(P, ch, a, b, aim, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
+      from_elbow(P, ch, a, b, bearing, rest[2] + limit.mid + (side == 1 and limit.half or -limit.half))
     end
     limit = constraint[1]
     if limit and not limit.full then
@@ -144,23 +144,23 @@ function M.run(P)
     P.scale = fmin(reach / (a + b), settings.stretch)
     return used
   end
-  local aim
+  local bearing -- the target's direction from the base
   if d > 0.0 then
-    aim = atan2(dy, dx)
+    bearing = atan2(dy, dx)
   else
     -- target on the base: keep the upper bone where it points
-    aim = atan2(jy[2] - by, jx[2] - bx)
+    bearing = atan2(jy[2] - by, jx[2] - bx)
   end
-  local aim_c, aim_s = rot(aim)
-  P.goal_x = bx + reach * aim_c
-  P.goal_y = by + reach * aim_s
+  local bearing_c, bearing_s = rot(bearing)
+  P.goal_x = bx + reach * bearing_c
+  P.goal_y = by + reach * bearing_s
   local elbow = elbow_for(a, b, reach, bend_side(P, ch, settings.bend))
   -- on the base the limb folds and any shoulder does as well: keep it
   local shoulder
-  if d > 0.0 then shoulder = shoulder_for(ch, a, b, aim, elbow) else shoulder = atan2(rs[1], rc[1]) end
+  if d > 0.0 then shoulder = shoulder_for(ch, a, b, bearing, elbow) else shoulder = atan2(rs[1], rc[1]) end
   if not inside(ch, 1, shoulder) or not inside(ch, 2, elbow) then
     P.limited = true
-    shoulder, elbow = nearest(P, ch, a, b, aim, shoulder, elbow)
+    shoulder, elbow = nearest(P, ch, a, b, bearing, shoulder, elbow)
   end
   rc[1], rs[1] = rot(shoulder)
   rc[2], rs[2] = rot(elbow)

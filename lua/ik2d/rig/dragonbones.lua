@@ -17,7 +17,7 @@
 --   angle = r, shear_x = 0, shear_y = k.
 -- - The inherit flags become the nearest inherit mode (inherit_mode
 --   below); a flag the model has no equal for is listed in unsupported.
--- - IK: chain 0 aims one bone, chain 1 bends two (the named bone and its
+-- - IK: chain 0 turns one bone, chain 1 bends two (the named bone and its
 --   parent); the runtime's elbow for bendPositive lies on the side of the
 --   root-to-target line the negative angles turn to (anticlockwise on a
 --   y-down screen: above the line for a target to the right), so the
