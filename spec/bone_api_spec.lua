@@ -193,7 +193,7 @@ helpers.on_both_paths(ik2d, function()
                        caller_error(function() sk:matrices(5) end))
     end)
 
-    if ik2d.ffi == nil or ik2d.backend == "lua" or not helpers.is_luajit then
+    if not (helpers.is_luajit and (ik2d.ffi or ik2d.backend == "lua")) then
       it("matrix_array needs LuaJIT's FFI", function()
         local sk = rig()
         helpers.check_message(helpers.error_of(function() sk:matrix_array() end),

@@ -14,7 +14,8 @@ local helpers = require "spec.helpers"
 local root = helpers.repo_root()
 
 local PUBLIC = { "chain", "constraint", "solver", "solvers", "skeleton", "skeletons", "spring",
-                 "status", "isa", "default", "bone_def", "collider" }
+                 "status", "isa", "default", "bone_def", "collider",
+                 "transform_constraint", "slots", "clip" }
 
 local function read(path)
   local f = assert(io.open(root .. "/" .. path, "rb"))
