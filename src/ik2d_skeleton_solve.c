@@ -133,9 +133,10 @@ static bool solver_written_back(ik2d_solver *solver) {
   solver_measure(solver);
   if (sk == NULL) return solver->result.reached;
   ik2d__skeleton_chain_push(chain, true);
-  /* a target on a bone of its own skeleton may have moved with it: the
-  ** result describes where the tip and that bone ended */
-  if (solver->target_skeleton == sk) solver_measure(solver);
+  /* a target on a bone of its own skeleton may have moved with it, and a
+  ** general skeleton places the bones by its model, not by the chain's
+  ** joints: the result describes where the tip (and that bone) ended */
+  if (solver->target_skeleton == sk || sk->general) solver_measure(solver);
   return solver->result.reached;
 }
 
