@@ -449,6 +449,26 @@ helpers.on_both_paths(ik2d, function()
     end)
   end)
 
+  describe("a solve refused", function()
+    it("for a cycle through targets changes nothing, a stretching solver's skeleton included", function()
+      local sk = ik2d.skeleton{ x = 300, y = 300,
+        { name = "spine", length = 30, angle = -1.57 },
+        { name = "arm_a", parent = "spine", length = 20, angle = 1.2 },
+        { name = "hand_a", parent = "arm_a", length = 10, angle = 0.3 },
+        { name = "arm_b", parent = "spine", length = 20, angle = -1.2 },
+        { name = "hand_b", parent = "arm_b", length = 10, angle = -0.7 },
+      }
+      local a = ik2d.solver(sk:chain("spine", "hand_a"), { stretch = 2 })
+      local b = ik2d.solver(sk:chain("spine", "hand_b"))
+      a:set_target_bone(sk, "hand_b", 5, 0)
+      b:set_target_bone(sk, "hand_a", 5, 0)
+      a:set_options{ together = false }
+      local before = { sk:matrices(), sk:transforms() }
+      assert.has_error(function() sk:solve() end)
+      assert.are.same(before, { sk:matrices(), sk:transforms() })
+    end)
+  end)
+
   describe("the lifetimes of a skeleton and its constraints", function()
     it("a constraint keeps its skeleton alive, and the skeleton its constraints", function()
       local function constraint_only()

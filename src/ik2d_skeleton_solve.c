@@ -1504,7 +1504,11 @@ static bool needs_general(const ik2d_skeleton *sk) {
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
-  if (needs_general(sk)) ik2d__skeleton_make_general(sk);
+  if (needs_general(sk)) {
+    /* a cycle through targets refuses the solve before anything changes */
+    if (!plan_make(sk, &p)) return -1;
+    ik2d__skeleton_make_general(sk);
+  }
   if (sk->step_count > 0) return ordered_solve(sk);
   if (sk->general) return general_solve(sk);
   if (plan_holds(sk)) {
