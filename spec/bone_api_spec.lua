@@ -449,6 +449,30 @@ helpers.on_both_paths(ik2d, function()
     end)
   end)
 
+  describe("a chain solver under a non-uniform scale", function()
+    -- turning a bone under a parent scaled (2, 1) moves its tip on an
+    -- ellipse, not the circle the chain's turns assume: one pass of CCD
+    -- leaves the tip 7.21 from a target 15 from the chain's origin at 2
+    -- rad, 13.3 from one 8 away at 4 rad; the solve passes again from where
+    -- the bones ended while that brings the tip nearer
+    for _, case in ipairs{ { 15, 2, 2.1 }, { 8, 4, 6 } } do
+      it(("ends nearer than one pass does (%g at %g rad: within %g)"):format(case[1], case[2], case[3]),
+         function()
+        local sk = ik2d.skeleton{
+          { name = "root", length = 10, scale_x = 2, scale_y = 1 },
+          { name = "a", parent = "root", length = 10, angle = 0.3 },
+          { name = "b", parent = "a", length = 8, angle = 0.2 },
+          { name = "c", parent = "b", length = 6, angle = 0.1 },
+        }
+        local s = ik2d.solver(sk:chain("a", "c"), { method = "ccd", iterations = 20 })
+        local ox, oy = sk:world("a")
+        s:set_target(ox + case[1] * cos(case[2]), oy + case[1] * sin(case[2]))
+        local _, distance = s:solve()
+        assert.is_true(distance < case[3], distance)
+      end)
+    end
+  end)
+
   describe("a solve refused", function()
     it("for a cycle through targets changes nothing, a stretching solver's skeleton included", function()
       local sk = ik2d.skeleton{ x = 300, y = 300,

@@ -215,6 +215,37 @@ static void bone_ik_solve(ik2d_solver *solver, ik2d_skeleton *sk, double x, doub
   ik2d__skeleton_moved(sk, first);
 }
 
+/* Does every bone of the solver's chain map its space conformally (a
+** rotation and a uniform scale, maybe a reflection)?  Then a chain turn is
+** the bone's turn as drawn; a non-uniform scale or a shear bends it. */
+static bool chain_conformal(const ik2d_solver *solver, const ik2d_skeleton *sk) {
+  const struct ik2d_chain_link *link = solver->chain->link;
+  int k;
+  for (k = 0; k < solver->chain->count; k++) {
+    const ik2d_affine *w = &sk->world[link->bones[k]];
+    double x2 = w->a * w->a + w->c * w->c, y2 = w->b * w->b + w->d * w->d;
+    double tolerance = IK2D_CONFORMAL_TOLERANCE * (x2 + y2);
+    if (fabs(w->a * w->b + w->c * w->d) > tolerance || fabs(x2 - y2) > tolerance) return false;
+  }
+  return true;
+}
+
+/* A chain on bones that do not map conformally, solved as drawn, leaves
+** its bones short of where its turns said: the chain is taken again from
+** where they ended and solved again, while that brings the tip nearer (at
+** full weight: a blend would compound). */
+static void solve_again(ik2d_solver *solver, ik2d_skeleton *sk) {
+  int pass;
+  if (solver->settings.weight != 1.0 || chain_conformal(solver, sk)) return;
+  for (pass = 1; pass < IK2D_GENERAL_PASSES && !solver->result.reached; pass++) {
+    double before = solver->result.distance, x, y;
+    solver_target(solver, &x, &y);
+    ik2d__solver_solve_chain(solver, x, y);
+    solver_written_back(solver);
+    if (!(solver->result.distance < before)) return;
+  }
+}
+
 bool ik2d_solver_solve(ik2d_solver *solver) {
   ik2d_skeleton *sk;
   double x, y;
@@ -229,7 +260,10 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
     return solver_measure(solver);
   }
   ik2d__solver_solve_chain(solver, x, y);
-  return solver_written_back(solver);
+  if (solver_written_back(solver)) return true;
+  if (sk == NULL || !sk->general || sk->deferring) return false;
+  solve_again(solver, sk);
+  return solver->result.reached;
 }
 
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
