@@ -133,9 +133,10 @@ static bool solver_written_back(ik2d_solver *solver) {
   solver_measure(solver);
   if (sk == NULL) return solver->result.reached;
   ik2d__skeleton_chain_push(chain, true);
-  /* a target on a bone of its own skeleton may have moved with it: the
-  ** result describes where the tip and that bone ended */
-  if (solver->target_skeleton == sk) solver_measure(solver);
+  /* a target on a bone of its own skeleton may have moved with it, and a
+  ** general skeleton places the bones by its model, not by the chain's
+  ** joints: the result describes where the tip (and that bone) ended */
+  if (solver->target_skeleton == sk || sk->general) solver_measure(solver);
   return solver->result.reached;
 }
 
@@ -1503,7 +1504,11 @@ static bool needs_general(const ik2d_skeleton *sk) {
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
-  if (needs_general(sk)) ik2d__skeleton_make_general(sk);
+  if (needs_general(sk)) {
+    /* a cycle through targets refuses the solve before anything changes */
+    if (!plan_make(sk, &p)) return -1;
+    ik2d__skeleton_make_general(sk);
+  }
   if (sk->step_count > 0) return ordered_solve(sk);
   if (sk->general) return general_solve(sk);
   if (plan_holds(sk)) {
