@@ -1180,6 +1180,7 @@ local function outputs()
   files["docs/api.md"] = fill("docs/api.md", read("docs/api.md"), {
     ["solver options"] = readme_table(api.solver),
     ["spring options"] = readme_table(api.spring),
+    ["transform constraint options"] = readme_table(api.transform_constraint),
     version = format('This is ik2d %s: `ik2d._VERSION` and every helper\'s `_VERSION` are `"%s"`.',
                      api.version, api.version),
   })
