@@ -67,6 +67,9 @@ local function describe(decoded, name, options)
   return reader.read(decoded, name)
 end
 
+-- what a clip keys of a transform constraint (set back by rig:setup)
+local MIXES = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y" }
+
 -- A rig of the parts build made, over description desc.
 local function new_rig(desc, parts, atlas)
   local self = {
@@ -78,6 +81,12 @@ local function new_rig(desc, parts, atlas)
     _constraint_list = parts.constraint_list, _setup = {},
   }
   for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
+  self._constraint_setup = {}
+  for i, c in ipairs(parts.constraint_list) do
+    local options, mixes = c:options(), {}
+    for _, key in ipairs(MIXES) do mixes[key] = options[key] end
+    self._constraint_setup[i] = mixes
+  end
   return setmetatable(self, Rig)
 end
 
@@ -145,6 +154,7 @@ function Rig:setup()
   self.skeleton:reset()
   if self._core_slots then self._core_slots:to_setup() end
   for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
+  for i, c in ipairs(self._constraint_list) do c:set_options(self._constraint_setup[i]) end
 end
 
 --- rig:play(clip, time [, alpha]): the clip at time (seconds, not looped)
