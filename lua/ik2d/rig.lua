@@ -78,7 +78,7 @@ local function new_rig(desc, parts, atlas)
     attachments = parts.attachment_list, events = desc.events or {},
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
-    _constraint_list = parts.constraint_list, _setup = {},
+    _constraint_list = parts.constraint_list, _setup = {}, _setup_clip = parts.setup_clip,
   }
   for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
   self._constraint_setup = {}
@@ -152,6 +152,7 @@ end
 -- the set-up (then clips play on top: rig:play).
 function Rig:setup()
   self.skeleton:reset()
+  if self._setup_clip then self._setup_clip:apply(self._targets, 0) end
   if self._core_slots then self._core_slots:to_setup() end
   for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
   for i, c in ipairs(self._constraint_list) do c:set_options(self._constraint_setup[i]) end

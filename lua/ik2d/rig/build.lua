@@ -258,6 +258,27 @@ local function clip_of(name, clip, parts, targets, core)
     core = core.clip(targets, { duration = clip.duration, timelines = tls }) }
 end
 
+-- The clip that puts back the set-up inherit mode of every bone a clip
+-- keys one of (the skeleton's reset keeps the modes keys set): one key
+-- at time 0 a bone; nil when no clip keys an inherit mode.
+local function setup_clip_of(desc, targets, core)
+  local keyed = {}
+  for _, clip in pairs(desc.clips or {}) do
+    for bone, tls in pairs(clip.bones or {}) do
+      if tls.inherit then keyed[bone] = true end
+    end
+  end
+  local tls = {}
+  for i, b in ipairs(desc.bones) do
+    if keyed[b.name] then
+      tls[#tls + 1] = { channel = "inherit", target = i, times = { 0 },
+        values = { INHERIT[b.inherit or "all"] } }
+    end
+  end
+  if #tls == 0 then return nil end
+  return core.clip(targets, { duration = 0, timelines = tls })
+end
+
 -- ------------------------------------------------------------------
 -- the whole rig
 -- ------------------------------------------------------------------
@@ -380,7 +401,7 @@ end
 
 --- the core objects of desc (checked by its reader): { skeleton =,
 -- solvers =, solver_list =, constraints =, constraint_list =, slots =,
--- attachment_list =, clips =, targets = }
+-- attachment_list =, clips =, targets =, setup_clip = }
 function build.rig(desc, options, core)
   local skins = active_skins(desc, options.skin)
   local parts = {}
@@ -392,6 +413,7 @@ function build.rig(desc, options, core)
   parts.slots = slots_of(desc, sk, parts, core, options.atlas_data)
   parts.targets = core.rig_targets{ skeleton = sk, solvers = parts.solver_list,
     constraints = parts.constraint_list, slots = parts.slots }
+  parts.setup_clip = setup_clip_of(desc, parts.targets, core)
   parts.clips = {}
   for _, name in ipairs(sorted_keys(desc.clips)) do
     parts.clips[name] = clip_of(name, desc.clips[name], parts, parts.targets, core)
