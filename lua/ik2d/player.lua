@@ -184,7 +184,7 @@ local function fire(self, track, entry, now)
   end
   if d <= 0 then return end
   while now >= (entry.loops + 1) * d do
-    fire_between(self, track, entry, entry.last - entry.loops * d, d, false)
+    fire_between(self, track, entry, entry.last - entry.loops * d, d, true)
     entry.loops = entry.loops + 1
     entry.last = entry.loops * d
     if self.on_complete then self.on_complete(track, entry.clip, entry.loops) end
