@@ -7,6 +7,7 @@
 --   left, right     arm held at 0 and at 90 degrees for a second
 --   swing           arm 0 -> 90 degrees over a second
 --   raise           arm's y 0 -> +10 over half a second
+--   sway, bob       arm 0 -> 60 degrees, its y 0 -> 6, over 0.7 s
 --   steps           arm 0 -> 40 over a second; events start (0), step
 --                   (0.25, int 7 from its definition), step (0.75, int 8),
 --                   end (1)
@@ -198,12 +199,14 @@ describe("ik2d.player", function()
 
   run("gives the same poses at 60 and 144 Hz for the same times", function()
     -- frames at 60 and 144 Hz meet every twelfth of a second: the poses
-    -- there, through a looping walk, a crossfade, a queued clip mixed in
-    -- and a second track
+    -- there, through a looping clip, a crossfade, a queued clip mixed in
+    -- and a second track.  sway and bob last 0.7 s: no clip ends or
+    -- loops where the frames meet (where which frame passes the end
+    -- first is the rounding of the sum of the dts).
     local function play(hz)
       local p, sk = new_player()
-      p:set_mix("swing", "right", 0.3)
-      p:set_mix("right", "steps", 0.25)
+      p:set_mix("swing", "sway", 0.3)
+      p:set_mix("sway", "steps", 0.25)
       p:set(1, "swing", true)
       local poses, events, frame, per_meeting = {}, 0, 0, hz / 12
       p.on_event = function() events = events + 1 end
@@ -212,9 +215,9 @@ describe("ik2d.player", function()
           frame = frame + 1
           p:update(1 / hz)
           if frame == hz * 0.5 then
-            p:set(1, "right", false)
+            p:set(1, "sway", false)
             p:add(1, "steps", true)
-            p:set(2, "raise", true)
+            p:set(2, "bob", true)
             p:set_alpha(2, 0.5)
           end
         end
