@@ -207,6 +207,7 @@ local function next_entry(self, track, t)
   table.remove(t.queue, 1)
   start(self, t, queued)
   queued.time = current.time - due
+  if t.from then t.mix_time = queued.time end
   fire(self, track, queued, queued.time)
 end
 
@@ -221,13 +222,13 @@ function Player:update(dt)
     local entry = t and t.entry
     if entry then
       entry.time = entry.time + dt
-      fire(self, track, entry, entry.time)
-      next_entry(self, track, t)
       if t.from then
         t.from.time = t.from.time + dt
         t.mix_time = t.mix_time + dt
-        if t.mix_time >= t.mix_duration then t.from = nil end
       end
+      fire(self, track, entry, entry.time)
+      next_entry(self, track, t)
+      if t.from and t.mix_time >= t.mix_duration then t.from = nil end
     end
   end
 end
