@@ -138,7 +138,7 @@ describe("ik2d.player", function()
   -- the events fired and completions of a run of updates of dt: each with
   -- the track's time just before and after the update that fired it
   local function record(p, dt, duration)
-    local fired, before, after = {}, 0, 0
+    local fired, before = {}, 0
     p.on_event = function(track, event, clip)
       fired[#fired + 1] = { "event", track, event.name, event.int, event.time, clip.name, before }
     end
@@ -148,7 +148,7 @@ describe("ik2d.player", function()
     local steps = math.floor(duration / dt + 0.5)
     for _ = 1, steps do
       p:update(dt)
-      after = before + dt
+      local after = before + dt
       for k = #fired, 1, -1 do
         if fired[k].after then break end
         fired[k].after = after
