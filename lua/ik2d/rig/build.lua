@@ -126,6 +126,14 @@ local function inactive(part, kind, skins)
   return true
 end
 
+-- make(...), its error (a rule of the core's the reader does not know)
+-- raised naming the part: 'IK "leg": <the core's problem>'
+local function named(part, make, ...)
+  local ok, result = pcall(make, ...)
+  if ok then return result end
+  error(format("%s: %s", part, tostring(result):gsub("^[^\n]-:%d+: ", "")), 0)
+end
+
 local function solver_of(sk, s, core)
   local bones = s.bones
   local options = {}
@@ -354,7 +362,7 @@ local function solvers_of(desc, sk, skins, core, parts)
   parts.solvers, parts.solver_list, parts.solver_index = {}, {}, {}
   for _, s in ipairs(desc.solvers or {}) do
     if not inactive(s, "solvers", skins) then
-      local solver = solver_of(sk, s, core)
+      local solver = named(format("IK %q", s.name), solver_of, sk, s, core)
       parts.solvers[s.name] = solver
       parts.solver_list[#parts.solver_list + 1] = solver
       parts.solver_index[s.name] = #parts.solver_list
@@ -363,7 +371,7 @@ local function solvers_of(desc, sk, skins, core, parts)
   parts.constraints, parts.constraint_list, parts.constraint_index = {}, {}, {}
   for _, c in ipairs(desc.constraints or {}) do
     if not inactive(c, "constraints", skins) then
-      local tc = constraint_of(sk, c, core)
+      local tc = named(format("transform constraint %q", c.name), constraint_of, sk, c, core)
       parts.constraints[c.name] = tc
       parts.constraint_list[#parts.constraint_list + 1] = tc
       parts.constraint_index[c.name] = #parts.constraint_list
