@@ -12,5 +12,6 @@ files["lua/ik2d/love.lua"] = { std = "+love" }
 files["examples/love"] = { std = "+love" }
 files["examples/spider"] = { std = "+love" }
 files["examples/rifleman"] = { std = "+love" }
+files["examples/hero_walk"] = { std = "+love" }
 files["examples/hero/tools/paint"] = { std = "+love" }
 files["spec/love_ship"] = { std = "+love" }
