@@ -868,7 +868,7 @@ api.modules = {
   },
   lua = {
     "ik2d", "ik2d.api", "ik2d.attach", "ik2d.behaviour", "ik2d.blend", "ik2d.common",
-    "ik2d.ffi", "ik2d.follow", "ik2d.gait", "ik2d.love", "ik2d.mirror", "ik2d.player",
+    "ik2d.ffi", "ik2d.follow", "ik2d.gait", "ik2d.love", "ik2d.love_rig", "ik2d.mirror", "ik2d.player",
     "ik2d.rig", "ik2d.smooth",
     "ik2d.pure.aim", "ik2d.pure.binding", "ik2d.pure.binding_chain", "ik2d.pure.binding_skeleton",
     "ik2d.pure.binding_solver", "ik2d.pure.binding_spring",
@@ -896,6 +896,7 @@ api.ffi = {
     "typedef struct ik2d_solver ik2d_solver;",
     "typedef struct ik2d_spring ik2d_spring;",
     "typedef struct ik2d_skeleton ik2d_skeleton;",
+    "typedef struct ik2d_slots ik2d_slots;",
     "typedef int ik2d_status;",
   },
   functions = {
@@ -906,6 +907,7 @@ api.ffi = {
     "ik2d_spring_update", "ik2d_skeleton_bone_count", "ik2d_skeleton_transforms",
     "ik2d_skeleton_solve", "ik2d_skeleton_base", "ik2d_skeleton_set_base",
     "ik2d_skeleton_matrix", "ik2d_skeleton_matrices",
+    "ik2d_slots_count", "ik2d_slots_attachment", "ik2d_slots_tint", "ik2d_slots_all_vertices",
     "luaik_group_members", "luaik_group_live", "luaik_group_set_targets", "luaik_group_solve",
     "luaik_group_target_array", "luaik_group_joint_array", "luaik_group_tip_angle_array",
     "luaik_group_pole_array", "luaik_group_base_array", "luaik_group_transform_array",

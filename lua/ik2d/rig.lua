@@ -108,12 +108,17 @@ local function atlas_of(option)
   if option:lower():match("%.json$") then
     local decoded, name = source.open(option)
     if decoded == nil then error(name, 0) end
-    return atlas.read_tex(decoded, name)
+    local read = atlas.read_tex(decoded, name)
+    read.file = option
+    return read
   end
   if option:find("\n") then return atlas.read(option, "<atlas text>") end
   local text, message = source.read_file(option)
   if not text then error(format("%s: cannot be read: %s", option, tostring(message)), 0) end
-  return atlas.read(text, option)
+  local read = atlas.read(text, option)
+  -- where its pages' images are looked for
+  read.file = option
+  return read
 end
 
 function rig.load(src, options)
@@ -220,6 +225,7 @@ local function fill_entry(self, entry, i, a, vertices)
   local slots = self._core_slots
   local slot = self.slots[i]
   entry.slot, entry.attachment, entry.kind = slot.name, a.name, a.kind
+  entry.slot_index, entry.attachment_index = i, a.index
   entry.vertices, entry.uvs, entry.triangles = vertices, a.uvs, a.triangles
   entry.blend = slot.blend or "normal"
   local color = entry.color or {}
@@ -239,7 +245,9 @@ end
 -- as the last apply left the rig: { slot = name, attachment = name, kind =
 -- "region" | "mesh", vertices = { x1, y1, ... } (world), uvs = { u1, v1,
 -- ... }, triangles = { 1-based }, color = { r, g, b, a } (the slot's
--- times the attachment's), dark = { r, g, b } or nil, blend = name }.  A
+-- times the attachment's), dark = { r, g, b } or nil, blend = name,
+-- slot_index =, attachment_index = (1-based, rig.slots' and
+-- rig.attachments') }.  A
 -- region's corners: bottom-left, top-left, top-right, bottom-right.  t
 -- and its tables are reused (a frame loop makes nothing); uvs and
 -- triangles are the rig's own, not to be changed.  The world vertices of
