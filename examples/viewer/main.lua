@@ -5,6 +5,8 @@
 --   love examples/viewer                    the hero; drop a .json (then its .atlas) on the window
 --   love examples/viewer --test             headless checks on the hero, a screenshot,
 --                                           `viewer: N passed, N failed`
+--   love examples/viewer --screenshot [--gait]  2 s of the hero with the debug view
+--                                           (and gait), a screenshot
 --
 -- Keys: up/down pick a clip, return plays it (crossfading from the one
 -- playing), space pauses, +/- speed, l loop, m/n crossfade longer/shorter,
@@ -134,8 +136,38 @@ end
 -- LOVE callbacks
 -- ------------------------------------------------------------------
 
-local test_mode = false
-for _, a in ipairs(arg) do test_mode = test_mode or a == "--test" end
+local test_mode, shot = false, nil
+for _, a in ipairs(arg) do
+  test_mode = test_mode or a == "--test"
+  if a == "--screenshot" then shot = { time = 0, gait = false } end
+  if a == "--gait" and shot then shot.gait = true end
+end
+
+-- --screenshot: fixed steps, the debug view on, the head aimed at a
+-- point, then a screenshot and quit
+local function scripted(dt)
+  if shot.state == "done" then return love.event.quit(0) end
+  if shot.state then return end
+  update(1 / 60)
+  shot.time = shot.time + dt
+  if shot.time >= 2 then
+    shot.state = "waiting"
+    g.captureScreenshot(function(image)
+      image:encode("png", "ik2d-viewer-debug.png")
+      print("screenshot: " .. love.filesystem.getSaveDirectory() .. "/ik2d-viewer-debug.png")
+      shot.state = "done"
+    end)
+  end
+end
+
+local function aim_and_walk(opts)
+  if opts.gait then
+    view.gait = true
+    walk:start()
+  end
+  view.aim = true
+  love.mouse.setPosition(view.x + 140, view.y - 330)
+end
 
 function love.load(args)
   if test_mode then
@@ -149,9 +181,14 @@ function love.load(args)
     if not a:match("^%-%-") then files[#files + 1] = a end
   end
   open(files[1] or HERO, files[2])
+  if shot then
+    view.debug = true
+    aim_and_walk(shot)
+  end
 end
 
 function love.update(dt)
+  if shot then return scripted(dt) end
   update(math.min(dt, 1 / 20))
 end
 
