@@ -94,6 +94,7 @@ build = {
     ["ik2d.follow"] = "lua/ik2d/follow.lua",
     ["ik2d.gait"] = "lua/ik2d/gait.lua",
     ["ik2d.love"] = "lua/ik2d/love.lua",
+    ["ik2d.love_rig"] = "lua/ik2d/love_rig.lua",
     ["ik2d.mirror"] = "lua/ik2d/mirror.lua",
     ["ik2d.player"] = "lua/ik2d/player.lua",
     ["ik2d.rig"] = "lua/ik2d/rig.lua",

@@ -386,6 +386,66 @@ static int slots_vertices(lua_State *L) {
   return 1;
 }
 
+/* Room for count doubles kept with the slots at index s (grown, never
+** shrunk: a frame loop asks for the same room and makes nothing). */
+static double *kept_doubles(lua_State *L, int s, size_t count) {
+  double *room;
+  lua_pushliteral(L, "world vertices");
+  luaik_kept(L, s, lua_gettop(L));
+  if (lua_isuserdata(L, -1) && luaik_rawlen(L, -1) >= count * sizeof(double)) {
+    room = (double *)lua_touserdata(L, -1);
+    lua_pop(L, 2);
+    return room;
+  }
+  lua_pop(L, 1);
+  room = (double *)luaik_newuserdata(L, (count > 0 ? count : 1) * sizeof(double), 0);
+  luaik_keep(L, s, -2, -1);
+  lua_pop(L, 2);
+  return room;
+}
+
+/* The table at lists[k] (made and set when absent). */
+static int list_at(lua_State *L, int lists, int k) {
+  lua_rawgeti(L, lists, k);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, lists, k);
+  }
+  return lua_gettop(L);
+}
+
+/* slots:world_vertices(lists, drawn) -> n: every drawn slot's world
+** vertices in drawing order by one core call, the k-th into lists[k] (x,
+** y pairs; a table made when absent) and its slot's index into drawn[k];
+** n, how many slots drew.  The tables past n are left as they were. */
+static int slots_world_vertices(lua_State *L) {
+  ik2d_slots *slots = check_slots(L, 1);
+  ik2d_skeleton *sk = slots_skeleton(L, 1);
+  int n = ik2d_slots_count(slots), k, at = 0, count, *drawn;
+  size_t room = 0;
+  double *out;
+  luaik_check_table(L, 2);
+  luaik_check_table(L, 3);
+  for (k = 0; k < n; k++) room += 2 * (size_t)ik2d_slots_vertices(slots, sk, k, NULL, 0);
+  out = kept_doubles(L, 1, room + (size_t)n);
+  drawn = (int *)(void *)(out + room);
+  count = ik2d_slots_all_vertices(slots, sk, out, (int)room, drawn);
+  if (count < 0) count = 0;
+  for (k = 0; k < count; k++) {
+    int vertices = 2 * ik2d_slots_vertices(slots, sk, drawn[k], NULL, 0);
+    int list = list_at(L, 2, k + 1);
+    luaik_trim(L, list, luaik_fill(L, list, 1, out + at, vertices));
+    lua_pop(L, 1);
+    at += vertices;
+    lua_pushinteger(L, drawn[k] + 1);
+    lua_rawseti(L, 3, k + 1);
+  }
+  lua_pushinteger(L, count);
+  return 1;
+}
+
 const luaL_Reg luaik_slots_methods[] = {
   {"to_setup", slots_to_setup},
   {"attachment", slots_attachment},
@@ -397,6 +457,7 @@ const luaL_Reg luaik_slots_methods[] = {
   {"draw_order", slots_draw_order},
   {"deform", slots_deform},
   {"vertices", slots_vertices},
+  {"world_vertices", slots_world_vertices},
   {NULL, NULL}
 };
 
