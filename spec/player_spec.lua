@@ -73,6 +73,28 @@ describe("ik2d.player", function()
     assert.near(22.5 * 0.25, pose_of(p, sk), 1e-5)
   end)
 
+  run("fades out over the mix what only the clip faded from keys", function()
+    -- raise (y, held at its end: 10) to swing (rotation) over 0.5 s: a
+    -- quarter second in, y halfway back to the set-up's 0 and the angle
+    -- halfway to swing's 22.5 at 0.25; at the mix's end nothing jumps
+    local p, sk = new_player()
+    p:set_mix("raise", "swing", 0.5)
+    p:set(1, "raise", false)
+    p:update(0.5)
+    p:set(1, "swing", false)
+    p:update(0.25)
+    local angle, y = pose_of(p, sk)
+    assert.near(22.5 * 0.5, angle, 1e-5)
+    assert.near(5, y, 1e-6)
+    p:update(0.24)
+    angle, y = pose_of(p, sk)
+    assert.near(0.2, y, 1e-6)
+    p:update(0.02)
+    angle, y = pose_of(p, sk)
+    assert.near(0, y, 1e-6)
+    assert.near(90 * 0.51, angle, 1e-5)
+  end)
+
   run("plays a track over the ones before it by its alpha", function()
     local p, sk = new_player()
     p:set(1, "left", true)
