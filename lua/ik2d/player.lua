@@ -245,8 +245,12 @@ function Player:apply()
       local alpha, from = t.alpha, t.from
       if from then
         local share = t.mix_time / t.mix_duration
-        local out = alpha == 1 and 1 or alpha * (1 - share)
-        rig:play(from.clip, clip_time(from, from.time), out)
+        if alpha == 1 then
+          rig:play(from.clip, clip_time(from, from.time), 1)
+          rig:_fade(from.clip, entry.clip, share)
+        else
+          rig:play(from.clip, clip_time(from, from.time), alpha * (1 - share))
+        end
         rig:play(entry.clip, clip_time(entry, entry.time), alpha * share)
       else
         rig:play(entry.clip, clip_time(entry, entry.time), alpha)

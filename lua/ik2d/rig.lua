@@ -85,6 +85,7 @@ local function new_rig(desc, parts, atlas)
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
     _constraint_list = parts.constraint_list, _setup = {}, _setup_clip = parts.setup_clip,
+    _slot_setup = parts.slot_setup or {}, _fades = {},
     -- per table rig:attachments filled: the vertex lists it hands out
     _drawn = setmetatable({}, { __mode = "k" }),
   }
@@ -183,6 +184,23 @@ function Rig:play(clip, time, alpha)
     error("ik2d.rig: play: alpha must be a number within [0, 1], got " .. show(alpha), 2)
   end
   clip.core:apply(self._targets, time, alpha)
+end
+
+-- rig:_fade(from, to, alpha): what clip from keys and clip to does not
+-- moved back toward the set-up by alpha (a crossfade's share: the
+-- player's); the fade clip of a pair made at its first use
+function Rig:_fade(from, to, alpha)
+  local by_to = self._fades[from]
+  if not by_to then
+    by_to = {}
+    self._fades[from] = by_to
+  end
+  local c = by_to[to]
+  if c == nil then
+    c = require("ik2d.rig.fade").clip(self, from, to) or false
+    by_to[to] = c
+  end
+  if c then c:apply(self._targets, 0, alpha) end
 end
 
 --- rig:finish() -> how many solvers reached: the constraints in the rig's

@@ -262,7 +262,7 @@ local function clip_of(name, clip, parts, targets, core)
   deform_timelines(tls, clip, parts)
   order_timeline(tls, clip, #parts.slot_list)
   return { name = name, duration = clip.duration, loop_count = clip.loop_count,
-    events = events_of(clip, parts.event_definitions),
+    events = events_of(clip, parts.event_definitions), timelines = tls,
     core = core.clip(targets, { duration = clip.duration, timelines = tls }) }
 end
 
@@ -354,6 +354,7 @@ local function slots_of(desc, sk, parts, core, atlas)
       color = slot.color or { 1, 1, 1, 1 }, dark = slot.dark, blend = slot.blend or "normal" }
   end
   for k, record in ipairs(parts.attachment_list) do attachments[k] = geometry_of(parts, record, atlas) end
+  parts.slot_setup = list
   if #list == 0 then return nil end
   return core.slots(sk, { slots = list, attachments = attachments })
 end
@@ -431,5 +432,6 @@ function build.rig(desc, options, core)
 end
 
 build.deform_size = deform_size
+build.INHERIT = INHERIT
 
 return build
