@@ -9,8 +9,11 @@ files["spec"] = { std = "+busted" }
 -- `not (x < y)` differ from `x >= y`
 files["lua/ik2d/pure"] = { ignore = { "581" } }
 files["lua/ik2d/love.lua"] = { std = "+love" }
+files["lua/ik2d/love_rig.lua"] = { std = "+love" }
+files["examples/viewer"] = { std = "+love" }
 files["examples/love"] = { std = "+love" }
 files["examples/spider"] = { std = "+love" }
 files["examples/rifleman"] = { std = "+love" }
+files["examples/hero_walk"] = { std = "+love" }
 files["examples/hero/tools/paint"] = { std = "+love" }
 files["spec/love_ship"] = { std = "+love" }

@@ -3,8 +3,8 @@
 # Xvfb against the in-tree LuaJIT build (the demo's, examples/love/
 # autotest.lua, by default; another example's folder when given), prints
 # its lines and its count (`love: N passed, N failed`; the examples say
-# `spider: ...`, `rifleman: ...`), and exits with its status (non-zero on
-# any failure, or when it cannot run).
+# `spider: ...`, `rifleman: ...`, `viewer: ...`, `hero_walk: ...`), and
+# exits with its status (non-zero on any failure, or when it cannot run).
 # Usage: sh spec/love_run.sh [game folder]   (from anywhere; `make test`
 # runs it)
 cd "$(dirname "$0")/.." || exit 1

@@ -152,12 +152,14 @@ $(cat "$logs/example-$lang.log" 2>/dev/null)"
 # the headless LOVE tests, one after the other: the demo's scripted test
 # with the C core and with the pure-Lua core (a .love file's case), the
 # shipping test (make love-dist's folder in a game, as a folder and as a
-# .love), the spider's 40 s walk (examples/spider --test) and the
-# rifleman (examples/rifleman --test); each prints `love: N passed, N
-# failed` (the examples `spider: ...`, `rifleman: ...`)
+# .love), the spider's 40 s walk (examples/spider --test), the
+# rifleman (examples/rifleman --test), the rig viewer on the hero
+# (examples/viewer --test) and the hero's walk (examples/hero_walk
+# --test); each prints `love: N passed, N failed` (the examples
+# `spider: ...`, `rifleman: ...`, `viewer: ...`, `hero_walk: ...`)
 love_task() {
   local name what script pure line game
-  for name in love-c love-lua love-ship love-spider love-rifleman; do
+  for name in love-c love-lua love-ship love-spider love-rifleman love-viewer love-hero-walk; do
     game=""
     case $name in
       love-c) what="the demo's test"; script=spec/love_run.sh; pure="" ;;
@@ -165,13 +167,15 @@ love_task() {
       love-ship) what="shipping"; script=spec/love_ship_run.sh; pure="" ;;
       love-spider) what="the spider's walk"; script=spec/love_run.sh; pure=""; game=examples/spider ;;
       love-rifleman) what="the rifleman"; script=spec/love_run.sh; pure=""; game=examples/rifleman ;;
+      love-viewer) what="the rig viewer"; script=spec/love_run.sh; pure=""; game=examples/viewer ;;
+      love-hero-walk) what="the hero's walk"; script=spec/love_run.sh; pure=""; game=examples/hero_walk ;;
     esac
     echo "LOVE|$what|$(date +%s)" > "$logs/running/$name"
     # shellcheck disable=SC2086
     IK2D_PURE=$pure sh "$script" $game > "$logs/$name.log" 2>&1
     rm -f "$logs/running/$name"
-    line=$(grep -E '^(love|spider|rifleman): [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n 1 |
-           sed -E 's/^(spider|rifleman):/love:/')
+    line=$(grep -E '^(love|spider|rifleman|viewer|hero_walk): [0-9]+ passed, [0-9]+ failed' \
+           "$logs/$name.log" | tail -n 1 | sed -E 's/^(spider|rifleman|viewer|hero_walk):/love:/')
     if [ -z "$line" ]; then
       echo "0 1" > "$logs/counts/$name"
       say "[LOVE] $what: printed no count:

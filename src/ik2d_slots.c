@@ -421,7 +421,8 @@ static int slot_vertices(const ik2d_slots *slots, int i, const double *maps, dou
 int ik2d_slots_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton, int i, double *out,
                         int max) {
   if (!has_slot(slots, i) || skeleton == NULL) return 0;
-  return slot_vertices(slots, i, ik2d_skeleton_matrices(skeleton), out, max);
+  /* a count alone needs no maps: making them costs the whole skeleton */
+  return slot_vertices(slots, i, out != NULL ? ik2d_skeleton_matrices(skeleton) : NULL, out, max);
 }
 
 int ik2d_slots_all_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton, double *out,

@@ -29,6 +29,7 @@ if not pcall(ffi.typeof, "ik2d_status") then
     typedef struct ik2d_solver ik2d_solver;
     typedef struct ik2d_spring ik2d_spring;
     typedef struct ik2d_skeleton ik2d_skeleton;
+    typedef struct ik2d_slots ik2d_slots;
     typedef int ik2d_status;
     int ik2d_chain_bone_count(const ik2d_chain *chain);
     const double *ik2d_chain_joints(const ik2d_chain *chain);
@@ -50,6 +51,10 @@ if not pcall(ffi.typeof, "ik2d_status") then
     ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *skeleton, double x, double y, double angle);
     ik2d_status ik2d_skeleton_matrix(const ik2d_skeleton *skeleton, int i, double *m);
     const double *ik2d_skeleton_matrices(ik2d_skeleton *skeleton);
+    int ik2d_slots_count(const ik2d_slots *slots);
+    int ik2d_slots_attachment(const ik2d_slots *slots, int i);
+    ik2d_status ik2d_slots_tint(const ik2d_slots *slots, int i, double *rgba);
+    int ik2d_slots_all_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton, double *out, int max, int *drawn);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch);
     bool luaik_group_live(void *box);
     int luaik_group_set_targets(void *box);
@@ -657,6 +662,21 @@ local function skeleton_array(k)
   end
 end
 
+-- What a drawer of rigs calls: M.rig_view(slots, sk) -> the library, the
+-- slots' and the skeleton's core pointers (cast once a pair), or nil for
+-- anything but the C core's live objects.
+local function rig_views(k, core)
+  local sk = core.skeleton { { name = "bone", length = 1 } }
+  local slots_of = pointers_of(core._header,
+    getmetatable(core.slots(sk, { slots = { { bone = 1 } } })), ffi.typeof("ik2d_slots *"))
+  local C, live_skeleton = k.C, k.live_skeleton
+  function M.rig_view(slots, skeleton)
+    local slots_pointer, skeleton_pointer = slots_of(slots), live_skeleton(skeleton)
+    if not (slots_pointer and skeleton_pointer) then return nil end
+    return C, slots_pointer, skeleton_pointer
+  end
+end
+
 --- Installs the FFI methods into core's method tables; returns a switch
 -- function(on) that puts the FFI or the classic methods in place.
 -- Returns nil when the library cannot be loaded through the FFI.
@@ -674,6 +694,7 @@ function M.install(core)
   skeleton_methods(k)
   skeleton_matrices(k)
   skeleton_array(k)
+  rig_views(k, core)
   local methods, classic, fast = k.methods, k.classic, k.fast
   return function(on)
     local source = on and fast or classic

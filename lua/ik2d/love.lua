@@ -384,4 +384,9 @@ function ikdraw.draw_sprites(subject, sprites, opts)
   return draw_chain_sprites(v, v.by_index, opts)
 end
 
+-- rigs from data (ik2d.rig) drawn from their atlases: see ik2d.love_rig
+local love_rig = require "ik2d.love_rig"
+ikdraw.draw_rig = love_rig.draw_rig
+ikdraw.rig_drawer = love_rig.rig_drawer
+
 return ikdraw

@@ -184,7 +184,7 @@ local function fire(self, track, entry, now)
   end
   if d <= 0 then return end
   while now >= (entry.loops + 1) * d do
-    fire_between(self, track, entry, entry.last - entry.loops * d, d, false)
+    fire_between(self, track, entry, entry.last - entry.loops * d, d, true)
     entry.loops = entry.loops + 1
     entry.last = entry.loops * d
     if self.on_complete then self.on_complete(track, entry.clip, entry.loops) end
@@ -207,6 +207,7 @@ local function next_entry(self, track, t)
   table.remove(t.queue, 1)
   start(self, t, queued)
   queued.time = current.time - due
+  if t.from then t.mix_time = queued.time end
   fire(self, track, queued, queued.time)
 end
 
@@ -221,13 +222,13 @@ function Player:update(dt)
     local entry = t and t.entry
     if entry then
       entry.time = entry.time + dt
-      fire(self, track, entry, entry.time)
-      next_entry(self, track, t)
       if t.from then
         t.from.time = t.from.time + dt
         t.mix_time = t.mix_time + dt
-        if t.mix_time >= t.mix_duration then t.from = nil end
       end
+      fire(self, track, entry, entry.time)
+      next_entry(self, track, t)
+      if t.from and t.mix_time >= t.mix_duration then t.from = nil end
     end
   end
 end
@@ -244,8 +245,12 @@ function Player:apply()
       local alpha, from = t.alpha, t.from
       if from then
         local share = t.mix_time / t.mix_duration
-        local out = alpha == 1 and 1 or alpha * (1 - share)
-        rig:play(from.clip, clip_time(from, from.time), out)
+        if alpha == 1 then
+          rig:play(from.clip, clip_time(from, from.time), 1)
+          rig:_fade(from.clip, entry.clip, share)
+        else
+          rig:play(from.clip, clip_time(from, from.time), alpha * (1 - share))
+        end
         rig:play(entry.clip, clip_time(entry, entry.time), alpha * share)
       else
         rig:play(entry.clip, clip_time(entry, entry.time), alpha)

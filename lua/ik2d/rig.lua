@@ -20,6 +20,7 @@ local build = require "ik2d.rig.build"
 local rig = { _VERSION = api.version }
 
 local type, error, format, setmetatable = type, error, string.format, setmetatable
+local getmetatable = getmetatable
 local show = common.show
 
 -- the readers by format, loaded when first asked for
@@ -67,17 +68,34 @@ local function describe(decoded, name, options)
   return reader.read(decoded, name)
 end
 
+-- what a clip keys of a transform constraint (set back by rig:setup)
+local MIXES = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y" }
+
+-- rig.attachments: the list of attachment records, called as a method
+-- (rig:attachments(t), below)
+local ATTACHMENT_LIST = {}
+
 -- A rig of the parts build made, over description desc.
 local function new_rig(desc, parts, atlas)
   local self = {
     skeleton = parts.skeleton, solvers = parts.solvers, constraints = parts.constraints,
     clips = parts.clips, slots = desc.slots or {}, skins = desc.skins or {},
-    attachments = parts.attachment_list, events = desc.events or {},
+    attachments = setmetatable(parts.attachment_list, ATTACHMENT_LIST),
+    _attachment_list = parts.attachment_list, events = desc.events or {},
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
-    _constraint_list = parts.constraint_list, _setup = {},
+    _constraint_list = parts.constraint_list, _setup = {}, _setup_clip = parts.setup_clip,
+    _slot_setup = parts.slot_setup or {}, _fades = {},
+    -- per table rig:attachments filled: the vertex lists it hands out
+    _drawn = setmetatable({}, { __mode = "k" }),
   }
   for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
+  self._constraint_setup = {}
+  for i, c in ipairs(parts.constraint_list) do
+    local options, mixes = c:options(), {}
+    for _, key in ipairs(MIXES) do mixes[key] = options[key] end
+    self._constraint_setup[i] = mixes
+  end
   return setmetatable(self, Rig)
 end
 
@@ -100,12 +118,17 @@ local function atlas_of(option)
   if option:lower():match("%.json$") then
     local decoded, name = source.open(option)
     if decoded == nil then error(name, 0) end
-    return atlas.read_tex(decoded, name)
+    local read = atlas.read_tex(decoded, name)
+    read.file = option
+    return read
   end
   if option:find("\n") then return atlas.read(option, "<atlas text>") end
   local text, message = source.read_file(option)
   if not text then error(format("%s: cannot be read: %s", option, tostring(message)), 0) end
-  return atlas.read(text, option)
+  local read = atlas.read(text, option)
+  -- where its pages' images are looked for
+  read.file = option
+  return read
 end
 
 function rig.load(src, options)
@@ -143,8 +166,10 @@ end
 -- the set-up (then clips play on top: rig:play).
 function Rig:setup()
   self.skeleton:reset()
+  if self._setup_clip then self._setup_clip:apply(self._targets, 0) end
   if self._core_slots then self._core_slots:to_setup() end
   for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
+  for i, c in ipairs(self._constraint_list) do c:set_options(self._constraint_setup[i]) end
 end
 
 --- rig:play(clip, time [, alpha]): the clip at time (seconds, not looped)
@@ -159,6 +184,23 @@ function Rig:play(clip, time, alpha)
     error("ik2d.rig: play: alpha must be a number within [0, 1], got " .. show(alpha), 2)
   end
   clip.core:apply(self._targets, time, alpha)
+end
+
+-- rig:_fade(from, to, alpha): what clip from keys and clip to does not
+-- moved back toward the set-up by alpha (a crossfade's share: the
+-- player's); the fade clip of a pair made at its first use
+function Rig:_fade(from, to, alpha)
+  local by_to = self._fades[from]
+  if not by_to then
+    by_to = {}
+    self._fades[from] = by_to
+  end
+  local c = by_to[to]
+  if c == nil then
+    c = require("ik2d.rig.fade").clip(self, from, to) or false
+    by_to[to] = c
+  end
+  if c then c:apply(self._targets, 0, alpha) end
 end
 
 --- rig:finish() -> how many solvers reached: the constraints in the rig's
@@ -183,6 +225,98 @@ function Rig:apply(clip, time, alpha)
   self:setup()
   if clip then clip.core:apply(self._targets, time, alpha) end
   return self.skeleton:solve()
+end
+
+-- ------------------------------------------------------------------
+-- what is drawn
+-- ------------------------------------------------------------------
+
+-- Every drawn slot's world vertices into lists (the k-th drawn slot's
+-- into lists[k]) and its index into drawn: the core's one call for the
+-- whole rig, else (a core without it) slot by slot in drawing order.
+local function world_vertices(slots, lists, drawn, order)
+  if slots.world_vertices then return slots:world_vertices(lists, drawn) end
+  slots:draw_order(order)
+  local n = 0
+  for k = 1, #order do
+    local i = order[k]
+    local list = lists[n + 1] or {}
+    if slots:vertices(i, list) then
+      n = n + 1
+      lists[n], drawn[n] = list, i
+    end
+  end
+  return n
+end
+
+-- The entry of slot i showing attachment record a, vertices its list.
+local function fill_entry(self, entry, i, a, vertices)
+  local slots = self._core_slots
+  local slot = self.slots[i]
+  entry.slot, entry.attachment, entry.kind = slot.name, a.name, a.kind
+  entry.slot_index, entry.attachment_index = i, a.index
+  entry.vertices, entry.uvs, entry.triangles = vertices, a.uvs, a.triangles
+  entry.blend = slot.blend or "normal"
+  local color = entry.color or {}
+  color[1], color[2], color[3], color[4] = slots:tint(i)
+  entry.color = color
+  local r, g, b = slots:dark(i)
+  if r then
+    local dark = entry.dark or {}
+    dark[1], dark[2], dark[3] = r, g, b
+    entry.dark = dark
+  else
+    entry.dark = nil
+  end
+end
+
+--- rig:attachments([t]) -> t: one entry a drawn slot, in drawing order,
+-- as the last apply left the rig: { slot = name, attachment = name, kind =
+-- "region" | "mesh", vertices = { x1, y1, ... } (world), uvs = { u1, v1,
+-- ... }, triangles = { 1-based }, color = { r, g, b, a } (the slot's
+-- times the attachment's), dark = { r, g, b } or nil, blend = name,
+-- slot_index =, attachment_index = (1-based, rig.slots' and
+-- rig.attachments') }.  A
+-- region's corners: bottom-left, top-left, top-right, bottom-right.  t
+-- and its tables are reused (a frame loop makes nothing); uvs and
+-- triangles are the rig's own, not to be changed.  The world vertices of
+-- the whole rig come from the core in one call.  rig.attachments is also
+-- the list of the rig's attachment records (index -> { name =, slot =,
+-- skin =, kind =, uvs =, triangles =, data = }): the list is what is
+-- called.
+local function attachments(self, t)
+  if t ~= nil and type(t) ~= "table" then
+    error("ik2d.rig: attachments: t must be a table or nil, got " .. show(t), 2)
+  end
+  t = t or {}
+  local slots = self._core_slots
+  if not slots then
+    for k = #t, 1, -1 do t[k] = nil end
+    return t
+  end
+  local scratch = self._drawn[t]
+  if not scratch then
+    scratch = { lists = {}, drawn = {}, order = {} }
+    self._drawn[t] = scratch
+  end
+  local lists, drawn = scratch.lists, scratch.drawn
+  local n = world_vertices(slots, lists, drawn, scratch.order)
+  local records = self._attachment_list
+  for k = 1, n do
+    local i = drawn[k]
+    local entry = t[k] or {}
+    t[k] = entry
+    fill_entry(self, entry, i, records[slots:attachment(i)], lists[k])
+  end
+  for k = #t, n + 1, -1 do t[k] = nil end
+  return t
+end
+
+function ATTACHMENT_LIST.__call(_, self, t)
+  if getmetatable(self) ~= Rig then
+    error("ik2d.rig: attachments: call it as rig:attachments([t]), got " .. show(self), 2)
+  end
+  return attachments(self, t)
 end
 
 function Rig:__tostring()

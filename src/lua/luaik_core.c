@@ -28,7 +28,7 @@ const char *const luaik_type_names[LUAIK_TYPES] = {
 
 /* The types that keep references in a user value (luaik_keep). */
 static int user_values_of(luaik_type type) {
-  return type == LUAIK_SKELETON || type == LUAIK_TRANSFORM_CONSTRAINT;
+  return type == LUAIK_SKELETON || type == LUAIK_TRANSFORM_CONSTRAINT || type == LUAIK_SLOTS;
 }
 
 void *luaik_new_object(lua_State *L, size_t size, luaik_type type) {

@@ -132,11 +132,14 @@ static void read_slot(lua_State *L, int sk, int t, int i, ik2d_slot_def *slot) {
   lua_settop(L, top - 1);
 }
 
-/* The doubles and ints an attachment table's arrays hold. */
-static void attachment_counts(lua_State *L, int t, long *doubles, long *ints) {
-  *doubles += array_length(L, t, "vertices", 2, "") + array_length(L, t, "weights", 2, "") +
-              array_length(L, t, "uvs", 2, "");
-  *ints += array_length(L, t, "triangles", 2, "");
+/* The doubles and ints attachment i's table (at t) holds in its arrays. */
+static void attachment_counts(lua_State *L, int t, int i, long *doubles, long *ints) {
+  const char *owner = lua_pushfstring(L, "attachments[%d]: ", i + 1);
+  *doubles += array_length(L, t, "vertices", 2, owner);
+  *doubles += array_length(L, t, "weights", 2, owner);
+  *doubles += array_length(L, t, "uvs", 2, owner);
+  *ints += array_length(L, t, "triangles", 2, owner);
+  lua_pop(L, 1);
 }
 
 /* Attachment i (the table at t) into a, its arrays taken from *doubles
@@ -159,6 +162,10 @@ static void read_attachment(lua_State *L, int t, int i, ik2d_attachment_def *a, 
     a->vertices = *doubles;
     read_numbers(L, t, "vertices", 2, owner, *doubles, n, 0.0);
     *doubles += n;
+    /* the core reads 2 a vertex */
+    if (n != 2 * a->vertex_count)
+      luaik_arg_errorf(L, 2, "%svertices: %d numbers expected (2 a vertex, as many as the uvs), got %d",
+                       owner, 2 * a->vertex_count, n);
   }
   if ((n = array_length(L, t, "weights", 2, owner)) > 0) {
     /* bones 1-based there: each entry's bone is its vertex's count + 1 on */
@@ -230,7 +237,7 @@ int luaik_slots_new(lua_State *L) {
     lua_rawgeti(L, -1, i + 1);
     if (!lua_istable(L, -1))
       luaik_arg_errorf(L, 2, "attachments[%d]: table expected, got %s", i + 1, luaik_typename(L, -1));
-    attachment_counts(L, lua_gettop(L), &double_count, &int_count);
+    attachment_counts(L, lua_gettop(L), i, &double_count, &int_count);
     lua_pop(L, 1);
   }
   doubles = (double *)scratch(L, (size_t)double_count * sizeof(double));
@@ -370,10 +377,72 @@ static int slots_vertices(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
+  luaik_push_table_arg(L, 3);
+  /* the scratch above the table, alive while it is filled */
   out = (double *)scratch(L, 2 * (size_t)n * sizeof(double));
   ik2d_slots_vertices(slots, sk, i, out, 2 * n);
-  luaik_push_table_arg(L, 3);
-  luaik_trim(L, lua_gettop(L), luaik_fill(L, lua_gettop(L), 1, out, 2 * n));
+  luaik_trim(L, 3, luaik_fill(L, 3, 1, out, 2 * n));
+  lua_settop(L, 3);
+  return 1;
+}
+
+/* Room for count doubles kept with the slots at index s (grown, never
+** shrunk: a frame loop asks for the same room and makes nothing). */
+static double *kept_doubles(lua_State *L, int s, size_t count) {
+  double *room;
+  lua_pushliteral(L, "world vertices");
+  luaik_kept(L, s, lua_gettop(L));
+  if (lua_isuserdata(L, -1) && luaik_rawlen(L, -1) >= count * sizeof(double)) {
+    room = (double *)lua_touserdata(L, -1);
+    lua_pop(L, 2);
+    return room;
+  }
+  lua_pop(L, 1);
+  room = (double *)luaik_newuserdata(L, (count > 0 ? count : 1) * sizeof(double), 0);
+  luaik_keep(L, s, -2, -1);
+  lua_pop(L, 2);
+  return room;
+}
+
+/* The table at lists[k] (made and set when absent). */
+static int list_at(lua_State *L, int lists, int k) {
+  lua_rawgeti(L, lists, k);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, lists, k);
+  }
+  return lua_gettop(L);
+}
+
+/* slots:world_vertices(lists, drawn) -> n: every drawn slot's world
+** vertices in drawing order by one core call, the k-th into lists[k] (x,
+** y pairs; a table made when absent) and its slot's index into drawn[k];
+** n, how many slots drew.  The tables past n are left as they were. */
+static int slots_world_vertices(lua_State *L) {
+  ik2d_slots *slots = check_slots(L, 1);
+  ik2d_skeleton *sk = slots_skeleton(L, 1);
+  int n = ik2d_slots_count(slots), k, at = 0, count, *drawn;
+  size_t room = 0;
+  double *out;
+  luaik_check_table(L, 2);
+  luaik_check_table(L, 3);
+  for (k = 0; k < n; k++) room += 2 * (size_t)ik2d_slots_vertices(slots, sk, k, NULL, 0);
+  out = kept_doubles(L, 1, room + (size_t)n);
+  drawn = (int *)(void *)(out + room);
+  count = ik2d_slots_all_vertices(slots, sk, out, (int)room, drawn);
+  if (count < 0) count = 0;
+  for (k = 0; k < count; k++) {
+    int vertices = 2 * ik2d_slots_vertices(slots, sk, drawn[k], NULL, 0);
+    int list = list_at(L, 2, k + 1);
+    luaik_trim(L, list, luaik_fill(L, list, 1, out + at, vertices));
+    lua_pop(L, 1);
+    at += vertices;
+    lua_pushinteger(L, drawn[k] + 1);
+    lua_rawseti(L, 3, k + 1);
+  }
+  lua_pushinteger(L, count);
   return 1;
 }
 
@@ -388,6 +457,7 @@ const luaL_Reg luaik_slots_methods[] = {
   {"draw_order", slots_draw_order},
   {"deform", slots_deform},
   {"vertices", slots_vertices},
+  {"world_vertices", slots_world_vertices},
   {NULL, NULL}
 };
 
@@ -579,6 +649,20 @@ static void read_curves(lua_State *L, int t, const char *owner, ik2d_timeline_de
   lua_pop(L, 1);
 }
 
+/* The values a key of the timeline takes on targets (0: not known, its
+** target not in the rig, which the core refuses). */
+static int values_a_key(const ik2d_timeline_def *t, const ik2d_rig_targets *targets) {
+  int count = 0;
+  switch (t->channel) {
+  case IK2D_CHANNEL_COLOR: return 4;
+  case IK2D_CHANNEL_RGB:
+  case IK2D_CHANNEL_DARK: return 3;
+  case IK2D_CHANNEL_DRAW_ORDER: return ik2d_slots_count(targets->slots);
+  case IK2D_CHANNEL_DEFORM: ik2d_slots_deform(targets->slots, t->target, &count); return count;
+  default: return 1;
+  }
+}
+
 /* The values each key's curve has: a deform's one (its share), else its
 ** values a key (at most 4: a draw order's are stepped). */
 static int curve_values(ik2d_channel channel, int per_key) {
@@ -586,9 +670,10 @@ static int curve_values(ik2d_channel channel, int per_key) {
   return per_key > 4 ? 1 : per_key;
 }
 
-static void read_timeline(lua_State *L, int t, int i, ik2d_timeline_def *out, clip_pools *pools) {
+static void read_timeline(lua_State *L, int t, int i, ik2d_timeline_def *out, clip_pools *pools,
+                          const ik2d_rig_targets *targets) {
   const char *owner = lua_pushfstring(L, "timelines[%d]: ", i + 1);
-  int top = lua_gettop(L), keys, n;
+  int top = lua_gettop(L), keys, n, per_key;
   double add = 0.0;
   memset(out, 0, sizeof *out);
   luaik_rawfield(L, t, "channel");
@@ -607,6 +692,11 @@ static void read_timeline(lua_State *L, int t, int i, ik2d_timeline_def *out, cl
   out->values = pools->doubles;
   read_numbers(L, t, "values", 2, owner, pools->doubles, n, add);
   pools->doubles += n;
+  /* the core reads as many as the keys take */
+  per_key = values_a_key(out, targets);
+  if (per_key > 0 && n != keys * per_key)
+    luaik_arg_errorf(L, 2, "%svalues: %d numbers expected (%d keys of %d), got %d", owner,
+                     keys * per_key, keys, per_key, n);
   if (keys > 0) read_curves(L, t, owner, out, pools, curve_values(out->channel, n / keys));
   lua_settop(L, top - 1);
 }
@@ -616,23 +706,27 @@ static void clip_sizes(lua_State *L, int list, int count, clip_counts *c) {
   int i, k;
   for (i = 0; i < count; i++) {
     int keys, values;
+    const char *owner;
     lua_rawgeti(L, list, i + 1);
     if (!lua_istable(L, -1))
       luaik_arg_errorf(L, 2, "timelines[%d]: table expected, got %s", i + 1, luaik_typename(L, -1));
-    keys = array_length(L, -1, "times", 2, "");
-    values = array_length(L, -1, "values", 2, "");
+    owner = lua_pushfstring(L, "timelines[%d]: ", i + 1);
+    keys = array_length(L, -2, "times", 2, owner);
+    values = array_length(L, -2, "values", 2, owner);
     c->doubles += keys + values;
     c->bytes += keys;
     c->ints += (long)keys * 4 + (long)keys;
-    luaik_rawfield(L, -1, "curves");
+    luaik_rawfield(L, -2, "curves");
+    if (!lua_isnil(L, -1) && !lua_istable(L, -1))
+      luaik_arg_errorf(L, 2, "%scurves: table expected, got %s", owner, luaik_typename(L, -1));
     for (k = 0; lua_istable(L, -1) && k < keys; k++) {
       long points = 0;
       lua_rawgeti(L, -1, k + 1);
-      curve_kind(L, 2, "", k, &points);
+      curve_kind(L, 2, owner, k, &points);
       c->doubles += points;
       lua_pop(L, 1);
     }
-    lua_pop(L, 2);
+    lua_pop(L, 3);
   }
 }
 
@@ -660,7 +754,7 @@ int luaik_clip_new(lua_State *L) {
   pools.bytes = (unsigned char *)scratch(L, (size_t)counts.bytes);
   for (i = 0; i < count; i++) {
     lua_rawgeti(L, list, i + 1);
-    read_timeline(L, lua_gettop(L), i, &timelines[i], &pools);
+    read_timeline(L, lua_gettop(L), i, &timelines[i], &pools, &r->targets);
     lua_pop(L, 1);
   }
   def.timeline_count = count;

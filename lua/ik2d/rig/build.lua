@@ -126,6 +126,14 @@ local function inactive(part, kind, skins)
   return true
 end
 
+-- make(...), its error (a rule of the core's the reader does not know)
+-- raised naming the part: 'IK "leg": <the core's problem>'
+local function named(part, make, ...)
+  local ok, result = pcall(make, ...)
+  if ok then return result end
+  error(format("%s: %s", part, tostring(result):gsub("^[^\n]-:%d+: ", "")), 0)
+end
+
 local function solver_of(sk, s, core)
   local bones = s.bones
   local options = {}
@@ -254,8 +262,29 @@ local function clip_of(name, clip, parts, targets, core)
   deform_timelines(tls, clip, parts)
   order_timeline(tls, clip, #parts.slot_list)
   return { name = name, duration = clip.duration, loop_count = clip.loop_count,
-    events = events_of(clip, parts.event_definitions),
+    events = events_of(clip, parts.event_definitions), timelines = tls,
     core = core.clip(targets, { duration = clip.duration, timelines = tls }) }
+end
+
+-- The clip that puts back the set-up inherit mode of every bone a clip
+-- keys one of (the skeleton's reset keeps the modes keys set): one key
+-- at time 0 a bone; nil when no clip keys an inherit mode.
+local function setup_clip_of(desc, targets, core)
+  local keyed = {}
+  for _, clip in pairs(desc.clips or {}) do
+    for bone, tls in pairs(clip.bones or {}) do
+      if tls.inherit then keyed[bone] = true end
+    end
+  end
+  local tls = {}
+  for i, b in ipairs(desc.bones) do
+    if keyed[b.name] then
+      tls[#tls + 1] = { channel = "inherit", target = i, times = { 0 },
+        values = { INHERIT[b.inherit or "all"] } }
+    end
+  end
+  if #tls == 0 then return nil end
+  return core.clip(targets, { duration = 0, timelines = tls })
 end
 
 -- ------------------------------------------------------------------
@@ -325,6 +354,7 @@ local function slots_of(desc, sk, parts, core, atlas)
       color = slot.color or { 1, 1, 1, 1 }, dark = slot.dark, blend = slot.blend or "normal" }
   end
   for k, record in ipairs(parts.attachment_list) do attachments[k] = geometry_of(parts, record, atlas) end
+  parts.slot_setup = list
   if #list == 0 then return nil end
   return core.slots(sk, { slots = list, attachments = attachments })
 end
@@ -333,7 +363,7 @@ local function solvers_of(desc, sk, skins, core, parts)
   parts.solvers, parts.solver_list, parts.solver_index = {}, {}, {}
   for _, s in ipairs(desc.solvers or {}) do
     if not inactive(s, "solvers", skins) then
-      local solver = solver_of(sk, s, core)
+      local solver = named(format("IK %q", s.name), solver_of, sk, s, core)
       parts.solvers[s.name] = solver
       parts.solver_list[#parts.solver_list + 1] = solver
       parts.solver_index[s.name] = #parts.solver_list
@@ -342,7 +372,7 @@ local function solvers_of(desc, sk, skins, core, parts)
   parts.constraints, parts.constraint_list, parts.constraint_index = {}, {}, {}
   for _, c in ipairs(desc.constraints or {}) do
     if not inactive(c, "constraints", skins) then
-      local tc = constraint_of(sk, c, core)
+      local tc = named(format("transform constraint %q", c.name), constraint_of, sk, c, core)
       parts.constraints[c.name] = tc
       parts.constraint_list[#parts.constraint_list + 1] = tc
       parts.constraint_index[c.name] = #parts.constraint_list
@@ -380,7 +410,7 @@ end
 
 --- the core objects of desc (checked by its reader): { skeleton =,
 -- solvers =, solver_list =, constraints =, constraint_list =, slots =,
--- attachment_list =, clips =, targets = }
+-- attachment_list =, clips =, targets =, setup_clip = }
 function build.rig(desc, options, core)
   local skins = active_skins(desc, options.skin)
   local parts = {}
@@ -392,6 +422,7 @@ function build.rig(desc, options, core)
   parts.slots = slots_of(desc, sk, parts, core, options.atlas_data)
   parts.targets = core.rig_targets{ skeleton = sk, solvers = parts.solver_list,
     constraints = parts.constraint_list, slots = parts.slots }
+  parts.setup_clip = setup_clip_of(desc, parts.targets, core)
   parts.clips = {}
   for _, name in ipairs(sorted_keys(desc.clips)) do
     parts.clips[name] = clip_of(name, desc.clips[name], parts, parts.targets, core)
@@ -401,5 +432,6 @@ function build.rig(desc, options, core)
 end
 
 build.deform_size = deform_size
+build.INHERIT = INHERIT
 
 return build
