@@ -134,11 +134,23 @@ local function named(part, make, ...)
   error(format("%s: %s", part, tostring(result):gsub("^[^\n]-:%d+: ", "")), 0)
 end
 
-local function solver_of(sk, s, core)
+-- Two bones whose triangle has a side of 0 (the child at its parent's
+-- origin, or of no length) take no two-bone solve: the parent alone turns
+-- toward the target, as Spine turns it when the child sits on its origin.
+local function solver_of(sk, s, core, unsupported)
   local bones = s.bones
   local options = {}
   for _, key in ipairs(SOLVER_OPTIONS) do options[key] = s[key] end
-  local solver = core.solver(sk:chain(bones[1], bones[#bones]), options)
+  local chain = sk:chain(bones[1], bones[#bones])
+  local ok, solver = pcall(core.solver, chain, options)
+  if not ok and options.method == "two_bone" and tostring(solver):find("two_bone needs", 1, true) then
+    options.method = "ccd"
+    solver = core.solver(sk:chain(bones[1], bones[1]), options)
+    unsupported[#unsupported + 1] = format("IK %q: its child bone sits at its parent's origin or has "
+      .. "no length: its parent alone turns toward the target", s.name)
+  elseif not ok then
+    error(solver, 0)
+  end
   local target = s.target
   if target and target.bone then
     solver:set_target_bone(sk, target.bone, target.x or 0, target.y or 0)
@@ -363,7 +375,7 @@ local function solvers_of(desc, sk, skins, core, parts)
   parts.solvers, parts.solver_list, parts.solver_index = {}, {}, {}
   for _, s in ipairs(desc.solvers or {}) do
     if not inactive(s, "solvers", skins) then
-      local solver = named(format("IK %q", s.name), solver_of, sk, s, core)
+      local solver = named(format("IK %q", s.name), solver_of, sk, s, core, desc.unsupported)
       parts.solvers[s.name] = solver
       parts.solver_list[#parts.solver_list + 1] = solver
       parts.solver_index[s.name] = #parts.solver_list
