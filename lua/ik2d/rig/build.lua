@@ -10,6 +10,8 @@
 -- ik2d.rig puts in a rig.
 
 local atlas_lib = require "ik2d.rig.atlas"
+-- ik2d's own trig, the same bits on every platform
+local rot = require("ik2d.pure.math").rot
 
 local build = {}
 
@@ -278,6 +280,27 @@ local function region_of(atlas, a, record)
   return atlas_lib.whole(a.width or 32, a.height or 32), nil
 end
 
+-- A region attachment as region_corners places it: a size the file
+-- leaves to the atlas (DragonBones') is its image's; in a y-down rig the
+-- image's top is toward -y (its y scale turned over), and a pivot (the
+-- point of the image, as fractions from its top left, at the
+-- attachment's origin) moves the centre.
+local function region_shape(a, r, y_down)
+  if a.width and not y_down and not a.pivot then return a end
+  local shape = {}
+  for key, value in pairs(a) do shape[key] = value end
+  shape.width, shape.height = a.width or r.original_width, a.height or r.original_height
+  local sx, sy = a.scale_x or 1, a.scale_y or 1
+  if a.pivot then
+    local dx = (0.5 - a.pivot[1]) * shape.width * sx
+    local dy = (0.5 - a.pivot[2]) * shape.height * sy
+    local c, s = rot(a.angle or 0)
+    shape.x, shape.y = (a.x or 0) + c * dx - s * dy, (a.y or 0) + s * dx + c * dy
+  end
+  if y_down then shape.scale_y = -sy end
+  return shape
+end
+
 -- The mesh a linked mesh takes its geometry from: its parent entry, in
 -- its skin, on the same slot.
 local function linked_parent(parts, record)
@@ -292,7 +315,8 @@ local function geometry_of(parts, record, atlas)
   if a.type == "region" then
     local r = region_of(atlas, a, record)
     record.kind, record.uvs, record.triangles = "region", atlas_lib.region_uvs(r), QUAD
-    return { kind = "region", vertices = atlas_lib.region_corners(a, r), uvs = record.uvs,
+    local shape = region_shape(a, r, parts.y_down)
+    return { kind = "region", vertices = atlas_lib.region_corners(shape, r), uvs = record.uvs,
       triangles = QUAD, color = a.color }
   end
   local mesh, deform = a, record.index
@@ -376,6 +400,7 @@ local function indices(parts, desc, skins)
     by_slot[a.slot][a.name] = a.index
   end
   parts.event_definitions = desc.events or {}
+  parts.y_down = desc.y_up == false
 end
 
 --- the core objects of desc (checked by its reader): { skeleton =,

@@ -472,12 +472,6 @@ local function is_below(bones_by_name, name, ancestor)
   return false
 end
 
---- The note for a two-bone chain at a weight strictly between 0 and 1.
-local function partial_weight(name)
-  return format("IK %q: a weight between 0 and 1 turns DragonBones' child to the target from the partly "
-    .. "turned elbow; ik2d's weight blends the full solve (the child's angle differs)", name)
-end
-
 --- An IK constraint as a solver. The runtime solves chain 0 by turning
 -- the bone's x axis to the target (weighted), chain 1 by placing the
 -- child's origin where circles about the parent's origin (its distance
@@ -510,9 +504,8 @@ local function read_ik(ctx, place, raw, by_name, names)
     fail(ctx, place, "target %q moves with the chain (it is below %q)", target, bones[1])
   end
   names[name] = #bones
-  if #bones == 2 and weight ~= 0 and weight ~= 1 then ctx.unsupported[#ctx.unsupported + 1] = partial_weight(name) end
   return { name = name, bones = bones, target = { bone = target, x = 0.0, y = 0.0 },
-           method = "two_bone", weight = float(weight),
+           method = #bones == 2 and "two_bone" or "ccd", weight = float(weight),
            bend = boolean(ctx, place, raw, "bendPositive", true) and 1 or -1,
            softness = 0.0, stretch = 1.0, compress = 1.0, uniform = false }
 end
@@ -613,7 +606,7 @@ local function read_armature(ctx, raw, place, version, file_rate)
     slot.attachment = display_name(ctx, slot.name, slot.display_index)
     slot.display_index = nil
   end
-  ctx.display_name, ctx.partial_weight = display_name, partial_weight
+  ctx.display_name = display_name
   local clips, events = clip.read_all(ctx, place, raw, slots)
   local name = string_of(ctx, place, raw, "name", "")
   return {
