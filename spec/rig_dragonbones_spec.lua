@@ -218,12 +218,14 @@ describe("ik2d.rig.dragonbones", function()
       for _, parent in ipairs({ "p", "m" }) do
         for flags, mode in pairs(MODES) do
           assert.equal(mode, find(rig.bones, parent .. "_" .. flags).inherit, parent .. "_" .. flags)
-          -- translation not inherited: the same mode, listed as unsupported
-          assert.equal(mode, find(rig.bones, parent .. "_t" .. flags:sub(2)).inherit)
+          assert.is_nil(find(rig.bones, parent .. "_" .. flags).inherit_translation)
+          -- translation not inherited: the same mode, inherit_translation false
+          local t = find(rig.bones, parent .. "_t" .. flags:sub(2))
+          assert.equal(mode, t.inherit)
+          assert.is_false(t.inherit_translation)
         end
       end
-      assert.equal(16, #rig.unsupported)
-      assert.truthy(rig.unsupported[1]:find('bone "p_tRSF": inheritTranslation false', 1, true))
+      assert.same({}, rig.unsupported)
     end)
 
     it("reads skew, scale and a mirrored parent", function()

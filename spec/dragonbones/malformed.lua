@@ -121,6 +121,15 @@ malformed.cases = {
     A .. 'animation[2] "move": a second animation of this name' },
   { "a number that is not finite", function(d) d.armature[1].bone[2].length = 0 / 0 end,
     A .. 'bone[2] "arm": length must be finite, not nan' },
+  -- what the runtime takes and ik2d's skeleton does not
+  { "a negative length", function(d) d.armature[1].bone[2].length = -3 end,
+    A .. 'bone[2] "arm": length -3 is negative' },
+  { "a bone set up at scale 0", function(d) d.armature[1].bone[2].transform.scY = 0 end,
+    A .. 'bone[2] "arm" / transform: scY is 0: ik2d\'s skeleton sets up no bone at scale 0 (key it in an '
+      .. "animation instead)" },
+  { "more bones than a skeleton takes", function(d)
+      for i = 1, 253 do table.insert(d.armature[1].bone, { name = "extra" .. i, parent = "root" }) end end,
+    A .. "bone: 257 bones: ik2d's skeleton takes at most 256" },
 }
 
 return malformed

@@ -33,8 +33,15 @@ local value_at = require("ik2d.rig.curves").value_at
 local dbpose = {}
 
 local atan2, rot, wrap = pmath.atan2, pmath.rot, pmath.wrap
-local sqrt, abs, pi, fmod = math.sqrt, math.abs, math.pi, math.fmod
+local sqrt, pi, fmod = math.sqrt, math.pi, math.fmod
+local cos, sin = pmath.cos, pmath.sin
 local format, setmetatable = string.format, setmetatable
+
+-- the scale a pose gets for a world axis of length 0: its products with
+-- lengths and scales stay normal doubles
+local TINY = 2.0 ^ -500
+
+local function finite(v) return v == v and v ~= math.huge and v ~= -math.huge end
 
 --- DragonBonesJS's normalizeRadian: an angle in (-pi, pi].
 local function normalize(v)
@@ -48,39 +55,66 @@ end
 -- y axis (b, d), origin (x, y))
 -- ------------------------------------------------------------------
 
--- Composes bone i's world in W from its parent's (o: the parent's
--- offset in W, nil for a root) and its local map by the runtime's rule.
-local function compose(W, at, o, mode, la, lb, lc, ld, lx, ly)
+-- Transform.fromMatrix's angle of a world matrix's x axis (ik2d's a
+-- and c) and whether it reads the scale x as negative: atan(c / a) (0
+-- when that is not a number), half a turn more, the scale x positive,
+-- when the bone's own scale x (backup) is not negative.
+local function from_matrix(a, c, backup)
+  local q = c / a
+  local rotation = q == q and atan2(q, 1.0) or 0.0
+  local scale_x
+  if rotation > -pi * 0.25 and rotation < pi * 0.25 then
+    scale_x = a / cos(rotation)
+  else
+    scale_x = c / sin(rotation)
+  end
+  if backup >= 0 and scale_x < 0 then return rotation - pi, false end
+  return rotation, scale_x < 0
+end
+
+-- Composes bone i's world (at: its offset in W) from its parent's (o:
+-- the parent's offset, nil for a root) and its local transform (r the
+-- x axis's angle, k the y axis's past a right angle from it) by
+-- Bone._updateGlobalTransformMatrix's rules (the armature not flipped),
+-- and keeps the global angle and scale x sign the runtime keeps (G, N).
+local function compose(self, i, at, o, r, k, sx, sy, lx, ly)
+  local W, mode = self.W, self.mode[i]
+  local keep_x = sx   -- the scale x Transform.fromMatrix starts from
+  if o ~= nil and (mode == "no_scale" or mode == "no_scale_or_reflection") then
+    -- the local angle on the parent's global one (half a turn more
+    -- when that reads a negative scale); mirrored by a mirrored parent,
+    -- whose reflection no_scale takes (the y axis turned over)
+    local p = self.parent[i]
+    local m = r + self.G[p]
+    if self.N[p] then m = m + pi end
+    if W[o + 1] * W[o + 4] - W[o + 2] * W[o + 3] < 0 then
+      m = m - 2.0 * r
+      if mode == "no_scale" then k = k + pi end
+    end
+    r = m
+  elseif o ~= nil and mode == "no_rotation_or_reflection" then
+    r = r - self.G[self.parent[i]]
+  end
+  local cx, sn = rot(r)
+  local cy, syn = rot(r + k + pi * 0.5)
+  local la, lb, lc, ld = cx * sx, cy * sy, sn * sx, syn * sy
   if o == nil then
     W[at + 1], W[at + 2], W[at + 3], W[at + 4], W[at + 5], W[at + 6] = la, lb, lc, ld, lx, ly
+    self.G[i], self.N[i] = r, sx < 0
     return
   end
   local pa, pb, pc, pd = W[o + 1], W[o + 2], W[o + 3], W[o + 4]
-  W[at + 5] = pa * lx + pb * ly + W[o + 5]
-  W[at + 6] = pc * lx + pd * ly + W[o + 6]
-  if mode == "all" then
+  if self.translation[i] then
+    lx, ly = pa * lx + pb * ly + W[o + 5], pc * lx + pd * ly + W[o + 6]
+  end
+  W[at + 5], W[at + 6] = lx, ly
+  if mode == "all" or mode == "no_rotation_or_reflection" then
     W[at + 1], W[at + 2] = pa * la + pb * lc, pa * lb + pb * ld
     W[at + 3], W[at + 4] = pc * la + pd * lc, pc * lb + pd * ld
-  elseif mode == "position" then
-    W[at + 1], W[at + 2], W[at + 3], W[at + 4] = la, lb, lc, ld
-  elseif mode == "no_rotation_or_reflection" then
-    -- the parent's scale along its own axes, its rotation, shear and
-    -- reflection taken out: R(p) diag(|x axis|, |det| / |x axis|) R(-p)
-    local len2 = pa * pa + pc * pc
-    local s = abs(pa * pd - pb * pc) / len2
-    local qa, qb, qc, qd = pa, -pc * s, pc, pa * s
-    local c, sn = rot(-atan2(pc, pa))
-    local ra, rb, rc, rd = c * la - sn * lc, c * lb - sn * ld, sn * la + c * lc, sn * lb + c * ld
-    W[at + 1], W[at + 2] = qa * ra + qb * rc, qa * rb + qb * rd
-    W[at + 3], W[at + 4] = qc * ra + qd * rc, qc * rb + qd * rd
+    self.G[i], self.N[i] = from_matrix(W[at + 1], W[at + 3], keep_x)
   else
-    -- the parent's x axis direction (and for no_scale its reflection)
-    local len = sqrt(pa * pa + pc * pc)
-    local ux, uy = pa / len, pc / len
-    local vx, vy = -uy, ux
-    if mode == "no_scale" and pa * pd - pb * pc < 0 then vx, vy = -vx, -vy end
-    W[at + 1], W[at + 2] = ux * la + vx * lc, ux * lb + vx * ld
-    W[at + 3], W[at + 4] = uy * la + vy * lc, uy * lb + vy * ld
+    W[at + 1], W[at + 2], W[at + 3], W[at + 4] = la, lb, lc, ld
+    self.G[i], self.N[i] = r, sx < 0
   end
 end
 
@@ -102,7 +136,9 @@ local function x_angle(W, at) return atan2(W[at + 3], W[at + 1]) end
 -- by weight.
 local function solve_one(W, first, target, weight)
   local angle = atan2(W[target + 6] - W[first + 6], W[target + 5] - W[first + 5])
-  turn(W, first, normalize(angle - x_angle(W, first)) * weight)
+  local by = normalize(angle - x_angle(W, first)) * weight
+  turn(W, first, by)
+  return by
 end
 
 --- IKConstraint._computeB: the child's origin where the circle about
@@ -141,7 +177,9 @@ local function solve_two(W, p, c, g, length, target, weight, bend)
   local cs, sn = rot(raw_a + d_r * weight)
   W[c + 5], W[c + 6] = px + cs * l_p, py + sn * l_p
   local radian_b = atan2(W[target + 6] - W[c + 6], W[target + 5] - W[c + 5])
-  turn(W, c, d_r * weight + normalize(radian_b - d_r - raw) * weight)
+  local child_by = d_r * weight + normalize(radian_b - d_r - raw) * weight
+  turn(W, c, child_by)
+  return d_r * weight, child_by
 end
 
 -- ------------------------------------------------------------------
@@ -195,16 +233,17 @@ end
 -- runtime's order).
 function dbpose.new(desc)
   local n = #desc.bones
-  local self = setmetatable({ solvers = {}, list = {}, count = n, W = {}, done = {}, parent = {},
-    mode = {}, length = {}, set = {}, starts = {} }, Pose)
+  local self = setmetatable({ solvers = {}, list = {}, count = n, W = {}, G = {}, N = {}, done = {},
+    parent = {}, mode = {}, translation = {}, length = {}, set = {}, starts = {} }, Pose)
   local index = {}
   for i, bone in ipairs(desc.bones) do index[bone.name] = i end
   for i, bone in ipairs(desc.bones) do
     self.parent[i] = bone.parent and index[bone.parent] or false
     self.mode[i] = bone.inherit or "all"
     self.length[i] = bone.length or 0
-    self.set[i] = self.mode[i] ~= "all"
-    self.done[i] = false
+    self.translation[i] = bone.inherit_translation ~= false
+    self.set[i] = self.mode[i] ~= "all" or not self.translation[i]
+    self.done[i], self.G[i], self.N[i] = false, 0.0, false
     for k = 1, 6 do self.W[6 * (i - 1) + k] = 0.0 end
   end
   local by_name = {}
@@ -245,11 +284,8 @@ end
 -- Bone i's world from its pose on sk and its parent's world.
 local function compute(self, sk, i)
   local angle, x, y, sx, sy, shx, shy = sk:pose(i)
-  local cx, sxn = rot(angle + shx)
-  local cy, syn = rot(angle + pi * 0.5 + shy)
   local p = self.parent[i]
-  compose(self.W, 6 * (i - 1), p and 6 * (p - 1) or nil, self.mode[i], cx * sx, cy * sy, sxn * sx,
-    syn * sy, x, y)
+  compose(self, i, 6 * (i - 1), p and 6 * (p - 1) or nil, angle + shx, shy - shx, sx, sy, x, y)
 end
 
 -- Bone i placed (its parent first), then the IK chains it starts (their
@@ -275,10 +311,11 @@ local function ensure(self, sk, i)
         self.done[c] = true
       end
       local g = self.parent[i]
-      solve_two(W, 6 * (i - 1), 6 * (c - 1), g and 6 * (g - 1) or nil, self.length[c], 6 * (s.goal - 1),
-        s.weight, s.bend)
+      local by, child_by = solve_two(W, 6 * (i - 1), 6 * (c - 1), g and 6 * (g - 1) or nil, self.length[c],
+        6 * (s.goal - 1), s.weight, s.bend)
+      self.G[i], self.G[c] = self.G[i] + by, self.G[c] + child_by
     else
-      solve_one(W, 6 * (i - 1), 6 * (s.goal - 1), s.weight)
+      self.G[i] = self.G[i] + solve_one(W, 6 * (i - 1), 6 * (s.goal - 1), s.weight)
     end
   end
 end
@@ -291,21 +328,37 @@ local function set_local(self, sk, i)
   local W, at = self.W, 6 * (i - 1)
   local a, b, c, d = W[at + 1], W[at + 2], W[at + 3], W[at + 4]
   local p = self.parent[i]
-  if p and self.mode[i] == "all" then
+  local angle, x, y, sx, sy, shx, shy = sk:pose(i)
+  if p then
     local o = 6 * (p - 1)
     local fa, fb, fc, fd = W[o + 1], W[o + 2], W[o + 3], W[o + 4]
     local det = fa * fd - fb * fc
-    a, b, c, d = (fd * a - fb * c) / det, (fd * b - fb * d) / det,
-      (fa * c - fc * a) / det, (fa * d - fc * b) / det
+    if self.mode[i] == "all" then
+      a, b, c, d = (fd * a - fb * c) / det, (fd * b - fb * d) / det,
+        (fa * c - fc * a) / det, (fa * d - fc * b) / det
+    end
+    if not self.translation[i] then
+      -- the skeleton places every origin by the parent's map
+      local dx, dy = W[at + 5] - W[o + 5], W[at + 6] - W[o + 6]
+      x, y = (fd * dx - fb * dy) / det, (fa * dy - fc * dx) / det
+    end
   end
-  local angle, x, y, sx, sy, shx, shy = sk:pose(i)
   local sign_x, sign_y = sx < 0 and -1.0 or 1.0, sy < 0 and -1.0 or 1.0
   local new_angle = atan2(c * sign_x, a * sign_x) - shx
   new_angle = angle + wrap(new_angle - angle)
   local new_shy = atan2(d * sign_y, b * sign_y) - new_angle - pi * 0.5
   new_shy = shy + wrap(new_shy - shy)
-  sk:set_pose(i, new_angle, x, y, sign_x * sqrt(a * a + c * c), sign_y * sqrt(b * b + d * d), shx,
-    new_shy)
+  local new_sx, new_sy = sqrt(a * a + c * c), sqrt(b * b + d * d)
+  -- a pose takes no scale 0 (a clip may key one): the nearest it takes
+  if new_sx == 0 then new_sx = TINY end
+  if new_sy == 0 then new_sy = TINY end
+  -- a singular frame (a parent at scale 0) or a world beyond the
+  -- doubles: the pose as the clip left it
+  if not (finite(new_angle) and finite(new_shy) and finite(new_sx) and finite(new_sy) and finite(x)
+      and finite(y)) then
+    return
+  end
+  sk:set_pose(i, new_angle, x, y, sign_x * new_sx, sign_y * new_sy, shx, new_shy)
 end
 
 --- pose:place(sk): every bone's world by the runtime's rule and its IK,

@@ -1,0 +1,255 @@
+-- ik2d.rig.load of DragonBones armatures: the rig it builds plays the
+-- demo armatures (spec/rigs/dragonbones, from DragonBonesJS) as the
+-- DragonBones runtime plays them, every bone's world matrix at 20 times
+-- of two animations each, on this backend (the runtime runs under node:
+-- spec/dragonbones/reference.lua); malformed files are refused with where
+-- and what, leaving nothing behind; what the rig cannot play is listed.
+local helpers = require "spec.helpers"
+local reference = require "spec.dragonbones.reference"
+local malformed = require "spec.dragonbones.malformed"
+local ik2d = require "ik2d"
+
+local RIGS = "spec/rigs/dragonbones/"
+-- the issue's bound, in world units and matrix entries
+local TOLERANCE = 1e-3
+
+local function slurp(path)
+  local f = assert(io.open(path, "r"))
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+-- Whether two values are the same, NaN the same as NaN.
+local function same(a, b)
+  if type(a) ~= type(b) then return false end
+  if type(a) == "number" then return a == b or (a ~= a and b ~= b) end
+  if type(a) ~= "table" then return a == b end
+  for k, v in pairs(a) do
+    if not same(v, b[k]) then return false end
+  end
+  for k in pairs(b) do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+local function deep_copy(t)
+  if type(t) ~= "table" then return t end
+  local out = {}
+  for k, v in pairs(t) do out[k] = deep_copy(v) end
+  return out
+end
+
+-- 20 times spread over an animation, none on a key's frame (the runtime
+-- finds a key by the whole frame, where rounding picks either side)
+local function times_of(duration)
+  local times = {}
+  for i = 0, 19 do times[#times + 1] = (i + 0.37) / 20 * duration end
+  return times
+end
+
+-- The worst difference of every bone's matrix from the runtime's at 20
+-- times of an animation, and where.
+local function worst(file, armature, animation)
+  local rig = ik2d.rig.load(RIGS .. file, { format = "dragonbones", armature = armature })
+  local out = reference.poses(RIGS .. file, armature, animation, times_of(rig.clips[animation].duration))
+  local err, where, bones = 0, "", 0
+  for _, p in ipairs(out.poses) do
+    rig:apply(animation, p.time)
+    for name, m in pairs(p.bones) do
+      local mine = { rig.skeleton:matrix(name) }
+      bones = bones + 1
+      for k = 1, 6 do
+        local e = math.abs(mine[k] - m[k])
+        if e > err or e ~= e then err, where = e, string.format("%s[%d] at %.6g", name, k, p.time) end
+      end
+    end
+  end
+  return err, where, bones
+end
+
+describe("ik2d.rig.load of DragonBones", function()
+  -- the core's rig objects (slots and clips) on this backend
+  local has_rig = type(ik2d.slots) == "function" and type(ik2d.clip) == "function"
+  local rig_it = has_rig and it or pending
+  if not has_rig then
+    print("rig_dragonbones_reference_spec: this backend has no slots and clips yet: loading skipped")
+  end
+
+  describe("against the DragonBones runtime", function()
+    local available, why = reference.available()
+    if not available then
+      print("rig_dragonbones_reference_spec: the runtime comparison skipped: " .. why)
+    end
+    local run = (available and has_rig) and it or pending
+
+    local DEMOS = {
+      { "mecha_1406_ske.json", "mecha_1406", { "walk", "attack_01" },
+        "skewed bones, 13 not inheriting scale, IK chains 0 and 1 (bendPositive false)" },
+      { "body_ske.json", "body", { "idle", "speak" },
+        "70 bones, 4 two-bone chains, weighted meshes with ffd, curve keys" },
+      { "mecha_1502b_ske.json", "mecha_1502b", { "walk", "aim" },
+        "two-bone legs under bones not inheriting scale, armature displays" },
+      { "ik2d_keys_ske.json", "keys", { "walk", "once" },
+        "every easing, clockwise turns, IK keys, meshes, loops" },
+    }
+    for _, demo in ipairs(DEMOS) do
+      local file, armature, animations, what = demo[1], demo[2], demo[3], demo[4]
+      run(armature .. ": every bone within 1e-3 of the runtime at 20 times of " .. table.concat(animations, " and ")
+          .. " (" .. what .. ")", function()
+        for _, animation in ipairs(animations) do
+          local err, where, bones = worst(file, armature, animation)
+          assert.is_true(bones >= 20 * 4, animation)
+          assert.is_true(err <= TOLERANCE, string.format("%s: %.3g at %s", animation, err, where))
+        end
+      end)
+    end
+
+    run("the flags rig: every inherit flag, translation off and a mirrored parent, as the runtime", function()
+      local err, where = worst("ik2d_flags_ske.json", "flags", "bend")
+      assert.is_true(err <= TOLERANCE, string.format("%.3g at %s", err, where))
+    end)
+
+    run("the keys rig: slots show the runtime's display and colour at 20 times of walk", function()
+      local rig = ik2d.rig.load(RIGS .. "ik2d_keys_ske.json")
+      local doc = require("dkjson").decode(slurp(RIGS .. "ik2d_keys_ske.json"))
+      local names = {}   -- slot -> display index -> display name, from the file
+      for _, entry in ipairs(doc.armature[1].skin[1].slot) do
+        names[entry.name] = {}
+        for i, d in ipairs(entry.display) do names[entry.name][i - 1] = d.name end
+      end
+      local out = reference.poses(RIGS .. "ik2d_keys_ske.json", "keys", "walk", times_of(rig.clips.walk.duration))
+      local slots = rig._core_slots
+      for _, p in ipairs(out.poses) do
+        rig:apply("walk", p.time)
+        for i, slot in ipairs(rig.slots) do
+          local shown = p.slots[slot.name]
+          local a = slots:attachment(i)
+          assert.equal(names[slot.name][shown.display], a and rig.attachments[a].name, slot.name .. " at " .. p.time)
+          local color = { slots:color(i) }
+          for c = 1, 4 do assert.near(shown.color[c], color[c], 1e-12, slot.name .. " at " .. p.time) end
+        end
+      end
+    end)
+
+    run("rig.solvers: the runtime's IK, its weight and bend set by hand", function()
+      local rig = ik2d.rig.load(RIGS .. "mecha_1406_ske.json")
+      local leg = rig.solvers.calf_l
+      assert.same({ "thigh_1_l", "calf_l" }, leg.bones)
+      assert.equal("foot_l", leg.target)
+      assert.same({ method = "dragonbones", weight = 1, bend = -1 }, leg:options())
+      rig:apply("walk", 0.3)
+      local bent = { rig.skeleton:matrix("calf_l") }
+      leg:set_options{ weight = 0 }
+      rig:play("walk", 0.3)
+      rig:finish()
+      local straight = { rig.skeleton:matrix("calf_l") }
+      assert.is_true(math.abs(bent[1] - straight[1]) + math.abs(bent[3] - straight[3]) > 1e-3)
+      -- apply starts from the set-up: the weight back to the file's
+      rig:apply("walk", 0.3)
+      assert.same(bent, { rig.skeleton:matrix("calf_l") })
+    end)
+  end)
+
+  describe("a malformed file", function()
+    local dir = helpers.tmpdir()
+    local json = require "dkjson"
+
+    -- (the reader's case of a file that is not a JSON object has no
+    -- table to load: a string is a JSON text or a path to the loader)
+    for _, case in ipairs(malformed.cases) do
+      local broken = case[2](malformed.valid())
+      if broken ~= nil and type(broken) ~= "table" then case = nil end
+      if case then it("refuses " .. case[1] .. ", as a table and as a file, and leaves nothing behind", function()
+        local doc = malformed.valid()
+        doc = case[2](doc) or doc
+        local before, globals = deep_copy(doc), {}
+        for k in pairs(_G) do globals[k] = true end
+        local options = { format = "dragonbones", armature = case[4] }
+        local ok, err = pcall(ik2d.rig.load, doc, options)
+        assert.is_false(ok)
+        local expected = "<table>: " .. case[3]
+        assert.truthy(err:find(expected, 1, true), "\nexpected: " .. expected .. "\ngot:      " .. tostring(err))
+        assert.is_true(same(before, doc), "the decoded table changed")
+        for k in pairs(_G) do assert.truthy(globals[k], "a global left behind: " .. tostring(k)) end
+        -- as a file (JSON has no NaN: those only as a table)
+        local encoded_ok, text = pcall(json.encode, doc)
+        if encoded_ok and type(text) == "string" and same(json.decode(text), doc) then
+          local path = dir .. "/bad_ske.json"
+          local f = assert(io.open(path, "w"))
+          f:write(text)
+          f:close()
+          ok, err = pcall(ik2d.rig.load, path, options)
+          os.remove(path)
+          assert.is_false(ok)
+          expected = path .. ": " .. case[3]
+          assert.truthy(err:find(expected, 1, true), "\nexpected: " .. expected .. "\ngot:      " .. tostring(err))
+        end
+      end) end
+    end
+
+    it("raises at the caller's line", function()
+      local doc = malformed.valid()
+      doc.version = "6.0"
+      local ok, err = pcall(function()
+        local rig = ik2d.rig.load(doc)
+        return rig
+      end)
+      assert.is_false(ok)
+      assert.truthy(err:find('rig_dragonbones_reference_spec.lua:%d+: <table>: version: DragonBones "6.0" is not read'),
+        err)
+    end)
+
+    rig_it("is found DragonBones without the format option, and refused when it is not one", function()
+      local rig = ik2d.rig.load(malformed.valid())
+      assert.equal("dragonbones", rig.description.source.format)
+      local doc = malformed.valid()
+      doc.version, doc.frameRate = nil, nil
+      local ok, err = pcall(ik2d.rig.load, doc)
+      assert.is_false(ok)
+      assert.truthy(err:find("<table>: not a Spine, DragonBones or ik2d rig", 1, true), err)
+    end)
+  end)
+
+  describe("what it cannot play", function()
+    rig_it("is listed in rig.unsupported, one readable line each, and the rest plays", function()
+      local doc = malformed.valid()
+      local a = doc.armature[1]
+      a.bone[2].alpha = 0.5
+      a.slot[1].color = { aO = 10 }
+      a.slot[1].blendMode = "darken"
+      a.slot[2].zIndex = 3
+      table.insert(a.skin[1].slot[1].display, { type = "armature", name = "gun" })
+      a.animation[1].frame = { { duration = 2, action = "fire" } }
+      a.animation[1].bone[1].scale = 2
+      a.animation[1].timeline = { { type = 10 } }
+      local rig = ik2d.rig.load(doc)
+      local expected = {
+        'bone "arm": alpha 0.5 (bone alpha is not played)',
+        'slot "s": colour offsets (aO) are not played',
+        'slot "s": blend mode "darken" is drawn as normal',
+        'slot "z": zIndex is not played',
+        'slot "s" display "gun": "armature" displays are not played',
+        'animation "move": actions in frames are not played',
+        'animation "move" bone "arm": timeline scale and offset are not played',
+        'animation "move": timeline (5.6 timelines) is not played',
+      }
+      table.sort(expected)
+      local got = {}
+      for i, u in ipairs(rig.unsupported) do got[i] = u end
+      table.sort(got)
+      assert.same(expected, got)
+      rig:apply("move", 0.1)
+      assert.is_true(#rig.skeleton == 4)
+    end)
+
+    rig_it("lists a real demo's armature displays and frame actions", function()
+      local rig = ik2d.rig.load(RIGS .. "mecha_1502b_ske.json", { armature = "mecha_1502b" })
+      local text = table.concat(rig.unsupported, "\n")
+      assert.truthy(text:find('slot "weapon_l" display "weapon_1502b_l": "armature" displays are not played', 1,
+        true), text)
+      assert.truthy(text:find('animation "attack_02": actions in frames are not played', 1, true), text)
+    end)
+  end)
+end)
