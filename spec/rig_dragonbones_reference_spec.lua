@@ -212,6 +212,55 @@ describe("ik2d.rig.load of DragonBones", function()
     end)
   end)
 
+  describe("with its _tex.json atlas", function()
+    -- the attachments' geometry as build gives it to ik2d.slots
+    local function geometry(doc, atlas)
+      local desc = require("ik2d.rig.dragonbones").read(doc, "geometry_ske.json")
+      local given
+      local core = setmetatable({ slots = function(sk, t)
+        given = t.attachments
+        return ik2d.slots(sk, t)
+      end }, { __index = ik2d })
+      local dbpose = require "ik2d.rig.dragonbones_pose"
+      require("ik2d.rig.build").rig(dbpose.plain(desc), { atlas_data = atlas }, core)
+      return given
+    end
+
+    rig_it("places an image as the runtime: its frame's size, the trimmed part where it was, top toward -y",
+        function()
+      -- body_tex.json's "logo": frame 298 x 85, the kept 294 x 83 at (1, 1) in it
+      local atlas = require("ik2d.rig.atlas").read_tex(require("dkjson").decode(slurp(RIGS .. "body_tex.json")),
+        "body_tex.json")
+      local doc = { version = "5.5", frameRate = 24, armature = { { name = "a",
+        bone = { { name = "root" } }, slot = { { name = "s", parent = "root" }, { name = "p", parent = "root" } },
+        skin = { { slot = {
+          { name = "s", display = { { name = "logo", transform = { x = 10, y = 5 } } } },
+          { name = "p", display = { { name = "logo", pivot = { x = 0, y = 0 } } } } } } } } } }
+      local given = geometry(doc, atlas)
+      local logo, pivoted = given[2].vertices, given[1].vertices   -- (by slot name: p, then s)
+      -- corners from the image's bottom left, up, right, down (ik2d's
+      -- order); on a y-down screen its top is the smaller y
+      local left, top = 10 - 149 + 1, 5 - 42.5 + 1
+      local expected = { left, top + 83, left, top, left + 294, top, left + 294, top + 83 }
+      for k = 1, 8 do assert.near(expected[k], logo[k], 1e-12) end
+      -- the pivot at the image's top left: the image below and right of the origin
+      expected = { 1, 84, 1, 1, 295, 1, 295, 84 }
+      for k = 1, 8 do assert.near(expected[k], pivoted[k], 1e-12) end
+      -- the texture's rows: the corner at the bottom (larger y) samples the image's bottom (v2)
+      assert.near(atlas.regions.logo.v2, given[2].uvs[2], 0)
+    end)
+
+    rig_it("loads the demos with their atlases: every image a region, every mesh a mesh", function()
+      for _, name in ipairs({ "body", "mecha_1406" }) do
+        local rig = ik2d.rig.load(RIGS .. name .. "_ske.json", { atlas = RIGS .. name .. "_tex.json" })
+        local kinds = {}
+        for _, a in ipairs(rig.attachments) do kinds[a.kind] = (kinds[a.kind] or 0) + 1 end
+        assert.same(name == "body" and { region = 89, mesh = 7 } or { region = 13 }, kinds)
+        assert.equal(name .. "_tex.png", rig.atlas.pages[1].name)
+      end
+    end)
+  end)
+
   describe("what it cannot play", function()
     rig_it("is listed in rig.unsupported, one readable line each, and the rest plays", function()
       local doc = malformed.valid()

@@ -657,4 +657,12 @@ function dragonbones.read(decoded, filename, armature_name)
   error(result, 0)
 end
 
+--- try_read(decoded, filename [, armature_name]) -> the description, or
+-- nil and read's message.
+function dragonbones.try_read(decoded, filename, armature_name)
+  local ok, result = pcall(dragonbones.read, decoded, filename, armature_name)
+  if ok then return result end
+  return nil, result
+end
+
 return dragonbones
