@@ -111,6 +111,28 @@ describe("ik2d.rig.load of DragonBones", function()
       assert.is_true(err <= TOLERANCE, string.format("%.3g at %s", err, where))
     end)
 
+    run("ik2d.player past the end: a clip looping for ever wraps, one played once holds, as the runtime", function()
+      for _, case in ipairs({ { "mecha_1406_ske.json", "mecha_1406", "walk", true },
+                              { "body_ske.json", "body", "idle", false } }) do
+        local file, armature, animation, loops = case[1], case[2], case[3], case[4]
+        local rig = ik2d.rig.load(RIGS .. file, { armature = armature })
+        local clip = rig.clips[animation]
+        assert.equal(loops and 0 or 1, clip.loop_count)
+        local times = { 1.37 * clip.duration, 2.61 * clip.duration }
+        local out = reference.poses(RIGS .. file, armature, animation, times)
+        for _, p in ipairs(out.poses) do
+          local player = ik2d.player(rig)
+          player:set(1, animation, clip.loop_count == 0)
+          player:update(p.time)
+          player:apply()
+          for name, m in pairs(p.bones) do
+            local mine = { rig.skeleton:matrix(name) }
+            for k = 1, 6 do assert.near(m[k], mine[k], TOLERANCE, name .. " at " .. p.time) end
+          end
+        end
+      end
+    end)
+
     run("the keys rig: slots show the runtime's display and colour at 20 times of walk", function()
       local rig = ik2d.rig.load(RIGS .. "ik2d_keys_ske.json")
       local doc = require("dkjson").decode(slurp(RIGS .. "ik2d_keys_ske.json"))
