@@ -174,6 +174,70 @@ describe("ik2d.rig.load of DragonBones", function()
     end)
   end)
 
+  describe("on every backend", function()
+    -- every bone's matrix (hexadecimal: exact) at 5 times of an
+    -- animation of each demo, the loaded rig on ik2d with the cpath and
+    -- IK2D_PURE given
+    local POSES = [==[
+local cpath, pure = ...
+package.cpath = cpath
+local ik2d = require "ik2d"
+if pure == "1" and type(ik2d.slots) ~= "function" then io.write("no slots\n") return end
+local out = {}
+for _, case in ipairs({ { "mecha_1406", "walk" }, { "mecha_1502b", "aim" }, { "body", "speak" } }) do
+  local rig = ik2d.rig.load("spec/rigs/dragonbones/" .. case[1] .. "_ske.json", { armature = case[1] })
+  for i = 0, 4 do
+    rig:apply(case[2], (i + 0.37) / 5 * rig.clips[case[2]].duration)
+    for b = 1, #rig.skeleton do
+      local m = { rig.skeleton:matrix(b) }
+      for k = 1, 6 do m[k] = string.format("%a", m[k]) end
+      out[#out + 1] = table.concat(m, " ")
+    end
+  end
+end
+io.write(table.concat(out, "\n"), "\n")
+]==]
+
+    local function poses(interpreter, pure)
+      local file = os.tmpname()
+      local f = assert(io.open(file, "w"))
+      f:write(("package.path = %q\n"):format(package.path))
+      f:write(POSES)
+      f:close()
+      local name = interpreter:match("luajit") and "luajit" or "lua5.4"
+      local ok, out = helpers.run(("IK2D_PURE=%s %s %s %s %s"):format(pure, interpreter, helpers.shell_quote(file),
+        helpers.shell_quote("build/" .. name .. "/?.so"), pure))
+      os.remove(file)
+      assert(ok, interpreter .. " failed:\n" .. out)
+      return out
+    end
+
+    it("gives the same bits on LuaJIT and Lua 5.4, with the C core and the pure one", function()
+      if helpers.pure_pass then
+        pending("IK2D_PURE=1: the pass with the C core runs every backend")
+        return
+      end
+      local runs, texts = {}, {}
+      for _, interpreter in ipairs({ "luajit", "lua5.4" }) do
+        if helpers.run("command -v " .. interpreter) then
+          for _, pure in ipairs({ "0", "1" }) do
+            local text = poses(interpreter, pure)
+            if text ~= "no slots\n" then
+              runs[#runs + 1] = interpreter .. (pure == "1" and " (pure core)" or " (C core)")
+              texts[#texts + 1] = text
+            end
+          end
+        end
+      end
+      if #runs < 2 then
+        pending("fewer than two backends here: " .. table.concat(runs, ", "))
+        return
+      end
+      assert.is_true(#texts[1] > 1000)
+      for i = 2, #texts do assert.is_true(texts[1] == texts[i], runs[1] .. " against " .. runs[i]) end
+    end)
+  end)
+
   describe("a malformed file", function()
     local dir = helpers.tmpdir()
     local json = require "dkjson"
