@@ -84,32 +84,34 @@ describe("ik2d.rig.load of DragonBones", function()
     end
     local run = (available and has_rig) and it or pending
 
+    -- The demos' keys are what the description holds exactly (linear,
+    -- stepped, the runtime's curve samples): their bones agree to
+    -- rounding, far inside the issue's 1e-3. The keys rig's quad eases
+    -- are lines within 1e-5 of the value: within the 1e-3.
+    local ROUNDING = 1e-9
     local DEMOS = {
-      { "mecha_1406_ske.json", "mecha_1406", { "walk", "attack_01" },
+      { "mecha_1406_ske.json", "mecha_1406", { "walk", "attack_01" }, ROUNDING,
         "skewed bones, 13 not inheriting scale, IK chains 0 and 1 (bendPositive false)" },
-      { "body_ske.json", "body", { "idle", "speak" },
+      { "body_ske.json", "body", { "idle", "speak" }, ROUNDING,
         "70 bones, 4 two-bone chains, weighted meshes with ffd, curve keys" },
-      { "mecha_1502b_ske.json", "mecha_1502b", { "walk", "aim" },
+      { "mecha_1502b_ske.json", "mecha_1502b", { "walk", "aim" }, ROUNDING,
         "two-bone legs under bones not inheriting scale, armature displays" },
-      { "ik2d_keys_ske.json", "keys", { "walk", "once" },
+      { "ik2d_keys_ske.json", "keys", { "walk", "once" }, TOLERANCE,
         "every easing, clockwise turns, IK keys, meshes, loops" },
+      { "ik2d_flags_ske.json", "flags", { "bend" }, ROUNDING,
+        "every inherit flag, translation off, under a skewed and under a mirrored parent" },
     }
     for _, demo in ipairs(DEMOS) do
-      local file, armature, animations, what = demo[1], demo[2], demo[3], demo[4]
-      run(armature .. ": every bone within 1e-3 of the runtime at 20 times of " .. table.concat(animations, " and ")
-          .. " (" .. what .. ")", function()
+      local file, armature, animations, bound, what = demo[1], demo[2], demo[3], demo[4], demo[5]
+      run(string.format("%s: every bone within %g of the runtime at 20 times of %s (%s)", armature, bound,
+          table.concat(animations, " and "), what), function()
         for _, animation in ipairs(animations) do
           local err, where, bones = worst(file, armature, animation)
           assert.is_true(bones >= 20 * 4, animation)
-          assert.is_true(err <= TOLERANCE, string.format("%s: %.3g at %s", animation, err, where))
+          assert.is_true(err <= bound, string.format("%s: %.3g at %s", animation, err, where))
         end
       end)
     end
-
-    run("the flags rig: every inherit flag, translation off and a mirrored parent, as the runtime", function()
-      local err, where = worst("ik2d_flags_ske.json", "flags", "bend")
-      assert.is_true(err <= TOLERANCE, string.format("%.3g at %s", err, where))
-    end)
 
     run("ik2d.player past the end: a clip looping for ever wraps, one played once holds, as the runtime", function()
       for _, case in ipairs({ { "mecha_1406_ske.json", "mecha_1406", "walk", true },
