@@ -314,7 +314,7 @@ io.write(table.concat(out, "\n"), "\n")
       return given
     end
 
-    rig_it("places an image as the runtime: its frame's size, the trimmed part where it was, top toward -y",
+    rig_it("places an image as the runtime: its frame's size, the trimmed part where it was, top toward -y, skew",
         function()
       -- body_tex.json's "logo": frame 298 x 85, the kept 294 x 83 at (1, 1) in it
       local atlas = require("ik2d.rig.atlas").read_tex(require("dkjson").decode(slurp(RIGS .. "body_tex.json")),
@@ -323,8 +323,28 @@ io.write(table.concat(out, "\n"), "\n")
         bone = { { name = "root" } }, slot = { { name = "s", parent = "root" }, { name = "p", parent = "root" } },
         skin = { { slot = {
           { name = "s", display = { { name = "logo", transform = { x = 10, y = 5 } } } },
-          { name = "p", display = { { name = "logo", pivot = { x = 0, y = 0 } } } } } } } } } }
+          { name = "p", display = { { name = "logo", pivot = { x = 0, y = 0 } } } },
+          { name = "k", display = { { name = "logo",
+            transform = { x = 3, y = 4, skX = 30, skY = 10, scX = 2, scY = 0.5 } } } } } } } } } }
+      doc.armature[1].slot[3] = { name = "k", parent = "root" }
       local given = geometry(doc, atlas)
+      -- skewed (by slot name: k first): the runtime's display matrix, x
+      -- axis (cos skY, sin skY) scX, y axis (-sin skX, cos skX) scY, on
+      -- the image's points (y down, from its centre)
+      local skewed = given[1].vertices
+      local rad = math.pi / 180
+      local function place(u, v)
+        return 3 + u * math.cos(10 * rad) * 2 - v * math.sin(30 * rad) * 0.5,
+          4 + u * math.sin(10 * rad) * 2 + v * math.cos(30 * rad) * 0.5
+      end
+      local u1, u2, v1, v2 = -149 + 1, -149 + 1 + 294, -42.5 + 1, -42.5 + 1 + 83
+      local corners = { { u1, v2 }, { u1, v1 }, { u2, v1 }, { u2, v2 } }
+      for c, uv in ipairs(corners) do
+        local ex, ey = place(uv[1], uv[2])
+        assert.near(ex, skewed[2 * c - 1], 1e-9)
+        assert.near(ey, skewed[2 * c], 1e-9)
+      end
+      table.remove(given, 1)
       local logo, pivoted = given[2].vertices, given[1].vertices   -- (by slot name: p, then s)
       -- corners from the image's bottom left, up, right, down (ik2d's
       -- order); on a y-down screen its top is the smaller y

@@ -280,25 +280,32 @@ local function region_of(atlas, a, record)
   return atlas_lib.whole(a.width or 32, a.height or 32), nil
 end
 
--- A region attachment as region_corners places it: a size the file
--- leaves to the atlas (DragonBones') is its image's; in a y-down rig the
--- image's top is toward -y (its y scale turned over), and a pivot (the
--- point of the image, as fractions from its top left, at the
--- attachment's origin) moves the centre.
-local function region_shape(a, r, y_down)
-  if a.width and not y_down and not a.pivot then return a end
+-- A region's corners in its bone's space (region_corners'). A size the
+-- file leaves to the atlas (DragonBones') is its image's; in a y-down rig
+-- the image's top is toward -y (its y scale turned over); a pivot (the
+-- point of the image at the attachment's origin, as fractions of its
+-- size from its top left) moves it; a shear (DragonBones' skew) puts
+-- its y axis at angle + pi/2 + shear_y.
+local function region_vertices(a, r, y_down)
+  local shear = a.shear_y or 0
+  if a.width and not y_down and not a.pivot and shear == 0 then return atlas_lib.region_corners(a, r) end
   local shape = {}
   for key, value in pairs(a) do shape[key] = value end
   shape.width, shape.height = a.width or r.original_width, a.height or r.original_height
   local sx, sy = a.scale_x or 1, a.scale_y or 1
-  if a.pivot then
-    local dx = (0.5 - a.pivot[1]) * shape.width * sx
-    local dy = (0.5 - a.pivot[2]) * shape.height * sy
-    local c, s = rot(a.angle or 0)
-    shape.x, shape.y = (a.x or 0) + c * dx - s * dy, (a.y or 0) + s * dx + c * dy
-  end
   if y_down then shape.scale_y = -sy end
-  return shape
+  shape.x, shape.y, shape.angle = 0, 0, 0
+  local v = atlas_lib.region_corners(shape, r)
+  local dx, dy = 0, 0
+  if a.pivot then dx, dy = (0.5 - a.pivot[1]) * shape.width * sx, (0.5 - a.pivot[2]) * shape.height * sy end
+  local xc, xs = rot(a.angle or 0)
+  local yc, ys = rot((a.angle or 0) + 0.5 * math.pi + shear)
+  local x, y = a.x or 0, a.y or 0
+  for i = 1, 8, 2 do
+    local u, w = v[i] + dx, v[i + 1] + dy
+    v[i], v[i + 1] = x + u * xc + w * yc, y + u * xs + w * ys
+  end
+  return v
 end
 
 -- The mesh a linked mesh takes its geometry from: its parent entry, in
@@ -315,8 +322,7 @@ local function geometry_of(parts, record, atlas)
   if a.type == "region" then
     local r = region_of(atlas, a, record)
     record.kind, record.uvs, record.triangles = "region", atlas_lib.region_uvs(r), QUAD
-    local shape = region_shape(a, r, parts.y_down)
-    return { kind = "region", vertices = atlas_lib.region_corners(shape, r), uvs = record.uvs,
+    return { kind = "region", vertices = region_vertices(a, r, parts.y_down), uvs = record.uvs,
       triangles = QUAD, color = a.color }
   end
   local mesh, deform = a, record.index
