@@ -113,6 +113,46 @@ describe("ik2d.rig.load of DragonBones", function()
       end)
     end
 
+    run("body: every mesh to rounding of the runtime's at 20 times of idle and speak (weights, ffd keys)", function()
+      local rig = ik2d.rig.load(RIGS .. "body_ske.json")
+      local slots, sk = rig._core_slots, rig.skeleton
+      local err, where, meshes = 0, "", 0
+      for _, animation in ipairs({ "idle", "speak" }) do
+        local out = reference.poses(RIGS .. "body_ske.json", "body", animation,
+          times_of(rig.clips[animation].duration))
+        for _, p in ipairs(out.poses) do
+          rig:apply(animation, p.time)
+          for i, slot in ipairs(rig.slots) do
+            local a = slots:attachment(i)
+            local record = a and rig.attachments[a]
+            local runtime = p.slots[slot.name].vertices
+            if record and record.kind == "mesh" then
+              meshes = meshes + 1
+              local mesh, offsets = record.data, slots:deform(a) or {}
+              local w, at, e = mesh.weights, 1, 0
+              for v = 1, #runtime / 2 do
+                local x, y = 0, 0
+                for _ = 1, w[at] do
+                  local ma, mb, mc, md, mx, my = sk:matrix(w[at + 1])
+                  local bx, by = w[at + 2] + (offsets[2 * e + 1] or 0), w[at + 3] + (offsets[2 * e + 2] or 0)
+                  x = x + (ma * bx + mb * by + mx) * w[at + 4]
+                  y = y + (mc * bx + md * by + my) * w[at + 4]
+                  at, e = at + 4, e + 1
+                end
+                at = at + 1
+                local d = math.max(math.abs(x - runtime[2 * v - 1]), math.abs(y - runtime[2 * v]))
+                if d > err or d ~= d then
+                  err, where = d, string.format("%s vertex %d at %.6g", slot.name, v, p.time)
+                end
+              end
+            end
+          end
+        end
+      end
+      assert.is_true(meshes >= 2 * 20 * 7, "meshes shown: " .. meshes)
+      assert.is_true(err <= ROUNDING, string.format("%.3g at %s", err, where))
+    end)
+
     run("ik2d.player past the end: a clip looping for ever wraps, one played once holds, as the runtime", function()
       for _, case in ipairs({ { "mecha_1406_ske.json", "mecha_1406", "walk", true },
                               { "body_ske.json", "body", "idle", false } }) do
