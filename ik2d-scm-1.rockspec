@@ -141,6 +141,7 @@ build = {
     ["ik2d.rig.dragonbones"] = "lua/ik2d/rig/dragonbones.lua",
     ["ik2d.rig.dragonbones_clip"] = "lua/ik2d/rig/dragonbones_clip.lua",
     ["ik2d.rig.dragonbones_data"] = "lua/ik2d/rig/dragonbones_data.lua",
+    ["ik2d.rig.dragonbones_pose"] = "lua/ik2d/rig/dragonbones_pose.lua",
     ["ik2d.rig.fade"] = "lua/ik2d/rig/fade.lua",
     ["ik2d.rig.float32"] = "lua/ik2d/rig/float32.lua",
     ["ik2d.rig.json"] = "lua/ik2d/rig/json.lua",

@@ -75,6 +75,18 @@ local MIXES = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "m
 -- (rig:attachments(t), below)
 local ATTACHMENT_LIST = {}
 
+-- The parts of a description: build's core objects; a DragonBones rig's
+-- bones and IK are placed by its runtime's rules (ik2d.rig.dragonbones_pose)
+-- on the skeleton build makes of its plain description.
+local function build_parts(desc, options, core)
+  if desc.source == nil or desc.source.format ~= "dragonbones" then return build.rig(desc, options, core) end
+  local dbpose = require "ik2d.rig.dragonbones_pose"
+  local parts = build.rig(dbpose.plain(desc), options, core)
+  local placer = dbpose.new(desc)
+  parts.solvers, parts.solver_list, parts.placer = placer.solvers, placer.list, placer
+  return parts
+end
+
 -- A rig of the parts build made, over description desc.
 local function new_rig(desc, parts, atlas)
   local self = {
@@ -85,7 +97,7 @@ local function new_rig(desc, parts, atlas)
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
     _constraint_list = parts.constraint_list, _setup = {}, _setup_clip = parts.setup_clip,
-    _slot_setup = parts.slot_setup or {}, _fades = {},
+    _slot_setup = parts.slot_setup or {}, _fades = {}, _placer = parts.placer,
     -- per table rig:attachments filled: the vertex lists it hands out
     _drawn = setmetatable({}, { __mode = "k" }),
   }
@@ -141,7 +153,7 @@ function rig.load(src, options)
   if not atlas_ok then error(atlas, 2) end
   local built
   local build_options = { skin = options.skin, y_down = options.y_down, atlas_data = atlas }
-  ok, built = pcall(build.rig, result, build_options, require "ik2d")
+  ok, built = pcall(build_parts, result, build_options, require "ik2d")
   if not ok then error(format("%s: %s", name, tostring(built)), 2) end
   return new_rig(result, built, atlas)
 end
@@ -184,6 +196,7 @@ function Rig:play(clip, time, alpha)
     error("ik2d.rig: play: alpha must be a number within [0, 1], got " .. show(alpha), 2)
   end
   clip.core:apply(self._targets, time, alpha)
+  if self._placer then self._placer:play(self.description.clips[clip.name], time, alpha) end
 end
 
 -- rig:_fade(from, to, alpha): what clip from keys and clip to does not
@@ -206,6 +219,7 @@ end
 --- rig:finish() -> how many solvers reached: the constraints in the rig's
 -- order, ik2d's solvers, and the world transforms.
 function Rig:finish()
+  if self._placer then self._placer:place(self.skeleton) end
   return self.skeleton:solve()
 end
 
@@ -223,8 +237,8 @@ function Rig:apply(clip, time, alpha)
     error("ik2d.rig: apply: alpha must be a number within [0, 1], got " .. show(alpha), 2)
   end
   self:setup()
-  if clip then clip.core:apply(self._targets, time, alpha) end
-  return self.skeleton:solve()
+  if clip then self:play(clip, time, alpha) end
+  return self:finish()
 end
 
 -- ------------------------------------------------------------------

@@ -16,7 +16,6 @@
 -- texture coordinates (u, v the packed rectangle's top left, u2, v2 its
 -- bottom right).  A malformed atlas raises "<file>: line <n>: <problem>".
 
-local check = require "ik2d.rig.check"
 -- ik2d's own trig, the same bits on every platform (libm's differ)
 local rot = require("ik2d.pure.math").rot
 
@@ -165,11 +164,16 @@ end
 --- atlas.read_tex(decoded, file) -> atlas: a DragonBones texture atlas
 -- (imagePath, width, height, SubTexture[] { name, x, y, width, height,
 -- frameX, frameY, frameWidth, frameHeight, rotated })
+-- a finite number
+local function is_number(v)
+  return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge
+end
+
 function atlas.read_tex(t, file)
   file = file or "<tex.json>"
   if type(t) ~= "table" then error(file .. ": the atlas must be a decoded JSON object", 0) end
   local width, height = t.width, t.height
-  if not check.is_number(width) or not check.is_number(height) or width <= 0 or height <= 0 then
+  if not is_number(width) or not is_number(height) or width <= 0 or height <= 0 then
     error(file .. ": width and height must be numbers > 0", 0)
   end
   local page = { name = t.imagePath or (t.name and t.name .. ".png") or "texture.png",
@@ -177,8 +181,8 @@ function atlas.read_tex(t, file)
     wrap_u = "clamp", wrap_v = "clamp", pma = false }
   local regions = {}
   for i, s in ipairs(t.SubTexture or {}) do
-    if type(s.name) ~= "string" or not (check.is_number(s.x) and check.is_number(s.y)
-        and check.is_number(s.width) and check.is_number(s.height)) then
+    if type(s.name) ~= "string" or not (is_number(s.x) and is_number(s.y)
+        and is_number(s.width) and is_number(s.height)) then
       error(format("%s: SubTexture[%d]: name, x, y, width and height required", file, i), 0)
     end
     -- the frame: the original image, the kept rectangle at (-frameX,

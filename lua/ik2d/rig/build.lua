@@ -10,6 +10,8 @@
 -- ik2d.rig puts in a rig.
 
 local atlas_lib = require "ik2d.rig.atlas"
+-- ik2d's own trig, the same bits on every platform
+local rot = require("ik2d.pure.math").rot
 
 local build = {}
 
@@ -319,6 +321,34 @@ local function region_of(atlas, a, record)
   return atlas_lib.whole(a.width or 32, a.height or 32), nil
 end
 
+-- A region's corners in its bone's space (region_corners'). A size the
+-- file leaves to the atlas (DragonBones') is its image's; in a y-down rig
+-- the image's top is toward -y (its y scale turned over); a pivot (the
+-- point of the image at the attachment's origin, as fractions of its
+-- size from its top left) moves it; a shear (DragonBones' skew) puts
+-- its y axis at angle + pi/2 + shear_y.
+local function region_vertices(a, r, y_down)
+  local shear = a.shear_y or 0
+  if a.width and not y_down and not a.pivot and shear == 0 then return atlas_lib.region_corners(a, r) end
+  local shape = {}
+  for key, value in pairs(a) do shape[key] = value end
+  shape.width, shape.height = a.width or r.original_width, a.height or r.original_height
+  local sx, sy = a.scale_x or 1, a.scale_y or 1
+  if y_down then shape.scale_y = -sy end
+  shape.x, shape.y, shape.angle = 0, 0, 0
+  local v = atlas_lib.region_corners(shape, r)
+  local dx, dy = 0, 0
+  if a.pivot then dx, dy = (0.5 - a.pivot[1]) * shape.width * sx, (0.5 - a.pivot[2]) * shape.height * sy end
+  local xc, xs = rot(a.angle or 0)
+  local yc, ys = rot((a.angle or 0) + 0.5 * math.pi + shear)
+  local x, y = a.x or 0, a.y or 0
+  for i = 1, 8, 2 do
+    local u, w = v[i] + dx, v[i + 1] + dy
+    v[i], v[i + 1] = x + u * xc + w * yc, y + u * xs + w * ys
+  end
+  return v
+end
+
 -- The mesh a linked mesh takes its geometry from: its parent entry, in
 -- its skin, on the same slot.
 local function linked_parent(parts, record)
@@ -333,7 +363,7 @@ local function geometry_of(parts, record, atlas)
   if a.type == "region" then
     local r = region_of(atlas, a, record)
     record.kind, record.uvs, record.triangles = "region", atlas_lib.region_uvs(r), QUAD
-    return { kind = "region", vertices = atlas_lib.region_corners(a, r), uvs = record.uvs,
+    return { kind = "region", vertices = region_vertices(a, r, parts.y_down), uvs = record.uvs,
       triangles = QUAD, color = a.color }
   end
   local mesh, deform = a, record.index
@@ -418,6 +448,7 @@ local function indices(parts, desc, skins)
     by_slot[a.slot][a.name] = a.index
   end
   parts.event_definitions = desc.events or {}
+  parts.y_down = desc.y_up == false
 end
 
 --- the core objects of desc (checked by its reader): { skeleton =,

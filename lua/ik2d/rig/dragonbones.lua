@@ -15,8 +15,9 @@
 --   with r = skY and skew k = skX - skY, both in radians after
 --   normalisation to (-pi, pi]. That is the description's model with
 --   angle = r, shear_x = 0, shear_y = k.
--- - The inherit flags become the nearest inherit mode (inherit_mode
---   below); a flag the model has no equal for is listed in unsupported.
+-- - The inherit flags become the inherit mode of the same name
+--   (inherit_mode below) and inherit_translation = false; ik2d.rig.load
+--   composes them by the runtime's rules (ik2d.rig.dragonbones_pose).
 -- - IK: chain 0 turns one bone, chain 1 bends two (the named bone and its
 --   parent); the runtime's elbow for bendPositive lies on the side of the
 --   root-to-target line the negative angles turn to (anticlockwise on a
@@ -39,30 +40,31 @@ local number, string_of, boolean, object, array = data.number, data.string, data
 local whole, numbers, is_null, float = data.whole, data.numbers, data.is_null, data.float
 local format = string.format
 
+-- the most bones and slots the core takes (lua/ik2d/api.lua's constants)
+local MAX_BONES, MAX_SLOTS
+for _, c in ipairs(require("ik2d.api").constants) do
+  if c.name == "MAX_SKELETON_BONES" then MAX_BONES = c.value end
+  if c.name == "MAX_SLOTS" then MAX_SLOTS = c.value end
+end
+
 -- ------------------------------------------------------------------
 -- Bones
 -- ------------------------------------------------------------------
 
---- The inherit mode for a bone's flags (translation, rotation, scale,
--- reflection), from Bone._updateGlobalTransformMatrix, P the parent's
--- world matrix, L the bone's local one, R(a) a rotation, p the angle of
--- P's x axis:
+--- The inherit mode for a bone's flags (rotation, scale, reflection),
+-- from Bone._updateGlobalTransformMatrix, P the parent's world matrix,
+-- L the bone's local one, R(a) a rotation, p the angle of P's x axis
+-- (exactly: docs/rig-format.md, DragonBones):
 -- - scale inherited: rotation too: W = P L ("all"); rotation not:
---   W = P R(-p) L, the parent's scale and shear about its own axes
---   without its rotation ("no_rotation_or_reflection", equal while P has
---   no shear and det P > 0).
+--   W = P R(-p) L ("no_rotation_or_reflection").
 -- - scale not inherited: rotation not either: the local axes
---   ("position"); rotation inherited: W = R(p) L ("no_scale", and
---   "no_scale_or_reflection" when reflection is off: the two equal while
---   det P > 0; with det P < 0 the runtime mirrors the local rotation).
--- - translation not inherited (the origin at the local x, y in armature
---   space, whatever the parent): no mode has it; played as inherited.
-local function inherit_mode(ctx, name, has_parent, translation, rotation, scale, reflection)
+--   ("position"); rotation inherited: W = R(p) L while det P > 0
+--   ("no_scale"; "no_scale_or_reflection" when reflection is off, which
+--   differs under a mirrored parent).
+-- Translation not inherited (the origin at the local x, y in armature
+-- space, whatever the parent) is the bone's inherit_translation = false.
+local function inherit_mode(has_parent, rotation, scale, reflection)
   if not has_parent then return "all" end
-  if not translation then
-    ctx.unsupported[#ctx.unsupported + 1] = format(
-      "bone %q: inheritTranslation false (its origin ignores its parent) is played as true", name)
-  end
   if scale then
     if rotation then return "all" end
     return "no_rotation_or_reflection"
@@ -86,9 +88,15 @@ local function read_bone(ctx, place, raw)
     ctx.unsupported[#ctx.unsupported + 1] = format("bone %q: alpha %s (bone alpha is not played)", name, show(alpha))
   end
   local x, y, rotation, skew, scale_x, scale_y = read_transform(ctx, place, raw)
+  if scale_x == 0 or scale_y == 0 then
+    fail(ctx, at(place, "transform"), "%s is 0: ik2d's skeleton sets up no bone at scale 0 (key it in an "
+      .. "animation instead)", scale_x == 0 and "scX" or "scY")
+  end
+  local length = number(ctx, place, raw, "length", 0.0)
+  if length < 0 then fail(ctx, place, "length %s is negative", show(length)) end
   return {
     name = name, parent = string_of(ctx, place, raw, "parent", nil),
-    length = float(number(ctx, place, raw, "length", 0.0)),
+    length = float(length),
     x = x, y = y, angle = rotation, scale_x = scale_x, scale_y = scale_y,
     shear_x = 0.0, shear_y = skew,
     flags = { boolean(ctx, place, raw, "inheritTranslation", true), boolean(ctx, place, raw, "inheritRotation", true),
@@ -121,6 +129,9 @@ end
 
 local function read_bones(ctx, armature_place, raw)
   local list, n = array(ctx, armature_place, raw, "bone", {})
+  if n > MAX_BONES then
+    fail(ctx, at(armature_place, "bone"), "%d bones: ik2d's skeleton takes at most %d", n, MAX_BONES)
+  end
   local raw_bones, by_name = {}, {}
   for i = 1, n do
     local bone = read_bone(ctx, at(armature_place, "bone", i), list[i])
@@ -133,7 +144,8 @@ local function read_bones(ctx, armature_place, raw)
   for i, bone in ipairs(bones) do
     ctx.bone_index[bone.name] = i
     local f = bone.flags
-    bone.inherit = inherit_mode(ctx, bone.name, bone.parent ~= nil, f[1], f[2], f[3], f[4])
+    bone.inherit = inherit_mode(bone.parent ~= nil, f[2], f[3], f[4])
+    if bone.parent ~= nil and not f[1] then bone.inherit_translation = false end
     bone.flags, bone.place = nil, nil
   end
   return bones
@@ -177,6 +189,9 @@ end
 
 local function read_slots(ctx, armature_place, raw)
   local list, n = array(ctx, armature_place, raw, "slot", {})
+  if n > MAX_SLOTS then
+    fail(ctx, at(armature_place, "slot"), "%d slots: ik2d's rig takes at most %d", n, MAX_SLOTS)
+  end
   local slots = {}
   ctx.slot_index = {}
   for i = 1, n do
@@ -472,12 +487,6 @@ local function is_below(bones_by_name, name, ancestor)
   return false
 end
 
---- The note for a two-bone chain at a weight strictly between 0 and 1.
-local function partial_weight(name)
-  return format("IK %q: a weight between 0 and 1 turns DragonBones' child to the target from the partly "
-    .. "turned elbow; ik2d's weight blends the full solve (the child's angle differs)", name)
-end
-
 --- An IK constraint as a solver. The runtime solves chain 0 by turning
 -- the bone's x axis to the target (weighted), chain 1 by placing the
 -- child's origin where circles about the parent's origin (its distance
@@ -510,9 +519,8 @@ local function read_ik(ctx, place, raw, by_name, names)
     fail(ctx, place, "target %q moves with the chain (it is below %q)", target, bones[1])
   end
   names[name] = #bones
-  if #bones == 2 and weight ~= 0 and weight ~= 1 then ctx.unsupported[#ctx.unsupported + 1] = partial_weight(name) end
   return { name = name, bones = bones, target = { bone = target, x = 0.0, y = 0.0 },
-           method = "two_bone", weight = float(weight),
+           method = #bones == 2 and "two_bone" or "ccd", weight = float(weight),
            bend = boolean(ctx, place, raw, "bendPositive", true) and 1 or -1,
            softness = 0.0, stretch = 1.0, compress = 1.0, uniform = false }
 end
@@ -613,7 +621,7 @@ local function read_armature(ctx, raw, place, version, file_rate)
     slot.attachment = display_name(ctx, slot.name, slot.display_index)
     slot.display_index = nil
   end
-  ctx.display_name, ctx.partial_weight = display_name, partial_weight
+  ctx.display_name = display_name
   local clips, events = clip.read_all(ctx, place, raw, slots)
   local name = string_of(ctx, place, raw, "name", "")
   return {
@@ -647,6 +655,14 @@ function dragonbones.read(decoded, filename, armature_name)
   if ok then return result end
   if type(result) == "table" and result.dragonbones_error then error(result.dragonbones_error, 2) end
   error(result, 0)
+end
+
+--- try_read(decoded, filename [, armature_name]) -> the description, or
+-- nil and read's message.
+function dragonbones.try_read(decoded, filename, armature_name)
+  local ok, result = pcall(dragonbones.read, decoded, filename, armature_name)
+  if ok then return result end
+  return nil, result
 end
 
 return dragonbones

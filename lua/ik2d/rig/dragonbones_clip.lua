@@ -458,20 +458,16 @@ end
 -- weight (in hundredths), never a blend of two keys; a key that does
 -- not tween leaves what the last tweened key set (at first: bendPositive
 -- false, weight 0). So: stepped timelines of those values.
-local function read_ik_timeline(ctx, anim, place, raw, name)
+local function read_ik_timeline(ctx, anim, place, raw)
   local keys = read_keys(ctx, anim, place, raw, "frame", function(k)
     k.values = { boolean(ctx, k.place, k.raw, "bendPositive", true),
                  round(number(ctx, k.place, k.raw, "weight", 1.0) * 100.0) * 0.01 }
   end, true)
   if keys == nil then return nil end
-  local bend, weight, partial = false, 0.0, false
+  local bend, weight = false, 0.0
   for i, k in ipairs(keys) do
     if tweens(anim, keys, i) then bend, weight = k.values[1], k.values[2] end
     k.played = { bend and 1 or -1, weight }
-    partial = partial or (weight ~= 0 and weight ~= 1)
-  end
-  if partial and ctx.solver_names[name] == 2 then
-    ctx.unsupported[#ctx.unsupported + 1] = ctx.partial_weight(name) .. format(" (animation %q)", anim.name)
   end
   return { bend = stepped(anim, keys, function(k) return k.played[1] end),
            weight = stepped(anim, keys, function(k) return float(k.played[2]) end) }
