@@ -1218,6 +1218,8 @@ static void skeleton_moved(ik2d_skeleton *sk, int i) {
   ik2d__skeleton_moved(sk, i);
 }
 
+void ik2d__skeleton_place_below(ik2d_skeleton *sk, int i) { skeleton_forward_below(sk, i); }
+
 void ik2d__skeleton_moved(ik2d_skeleton *sk, int i) {
   skeleton_forward_below(sk, i);
   skeleton_pull_below(sk, i, NULL);

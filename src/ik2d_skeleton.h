@@ -195,6 +195,9 @@ void ik2d__skeleton_unplace(const ik2d_skeleton *skeleton, double x, double y, d
 /* Bone b and those below it placed again (their frames, transforms and
 ** world maps), and the chains ending there pulled. */
 void ik2d__skeleton_moved(ik2d_skeleton *skeleton, int b);
+/* The same placing, the chains left to pull (ik2d__skeleton_moved after
+** a run of such). */
+void ik2d__skeleton_place_below(ik2d_skeleton *skeleton, int b);
 /* A transform constraint joins its skeleton's (false: it has the most it
 ** takes), and leaves it (and the order). */
 bool ik2d__skeleton_link_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);

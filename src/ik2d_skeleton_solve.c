@@ -230,6 +230,92 @@ static bool chain_conformal(const ik2d_solver *solver, const ik2d_skeleton *sk) 
   return true;
 }
 
+/* Can a solver's chain be solved bone by bone in each bone's parent's
+** space?  Every bone inheriting all (its angle turns it, and what hangs
+** below, in its parent's space), free of limits, not scaled by the solve,
+** and no pole, tip angle or aim (the chain's solve takes those). */
+static bool bone_ccd_takes(const ik2d_solver *solver, const ik2d_skeleton *sk) {
+  const ik2d_solver_def *d = &solver->settings;
+  const struct ik2d_chain_link *link = solver->chain->link;
+  int k;
+  if (d->pole.enabled || d->tip.enabled || d->aim.enabled || scales_bones(solver)) return false;
+  for (k = 0; k < solver->chain->count; k++) {
+    int b = link->bones[k];
+    if (sk->inherit[b] != IK2D_INHERIT_ALL) return false;
+    if (sk->constraint[b] != NULL && !sk->constraint[b]->full) return false;
+  }
+  return true;
+}
+
+/* The turn of bone b that puts the chain's tip (tx, ty) on the ray from
+** b's origin to (gx, gy), all in the skeleton's space.  A turn of b's
+** angle by d turns the tip about b's origin by d in b's parent's space,
+** the pre-image under its parent's linear map P (the skeleton's scale for
+** a root): d is the angle between P^-1 (t - o) and P^-1 (g - o).  The
+** adjugate of P stands for its inverse: both vectors scale by det P, which
+** leaves their angle as it is. */
+static double bone_ccd_turn(const ik2d_skeleton *sk, int b, double tx, double ty, double gx,
+                            double gy) {
+  const ik2d_affine *p = ik2d__skeleton_parent_world(sk, b), *w = &sk->world[b];
+  double pa = sk->scale_x, pb = 0.0, pc = 0.0, pd = sk->scale_y, ux, uy, vx, vy;
+  if (p != NULL) {
+    pa = p->a;
+    pb = p->b;
+    pc = p->c;
+    pd = p->d;
+  }
+  ux = pd * (tx - w->x) - pb * (ty - w->y);
+  uy = pa * (ty - w->y) - pc * (tx - w->x);
+  vx = pd * (gx - w->x) - pb * (gy - w->y);
+  vy = pa * (gy - w->y) - pc * (gx - w->x);
+  return ik2d_atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+}
+
+/* The chain's tip in the skeleton's space: its last bone's length along
+** its x axis. */
+static void bone_ccd_tip(const ik2d_skeleton *sk, int last, double *x, double *y) {
+  const ik2d_affine *w = &sk->world[last];
+  *x = w->x + sk->length[last] * w->a;
+  *y = w->y + sk->length[last] * w->c;
+}
+
+/* CCD on the bone model: sweeps from the tip's bone to the first, each
+** bone turned in its parent's space to put the tip on the target's ray
+** (exact wherever the maps are not conformal, where a chain's turns are
+** not); at most the solver's iterations, until within its tolerance; the
+** weight blends from where the bones were. */
+static void bone_ccd_solve(ik2d_solver *solver, ik2d_skeleton *sk, double x, double y) {
+  const struct ik2d_chain_link *link = solver->chain->link;
+  const ik2d_solver_def *d = &solver->settings;
+  double start[IK2D_MAX_BONES], tx, ty, dx, dy;
+  int n = solver->chain->count, k, sweep;
+  ik2d__skeleton_unplace(sk, x, y, &x, &y);
+  if (!isfinite(x) || !isfinite(y)) return;
+  for (k = 0; k < n; k++) start[k] = sk->angle[link->bones[k]];
+  for (sweep = 0; sweep < d->iterations; sweep++) {
+    bone_ccd_tip(sk, link->to, &tx, &ty);
+    dx = x - tx;
+    dy = y - ty;
+    if (!(ik2d_hypot(dx, dy) > d->tolerance)) break;
+    for (k = n - 1; k >= 0; k--) {
+      int b = link->bones[k];
+      double turn = bone_ccd_turn(sk, b, tx, ty, x, y);
+      if (!isfinite(turn)) continue;
+      sk->angle[b] = ik2d_wrap(sk->angle[b] + turn);
+      ik2d__skeleton_place_below(sk, b);
+      bone_ccd_tip(sk, link->to, &tx, &ty);
+    }
+  }
+  solver->result.iterations = sweep;
+  solver->result.limited = false;
+  if (d->weight != 1.0)
+    for (k = 0; k < n; k++) {
+      int b = link->bones[k];
+      sk->angle[b] = start[k] + d->weight * ik2d_wrap(sk->angle[b] - start[k]);
+    }
+  ik2d__skeleton_moved(sk, link->bones[0]);
+}
+
 /* A chain on bones that do not map conformally, solved as drawn, leaves
 ** its bones short of where its turns said: the chain is taken again from
 ** where they ended and solved again, while that brings the tip nearer (at
@@ -258,6 +344,14 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
     if (solver->settings.weight > 0.0) bone_ik_solve(solver, sk, x, y);
     if (sk->deferring) return false;
     return solver_measure(solver);
+  }
+  if (sk != NULL && sk->general && bone_ccd_takes(solver, sk)) {
+    ik2d__skeleton_bone_ready(sk, solver->chain->link->to);
+    if (!chain_conformal(solver, sk)) {
+      bone_ccd_solve(solver, sk, x, y);
+      if (sk->deferring) return false;
+      return solver_measure(solver);
+    }
   }
   ik2d__solver_solve_chain(solver, x, y);
   if (solver_written_back(solver)) return true;

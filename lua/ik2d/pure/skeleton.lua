@@ -1249,6 +1249,14 @@ end
 
 M.moved = moved
 
+--- the same placing, the chains left to pull (moved after a run of such:
+-- ik2d__skeleton_place_below)
+function M.place_below(sk, i)
+  local mask = cleared(sk.mask, sk)
+  subtree(sk, i, mask)
+  forward(sk, i, mask)
+end
+
 -- Everything moved (base, flip, reset).
 local function moved_all(sk)
   forward(sk, 1, nil)

@@ -21,6 +21,7 @@ local N = require "ik2d.pure.numbers"
 local m = require "ik2d.pure.math"
 local limits = require "ik2d.pure.constraint"
 local skeleton = require "ik2d.pure.skeleton"
+local bone_model = require "ik2d.pure.bone"
 local solvers = require "ik2d.pure.solver"
 local pose = require "ik2d.pure.pose"
 local bone_ik = require "ik2d.pure.bone_ik"
@@ -124,7 +125,7 @@ end
 local function bone_ik_state(sk)
   local state = sk.bone_ik
   if not state then
-    state = { def = {}, a = skeleton.new_local(), b = skeleton.new_local() }
+    state = { def = {}, a = skeleton.new_local(), b = skeleton.new_local(), start = {} }
     sk.bone_ik = state
   end
   return state
@@ -196,6 +197,82 @@ local function chain_conformal(sv, sk)
   return true
 end
 
+-- Can sv's chain be solved bone by bone in each bone's parent's space?
+-- Every bone inheriting all, free of limits, not scaled by the solve, and
+-- no pole, tip angle or aim (src/ik2d_skeleton_solve.c's bone_ccd_takes).
+local function bone_ccd_takes(sv, sk)
+  local settings = sv.settings
+  if settings.pole or settings.tip or settings.aim or scales_bones(sv) then return false end
+  local bones, constraint = sv.chain.link.bones, sk.constraint
+  for k = 1, sv.chain.count do
+    local b = bones[k]
+    if sk.inherit[b] ~= bone_model.ALL then return false end
+    local c = constraint[b]
+    if c and not c.full then return false end
+  end
+  return true
+end
+
+-- The turn of bone b that puts the tip (tx, ty) on the ray from b's origin
+-- to (gx, gy), in the skeleton's space: the angle between P^-1 (t - o) and
+-- P^-1 (g - o), P the parent's linear map (the skeleton's scale for a
+-- root), its adjugate standing for its inverse (bone_ccd_turn derives it).
+local function bone_ccd_turn(sk, b, tx, ty, gx, gy)
+  local p = sk.parent[b]
+  local pa, pb, pc, pd = sk.scale_x, 0.0, 0.0, sk.scale_y
+  if p > 0 then pa, pb, pc, pd = sk.wa[p], sk.wb[p], sk.wc[p], sk.wd[p] end
+  local ox, oy = sk.wx[b], sk.wy[b]
+  local ux = pd * (tx - ox) - pb * (ty - oy)
+  local uy = pa * (ty - oy) - pc * (tx - ox)
+  local vx = pd * (gx - ox) - pb * (gy - oy)
+  local vy = pa * (gy - oy) - pc * (gx - ox)
+  return atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+end
+
+-- the chain's tip in the skeleton's space: its last bone's length along
+-- its x axis
+local function bone_ccd_tip(sk, last)
+  local length = sk.length[last]
+  return sk.wx[last] + length * sk.wa[last], sk.wy[last] + length * sk.wc[last]
+end
+
+-- CCD on the bone model (bone_ccd_solve): sweeps from the tip's bone to
+-- the first, each turned in its parent's space to put the tip on the
+-- target's ray; at most the iterations, until within the tolerance; the
+-- weight blends from where the bones were.
+local function bone_ccd_solve(sv, sk, x, y)
+  local link, settings, n = sv.chain.link, sv.settings, sv.chain.count
+  local bones, angle, last = link.bones, sk.angle, link.to
+  x, y = skeleton.unplace(sk, x, y)
+  if not (x - x == 0 and y - y == 0) then return end
+  local start = bone_ik_state(sk).start
+  for k = 1, n do start[k] = angle[bones[k]] end
+  local sweep = 0
+  while sweep < settings.iterations do
+    local tx, ty = bone_ccd_tip(sk, last)
+    if not (hypot(x - tx, y - ty) > settings.tolerance) then break end
+    for k = n, 1, -1 do
+      local b = bones[k]
+      local turn = bone_ccd_turn(sk, b, tx, ty, x, y)
+      if turn - turn == 0 then
+        angle[b] = wrap(angle[b] + turn)
+        skeleton.place_below(sk, b)
+        tx, ty = bone_ccd_tip(sk, last)
+      end
+    end
+    sweep = sweep + 1
+  end
+  sv.iterations, sv.limited = sweep, false
+  local weight = settings.weight
+  if weight ~= 1.0 then
+    for k = 1, n do
+      local b = bones[k]
+      angle[b] = start[k] + weight * wrap(angle[b] - start[k])
+    end
+  end
+  skeleton.moved(sk, bones[1])
+end
+
 -- A chain on bones that do not map conformally, solved as drawn, leaves
 -- its bones short of where its turns said: the chain is taken again from
 -- where they ended and solved again, while that brings the tip nearer (at
@@ -248,6 +325,20 @@ function M.solve_one(sv, P)
       bone_ik_solve(sv, sk, x, y)
     end
     return measure(sv), sv.distance, sv.iterations, sv.limited
+  end
+  if sk and sk.general and bone_ccd_takes(sv, sk) then
+    skeleton.bone_ready(sk, link.to)
+    if not chain_conformal(sv, sk) then
+      local x, y
+      if sv.has_target then
+        x, y = sv.target_x, sv.target_y
+      else
+        local joints, n = ch.joints, ch.count
+        x, y = joints[2 * n + 1], joints[2 * n + 2]
+      end
+      bone_ccd_solve(sv, sk, x, y)
+      return measure(sv), sv.distance, sv.iterations, sv.limited
+    end
   end
   solvers.solve_chain(sv, P)
   -- (measured before the push, which may move the chain's angles by an
