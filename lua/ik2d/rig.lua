@@ -67,18 +67,32 @@ local function describe(decoded, name, options)
   return reader.read(decoded, name)
 end
 
--- A rig of the parts build made, over description desc.
-local function new_rig(desc, parts, atlas)
+-- A rig of the parts build made, over description desc.  how: the skin
+-- built and whether a y-up rig's scale y was turned (what rig:save keeps).
+local function new_rig(desc, parts, atlas, how)
   local self = {
     skeleton = parts.skeleton, solvers = parts.solvers, constraints = parts.constraints,
     clips = parts.clips, slots = desc.slots or {}, skins = desc.skins or {},
     attachments = parts.attachment_list, events = desc.events or {},
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
+    springs = parts.springs or {}, gaits = parts.gaits or {},
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
     _constraint_list = parts.constraint_list, _setup = {},
+    _skin = how.skin, _y_flipped = how.y_flipped, _gait_defs = how.gait_defs or {},
   }
   for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
   return setmetatable(self, Rig)
+end
+
+-- the gait definitions of a description, by name
+local function gait_defs(desc)
+  local defs = {}
+  for _, g in ipairs(desc.gaits or {}) do
+    local d = {}
+    for k, v in pairs(g) do if k ~= "name" then d[k] = v end end
+    defs[g.name] = d
+  end
+  return defs
 end
 
 --- ik2d.rig.load(source [, options]) -> rig.  source: a path ending in
@@ -117,10 +131,21 @@ function rig.load(src, options)
   local atlas_ok, atlas = pcall(atlas_of, options.atlas)
   if not atlas_ok then error(atlas, 2) end
   local built
-  local build_options = { skin = options.skin, y_down = options.y_down, atlas_data = atlas }
+  local skin = options.skin
+  if skin == nil then skin = result.skin end
+  local build_options = { skin = skin, y_down = options.y_down, atlas_data = atlas }
   ok, built = pcall(build.rig, result, build_options, require "ik2d")
   if not ok then error(format("%s: %s", name, tostring(built)), 2) end
-  return new_rig(result, built, atlas)
+  return new_rig(result, built, atlas, { skin = skin, gait_defs = gait_defs(result),
+    y_flipped = result.y_up and options.y_down ~= false or nil })
+end
+
+--- rig:save() -> the rig as an ik2d rig file's JSON text (docs/ik2d-rig-file.md),
+-- which ik2d.rig.load reads back to the same bits.
+function Rig:save()
+  local ok, text = pcall(require("ik2d.rig.file").write, self)
+  if not ok then error(text, 2) end
+  return text
 end
 
 -- ------------------------------------------------------------------
@@ -187,6 +212,15 @@ end
 
 function Rig:__tostring()
   return format("ik2d.Rig(%d bones, %d slots)", #self.skeleton, #self.slots)
+end
+
+--- ik2d.rig.new{ skeleton = sk, solvers =, constraints =, springs =,
+-- gaits =, slots =, skins =, clips =, events =, name =, skin = } -> a rig
+-- of objects made in code, which rig:save writes (docs/ik2d-rig-file.md).
+function rig.new(t)
+  local ok, desc, parts = pcall(require("ik2d.rig.from_code").gather, t, require "ik2d")
+  if not ok then error(desc, 2) end
+  return new_rig(desc, parts, nil, { skin = desc.skin, gait_defs = gait_defs(desc) })
 end
 
 rig.Rig = Rig

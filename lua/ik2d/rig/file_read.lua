@@ -1,0 +1,705 @@
+-- ik2d.rig.file_read: an ik2d rig file (decoded) to the rig description,
+-- checked whole before anything is returned (docs/ik2d-rig-file.md).
+--
+--   local desc = file_read.read(decoded, "hero.ik2d.json")
+--
+-- Every number is the file's double to the bit (-0 kept; "inf" and
+-- "-inf" where a setting may be infinite).  A malformed file raises one
+-- error "<file>: <where>: <problem>", naming the first problem found
+-- (objects in sorted key order, so the same file gives the same message).
+
+local check = require "ik2d.rig.check"
+
+local M = {}
+
+local fail, item, show, kind, key_of = check.fail, check.item, check.show, check.kind, check.key
+local is_absent, is_object, is_array = check.is_absent, check.is_object, check.is_array
+local type, pairs, ipairs, format, huge = type, pairs, ipairs, string.format, math.huge
+
+local VERSION = 1
+
+local INHERIT = { all = true, position = true, no_rotation_or_reflection = true, no_scale = true,
+  no_scale_or_reflection = true }
+local INHERIT_ORDER = { "all", "position", "no_rotation_or_reflection", "no_scale",
+  "no_scale_or_reflection" }
+
+-- ------------------------------------------------------------------
+-- values
+-- ------------------------------------------------------------------
+
+-- A JSON number as a double: * 1.0 keeps -0 (+ 0.0 would not), and makes
+-- Lua 5.4's integers (dkjson) doubles.
+local function double(v) return v * 1.0 end
+
+-- t[key] as a finite number (infinite: also "inf", "-inf"); default when
+-- absent (nil default: required).
+-- (label: what the message calls it, default key)
+local function number(t, key, default, where, infinite, label)
+  local v = t[key]
+  label = label or key
+  if is_absent(v) then
+    if default == nil then fail(where, label .. " is missing") end
+    return default
+  end
+  if infinite and (v == "inf" or v == "-inf") then return v == "inf" and huge or -huge end
+  if type(v) ~= "number" then
+    fail(where, format("%s must be a number%s, got %s", label, infinite and ' (or "inf")' or "", kind(v)))
+  end
+  if v ~= v or v == huge or v == -huge then fail(where, label .. " must be finite, got " .. show(v)) end
+  return double(v)
+end
+
+local function at_least(t, key, default, where, least, above)
+  local v = number(t, key, default, where)
+  if type(v) == "number" and (v < least or (above and v == least)) then
+    fail(where, format("%s must be %s %s, got %s", key, above and ">" or ">=", show(least), show(v)))
+  end
+  return v
+end
+
+local function boolean(t, key, where)
+  local v = t[key]
+  if is_absent(v) then return nil end
+  if type(v) ~= "boolean" then fail(where, key .. " must be true or false, got " .. kind(v)) end
+  return v
+end
+
+local function string(t, key, where, required)
+  local v = t[key]
+  if is_absent(v) then
+    if required then fail(where, key .. " is missing") end
+    return nil
+  end
+  if type(v) ~= "string" then fail(where, key .. " must be a string, got " .. kind(v)) end
+  return v
+end
+
+local function choice(t, key, where, choices, order)
+  local v = string(t, key, where)
+  if v ~= nil and not choices[v] then
+    local names = {}
+    for i, name in ipairs(order) do names[i] = format("%q", name) end
+    fail(where, format("%s must be %s, got %s", key, table.concat(names, ", "), show(v)))
+  end
+  return v
+end
+
+-- n finite numbers (n nil: any count), or nil when absent
+local function numbers(t, key, where, n, required, infinite)
+  local list = check.array(t, key, where, required)
+  if not list then return nil end
+  if n and #list ~= n then fail(where, format("%s must hold %d numbers, got %d", key, n, #list)) end
+  local out = {}
+  for i = 1, #list do out[i] = number(list, i, nil, where, infinite, format("%s[%d]", key, i)) end
+  return out
+end
+
+-- A list at t[key] of objects, each read by fn(map, i, where).
+local function objects(t, key, where, fn, required)
+  local list = check.array(t, key, where, required)
+  if not list then return nil end
+  local out = {}
+  for i = 1, #list do out[i] = fn(check.entry(list, i, key_of(where, key)), i) end
+  return out
+end
+
+-- Refuses a key of t not in known (a mistyped setting).
+local function known_keys(t, known, where)
+  for _, key in ipairs(check.sorted_keys(t, where)) do
+    if not known[key] then fail(where, format("unknown field %s", show(key))) end
+  end
+end
+
+local function set(list)
+  local out = {}
+  for _, k in ipairs(list) do out[k] = true end
+  return out
+end
+
+-- A name of R's names[kind], else the problem: `what "x" is not a <kind>`.
+local function name_of(R, kind_name, t, key, where, required)
+  local v = string(t, key, where, required)
+  if v ~= nil and not R[kind_name][v] then
+    fail(where, format("%s %s is not one of the rig's %s", key, show(v), kind_name))
+  end
+  return v
+end
+
+-- ------------------------------------------------------------------
+-- the skeleton
+-- ------------------------------------------------------------------
+
+local BONE_KEYS = set{ "name", "parent", "length", "angle", "x", "y", "scale_x", "scale_y", "shear_x",
+  "shear_y", "inherit", "min", "max", "invert", "skin", "color" }
+
+local function nonzero(t, key, where)
+  local v = number(t, key, 1.0, where)
+  if v == 0 then fail(where, key .. " must not be 0") end
+  return v
+end
+
+local function read_bone(R, map, i)
+  local where = item("bones", i)
+  local name = string(map, "name", where, true)
+  where = item("bones", i, name)
+  known_keys(map, BONE_KEYS, where)
+  local parent = string(map, "parent", where)
+  if parent and not R.bones[parent] then fail(where, format("parent %s is not defined earlier", show(parent))) end
+  check.unique(R.bones, name, i, where, "bones")
+  local b = { name = name, parent = parent, length = at_least(map, "length", nil, where, 0),
+    angle = number(map, "angle", 0.0, where),
+    scale_x = nonzero(map, "scale_x", where), scale_y = nonzero(map, "scale_y", where),
+    shear_x = number(map, "shear_x", 0.0, where), shear_y = number(map, "shear_y", 0.0, where),
+    inherit = choice(map, "inherit", where, INHERIT, INHERIT_ORDER) or "all",
+    invert = boolean(map, "invert", where), skin = boolean(map, "skin", where),
+    color = numbers(map, "color", where, 4) }
+  if is_absent(map.x) ~= is_absent(map.y) then
+    fail(where, "x and y must be given together (neither: the bone starts at its parent's tip)")
+  end
+  if not is_absent(map.x) then b.x, b.y = number(map, "x", nil, where), number(map, "y", nil, where) end
+  if not is_absent(map.min) or not is_absent(map.max) then
+    b.min, b.max = number(map, "min", nil, where), number(map, "max", nil, where)
+    if b.min > b.max then fail(where, format("min %s > max %s", show(b.min), show(b.max))) end
+  end
+  return b
+end
+
+local BASE_KEYS = set{ "x", "y", "angle", "flip" }
+
+local function read_skeleton(R, file, desc)
+  desc.bones = objects(file, "bones", "", function(map, i) return read_bone(R, map, i) end, true)
+  if #desc.bones == 0 then fail("bones", "a skeleton needs at least one bone") end
+  local base = check.object(file, "base", "")
+  if base then
+    known_keys(base, BASE_KEYS, "base")
+    desc.base = { x = number(base, "x", 0.0, "base"), y = number(base, "y", 0.0, "base"),
+      angle = number(base, "angle", 0.0, "base"), flip = boolean(base, "flip", "base") }
+  end
+  desc.scale = numbers(file, "scale", "", 2) or { 1.0, 1.0 }
+  if desc.scale[1] == 0 or desc.scale[2] == 0 then fail("scale", "must not be 0") end
+  desc.y_up = boolean(file, "y_up", "")
+end
+
+-- ------------------------------------------------------------------
+-- solvers, constraints, order
+-- ------------------------------------------------------------------
+
+local METHODS = set{ "ccd", "fabrik", "two_bone", "follow" }
+local SOLVER_KEYS = set{ "name", "bones", "target", "method", "iterations", "tolerance", "weight",
+  "warm_start", "damping", "exact", "sweep", "bend", "softness", "softness_curve", "stretch",
+  "compress", "uniform", "tip_angle", "tip_weight", "pole", "aim", "priority", "together", "skin" }
+
+-- A chain's ends on the skeleton: { from } or { from, to }.
+local function read_ends(R, map, where)
+  local list = check.array(map, "bones", where, true)
+  if #list < 1 or #list > 2 then fail(where, "bones must name the chain's first and last bones (1 or 2 names)") end
+  local out = {}
+  for k = 1, #list do
+    local name = list[k]
+    if type(name) ~= "string" then fail(where, format("bones[%d] must be a bone's name, got %s", k, kind(name))) end
+    if not R.bones[name] then fail(where, format("bones[%d] %s is not one of the rig's bones", k, show(name))) end
+    out[k] = name
+  end
+  return out
+end
+
+local function read_target(R, map, where)
+  local t = check.object(map, "target", where)
+  if not t then return nil end
+  where = key_of(where, "target")
+  known_keys(t, set{ "bone", "x", "y" }, where)
+  return { bone = name_of(R, "bones", t, "bone", where), x = number(t, "x", 0.0, where),
+    y = number(t, "y", 0.0, where) }
+end
+
+local function read_solver(R, map, i)
+  local where = item("solvers", i)
+  local name = string(map, "name", where, true)
+  where = item("solvers", i, name)
+  known_keys(map, SOLVER_KEYS, where)
+  check.unique(R.solvers, name, i, where, "solvers")
+  local s = { name = name, bones = read_ends(R, map, where), target = read_target(R, map, where),
+    method = choice(map, "method", where, METHODS, { "ccd", "fabrik", "two_bone", "follow" }),
+    iterations = not is_absent(map.iterations) and check.whole(map, "iterations", nil, where, 1) or nil,
+    tolerance = at_least(map, "tolerance", false, where, 0) or nil,
+    weight = number(map, "weight", false, where) or nil,
+    warm_start = boolean(map, "warm_start", where),
+    damping = at_least(map, "damping", false, where, 0) or nil,
+    exact = boolean(map, "exact", where),
+    sweep = choice(map, "sweep", where, set{ "root", "tip" }, { "root", "tip" }),
+    softness = at_least(map, "softness", false, where, 0) or nil,
+    softness_curve = choice(map, "softness_curve", where, set{ "smooth", "spine" }, { "smooth", "spine" }),
+    stretch = number(map, "stretch", false, where, true) or nil,
+    compress = number(map, "compress", false, where) or nil,
+    uniform = boolean(map, "uniform", where),
+    tip_angle = number(map, "tip_angle", false, where) or nil,
+    tip_weight = number(map, "tip_weight", false, where) or nil,
+    pole = numbers(map, "pole", where, 2), aim = numbers(map, "aim", where, 3),
+    priority = at_least(map, "priority", false, where, 0) or nil,
+    together = boolean(map, "together", where), skin = boolean(map, "skin", where) }
+  if not is_absent(map.bend) then s.bend = check.whole(map, "bend", nil, where, -1, 1) end
+  if s.bend == 0 then fail(where, "bend must be 1 or -1, got 0") end
+  if s.stretch and s.stretch < 1 then fail(where, "stretch must be >= 1, got " .. show(s.stretch)) end
+  if s.compress and (s.compress < 0 or s.compress > 1) then
+    fail(where, "compress must be within [0, 1], got " .. show(s.compress))
+  end
+  if s.tip_weight and (s.tip_weight < 0 or s.tip_weight > 1) then
+    fail(where, "tip_weight must be within [0, 1], got " .. show(s.tip_weight))
+  end
+  return s
+end
+
+local MIXES = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y",
+  "offset_rotation", "offset_x", "offset_y", "offset_scale_x", "offset_scale_y", "offset_shear_y" }
+local CONSTRAINT_KEYS = set{ "name", "bones", "target", "local", "relative", "skin" }
+for _, key in ipairs(MIXES) do CONSTRAINT_KEYS[key] = true end
+
+local function read_constraint(R, map, i)
+  local where = item("constraints", i)
+  local name = string(map, "name", where, true)
+  where = item("constraints", i, name)
+  known_keys(map, CONSTRAINT_KEYS, where)
+  check.unique(R.constraints, name, i, where, "constraints")
+  local c = { name = name, target = name_of(R, "bones", map, "target", where, true), bones = {},
+    ["local"] = boolean(map, "local", where), relative = boolean(map, "relative", where),
+    skin = boolean(map, "skin", where) }
+  local list = check.array(map, "bones", where, true)
+  if #list == 0 then fail(where, "bones must name at least one bone") end
+  for k = 1, #list do
+    c.bones[k] = list[k]
+    if type(list[k]) ~= "string" or not R.bones[list[k]] then
+      fail(where, format("bones[%d] must be one of the rig's bones, got %s", k, show(list[k])))
+    end
+  end
+  for _, key in ipairs(MIXES) do c[key] = number(map, key, false, where) or nil end
+  return c
+end
+
+local function read_order(R, file)
+  local list = check.array(file, "order", "")
+  if not list then return nil end
+  local out, seen = {}, {}
+  for k = 1, #list do
+    local where = item("order", k)
+    local step = list[k]
+    if not is_array(step) or #step ~= 2 then
+      fail(where, 'must be ["solver", name] or ["constraint", name], got ' .. kind(step))
+    end
+    local what, name = step[1], step[2]
+    local names = what == "solver" and R.solvers or what == "constraint" and R.constraints
+    if not names then fail(where, 'the step\'s kind must be "solver" or "constraint", got ' .. show(what)) end
+    if not names[name] then fail(where, format("%s %s is not one of the rig's", what, show(name))) end
+    if seen[what .. ":" .. name] then fail(where, format("%s %s is in the order twice", what, show(name))) end
+    seen[what .. ":" .. name] = true
+    out[k] = { what, name }
+  end
+  return out
+end
+
+-- ------------------------------------------------------------------
+-- springs and gaits
+-- ------------------------------------------------------------------
+
+local SPRING_KEYS = set{ "name", "bones", "chain", "stiffness", "damping", "mass", "weight", "gravity",
+  "wind", "colliders" }
+
+-- a number or a list of numbers (one per bone)
+local function number_or_list(t, key, where)
+  if is_array(t[key]) and not is_absent(t[key]) then return numbers(t, key, where) end
+  return number(t, key, false, where) or nil
+end
+
+local function read_chain(map, where)
+  known_keys(map, set{ "x", "y", "angle", "flip", "bones" }, where)
+  return { x = number(map, "x", 0.0, where), y = number(map, "y", 0.0, where),
+    angle = number(map, "angle", 0.0, where), flip = boolean(map, "flip", where),
+    bones = objects(map, "bones", where, function(b, k)
+      local at = item(key_of(where, "bones"), k)
+      known_keys(b, set{ "length", "angle", "min", "max", "invert", "space" }, at)
+      return { length = at_least(b, "length", nil, at, 0, true), angle = number(b, "angle", 0.0, at),
+        min = number(b, "min", false, at) or nil, max = number(b, "max", false, at) or nil,
+        invert = boolean(b, "invert", at),
+        space = choice(b, "space", at, set{ "parent", "world" }, { "parent", "world" }) }
+    end, true) }
+end
+
+local function read_collider(c, where)
+  known_keys(c, set{ "x", "y", "radius", "x1", "y1", "x2", "y2" }, where)
+  if not is_absent(c.radius) then
+    return { x = number(c, "x", nil, where), y = number(c, "y", nil, where),
+      radius = at_least(c, "radius", nil, where, 0) }
+  end
+  return { x1 = number(c, "x1", nil, where), y1 = number(c, "y1", nil, where),
+    x2 = number(c, "x2", nil, where), y2 = number(c, "y2", nil, where) }
+end
+
+local function read_spring(R, map, i)
+  local where = item("springs", i)
+  local name = string(map, "name", where, true)
+  where = item("springs", i, name)
+  known_keys(map, SPRING_KEYS, where)
+  check.unique(R.springs, name, i, where, "springs")
+  local s = { name = name, stiffness = number_or_list(map, "stiffness", where),
+    damping = number_or_list(map, "damping", where), mass = number_or_list(map, "mass", where),
+    weight = number(map, "weight", false, where) or nil, gravity = numbers(map, "gravity", where, 2),
+    wind = numbers(map, "wind", where, 2) }
+  if is_absent(map.bones) == is_absent(map.chain) then
+    fail(where, "give bones (a chain of the skeleton) or chain (a chain of its own), one of them")
+  end
+  if is_absent(map.bones) then
+    s.chain = read_chain(check.object(map, "chain", where, true), key_of(where, "chain"))
+  else
+    s.bones = read_ends(R, map, where)
+  end
+  s.colliders = objects(map, "colliders", where, function(c, k)
+    return read_collider(c, item(key_of(where, "colliders"), k))
+  end)
+  return s
+end
+
+local GAIT_KEYS = set{ "name", "legs", "ground", "pattern", "step", "tip" }
+
+local function read_gait(R, map, i)
+  local where = item("gaits", i)
+  local name = string(map, "name", where, true)
+  where = item("gaits", i, name)
+  known_keys(map, GAIT_KEYS, where)
+  check.unique(R.gaits, name, i, where, "gaits")
+  local g = { name = name, tip = boolean(map, "tip", where) }
+  g.legs = objects(map, "legs", where, function(leg, k)
+    local at = item(key_of(where, "legs"), k)
+    known_keys(leg, set{ "solver", "home", "hip", "reach", "foot" }, at)
+    return { solver = name_of(R, "solvers", leg, "solver", at, true), home = numbers(leg, "home", at, 2, true),
+      hip = numbers(leg, "hip", at, 2), reach = number(leg, "reach", false, at) or nil,
+      foot = number(leg, "foot", false, at) or nil }
+  end, true)
+  local ground = check.array(map, "ground", where, true)
+  g.ground = {}
+  for k = 1, #ground do g.ground[k] = numbers(ground, k, key_of(where, "ground"), 4, true) end
+  if type(map.pattern) == "string" then
+    g.pattern = map.pattern
+  elseif not is_absent(map.pattern) then
+    local pattern = check.array(map, "pattern", where)
+    g.pattern = {}
+    for k = 1, #pattern do g.pattern[k] = numbers(pattern, k, key_of(where, "pattern"), nil, true) end
+  end
+  local step = check.object(map, "step", where)
+  if step then
+    local at = key_of(where, "step")
+    known_keys(step, set{ "trigger", "height", "duration", "lead", "settle" }, at)
+    g.step = {}
+    for key in pairs(step) do g.step[key] = number(step, key, nil, at) end
+  end
+  return g
+end
+
+-- ------------------------------------------------------------------
+-- slots, skins, attachments
+-- ------------------------------------------------------------------
+
+local BLENDS = set{ "normal", "additive", "multiply", "screen" }
+
+local function read_slot(R, map, i)
+  local where = item("slots", i)
+  local name = string(map, "name", where, true)
+  where = item("slots", i, name)
+  known_keys(map, set{ "name", "bone", "attachment", "color", "dark", "blend" }, where)
+  check.unique(R.slots, name, i, where, "slots")
+  return { name = name, bone = name_of(R, "bones", map, "bone", where, true),
+    attachment = string(map, "attachment", where), color = numbers(map, "color", where, 4),
+    dark = numbers(map, "dark", where, 3),
+    blend = choice(map, "blend", where, BLENDS, { "normal", "additive", "multiply", "screen" }) }
+end
+
+local ATTACHMENT_TYPES = set{ "region", "mesh", "linkedmesh", "boundingbox", "path", "point", "clipping" }
+local ATTACHMENT_ORDER = { "region", "mesh", "linkedmesh", "boundingbox", "path", "point", "clipping" }
+
+-- An attachment: its numbers and lists checked, copied whole.
+local function read_attachment(a, where)
+  local out = { type = choice(a, "type", where, ATTACHMENT_TYPES, ATTACHMENT_ORDER) }
+  if not out.type then fail(where, "type is missing") end
+  for _, key in ipairs(check.sorted_keys(a, where)) do
+    local v = a[key]
+    if type(v) == "number" then
+      out[key] = number(a, key, nil, where)
+    elseif is_array(v) and not is_absent(v) then
+      out[key] = numbers(a, key, where)
+    elseif key ~= "type" and not is_absent(v) then
+      if type(v) ~= "string" and type(v) ~= "boolean" then
+        fail(where, format("%s must be a number, a list of numbers, a string or true or false, got %s", key, kind(v)))
+      end
+      out[key] = v
+    end
+  end
+  if out.uvs and out.triangles then
+    local count = #out.uvs / 2
+    for k, t in ipairs(out.triangles) do
+      if t % 1 ~= 0 or t < 1 or t > count then
+        fail(where, format("triangles[%d] is %s, and the mesh has %d vertices (1 to %d)", k, show(t), count, count))
+      end
+    end
+  end
+  return out
+end
+
+local function read_skin(R, map, i)
+  local where = item("skins", i)
+  local name = string(map, "name", where, true)
+  where = item("skins", i, name)
+  known_keys(map, set{ "name", "bones", "solvers", "constraints", "attachments" }, where)
+  check.unique(R.skins, name, i, where, "skins")
+  local s = { name = name, attachments = {} }
+  for _, kind_name in ipairs({ "bones", "solvers", "constraints" }) do
+    local list = check.array(map, kind_name, where)
+    if list then
+      s[kind_name] = {}
+      for k = 1, #list do
+        if not R[kind_name][list[k]] then
+          fail(where, format("%s[%d] %s is not one of the rig's %s", kind_name, k, show(list[k]), kind_name))
+        end
+        s[kind_name][k] = list[k]
+      end
+    end
+  end
+  local attachments = check.object(map, "attachments", where) or {}
+  local at = key_of(where, "attachments")
+  R.attachments[name] = {}
+  for _, slot in ipairs(check.sorted_keys(attachments, at)) do
+    local slot_where = key_of(at, slot)
+    if not R.slots[slot] then fail(slot_where, "is not one of the rig's slots") end
+    local entries = check.object(attachments, slot, at, true)
+    s.attachments[slot], R.attachments[name][slot] = {}, {}
+    for _, entry in ipairs(check.sorted_keys(entries, slot_where)) do
+      local entry_where = key_of(slot_where, entry)
+      s.attachments[slot][entry] = read_attachment(check.object(entries, entry, slot_where, true), entry_where)
+      R.attachments[name][slot][entry] = true
+    end
+  end
+  return s
+end
+
+-- ------------------------------------------------------------------
+-- clips
+-- ------------------------------------------------------------------
+
+local BONE_CHANNELS = set{ "rotate", "x", "y", "scale_x", "scale_y", "shear_x", "shear_y", "inherit" }
+local SOLVER_CHANNELS = set{ "weight", "softness", "bend", "compress", "stretch" }
+local CONSTRAINT_CHANNELS = set{ "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y" }
+local SLOT_CHANNELS = { attachment = 1, color = 4, rgb = 3, alpha = 1, dark = 3 }
+
+-- a key's curve: "linear", "stepped" or one list of points a channel
+local function read_curves(tl, where, channels, keys)
+  local curves = check.array(tl, "curves", where)
+  if not curves then return nil end
+  if #curves ~= keys then fail(where, format("curves must hold one curve a key (%d), got %d", keys, #curves)) end
+  local out = {}
+  for k = 1, #curves do
+    local c = curves[k]
+    if c == "linear" or c == "stepped" then
+      out[k] = c
+    elseif is_array(c) and not is_absent(c) and #c == channels then
+      out[k] = {}
+      for ch = 1, channels do out[k][ch] = numbers(c, ch, item(key_of(where, "curves"), k)) end
+    else
+      fail(item(key_of(where, "curves"), k),
+        format('must be "linear", "stepped" or a list of points for each of %d channels', channels))
+    end
+  end
+  return out
+end
+
+-- A timeline of channels numbers a key; value(v, where) reads a value
+-- that is not a number (nil: numbers, infinite when infinite).
+local function read_timeline(tl, where, channels, value, infinite)
+  if not is_object(tl) then fail(where, "must be an object, got " .. kind(tl)) end
+  known_keys(tl, set{ "channels", "times", "values", "curves" }, where)
+  local times = numbers(tl, "times", where, nil, true)
+  if #times == 0 then fail(where, "times must hold at least one key") end
+  for k = 2, #times do
+    if not (times[k] > times[k - 1]) then fail(where, format("times[%d] must be after times[%d]", k, k - 1)) end
+  end
+  if not is_absent(tl.channels) and tl.channels ~= channels then
+    fail(where, format("channels must be %d, got %s", channels, show(tl.channels)))
+  end
+  local list = check.array(tl, "values", where, true)
+  if #list ~= #times * channels then
+    fail(where, format("values must hold %d numbers a key (%d), got %d", channels, #times * channels, #list))
+  end
+  local values = {}
+  for k = 1, #list do
+    if value then
+      values[k] = value(list[k], item(key_of(where, "values"), k))
+    else
+      values[k] = number(list, k, nil, key_of(where, "values"), infinite)
+    end
+  end
+  return { channels = channels, times = times, values = values, curves = read_curves(tl, where, channels, #times) }
+end
+
+-- clip[part] = { [name] = { [channel] = timeline } }, each name one of
+-- R[kind_name] and channel in channels
+local function read_keyed(R, clip, part, where, kind_name, channels, reader)
+  local keyed = check.object(clip, part, where)
+  if not keyed then return nil end
+  local at = key_of(where, part)
+  local out = {}
+  for _, name in ipairs(check.sorted_keys(keyed, at)) do
+    local name_where = key_of(at, name)
+    if not R[kind_name][name] then fail(name_where, format("is not one of the rig's %s", kind_name)) end
+    local tls = check.object(keyed, name, at, true)
+    out[name] = {}
+    for _, channel in ipairs(check.sorted_keys(tls, name_where)) do
+      if not channels[channel] then fail(name_where, format("unknown channel %s", show(channel))) end
+      out[name][channel] = reader(tls[channel], key_of(name_where, channel), channel, name)
+    end
+  end
+  return out
+end
+
+local function inherit_value(v, where)
+  if not INHERIT[v] then fail(where, "must be an inherit mode's name, got " .. show(v)) end
+  return v
+end
+
+local function read_deform(R, clip, where)
+  local deform = check.object(clip, "deform", where)
+  if not deform then return nil end
+  local out, at = {}, key_of(where, "deform")
+  for _, skin in ipairs(check.sorted_keys(deform, at)) do
+    local skin_at = key_of(at, skin)
+    if not R.attachments[skin] then fail(skin_at, "is not one of the rig's skins") end
+    out[skin] = {}
+    local by_slot = check.object(deform, skin, at, true)
+    for _, slot in ipairs(check.sorted_keys(by_slot, skin_at)) do
+      local slot_at = key_of(skin_at, slot)
+      out[skin][slot] = {}
+      local entries = check.object(by_slot, slot, skin_at, true)
+      for _, entry in ipairs(check.sorted_keys(entries, slot_at)) do
+        local tl_at = key_of(slot_at, entry)
+        if not (R.attachments[skin][slot] and R.attachments[skin][slot][entry]) then
+          fail(tl_at, "is not an attachment of the skin")
+        end
+        local tl = check.object(entries, entry, slot_at, true)
+        known_keys(tl, set{ "times", "curves", "offsets" }, tl_at)
+        local times = numbers(tl, "times", tl_at, nil, true)
+        local list, offsets = check.array(tl, "offsets", tl_at, true), {}
+        for k = 1, #list do offsets[k] = numbers(list, k, key_of(tl_at, "offsets")) end
+        if #offsets ~= #times then fail(tl_at, "offsets must hold one list a key") end
+        out[skin][slot][entry] = { times = times, offsets = offsets, curves = read_curves(tl, tl_at, 1, #times) }
+      end
+    end
+  end
+  return out
+end
+
+local function read_clip(R, clip, name)
+  local where = key_of("clips", name)
+  if not is_object(clip) then fail(where, "must be an object, got " .. kind(clip)) end
+  known_keys(clip, set{ "duration", "loop_count", "bones", "slots", "solvers", "constraints", "deform",
+    "draw_order", "events" }, where)
+  local c = { name = name, duration = at_least(clip, "duration", nil, where, 0) }
+  if not is_absent(clip.loop_count) then c.loop_count = check.whole(clip, "loop_count", nil, where, 0) end
+  c.bones = read_keyed(R, clip, "bones", where, "bones", BONE_CHANNELS, function(tl, at, channel)
+    return read_timeline(tl, at, 1, channel == "inherit" and inherit_value or nil)
+  end)
+  c.solvers = read_keyed(R, clip, "solvers", where, "solvers", SOLVER_CHANNELS, function(tl, at, channel)
+    return read_timeline(tl, at, 1, nil, channel == "stretch")
+  end)
+  c.constraints = read_keyed(R, clip, "constraints", where, "constraints", CONSTRAINT_CHANNELS,
+    function(tl, at) return read_timeline(tl, at, 1) end)
+  c.slots = read_keyed(R, clip, "slots", where, "slots", SLOT_CHANNELS, function(tl, at, channel)
+    return read_timeline(tl, at, SLOT_CHANNELS[channel], channel == "attachment" and function(v, vw)
+      if v ~= false and type(v) ~= "string" then fail(vw, "must be an attachment's name or false, got " .. kind(v)) end
+      return v
+    end or nil)
+  end)
+  c.deform = read_deform(R, clip, where)
+  c.draw_order = objects(clip, "draw_order", where, function(key, k)
+    local at = item(key_of(where, "draw_order"), k)
+    local order = numbers(key, "order", at)
+    for j, slot in ipairs(order or {}) do
+      if slot % 1 ~= 0 or slot < 1 or slot > R.slot_count then
+        fail(at, format("order[%d] must be a slot's index (1 to %d), got %s", j, R.slot_count, show(slot)))
+      end
+    end
+    return { time = number(key, "time", nil, at), order = order }
+  end)
+  c.events = objects(clip, "events", where, function(e, k)
+    local at = item(key_of(where, "events"), k)
+    return { time = number(e, "time", nil, at), name = string(e, "name", at, true),
+      int = number(e, "int", false, at) or nil, float = number(e, "float", false, at) or nil,
+      string = string(e, "string", at), volume = number(e, "volume", false, at) or nil,
+      balance = number(e, "balance", false, at) or nil }
+  end)
+  return c
+end
+
+-- ------------------------------------------------------------------
+-- the file
+-- ------------------------------------------------------------------
+
+local TOP_KEYS = set{ "ik2d", "name", "from", "skin", "y_up", "scale", "base", "bones", "solvers",
+  "constraints", "order", "springs", "gaits", "slots", "skins", "clips", "events", "unsupported" }
+
+local function read_version(file)
+  local v = file.ik2d
+  if type(v) ~= "number" then fail("ik2d", "must be the format's version, a number, got " .. kind(v)) end
+  if v ~= VERSION then
+    fail("ik2d", format("version %s is not supported (ik2d reads rig files of version %d)", show(v), VERSION))
+  end
+end
+
+local function read_events(file)
+  local events = check.object(file, "events", "")
+  local out = {}
+  for _, name in ipairs(events and check.sorted_keys(events, "events") or {}) do
+    local at = key_of("events", name)
+    local e = check.object(events, name, "events", true)
+    out[name] = { int = number(e, "int", false, at) or nil, float = number(e, "float", false, at) or nil,
+      string = string(e, "string", at), audio = string(e, "audio", at),
+      volume = number(e, "volume", false, at) or nil, balance = number(e, "balance", false, at) or nil }
+  end
+  return out
+end
+
+local function describe(file)
+  if not is_object(file) then fail("", "an ik2d rig file is a JSON object, got " .. kind(file)) end
+  read_version(file)
+  known_keys(file, TOP_KEYS, "")
+  local R = { bones = {}, solvers = {}, constraints = {}, springs = {}, gaits = {}, slots = {}, skins = {},
+    attachments = {} }
+  local desc = { ik2d = VERSION, name = string(file, "name", ""), skin = string(file, "skin", ""),
+    source = { format = "ik2d", version = tostring(VERSION) } }
+  local from = check.object(file, "from", "")
+  if from then desc.from = { format = string(from, "format", "from"), version = string(from, "version", "from") } end
+  read_skeleton(R, file, desc)
+  desc.solvers = objects(file, "solvers", "", function(m, i) return read_solver(R, m, i) end) or {}
+  desc.constraints = objects(file, "constraints", "", function(m, i) return read_constraint(R, m, i) end) or {}
+  desc.order = read_order(R, file)
+  desc.springs = objects(file, "springs", "", function(m, i) return read_spring(R, m, i) end)
+  desc.gaits = objects(file, "gaits", "", function(m, i) return read_gait(R, m, i) end)
+  desc.slots = objects(file, "slots", "", function(m, i) return read_slot(R, m, i) end) or {}
+  R.slot_count = #desc.slots
+  desc.skins = objects(file, "skins", "", function(m, i) return read_skin(R, m, i) end) or {}
+  if desc.skin and not R.skins[desc.skin] then fail("skin", show(desc.skin) .. " is not one of the rig's skins") end
+  desc.events = read_events(file)
+  desc.clips = {}
+  local clips = check.object(file, "clips", "")
+  for _, name in ipairs(clips and check.sorted_keys(clips, "clips") or {}) do
+    desc.clips[name] = read_clip(R, clips[name], name)
+  end
+  local unsupported = check.array(file, "unsupported", "")
+  desc.unsupported = {}
+  for k = 1, unsupported and #unsupported or 0 do desc.unsupported[k] = string(unsupported, k, "unsupported") end
+  return desc
+end
+
+--- read(decoded, name) -> the description; raises "<name>: <where>:
+-- <problem>" at level 0 for a malformed file
+function M.read(decoded, name)
+  local ok, result = check.run(name, describe, decoded)
+  if not ok then error(result, 0) end
+  return result
+end
+
+return M
