@@ -77,11 +77,15 @@ local function new_rig(desc, parts, atlas, how)
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
     springs = parts.springs or {}, gaits = parts.gaits or {},
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
-    _constraint_list = parts.constraint_list, _setup = {},
+    _constraint_list = parts.constraint_list, _setup = {}, _constraint_setup = {},
     _skin = how.skin, _y_flipped = how.y_flipped, _gait_defs = how.gait_defs or {},
   }
-  for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
-  return setmetatable(self, Rig)
+  self = setmetatable(self, Rig)
+  self:set_setup()
+  -- the set-up inherit modes: a clip's inherit keys change the bones' own
+  self._bone_inherit = {}
+  for i = 1, #self.skeleton do self._bone_inherit[i] = self.skeleton:inherit(i) end
+  return self
 end
 
 -- the gait definitions of a description, by name
@@ -170,6 +174,15 @@ function Rig:setup()
   self.skeleton:reset()
   if self._core_slots then self._core_slots:to_setup() end
   for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
+  for i, tc in ipairs(self._constraint_list) do tc:set_options(self._constraint_setup[i]) end
+end
+
+--- rig:set_setup(): the solvers' and transform constraints' settings now
+-- become the set-up that rig:setup (and rig:apply) go back to, and that
+-- rig:save writes: call it after tuning them in code.
+function Rig:set_setup()
+  for i, s in ipairs(self._solver_list) do self._setup[i] = s:options() end
+  for i, tc in ipairs(self._constraint_list) do self._constraint_setup[i] = tc:options() end
 end
 
 --- rig:play(clip, time [, alpha]): the clip at time (seconds, not looped)

@@ -57,8 +57,8 @@ local function limits_of(c, into)
   return into
 end
 
-local function bone_of(sk, i, described)
-  local b = { name = sk:name(i), length = sk:length(i), angle = sk:rest(i), inherit = sk:inherit(i) }
+local function bone_of(sk, i, described, inherit)
+  local b = { name = sk:name(i), length = sk:length(i), angle = sk:rest(i), inherit = inherit or sk:inherit(i) }
   local parent = sk:parent(i)
   if parent then b.parent = sk:name(parent) end
   if not sk:at_tip(i) then b.x, b.y = sk:origin(i) end
@@ -75,7 +75,8 @@ local function skeleton_of(rig, out)
   local described = {}
   for _, b in ipairs(rig.description and rig.description.bones or {}) do described[b.name] = b end
   out.bones = {}
-  for i = 1, #sk do out.bones[i] = bone_of(sk, i, described[sk:name(i)]) end
+  local inherit = rig._bone_inherit or {}
+  for i = 1, #sk do out.bones[i] = bone_of(sk, i, described[sk:name(i)], inherit[i]) end
   local x, y, angle = sk:base()
   out.base = { x = x, y = y, angle = angle, flip = sk:flip() }
   local sx, sy = sk:scale()
@@ -103,11 +104,20 @@ local function point(p, ...)
   return out
 end
 
-local function solver_of(s, name, sk)
+-- The set-up settings of the rig's solvers and constraints (what
+-- rig:apply starts from), by object; a rig not yet made has its objects'.
+local function setups_of(rig)
+  local setup = {}
+  for i, s in ipairs(rig._solver_list or {}) do setup[s] = rig._setup[i] end
+  for i, tc in ipairs(rig._constraint_list or {}) do setup[tc] = rig._constraint_setup[i] end
+  return setup
+end
+
+local function solver_of(s, name, sk, setup)
   local what = format("solver %q", name)
   local bones = ends_of(s:chain(), sk, what)
   if not bones then fail(what .. " is on a chain of no skeleton: a rig's solvers are on its skeleton") end
-  local o, d = s:options(), { name = name, bones = bones }
+  local o, d = setup or s:options(), { name = name, bones = bones }
   for _, key in ipairs(SOLVER_OPTIONS) do d[key] = num(o[key]) end
   d.tip_angle = o.tip_angle or nil
   d.pole = point(o.pole, "x", "y")
@@ -123,8 +133,8 @@ local function solver_of(s, name, sk)
   return d
 end
 
-local function constraint_of(tc, name)
-  local o, d = tc:options(), { name = name }
+local function constraint_of(tc, name, setup)
+  local o, d = setup or tc:options(), { name = name }
   d.bones, d.target = copy(o.bones), o.target
   for _, key in ipairs(CONSTRAINT_OPTIONS) do d[key] = o[key] end
   return d
@@ -150,22 +160,43 @@ local function names_of(map, kind)
   return by_object
 end
 
+-- Refuses an object of map that its skeleton's list does not have.
+local function all_listed(map, listed, kind)
+  local on = {}
+  for _, object in ipairs(listed) do on[object] = true end
+  for _, name in ipairs(sorted(map)) do
+    if not on[map[name]] then
+      local ok, owner = pcall(map[name].skeleton, map[name])
+      if ok and owner ~= nil then fail(format("%s %q is on another skeleton than the rig's", kind, name)) end
+      fail(format("%s %q is not on the rig's skeleton", kind, name))
+    end
+  end
+end
+
 local function solvers_of(rig, out)
-  local sk = rig.skeleton
+  local sk, setup = rig.skeleton, setups_of(rig)
   local solver_name = names_of(rig.solvers, "solver")
+  local listed = sk:solvers()
+  for _, name in ipairs(sorted(rig.solvers)) do
+    -- a solver on another skeleton's chain, or none: named by ends_of
+    ends_of(rig.solvers[name]:chain(), sk, format("solver %q", name))
+  end
+  all_listed(rig.solvers, listed, "solver")
   out.solvers = {}
   -- the skeleton's order made: its solve's order when it has no other
-  for k, s in ipairs(sk:solvers()) do
+  for k, s in ipairs(listed) do
     local name = solver_name[s]
     if not name then fail(format("solver %d of the skeleton is not in the rig's solvers", k)) end
-    out.solvers[#out.solvers + 1] = solver_of(s, name, sk)
+    out.solvers[#out.solvers + 1] = solver_of(s, name, sk, setup[s])
   end
   local constraint_name = names_of(rig.constraints, "transform constraint")
+  listed = sk:constraints()
+  all_listed(rig.constraints, listed, "transform constraint")
   out.constraints = {}
-  for k, tc in ipairs(sk:constraints()) do
+  for k, tc in ipairs(listed) do
     local name = constraint_name[tc]
     if not name then fail(format("transform constraint %d of the skeleton is not in the rig's constraints", k)) end
-    out.constraints[#out.constraints + 1] = constraint_of(tc, name)
+    out.constraints[#out.constraints + 1] = constraint_of(tc, name, setup[tc])
   end
   local order = sk:order()
   if #order > 0 then

@@ -671,7 +671,16 @@ local function describe(file)
   local desc = { ik2d = VERSION, name = string(file, "name", ""), skin = string(file, "skin", ""),
     source = { format = "ik2d", version = tostring(VERSION) } }
   local from = check.object(file, "from", "")
-  if from then desc.from = { format = string(from, "format", "from"), version = string(from, "version", "from") } end
+  if from then
+    desc.from = {}
+    for _, key in ipairs(check.sorted_keys(from, "from")) do
+      local v = from[key]
+      if type(v) ~= "string" and type(v) ~= "number" then
+        fail("from", format("%s must be a string or a number, got %s", key, kind(v)))
+      end
+      desc.from[key] = type(v) == "number" and number(from, key, nil, "from") or v
+    end
+  end
   read_skeleton(R, file, desc)
   desc.solvers = objects(file, "solvers", "", function(m, i) return read_solver(R, m, i) end) or {}
   desc.constraints = objects(file, "constraints", "", function(m, i) return read_constraint(R, m, i) end) or {}
