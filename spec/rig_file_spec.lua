@@ -183,10 +183,12 @@ local function made_in_code()
           arm_l = { rotate = { times = { 0, 0.5, 1 }, values = { 0, 0.5, -0.25 },
             curves = { { bezier(0, 0, 0.5, 0.5) }, "stepped", "linear" } },
             x = { times = { 0, 1 }, values = { 0, 5 } } },
-          tail = { scale_x = { times = { 0, 1 }, values = { 1, 2 } }, shear_y = { times = { 0.25 }, values = { 0.3 } } },
+          tail = { scale_x = { times = { 0, 1 }, values = { 1, 2 } },
+            shear_y = { times = { 0.25 }, values = { 0.3 } } },
           head = { inherit = { times = { 0, 0.5 }, values = { "position", "all" } } } },
         solvers = { left = { weight = { times = { 0, 1 }, values = { 1, 0.5 } } },
-          right = { bend = { times = { 0, 0.5 }, values = { -1, 1 } }, softness = { times = { 0, 1 }, values = { 2, 0 } } } },
+          right = { bend = { times = { 0, 0.5 }, values = { -1, 1 } },
+            softness = { times = { 0, 1 }, values = { 2, 0 } } } },
         constraints = { tail = { mix_rotate = { times = { 0, 1 }, values = { 0.5, 1 } } } },
         slots = { body = { color = { times = { 0, 1 }, values = { 1, 1, 1, 1, 0.5, 0.25, 0, 1 } },
           attachment = { times = { 0, 0.5 }, values = { "body", "other" } } },
@@ -344,6 +346,7 @@ describe("ik2d's rig file", function()
       assert.is_false(ok)
       assert.are.equal("ik2d.rig.new: clips.c.bones.z: is not one of the rig's bones", message)
       ok, message = pcall(rig.new, { skeleton = sk, colour = 1 })
+      assert.is_false(ok)
       assert.are.equal('ik2d.rig: new: unknown field "colour"', message)
     end)
   end)
@@ -407,21 +410,34 @@ local function deep_copy(v)
   return out
 end
 
+-- the rig made in code as a file: what rig:save writes of it (checked
+-- above where the core builds rigs), and the good file the malformed ones
+-- below break
+local MADE_IN_CODE = rig_helpers.folder .. "/ik2d/made_in_code.json"
+
+describe("the file of the rig made in code", function()
+  if not builds then
+    pending("needs ik2d.slots and ik2d.clip, which this core has not yet")
+    return
+  end
+
+  it("is what spec/rigs/ik2d/made_in_code.json holds, to the character", function()
+    local f = assert(io.open(MADE_IN_CODE, "rb"))
+    local text = f:read("*a")
+    f:close()
+    assert.are.equal(text, made_in_code():save())
+  end)
+end)
+
 describe("a malformed ik2d rig file", function()
-  -- a good file to break: the rig made in code (its text made once where
-  -- the core builds rigs; else a file of the same parts written here)
   local good
   local function good_file()
     if not good then
-      assert(builds, "the malformed files are made from a rig")
-      good = json.decode(made_in_code():save())
+      local f = assert(io.open(MADE_IN_CODE, "rb"))
+      good = assert(json.decode(f:read("*a")))
+      f:close()
     end
     return deep_copy(good)
-  end
-
-  if not builds then
-    pending("needs ik2d.slots and ik2d.clip to make the good file, which this core has not yet")
-    return
   end
 
   it("is refused for each of 20 and more mistakes, naming the file, where and what", function()

@@ -516,7 +516,7 @@ local function read_timeline(tl, where, channels, value, infinite)
   local times = numbers(tl, "times", where, nil, true)
   if #times == 0 then fail(where, "times must hold at least one key") end
   for k = 2, #times do
-    if not (times[k] > times[k - 1]) then fail(where, format("times[%d] must be after times[%d]", k, k - 1)) end
+    if times[k] <= times[k - 1] then fail(where, format("times[%d] must be after times[%d]", k, k - 1)) end
   end
   if not is_absent(tl.channels) and tl.channels ~= channels then
     fail(where, format("channels must be %d, got %s", channels, show(tl.channels)))
