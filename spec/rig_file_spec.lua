@@ -143,7 +143,9 @@ local function made_in_code()
     tip_angle = 0.3, tip_weight = 0.5 })
   local right = ik2d.solver(sk:chain("arm_r", "hand_r"), { method = "two_bone", bend = -1,
     softness = 2, softness_curve = "spine", uniform = true, pole = { 10, 20 }, together = false,
-    warm_start = false })
+    warm_start = false, stretch = math.huge })
+  -- a one-bone chain: Spine's stretch and compress
+  local nod = ik2d.solver(sk:chain("head", "head"), { method = "ccd", stretch = 1.5, compress = 0.5 })
   local leg_l = ik2d.solver(sk:chain("leg_l", "shin_l"), { method = "fabrik",
     aim = { x = 1, y = 2, angle = 0.25 } })
   local leg_r = ik2d.solver(sk:chain("leg_r", "shin_r"), { method = "two_bone" })
@@ -151,6 +153,7 @@ local function made_in_code()
   right:set_target(360, 250)
   leg_l:set_target(410, 360)
   leg_r:set_target_bone(sk, "head", 1, 2)
+  nod:set_target(420, 200)
   local tc = ik2d.transform_constraint(sk, { bones = { "tail2" }, target = "hand_r", mix_rotate = 0.5,
     mix_x = 0.25, mix_y = 0.75, mix_scale_x = 0.1, mix_scale_y = 0.2, mix_shear_y = 0.3,
     offset_rotation = 0.1, offset_x = 1, offset_y = -1, offset_scale_x = 0.05, offset_scale_y = -0.05,
@@ -166,7 +169,7 @@ local function made_in_code()
     width = 10, height = 20, color = { 1, 1, 1, 1 } }
   return rig.new{
     name = "made in code", skeleton = sk,
-    solvers = { left = left, right = right, ["leg l"] = leg_l, leg_r = leg_r },
+    solvers = { left = left, right = right, ["leg l"] = leg_l, leg_r = leg_r, nod = nod },
     constraints = { tail = tc },
     springs = { tail = tail_spring, rope = rope },
     gaits = { walk = { legs = { { solver = leg_l, home = { -10, 60 } },
@@ -187,6 +190,8 @@ local function made_in_code()
             shear_y = { times = { 0.25 }, values = { 0.3 } } },
           head = { inherit = { times = { 0, 0.5 }, values = { "position", "all" } } } },
         solvers = { left = { weight = { times = { 0, 1 }, values = { 1, 0.5 } } },
+          nod = { stretch = { times = { 0, 0.5 }, values = { 2, 1 } },
+            compress = { times = { 0, 0.75 }, values = { 1, 0.25 } } },
           right = { bend = { times = { 0, 0.5 }, values = { -1, 1 } },
             softness = { times = { 0, 1 }, values = { 2, 0 } } } },
         constraints = { tail = { mix_rotate = { times = { 0, 1 }, values = { 0.5, 1 } } } },
@@ -293,7 +298,7 @@ describe("ik2d's rig file", function()
       write(path, made_in_code():save())
       local b = rig.load(path)
       assert.are.equal("made in code", b.description.name)
-      assert.are.equal(4, #b.skeleton:solvers())
+      assert.are.equal(5, #b.skeleton:solvers())
     end)
 
     it("keeps the springs' and gaits' settings: they step alike", function()
@@ -331,9 +336,10 @@ describe("ik2d's rig file", function()
       assert.is_nil(b.solvers["leg l"]:aim())
     end)
 
-    it("keeps -0 and the bones at their parents' tips", function()
+    it("keeps -0, infinities and the bones at their parents' tips", function()
       local text = made_in_code():save()
       local decoded = json.decode(text)
+      assert.are.equal("inf", decoded.solvers[2].stretch)
       local nod = decoded.clips.nod.bones.torso.rotate.values[1]
       assert.are.equal("-0", bits(nod * 1.0))
       assert.is_nil(decoded.bones[2].x)
