@@ -368,11 +368,43 @@ describe("ik2d's rig file", function()
       assert.are.equal('ik2d.rig: new: solver "x"\'s chain is on another skeleton than the rig\'s', message)
       ok, message = pcall(rig.new, { skeleton = sk, clips = { c = { duration = 1, bones = { z = {} } } } })
       assert.is_false(ok)
-      assert.are.equal("ik2d.rig.new: clips.c.bones.z: is not one of the rig's bones", message)
+      assert.are.equal("ik2d.rig: new: clips.c.bones.z: is not one of the rig's bones", message)
       ok, message = pcall(rig.new, { skeleton = sk, colour = 1 })
       assert.is_false(ok)
       assert.are.equal('ik2d.rig: new: unknown field "colour"', message)
     end)
+  end)
+end)
+
+-- ------------------------------------------------------------------
+-- the writer's numbers
+-- ------------------------------------------------------------------
+
+describe("ik2d.rig.json's writer", function()
+  it("writes doubles that every decoder reads back to the bit, -0 too", function()
+    local rnd = helpers.random(20261207)
+    local values = { -0.0, 0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 1 / 3,
+      2 ^ 53 + 2, 123456789012345680, -1e-300, math.pi }
+    for _ = 1, 2000 do
+      local v = (rnd.next() - 0.5) * 10 ^ math.floor(rnd.range(-20, 20))
+      values[#values + 1] = v
+    end
+    local text = json.encode({ values = values })
+    for _, library in ipairs({ "cjson", "dkjson", "vendored" }) do
+      local decode = json.decoder(library)
+      if decode then
+        local back = assert(decode(text)).values
+        for i, v in ipairs(values) do assert.are.equal(bits(v), bits(back[i] * 1.0), library .. " " .. i) end
+      end
+    end
+  end)
+
+  it("writes the same text for the same value, and refuses what JSON has no value for", function()
+    assert.are.equal('{\n "a": [1,2],\n "b": {\n  "c": "x\\"y"\n }\n}\n',
+      json.encode({ b = { c = 'x"y' }, a = { 1, 2 } }))
+    assert.are.equal("0.1", json.number(0.1))
+    assert.is_nil(json.number(math.huge))
+    assert.has_error(function() json.encode({ math.huge }) end, "ik2d.rig.json: encode: inf has no JSON number")
   end)
 end)
 

@@ -97,7 +97,7 @@ function M.gather(t, core)
     description = { name = t.name, slots = t.slots, skins = t.skins, clips = t.clips, events = t.events } }
   local described_ok, described = pcall(file.describe, pseudo)
   if not described_ok then fail((tostring(described):gsub("^ik2d%.rig: save: ", ""))) end
-  local desc = file_read.read(described, "ik2d.rig.new")
+  local desc = file_read.read(described, "ik2d.rig: new")
   local parts = { skeleton = sk, solvers = solvers, constraints = constraints, springs = springs, gaits = {} }
   parts.solver_list, parts.solver_index = lists(desc, solvers, "solvers")
   parts.constraint_list, parts.constraint_index = lists(desc, constraints, "constraints")
