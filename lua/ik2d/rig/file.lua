@@ -312,6 +312,22 @@ local function numbers_in(v)
   return v
 end
 
+-- A rig whose bones and IK its tool's runtime rules place from its
+-- description (DragonBones: rig._placer): the description's bones, IK
+-- and order as read, the placement named, so that a load places them so
+-- again.
+local function placed_by_description(rig, desc, out)
+  out.placement = desc.source and desc.source.format or desc.placement
+  out.bones = copy(desc.bones)
+  out.solvers = copy(desc.solvers or {})
+  out.order = copy(desc.order)
+  local constraint_name = names_of(rig.constraints or {}, "transform constraint")
+  out.constraints = {}
+  for _, tc in ipairs(rig.skeleton:constraints()) do
+    out.constraints[#out.constraints + 1] = constraint_of(tc, constraint_name[tc])
+  end
+end
+
 --- file.describe(rig) -> the rig as the file holds it (plain data)
 function file.describe(rig)
   local desc = rig.description or {}
@@ -319,7 +335,11 @@ function file.describe(rig)
   -- where the rig came from first: an ik2d file's own, else its format
   out.from = copy(desc.from or desc.source)
   skeleton_of(rig, out)
-  solvers_of(rig, out)
+  if rig._placer then
+    placed_by_description(rig, desc, out)
+  else
+    solvers_of(rig, out)
+  end
   springs_of(rig, out)
   gaits_of(rig, out)
   out.slots = copy(desc.slots or {})

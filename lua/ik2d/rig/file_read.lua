@@ -28,13 +28,14 @@ local read_slot, read_skin, read_clip = clips_reader.read_slot, clips_reader.rea
   clips_reader.read_clip
 
 local VERSION = 1
+local PLACEMENTS = set{ "dragonbones" }
 
 -- ------------------------------------------------------------------
 -- the skeleton
 -- ------------------------------------------------------------------
 
 local BONE_KEYS = set{ "name", "parent", "length", "angle", "x", "y", "scale_x", "scale_y", "shear_x",
-  "shear_y", "inherit", "min", "max", "invert", "skin", "color" }
+  "shear_y", "inherit", "min", "max", "invert", "skin", "color", "inherit_translation" }
 
 local function nonzero(t, key, where)
   local v = number(t, key, 1.0, where)
@@ -56,6 +57,7 @@ local function read_bone(R, map, i)
     shear_x = number(map, "shear_x", 0.0, where), shear_y = number(map, "shear_y", 0.0, where),
     inherit = choice(map, "inherit", where, INHERIT, INHERIT_ORDER) or "all",
     invert = boolean(map, "invert", where), skin = boolean(map, "skin", where),
+    inherit_translation = boolean(map, "inherit_translation", where),
     color = numbers(map, "color", where, 4) }
   if is_absent(map.x) ~= is_absent(map.y) then
     fail(where, "x and y must be given together (neither: the bone starts at its parent's tip)")
@@ -301,7 +303,7 @@ end
 -- the file
 -- ------------------------------------------------------------------
 
-local TOP_KEYS = set{ "ik2d", "name", "from", "skin", "y_up", "scale", "base", "bones", "solvers",
+local TOP_KEYS = set{ "ik2d", "name", "from", "placement", "skin", "y_up", "scale", "base", "bones", "solvers",
   "constraints", "order", "springs", "gaits", "slots", "skins", "clips", "events", "unsupported" }
 
 local function read_version(file)
@@ -343,6 +345,13 @@ local function describe(file)
       end
       desc.from[key] = type(v) == "number" and number(from, key, nil, "from") or v
     end
+  end
+  -- bones and IK placed by a tool's runtime rules (DragonBones): the rig
+  -- is built as that format's rigs are
+  desc.placement = choice(file, "placement", "", PLACEMENTS, { "dragonbones" })
+  if desc.placement then
+    desc.source = { format = desc.placement }
+    for key, v in pairs(desc.from or {}) do if key ~= "format" then desc.source[key] = v end end
   end
   read_skeleton(R, file, desc)
   desc.solvers = objects(file, "solvers", "", function(m, i) return read_solver(R, m, i) end) or {}
