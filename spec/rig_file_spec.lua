@@ -53,9 +53,14 @@ local function settings(r)
   local out = {}
   for _, name in ipairs(sorted_names(r.solvers)) do
     local s = r.solvers[name]
-    local on, bone, dx, dy = s:target_bone()
-    out["solver " .. name] = { s:options(), pack(s:target()), pack(s:tip_angle()), pack(s:pole()),
-      pack(s:aim()), on and { bone, dx, dy } or false, pack(s:chain():skeleton()).n }
+    if type(s) == "table" and s.target_bone == nil then
+      -- a solver a tool's rules place (DragonBones IK): its settings
+      out["solver " .. name] = { s.bones, s.target, s.weight, s.bend }
+    else
+      local on, bone, dx, dy = s:target_bone()
+      out["solver " .. name] = { s:options(), pack(s:target()), pack(s:tip_angle()), pack(s:pole()),
+        pack(s:aim()), on and { bone, dx, dy } or false, pack(s:chain():skeleton()).n }
+    end
   end
   for _, name in ipairs(sorted_names(r.constraints)) do
     out["constraint " .. name] = r.constraints[name]:options()
@@ -74,7 +79,10 @@ end
 local function pose(r, clip, time)
   local reached = r:apply(clip, time)
   local out = { reached, r.skeleton:matrices() }
-  for _, name in ipairs(sorted_names(r.solvers)) do out[#out + 1] = pack(r.solvers[name]:result()) end
+  for _, name in ipairs(sorted_names(r.solvers)) do
+    local s = r.solvers[name]
+    if s.result then out[#out + 1] = pack(s:result()) end
+  end
   if r._core_slots then
     for i = 1, #r._core_slots do
       out[#out + 1] = pack(r._core_slots:color(i))

@@ -252,7 +252,8 @@ local function read_clip(R, clip, name)
     local at = item(key_of(where, "events"), k)
     return { time = number(e, "time", nil, at), name = text(e, "name", at, true),
       int = number(e, "int", false, at) or nil, float = number(e, "float", false, at) or nil,
-      string = text(e, "string", at), volume = number(e, "volume", false, at) or nil,
+      string = text(e, "string", at), audio = text(e, "audio", at),
+      volume = number(e, "volume", false, at) or nil,
       balance = number(e, "balance", false, at) or nil }
   end)
   return c
