@@ -309,6 +309,30 @@ describe("ik2d's rig file", function()
       assert.are.equal(5, #b.skeleton:solvers())
     end)
 
+    it("plays the hero's clips through ik2d.player alike, events and all", function()
+      local path = rig_helpers.folder .. "/../../examples/hero/assets/hero.json"
+      local a = rig.load(path)
+      local b = rig.load(a:save())
+      local function play(r)
+        local p = require("ik2d.player").new(r)
+        local out, fired = {}, {}
+        p.on_event = function(track, event) fired[#fired + 1] = { track, event.name, event.time, event.int } end
+        p:set(1, "idle", true)
+        p:set(2, "aim", true)
+        p:set_alpha(2, 0.5)
+        for frame = 1, 150 do
+          if frame == 30 then p:set(1, "walk", true) end
+          p:update(1 / 60)
+          p:apply()
+          out[frame] = r.skeleton:matrices()
+        end
+        -- the walk's footsteps, at least one
+        assert.is_true(#fired >= 1)
+        return text_of(out) .. text_of(fired)
+      end
+      assert.are.equal(play(a), play(b))
+    end)
+
     it("keeps the springs' and gaits' settings: they step alike", function()
       local a = made_in_code()
       local b = rig.load(a:save())
