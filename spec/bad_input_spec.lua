@@ -350,6 +350,7 @@ local METHODS = {
     set_constraint = { args = { BONE, constraint_or_nil_kind }, valid = { 1, "other" },
                        oor = { bone_oor } },
     constraint = { args = { BONE }, valid = { 1 }, oor = { bone_oor } },
+    skeleton = { args = {} },
     -- the edit is checked, then undone: still_works solves the arm as made
     set_length = { args = { BONE, number_kind{ check_value = function(v)
       if v <= 0 then return err("length must be > 0") end

@@ -112,6 +112,7 @@ local RECIPES = {
       c.arm:set_constraint(2, ik2d.constraint{ min = -0.5, max = 1.5 })
     end,
     constraint = function(c) assert(c.arm:constraint(2)) end,
+    skeleton = function(c) eq(nil, (c.arm:skeleton())) end,
     set_length = function(c) c.arm:set_length(3, 1.5) eq(6.5, c.arm:reach()) c.arm:set_length(3, 1) end,
     set_rest = function(c) c.arm:set_rest(3, 0.1) eq(0.1, c.arm:rest(3)) c.arm:set_rest(3, 0) end,
   },

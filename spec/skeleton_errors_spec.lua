@@ -68,6 +68,7 @@ local METHODS = {
   { "world", { "arm_l" }, bones = { 1 } }, { "tip", { "arm_l" }, bones = { 1 } },
   { "origin", { "arm_l" }, bones = { 1 } }, { "parent", { "arm_l" }, bones = { 1 } },
   { "inherit", { "arm_l" }, bones = { 1 } }, { "name", { 2 }, bones = { 1 } },
+  { "at_tip", { "arm_l" }, bones = { 1 } },
   { "constraint", { "arm_l" }, bones = { 1 } },
   { "set_constraint", { "arm_l", nil }, bones = { 1 } },
   { "chain", { "spine", "hand_l" }, bones = { 1, 2 } },

@@ -943,6 +943,9 @@ IK2D_API ik2d_status ik2d_skeleton_inherit(const ik2d_skeleton *skeleton, int i,
 /* The origin in the parent's bone space (the parent's tip when at_tip). */
 IK2D_API ik2d_status ik2d_skeleton_origin(const ik2d_skeleton *skeleton, int i,
                                           double *x, double *y);
+/* Whether the origin is the parent's tip (at_tip: it follows the parent's
+** length), not a point given in the parent's space. */
+IK2D_API ik2d_status ik2d_skeleton_at_tip(const ik2d_skeleton *skeleton, int i, bool *at_tip);
 /* Bone i in the result, in world space (mirrored when flipped): its
 ** origin and world direction, and its tip. */
 IK2D_API ik2d_status ik2d_skeleton_world(const ik2d_skeleton *skeleton, int i,

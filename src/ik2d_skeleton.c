@@ -1583,6 +1583,13 @@ ik2d_status ik2d_skeleton_origin(const ik2d_skeleton *sk, int i, double *x,
   return IK2D_OK;
 }
 
+ik2d_status ik2d_skeleton_at_tip(const ik2d_skeleton *sk, int i, bool *at_tip) {
+  if (sk == NULL || at_tip == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  *at_tip = sk->at_tip[i] != 0;
+  return IK2D_OK;
+}
+
 ik2d_status ik2d_skeleton_world(const ik2d_skeleton *sk, int i, double *x,
                                 double *y, double *angle) {
   const double *t;

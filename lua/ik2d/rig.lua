@@ -68,9 +68,6 @@ local function describe(decoded, name, options)
   return reader.read(decoded, name)
 end
 
--- what a clip keys of a transform constraint (set back by rig:setup)
-local MIXES = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y" }
-
 -- rig.attachments: the list of attachment records, called as a method
 -- (rig:attachments(t), below)
 local ATTACHMENT_LIST = {}
@@ -87,28 +84,41 @@ local function build_parts(desc, options, core)
   return parts
 end
 
--- A rig of the parts build made, over description desc.
-local function new_rig(desc, parts, atlas)
+-- A rig of the parts build made, over description desc.  how: the skin
+-- built and whether a y-up rig's scale y was turned (what rig:save keeps).
+local function new_rig(desc, parts, atlas, how)
   local self = {
     skeleton = parts.skeleton, solvers = parts.solvers, constraints = parts.constraints,
     clips = parts.clips, slots = desc.slots or {}, skins = desc.skins or {},
     attachments = setmetatable(parts.attachment_list, ATTACHMENT_LIST),
     _attachment_list = parts.attachment_list, events = desc.events or {},
     unsupported = desc.unsupported or {}, description = desc, atlas = atlas,
+    springs = parts.springs or {}, gaits = parts.gaits or {},
     _core_slots = parts.slots, _targets = parts.targets, _solver_list = parts.solver_list,
     _constraint_list = parts.constraint_list, _setup = {}, _setup_clip = parts.setup_clip,
     _slot_setup = parts.slot_setup or {}, _fades = {}, _placer = parts.placer,
+    _constraint_setup = {},
+    _skin = how.skin, _y_flipped = how.y_flipped, _gait_defs = how.gait_defs or {},
     -- per table rig:attachments filled: the vertex lists it hands out
     _drawn = setmetatable({}, { __mode = "k" }),
   }
-  for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
-  self._constraint_setup = {}
-  for i, c in ipairs(parts.constraint_list) do
-    local options, mixes = c:options(), {}
-    for _, key in ipairs(MIXES) do mixes[key] = options[key] end
-    self._constraint_setup[i] = mixes
+  self = setmetatable(self, Rig)
+  self:set_setup()
+  -- the set-up inherit modes: a clip's inherit keys change the bones' own
+  self._bone_inherit = {}
+  for i = 1, #self.skeleton do self._bone_inherit[i] = self.skeleton:inherit(i) end
+  return self
+end
+
+-- the gait definitions of a description, by name
+local function gait_defs(desc)
+  local defs = {}
+  for _, g in ipairs(desc.gaits or {}) do
+    local d = {}
+    for k, v in pairs(g) do if k ~= "name" then d[k] = v end end
+    defs[g.name] = d
   end
-  return setmetatable(self, Rig)
+  return defs
 end
 
 --- ik2d.rig.load(source [, options]) -> rig.  source: a path ending in
@@ -152,10 +162,21 @@ function rig.load(src, options)
   local atlas_ok, atlas = pcall(atlas_of, options.atlas)
   if not atlas_ok then error(atlas, 2) end
   local built
-  local build_options = { skin = options.skin, y_down = options.y_down, atlas_data = atlas }
+  local skin = options.skin
+  if skin == nil then skin = result.skin end
+  local build_options = { skin = skin, y_down = options.y_down, atlas_data = atlas }
   ok, built = pcall(build_parts, result, build_options, require "ik2d")
   if not ok then error(format("%s: %s", name, tostring(built)), 2) end
-  return new_rig(result, built, atlas)
+  return new_rig(result, built, atlas, { skin = skin, gait_defs = gait_defs(result),
+    y_flipped = result.y_up and options.y_down ~= false or nil })
+end
+
+--- rig:save() -> the rig as an ik2d rig file's JSON text (docs/ik2d-rig-file.md),
+-- which ik2d.rig.load reads back to the same bits.
+function Rig:save()
+  local ok, text = pcall(require("ik2d.rig.file").write, self)
+  if not ok then error(text, 2) end
+  return text
 end
 
 -- ------------------------------------------------------------------
@@ -181,7 +202,15 @@ function Rig:setup()
   if self._setup_clip then self._setup_clip:apply(self._targets, 0) end
   if self._core_slots then self._core_slots:to_setup() end
   for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
-  for i, c in ipairs(self._constraint_list) do c:set_options(self._constraint_setup[i]) end
+  for i, tc in ipairs(self._constraint_list) do tc:set_options(self._constraint_setup[i]) end
+end
+
+--- rig:set_setup(): the solvers' and transform constraints' settings now
+-- become the set-up that rig:setup (and rig:apply) go back to, and that
+-- rig:save writes: call it after tuning them in code.
+function Rig:set_setup()
+  for i, s in ipairs(self._solver_list) do self._setup[i] = s:options() end
+  for i, tc in ipairs(self._constraint_list) do self._constraint_setup[i] = tc:options() end
 end
 
 --- rig:play(clip, time [, alpha]): the clip at time (seconds, not looped)
@@ -335,6 +364,15 @@ end
 
 function Rig:__tostring()
   return format("ik2d.Rig(%d bones, %d slots)", #self.skeleton, #self.slots)
+end
+
+--- ik2d.rig.new{ skeleton = sk, solvers =, constraints =, springs =,
+-- gaits =, slots =, skins =, clips =, events =, name =, skin = } -> a rig
+-- of objects made in code, which rig:save writes (docs/ik2d-rig-file.md).
+function rig.new(t)
+  local ok, desc, parts = pcall(require("ik2d.rig.from_code").gather, t, require "ik2d")
+  if not ok then error(desc, 2) end
+  return new_rig(desc, parts, nil, { skin = desc.skin, gait_defs = gait_defs(desc) })
 end
 
 rig.Rig = Rig

@@ -239,6 +239,20 @@ static int chain_set_constraint(lua_State *L) {
   return 0;
 }
 
+/* chain:skeleton() -> sk, first bone's name, last bone's name; nothing
+** for a standalone chain. */
+static int chain_skeleton(lua_State *L) {
+  ik2d_chain *chain = luaik_check_chain(L, 1);
+  int from = 0, to = 0;
+  if (ik2d_chain_skeleton(chain, &from, &to) == NULL) return 0;
+  lua_settop(L, 1);
+  luaik_anchored(L, 1);
+  lua_getfield(L, 2, "skeleton");
+  luaik_bone_name(L, 3, from);
+  luaik_bone_name(L, 3, to);
+  return 3;
+}
+
 static int chain_constraint(lua_State *L) {
   ik2d_chain *chain = luaik_check_chain(L, 1);
   const ik2d_constraint *c;
@@ -310,6 +324,7 @@ const luaL_Reg luaik_chain_methods[] = {
   {"reset", chain_reset},
   {"set_constraint", chain_set_constraint},
   {"constraint", chain_constraint},
+  {"skeleton", chain_skeleton},
   {NULL, NULL}
 };
 

@@ -437,6 +437,14 @@ static int skeleton_parent(lua_State *L) {
   return 1;
 }
 
+static int skeleton_at_tip(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  bool at_tip = true;
+  ik2d_skeleton_at_tip(sk, luaik_bone_arg(L, 1, 2), &at_tip);
+  lua_pushboolean(L, at_tip);
+  return 1;
+}
+
 static int skeleton_inherit(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   ik2d_inherit inherit = IK2D_INHERIT_ALL;
@@ -763,6 +771,7 @@ const luaL_Reg luaik_skeleton_methods[] = {
   {"set_rest", skeleton_set_rest},
   {"rest", skeleton_rest},
   {"origin", skeleton_origin},
+  {"at_tip", skeleton_at_tip},
   {"inherit", skeleton_inherit},
   {"set_constraint", skeleton_set_constraint},
   {"constraint", skeleton_constraint},

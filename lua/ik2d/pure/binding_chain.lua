@@ -410,6 +410,16 @@ function Chain.constraint(...)
   return ch.anchor[i]
 end
 
+--- chain:skeleton() -> sk, first bone's name, last bone's name; nothing
+-- for a standalone chain
+function Chain.skeleton(...)
+  local ch = check_chain(..., 1, select("#", ...))
+  local link = ch.link
+  if not (link and link.skeleton) then return end
+  local names = link.skeleton.anchor
+  return ch.anchor.skeleton, names[link.from], names[link.to]
+end
+
 local chain_meta = {}
 function chain_meta.__len(...)
   return check_chain(..., 1, select("#", ...)).count

@@ -352,6 +352,13 @@ function Skeleton.origin(...)
   return sk.ox[i], sk.oy[i]
 end
 
+function Skeleton.at_tip(...)
+  local self, bone = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  return sk.at_tip[bone_arg(sk, bone, n >= 2, 2)] and true or false
+end
+
 function Skeleton.inherit(...)
   local self, bone = ...
   local n = select("#", ...)

@@ -114,6 +114,8 @@ local function skeleton_of(desc, options, core)
   t.scale_x = scale[1]
   t.scale_y = scale[2]
   if desc.y_up and options.y_down ~= false then t.scale_y = -t.scale_y end
+  local base = desc.base or {}
+  t.x, t.y, t.angle, t.flip = base.x, base.y, base.angle, base.flip
   return core.skeleton(t)
 end
 
@@ -451,9 +453,77 @@ local function indices(parts, desc, skins)
   parts.y_down = desc.y_up == false
 end
 
+-- ------------------------------------------------------------------
+-- springs and gaits (ik2d's own rig file)
+-- ------------------------------------------------------------------
+
+local SPRING_OPTIONS = { "stiffness", "damping", "mass", "weight", "gravity", "wind" }
+
+-- A standalone chain of a description: { x =, y =, angle =, flip =,
+-- bones = { { length =, angle =, min =, max =, invert =, space = } } }.
+local function chain_of(c, core)
+  local t = { x = c.x, y = c.y, angle = c.angle, flip = c.flip }
+  for i, b in ipairs(c.bones) do
+    t[i] = { length = b.length, angle = b.angle, min = b.min, max = b.max, invert = b.invert,
+      space = b.space }
+  end
+  return core.chain(t)
+end
+
+local function springs_of(desc, sk, core, parts)
+  parts.springs, parts.spring_list = {}, {}
+  for _, sp in ipairs(desc.springs or {}) do
+    local chain = sp.chain and chain_of(sp.chain, core) or sk:chain(sp.bones[1], sp.bones[#sp.bones])
+    local options = {}
+    for _, key in ipairs(SPRING_OPTIONS) do options[key] = sp[key] end
+    local spring = core.spring(chain, options)
+    if sp.colliders and #sp.colliders > 0 then spring:set_colliders(sp.colliders) end
+    parts.springs[sp.name] = spring
+    parts.spring_list[#parts.spring_list + 1] = spring
+  end
+end
+
+-- A gait's options with its legs' solvers by name made the rig's solvers.
+local function gait_options(g, solvers)
+  local options = { ground = g.ground, pattern = g.pattern, step = g.step, tip = g.tip, legs = {} }
+  for i, leg in ipairs(g.legs) do
+    options.legs[i] = { solver = solvers[leg.solver], home = leg.home, hip = leg.hip,
+      reach = leg.reach, foot = leg.foot }
+  end
+  return options
+end
+
+local function gaits_of(desc, parts)
+  parts.gaits = {}
+  if not desc.gaits or #desc.gaits == 0 then return end
+  local gait = require "ik2d.gait"
+  for _, g in ipairs(desc.gaits) do
+    parts.gaits[g.name] = gait.new(gait_options(g, parts.solvers))
+  end
+end
+
+build.gait_options = gait_options
+
+--- the parts of desc around its skeleton, solvers and constraints, which
+-- parts has already (rig.new: objects made in code): the slots,
+-- attachments, targets and clips.
+function build.around(desc, parts, options, core)
+  local skins = active_skins(desc, options.skin)
+  indices(parts, desc, skins)
+  parts.slots = slots_of(desc, parts.skeleton, parts, core, options.atlas_data)
+  parts.targets = core.rig_targets{ skeleton = parts.skeleton, solvers = parts.solver_list,
+    constraints = parts.constraint_list, slots = parts.slots }
+  parts.clips = {}
+  for _, name in ipairs(sorted_keys(desc.clips)) do
+    parts.clips[name] = clip_of(name, desc.clips[name], parts, parts.targets, core)
+  end
+  parts.skins = skins
+  return parts
+end
+
 --- the core objects of desc (checked by its reader): { skeleton =,
 -- solvers =, solver_list =, constraints =, constraint_list =, slots =,
--- attachment_list =, clips =, targets =, setup_clip = }
+-- attachment_list =, clips =, targets =, setup_clip =, springs =, gaits = }
 function build.rig(desc, options, core)
   local skins = active_skins(desc, options.skin)
   local parts = {}
@@ -462,6 +532,8 @@ function build.rig(desc, options, core)
   parts.skeleton = sk
   solvers_of(desc, sk, skins, core, parts)
   order_of(desc, sk, parts)
+  springs_of(desc, sk, core, parts)
+  gaits_of(desc, parts)
   parts.slots = slots_of(desc, sk, parts, core, options.atlas_data)
   parts.targets = core.rig_targets{ skeleton = sk, solvers = parts.solver_list,
     constraints = parts.constraint_list, slots = parts.slots }

@@ -85,6 +85,103 @@ function json.decode(text)
   return chosen(text)
 end
 
+-- ------------------------------------------------------------------
+-- writing
+-- ------------------------------------------------------------------
+
+local format, concat, sort, huge = string.format, table.concat, table.sort, math.huge
+
+--- json.number(x) -> the shortest text that reads back to the same double
+-- (%.15g to %.17g; -0 as "-0.0", which every decoder keeps negative);
+-- nil for an infinity or nan, which JSON has no number for.
+function json.number(x)
+  if x ~= x or x == huge or x == -huge then return nil end
+  if x == 0 then return 1 / x < 0 and "-0.0" or "0" end
+  for digits = 15, 16 do
+    local text = format("%." .. digits .. "g", x)
+    if tonumber(text) == x then return text end
+  end
+  return format("%.17g", x)
+end
+
+local ESCAPES = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f",
+  ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+
+local function quote(s)
+  return '"' .. s:gsub('[%c"\\]', function(c)
+    return ESCAPES[c] or format("\\u%04x", c:byte())
+  end) .. '"'
+end
+
+-- a table with the keys 1..n and no others (an empty one is an array)
+local function is_list(t)
+  local n = #t
+  for k in pairs(t) do
+    if type(k) ~= "number" or k < 1 or k > n or k % 1 ~= 0 then return false end
+  end
+  return true
+end
+
+-- whether a list holds no table (written on one line)
+local function flat(t)
+  for i = 1, #t do if type(t[i]) == "table" then return false end end
+  return true
+end
+
+local function encode(v, indent, out, first_key)
+  local kind = type(v)
+  if kind == "string" then
+    out[#out + 1] = quote(v)
+  elseif kind == "number" then
+    local text = json.number(v)
+    if not text then error("ik2d.rig.json: encode: " .. tostring(v) .. " has no JSON number", 0) end
+    out[#out + 1] = text
+  elseif kind == "boolean" then
+    out[#out + 1] = tostring(v)
+  elseif kind ~= "table" then
+    error("ik2d.rig.json: encode: a " .. kind .. " has no JSON value", 0)
+  elseif is_list(v) then
+    if #v == 0 then out[#out + 1] = "[]" return end
+    local inner = indent .. " "
+    local one_line = flat(v)
+    out[#out + 1] = "["
+    for i = 1, #v do
+      if i > 1 then out[#out + 1] = "," end
+      if not one_line then out[#out + 1] = "\n" .. inner end
+      encode(v[i], inner, out)
+    end
+    out[#out + 1] = one_line and "]" or "\n" .. indent .. "]"
+  else
+    local keys = {}
+    for k in pairs(v) do
+      if type(k) ~= "string" then
+        error("ik2d.rig.json: encode: an object's keys must be strings, got " .. type(k), 0)
+      end
+      if k ~= first_key then keys[#keys + 1] = k end
+    end
+    sort(keys)
+    if first_key and v[first_key] ~= nil then table.insert(keys, 1, first_key) end
+    local inner = indent .. " "
+    out[#out + 1] = "{"
+    for i, k in ipairs(keys) do
+      out[#out + 1] = (i > 1 and ",\n" or "\n") .. inner .. quote(k) .. ": "
+      encode(v[k], inner, out)
+    end
+    out[#out + 1] = "\n" .. indent .. "}"
+  end
+end
+
+--- json.encode(value [, first_key]) -> JSON text: objects' keys sorted
+-- (first_key, when given, first), so a value always gives the same text;
+-- lists of numbers or strings on one line; numbers as json.number writes
+-- them.  Raises for what JSON cannot hold (an infinity, a function).
+function json.encode(value, first_key)
+  local out = {}
+  encode(value, "", out, first_key)
+  out[#out + 1] = "\n"
+  return concat(out)
+end
+
 --- json.is_null(v) -> true for an absent value: nil, json.null or cjson's
 -- null (a table decoded by the game's own cjson too).
 function json.is_null(v)

@@ -85,7 +85,7 @@ function source.format(decoded)
 end
 
 -- the readers of each format there is a reader for
-local READERS = { spine = "ik2d.rig.spine", dragonbones = "ik2d.rig.dragonbones" }
+local READERS = { spine = "ik2d.rig.spine", dragonbones = "ik2d.rig.dragonbones", ik2d = "ik2d.rig.file" }
 
 --- source.describe(src [, options]) -> the rig description, or nil and a
 -- message.  options.format: "spine", "dragonbones" or "ik2d" (detected
