@@ -538,7 +538,53 @@ local function run(core, seq)
   return lines
 end
 
+-- The hero's clips played at several times and alphas through ik2d.rig,
+-- every bone's matrix and every slot's vertices, colour and attachment,
+-- and the draw order printed by their bits.
+local HERO = [[
+local ik2d = require "ik2d"
+local rig = ik2d.rig.load("examples/hero/assets/hero.json",
+  { atlas = "examples/hero/assets/hero.atlas" })
+local out = { ik2d.backend }
+local function put(...)
+  for k = 1, select("#", ...) do out[#out + 1] = string.format("%a", (select(k, ...))) end
+end
+local names = {}
+for name in pairs(rig.clips) do names[#names + 1] = name end
+table.sort(names)
+local slots, sk = rig._core_slots, rig.skeleton
+for _, name in ipairs(names) do
+  for _, t in ipairs({ 0, 0.1, 0.37, 0.5, 0.9, 1.3 }) do
+    for _, alpha in ipairs({ 1, 0.6, 0.3 }) do
+      rig:apply(name, t, alpha)
+      for b = 1, #sk do put(sk:matrix(b)) end
+      for i = 1, #slots do
+        put(unpack(slots:vertices(i) or {}))
+        put(slots:color(i))
+        put(slots:attachment(i) or 0)
+      end
+      put(unpack(slots:draw_order()))
+    end
+  end
+end
+io.write(#names, " clips ", #out, " numbers\n", table.concat(out, " "))
+]]
+
 describe("the pure core's rig objects against the C core's", function()
+  it("play the hero's clips with the same bits", function()
+    if not (has_c and C.slots) then return end
+    local source = "local unpack = table.unpack or unpack\n" .. HERO
+    local ok_c, out_c = helpers.run_lua(source, "IK2D_PURE=0")
+    local ok_l, out_l = helpers.run_lua(source, "IK2D_PURE=1")
+    assert(ok_c, out_c)
+    assert(ok_l, out_l)
+    assert.are.equal("lua", out_l:match("\n(%a+) "))
+    assert.is_truthy(out_c:match("\n(%a+) ") ~= "lua")
+    assert.is_truthy(out_c:match("^4 clips"), out_c:sub(1, 200))
+    -- the same numbers after the backend's name
+    assert(out_c:gsub("\n%a+ ", "\n") == out_l:gsub("\n%a+ ", "\n"), "the cores part on the hero")
+  end)
+
   it("give the same bits and errors in random sequences", function()
     if not (has_c and C.slots) then
       -- no C core here: the pure core alone, answering or raising
