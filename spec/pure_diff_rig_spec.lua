@@ -391,7 +391,9 @@ local function sequence(rng)
       local time = rng.chance(0.9) and rng.range(-0.3, 2.5) or hostile(rng)
       local alpha = rng.chance(0.3) and nil or rng.chance(0.9) and rng.range(0, 1) or hostile(rng)
       if rng.chance(0.5) then alpha = rng.pick({ 1, 0.5, 0.25, 0.75 }) end
-      ops[#ops + 1] = { "apply", rng.int(1, #seq.clips), time, alpha }
+      -- now and then on targets of the skeleton alone (what the clip keys
+      -- beyond its bones is not there)
+      ops[#ops + 1] = { "apply", rng.int(1, #seq.clips), time, alpha, rng.chance(0.1) }
       if rng.chance(0.5) then ops[#ops + 1] = { "solve" } end
       ops[#ops + 1] = { "look" }
     elseif r < 0.45 then
@@ -480,6 +482,7 @@ local function run(core, seq)
     { skeleton = w.sk, solvers = solvers, constraints = constraints, slots = w.slots })
   w.targets = made and made[1]
   if not w.targets then return lines end
+  w.bare = core.rig_targets{ skeleton = w.sk }
   w.clips = {}
   for k, def in ipairs(seq.clips) do
     made = step("clip" .. k, call_module, core, "clip", w.targets, copy_deep(def))
@@ -489,11 +492,12 @@ local function run(core, seq)
     local name, label = op[1], n .. " " .. op[1]
     if name == "apply" then
       local clip = w.clips[op[2]]
+      local targets = op[5] and w.bare or w.targets
       if clip then
         if op[4] == nil then
-          step(label, colon("apply"), clip, w.targets, op[3])
+          step(label, colon("apply"), clip, targets, op[3])
         else
-          step(label, colon("apply"), clip, w.targets, op[3], op[4])
+          step(label, colon("apply"), clip, targets, op[3], op[4])
         end
       end
     elseif name == "duration" then
