@@ -246,6 +246,24 @@ local function fixture()
     fx.s3 = ik2d.solver(fx.sk2:chain("a", "b"))
     fx.gs = ik2d.group{ fx.sk2 }
   end
+  if ik2d.slots then
+    -- a rig's slots on a skeleton of their own: a deformed mesh shown, a
+    -- region not; a clip turning a bone and deforming the mesh
+    fx.rsk = ik2d.skeleton{ x = 5, y = 5, { name = "r1", length = 10 },
+                            { name = "r2", parent = "r1", length = 5, angle = 0.5 } }
+    fx.slots = ik2d.slots(fx.rsk, { slots = { { bone = 1, attachment = 1 }, { bone = 2 } },
+      attachments = {
+        { kind = "mesh", vertices = { 0, 0, 4, 0, 0, 4 }, uvs = { 0, 0, 1, 0, 0, 1 },
+          triangles = { 1, 2, 3 }, deform = 1 },
+        { kind = "region", vertices = { 0, 0, 0, 1, 1, 1, 1, 0 }, uvs = { 0, 1, 0, 0, 1, 0, 1, 1 } },
+      } })
+    fx.targets = ik2d.rig_targets{ skeleton = fx.rsk, slots = fx.slots }
+    fx.clip = ik2d.clip(fx.targets, { duration = 1, timelines = {
+      { channel = "rotate", target = 1, times = { 0, 1 }, values = { 0, 1 } },
+      { channel = "deform", target = 1, times = { 0 }, values = { 1, 0, 0, 0, 0, 0 } } } })
+    fx.clip:apply(fx.targets, 0.5)
+    fx.rsk:solve()
+  end
   if ik2d.spring then
     -- a tail of its own, swinging
     fx.tail = ik2d.chain{ x = 5, y = 5, angle = 1.2, { length = 10 },
@@ -269,6 +287,11 @@ local function snapshot(fx)
   }
   if fx.g then snap.g = { #fx.g, fx.g:joints() } end
   if fx.gs then snap.gs = { #fx.gs, fx.gs:joints(), fx.gs:transforms(), fx.sk2:base() } end
+  if fx.slots then
+    local slots = fx.slots
+    snap.slots = { slots:attachment(1), slots:attachment(2), { slots:color(1) }, { slots:color(2) },
+                   slots:draw_order(), slots:vertices(1), slots:deform(1), fx.rsk:matrices() }
+  end
   if fx.sp then
     snap.tail = helpers.chain_state(fx.tail)
     snap.sp = { fx.sp:options(), fx.sp:velocity(1), fx.sp:velocity(2), fx.sp:velocity(3),
@@ -471,6 +494,81 @@ local METHODS = {
   },
 }
 
+-- a slot or an attachment of fx.slots (2 slots, 2 attachments): the
+-- index's name, then how it is out of range
+local function slots_index_kind(what)
+  return function(v)
+    if v == nil then return err(what .. ": number expected, got nil") end
+    if type(v) ~= "number" then return err(what .. ": number expected, got " .. type_name(v)) end
+    if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
+      return err(what .. " must be a whole number")
+    end
+    if v < 1 or v > 2 then return err(("%s index %d out of range (1..2)"):format(what, v)) end
+    return ok()
+  end
+end
+local SLOT = slots_index_kind("slot")
+local function slots_oor() return 3 end
+
+-- set_attachment's attachment: nil or 0 for none, else one of fx.slots'
+local function attachment_kind(v)
+  if v == nil then return ok(function(fx) assert.is_nil(fx.slots:attachment(1)) end) end
+  if type(v) ~= "number" then return err("attachment: number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf or v ~= math.floor(v) or abs(v) > 2 ^ 31 then
+    return err("attachment must be a whole number")
+  end
+  if v < 0 or v > 2 then return err("attachment index out of range") end
+  return ok(function(fx)
+    local want = v ~= 0 and v or nil
+    assert.are.equal(want, fx.slots:attachment(1))
+  end)
+end
+
+-- a colour's part: any finite number; every refusal on the first part (#2)
+local function color_kind(v)
+  if v == nil then return err("number expected, got nil") end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err_on(2, "colour must be finite") end
+  return ok()
+end
+
+-- clip:apply's time (finite) and alpha (within [0, 1], default 1)
+local function time_kind(v)
+  if v == nil then return err("number expected, got nil") end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if v ~= v or v == inf or v == -inf then return err("time must be finite") end
+  return ok()
+end
+local function alpha_kind(v)
+  if v == nil then return ok() end
+  if type(v) ~= "number" then return err("number expected, got " .. type_name(v)) end
+  if not (v >= 0 and v <= 1) then return err("alpha must be within [0, 1]") end
+  return ok()
+end
+
+if ik2d.slots then
+  METHODS.Slots = {
+    to_setup = { args = {} },
+    attachment = { args = { SLOT }, valid = { 1 }, oor = { slots_oor } },
+    set_attachment = { args = { SLOT, attachment_kind }, valid = { 1, 1 },
+                       oor = { slots_oor, slots_oor } },
+    color = { args = { SLOT }, valid = { 1 }, oor = { slots_oor } },
+    set_color = { args = { SLOT, color_kind, color_kind, color_kind, color_kind },
+                  valid = { 1, 0.5, 0.5, 0.5, 1 }, oor = { slots_oor } },
+    tint = { args = { SLOT }, valid = { 1 }, oor = { slots_oor } },
+    dark = { args = { SLOT }, valid = { 1 }, oor = { slots_oor } },
+    draw_order = { args = { table_or_nil_kind }, valid = { {} } },
+    deform = { args = { slots_index_kind("attachment"), table_or_nil_kind }, valid = { 1, {} },
+               oor = { slots_oor } },
+    vertices = { args = { SLOT, table_or_nil_kind }, valid = { 1, {} }, oor = { slots_oor } },
+  }
+  METHODS.Clip = {
+    apply = { args = { userdata_kind("ik2d.RigTargets"), time_kind, alpha_kind },
+              valid = { "targets", 0.5, 1 } },
+    duration = { args = {} },
+  }
+end
+
 -- set_limits: a second argument below the first is "min > max"; limits
 -- beyond 2 pi look like degrees and are refused (ik2d uses radians).
 local function limit_value(which, v)
@@ -493,10 +591,10 @@ METHODS.Constraint.set_limits.args[1] = number_kind{
   check_value = function(v) return limit_value("min", v) end }
 
 local SELF = { Chain = "arm", Constraint = "c", Solver = "s", Group = "g", SkeletonGroup = "gs",
-               Spring = "sp" }
+               Spring = "sp", Slots = "slots", Clip = "clip" }
 local TYPE = { Chain = "ik2d.Chain", Constraint = "ik2d.Constraint",
                Solver = "ik2d.Solver", Group = "ik2d.Group", SkeletonGroup = "ik2d.Group",
-               Spring = "ik2d.Spring" }
+               Spring = "ik2d.Spring", Slots = "ik2d.Slots", Clip = "ik2d.Clip" }
 
 -- Module functions; arguments numbered from 1.
 local function bones_table_kind(v)
@@ -527,6 +625,16 @@ local FUNCTIONS = {
     if type(v) == "table" then return err("bones: table of bone names or indices expected, got nil") end
     return table_kind(v)
   end }, valid = { "sk", { bones = { "c" }, target = "a" } } },
+  slots = { args = { userdata_kind("ik2d.Skeleton"), function(v)
+    if type(v) == "table" then return err("slots: a rig needs 1 to 1024 slots") end -- {} has none
+    return table_kind(v)
+  end }, valid = { "rsk", { slots = { { bone = 1 } } } } },
+  rig_targets = { args = { function(v)
+    if type(v) == "table" then return err("skeleton: ik2d.Skeleton expected, got nil") end
+    return table_kind(v)
+  end }, valid = { { skeleton = "rsk" } } },
+  -- {}: a clip of no timelines, lasting 0 s
+  clip = { args = { userdata_kind("ik2d.RigTargets"), table_kind }, valid = { "targets", {} } },
 }
 
 -- ------------------------------------------------------------------
@@ -564,11 +672,14 @@ local function caller(style, name, n)
   return f
 end
 
+-- the fixture's objects named in valid values (tables copied, their
+-- values resolved too)
+local OBJECTS = { arm = true, other = true, sk = true, rsk = true, targets = true }
 local function resolve(fx, v)
-  if v == "arm" or v == "other" or v == "sk" then return fx[v] end
+  if OBJECTS[v] then return fx[v] end
   if type(v) == "table" then
     local copy = {}
-    for k, x in pairs(v) do copy[k] = x end
+    for k, x in pairs(v) do copy[k] = resolve(fx, x) end
     return copy
   end
   return v

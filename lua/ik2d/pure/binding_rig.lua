@@ -79,10 +79,11 @@ local function whole_in(v, arg, owner, key)
   return floor(n)
 end
 
--- the n numbers of the array field key of t, into out
+-- the n numbers of the array field key of t, into out, each plus 0 as
+-- the C binding adds (a negative zero becomes 0)
 local function read_numbers(t, key, arg, owner, out, n)
   local list = rawget(t, key)
-  for i = 1, n do out[i] = number_in(rawget(list, i), arg, owner, key, i) end
+  for i = 1, n do out[i] = number_in(rawget(list, i), arg, owner, key, i) + 0.0 end
   return out
 end
 
