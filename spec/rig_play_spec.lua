@@ -288,3 +288,17 @@ io.write(table.concat(out, "\n"))
     end
   end)
 end)
+
+describe("IK keys", function()
+  -- spec/rigs/timelines.json keys IK "reach" with Spine's stretch (true):
+  -- the key's value is math.huge, which the clip switches to at the key
+  run("switch the solver's stretch to Spine's unbounded one, and back at the set-up", function()
+    local rig = load("timelines")
+    local reach = rig.solvers.reach
+    rig:apply("constraints", 0.5)
+    assert.are.equal(math.huge, reach:options().stretch)
+    assert.are.equal(0, reach:options().compress)
+    rig:apply(nil, 0)
+    assert.are.equal(1, reach:options().stretch)
+  end)
+end)

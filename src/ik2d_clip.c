@@ -106,13 +106,14 @@ static bool is_order(const double *v, int n) {
 
 /* Is v a value the channel takes? */
 static bool value_valid(ik2d_channel channel, double v, const ik2d_rig_targets *targets) {
+  /* (stretch switches, not blends: HUGE_VAL, Spine's unbounded stretch) */
+  if (channel == IK2D_CHANNEL_STRETCH) return v == HUGE_VAL || (isfinite(v) && v >= 1.0);
   if (!isfinite(v)) return false;
   switch (channel) {
   case IK2D_CHANNEL_INHERIT: return whole_in(v, 0, IK2D_INHERIT_NO_SCALE_OR_REFLECTION);
   case IK2D_CHANNEL_BEND: return v == 1.0 || v == -1.0;
   case IK2D_CHANNEL_SOFTNESS: return v >= 0.0;
   case IK2D_CHANNEL_COMPRESS: return v >= 0.0 && v <= 1.0;
-  case IK2D_CHANNEL_STRETCH: return v >= 1.0;
   case IK2D_CHANNEL_ATTACHMENT:
     return whole_in(v, -1, ik2d_slots_attachment_count(targets->slots) - 1);
   default: return true;

@@ -88,6 +88,8 @@ end
 -- checks
 -- ------------------------------------------------------------------
 
+local HUGE = math.huge
+
 local function finite(v) return v ~= nil and v - v == 0 end
 
 local function whole_in(v, low, high)
@@ -107,12 +109,13 @@ end
 
 -- Is v a value the channel takes?
 local function value_valid(channel, v, targets)
+  -- (stretch switches, not blends: math.huge, Spine's unbounded stretch)
+  if channel == STRETCH then return v == HUGE or (finite(v) and v >= 1.0) end
   if not finite(v) then return false end
   if channel == INHERIT then return whole_in(v, 0, bone_model.NO_SCALE_OR_REFLECTION) end
   if channel == BEND then return v == 1.0 or v == -1.0 end
   if channel == SOFTNESS then return v >= 0.0 end
   if channel == COMPRESS then return v >= 0.0 and v <= 1.0 end
-  if channel == STRETCH then return v >= 1.0 end
   if channel == ATTACHMENT then return whole_in(v, 0, targets.slots.attachment_count) end
   return true
 end
