@@ -86,6 +86,9 @@ local function new_rig(desc, parts, atlas)
     _drawn = setmetatable({}, { __mode = "k" }),
   }
   for i, s in ipairs(parts.solver_list) do self._setup[i] = s:options() end
+  -- a core that keeps the set-up itself puts it back in one call
+  if parts.targets.keep_setup then parts.targets:keep_setup() end
+  for _, slot in ipairs(self.slots) do self._has_dark = self._has_dark or slot.dark ~= nil end
   return setmetatable(self, Rig)
 end
 
@@ -155,6 +158,8 @@ end
 --- rig:setup(): every bone, slot, solver setting and constraint mix back to
 -- the set-up (then clips play on top: rig:play).
 function Rig:setup()
+  local targets = self._targets
+  if targets.to_setup then return targets:to_setup() end
   self.skeleton:reset()
   if self._core_slots then self._core_slots:to_setup() end
   for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
@@ -203,35 +208,41 @@ end
 -- ------------------------------------------------------------------
 
 -- Every drawn slot's world vertices into lists (the k-th drawn slot's
--- into lists[k]) and its index into drawn: the core's one call for the
--- whole rig, else (a core without it) slot by slot in drawing order.
-local function world_vertices(slots, lists, drawn, order)
-  if slots.world_vertices then return slots:world_vertices(lists, drawn) end
-  slots:draw_order(order)
+-- into lists[k]), its index into drawn, its attachment's into shown and
+-- its tint into tints: the core's one call for the whole rig, else (a
+-- core without it) slot by slot in drawing order.
+local function world_vertices(slots, s)
+  local lists, drawn, shown, tints = s.lists, s.drawn, s.shown, s.tints
+  if slots.world_vertices then return slots:world_vertices(lists, drawn, shown, tints) end
+  local order = slots:draw_order(s.order)
   local n = 0
   for k = 1, #order do
     local i = order[k]
     local list = lists[n + 1] or {}
     if slots:vertices(i, list) then
       n = n + 1
-      lists[n], drawn[n] = list, i
+      lists[n], drawn[n], shown[n] = list, i, slots:attachment(i)
+      local tint = tints[n] or {}
+      tint[1], tint[2], tint[3], tint[4] = slots:tint(i)
+      tints[n] = tint
     end
   end
   return n
 end
 
--- The entry of slot i showing attachment record a, vertices its list.
-local function fill_entry(self, entry, i, a, vertices)
-  local slots = self._core_slots
+-- The k-th entry of what s holds, slot i showing attachment record a.
+local function fill_entry(self, entry, s, k, a)
+  local i = s.drawn[k]
   local slot = self.slots[i]
   entry.slot, entry.attachment, entry.kind = slot.name, a.name, a.kind
   entry.slot_index, entry.attachment_index = i, a.index
-  entry.vertices, entry.uvs, entry.triangles = vertices, a.uvs, a.triangles
+  entry.vertices, entry.uvs, entry.triangles = s.lists[k], a.uvs, a.triangles
   entry.blend = slot.blend or "normal"
-  local color = entry.color or {}
-  color[1], color[2], color[3], color[4] = slots:tint(i)
+  local color, tint = entry.color or {}, s.tints[k]
+  color[1], color[2], color[3], color[4] = tint[1], tint[2], tint[3], tint[4]
   entry.color = color
-  local r, g, b = slots:dark(i)
+  local r, g, b
+  if self._has_dark then r, g, b = self._core_slots:dark(i) end
   if r then
     local dark = entry.dark or {}
     dark[1], dark[2], dark[3] = r, g, b
@@ -267,17 +278,15 @@ local function attachments(self, t)
   end
   local scratch = self._drawn[t]
   if not scratch then
-    scratch = { lists = {}, drawn = {}, order = {} }
+    scratch = { lists = {}, drawn = {}, shown = {}, tints = {}, order = {} }
     self._drawn[t] = scratch
   end
-  local lists, drawn = scratch.lists, scratch.drawn
-  local n = world_vertices(slots, lists, drawn, scratch.order)
-  local records = self._attachment_list
+  local n = world_vertices(slots, scratch)
+  local records, shown = self._attachment_list, scratch.shown
   for k = 1, n do
-    local i = drawn[k]
     local entry = t[k] or {}
     t[k] = entry
-    fill_entry(self, entry, i, records[slots:attachment(i)], lists[k])
+    fill_entry(self, entry, scratch, k, records[shown[k]])
   end
   for k = #t, n + 1, -1 do t[k] = nil end
   return t
