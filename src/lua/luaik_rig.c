@@ -132,11 +132,14 @@ static void read_slot(lua_State *L, int sk, int t, int i, ik2d_slot_def *slot) {
   lua_settop(L, top - 1);
 }
 
-/* The doubles and ints an attachment table's arrays hold. */
-static void attachment_counts(lua_State *L, int t, long *doubles, long *ints) {
-  *doubles += array_length(L, t, "vertices", 2, "") + array_length(L, t, "weights", 2, "") +
-              array_length(L, t, "uvs", 2, "");
-  *ints += array_length(L, t, "triangles", 2, "");
+/* The doubles and ints attachment i's table (at t) holds in its arrays. */
+static void attachment_counts(lua_State *L, int t, int i, long *doubles, long *ints) {
+  const char *owner = lua_pushfstring(L, "attachments[%d]: ", i + 1);
+  *doubles += array_length(L, t, "vertices", 2, owner);
+  *doubles += array_length(L, t, "weights", 2, owner);
+  *doubles += array_length(L, t, "uvs", 2, owner);
+  *ints += array_length(L, t, "triangles", 2, owner);
+  lua_pop(L, 1);
 }
 
 /* Attachment i (the table at t) into a, its arrays taken from *doubles
@@ -159,6 +162,10 @@ static void read_attachment(lua_State *L, int t, int i, ik2d_attachment_def *a, 
     a->vertices = *doubles;
     read_numbers(L, t, "vertices", 2, owner, *doubles, n, 0.0);
     *doubles += n;
+    /* the core reads 2 a vertex */
+    if (n != 2 * a->vertex_count)
+      luaik_arg_errorf(L, 2, "%svertices: %d numbers expected (2 a vertex, as many as the uvs), got %d",
+                       owner, 2 * a->vertex_count, n);
   }
   if ((n = array_length(L, t, "weights", 2, owner)) > 0) {
     /* bones 1-based there: each entry's bone is its vertex's count + 1 on */
@@ -230,7 +237,7 @@ int luaik_slots_new(lua_State *L) {
     lua_rawgeti(L, -1, i + 1);
     if (!lua_istable(L, -1))
       luaik_arg_errorf(L, 2, "attachments[%d]: table expected, got %s", i + 1, luaik_typename(L, -1));
-    attachment_counts(L, lua_gettop(L), &double_count, &int_count);
+    attachment_counts(L, lua_gettop(L), i, &double_count, &int_count);
     lua_pop(L, 1);
   }
   doubles = (double *)scratch(L, (size_t)double_count * sizeof(double));
@@ -370,10 +377,12 @@ static int slots_vertices(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
+  luaik_push_table_arg(L, 3);
+  /* the scratch above the table, alive while it is filled */
   out = (double *)scratch(L, 2 * (size_t)n * sizeof(double));
   ik2d_slots_vertices(slots, sk, i, out, 2 * n);
-  luaik_push_table_arg(L, 3);
-  luaik_trim(L, lua_gettop(L), luaik_fill(L, lua_gettop(L), 1, out, 2 * n));
+  luaik_trim(L, 3, luaik_fill(L, 3, 1, out, 2 * n));
+  lua_settop(L, 3);
   return 1;
 }
 
@@ -717,6 +726,20 @@ static void read_curves(lua_State *L, int t, const char *owner, ik2d_timeline_de
   lua_pop(L, 1);
 }
 
+/* The values a key of the timeline takes on targets (0: not known, its
+** target not in the rig, which the core refuses). */
+static int values_a_key(const ik2d_timeline_def *t, const ik2d_rig_targets *targets) {
+  int count = 0;
+  switch (t->channel) {
+  case IK2D_CHANNEL_COLOR: return 4;
+  case IK2D_CHANNEL_RGB:
+  case IK2D_CHANNEL_DARK: return 3;
+  case IK2D_CHANNEL_DRAW_ORDER: return ik2d_slots_count(targets->slots);
+  case IK2D_CHANNEL_DEFORM: ik2d_slots_deform(targets->slots, t->target, &count); return count;
+  default: return 1;
+  }
+}
+
 /* The values each key's curve has: a deform's one (its share), else its
 ** values a key (at most 4: a draw order's are stepped). */
 static int curve_values(ik2d_channel channel, int per_key) {
@@ -724,9 +747,10 @@ static int curve_values(ik2d_channel channel, int per_key) {
   return per_key > 4 ? 1 : per_key;
 }
 
-static void read_timeline(lua_State *L, int t, int i, ik2d_timeline_def *out, clip_pools *pools) {
+static void read_timeline(lua_State *L, int t, int i, ik2d_timeline_def *out, clip_pools *pools,
+                          const ik2d_rig_targets *targets) {
   const char *owner = lua_pushfstring(L, "timelines[%d]: ", i + 1);
-  int top = lua_gettop(L), keys, n;
+  int top = lua_gettop(L), keys, n, per_key;
   double add = 0.0;
   memset(out, 0, sizeof *out);
   luaik_rawfield(L, t, "channel");
@@ -745,6 +769,11 @@ static void read_timeline(lua_State *L, int t, int i, ik2d_timeline_def *out, cl
   out->values = pools->doubles;
   read_numbers(L, t, "values", 2, owner, pools->doubles, n, add);
   pools->doubles += n;
+  /* the core reads as many as the keys take */
+  per_key = values_a_key(out, targets);
+  if (per_key > 0 && n != keys * per_key)
+    luaik_arg_errorf(L, 2, "%svalues: %d numbers expected (%d keys of %d), got %d", owner,
+                     keys * per_key, keys, per_key, n);
   if (keys > 0) read_curves(L, t, owner, out, pools, curve_values(out->channel, n / keys));
   lua_settop(L, top - 1);
 }
@@ -754,23 +783,27 @@ static void clip_sizes(lua_State *L, int list, int count, clip_counts *c) {
   int i, k;
   for (i = 0; i < count; i++) {
     int keys, values;
+    const char *owner;
     lua_rawgeti(L, list, i + 1);
     if (!lua_istable(L, -1))
       luaik_arg_errorf(L, 2, "timelines[%d]: table expected, got %s", i + 1, luaik_typename(L, -1));
-    keys = array_length(L, -1, "times", 2, "");
-    values = array_length(L, -1, "values", 2, "");
+    owner = lua_pushfstring(L, "timelines[%d]: ", i + 1);
+    keys = array_length(L, -2, "times", 2, owner);
+    values = array_length(L, -2, "values", 2, owner);
     c->doubles += keys + values;
     c->bytes += keys;
     c->ints += (long)keys * 4 + (long)keys;
-    luaik_rawfield(L, -1, "curves");
+    luaik_rawfield(L, -2, "curves");
+    if (!lua_isnil(L, -1) && !lua_istable(L, -1))
+      luaik_arg_errorf(L, 2, "%scurves: table expected, got %s", owner, luaik_typename(L, -1));
     for (k = 0; lua_istable(L, -1) && k < keys; k++) {
       long points = 0;
       lua_rawgeti(L, -1, k + 1);
-      curve_kind(L, 2, "", k, &points);
+      curve_kind(L, 2, owner, k, &points);
       c->doubles += points;
       lua_pop(L, 1);
     }
-    lua_pop(L, 2);
+    lua_pop(L, 3);
   }
 }
 
@@ -798,7 +831,7 @@ int luaik_clip_new(lua_State *L) {
   pools.bytes = (unsigned char *)scratch(L, (size_t)counts.bytes);
   for (i = 0; i < count; i++) {
     lua_rawgeti(L, list, i + 1);
-    read_timeline(L, lua_gettop(L), i, &timelines[i], &pools);
+    read_timeline(L, lua_gettop(L), i, &timelines[i], &pools, &r->targets);
     lua_pop(L, 1);
   }
   def.timeline_count = count;

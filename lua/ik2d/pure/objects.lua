@@ -13,7 +13,7 @@ local RELEASE = { Chain = skeleton.release_chain, Solver = skeleton.unlink_solve
   Skeleton = skeleton.release, TransformConstraint = transform_constraint.release }
 
 local KINDS = { "Constraint", "Chain", "Solver", "Group", "Skeleton", "Spring",
-  "TransformConstraint" }
+  "TransformConstraint", "Slots", "RigTargets", "Clip" }
 local all = {}
 for k = 1, #KINDS do all[k] = B.objects() end
 M.gc = {}

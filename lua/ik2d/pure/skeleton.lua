@@ -794,6 +794,17 @@ function M.set_base_deferred(sk, x, y, angle)
   for k = 1, #list do list[k].link.stale = true end
 end
 
+--- The pose of bones changed in place (a clip): every bone stale and
+-- every chain to pull, deferring, as after set_base_deferred
+-- (ik2d__skeleton_posed).
+function M.posed(sk)
+  sk.deferring = true
+  local stale = sk.stale
+  for b = 1, sk.count do stale[b] = true end
+  local list = sk.chains
+  for k = 1, #list do list[k].link.stale = true end
+end
+
 --- The base set (checked by the caller) as set_base sets it, its bones
 -- placed later: by the solve that follows (what it reads, then the rest
 -- once), or by the first reader (M.ready).  Pending: stale outside a

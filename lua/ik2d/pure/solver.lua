@@ -172,6 +172,23 @@ M.set_tip_angle = checks.setter(api.solver, "tip_angle", RULES, keep, chain_of)
 M.set_pole = checks.setter(api.solver, "pole", RULES, keep, chain_of)
 M.set_aim = checks.setter(api.solver, "aim", RULES, keep, chain_of)
 
+-- each setting's own check, as its C setter's (ik2d_solver_set_weight ...)
+local ONE_CHECKS = {}
+for _, key in ipairs({ "weight", "softness", "bend", "compress", "stretch" }) do
+  ONE_CHECKS[key] = checks.values(api.solver, { key })
+end
+
+--- One of the settings a clip keys (weight, softness, bend, compress,
+-- stretch) set alone, checked alone as its C setter checks it: nil, or
+-- the status (nothing kept).
+function M.set_one(sv, key, v)
+  local status = ONE_CHECKS[key](v)
+  if status then return status end
+  sv.settings[key] = v
+  keep(sv)
+  return nil
+end
+
 --- the last bone free again
 function M.clear_tip_angle(sv)
   sv.settings.tip = false

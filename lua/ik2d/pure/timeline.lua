@@ -59,4 +59,18 @@ function M.value(tl, k, c, time)
   return segment(times[k], v0, times[k + 1], v1, time)
 end
 
+--- How far from key k (0) to the next (1) the value is at time, by channel
+-- 1's curve: for values too many to key one by one (a deform's)
+function M.share(tl, k, time)
+  local at = (k - 1) * tl.channels + 1
+  if k >= tl.key_count then return 1.0 end
+  local curve = tl.curves and tl.curves[k] or 0
+  if curve == STEPPED then return 0.0 end
+  local times = tl.times
+  if curve == POINTS then
+    return through_points(tl.points, tl.first[at], tl.count[at], times[k], 0.0, times[k + 1], 1.0, time)
+  end
+  return segment(times[k], 0.0, times[k + 1], 1.0, time)
+end
+
 return M
