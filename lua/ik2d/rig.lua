@@ -218,10 +218,14 @@ local function world_vertices(slots, s)
   local n = 0
   for k = 1, #order do
     local i = order[k]
-    local list = lists[n + 1] or {}
+    local list = lists[n + 1]
+    if list == nil then
+      list = {}
+      lists[n + 1] = list
+    end
     if slots:vertices(i, list) then
       n = n + 1
-      lists[n], drawn[n], shown[n] = list, i, slots:attachment(i)
+      drawn[n], shown[n] = i, slots:attachment(i)
       local tint = tints[n] or {}
       tint[1], tint[2], tint[3], tint[4] = slots:tint(i)
       tints[n] = tint
