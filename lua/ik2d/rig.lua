@@ -271,9 +271,6 @@ end
 -- skin =, kind =, uvs =, triangles =, data = }): the list is what is
 -- called.
 local function attachments(self, t)
-  if t ~= nil and type(t) ~= "table" then
-    error("ik2d.rig: attachments: t must be a table or nil, got " .. show(t), 2)
-  end
   t = t or {}
   local slots = self._core_slots
   if not slots then
@@ -299,6 +296,9 @@ end
 function ATTACHMENT_LIST.__call(_, self, t)
   if getmetatable(self) ~= Rig then
     error("ik2d.rig: attachments: call it as rig:attachments([t]), got " .. show(self), 2)
+  end
+  if t ~= nil and type(t) ~= "table" then
+    error("ik2d.rig: attachments: t must be a table or nil, got " .. show(t), 2)
   end
   return attachments(self, t)
 end
