@@ -1,4 +1,4 @@
--- The bone model's API (issue 31): the skeleton's scale, the whole local
+-- The bone model's API: the skeleton's scale, the whole local
 -- pose, world matrices (a skeleton's and a group's, and their FFI
 -- arrays), transform constraints and the order a skeleton applies its
 -- solvers and constraints in.  Each method's behaviour against values
@@ -173,6 +173,16 @@ helpers.on_both_paths(ik2d, function()
       for i = 1, 3 do matrix_near({ b:matrix(i) }, { a:matrix(i) }, 1e-12) end
     end)
 
+    it("flip mirrors a root at the base that its pose moved off it", function()
+      -- hip rigged at the base (7, 0), posed to (3, 2) in the skeleton's
+      -- space: drawn mirrored at (7 - 3, 2)
+      local sk = rig{ x = 7, flip = true }
+      sk:set_pose("hip", 0.3, 3, 2)
+      local _, _, _, _, x, y = sk:matrix("hip")
+      assert.near(4, x, EPS)
+      assert.near(2, y, EPS)
+    end)
+
     for _, case in ipairs{
       { "missing", { n = 0 }, "bone name or index expected, got no value" },
       { "a table", { {} }, "bone name or index expected, got table" },
@@ -193,7 +203,9 @@ helpers.on_both_paths(ik2d, function()
                        caller_error(function() sk:matrices(5) end))
     end)
 
-    if not (helpers.is_luajit and (ik2d.ffi or ik2d.backend == "lua")) then
+    -- (the arrays are the FFI's: the C core's FFI path, which the classic
+    -- pass keeps for arrays, or the pure core's under LuaJIT)
+    if not helpers.is_luajit or (ik2d.ffi == nil and ik2d.backend ~= "lua") then
       it("matrix_array needs LuaJIT's FFI", function()
         local sk = rig()
         helpers.check_message(helpers.error_of(function() sk:matrix_array() end),
@@ -434,6 +446,50 @@ helpers.on_both_paths(ik2d, function()
                          caller_error(function() sk:set_order(case[1]) end))
         assert.are.same({ ik }, sk:order())
       end
+    end)
+  end)
+
+  describe("a chain solver under a non-uniform scale", function()
+    -- turning a bone under a parent scaled (2, 1) moves its tip on an
+    -- ellipse, not the circle the chain's turns assume: one pass of CCD
+    -- leaves the tip 7.21 from a target 15 from the chain's origin at 2
+    -- rad, 13.3 from one 8 away at 4 rad; the solve passes again from where
+    -- the bones ended while that brings the tip nearer
+    for _, case in ipairs{ { 15, 2, 2.1 }, { 8, 4, 6 } } do
+      it(("ends nearer than one pass does (%g at %g rad: within %g)"):format(case[1], case[2], case[3]),
+         function()
+        local sk = ik2d.skeleton{
+          { name = "root", length = 10, scale_x = 2, scale_y = 1 },
+          { name = "a", parent = "root", length = 10, angle = 0.3 },
+          { name = "b", parent = "a", length = 8, angle = 0.2 },
+          { name = "c", parent = "b", length = 6, angle = 0.1 },
+        }
+        local s = ik2d.solver(sk:chain("a", "c"), { method = "ccd", iterations = 20 })
+        local ox, oy = sk:world("a")
+        s:set_target(ox + case[1] * cos(case[2]), oy + case[1] * sin(case[2]))
+        local _, distance = s:solve()
+        assert.is_true(distance < case[3], distance)
+      end)
+    end
+  end)
+
+  describe("a solve refused", function()
+    it("for a cycle through targets changes nothing, a stretching solver's skeleton included", function()
+      local sk = ik2d.skeleton{ x = 300, y = 300,
+        { name = "spine", length = 30, angle = -1.57 },
+        { name = "arm_a", parent = "spine", length = 20, angle = 1.2 },
+        { name = "hand_a", parent = "arm_a", length = 10, angle = 0.3 },
+        { name = "arm_b", parent = "spine", length = 20, angle = -1.2 },
+        { name = "hand_b", parent = "arm_b", length = 10, angle = -0.7 },
+      }
+      local a = ik2d.solver(sk:chain("spine", "hand_a"), { stretch = 2 })
+      local b = ik2d.solver(sk:chain("spine", "hand_b"))
+      a:set_target_bone(sk, "hand_b", 5, 0)
+      b:set_target_bone(sk, "hand_a", 5, 0)
+      a:set_options{ together = false }
+      local before = { sk:matrices(), sk:transforms() }
+      assert.has_error(function() sk:solve() end)
+      assert.are.same(before, { sk:matrices(), sk:transforms() })
     end)
   end)
 

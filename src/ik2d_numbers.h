@@ -133,4 +133,14 @@ static inline int ik2d_rot_broken(double norm) {
 }
 static inline int ik2d_rot_drifted(double norm) { return fabs(norm - 1.0) > IK2D_ROT_DRIFT; }
 
+/* A chain on a general skeleton whose bones do not all map conformally
+** (a non-uniform scale or a shear along it) turns them as drawn, which
+** bends what the turns say: the solve is taken again from where the bones
+** ended, up to GENERAL_PASSES passes in all.  A map is conformal where
+** |x.y| and |x.x - y.y| of its axes are within CONFORMAL_TOLERANCE of
+** their squared lengths' sum (what rounding leaves of a rotation and a
+** uniform scale composed along a skeleton). */
+#define IK2D_GENERAL_PASSES 16
+#define IK2D_CONFORMAL_TOLERANCE 1e-12
+
 #endif

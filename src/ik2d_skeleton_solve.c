@@ -133,9 +133,10 @@ static bool solver_written_back(ik2d_solver *solver) {
   solver_measure(solver);
   if (sk == NULL) return solver->result.reached;
   ik2d__skeleton_chain_push(chain, true);
-  /* a target on a bone of its own skeleton may have moved with it: the
-  ** result describes where the tip and that bone ended */
-  if (solver->target_skeleton == sk) solver_measure(solver);
+  /* a target on a bone of its own skeleton may have moved with it, and a
+  ** general skeleton places the bones by its model, not by the chain's
+  ** joints: the result describes where the tip (and that bone) ended */
+  if (solver->target_skeleton == sk || sk->general) solver_measure(solver);
   return solver->result.reached;
 }
 
@@ -179,29 +180,70 @@ static ik2d_bone_ik_def bone_ik_def_of(const ik2d_solver *solver) {
   return def;
 }
 
+static bool local_finite(const ik2d_bone_local *l) {
+  return isfinite(l->x) && isfinite(l->y) && isfinite(l->angle) && isfinite(l->scale_x) &&
+         isfinite(l->scale_y) && isfinite(l->shear_x) && isfinite(l->shear_y);
+}
+
 /* A bone IK on the solver's bones, toward its target in the skeleton's
-** space; the bones below follow, and the chains ending there. */
+** space; the bones below follow, and the chains ending there.  A target
+** beyond the doubles in the skeleton's space (a base near them,
+** mirrored), or a solution that is not finite, leaves the bones as they
+** were. */
 static void bone_ik_solve(ik2d_solver *solver, ik2d_skeleton *sk, double x, double y) {
   const struct ik2d_chain_link *link = solver->chain->link;
   ik2d_bone_ik_def def = bone_ik_def_of(solver);
-  int first = link->bones[0];
+  int first = link->bones[0], second = -1;
   ik2d_bone_local a, b;
   if (sk->parent[first] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[first]);
   a = ik2d__skeleton_local(sk, first);
   ik2d__skeleton_unplace(sk, x, y, &x, &y);
+  if (!isfinite(x) || !isfinite(y)) return;
   if (solver->chain->count == 1) {
     ik2d_bone_ik_one(ik2d__skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
                      sk->scale_x, sk->scale_y, &a, sk->length[first], x, y, &def);
   } else {
-    int second = link->bones[1];
-    b = ik2d__skeleton_local(sk, second);
+    b = ik2d__skeleton_local(sk, link->bones[1]);
     if (ik2d_bone_ik_two(ik2d__skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
-                         (ik2d_inherit)sk->inherit[second], sk->scale_x, sk->scale_y, &a, &b,
-                         sk->length[first], sk->length[second], x, y, &def))
-      ik2d__skeleton_set_local(sk, second, &b);
+                         (ik2d_inherit)sk->inherit[link->bones[1]], sk->scale_x, sk->scale_y, &a,
+                         &b, sk->length[first], sk->length[link->bones[1]], x, y, &def))
+      second = link->bones[1];
   }
+  if (!local_finite(&a) || (second >= 0 && !local_finite(&b))) return;
+  if (second >= 0) ik2d__skeleton_set_local(sk, second, &b);
   ik2d__skeleton_set_local(sk, first, &a);
   ik2d__skeleton_moved(sk, first);
+}
+
+/* Does every bone of the solver's chain map its space conformally (a
+** rotation and a uniform scale, maybe a reflection)?  Then a chain turn is
+** the bone's turn as drawn; a non-uniform scale or a shear bends it. */
+static bool chain_conformal(const ik2d_solver *solver, const ik2d_skeleton *sk) {
+  const struct ik2d_chain_link *link = solver->chain->link;
+  int k;
+  for (k = 0; k < solver->chain->count; k++) {
+    const ik2d_affine *w = &sk->world[link->bones[k]];
+    double x2 = w->a * w->a + w->c * w->c, y2 = w->b * w->b + w->d * w->d;
+    double tolerance = IK2D_CONFORMAL_TOLERANCE * (x2 + y2);
+    if (fabs(w->a * w->b + w->c * w->d) > tolerance || fabs(x2 - y2) > tolerance) return false;
+  }
+  return true;
+}
+
+/* A chain on bones that do not map conformally, solved as drawn, leaves
+** its bones short of where its turns said: the chain is taken again from
+** where they ended and solved again, while that brings the tip nearer (at
+** full weight: a blend would compound). */
+static void solve_again(ik2d_solver *solver, ik2d_skeleton *sk) {
+  int pass;
+  if (solver->settings.weight != 1.0 || chain_conformal(solver, sk)) return;
+  for (pass = 1; pass < IK2D_GENERAL_PASSES && !solver->result.reached; pass++) {
+    double before = solver->result.distance, x, y;
+    solver_target(solver, &x, &y);
+    ik2d__solver_solve_chain(solver, x, y);
+    solver_written_back(solver);
+    if (!(solver->result.distance < before)) return;
+  }
 }
 
 bool ik2d_solver_solve(ik2d_solver *solver) {
@@ -218,7 +260,10 @@ bool ik2d_solver_solve(ik2d_solver *solver) {
     return solver_measure(solver);
   }
   ik2d__solver_solve_chain(solver, x, y);
-  return solver_written_back(solver);
+  if (solver_written_back(solver)) return true;
+  if (sk == NULL || !sk->general || sk->deferring) return false;
+  solve_again(solver, sk);
+  return solver->result.reached;
 }
 
 void ik2d_solver_target(const ik2d_solver *solver, double *x, double *y) {
@@ -1493,7 +1538,11 @@ static bool needs_general(const ik2d_skeleton *sk) {
 int ik2d_skeleton_solve(ik2d_skeleton *sk) {
   plan p;
   if (sk == NULL) return 0;
-  if (needs_general(sk)) ik2d__skeleton_make_general(sk);
+  if (needs_general(sk)) {
+    /* a cycle through targets refuses the solve before anything changes */
+    if (!plan_make(sk, &p)) return -1;
+    ik2d__skeleton_make_general(sk);
+  }
   if (sk->step_count > 0) return ordered_solve(sk);
   if (sk->general) return general_solve(sk);
   if (plan_holds(sk)) {

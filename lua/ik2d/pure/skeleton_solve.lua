@@ -180,6 +180,42 @@ local function bone_ik_solve(sv, sk, x, y)
   skeleton.moved(sk, first)
 end
 
+-- Does every bone of sv's chain map its space conformally (a rotation and
+-- a uniform scale, maybe a reflection)?  Then a chain turn is the bone's
+-- turn as drawn; a non-uniform scale or a shear bends it.
+local function chain_conformal(sv, sk)
+  local bones = sv.chain.link.bones
+  local wa, wb, wc, wd = sk.wa, sk.wb, sk.wc, sk.wd
+  for k = 1, sv.chain.count do
+    local b = bones[k]
+    local a, bb, c, d = wa[b], wb[b], wc[b], wd[b]
+    local x2, y2 = a * a + c * c, bb * bb + d * d
+    local tolerance = N.CONFORMAL_TOLERANCE * (x2 + y2)
+    if abs(a * bb + c * d) > tolerance or abs(x2 - y2) > tolerance then return false end
+  end
+  return true
+end
+
+-- A chain on bones that do not map conformally, solved as drawn, leaves
+-- its bones short of where its turns said: the chain is taken again from
+-- where they ended and solved again, while that brings the tip nearer (at
+-- full weight: a blend would compound).  Returns reached.
+local function solve_again(sv, sk, P)
+  if sv.settings.weight ~= 1.0 or chain_conformal(sv, sk) then return false end
+  local reached, pass = false, 1
+  while pass < N.GENERAL_PASSES and not reached do
+    local before = sv.distance
+    if sv.target_skeleton then read_target(sv) end
+    solvers.solve_chain(sv, P)
+    measure(sv)
+    skeleton.push(sv.chain, true)
+    reached = measure(sv)
+    if not (sv.distance < before) then return reached end
+    pass = pass + 1
+  end
+  return reached
+end
+
 --- Solves sv and writes its chain's result (ik2d_solver_solve): a
 -- skeleton chain's into its skeleton (its bones, the bones below, the
 -- other chains), as without a base set later; returns reached, distance,
@@ -222,6 +258,7 @@ function M.solve_one(sv, P)
   -- general skeleton places the bones by its model, not the chain's
   -- joints: the result describes where the tip (and that bone) ended
   if sk and (sv.target_skeleton == sk or sk.general) then reached = measure(sv) end
+  if not reached and sk and sk.general and not sk.deferring then reached = solve_again(sv, sk, P) end
   return reached, sv.distance, sv.iterations, sv.limited
 end
 
