@@ -363,11 +363,22 @@ bench-character:
 # --- rig loading bench ----------------------------------------------------
 # `make bench-rig`: a generated 67-bone Spine rig of 11 animations (about
 # 1 MB of JSON, bench/spine_rig_gen.lua) decoded with each JSON library
-# there is and read to its rig description, on LuaJIT and Lua 5.4.
+# there is and read to its rig description, on LuaJIT and Lua 5.4; then
+# the hero a frame (bench/rig_frame.lua: clip, constraints, world
+# matrices, every attachment's world vertices) for 1 and 100 characters
+# against a plain-Lua runtime of the same playback, on LuaJIT (FFI and
+# classic), Lua 5.4 and the pure core.
 .PHONY: bench-rig
 bench-rig:
+	@$(MAKE) --no-print-directory all LUA=luajit
+	@$(MAKE) --no-print-directory all LUA=lua5.4
 	@luajit bench/rig_load.lua
 	@lua5.4 bench/rig_load.lua
+	@luajit bench/rig_frame.lua
+	@IK2D_NO_FFI=1 luajit bench/rig_frame.lua
+	@lua5.4 bench/rig_frame.lua
+	@IK2D_PURE=1 luajit bench/rig_frame.lua
+	@IK2D_PURE=1 lua5.4 bench/rig_frame.lua
 
 # --- solve quality benchmark ----------------------------------------------
 # `make bench-quality`: convergence, tracking and jitter of ik2d's CCD and

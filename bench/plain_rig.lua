@@ -126,7 +126,8 @@ local function load_attachments(desc, data, atlas)
 end
 
 local function load_clip(data, clip)
-  local c = { bones = {}, slots = {}, solvers = {}, constraints = {}, deform = {}, draw_order = nil }
+  local c = { bones = {}, slots = {}, solvers = {}, constraints = {}, deform = {}, draw_order = nil,
+    inherits = {} }
   for name, tls in pairs(clip.bones or {}) do
     local b = data.bone_index[name]
     for _, channel in ipairs(BONE_CHANNELS) do
@@ -136,7 +137,6 @@ local function load_clip(data, clip)
     if tls.inherit then
       local values = {}
       for k, v in ipairs(tls.inherit.values) do values[k] = INHERIT[v] end
-      c.inherits = c.inherits or {}
       c.inherits[#c.inherits + 1] = { bone = b, times = tls.inherit.times, values = values }
     end
   end
@@ -343,7 +343,7 @@ local function apply_clip(ch, clip, time)
       if t.scale then b[field] = setup_bones[t.bone][field] * v else b[field] = setup_bones[t.bone][field] + v end
     end
   end
-  for _, t in ipairs(clip.inherits or {}) do
+  for _, t in ipairs(clip.inherits) do
     local k = key_at(t.times, time)
     if k > 0 then ch.bones[t.bone].inherit = t.values[k] end
   end

@@ -75,6 +75,28 @@ local function plain_frames(list)
   end
 end
 
+-- The core's own part (under LuaJIT's FFI): rig:apply, and every drawn
+-- attachment's world vertices into one buffer by ik2d_slots_all_vertices,
+-- no Lua table written.
+local core_frames
+if ik2d.ffi then
+  local ffi = require "ffi"
+  local view = require("ik2d.ffi").rig_view
+  core_frames = function(list)
+    local out, drawn = ffi.new("double[?]", 4096), ffi.new("int[?]", 256)
+    return function(first, last)
+      for f = first, last do
+        for k = 1, #list do
+          local c = list[k]
+          c.rig:apply(CLIP, (f / 60 + c.offset) % duration)
+          local C, slots, sk = view(c.rig._core_slots, c.rig.skeleton)
+          C.ik2d_slots_all_vertices(slots, sk, out, 4096, drawn)
+        end
+      end
+    end
+  end
+end
+
 -- ------------------------------------------------------------------
 -- the same playback: how far apart the two runtimes' vertices are
 -- ------------------------------------------------------------------
@@ -135,7 +157,16 @@ local function measure(n)
     timing.progress(".")
   end
   local us_ik2d, us_plain = median(a) * 1e6, median(b) * 1e6
-  return us_ik2d, us_plain, garbage(ours) / n, garbage(theirs) / n
+  local us_core
+  if core_frames then
+    local c = {}
+    for r = 1, ROUNDS do
+      timing.full_gc()
+      c[r] = timing.per_frame(core_frames(list), calibrate) / n
+    end
+    us_core = median(c) * 1e6
+  end
+  return us_ik2d, us_plain, garbage(ours) / n, garbage(theirs) / n, us_core
 end
 
 local first = crowd(1)[1]
@@ -144,11 +175,11 @@ local worst, where = farthest(first)
 print(("%s; the hero (%d bones, %d slots), clip %s"):format(runtime, #first.rig.skeleton,
   #first.rig.slots, CLIP))
 print(("plain runtime vs ik2d: vertices at most %.3g apart over every clip (%s)"):format(worst, where))
-print("characters   ik2d us/char   plain us/char   ratio   garbage B/char (ik2d, plain)")
+print("characters   ik2d us/char   plain us/char   ratio   garbage B/char (ik2d, plain)   core alone us/char")
 for _, n in ipairs({ 1, 100 }) do
   local t0 = clock()
-  local ours, theirs, g_ours, g_theirs = measure(n)
+  local ours, theirs, g_ours, g_theirs, core = measure(n)
   timing.progress(" %.1f s\n", clock() - t0)
-  print(("%10d   %12.1f   %13.1f   %5.1fx   %.0f, %.0f"):format(n, ours, theirs, theirs / ours, g_ours,
-    g_theirs))
+  print(("%10d   %12.1f   %13.1f   %5.1fx   %14.0f, %.0f   %18s"):format(n, ours, theirs, theirs / ours,
+    g_ours, g_theirs, core and ("%.1f"):format(core) or "-"))
 end

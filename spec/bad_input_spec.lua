@@ -153,6 +153,12 @@ local function table_kind(v)
   return err("table expected, got " .. type_name(v))
 end
 
+-- a table or nothing, filled (not returned)
+local function optional_table_kind(v)
+  if v == nil or type(v) == "table" then return ok() end
+  return err("table expected, got " .. type_name(v))
+end
+
 -- a group's targets, x and y of every member: an empty table has too few
 -- (the items themselves: spec/group_spec.lua)
 local function numbers_kind(count)
@@ -561,6 +567,9 @@ if ik2d.slots then
     deform = { args = { slots_index_kind("attachment"), table_or_nil_kind }, valid = { 1, {} },
                oor = { slots_oor } },
     vertices = { args = { SLOT, table_or_nil_kind }, valid = { 1, {} }, oor = { slots_oor } },
+    world_vertices = { args = { table_kind, table_kind, optional_table_kind, optional_table_kind },
+                       valid = { {}, {}, {}, {} } },
+    skeleton = { args = {} },
   }
   METHODS.Clip = {
     apply = { args = { userdata_kind("ik2d.RigTargets"), time_kind, alpha_kind },

@@ -16,7 +16,7 @@ local SCREENSHOT = "ik2d-viewer.png"
 local BACKGROUND = { 0.16, 0.17, 0.2 }
 
 local run = { passed = 0, failed = 0, frame = 0, state = "checks" }
-local hero, draw_scene, open, current_rig
+local hero, draw_scene, open, current_rig, viewer
 
 local function check(ok, what)
   if ok then
@@ -141,6 +141,58 @@ local function checks()
   current_rig():apply("walk", 0.35)
 end
 
+-- The viewer's controls as a user would use them: every key, a solver's
+-- target dragged (it must follow the mouse), the legs walked by the gait
+-- and the head aimed, frames played and drawn with the HUD.
+local function frames(n)
+  for _ = 1, n do
+    viewer.update(1 / 60)
+    g.setCanvas(canvas)
+    draw_scene()
+    viewer.hud()
+    g.setCanvas()
+  end
+end
+
+local function controls()
+  local view = viewer.view
+  for _, key in ipairs({ "d", "down", "return", "l", "l", "m", "n", "+", "-", "space", "space" }) do
+    love.keypressed(key)
+    frames(2)
+  end
+  local rig = current_rig()
+  local solver = rig.solvers.leg_front
+  local tx, ty = solver:target()
+  local sx, sy = view.x + tx * view.zoom, view.y + ty * view.zoom
+  love.mousepressed(sx, sy, 1)
+  love.mouse.setPosition(sx + 20, sy - 15)
+  frames(3)
+  local mx, my = love.mouse.getPosition()
+  local gx, gy = solver:target()
+  check(math.abs(gx - (mx - view.x) / view.zoom) < 1e-6 and math.abs(gy - (my - view.y) / view.zoom) < 1e-6,
+    "a dragged target follows the mouse")
+  love.mousereleased(mx, my, 1)
+  frames(2)
+  local bone = solver:target_bone()
+  check(bone ~= nil, "a target let go follows its bone again")
+  love.keypressed("g")
+  love.keypressed("a")
+  frames(60)
+  check(view.gait and view.aim, "the gait and the aim switch on")
+  local x0 = rig.solvers.leg_back:target()
+  frames(30)
+  check(rig.solvers.leg_back:target() ~= x0 or rig.solvers.leg_front:target() ~= tx,
+    "the gait moves the feet")
+  love.keypressed("g")
+  love.keypressed("a")
+  frames(2)
+  check(rig.solvers.leg_front:target_bone() ~= nil and rig.solvers.head_look:target_bone() ~= nil,
+    "the gait and the aim give the targets back to their bones")
+  love.keypressed("d")
+  open(hero)
+  current_rig():apply("walk", 0.35)
+end
+
 -- the screenshot's pixels: how many differ from the background in the
 -- character's box
 local function drawn_pixels(image)
@@ -156,8 +208,8 @@ local function drawn_pixels(image)
   return count
 end
 
-function autotest.start(path, scene, open_rig, rig_now)
-  hero, draw_scene, open, current_rig = path, scene, open_rig, rig_now
+function autotest.start(path, scene, open_rig, rig_now, ui)
+  hero, draw_scene, open, current_rig, viewer = path, scene, open_rig, rig_now, ui
   love.errorhandler = function(msg)
     print("viewer: error: " .. tostring(msg) .. "\n" .. debug.traceback())
     print("viewer: 0 passed, 1 failed")
@@ -169,6 +221,7 @@ function autotest.update()
   run.frame = run.frame + 1
   if run.state == "checks" then
     checks()
+    controls()
     run.state = "shoot"
   elseif run.state == "shoot" and run.frame > 3 then
     run.state = "waiting"

@@ -172,7 +172,8 @@ end
 function love.load(args)
   if test_mode then
     local autotest = require "autotest"
-    autotest.start(HERO, draw_scene, open, function() return rig end)
+    autotest.start(HERO, draw_scene, open, function() return rig end,
+      { view = view, update = update, hud = hud })
     love.update, love.draw = autotest.update, autotest.draw
     return
   end

@@ -54,6 +54,7 @@ if not pcall(ffi.typeof, "ik2d_status") then
     int ik2d_slots_count(const ik2d_slots *slots);
     int ik2d_slots_attachment(const ik2d_slots *slots, int i);
     ik2d_status ik2d_slots_tint(const ik2d_slots *slots, int i, double *rgba);
+    int ik2d_slots_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton, int i, double *out, int max);
     int ik2d_slots_all_vertices(const ik2d_slots *slots, ik2d_skeleton *skeleton, double *out, int max, int *drawn);
     ik2d_solver *const *luaik_group_members(void *box, int *count, double **scratch);
     bool luaik_group_live(void *box);
@@ -244,7 +245,7 @@ local function context(core, C)
     for name, f in pairs(list) do classic[kind][name] = f end
   end
   local k = { C = C, methods = methods, classic = classic,
-              fast = { Chain = {}, Solver = {}, Group = {}, Spring = {}, Skeleton = {} } }
+              fast = { Chain = {}, Solver = {}, Group = {}, Spring = {}, Skeleton = {}, Slots = {} } }
   k.live_chain, k.chain_joints = chain_pointers(C, header, getmetatable(core.chain { { length = 1 } }))
   local solver_of = pointers_of(header, getmetatable(core.solver(core.chain { { length = 1 } })),
                                 solver_ptr)
@@ -662,6 +663,74 @@ local function skeleton_array(k)
   end
 end
 
+-- slots:world_vertices(lists, drawn [, shown [, tints]]): the core's one
+-- call into a buffer kept per slots (grown when a call finds it short),
+-- then the numbers copied into the tables in a compiled loop, where the
+-- classic method fills them through the C API.
+local function slots_methods(k, slots_of)
+  local C, live_skeleton, classic = k.C, k.live_skeleton, k.classic.Slots
+  local world_vertices, skeleton_of = classic.world_vertices, classic.skeleton
+  local views = setmetatable({}, { __mode = "k" })
+  local function view_of(slots, pointer)
+    local view = views[slots]
+    if view == nil then
+      local count = C.ik2d_slots_count(pointer)
+      view = { skeleton = skeleton_of(slots), max = 256, drawn = ffi.new("int[?]", count),
+               tint = doubles(4) }
+      view.out = doubles(view.max)
+      views[slots] = view
+    end
+    return view
+  end
+  local function is_table_or_nil(t) return t == nil or type(t) == "table" end
+  function k.fast.Slots.world_vertices(...)
+    local slots, lists, drawn, shown, tints = ...
+    local pointer = slots_of(slots)
+    if not pointer or type(lists) ~= "table" or type(drawn) ~= "table" or not is_table_or_nil(shown)
+       or not is_table_or_nil(tints) then
+      return world_vertices(...)
+    end
+    local view = view_of(slots, pointer)
+    local sk = live_skeleton(view.skeleton)
+    if not sk then return world_vertices(...) end
+    local n = C.ik2d_slots_all_vertices(pointer, sk, view.out, view.max, view.drawn)
+    while n < 0 do
+      view.max = 2 * view.max
+      view.out = doubles(view.max)
+      n = C.ik2d_slots_all_vertices(pointer, sk, view.out, view.max, view.drawn)
+    end
+    local out, drawn_c, tint, at = view.out, view.drawn, view.tint, 0
+    for j = 1, n do
+      local i = drawn_c[j - 1]
+      local count = 2 * C.ik2d_slots_vertices(pointer, sk, i, nil, 0)
+      local list = lists[j]
+      if list == nil then
+        list = {}
+        lists[j] = list
+      end
+      for v = 1, count do list[v] = out[at + v - 1] end
+      local v = count + 1
+      while list[v] ~= nil do
+        list[v] = nil
+        v = v + 1
+      end
+      at = at + count
+      drawn[j] = i + 1
+      if shown then shown[j] = C.ik2d_slots_attachment(pointer, i) + 1 end
+      if tints then
+        C.ik2d_slots_tint(pointer, i, tint)
+        local t = tints[j]
+        if t == nil then
+          t = {}
+          tints[j] = t
+        end
+        t[1], t[2], t[3], t[4] = tint[0], tint[1], tint[2], tint[3]
+      end
+    end
+    return n
+  end
+end
+
 -- What a drawer of rigs calls: M.rig_view(slots, sk) -> the library, the
 -- slots' and the skeleton's core pointers (cast once a pair), or nil for
 -- anything but the C core's live objects.
@@ -670,6 +739,7 @@ local function rig_views(k, core)
   local slots_of = pointers_of(core._header,
     getmetatable(core.slots(sk, { slots = { { bone = 1 } } })), ffi.typeof("ik2d_slots *"))
   local C, live_skeleton = k.C, k.live_skeleton
+  slots_methods(k, slots_of)
   function M.rig_view(slots, skeleton)
     local slots_pointer, skeleton_pointer = slots_of(slots), live_skeleton(skeleton)
     if not (slots_pointer and skeleton_pointer) then return nil end

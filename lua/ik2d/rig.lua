@@ -102,6 +102,7 @@ local function new_rig(desc, parts, atlas, how)
     -- per table rig:attachments filled: the vertex lists it hands out
     _drawn = setmetatable({}, { __mode = "k" }),
   }
+  for _, slot in ipairs(self.slots) do self._has_dark = self._has_dark or slot.dark ~= nil end
   self = setmetatable(self, Rig)
   self:set_setup()
   -- the set-up inherit modes: a clip's inherit keys change the bones' own
@@ -198,11 +199,20 @@ end
 --- rig:setup(): every bone, slot, solver setting and constraint mix back to
 -- the set-up (then clips play on top: rig:play).
 function Rig:setup()
-  self.skeleton:reset()
-  if self._setup_clip then self._setup_clip:apply(self._targets, 0) end
-  if self._core_slots then self._core_slots:to_setup() end
-  for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
-  for i, tc in ipairs(self._constraint_list) do tc:set_options(self._constraint_setup[i]) end
+  local targets = self._targets
+  if targets.to_setup then
+    targets:to_setup()
+  else
+    self.skeleton:reset()
+    if self._core_slots then self._core_slots:to_setup() end
+    for i, tc in ipairs(self._constraint_list) do tc:set_options(self._constraint_setup[i]) end
+  end
+  -- the inherit modes a clip keys, which the skeleton's reset keeps
+  if self._setup_clip then self._setup_clip:apply(targets, 0) end
+  -- solvers the core does not hold (a DragonBones rig's placer's)
+  if self._placer or not targets.to_setup then
+    for i, s in ipairs(self._solver_list) do s:set_options(self._setup[i]) end
+  end
 end
 
 --- rig:set_setup(): the solvers' and transform constraints' settings now
@@ -211,6 +221,7 @@ end
 function Rig:set_setup()
   for i, s in ipairs(self._solver_list) do self._setup[i] = s:options() end
   for i, tc in ipairs(self._constraint_list) do self._constraint_setup[i] = tc:options() end
+  if self._targets.keep_setup then self._targets:keep_setup() end
 end
 
 --- rig:play(clip, time [, alpha]): the clip at time (seconds, not looped)
@@ -275,35 +286,45 @@ end
 -- ------------------------------------------------------------------
 
 -- Every drawn slot's world vertices into lists (the k-th drawn slot's
--- into lists[k]) and its index into drawn: the core's one call for the
--- whole rig, else (a core without it) slot by slot in drawing order.
-local function world_vertices(slots, lists, drawn, order)
-  if slots.world_vertices then return slots:world_vertices(lists, drawn) end
-  slots:draw_order(order)
+-- into lists[k]), its index into drawn, its attachment's into shown and
+-- its tint into tints: the core's one call for the whole rig, else (a
+-- core without it) slot by slot in drawing order.
+local function world_vertices(slots, s)
+  local lists, drawn, shown, tints = s.lists, s.drawn, s.shown, s.tints
+  if slots.world_vertices then return slots:world_vertices(lists, drawn, shown, tints) end
+  local order = slots:draw_order(s.order)
   local n = 0
   for k = 1, #order do
     local i = order[k]
-    local list = lists[n + 1] or {}
+    local list = lists[n + 1]
+    if list == nil then
+      list = {}
+      lists[n + 1] = list
+    end
     if slots:vertices(i, list) then
       n = n + 1
-      lists[n], drawn[n] = list, i
+      drawn[n], shown[n] = i, slots:attachment(i)
+      local tint = tints[n] or {}
+      tint[1], tint[2], tint[3], tint[4] = slots:tint(i)
+      tints[n] = tint
     end
   end
   return n
 end
 
--- The entry of slot i showing attachment record a, vertices its list.
-local function fill_entry(self, entry, i, a, vertices)
-  local slots = self._core_slots
+-- The k-th entry of what s holds, slot i showing attachment record a.
+local function fill_entry(self, entry, s, k, a)
+  local i = s.drawn[k]
   local slot = self.slots[i]
   entry.slot, entry.attachment, entry.kind = slot.name, a.name, a.kind
   entry.slot_index, entry.attachment_index = i, a.index
-  entry.vertices, entry.uvs, entry.triangles = vertices, a.uvs, a.triangles
+  entry.vertices, entry.uvs, entry.triangles = s.lists[k], a.uvs, a.triangles
   entry.blend = slot.blend or "normal"
-  local color = entry.color or {}
-  color[1], color[2], color[3], color[4] = slots:tint(i)
+  local color, tint = entry.color or {}, s.tints[k]
+  color[1], color[2], color[3], color[4] = tint[1], tint[2], tint[3], tint[4]
   entry.color = color
-  local r, g, b = slots:dark(i)
+  local r, g, b
+  if self._has_dark then r, g, b = self._core_slots:dark(i) end
   if r then
     local dark = entry.dark or {}
     dark[1], dark[2], dark[3] = r, g, b
@@ -328,9 +349,6 @@ end
 -- skin =, kind =, uvs =, triangles =, data = }): the list is what is
 -- called.
 local function attachments(self, t)
-  if t ~= nil and type(t) ~= "table" then
-    error("ik2d.rig: attachments: t must be a table or nil, got " .. show(t), 2)
-  end
   t = t or {}
   local slots = self._core_slots
   if not slots then
@@ -339,17 +357,15 @@ local function attachments(self, t)
   end
   local scratch = self._drawn[t]
   if not scratch then
-    scratch = { lists = {}, drawn = {}, order = {} }
+    scratch = { lists = {}, drawn = {}, shown = {}, tints = {}, order = {} }
     self._drawn[t] = scratch
   end
-  local lists, drawn = scratch.lists, scratch.drawn
-  local n = world_vertices(slots, lists, drawn, scratch.order)
-  local records = self._attachment_list
+  local n = world_vertices(slots, scratch)
+  local records, shown = self._attachment_list, scratch.shown
   for k = 1, n do
-    local i = drawn[k]
     local entry = t[k] or {}
     t[k] = entry
-    fill_entry(self, entry, i, records[slots:attachment(i)], lists[k])
+    fill_entry(self, entry, scratch, k, records[shown[k]])
   end
   for k = #t, n + 1, -1 do t[k] = nil end
   return t
@@ -358,6 +374,9 @@ end
 function ATTACHMENT_LIST.__call(_, self, t)
   if getmetatable(self) ~= Rig then
     error("ik2d.rig: attachments: call it as rig:attachments([t]), got " .. show(self), 2)
+  end
+  if t ~= nil and type(t) ~= "table" then
+    error("ik2d.rig: attachments: t must be a table or nil, got " .. show(t), 2)
   end
   return attachments(self, t)
 end

@@ -178,6 +178,7 @@ LUAIK_EXPORT int luaopen_ik2d_core(lua_State *L) {
   push_methods(L, LUAIK_SKELETON, "Skeleton");
   push_methods(L, LUAIK_SPRING, "Spring");
   push_methods(L, LUAIK_TRANSFORM_CONSTRAINT, "TransformConstraint");
+  push_methods(L, LUAIK_SLOTS, "Slots");
   lua_setfield(L, -2, "_methods");
   lua_pushinteger(L, LUAIK_HEADER);
   lua_setfield(L, -2, "_header");

@@ -416,18 +416,46 @@ static int list_at(lua_State *L, int lists, int k) {
   return lua_gettop(L);
 }
 
-/* slots:world_vertices(lists, drawn) -> n: every drawn slot's world
-** vertices in drawing order by one core call, the k-th into lists[k] (x,
-** y pairs; a table made when absent) and its slot's index into drawn[k];
-** n, how many slots drew.  The tables past n are left as they were. */
+/* The k-th drawn slot's attachment index (1-based) into shown[k] and its
+** tint into the table tints[k] (made when absent), for the tables at
+** shown and tints (0: not asked for). */
+static void drawn_extras(lua_State *L, const ik2d_slots *slots, int i, int k, int shown,
+                         int tints) {
+  if (shown != 0) {
+    lua_pushinteger(L, ik2d_slots_attachment(slots, i) + 1);
+    lua_rawseti(L, shown, k);
+  }
+  if (tints != 0) {
+    double rgba[4];
+    int tint = list_at(L, tints, k);
+    ik2d_slots_tint(slots, i, rgba);
+    luaik_fill(L, tint, 1, rgba, 4);
+    lua_pop(L, 1);
+  }
+}
+
+/* slots:world_vertices(lists, drawn [, shown [, tints]]) -> n: every
+** drawn slot's world vertices in drawing order by one core call, the
+** k-th into lists[k] (x, y pairs; a table made when absent), its slot's
+** index into drawn[k], its attachment's into shown[k] and its tint (the
+** slot's colour times the attachment's) into tints[k] (a table r, g, b,
+** a); n, how many slots drew.  The entries past n are left as they were. */
 static int slots_world_vertices(lua_State *L) {
   ik2d_slots *slots = check_slots(L, 1);
   ik2d_skeleton *sk = slots_skeleton(L, 1);
-  int n = ik2d_slots_count(slots), k, at = 0, count, *drawn;
+  int n = ik2d_slots_count(slots), k, at = 0, count, *drawn, shown = 0, tints = 0;
   size_t room = 0;
   double *out;
   luaik_check_table(L, 2);
   luaik_check_table(L, 3);
+  if (!lua_isnoneornil(L, 4)) {
+    luaik_check_table(L, 4);
+    shown = 4;
+  }
+  if (!lua_isnoneornil(L, 5)) {
+    luaik_check_table(L, 5);
+    tints = 5;
+  }
   for (k = 0; k < n; k++) room += 2 * (size_t)ik2d_slots_vertices(slots, sk, k, NULL, 0);
   out = kept_doubles(L, 1, room + (size_t)n);
   drawn = (int *)(void *)(out + room);
@@ -441,12 +469,21 @@ static int slots_world_vertices(lua_State *L) {
     at += vertices;
     lua_pushinteger(L, drawn[k] + 1);
     lua_rawseti(L, 3, k + 1);
+    drawn_extras(L, slots, drawn[k], k + 1, shown, tints);
   }
   lua_pushinteger(L, count);
   return 1;
 }
 
+/* slots:skeleton() -> the skeleton the slots were made on */
+static int slots_skeleton_method(lua_State *L) {
+  check_slots(L, 1);
+  luaik_anchored(L, 1);
+  return 1;
+}
+
 const luaL_Reg luaik_slots_methods[] = {
+  {"skeleton", slots_skeleton_method},
   {"to_setup", slots_to_setup},
   {"attachment", slots_attachment},
   {"set_attachment", slots_set_attachment},
@@ -476,6 +513,10 @@ typedef struct rig_targets {
   ik2d_rig_targets targets;
   ik2d_solver *solvers[IK2D_MAX_SKELETON_SOLVERS];
   ik2d_transform_constraint *constraints[IK2D_MAX_SKELETON_SOLVERS];
+  /* the settings targets:keep_setup() kept, in a userdata the anchor
+  ** table keeps alive (NULL before) */
+  ik2d_solver_def *solver_setup;
+  ik2d_transform_constraint_def *constraint_setup;
 } rig_targets;
 
 static rig_targets *check_targets(lua_State *L, int arg) {
@@ -552,7 +593,43 @@ static const rig_targets *live_targets(lua_State *L, int arg) {
   return r;
 }
 
+/* targets:keep_setup(): the solvers' and constraints' settings now are
+** what to_setup puts back */
+static int targets_keep_setup(lua_State *L) {
+  rig_targets *r = (rig_targets *)live_targets(L, 1);
+  int n = r->targets.solver_count, m = r->targets.constraint_count, i;
+  size_t solvers = (size_t)n * sizeof(ik2d_solver_def);
+  char *room = (char *)luaik_newuserdata(
+      L, solvers + (size_t)m * sizeof(ik2d_transform_constraint_def) + 1, 0);
+  luaik_anchored(L, 1);
+  lua_pushliteral(L, "setup");
+  lua_pushvalue(L, -3);
+  lua_rawset(L, -3);
+  r->solver_setup = (ik2d_solver_def *)(void *)room;
+  r->constraint_setup = (ik2d_transform_constraint_def *)(void *)(room + solvers);
+  for (i = 0; i < n; i++) r->solver_setup[i] = ik2d_solver_get_def(r->solvers[i]);
+  for (i = 0; i < m; i++) r->constraint_setup[i] = ik2d_transform_constraint_get_def(r->constraints[i]);
+  return 0;
+}
+
+/* targets:to_setup(): the skeleton's bones, the slots, and the solvers'
+** and constraints' kept settings back to the set-up, in one call */
+static int targets_to_setup(lua_State *L) {
+  const rig_targets *r = live_targets(L, 1);
+  int i;
+  ik2d_skeleton_reset(r->targets.skeleton);
+  if (r->targets.slots != NULL) ik2d_slots_to_setup(r->targets.slots);
+  if (r->solver_setup == NULL) return 0;
+  for (i = 0; i < r->targets.solver_count; i++)
+    (void)ik2d_solver_set_def(r->solvers[i], &r->solver_setup[i]);
+  for (i = 0; i < r->targets.constraint_count; i++)
+    (void)ik2d_transform_constraint_set_def(r->constraints[i], &r->constraint_setup[i]);
+  return 0;
+}
+
 const luaL_Reg luaik_rig_targets_methods[] = {
+  {"keep_setup", targets_keep_setup},
+  {"to_setup", targets_to_setup},
   {NULL, NULL}
 };
 

@@ -25,7 +25,7 @@ local check_skeleton = binding_skeleton.check_skeleton
 local slots_of, new_slots = O.objects.Slots, O.new.Slots
 local targets_of, new_targets = O.objects.RigTargets, O.new.RigTargets
 local clips_of, new_clip = O.objects.Clip, O.new.Clip
-local Slots, Clip = O.methods.Slots, O.methods.Clip
+local Slots, Clip, RigTargets = O.methods.Slots, O.methods.Clip, O.methods.RigTargets
 
 local M = {}
 
@@ -332,6 +332,63 @@ function Slots.vertices(...)
   return t
 end
 
+-- list t[k] (made when absent)
+local function list_at(t, k)
+  local list = rawget(t, k)
+  if type(list) ~= "table" then
+    list = {}
+    rawset(t, k, list)
+  end
+  return list
+end
+
+--- slots:world_vertices(lists, drawn [, shown [, tints]]) -> n: every
+-- drawn slot's world vertices in drawing order by one core call, the k-th
+-- into lists[k], its slot's index into drawn[k], its attachment's into
+-- shown[k], its tint into tints[k] (src/lua/luaik_rig.c's)
+function Slots.world_vertices(...)
+  local self, lists, drawn, shown, tints = ...
+  local n = select("#", ...)
+  local s = check_slots(self, 1, n)
+  local sk = s.skeleton
+  if sk.collected then arg_error(1, "skeleton was collected") end
+  if not is_table(lists) then type_error(2, "table", lists, n) end
+  if not is_table(drawn) then type_error(3, "table", drawn, n) end
+  if shown ~= nil and not is_table(shown) then type_error(4, "table", shown, n) end
+  if tints ~= nil and not is_table(tints) then type_error(5, "table", tints, n) end
+  skeleton.ready(sk)
+  local out, order = s.world_out or {}, s.world_drawn or {}
+  s.world_out, s.world_drawn = out, order
+  local count = slots_core.all_vertices(s, out, order)
+  local at = 0
+  for k = 1, count do
+    local i = order[k]
+    local vertices = 2 * slots_core.vertices(s, i, nil)
+    local list = list_at(lists, k)
+    for v = 1, vertices do rawset(list, v, out[at + v]) end
+    B.trim(list, vertices + 1)
+    at = at + vertices
+    rawset(drawn, k, i)
+    if shown then rawset(shown, k, s.state[i].attachment) end
+    if tints then
+      local tint = list_at(tints, k)
+      local r, g, b, a = slots_core.tint(s, i)
+      rawset(tint, 1, r)
+      rawset(tint, 2, g)
+      rawset(tint, 3, b)
+      rawset(tint, 4, a)
+      B.trim(tint, 5)
+    end
+  end
+  return count
+end
+
+--- slots:skeleton() -> the skeleton the slots were made on
+function Slots.skeleton(...)
+  check_slots(..., 1, select("#", ...))
+  return B.kept((...), "skeleton")
+end
+
 local slots_meta = {}
 function slots_meta.__len(...)
   return check_slots(..., 1, select("#", ...)).count
@@ -405,6 +462,34 @@ local function live_targets(v, arg, n)
   if r.collected then arg_error(arg, "rig targets was collected") end
   if not targets_alive(r) then arg_error(arg, "an object of the targets was collected") end
   return r
+end
+
+local solver_core = require "ik2d.pure.solver"
+local constraint_core = require "ik2d.pure.transform_constraint"
+
+--- targets:keep_setup(): the solvers' and constraints' settings now are
+-- the set-up targets:to_setup puts back
+function RigTargets.keep_setup(...)
+  local r = live_targets(..., 1, select("#", ...))
+  local solvers, constraints = {}, {}
+  for i = 1, r.solver_count do solvers[i] = solver_core.copy_def(r.solvers[i].settings, {}) end
+  for i = 1, r.constraint_count do
+    local copy = {}
+    for k, v in pairs(r.constraints[i].settings) do copy[k] = v end
+    constraints[i] = copy
+  end
+  r.solver_setup, r.constraint_setup = solvers, constraints
+end
+
+--- targets:to_setup(): the skeleton's bones, the slots, and the kept
+-- settings back to the set-up, in one call
+function RigTargets.to_setup(...)
+  local r = live_targets(..., 1, select("#", ...))
+  skeleton.reset(r.skeleton)
+  if r.slots then slots_core.to_setup(r.slots) end
+  if not r.solver_setup then return end
+  for i = 1, r.solver_count do solver_core.set_def(r.solvers[i], r.solver_setup[i]) end
+  for i = 1, r.constraint_count do constraint_core.set_def(r.constraints[i], r.constraint_setup[i]) end
 end
 
 -- ------------------------------------------------------------------
