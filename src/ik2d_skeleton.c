@@ -1595,6 +1595,14 @@ ik2d_status ik2d_skeleton_tip(const ik2d_skeleton *sk, int i, double *x, double 
   return IK2D_OK;
 }
 
+ik2d_status ik2d_skeleton_point(const ik2d_skeleton *sk, int i, double x, double y,
+                                double *world_x, double *world_y) {
+  if (sk == NULL || world_x == NULL || world_y == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  ik2d__skeleton_point(sk, i, x, y, world_x, world_y);
+  return IK2D_OK;
+}
+
 const double *ik2d_skeleton_transforms(const ik2d_skeleton *sk) {
   return sk != NULL ? sk->transforms : NULL;
 }
