@@ -1,4 +1,4 @@
--- The bone model's API (issue 31): the skeleton's scale, the whole local
+-- The bone model's API: the skeleton's scale, the whole local
 -- pose, world matrices (a skeleton's and a group's, and their FFI
 -- arrays), transform constraints and the order a skeleton applies its
 -- solvers and constraints in.  Each method's behaviour against values
@@ -171,6 +171,16 @@ helpers.on_both_paths(ik2d, function()
       a:set_pose("arm", 0.4, 2, 1, 1.5, 1)
       b:set_pose("arm", 0.4, 2, 1, 1.5, 1)
       for i = 1, 3 do matrix_near({ b:matrix(i) }, { a:matrix(i) }, 1e-12) end
+    end)
+
+    it("flip mirrors a root at the base that its pose moved off it", function()
+      -- hip rigged at the base (7, 0), posed to (3, 2) in the skeleton's
+      -- space: drawn mirrored at (7 - 3, 2)
+      local sk = rig{ x = 7, flip = true }
+      sk:set_pose("hip", 0.3, 3, 2)
+      local _, _, _, _, x, y = sk:matrix("hip")
+      assert.near(4, x, EPS)
+      assert.near(2, y, EPS)
     end)
 
     for _, case in ipairs{

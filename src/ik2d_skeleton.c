@@ -439,10 +439,11 @@ void ik2d__skeleton_make_general(ik2d_skeleton *sk) {
 
 /* Bone b's origin x as drawn: mirrored about the base when flipped (a
 ** root bone at the base's origin stays exactly there, as a chain's
-** joint 1 does). */
+** joint 1 does; on a general skeleton its pose may have moved it off). */
 IK2D_INLINE double skeleton_drawn_x(const ik2d_skeleton *sk, int b, double x) {
   if (!sk->flip) return x;
-  return sk->parent[b] < 0 && sk->at_tip[b] ? sk->base_x : 2.0 * sk->base_x - x;
+  if (sk->parent[b] < 0 && sk->at_tip[b] && (!sk->general || x == sk->base_x)) return sk->base_x;
+  return 2.0 * sk->base_x - x;
 }
 
 /* A world angle as drawn. */
@@ -658,7 +659,14 @@ static void general_pull(ik2d_chain *chain, const ik2d_skeleton *sk) {
     double dy = chain->joints[2 * k + 3] - chain->joints[2 * k + 1];
     double length = ik2d_hypot(dx, dy);
     double direction = length > 0.0 ? ik2d_atan2(dy, dx) : sk->transforms[IK2D_TRANSFORM * b + 2];
-    double theta = ik2d_wrap(direction - previous);
+    double theta;
+    if (!isfinite(length)) {
+      /* joints beyond the doubles (a base near the largest, mirrored):
+      ** the bone's own direction and scaled length, which stay finite */
+      length = sk->length[b] * ik2d_hypot(sk->world[b].a, sk->world[b].c);
+      direction = sk->transforms[IK2D_TRANSFORM * b + 2];
+    }
+    theta = ik2d_wrap(direction - previous);
     previous = direction;
     link->turn[k] = general_turn(sk, b);
     link->offset[k] = theta - link->turn[k] * sk->angle[b];

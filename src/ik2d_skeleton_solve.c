@@ -179,27 +179,37 @@ static ik2d_bone_ik_def bone_ik_def_of(const ik2d_solver *solver) {
   return def;
 }
 
+static bool local_finite(const ik2d_bone_local *l) {
+  return isfinite(l->x) && isfinite(l->y) && isfinite(l->angle) && isfinite(l->scale_x) &&
+         isfinite(l->scale_y) && isfinite(l->shear_x) && isfinite(l->shear_y);
+}
+
 /* A bone IK on the solver's bones, toward its target in the skeleton's
-** space; the bones below follow, and the chains ending there. */
+** space; the bones below follow, and the chains ending there.  A target
+** beyond the doubles in the skeleton's space (a base near them,
+** mirrored), or a solution that is not finite, leaves the bones as they
+** were. */
 static void bone_ik_solve(ik2d_solver *solver, ik2d_skeleton *sk, double x, double y) {
   const struct ik2d_chain_link *link = solver->chain->link;
   ik2d_bone_ik_def def = bone_ik_def_of(solver);
-  int first = link->bones[0];
+  int first = link->bones[0], second = -1;
   ik2d_bone_local a, b;
   if (sk->parent[first] >= 0) ik2d__skeleton_bone_ready(sk, sk->parent[first]);
   a = ik2d__skeleton_local(sk, first);
   ik2d__skeleton_unplace(sk, x, y, &x, &y);
+  if (!isfinite(x) || !isfinite(y)) return;
   if (solver->chain->count == 1) {
     ik2d_bone_ik_one(ik2d__skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
                      sk->scale_x, sk->scale_y, &a, sk->length[first], x, y, &def);
   } else {
-    int second = link->bones[1];
-    b = ik2d__skeleton_local(sk, second);
+    b = ik2d__skeleton_local(sk, link->bones[1]);
     if (ik2d_bone_ik_two(ik2d__skeleton_parent_world(sk, first), (ik2d_inherit)sk->inherit[first],
-                         (ik2d_inherit)sk->inherit[second], sk->scale_x, sk->scale_y, &a, &b,
-                         sk->length[first], sk->length[second], x, y, &def))
-      ik2d__skeleton_set_local(sk, second, &b);
+                         (ik2d_inherit)sk->inherit[link->bones[1]], sk->scale_x, sk->scale_y, &a,
+                         &b, sk->length[first], sk->length[link->bones[1]], x, y, &def))
+      second = link->bones[1];
   }
+  if (!local_finite(&a) || (second >= 0 && !local_finite(&b))) return;
+  if (second >= 0) ik2d__skeleton_set_local(sk, second, &b);
   ik2d__skeleton_set_local(sk, first, &a);
   ik2d__skeleton_moved(sk, first);
 }

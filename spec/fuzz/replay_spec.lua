@@ -20,7 +20,7 @@ end
 -- each target: its source, its regressions and its seed corpus
 local TARGETS = {
   { "ik2d_fuzz.c", "regressions", "corpus" },
-  { "skeleton_fuzz.c", "skeleton_regressions", "skeleton_corpus" },  -- issue 12
+  { "skeleton_fuzz.c", "skeleton_regressions", "skeleton_corpus" },
 }
 
 for _, target in ipairs(TARGETS) do

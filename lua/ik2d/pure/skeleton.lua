@@ -24,6 +24,7 @@ local rot, abs, same_bits = m.rot, math.abs, m.same_bits
 local place_bone = bone_model.place
 local NAN = 0 / 0
 local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
+local huge = math.huge
 local base_angle, keep_base = chains.base_angle, chains.keep_base
 
 local M = {}
@@ -648,6 +649,12 @@ local function general_pull(ch, sk, link)
     local length = hypot(dx, dy)
     local direction
     if length > 0.0 then direction = atan2(dy, dx) else direction = T[5 * b - 2] end
+    if length ~= length or length == huge then
+      -- joints beyond the doubles (a base near the largest, mirrored):
+      -- the bone's own direction and scaled length, which stay finite
+      length = sk.length[b] * hypot(sk.wa[b], sk.wc[b])
+      direction = T[5 * b - 2]
+    end
     local theta = wrap(direction - previous)
     previous = direction
     local turn_k = general_turn(sk, b)
