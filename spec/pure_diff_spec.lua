@@ -1158,15 +1158,11 @@ local function run(w, op)
   elseif op.how == "gc" then ok, r = pcall(call_gc, target)
   elseif op.how == "resend" then
     -- a value the object has changes no bit of any object's state (a
-    -- pose is the result's too only where no solve moved the bone)
+    -- pose only where no solve moved the bone: compared here as any call)
     local args, n = arguments(w, op.args)
-    local before, kept = state(w), true
+    local before, kept = state(w), op.read ~= "pose"
     ok, r = pcall(function()
       local values = pack(target[op.read](target, unpack(args, 1, n)))
-      if op.read == "pose" then
-        kept = format("%a", target:angle(unpack(args, 1, n))) == format("%a", values[1]) and
-          (op.kind ~= "chain" or target:scale() == 1)
-      end
       for i = 1, values.n do args[n + i] = values[i] end
       return pack(target[op.name](target, unpack(args, 1, n + values.n)))
     end)
