@@ -71,6 +71,44 @@ helpers.on_both_paths(ik2d, function()
     end)
   end)
 
+  describe("ik2d.spring's colliders, resolved together", function()
+    -- the deepest a joint goes into a circle, and below the segment (y
+    -- down: the side away from the base), over a tail in a gusty wind
+    local function deepest(colliders, frames)
+      local tail = ik2d.chain{ x = 0, y = 0, angle = pi / 2, { length = 14 }, { length = 12 }, { length = 10 } }
+      local sp = ik2d.spring(tail, { stiffness = 60, damping = 2, gravity = { 0, 980 } })
+      sp:set_colliders(colliders)
+      local worst = 0
+      for k = 1, frames do
+        sp:set_wind((k % 20 < 10) and 3e3 or -3e3, 0)
+        sp:update(1 / 60)
+        local j = tail:joints()
+        for i = 3, #j, 2 do
+          for _, c in ipairs(colliders) do
+            if c.radius then
+              worst = math.max(worst, c.radius - sqrt((j[i] - c.x) ^ 2 + (j[i + 1] - c.y) ^ 2))
+            elseif j[i] >= c.x1 and j[i] <= c.x2 then
+              local line_y = c.y1 + (c.y2 - c.y1) * (j[i] - c.x1) / (c.x2 - c.x1)
+              worst = math.max(worst, j[i + 1] - line_y)
+            end
+          end
+        end
+      end
+      return worst
+    end
+
+    it("leave no joint inside a circle that overlaps a segment, in wind", function()
+      local worst = deepest({ { x = 0, y = 25, radius = 6 }, { x1 = -40, y1 = 32, x2 = 40, y2 = 28 } }, 1200)
+      assert.is_true(worst < 1e-9, worst)
+    end)
+
+    it("leave no joint inside any of several overlapping circles", function()
+      local worst = deepest({ { x = -4, y = 27, radius = 5 }, { x = 4, y = 27, radius = 5 },
+                              { x = 0, y = 33, radius = 4 } }, 1200)
+      assert.is_true(worst < 1e-9, worst)
+    end)
+  end)
+
   describe("ik2d.solver options", function()
     local function arm() return ik2d.chain{ { length = 3 }, { length = 3 } } end
     for _, case in ipairs{
