@@ -109,6 +109,34 @@ helpers.on_both_paths(ik2d, function()
     end)
   end)
 
+  describe("ik2d.solver's aim", function()
+    -- the hand's largest jump between frames for a target moving 1.7 px a
+    -- frame round the shoulder, the wrist reaching its limit on the way
+    local function largest_jump(method)
+      local arm = ik2d.chain{ x = 0, y = 0, { length = 40 }, { length = 30, min = -2.4, max = 0 },
+                              { length = 12, min = -1, max = 1 } }
+      local s = ik2d.solver(arm, { method = method, aim = { 12, 3, 0 }, tolerance = 1e-6, iterations = 20 })
+      local px, py, worst, missed = nil, nil, 0, 0
+      for k = 0, 40 do
+        s:set_target(100 * cos(k / 60), 100 * sin(k / 60))
+        local _, distance = s:solve()
+        missed = math.max(missed, distance)
+        local x, y = arm:tip()
+        if px then worst = math.max(worst, sqrt((x - px) ^ 2 + (y - py) ^ 2)) end
+        px, py = x, y
+      end
+      return worst, missed
+    end
+
+    it("moves FABRIK's hand continuously, no jump larger than CCD's on the same path", function()
+      local fabrik, fabrik_missed = largest_jump("fabrik")
+      local ccd = largest_jump("ccd")
+      assert.is_true(fabrik_missed <= 1e-6, fabrik_missed)
+      assert.is_true(fabrik <= ccd, ("FABRIK %.2f px, CCD %.2f px"):format(fabrik, ccd))
+      assert.is_true(fabrik < 1.7, fabrik)
+    end)
+  end)
+
   describe("ik2d.solver options", function()
     local function arm() return ik2d.chain{ { length = 3 }, { length = 3 } } end
     for _, case in ipairs{
