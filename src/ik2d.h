@@ -952,6 +952,12 @@ IK2D_API ik2d_status ik2d_skeleton_world(const ik2d_skeleton *skeleton, int i,
                                          double *x, double *y, double *angle);
 IK2D_API ik2d_status ik2d_skeleton_tip(const ik2d_skeleton *skeleton, int i,
                                        double *x, double *y);
+/* The point (x, y) of bone i's space in the result, in world space: as
+** the bone is drawn (its scale and shear with it, mirrored when flipped),
+** the point a target on the bone at (x, y) reaches; the bone's origin
+** where that point is beyond the doubles. */
+IK2D_API ik2d_status ik2d_skeleton_point(const ik2d_skeleton *skeleton, int i, double x,
+                                         double y, double *world_x, double *world_y);
 /* Every bone's world transform as 5 doubles (origin x, y, world angle,
 ** tip x, y), bone after bone, kept up to date by every call that changes
 ** the result; the same pointer for the skeleton's life. */

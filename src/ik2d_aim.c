@@ -277,12 +277,54 @@ static double aim_sweep(ik2d_pose *pose, const ik2d_aim_def *aim, double toleran
   return distance;
 }
 
+/* How far the rotations rot are turned from from: the sum over the bones
+** of 1 - cos of each turn (0 for none, growing with every turn). */
+static double aim_turned(const ik2d_rot *from, const ik2d_rot *rot, int count) {
+  double sum = 0.0;
+  int i;
+  for (i = 0; i < count; i++) sum += 1.0 - (from[i].c * rot[i].c + from[i].s * rot[i].s);
+  return sum;
+}
+
+/* FABRIK aimed from the pose from (its start, the last solution as a
+** rule), its result in the pose after used iterations.  The points of the
+** ray that aim are a continuum, and FABRIK's pass from one of them can
+** land far off the start when a limit holds it (a wrist at its limit:
+** the whole arm thrown over in one frame for a target that moved a
+** pixel).  Aim turns from the start (each joint turned so that the ray
+** from it passes through the target) find an aiming pose near it: the
+** one of the two turned less from the start is kept.  Returns the
+** iterations used. */
+static int aim_nearer(ik2d_pose *pose, const ik2d_aim_def *aim, const ik2d_rot *from, int used) {
+  ik2d_rot found[IK2D_MAX_BONES];
+  int budget = pose->iterations, k = used;
+  double tolerance = pose->settings->tolerance, distance = HUGE_VAL, last = HUGE_VAL;
+  ik2d_pose_save(pose, found);
+  ik2d_pose_load(pose, from);
+  while (k < budget) {
+    distance = aim_sweep(pose, aim, tolerance);
+    k++;
+    if (distance <= tolerance || !(distance < last)) break;
+    last = distance;
+  }
+  if (distance <= tolerance &&
+      aim_turned(from, pose->rot, pose->count) < aim_turned(from, found, pose->count))
+    return k;
+  ik2d_pose_load(pose, found);
+  return used;
+}
+
 int ik2d_aim_run(ik2d_pose *pose, const ik2d_aim_def *aim, int (*run)(ik2d_pose *pose)) {
-  ik2d_rot best[IK2D_MAX_BONES];
-  int budget = pose->iterations, used = aim_method(pose, aim, run);
-  double tolerance = pose->settings->tolerance, distance;
-  double best_distance = aim_pose_distance(pose, aim);
-  if (!(best_distance > tolerance) || used >= budget) return used;
+  ik2d_rot best[IK2D_MAX_BONES], from[IK2D_MAX_BONES];
+  int budget = pose->iterations, used;
+  bool fabrik = pose->settings->method == IK2D_FABRIK;
+  double tolerance = pose->settings->tolerance, distance, best_distance;
+  if (fabrik) ik2d_pose_save(pose, from);
+  used = aim_method(pose, aim, run);
+  best_distance = aim_pose_distance(pose, aim);
+  if (!(best_distance > tolerance))
+    return fabrik && used < budget ? aim_nearer(pose, aim, from, used) : used;
+  if (used >= budget) return used;
   /* short of it (a limit held the method off the point it was given,
   ** where another point of the ray is in reach): aim turns, joint by
   ** joint, while they gain; the best pose stays */

@@ -176,6 +176,10 @@ ik2d_status ik2d_chain_set_base(ik2d_chain *chain, double x, double y,
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
+  /* the base it has: nothing to place again (not a bit moves) */
+  if (ik2d_same_bits(x, chain->base_x) && ik2d_same_bits(y, chain->base_y) &&
+      ik2d_same_bits(ik2d_base_angle(angle), chain->base_angle))
+    return IK2D_OK;
   chain_keep_base(chain, x, y, angle);
   ik2d__chain_update_joints(chain);
   return IK2D_OK;
@@ -191,6 +195,7 @@ void ik2d_chain_base(const ik2d_chain *chain, double *x, double *y,
 ik2d_status ik2d_chain_set_flip(ik2d_chain *chain, bool flip) {
   if (chain == NULL) return IK2D_ERR_NULL;
   if (chain->link != NULL) return IK2D_ERR_LINKED;
+  if (flip == chain->flip) return IK2D_OK;
   chain->flip = flip;
   ik2d__chain_update_joints(chain);
   return IK2D_OK;
@@ -205,6 +210,9 @@ ik2d_status ik2d_chain_set_pose(ik2d_chain *chain, int i, double angle) {
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   if (!isfinite(angle)) return IK2D_ERR_POSE;
+  if (ik2d_same_bits(chain->pose[i], angle) && ik2d_same_bits(chain->angle[i], angle) &&
+      chain->scale == 1.0)
+    return IK2D_OK;
   chain->pose[i] = angle;
   chain->angle[i] = angle;
   chain->scale = 1.0;
@@ -243,6 +251,7 @@ ik2d_status ik2d_chain_set_length(ik2d_chain *chain, int i, double length) {
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   if (ik2d__bone_check_length(length) != IK2D_OK) return IK2D_ERR_LENGTH;
+  if (ik2d_same_bits(chain->length[i], length)) return IK2D_OK;
   /* summed afresh, not adjusted: no rounding accumulates over edits */
   for (k = 0; k < chain->count; k++) reach += k == i ? length : chain->length[k];
   if (!isfinite(reach)) return IK2D_ERR_REACH;
@@ -260,6 +269,7 @@ ik2d_status ik2d_chain_set_rest(ik2d_chain *chain, int i, double angle) {
   if (chain->link != NULL) return IK2D_ERR_LINKED;
   if (!chain_has_bone(chain, i)) return IK2D_ERR_INDEX;
   if (ik2d__bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
+  if (ik2d_same_bits(chain->rest[i], angle)) return IK2D_OK;
   chain->rest[i] = angle;
   chain->rest_rot[i] = ik2d_rot_angle(angle);
   /* the joints are made the angles' again, as a skeleton's are */

@@ -13,6 +13,8 @@
 #include "ik2d_fp.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 
 /* For the few inner-loop helpers gcc would otherwise call: a call
 ** spills the loop's locals to memory. */
@@ -28,6 +30,12 @@
 typedef struct ik2d_rot {
   double c, s;
 } ik2d_rot;
+
+/* Whether a and b are the same double to the bit (0.0 and -0.0 are not):
+** a value set again that is the one kept changes nothing. */
+static inline bool ik2d_same_bits(double a, double b) {
+  return memcmp(&a, &b, sizeof a) == 0;
+}
 
 static inline ik2d_rot ik2d_rot_of(double c, double s) {
   ik2d_rot r;

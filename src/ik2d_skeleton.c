@@ -1243,18 +1243,28 @@ static void skeleton_keep_base(ik2d_skeleton *sk, double x, double y, double ang
   }
 }
 
+/* Whether the base (x, y, angle) is the one sk has, to the bit: set
+** again, it places nothing (a placing from the angles may differ from a
+** solve's by an ulp). */
+static bool skeleton_has_base(const ik2d_skeleton *sk, double x, double y, double angle) {
+  return ik2d_same_bits(x, sk->base_x) && ik2d_same_bits(y, sk->base_y) &&
+         ik2d_same_bits(ik2d_base_angle(angle), sk->base_angle);
+}
+
 ik2d_status ik2d_skeleton_set_base(ik2d_skeleton *sk, double x, double y,
                                    double angle) {
   ik2d_status status;
   if (sk == NULL) return IK2D_ERR_NULL;
   status = ik2d__chain_check_base(x, y, angle);
   if (status != IK2D_OK) return status;
+  if (skeleton_has_base(sk, x, y, angle)) return IK2D_OK;
   skeleton_keep_base(sk, x, y, angle);
   skeleton_moved_all(sk);
   return IK2D_OK;
 }
 
 void ik2d__skeleton_set_base_deferred(ik2d_skeleton *sk, double x, double y, double angle) {
+  if (skeleton_has_base(sk, x, y, angle)) return;
   skeleton_keep_base(sk, x, y, angle);
   ik2d__skeleton_posed(sk);
 }
@@ -1301,6 +1311,7 @@ void ik2d_skeleton_base(const ik2d_skeleton *sk, double *x, double *y,
 
 ik2d_status ik2d_skeleton_set_flip(ik2d_skeleton *sk, bool flip) {
   if (sk == NULL) return IK2D_ERR_NULL;
+  if (flip == sk->flip) return IK2D_OK;
   sk->flip = flip;
   skeleton_moved_all(sk);
   return IK2D_OK;
@@ -1444,6 +1455,8 @@ ik2d_status ik2d_skeleton_set_pose(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
   if (!isfinite(angle)) return IK2D_ERR_POSE;
+  /* the value it has: nothing to place again (not a bit moves) */
+  if (ik2d_same_bits(sk->pose[i], angle) && ik2d_same_bits(sk->angle[i], angle)) return IK2D_OK;
   sk->pose[i] = angle;
   sk->angle[i] = angle;
   skeleton_moved(sk, i);
@@ -1467,6 +1480,7 @@ ik2d_status ik2d_skeleton_set_length(ik2d_skeleton *sk, int i, double length) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
   if (ik2d__skeleton_bone_check_length(length) != IK2D_OK) return IK2D_ERR_PIVOT_LENGTH;
+  if (ik2d_same_bits(sk->length[i], length)) return IK2D_OK;
   for (b = 0; b < sk->count; b++) {
     extent += b == i ? length : sk->length[b];
     if (!sk->at_tip[b]) extent += fabs(sk->origin[2 * b]) + fabs(sk->origin[2 * b + 1]);
@@ -1488,6 +1502,7 @@ ik2d_status ik2d_skeleton_set_rest(ik2d_skeleton *sk, int i, double angle) {
   if (sk == NULL) return IK2D_ERR_NULL;
   if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
   if (ik2d__skeleton_bone_check_rest(angle) != IK2D_OK) return IK2D_ERR_REST;
+  if (ik2d_same_bits(sk->rest[i], angle)) return IK2D_OK;
   sk->rest[i] = angle;
   sk->rest_rot[i] = ik2d_rot_angle(angle);
   skeleton_regeometry(sk, i);
@@ -1609,6 +1624,14 @@ ik2d_status ik2d_skeleton_tip(const ik2d_skeleton *sk, int i, double *x, double 
   t = &sk->transforms[IK2D_TRANSFORM * i];
   *x = t[3];
   *y = t[4];
+  return IK2D_OK;
+}
+
+ik2d_status ik2d_skeleton_point(const ik2d_skeleton *sk, int i, double x, double y,
+                                double *world_x, double *world_y) {
+  if (sk == NULL || world_x == NULL || world_y == NULL) return IK2D_ERR_NULL;
+  if (!has_bone(sk, i)) return IK2D_ERR_INDEX;
+  ik2d__skeleton_point(sk, i, x, y, world_x, world_y);
   return IK2D_OK;
 }
 

@@ -71,9 +71,9 @@
 ** no joint enters: the directions in which the tip would be inside; a
 ** segment no bone crosses: those in which the bone's ray meets it; the
 ** bone back to the end of those directions it came in by, its turning
-** into them stopped), then into its limits (which win over a collider):
-** relative to where its parent went, or for a world-space limit its
-** direction in chain space.
+** into them stopped; all colliders together, spring_collide), then into
+** its limits (which win over a collider): relative to where its parent
+** went, or for a world-space limit its direction in chain space.
 */
 #include <math.h>
 #include <stddef.h>
@@ -453,14 +453,20 @@ typedef struct spring_sides {
 ** the forbidden directions psi + (lo, hi): a bone found inside goes back
 ** to the end it came in by (the nearer end if it started inside: its
 ** pivot moved), and one that passed right through stops at the end it
-** met; turning into the collider stops. */
+** met; turning into the collider stops.  With a way (+1 or -1, not 0),
+** a bone found inside goes on that way, to the end there (another
+** collider pushed it in: spring_collide). */
 static void spring_push_out(ik2d_spring *spring, int i, double x0, double psi, double lo,
-                            double hi) {
+                            double hi, int way) {
   double x = spring->world[i], v;
   double delta = ik2d_wrap(x - psi), delta0 = ik2d_wrap(x0 - psi);
   bool start_inside = lo < delta0 && delta0 < hi, found = false;
   double edge = lo;
-  if (lo < delta && delta < hi) {
+  if (way != 0) {
+    if (!(lo < delta && delta < hi)) return;
+    found = true;
+    edge = way > 0 ? hi : lo;
+  } else if (lo < delta && delta < hi) {
     found = true;
     if (start_inside) edge = delta - lo <= hi - delta ? lo : hi;
     else edge = ik2d_wrap(x - x0) > 0.0 ? lo : hi;
@@ -487,7 +493,7 @@ static void spring_push_out(ik2d_spring *spring, int i, double x0, double psi, d
 ** tip inside a circle (centre cx, cy in chain space): psi +- beta, from
 ** |tip - centre|^2 = l^2 + D^2 - 2 l D cos(x - psi) < R^2. */
 static void spring_circle(ik2d_spring *spring, int i, double x0, double px, double py,
-                          double l, double cx, double cy, double radius) {
+                          double l, double cx, double cy, double radius, int way) {
   double dx = cx - px, dy = cy - py, d, beta = IK2D_PI;
   /* out of reach on either axis: no need of D */
   if (fabs(dx) - radius >= l || fabs(dy) - radius >= l) return;
@@ -499,7 +505,7 @@ static void spring_circle(ik2d_spring *spring, int i, double x0, double px, doub
     if (!(kappa < 1.0)) return;
     if (kappa > -1.0) beta = ik2d_acos(kappa);
   }
-  spring_push_out(spring, i, x0, ik2d_atan2(dy, dx), -beta, beta);
+  spring_push_out(spring, i, x0, ik2d_atan2(dy, dx), -beta, beta, way);
 }
 
 /* The line of segment (ax, ay)-(bx, by) seen from (px, py): the signed
@@ -528,7 +534,7 @@ static bool spring_line_side(spring_sides *sides, int k, double px, double py, d
 ** between the directions of the two ends. */
 static void spring_segment(ik2d_spring *spring, spring_sides *sides, int i, double x0,
                            double px, double py, double l, double ax, double ay, double bx,
-                           double by, int k) {
+                           double by, int k, int way) {
   double signed_distance, nx, ny, side, d, a1x, a1y, a2x, a2y, a1, a2, beta, lo, hi;
   bool line;
   /* out of reach of the segment's box: no side needed either (a pivot on
@@ -556,14 +562,14 @@ static void spring_segment(ik2d_spring *spring, spring_sides *sides, int i, doub
   hi = a2 < a1 ? a1 : a2;
   if (lo < -beta) lo = -beta;
   if (hi > beta) hi = beta;
-  if (lo < hi) spring_push_out(spring, i, x0, ik2d_atan2(ny, nx), lo, hi);
+  if (lo < hi) spring_push_out(spring, i, x0, ik2d_atan2(ny, nx), lo, hi, way);
 }
 
 /* Every collider on bone i whose pivot is (px, py), colliders in chain
 ** space (mirrored about the base's x, mirror / 2, when the chain is
-** flipped). */
-static void spring_collide(ik2d_spring *spring, spring_sides *sides, int i, double x0,
-                           double px, double py, double mirror) {
+** flipped), once, pushing out as spring_push_out does with way. */
+static void spring_collide_once(ik2d_spring *spring, spring_sides *sides, int i, double x0,
+                                double px, double py, double mirror, int way) {
   const ik2d_chain *chain = spring->chain;
   double l = chain->length[i] * chain->scale;
   int k;
@@ -571,11 +577,32 @@ static void spring_collide(ik2d_spring *spring, spring_sides *sides, int i, doub
     const ik2d_collider *c = &spring->colliders[k];
     if (c->shape == IK2D_CIRCLE) {
       spring_circle(spring, i, x0, px, py, l, chain->flip ? mirror - c->x : c->x, c->y,
-                    c->radius);
+                    c->radius, way);
     } else {
       double ax = chain->flip ? mirror - c->x1 : c->x1, bx = chain->flip ? mirror - c->x2 : c->x2;
-      spring_segment(spring, sides, i, x0, px, py, l, ax, c->y1, bx, c->y2, k);
+      spring_segment(spring, sides, i, x0, px, py, l, ax, c->y1, bx, c->y2, k, way);
     }
+  }
+}
+
+/* The colliders together: one pushing bone i out may push it into
+** another (a circle overlapping a segment, circles side by side).  Taken
+** once, the way the bone went then (back the way it came, as a rule) is
+** kept: each collider the bone is then found in pushes it on that way,
+** until none holds it (the edge of their union; as many passes as
+** colliders at most, should their union be every direction). */
+static void spring_collide(ik2d_spring *spring, spring_sides *sides, int i, double x0,
+                           double px, double py, double mirror) {
+  double start = spring->world[i], turned;
+  int pass, way;
+  spring_collide_once(spring, sides, i, x0, px, py, mirror, 0);
+  turned = ik2d_wrap(spring->world[i] - start);
+  if (turned == 0.0) return;
+  way = turned > 0.0 ? 1 : -1;
+  for (pass = 0; pass < spring->collider_count; pass++) {
+    double before = spring->world[i];
+    spring_collide_once(spring, sides, i, x0, px, py, mirror, way);
+    if (spring->world[i] == before) return;
   }
 }
 

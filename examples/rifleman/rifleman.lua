@@ -123,8 +123,7 @@ function Rifleman:update(dt, tx, ty)
   self.arms:update(dt)
   sk:solve()
   -- the shoulders: a circle round the top of the chest, where it is this frame
-  local cx, cy, ca = sk:world("chest")
-  self.shoulders.x, self.shoulders.y = cx + 13 * math.cos(ca), cy + 13 * math.sin(ca)
+  self.shoulders.x, self.shoulders.y = sk:point("chest", 13, 0)
   self.pony:set_colliders(self.colliders)
   self.pony:set_wind(-40 + 30 * math.sin(self.time * 1.7), 0)      -- a gusty breeze from the right
   self.pony:update(dt)
@@ -135,13 +134,9 @@ function Rifleman:toggle()
 end
 
 -- Where the point (px, py) of bone b's space is in the world, mirrored
--- with a flipped skeleton as the bone is drawn: sk:point(b, px, py), by
--- hand until the core has it.
+-- with a flipped skeleton as the bone is drawn.
 function Rifleman:point(b, px, py)
-  local x, y, a = self.sk:world(b)
-  local side = self.sk:flip() and -1 or 1
-  local c, s = math.cos(a), math.sin(a)
-  return x + c * px - s * side * py, y + s * px + c * side * py
+  return self.sk:point(b, px, py)
 end
 
 -- The barrel's ray: its origin, a point of the rifle, and its direction,

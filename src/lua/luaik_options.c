@@ -34,9 +34,19 @@ static bool is_false(lua_State *L, int index) {
   return lua_isboolean(L, index) && !lua_toboolean(L, index);
 }
 
+/* The table at index, named what, has no key but names and 1..count, as
+** a collider's has none but its fields. */
+static void check_pair_keys(lua_State *L, int index, int arg, const char *what,
+                            const char *const *names, int count) {
+  int top = lua_gettop(L);
+  luaik_check_keys(L, index, arg, lua_pushfstring(L, "%s: ", what), "field", names, count);
+  lua_settop(L, top);
+}
+
 /* {x, y} or {x =, y =} (point) or {x, y} (vector) at index, named what */
 static void read_pair(lua_State *L, int index, int arg, const luaik_option *o,
                       const char *what, void *def) {
+  static const char *const point_names[] = {"x", "y", NULL}, *const no_names[] = {NULL};
   int top = lua_gettop(L);
   bool point = o->kind == LUAIK_OPTION_POINT;
   if (!lua_istable(L, index)) {
@@ -46,6 +56,7 @@ static void read_pair(lua_State *L, int index, int arg, const luaik_option *o,
     luaik_arg_errorf(L, arg, "%s: table {x, y} expected, got %s", what,
                      luaik_typename(L, index));
   }
+  check_pair_keys(L, index, arg, what, point ? point_names : no_names, 2);
   lua_rawgeti(L, index, 1);
   if (point && lua_isnil(L, -1)) {
     lua_pop(L, 1);
@@ -88,12 +99,13 @@ static void read_array(lua_State *L, int index, int arg, const luaik_option *o,
 ** named field first, its position where that is nil */
 static void read_ray(lua_State *L, int index, int arg, const luaik_option *o,
                      const char *what, void *def) {
-  static const char *const names[] = {"x", "y", "angle"};
+  static const char *const names[] = {"x", "y", "angle", NULL};
   size_t offsets[3];
   int top = lua_gettop(L), k;
   if (!lua_istable(L, index))
     luaik_arg_errorf(L, arg, "%s: {x =, y =, angle =} or false expected, got %s", what,
                      luaik_typename(L, index));
+  check_pair_keys(L, index, arg, what, names, 3);
   offsets[0] = o->x;
   offsets[1] = o->y;
   offsets[2] = o->angle;

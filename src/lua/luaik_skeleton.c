@@ -428,6 +428,15 @@ static int push_bone_point(lua_State *L, bone_point read) {
 static int skeleton_tip(lua_State *L) { return push_bone_point(L, ik2d_skeleton_tip); }
 static int skeleton_origin(lua_State *L) { return push_bone_point(L, ik2d_skeleton_origin); }
 
+/* sk:point(bone, x, y) -> the world point of (x, y) in the bone's space */
+static int skeleton_point(lua_State *L) {
+  ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
+  int bone = luaik_bone_arg(L, 1, 2);
+  double x = luaik_check_number(L, 3), y = luaik_check_number(L, 4), wx = 0.0, wy = 0.0;
+  ik2d_skeleton_point(sk, bone, x, y, &wx, &wy);
+  return luaik_push_xy(L, wx, wy);
+}
+
 static int skeleton_parent(lua_State *L) {
   ik2d_skeleton *sk = luaik_check_skeleton(L, 1);
   int parent = -1;
@@ -787,6 +796,7 @@ const luaL_Reg luaik_skeleton_methods[] = {
   {"matrix_array", skeleton_matrix_array},
   {"world", skeleton_world},
   {"tip", skeleton_tip},
+  {"point", skeleton_point},
   {"reset", skeleton_reset},
   {"transforms", skeleton_transforms},
   {"transform_array", skeleton_transform_array},

@@ -222,17 +222,56 @@ local function sweep(P, settings, tolerance)
   return dist
 end
 
+-- How far the rotations (c, s) are turned from (from_c, from_s): the sum
+-- over the bones of 1 - cos of each turn (aim_turned).
+local function turned(from_c, from_s, c, s, n)
+  local sum = 0.0
+  for i = 1, n do sum = sum + (1.0 - (from_c[i] * c[i] + from_s[i] * s[i])) end
+  return sum
+end
+
+-- FABRIK aimed from the pose in P.aim_from_c, aim_from_s, its result in P
+-- after used iterations: aim turns from the start too, and the one of the
+-- two aiming poses turned less from the start kept (aim_nearer).
+local function nearer(P, settings, used)
+  local from_c, from_s, found_c, found_s = P.aim_from_c, P.aim_from_s, P.aim_found_c, P.aim_found_s
+  local budget, tolerance, k = P.iterations, settings.tolerance, used
+  local dist, last = math.huge, math.huge
+  pose.save(P, found_c, found_s)
+  pose.load(P, from_c, from_s)
+  while k < budget do
+    dist = sweep(P, settings, tolerance)
+    k = k + 1
+    if dist <= tolerance or not (dist < last) then break end
+    last = dist
+  end
+  local n = P.count
+  if dist <= tolerance and
+     turned(from_c, from_s, P.rc, P.rs, n) < turned(from_c, from_s, found_c, found_s, n) then
+    return k
+  end
+  pose.load(P, found_c, found_s)
+  return used
+end
+
 --- An aimed run on pose P: run(P) (the method and the bend toward a
 -- pole) for the virtual bone, then, short of the target, aim turns while
--- they gain (the best pose of them kept in P.best_c, best_s).  settings
+-- they gain (the best pose of them kept in P.best_c, best_s); FABRIK's
+-- aiming pose or the aim turns' from the start, the nearer.  settings
 -- are the solver's (the aim's fields); returns the iterations.
 function M.run(P, settings, run)
   local best_c, best_s = P.best_c, P.best_s
   local budget = P.iterations
+  local fabrik = settings.method == "fabrik"
+  if fabrik then pose.save(P, P.aim_from_c, P.aim_from_s) end
   local used = method(P, settings, run)
   local tolerance = settings.tolerance
   local best = pose_distance(P, settings)
-  if not (best > tolerance) or used >= budget then return used end
+  if not (best > tolerance) then
+    if fabrik and used < budget then return nearer(P, settings, used) end
+    return used
+  end
+  if used >= budget then return used end
   pose.save(P, best_c, best_s)
   while used < budget do
     local dist = sweep(P, settings, tolerance)

@@ -344,6 +344,17 @@ function Skeleton.tip(...)
   return sk.T[t - 1], sk.T[t]
 end
 
+--- the world point of (x, y) in bone's space, as the bone is drawn
+function Skeleton.point(...)
+  local self, bone, x, y = ...
+  local n = select("#", ...)
+  local sk = check_skeleton(self, 1, n)
+  local b = bone_arg(sk, bone, n >= 2, 2)
+  x = number_at(x, n >= 3, 3)
+  y = number_at(y, n >= 4, 4)
+  return skeleton.point(sk, b, x, y)
+end
+
 function Skeleton.origin(...)
   local self, bone = ...
   local n = select("#", ...)

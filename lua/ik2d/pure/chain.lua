@@ -7,7 +7,7 @@ local defs = require "ik2d.pure.defs"
 local checks = require "ik2d.pure.checks"
 local m = require "ik2d.pure.math"
 
-local rot = m.rot
+local rot, same_bits = m.rot, m.same_bits
 local PI, wrap = m.PI, m.wrap
 
 local M = {}
@@ -148,6 +148,11 @@ function M.set_base(ch, x, y, angle)
   if ch.link then return "LINKED" end
   local status = check_base(x, y, angle)
   if status then return status end
+  -- the base it has: nothing to place again (not a bit moves)
+  if same_bits(x, ch.base_x) and same_bits(y, ch.base_y) and
+     same_bits(base_angle(angle), ch.base_angle) then
+    return nil
+  end
   keep_base(ch, x, y, angle)
   update_joints(ch)
   return nil
@@ -155,6 +160,7 @@ end
 
 function M.set_flip(ch, flip)
   if ch.link then return "LINKED" end
+  if flip == ch.flip then return nil end
   ch.flip = flip
   update_joints(ch)
   return nil
@@ -164,6 +170,9 @@ function M.set_pose(ch, i, angle)
   if ch.link then return "LINKED" end
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
   if not finite(angle) then return "POSE" end
+  if same_bits(ch.pose[i], angle) and same_bits(ch.angle[i], angle) and ch.scale == 1.0 then
+    return nil
+  end
   ch.pose[i] = angle
   ch.angle[i] = angle
   ch.scale = 1.0
@@ -183,6 +192,7 @@ function M.set_length(ch, i, length)
     if k == i then reach = reach + length else reach = reach + lengths[k] end
   end
   if not finite(reach) then return "REACH" end
+  if same_bits(lengths[i], length) then return nil end
   lengths[i] = length
   ch.reach = reach
   update_joints(ch)
@@ -196,6 +206,7 @@ function M.set_rest(ch, i, angle)
   if not (i >= 1 and i <= ch.count) then return "INDEX" end
   local status = check_rest(angle)
   if status then return status end
+  if same_bits(ch.rest[i], angle) then return nil end
   ch.rest[i] = angle
   ch.rest_c[i], ch.rest_s[i] = rot(angle)
   -- the joints are made the angles' again, as a skeleton's are

@@ -127,7 +127,12 @@ function M.group(...)
   local t, n = ..., select("#", ...)
   if not is_table(t) then type_error(1, "table", t, n) end
   local count = rawlen(t)
-  if skeletons_of[rawget(t, 1)] then return group_of_skeletons(t, count) end
+  -- (not tail calls: an error names the running public function, which a
+  -- tail call takes off the stack)
+  if skeletons_of[rawget(t, 1)] then
+    local g = group_of_skeletons(t, count)
+    return g
+  end
   -- every item a live solver, none twice
   local seen, list = {}, {}
   for i = 1, count do
@@ -141,7 +146,8 @@ function M.group(...)
     seen[item] = i
     list[i] = item
   end
-  return make_group(list, {})
+  local g = make_group(list, {})
+  return g
 end
 
 function Group.solver(...)

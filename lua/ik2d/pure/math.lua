@@ -21,6 +21,12 @@ M.PI, M.TWO_PI, M.DBL_MAX = PI, TWO_PI, DBL_MAX
 
 --- angle wrapped to [-pi, pi), as ik2d_wrap: fmod is exact, so the
 -- result is in range for any finite angle
+--- whether a and b are the same double to the bit (0.0 and -0.0 are not;
+-- finite values): a value set again that is the one kept changes nothing
+function M.same_bits(a, b)
+  return a == b and (a ~= 0.0 or 1.0 / a == 1.0 / b)
+end
+
 function M.wrap(angle)
   if angle >= -PI and angle < PI then return angle end
   local r = fmod(angle, TWO_PI)

@@ -13,7 +13,7 @@ local defs = require "ik2d.pure.defs"
 local type, next, rawget, rawset = type, next, rawget, rawset
 local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 local format = string.format
-local arg_error, typename, is_table = B.arg_error, B.typename, B.is_table
+local arg_error, typename, is_table, check_keys = B.arg_error, B.typename, B.is_table, B.check_keys
 local number_at, whole_at, boolean_at, choice_at = B.number_at, B.whole_at, B.boolean_at,
   B.choice_at
 
@@ -40,6 +40,10 @@ function M.rows(def)
   return rows, by_name
 end
 
+-- the keys a point's, a vector's and a ray's table may have (and 1..n):
+-- no other, as a collider's table has none but its fields
+local POINT_KEYS, NO_KEYS, RAY_NAMES = { x = true, y = true }, {}, { x = true, y = true, angle = true }
+
 -- {x, y} or {x =, y =} (point) or {x, y} (vector) into def
 local function read_pair(p, present, arg, o, def, name)
   local point = o.kind == "point"
@@ -48,6 +52,7 @@ local function read_pair(p, present, arg, o, def, name)
     if point then arg_error(arg, format("%s: {x, y} or false expected, got %s", name, got)) end
     arg_error(arg, format("%s: table {x, y} expected, got %s", name, got))
   end
+  check_keys(p, arg, name .. ": ", "field", point and POINT_KEYS or NO_KEYS, 2)
   local x, y = rawget(p, 1), rawget(p, 2)
   if point and x == nil then x = rawget(p, "x") end
   if point and y == nil then y = rawget(p, "y") end
@@ -83,6 +88,7 @@ local function read_ray(p, present, arg, o, def, name)
     local got = present and typename(p) or "no value"
     arg_error(arg, format("%s: {x =, y =, angle =} or false expected, got %s", name, got))
   end
+  check_keys(p, arg, name .. ": ", "field", RAY_NAMES, 3)
   for k = 1, 3 do
     local key = RAY_KEYS[k]
     local v = rawget(p, key)

@@ -59,6 +59,7 @@ function M.new(n)
     step_c = array(n), step_s = array(n), pole_c = array(n), pole_s = array(n),
     world_c = array(n), world_s = array(n), warm_c = array(n), warm_s = array(n),
     dir_c = array(n), dir_s = array(n), best_c = array(n), best_s = array(n),
+    aim_from_c = array(n), aim_from_s = array(n), aim_found_c = array(n), aim_found_s = array(n),
     -- (every field aim.lua's method sets, present from the start: an
     -- aimed solve adds no key)
     view = { length = array(n), rest = array(n), count = 0, reach = 0.0, base_x = 0.0,

@@ -20,7 +20,7 @@ local solvers = require "ik2d.pure.solver"
 local bone_model = require "ik2d.pure.bone"
 local limits = require "ik2d.pure.constraint"
 
-local rot, abs = m.rot, math.abs
+local rot, abs, same_bits = m.rot, math.abs, m.same_bits
 local place_bone = bone_model.place
 local NAN = 0 / 0
 local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
@@ -541,8 +541,13 @@ local function geometry(ch)
 end
 
 -- the same double, zeros told apart
-local function same_bits(a, b)
-  return a == b and (a ~= 0.0 or 1.0 / a == 1.0 / b)
+
+-- Whether the base (x, y, angle) is the one sk has, to the bit: set again,
+-- it places nothing (a placing from the angles may differ from a solve's
+-- by an ulp).
+local function has_base(sk, x, y, angle)
+  return same_bits(x, sk.base_x) and same_bits(y, sk.base_y) and
+    same_bits(base_angle(angle), sk.base_angle)
 end
 
 -- A skeleton chain's state but its joints, its base at (x, y) (drawn).
@@ -787,6 +792,7 @@ end
 -- then stale and every chain to pull, deferring: for a solve that follows
 -- at once and places what it reads (then settles).
 function M.set_base_deferred(sk, x, y, angle)
+  if has_base(sk, x, y, angle) then return end
   sk.base_x, sk.base_y = x, y
   local was = sk.base_angle
   angle = base_angle(angle)
@@ -818,6 +824,7 @@ end
 -- solve.  At once when the transforms are read in place (an FFI array).
 function M.set_base_later(sk, x, y, angle)
   if sk.array then return M.set_base(sk, x, y, angle) end
+  if has_base(sk, x, y, angle) then return end
   M.set_base_deferred(sk, x, y, angle)
   sk.pending = true
 end
@@ -1306,6 +1313,7 @@ function M.set_base(sk, x, y, angle)
   local status = check_base(x, y, angle)
   if status then return status end
   M.ready(sk)
+  if has_base(sk, x, y, angle) then return nil end
   sk.base_x, sk.base_y = x, y
   local was = sk.base_angle
   angle = base_angle(angle)
@@ -1319,12 +1327,15 @@ function M.set_base(sk, x, y, angle)
 end
 
 function M.set_flip(sk, flip)
+  if flip == sk.flip then return end
   sk.flip = flip
   moved_all(sk)
 end
 
 function M.set_pose(sk, i, angle)
   if not finite(angle) then return "POSE" end
+  -- the value it has: nothing to place again (not a bit moves)
+  if same_bits(sk.pose[i], angle) and same_bits(sk.angle[i], angle) then return nil end
   sk.pose[i] = angle
   sk.angle[i] = angle
   moved(sk, i)
@@ -1398,6 +1409,7 @@ function M.set_length(sk, i, length)
     if not sk.at_tip[b] then extent = extent + (abs(sk.ox[b]) + abs(sk.oy[b])) end
   end
   if not finite(extent) then return "REACH" end
+  if same_bits(sk.length[i], length) then return nil end
   sk.length[i] = length
   -- the children at its tip follow (their translation with them)
   for b = i + 1, sk.count do
@@ -1414,6 +1426,7 @@ end
 function M.set_rest(sk, i, angle)
   local status = check_rest(angle)
   if status then return status end
+  if same_bits(sk.rest[i], angle) then return nil end
   sk.rest[i] = angle
   sk.rest_c[i], sk.rest_s[i] = rot(angle)
   regeometry(sk, i)

@@ -280,14 +280,19 @@ end
 -- pivot (px, py) and length l, against the forbidden directions psi + (lo,
 -- hi): a bone found inside goes back to the end it came in by (the nearer
 -- end if it started inside: its pivot moved), and one that passed right
--- through stops at the end it met; turning into the collider stops.
-local function push_out(sp, i, x0, psi, lo, hi)
+-- through stops at the end it met; turning into the collider stops.  With
+-- a way (+1 or -1, not 0), a bone found inside goes on that way, to the end
+-- there (another collider pushed it in: collide).
+local function push_out(sp, i, x0, psi, lo, hi, way)
   local world, velocity = sp.world, sp.velocity
   local x = world[i]
   local delta, delta0 = wrap(x - psi), wrap(x0 - psi)
   local start_inside = lo < delta0 and delta0 < hi
   local edge
-  if lo < delta and delta < hi then
+  if way ~= 0 then
+    if not (lo < delta and delta < hi) then return end
+    if way > 0 then edge = hi else edge = lo end
+  elseif lo < delta and delta < hi then
     if start_inside then
       if delta - lo <= hi - delta then edge = lo else edge = hi end
     elseif wrap(x - x0) > 0.0 then
@@ -314,7 +319,7 @@ end
 -- The directions in which bone i (pivot px, py, length l) would put its
 -- tip inside circle c (centre cx, cy in chain space): psi +- beta, from
 -- |tip - centre|^2 = l^2 + D^2 - 2 l D cos(x - psi) < R^2.
-local function circle(sp, i, x0, px, py, l, cx, cy, radius)
+local function circle(sp, i, x0, px, py, l, cx, cy, radius, way)
   local dx, dy = cx - px, cy - py
   -- out of reach on either axis: no need of D
   if abs(dx) - radius >= l or abs(dy) - radius >= l then return end
@@ -327,7 +332,7 @@ local function circle(sp, i, x0, px, py, l, cx, cy, radius)
     if not (kappa < 1.0) then return end
     if kappa > -1.0 then beta = acos(kappa) end
   end
-  push_out(sp, i, x0, atan2(dy, dx), -beta, beta)
+  push_out(sp, i, x0, atan2(dy, dx), -beta, beta, way)
 end
 
 -- The line of segment (ax, ay)-(bx, by) seen from (px, py): the signed
@@ -355,7 +360,7 @@ end
 -- from the pivot's side, those whose ray meets the segment within l:
 -- toward the line (n, at distance d), |x - psi| < acos(d / l), and
 -- between the directions of the two ends.
-local function segment(sp, i, x0, px, py, l, ax, ay, bx, by, k)
+local function segment(sp, i, x0, px, py, l, ax, ay, bx, by, k, way)
   -- out of reach of the segment's box: no side needed either (a pivot on
   -- the line has its parent within reach)
   local x_lo, x_hi, y_lo, y_hi = ax, bx, ay, by
@@ -378,13 +383,13 @@ local function segment(sp, i, x0, px, py, l, ax, ay, bx, by, k)
   if a2 < a1 then lo, hi = a2, a1 end
   if lo < -beta then lo = -beta end
   if hi > beta then hi = beta end
-  if lo < hi then push_out(sp, i, x0, atan2(ny, nx), lo, hi) end
+  if lo < hi then push_out(sp, i, x0, atan2(ny, nx), lo, hi, way) end
 end
 
 -- Every collider on bone i whose pivot is (px, py), colliders in chain
 -- space (mirrored about the base's x, mirror / 2, when the chain is
--- flipped).
-local function collide(sp, i, x0, px, py, mirror)
+-- flipped), once, pushing out as push_out does with way.
+local function collide_once(sp, i, x0, px, py, mirror, way)
   local ch = sp.chain
   local l = ch.length[i] * ch.scale
   local flip = ch.flip
@@ -394,12 +399,28 @@ local function collide(sp, i, x0, px, py, mirror)
     if c.shape == "circle" then
       local cx = c.x
       if flip then cx = mirror - cx end
-      circle(sp, i, x0, px, py, l, cx, c.y, c.radius)
+      circle(sp, i, x0, px, py, l, cx, c.y, c.radius, way)
     else
       local ax, bx = c.x1, c.x2
       if flip then ax, bx = mirror - ax, mirror - bx end
-      segment(sp, i, x0, px, py, l, ax, c.y1, bx, c.y2, k)
+      segment(sp, i, x0, px, py, l, ax, c.y1, bx, c.y2, k, way)
     end
+  end
+end
+
+-- The colliders together (spring_collide): taken once, then each collider
+-- the bone is found in pushes it on the way it went, until none holds it.
+local function collide(sp, i, x0, px, py, mirror)
+  local world = sp.world
+  local start = world[i]
+  collide_once(sp, i, x0, px, py, mirror, 0)
+  local turned = wrap(world[i] - start)
+  if turned == 0.0 then return end
+  local way = turned > 0.0 and 1 or -1
+  for _ = 1, sp.collider_count do
+    local before = world[i]
+    collide_once(sp, i, x0, px, py, mirror, way)
+    if world[i] == before then return end
   end
 end
 
