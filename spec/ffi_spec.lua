@@ -70,6 +70,27 @@ describe("the FFI fast path", function()
 
   after_each(function() ik2d.use_ffi(true) end)
 
+  -- LuaJIT's x64 backend fused a read of the fast path's shared output
+  -- buffer into the instruction that used it, after the next call had
+  -- written the buffer again: two reads in one expression were equal
+  it("gives each of two reads in one compiled expression its own value", function()
+    local ch = ik2d.chain{ { length = 1, angle = 0.3 }, { length = 1, angle = 0.5 } }
+    local s1 = ik2d.solver(ch)
+    local s2 = ik2d.solver(ik2d.chain{ { length = 1 }, { length = 1 } })
+    local sk = ik2d.skeleton{ { name = "a", length = 1 }, { name = "b", parent = "a", length = 1 } }
+    local same = 0
+    for k = 1, 3000 do
+      s1:set_target(k, 1)
+      s2:set_target(-k, 2)
+      sk:set_pose("b", 0.001 * k)
+      if ch:angle(1) == ch:angle(2) then same = same + 1 end
+      if s1:target() == s2:target() then same = same + 1 end
+      local a = sk:matrix("a")
+      if a == sk:matrix("b") then same = same + 1 end
+    end
+    assert.are.equal(0, same)
+  end)
+
   it("is on by default under LuaJIT", function()
     if os.getenv("IK2D_NO_FFI") then return end
     assert.is_true(ik2d.ffi)

@@ -96,7 +96,7 @@ describe("ik2d.rig.source.describe", function()
     assert.are.equal('<json text>: bones[1] "root": length must be >= 0, got -1', message)
   end)
 
-  it("says what a file that is no rig is, refuses an empty DragonBones file, and that ik2d rigs have no reader yet",
+  it("says what a file that is no rig is, refuses an empty DragonBones file and an ik2d file of no bones",
       function()
     local _, message = source.describe('{"name": "hero"}')
     assert.are.equal("<json text>: not a rig ik2d reads (a Spine file has skeleton.spine, a DragonBones file "
@@ -104,7 +104,7 @@ describe("ik2d.rig.source.describe", function()
     _, message = source.describe({ armature = {}, version = "5.5" })
     assert.are.equal("<table>: armature: missing: the file has no armature", message)
     _, message = source.describe({ ik2d = 1 })
-    assert.are.equal('<table>: format "ik2d" has no reader yet', message)
+    assert.are.equal("<table>: bones is missing", message)
     _, message = source.describe(SMALL, { format = "spline" })
     assert.are.equal('options.format must be "spine", "dragonbones" or "ik2d", got "spline"', message)
   end)

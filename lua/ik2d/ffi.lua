@@ -73,6 +73,7 @@ if not pcall(ffi.typeof, "ik2d_status") then
     bool luaik_spring_live(const ik2d_spring *spring);
     bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
     void luaik_result(const ik2d_solver *solver, double *out);
+    double luaik_read(const double *from, int i);
     void luaik_skeleton_matrices(ik2d_skeleton *skeleton);
   ]]
   -- end generated
@@ -336,18 +337,18 @@ end
 
 local function solver_readers(k)
   local C, classic, fast, live_solver = k.C, k.classic.Solver, k.fast.Solver, k.live_solver
-  local out, out_1 = k.out, k.out_1
+  local out, out_1, read = k.out, k.out_1, k.C.luaik_read
   local target = classic.target
   function fast.target(...)
     local pointer = live_solver((...))
     if not pointer then return target(...) end
     C.ik2d_solver_target(pointer, out, out_1)
-    return out[0], out[1]
+    return read(out, 0), read(out, 1)
   end
 
   local function outcome(pointer)
     C.luaik_result(pointer, out)
-    return out[0] ~= 0, out[1], out[2], out[3] ~= 0
+    return read(out, 0) ~= 0, read(out, 1), read(out, 2), read(out, 3) ~= 0
   end
 
   local solve = classic.solve
@@ -387,7 +388,7 @@ end
 local function chain_points(k)
   local C, classic, fast, live_chain, chain_joints = k.C, k.classic.Chain, k.fast.Chain,
     k.live_chain, k.chain_joints
-  local out, out_1, out_2 = k.out, k.out_1, k.out_2
+  local out, out_1, out_2, read = k.out, k.out_1, k.out_2, k.C.luaik_read
   local joint = classic.joint
   function fast.joint(...)
     local chain, i = ...
@@ -413,7 +414,7 @@ local function chain_points(k)
     local pointer = live_chain((...))
     if not pointer then return base(...) end
     C.ik2d_chain_base(pointer, out, out_1, out_2)
-    return out[0], out[1], out[2]
+    return read(out, 0), read(out, 1), read(out, 2)
   end
 
   local joints = classic.joints
@@ -429,13 +430,14 @@ end
 
 local function chain_angles(k)
   local C, classic, fast, live_chain, out = k.C, k.classic.Chain, k.fast.Chain, k.live_chain, k.out
+  local read = C.luaik_read
   local angle = classic.angle
   function fast.angle(...)
     local chain, i = ...
     local pointer = live_chain(chain)
     if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
        C.ik2d_chain_angle(pointer, i - 1, out) == 0 then
-      return out[0]
+      return read(out, 0)
     end
     return angle(...)
   end
@@ -446,7 +448,7 @@ local function chain_angles(k)
     local pointer = live_chain(chain)
     if pointer and index_in(i, C.ik2d_chain_bone_count(pointer)) and
        C.ik2d_chain_pose(pointer, i - 1, out) == 0 then
-      return out[0]
+      return read(out, 0)
     end
     return pose(...)
   end
@@ -554,7 +556,7 @@ end
 
 local function skeleton_methods(k)
   local C, classic, fast, live_skeleton = k.C, k.classic.Skeleton, k.fast.Skeleton, k.live_skeleton
-  local skeleton_arrays, out = k.skeleton_arrays, k.out
+  local skeleton_arrays, out, read = k.skeleton_arrays, k.out, C.luaik_read
   local skeleton_solve = classic.solve
   function fast.solve(...)
     local pointer = live_skeleton((...))
@@ -574,7 +576,7 @@ local function skeleton_methods(k)
     if pointer and type(x) == "number" and type(y) == "number" then
       if turn == nil then
         C.ik2d_skeleton_base(pointer, nil, nil, out)
-        turn = out[0]
+        turn = read(out, 0)
       end
       if type(turn) == "number" and C.ik2d_skeleton_set_base(pointer, x, y, turn) == 0 then
         return
@@ -598,6 +600,7 @@ end
 local function skeleton_matrices(k)
   local C, classic, fast, live_skeleton = k.C, k.classic.Skeleton, k.fast.Skeleton, k.live_skeleton
   local skeleton_arrays, bone_of, out = k.skeleton_arrays, k.bone_of, k.out
+  local read = C.luaik_read
   local matrix = classic.matrix
   function fast.matrix(...)
     local sk, bone = ...
@@ -606,7 +609,7 @@ local function skeleton_matrices(k)
       local i = bone_of(sk, bone)
       if index_in(i, C.ik2d_skeleton_bone_count(pointer)) and
          C.ik2d_skeleton_matrix(pointer, i - 1, out) == 0 then
-        return out[0], out[1], out[2], out[3], out[4], out[5]
+        return read(out, 0), read(out, 1), read(out, 2), read(out, 3), read(out, 4), read(out, 5)
       end
     end
     return matrix(...)

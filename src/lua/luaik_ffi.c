@@ -13,6 +13,7 @@ LUAIK_EXPORT void luaik_result(const ik2d_solver *solver, double *out);
 LUAIK_EXPORT bool luaik_skeleton_live(const ik2d_skeleton *skeleton);
 LUAIK_EXPORT bool luaik_spring_live(const ik2d_spring *spring);
 LUAIK_EXPORT void luaik_skeleton_matrices(ik2d_skeleton *skeleton);
+LUAIK_EXPORT double luaik_read(const double *from, int i);
 
 /* The chain's box is not finalised. */
 bool luaik_chain_live(const ik2d_chain *chain) {
@@ -48,3 +49,10 @@ bool luaik_skeleton_live(const ik2d_skeleton *skeleton) {
 /* The skeleton's matrices made again, where ik2d_skeleton_matrices gave
 ** them (the FFI path keeps that pointer, read once). */
 void luaik_skeleton_matrices(ik2d_skeleton *skeleton) { (void)ik2d_skeleton_matrices(skeleton); }
+
+/* from[i], read when called.  LuaJIT 2.1.0-beta3's x64 backend may fuse a
+** load from an FFI buffer into a later instruction as a memory operand,
+** past a C call that wrote the buffer again: two reads of one buffer in
+** one expression then see the second call's value.  A value returned by
+** a call is in a register, read when the call ran. */
+double luaik_read(const double *from, int i) { return from[i]; }
