@@ -1,4 +1,4 @@
--- Aiming a held object (issue 21, item 3): `aim = { x =, y =, angle = }`
+-- Aiming a held object: `aim = { x =, y =, angle = }`
 -- fixes a ray to the last bone (origin and direction in its space) and
 -- the solve turns the chain so that the ray passes through the target.
 -- An aimed barrel passes within 1e-6 of reachable targets for every

@@ -1,4 +1,4 @@
--- The bad-input matrix (issue 5, item 5), generated rather than written
+-- The bad-input matrix, generated rather than written
 -- case by case: every public function and method (found by walking the
 -- method tables, so a new method without a row here fails the spec),
 -- each argument given nil, a wrong type, NaN, +inf, -inf, a negative

@@ -1,4 +1,4 @@
--- Groups solved in SIMD lanes (issue 11): every instruction set gives the
+-- Groups solved in SIMD lanes: every instruction set gives the
 -- bits of solving one by one, whatever the group's size and order; the
 -- set in use is ik2d.isa; the target and joint arrays under LuaJIT.
 local ik2d = require "ik2d"

@@ -256,7 +256,7 @@ describe("ik2d.behaviour", function()
     end)
   end)
 
-  describe("entering a reach state after the chain has moved (issue 21, defect 5)", function()
+  describe("entering a reach state after the chain has moved", function()
     local k = 1 - math.exp(-12 * DT)
 
     it("smooths from the hand, not from the stale target where the chain was made (set_base)", function()
@@ -655,7 +655,7 @@ describe("ik2d.behaviour", function()
     end)
   end)
 
-  describe("on_reached in a state whose weight is below 1 (issue 21)", function()
+  describe("on_reached in a state whose weight is below 1", function()
     -- A chain from `def`, posed at `pose`, and a solver on it with `opts`.
     local function limb(def, pose, opts)
       local c = ik2d.chain(def)
@@ -1065,7 +1065,7 @@ describe("ik2d.behaviour: targets on bones", function()
   end)
 end)
 
-describe("ik2d.behaviour over a set of named solvers (issue 21)", function()
+describe("ik2d.behaviour over a set of named solvers", function()
   -- Two arms, at (0, 0) and (100, 0), each reaching 100, and their solvers.
   local function hands(opts)
     local function arm(x)
@@ -1246,7 +1246,7 @@ describe("ik2d.behaviour over a set of named solvers (issue 21)", function()
     end)
   end)
 
-  describe("entering a reach state after the chains have moved (defect 5)", function()
+  describe("entering a reach state after the chains have moved", function()
     it("each solver's target leaves from its hand", function()
       local s, lc, rc = hands{ weight = 1 }
       local b = behaviour.new(s, set_states())

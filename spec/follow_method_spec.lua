@@ -278,7 +278,7 @@ describe("method follow", function()
     end
   end)
 
-  -- issue 19: a pole's mirrors (products of products of rotations) left
+  -- a pole's mirrors (products of products of rotations) left
   -- rotations up to 7e-12 off unit length; the base was placed behind the
   -- tip before they were put back on it, and the tip of this chain ended
   -- up to 1.5e-4 off the target.  The floor: 64 ulps of the reach per

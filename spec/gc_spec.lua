@@ -1,4 +1,4 @@
--- Garbage-collector torture (issue 5, item 4): every API path with a
+-- Garbage-collector torture: every API path with a
 -- collector step between every two calls, under an incremental collector
 -- that never pauses and (on 5.4) a generational one that collects on
 -- every allocation; a solver whose chain went out of scope; a constraint

@@ -26,17 +26,17 @@ local q = helpers.shell_quote
 -- test-platforms checks them without FMA, under wine and on aarch64).
 -- Then: method follow places the base on the rotations the result keeps
 -- (after the sanity pass), so effectors moved where follow meets a pole.
--- aim: recorded when the aimed scenes joined the program (issue 21, item
--- 3: their own part, their own random numbers; the other four kept theirs).
+-- aim: recorded when the aimed scenes joined the program (their own
+-- part, their own random numbers; the other four kept theirs).
 -- The values are in spec/golden/expected, which both read.
 -- skeleton: recorded when the skeleton scenes joined the program (their
 -- own part, their own random numbers: the other three kept theirs).
--- Then (issue 21): a coupled solve that ends unreached from its warm start
+-- Then: a coupled solve that ends unreached from its warm start
 -- tries the pose, and after frames unreached a scattered start, so the
 -- groups' poses moved wherever a warm start had stalled; and a joint
 -- solve sets each solver's limited (it had kept false). The other three
 -- parts kept their bits.
--- effectors, then (issue 21): a spring feels its base's motion (its
+-- effectors, then: a spring feels its base's motion (its
 -- acceleration, and the drag of the air it runs through), so the springs
 -- on chains whose base moves (method follow) moved; nothing else did (the
 -- others, still or turning, kept their bits), and the scenes' spring
@@ -44,15 +44,20 @@ local q = helpers.shell_quote
 -- springs: recorded when the springs that feel the body joined the
 -- program (running, wind, per-bone settings, colliders, long frames; their
 -- own part, their own random numbers: the other four kept theirs).
--- Then (issue 21 defects 3, 4): CCD and FABRIK runs of limited chains that
+-- Then: CCD and FABRIK runs of limited chains that
 -- end short of the target finish with the limited pair step (nearer: the
 -- joints, angles and skeleton parts moved), and a blended tip angle starts
 -- its oriented solve from the free solution unless the warm start reaches
 -- (effectors); springs kept their bits.
--- bones: recorded when the bone model's scenes joined the program (issue
--- 31: scale, shear, the five inherit modes, skeleton scales, IK on scaled
--- and reflected bones, stretch, transform constraints in an order; their
--- own part, their own random numbers: the other six kept theirs).
+-- bones: recorded when the bone model's scenes joined the program (scale,
+-- shear, the five inherit modes, skeleton scales, IK on scaled and
+-- reflected bones, stretch, transform constraints in an order; their own
+-- part, their own random numbers: the other six kept theirs).
+-- Then: a value an object already has, set again, changes no bit, and
+-- the golden program sets flips and poses again (skeleton and bones
+-- moved); colliders are resolved together (springs); FABRIK's aim keeps
+-- the aiming pose nearer its start (aim); chains on bones that do not map
+-- conformally turn each bone in its parent's space (bones).
 local expected = {}
 do
   local file = assert(io.open(helpers.repo_root() .. "/spec/golden/expected"))

@@ -1,4 +1,4 @@
--- Lifetime (issue 10, item 6): the binding owns each object's lifetime,
+-- Lifetime: the binding owns each object's lifetime,
 -- as Lua's liolib owns a file's "closed".  Once an object's __gc has run
 -- (called by hand, at lua_close, or before a finaliser resurrects it),
 -- every method of it raises the same "<type> was collected", and every

@@ -1,4 +1,4 @@
--- Memory per chain (issue 10, item 2): a 3-bone chain and its solver take
+-- Memory per chain: a 3-bone chain and its solver take
 -- at most 1 KB of Lua heap together, the goal measured as the issue puts
 -- it: collectgarbage("count") before and after making 10,000 of them, in
 -- a fresh interpreter (so the binding's reference table grows from empty,

@@ -1,4 +1,4 @@
--- Options are table-driven (issue 10, item 5): an unknown key raises
+-- Options are table-driven: an unknown key raises
 -- naming it; enum strings match whole; a setter (s:set_tolerance(v)), the
 -- option in set_options and the option in ik2d.solver accept the same
 -- values and refuse the others with the same words; s:options() gives

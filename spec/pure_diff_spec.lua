@@ -1,4 +1,4 @@
--- The pure-Lua core against the C core, side by side (issue 15, item 1):
+-- The pure-Lua core against the C core, side by side:
 -- random sequences of operations (chains with limits of every kind,
 -- constraint edits, solver options and methods, targets, solves, groups
 -- and their arrays, skeletons (their edits, chains over their paths and

@@ -1,4 +1,4 @@
--- Bad skeleton input (issue 12): every mistake a user can make in a
+-- Bad skeleton input: every mistake a user can make in a
 -- skeleton's definition or a call raises "bad argument #N to 'name'
 -- (...)" naming the bone and the problem, and a failed call changes
 -- nothing.  Generated: every method taking a bone × nil, a table, a

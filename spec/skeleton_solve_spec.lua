@@ -1,7 +1,7 @@
--- The coupled solve of effectors sharing bones over frames (issue 21):
+-- The coupled solve of effectors sharing bones over frames:
 -- a warm-started solve that stalls in a local minimum escapes it by
--- itself (defect 1 and item 7), and `limited` says when a joint of a
--- solver's chain ends on its limit (defect 2).
+-- itself, and `limited` says when a joint of a
+-- solver's chain ends on its limit.
 
 local ik2d = require "ik2d"
 local helpers = require "spec.helpers"

@@ -1,4 +1,4 @@
--- Skeletons (issue 12): bones in a tree, chains over its paths, a whole
+-- Skeletons: bones in a tree, chains over its paths, a whole
 -- character solved in one call, effectors that share bones solved
 -- together; and set_length / set_rest on standalone chains.
 

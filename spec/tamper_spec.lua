@@ -1,4 +1,4 @@
--- Tampering from plain Lua (issue 19, item 3): short of the debug library,
+-- Tampering from plain Lua: short of the debug library,
 -- no script can make ik2d read freed memory or change a finalised object.
 --
 --   * A skeleton finalised (its __gc run while its chains are in use:

@@ -1,4 +1,4 @@
--- Targets on bones (issue 21, item 2): s:set_target_bone(sk, bone [, dx,
+-- Targets on bones: s:set_target_bone(sk, bone [, dx,
 -- dy]) puts a solver's target on the point (dx, dy) of a bone's space, read where
 -- the bone is whenever the target is read; sk:solve() solves a solver
 -- after the ones that move its target's bone, and a coupled solve moves the

@@ -920,7 +920,7 @@ api.ffi = {
     "luaik_group_pole_array", "luaik_group_base_array", "luaik_group_transform_array",
     "luaik_group_matrix_array", "luaik_group_matrices",
     "luaik_chain_live",
-    "luaik_solver_live", "luaik_spring_live", "luaik_skeleton_live", "luaik_result",
+    "luaik_solver_live", "luaik_spring_live", "luaik_skeleton_live", "luaik_result", "luaik_read",
     "luaik_skeleton_matrices",
   },
 }

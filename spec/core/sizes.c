@@ -1,5 +1,5 @@
 /*
-** sizes.c: objects sized to the chain (issue 10, item 2).
+** sizes.c: objects sized to the chain.
 **
 ** A chain or solver of n bones takes memory that grows linearly with n:
 ** size(n) = a + b n for n in 1..64, 0 outside.  A 3-bone chain and its

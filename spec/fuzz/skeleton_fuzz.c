@@ -1,5 +1,5 @@
 /*
-** skeleton_fuzz.c: libFuzzer target over the skeleton layer (issue 12).
+** skeleton_fuzz.c: libFuzzer target over the skeleton layer.
 **
 ** The input bytes are read as a program, with the reader and the chain
 ** checks of ik2d_fuzz.c (included below, its own entry point renamed): a
