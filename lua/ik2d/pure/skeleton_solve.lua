@@ -312,30 +312,21 @@ function M.solve_one(sv, P)
     if not sk.general and scales_bones(sv) then skeleton.make_general(sk) end
   end
   if sv.target_skeleton then read_target(sv) end
+  -- the target, as the C core's solver_target reads it: until the first
+  -- set_target, the chain's result tip
+  local x, y = sv.target_x, sv.target_y
+  if not sv.has_target then
+    local joints, n = ch.joints, ch.count
+    x, y = joints[2 * n + 1], joints[2 * n + 2]
+  end
   if sk and sk.general and bone_ik_takes(sv) then
     -- (the weight 0 leaves the bones as they are, as a chain's solve does)
-    if sv.settings.weight > 0.0 then
-      local x, y
-      if sv.has_target then
-        x, y = sv.target_x, sv.target_y
-      else
-        local joints, n = ch.joints, ch.count
-        x, y = joints[2 * n + 1], joints[2 * n + 2]
-      end
-      bone_ik_solve(sv, sk, x, y)
-    end
+    if sv.settings.weight > 0.0 then bone_ik_solve(sv, sk, x, y) end
     return measure(sv), sv.distance, sv.iterations, sv.limited
   end
   if sk and sk.general and bone_ccd_takes(sv, sk) then
     skeleton.bone_ready(sk, link.to)
     if not chain_conformal(sv, sk) then
-      local x, y
-      if sv.has_target then
-        x, y = sv.target_x, sv.target_y
-      else
-        local joints, n = ch.joints, ch.count
-        x, y = joints[2 * n + 1], joints[2 * n + 2]
-      end
       bone_ccd_solve(sv, sk, x, y)
       return measure(sv), sv.distance, sv.iterations, sv.limited
     end
