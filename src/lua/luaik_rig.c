@@ -8,6 +8,7 @@
 ** anything is made.  Slots keep their skeleton alive; targets keep what
 ** they list alive; a clip keeps nothing (it is played on targets).
 */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -49,7 +50,8 @@ static double number_in(lua_State *L, int index, int arg, const char *owner, con
 static int whole_in(lua_State *L, int index, int arg, const char *owner, const char *key) {
   int is_number = 0;
   double v = luaik_tonumberx(L, index, &is_number);
-  if (!is_number || v != (double)(int)v)
+  /* (the range first: a double no int holds has no cast) */
+  if (!is_number || !(v >= -2147483648.0 && v <= 2147483647.0) || v != floor(v))
     luaik_arg_errorf(L, arg, "%s%s: whole number expected, got %s", owner, key,
                      is_number ? lua_tostring(L, index) : luaik_typename(L, index));
   return (int)v;
