@@ -40,7 +40,12 @@ static long weight_entries(const ik2d_attachment_def *a) {
   long entries = 0;
   int at = 0, v;
   for (v = 0; v < a->vertex_count && at < a->weight_count; v++) {
-    int n = (int)a->weights[at];
+    /* a count beyond what is left is no count (the check refuses it):
+    ** stop before a cast or a sum it would overflow */
+    double count = a->weights[at];
+    int n;
+    if (!(count >= 0.0 && count <= (double)(a->weight_count - at))) break;
+    n = (int)count;
     entries += n;
     at += 1 + 4 * n;
   }

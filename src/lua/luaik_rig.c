@@ -193,7 +193,8 @@ static void read_attachment(lua_State *L, int t, int i, ik2d_attachment_def *a, 
     for (k = 0; k < n; k++) {
       lua_rawgeti(L, -1, k + 1);
       index = number_in(L, -1, 2, owner, "triangles", k + 1);
-      (*ints)[k] = (int)index - 1;
+      /* (int)index - 1, or -1 for a corner no int holds (no cast then) */
+      (*ints)[k] = index > -2147483648.0 && index < 2147483648.0 ? (int)index - 1 : -1;
       lua_pop(L, 1);
     }
     lua_pop(L, 1);

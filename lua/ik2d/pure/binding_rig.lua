@@ -129,7 +129,7 @@ end
 
 -- (int)v - 1 of a triangle's corner, or -1 for one no int holds
 local function corner_of(v)
-  if not (v > -2147483649.0 and v < 2147483648.0) then return -1 end
+  if not (v > -2147483648.0 and v < 2147483648.0) then return -1 end
   return (v >= 0 and floor(v) or -floor(-v)) - 1
 end
 

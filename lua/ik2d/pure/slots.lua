@@ -42,12 +42,9 @@ local function weight_entries(a)
   for _ = 1, a.vertex_count do
     if at >= a.weight_count then break end
     local n = w[at + 1] or 0.0
-    -- (int): toward zero, anything beyond an int the C core's INT_MIN
-    if n - n == 0 and n > -2147483649.0 and n < 2147483648.0 then
-      n = n >= 0 and floor(n) or -floor(-n)
-    else
-      n = -2147483648
-    end
+    -- a count beyond what is left is no count (the check refuses it)
+    if not (n >= 0.0 and n <= a.weight_count - at) then break end
+    n = floor(n)
     entries = entries + n
     at = at + 1 + 4 * n
   end
