@@ -706,28 +706,25 @@ local function slots_methods(k, slots_of)
     for j = 1, n do
       local i = drawn_c[j - 1]
       local count = 2 * C.ik2d_slots_vertices(pointer, sk, i, nil, 0)
-      local list = lists[j]
-      if list == nil then
+      -- (raw, as the classic method: no metamethod runs mid-call)
+      local list = rawget(lists, j)
+      if type(list) ~= "table" then
         list = {}
-        lists[j] = list
+        rawset(lists, j, list)
       end
-      for v = 1, count do list[v] = out[at + v - 1] end
-      local v = count + 1
-      while list[v] ~= nil do
-        list[v] = nil
-        v = v + 1
-      end
+      for v = 1, count do rawset(list, v, out[at + v - 1]) end
+      trim(list, count + 1)
       at = at + count
-      drawn[j] = i + 1
-      if shown then shown[j] = C.ik2d_slots_attachment(pointer, i) + 1 end
+      rawset(drawn, j, i + 1)
+      if shown then rawset(shown, j, C.ik2d_slots_attachment(pointer, i) + 1) end
       if tints then
         C.ik2d_slots_tint(pointer, i, tint)
-        local t = tints[j]
-        if t == nil then
+        local t = rawget(tints, j)
+        if type(t) ~= "table" then
           t = {}
-          tints[j] = t
+          rawset(tints, j, t)
         end
-        t[1], t[2], t[3], t[4] = tint[0], tint[1], tint[2], tint[3]
+        fill(t, 1, tint, 4)
       end
     end
     return n
