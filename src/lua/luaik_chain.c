@@ -247,7 +247,12 @@ static int chain_skeleton(lua_State *L) {
   if (ik2d_chain_skeleton(chain, &from, &to) == NULL) return 0;
   lua_settop(L, 1);
   luaik_anchored(L, 1);
-  lua_getfield(L, 2, "skeleton");
+  /* (raw: the anchor is the binding's own table, or gone when the debug
+  ** library replaced it; then the skeleton is not the binding's to give) */
+  if (!lua_istable(L, 2)) return 0;
+  lua_pushliteral(L, "skeleton");
+  lua_rawget(L, 2);
+  if (luaik_test_object(L, 3, LUAIK_SKELETON) == NULL) return 0;
   luaik_bone_name(L, 3, from);
   luaik_bone_name(L, 3, to);
   return 3;

@@ -53,7 +53,7 @@ source.read_file = read_file
 function source.open(src)
   if type(src) == "table" then return src, "<table>" end
   if type(src) ~= "string" then
-    return nil, "source must be a path ending in .json, a JSON text or a decoded table, got " .. check.kind(src)
+    return nil, "source must be a path ending in .json, a JSON text or a decoded table, got " .. type(src)
   end
   local text, name
   if src:match("^%s*[{%[]") then

@@ -1,7 +1,7 @@
 -- ik2d.rig.spine: a Spine 4.2 JSON file (decoded) to the rig description
 -- (docs/rig-format.md), checked whole before anything is returned.
 --
---   local desc = spine.read(decoded, "raptor.json")
+--   local desc = spine.read(decoded, "hero.json")
 --
 -- Reads the skeleton (bones with every inherit mode, scale and shear),
 -- slots, events and constraints here; skins and attachments in
