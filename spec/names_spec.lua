@@ -15,7 +15,7 @@ local root = helpers.repo_root()
 
 local PUBLIC = { "chain", "constraint", "solver", "solvers", "skeleton", "skeletons", "spring",
                  "status", "isa", "default", "bone_def", "collider",
-                 "transform_constraint", "slots", "clip" }
+                 "transform_constraint", "slots", "clip", "rig_targets" }
 
 local function read(path)
   local f = assert(io.open(root .. "/" .. path, "rb"))

@@ -1429,6 +1429,11 @@ IK2D_API double ik2d_clip_duration(const ik2d_clip *clip);
 ** (a pose set by a clip is deferred, as ik2d_skeleton_solve_at's base). */
 IK2D_API ik2d_status ik2d_clip_apply(const ik2d_clip *clip, const ik2d_rig_targets *targets,
                                      double time, double alpha);
+/* The skeleton's bones (pose and result) and the slots back to their
+** set-up, as ik2d_skeleton_reset and ik2d_slots_to_setup, the bones placed
+** at the skeleton's next solve as after ik2d_clip_apply: a frame that
+** plays clips over the set-up places each bone once. */
+IK2D_API ik2d_status ik2d_rig_targets_to_setup(const ik2d_rig_targets *targets);
 
 #ifdef __cplusplus
 }

@@ -441,3 +441,10 @@ ik2d_status ik2d_clip_apply(const ik2d_clip *clip, const ik2d_rig_targets *targe
   if (posed) ik2d__skeleton_posed(targets->skeleton);
   return IK2D_OK;
 }
+
+ik2d_status ik2d_rig_targets_to_setup(const ik2d_rig_targets *targets) {
+  if (targets == NULL || targets->skeleton == NULL) return IK2D_ERR_NULL;
+  ik2d__skeleton_setup_posed(targets->skeleton);
+  if (targets->slots != NULL) ik2d_slots_to_setup(targets->slots);
+  return IK2D_OK;
+}

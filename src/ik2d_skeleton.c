@@ -362,6 +362,9 @@ void ik2d__skeleton_to_pose(ik2d_skeleton *sk) {
     sk->angle[b] = sk->pose[b];
     sk->shape[b] = sk->pose_shape[b];
   }
+  /* every bone placed and every chain pulled below: nothing left stale */
+  sk->deferring = false;
+  memset(sk->stale, 0, (size_t)sk->count);
   ik2d__skeleton_forward(sk, 0, NULL);
   skeleton_pull_all(sk);
 }
@@ -1528,14 +1531,23 @@ ik2d_status ik2d_skeleton_set_constraint(ik2d_skeleton *sk, int i,
   return IK2D_OK;
 }
 
-void ik2d_skeleton_reset(ik2d_skeleton *sk) {
+static void skeleton_to_setup(ik2d_skeleton *sk) {
   int i;
-  if (sk == NULL) return;
   for (i = 0; i < sk->count; i++) {
     sk->pose[i] = sk->angle[i] = sk->rest[i];
     sk->pose_shape[i] = sk->shape[i] = sk->setup[i];
   }
+}
+
+void ik2d_skeleton_reset(ik2d_skeleton *sk) {
+  if (sk == NULL) return;
+  skeleton_to_setup(sk);
   skeleton_moved_all(sk);
+}
+
+void ik2d__skeleton_setup_posed(ik2d_skeleton *sk) {
+  skeleton_to_setup(sk);
+  ik2d__skeleton_posed(sk);
 }
 
 /* ------------------------------------------------------------------ */

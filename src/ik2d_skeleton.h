@@ -186,6 +186,8 @@ void ik2d__skeleton_make_general(ik2d_skeleton *skeleton);
 /* The pose of bones changed in place (a clip): every bone stale and every
 ** chain to pull, deferring, as after ik2d__skeleton_set_base_deferred. */
 void ik2d__skeleton_posed(ik2d_skeleton *skeleton);
+/* Every bone's pose and result back to its set-up, placed later: posed. */
+void ik2d__skeleton_setup_posed(ik2d_skeleton *skeleton);
 /* Every bone's result back to its pose (angle and shape), placed, the
 ** chains pulled. */
 void ik2d__skeleton_to_pose(ik2d_skeleton *skeleton);

@@ -1569,7 +1569,6 @@ static int general_solve(ik2d_skeleton *sk) {
   plan p;
   int k, i, reached = 0;
   if (!plan_make(sk, &p)) return -1;
-  ik2d__skeleton_settle(sk);
   ik2d__skeleton_to_pose(sk);
   for (k = 0; k < p.units; k++)
     for (i = 0; i < p.solvers; i++)
@@ -1602,8 +1601,11 @@ static int ordered_solve(ik2d_skeleton *sk) {
   int k, i, reached = 0;
   if (!plan_make(sk, &p)) return -1;
   if (order_constrains(sk)) ik2d__skeleton_make_general(sk);
-  ik2d__skeleton_settle(sk);
-  if (sk->general) ik2d__skeleton_to_pose(sk);
+  /* to_pose places every bone: what a deferring solve left stale too */
+  if (sk->general)
+    ik2d__skeleton_to_pose(sk);
+  else
+    ik2d__skeleton_settle(sk);
   for (k = 0; k < sk->step_count; k++) {
     int v = sk->steps[k];
     if (v >= 0)

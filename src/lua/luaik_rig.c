@@ -616,12 +616,12 @@ static int targets_keep_setup(lua_State *L) {
 }
 
 /* targets:to_setup(): the skeleton's bones, the slots, and the solvers'
-** and constraints' kept settings back to the set-up, in one call */
+** and constraints' kept settings back to the set-up, in one call; the
+** bones placed by the skeleton's next solve */
 static int targets_to_setup(lua_State *L) {
   const rig_targets *r = live_targets(L, 1);
   int i;
-  ik2d_skeleton_reset(r->targets.skeleton);
-  if (r->targets.slots != NULL) ik2d_slots_to_setup(r->targets.slots);
+  (void)ik2d_rig_targets_to_setup(&r->targets);
   if (r->solver_setup == NULL) return 0;
   for (i = 0; i < r->targets.solver_count; i++)
     (void)ik2d_solver_set_def(r->solvers[i], &r->solver_setup[i]);

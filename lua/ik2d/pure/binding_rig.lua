@@ -482,10 +482,11 @@ function RigTargets.keep_setup(...)
 end
 
 --- targets:to_setup(): the skeleton's bones, the slots, and the kept
--- settings back to the set-up, in one call
+-- settings back to the set-up, in one call; the bones placed by the
+-- skeleton's next solve (ik2d_rig_targets_to_setup)
 function RigTargets.to_setup(...)
   local r = live_targets(..., 1, select("#", ...))
-  skeleton.reset(r.skeleton)
+  skeleton.setup_posed(r.skeleton)
   if r.slots then slots_core.to_setup(r.slots) end
   if not r.solver_setup then return end
   for i = 1, r.solver_count do solver_core.set_def(r.solvers[i], r.solver_setup[i]) end

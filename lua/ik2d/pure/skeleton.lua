@@ -1284,9 +1284,13 @@ end
 -- chains pulled
 function M.to_pose(sk)
   local angle, pose, shape, pose_shape = sk.angle, sk.pose, sk.shape, sk.pose_shape
+  -- every bone placed and every chain pulled below: nothing left stale
+  sk.deferring, sk.pending = false, false
+  local stale = sk.stale
   for b = 1, sk.count do
     angle[b] = pose[b]
     copy_shape(pose_shape[b], shape[b])
+    stale[b] = false
   end
   moved_all(sk)
 end
@@ -1448,15 +1452,26 @@ function M.set_constraint(sk, i, limit)
   return nil
 end
 
---- pose and result back to the set-up (rest angles, set-up shapes)
-function M.reset(sk)
+local function to_setup(sk)
   for i = 1, sk.count do
     sk.pose[i] = sk.rest[i]
     sk.angle[i] = sk.rest[i]
     copy_shape(sk.setup[i], sk.pose_shape[i])
     copy_shape(sk.setup[i], sk.shape[i])
   end
+end
+
+--- pose and result back to the set-up (rest angles, set-up shapes)
+function M.reset(sk)
+  to_setup(sk)
   moved_all(sk)
+end
+
+--- as reset, the bones placed by the next solve: posed
+-- (ik2d__skeleton_setup_posed)
+function M.setup_posed(sk)
+  to_setup(sk)
+  M.posed(sk)
 end
 
 -- ------------------------------------------------------------------

@@ -1758,7 +1758,6 @@ end
 -- (src/ik2d_skeleton_solve.c's general_solve says why).
 local function general_solve(sk, work, p)
   skeleton.make_general(sk)
-  skeleton.settle(sk)
   skeleton.to_pose(sk)
   local P, solver, unit_of, order = work.pose, p.solver, p.unit_of, p.order
   for k = 1, p.units do
@@ -1804,8 +1803,8 @@ end
 -- model); then the solvers not in it, by the plan, each alone.
 local function ordered_solve(sk, work, p)
   if order_constrains(sk) or needs_general(sk) then skeleton.make_general(sk) end
-  skeleton.settle(sk)
-  if sk.general then skeleton.to_pose(sk) end
+  -- to_pose places every bone: what a deferring solve left stale too
+  if sk.general then skeleton.to_pose(sk) else skeleton.settle(sk) end
   local P, steps = work.pose, sk.steps
   for k = 1, #steps do
     local step = steps[k]
