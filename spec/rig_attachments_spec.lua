@@ -123,6 +123,43 @@ describe("rig:attachments", function()
     assert.is_true(seen.arm_in_front)
   end)
 
+  it("keeps a reused t entry for entry what a new table gets, across clips and rigs", function()
+    -- an entry's names are written only when its slot or attachment
+    -- changes; whatever the table held before (another rig's entries, a
+    -- clip that switched or reordered), it must read as a fresh call's
+    local hero = ik2d.rig.load("examples/hero/assets/hero.json", { atlas = "examples/hero/assets/hero.atlas" })
+    local other = two_bone_rig()
+    local t = {}
+    local function same_as_fresh(rig)
+      local fresh = rig:attachments({})
+      local got = rig:attachments(t)
+      assert.are.equal(#fresh, #got)
+      for k = 1, #fresh do
+        for _, field in ipairs({ "slot", "attachment", "kind", "slot_index", "attachment_index",
+                                 "blend", "uvs", "triangles" }) do
+          assert.are.equal(fresh[k][field], got[k][field], ("entry %d's %s"):format(k, field))
+        end
+        assert.are.same(fresh[k].vertices, got[k].vertices)
+        assert.are.same(fresh[k].color, got[k].color)
+        assert.are.same(fresh[k].dark, got[k].dark)
+      end
+    end
+    for _, clip in ipairs({ "idle", "wave", "walk" }) do
+      for step = 0, 12 do
+        hero:apply(clip, hero.clips[clip].duration * step / 12)
+        same_as_fresh(hero)
+      end
+      other:apply("hide", clip == "wave" and 0.5 or 0)
+      same_as_fresh(other)
+    end
+    -- an entry a caller emptied is written again
+    hero:apply("idle", 0)
+    same_as_fresh(hero)
+    t[1].color, t[1].vertices = nil, nil
+    hero:apply("idle", 0)
+    same_as_fresh(hero)
+  end)
+
   it("is called on the rig: a wrong t or self is refused at the caller's line", function()
     local rig = two_bone_rig()
     local ok, message = pcall(rig.attachments, rig, 5)

@@ -102,7 +102,6 @@ local function new_rig(desc, parts, atlas, how)
     -- per table rig:attachments filled: the vertex lists it hands out
     _drawn = setmetatable({}, { __mode = "k" }),
   }
-  for _, slot in ipairs(self.slots) do self._has_dark = self._has_dark or slot.dark ~= nil end
   self = setmetatable(self, Rig)
   self:set_setup()
   -- the set-up inherit modes: a clip's inherit keys change the bones' own
@@ -312,19 +311,22 @@ local function world_vertices(slots, s)
   return n
 end
 
--- The k-th entry of what s holds, slot i showing attachment record a.
-local function fill_entry(self, entry, s, k, a)
-  local i = s.drawn[k]
+-- An entry's fields that stay while the k-th drawn slot shows the same
+-- attachment record: its names, the record's uvs and triangles, and the
+-- lists the core refills (the k-th of s's: vertices and tint).
+local function name_entry(self, entry, s, k, i, a)
   local slot = self.slots[i]
   entry.slot, entry.attachment, entry.kind = slot.name, a.name, a.kind
   entry.slot_index, entry.attachment_index = i, a.index
-  entry.vertices, entry.uvs, entry.triangles = s.lists[k], a.uvs, a.triangles
+  entry.uvs, entry.triangles = a.uvs, a.triangles
   entry.blend = slot.blend or "normal"
-  local color, tint = entry.color or {}, s.tints[k]
-  color[1], color[2], color[3], color[4] = tint[1], tint[2], tint[3], tint[4]
-  entry.color = color
-  local r, g, b
-  if self._has_dark then r, g, b = self._core_slots:dark(i) end
+  entry.vertices, entry.color = s.lists[k], s.tints[k]
+  entry.dark = nil
+end
+
+-- The dark colour of slot i (one whose set-up has one) into the entry.
+local function dark_entry(self, entry, i)
+  local r, g, b = self._core_slots:dark(i)
   if r then
     local dark = entry.dark or {}
     dark[1], dark[2], dark[3] = r, g, b
@@ -361,11 +363,21 @@ local function attachments(self, t)
     self._drawn[t] = scratch
   end
   local n = world_vertices(slots, scratch)
-  local records, shown = self._attachment_list, scratch.shown
+  local records, slot_list = self._attachment_list, self.slots
+  local drawn, shown, lists, tints = scratch.drawn, scratch.shown, scratch.lists, scratch.tints
   for k = 1, n do
-    local entry = t[k] or {}
-    t[k] = entry
-    fill_entry(self, entry, scratch, k, records[shown[k]])
+    local entry = t[k]
+    if type(entry) ~= "table" then
+      entry = {}
+      t[k] = entry
+    end
+    local i, a = drawn[k], records[shown[k]]
+    -- a record's uvs are its own table: another rig's entry never matches
+    if entry.uvs ~= a.uvs or entry.slot_index ~= i or entry.attachment_index ~= a.index
+       or entry.vertices ~= lists[k] or entry.color ~= tints[k] then
+      name_entry(self, entry, scratch, k, i, a)
+    end
+    if slot_list[i].dark ~= nil then dark_entry(self, entry, i) end
   end
   for k = #t, n + 1, -1 do t[k] = nil end
   return t
