@@ -732,6 +732,7 @@ static void skeleton_forward_below(ik2d_skeleton *sk, int b) {
 
 void ik2d__skeleton_worlds_moved(ik2d_skeleton *sk, const bool *kept) {
   bool moved[IK2D_MAX_SKELETON_BONES];
+  ik2d_skeleton_node *node;
   int b;
   for (b = 0; b < sk->count; b++) {
     int p = sk->parent[b];
@@ -743,7 +744,10 @@ void ik2d__skeleton_worlds_moved(ik2d_skeleton *sk, const bool *kept) {
       general_frame(sk, b);
     skeleton_transform(sk, b);
   }
-  skeleton_pull_all(sk);
+  /* a chain moved where its last bone did: a move anywhere on its path or
+  ** above it moves that bone too, and nothing else enters its pull */
+  for (node = sk->chains.next; node != &sk->chains; node = node->next)
+    if (moved[node->chain->link->to]) ik2d__skeleton_chain_pull(chain_of_node(node));
 }
 
 /* ------------------------------------------------------------------ */

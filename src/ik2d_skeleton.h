@@ -206,7 +206,7 @@ bool ik2d__skeleton_link_constraint(ik2d_skeleton *skeleton, ik2d_transform_cons
 void ik2d__skeleton_unlink_constraint(ik2d_skeleton *skeleton, ik2d_transform_constraint *tc);
 /* After a constraint set the world maps of the bones kept marks: their
 ** frames from those maps, the bones below placed again from them, the
-** chains pulled. */
+** chains they moved pulled. */
 void ik2d__skeleton_worlds_moved(ik2d_skeleton *skeleton, const bool *kept);
 /* Bone b's parent's world map in the skeleton's space (NULL for a root). */
 static inline const ik2d_affine *ik2d__skeleton_parent_world(const ik2d_skeleton *sk, int b) {

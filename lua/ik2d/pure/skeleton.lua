@@ -1296,8 +1296,9 @@ function M.to_pose(sk)
 end
 
 --- After a constraint set the maps of the bones kept marks: their
--- frames from those maps, the bones below placed again from them, every
--- chain pulled (ik2d__skeleton_worlds_moved; moved: the caller's scratch).
+-- frames from those maps, the bones below placed again from them, the
+-- chains they moved pulled (ik2d__skeleton_worlds_moved; moved: the
+-- caller's scratch).
 function M.worlds_moved(sk, kept, moved_bones)
   local parent = sk.parent
   for b = 1, sk.count do
@@ -1310,7 +1311,12 @@ function M.worlds_moved(sk, kept, moved_bones)
     end
   end
   synced(sk)
-  pull_all(sk)
+  -- a chain moved where its last bone did (ik2d__skeleton_worlds_moved)
+  local list = sk.chains
+  for k = 1, #list do
+    local ch = list[k]
+    if moved_bones[ch.link.to] then pull(ch) end
+  end
 end
 
 function M.set_base(sk, x, y, angle)
