@@ -712,7 +712,20 @@ local function slots_methods(k, slots_of)
         list = {}
         rawset(lists, j, list)
       end
-      for v = 1, count do rawset(list, v, out[at + v - 1]) end
+      if count == 8 then
+        -- a region's four corners, the most common list, without a loop:
+        -- a short inner loop of its own costs the trace more than its work
+        rawset(list, 1, out[at])
+        rawset(list, 2, out[at + 1])
+        rawset(list, 3, out[at + 2])
+        rawset(list, 4, out[at + 3])
+        rawset(list, 5, out[at + 4])
+        rawset(list, 6, out[at + 5])
+        rawset(list, 7, out[at + 6])
+        rawset(list, 8, out[at + 7])
+      else
+        for v = 1, count do rawset(list, v, out[at + v - 1]) end
+      end
       trim(list, count + 1)
       at = at + count
       rawset(drawn, j, i + 1)
@@ -724,7 +737,10 @@ local function slots_methods(k, slots_of)
           t = {}
           rawset(tints, j, t)
         end
-        fill(t, 1, tint, 4)
+        rawset(t, 1, tint[0])
+        rawset(t, 2, tint[1])
+        rawset(t, 3, tint[2])
+        rawset(t, 4, tint[3])
       end
     end
     return n
