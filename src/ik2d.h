@@ -1432,7 +1432,7 @@ IK2D_API ik2d_status ik2d_clip_apply(const ik2d_clip *clip, const ik2d_rig_targe
 /* The skeleton's bones (pose and result) and the slots back to their
 ** set-up, as ik2d_skeleton_reset and ik2d_slots_to_setup, the bones placed
 ** at the skeleton's next solve as after ik2d_clip_apply: a frame that
-** plays clips over the set-up places each bone once. */
+** plays clips over the set-up places the bones at its solve alone. */
 IK2D_API ik2d_status ik2d_rig_targets_to_setup(const ik2d_rig_targets *targets);
 
 #ifdef __cplusplus
