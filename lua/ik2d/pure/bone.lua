@@ -100,6 +100,15 @@ local function place_linear(pa, pb, pc, pd, angle, lsx, lsy, hx, hy, inherit, sx
   return sx * a, sx * b, sy * c, sy * d
 end
 
+--- the world transform of a bone that inherits all under parent pa .. py:
+-- P L, its origin the parent's point (x, y); a, b, c, d, x, y
+local function place_all(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy)
+  local la, lb, lc, ld = local_linear(angle, lsx, lsy, hx, hy)
+  local a, b, c, d = mul(pa, pb, pc, pd, la, lb, lc, ld)
+  return a, b, c, d, pa * x + pb * y + px, pc * x + pd * y + py
+end
+M.place_all = place_all
+
 --- the world transform of a bone: its local x, y, angle, scale, shear
 -- under parent pa .. py (pa nil: a root, under the skeleton scale sx, sy
 -- alone), composed as inherit says; a, b, c, d, x, y
@@ -108,6 +117,7 @@ function M.place(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy, inherit,
     local a, b, c, d = local_linear(angle, lsx, lsy, hx, hy)
     return sx * a, sx * b, sy * c, sy * d, sx * x, sy * y
   end
+  if inherit == ALL then return place_all(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy) end
   local wx, wy = pa * x + pb * y + px, pc * x + pd * y + py
   local a, b, c, d = place_linear(pa, pb, pc, pd, angle, lsx, lsy, hx, hy, inherit, sx, sy)
   return a, b, c, d, wx, wy

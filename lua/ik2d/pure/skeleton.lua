@@ -22,6 +22,7 @@ local limits = require "ik2d.pure.constraint"
 
 local rot, abs, same_bits = m.rot, math.abs, m.same_bits
 local place_bone = bone_model.place
+local place_all, ALL = bone_model.place_all, bone_model.ALL
 local NAN = 0 / 0
 local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
 local huge = math.huge
@@ -329,6 +330,14 @@ local function general_frame(sk, b)
   local p, s = sk.parent[b], sk.shape[b]
   local wa, wb, wc, wd, wx, wy = sk.wa, sk.wb, sk.wc, sk.wd, sk.wx, sk.wy
   local a, bb, c, d, x, y
+  if p > 0 and sk.inherit[b] == ALL then
+    -- the mode nearly every bone has apart from the others: LuaJIT gives
+    -- up on a trace that carries every mode's values through one placing
+    wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = place_all(wa[p], wb[p], wc[p], wd[p], wx[p], wy[p],
+      s.x, s.y, sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y)
+    world_frame(sk, b)
+    return
+  end
   if p > 0 then
     a, bb, c, d, x, y = place_bone(wa[p], wb[p], wc[p], wd[p], wx[p], wy[p], s.x, s.y,
       sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y, sk.inherit[b], sk.scale_x,
