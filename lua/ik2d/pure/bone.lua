@@ -79,27 +79,6 @@ local function no_scale_frame(pa, pb, pc, pd, inherit, angle, sx, sy)
   return ux, -side * uy, uy, side * ux
 end
 
-local function place_linear(pa, pb, pc, pd, angle, lsx, lsy, hx, hy, inherit, sx, sy)
-  if inherit == POSITION then
-    local a, b, c, d = local_linear(angle, lsx, lsy, hx, hy)
-    return sx * a, sx * b, sy * c, sy * d
-  end
-  local fa, fb, fc, fd, la, lb, lc, ld
-  if inherit == NO_ROTATION then
-    local t
-    fa, fb, fc, fd, t = no_rotation_frame(pa, pb, pc, pd, sx, sy)
-    la, lb, lc, ld = local_linear(angle - t, lsx, lsy, hx, hy)
-  elseif inherit == NO_SCALE or inherit == NO_SCALE_OR_REFLECTION then
-    fa, fb, fc, fd = no_scale_frame(pa, pb, pc, pd, inherit, angle, sx, sy)
-    la, lb, lc, ld = local_linear(0.0, lsx, lsy, hx, hy)
-  else
-    la, lb, lc, ld = local_linear(angle, lsx, lsy, hx, hy)
-    return mul(pa, pb, pc, pd, la, lb, lc, ld)
-  end
-  local a, b, c, d = mul(fa, fb, fc, fd, la, lb, lc, ld)
-  return sx * a, sx * b, sy * c, sy * d
-end
-
 --- the world transform of a bone that inherits all under parent pa .. py:
 -- P L, its origin the parent's point (x, y); a, b, c, d, x, y
 local function place_all(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy)
@@ -109,6 +88,31 @@ local function place_all(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy)
 end
 M.place_all = place_all
 
+--- position: S L at the parent's point (x, y); a, b, c, d, x, y
+local function place_position(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy, sx, sy)
+  local a, b, c, d = local_linear(angle, lsx, lsy, hx, hy)
+  return sx * a, sx * b, sy * c, sy * d, pa * x + pb * y + px, pc * x + pd * y + py
+end
+M.place_position = place_position
+
+--- the modes that take a frame of the parent's (no rotation or
+-- reflection, no scale, no scale or reflection): S F L'; a, b, c, d, x, y
+local function place_framed(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy, inherit, sx,
+                            sy)
+  local fa, fb, fc, fd, la, lb, lc, ld
+  if inherit == NO_ROTATION then
+    local t
+    fa, fb, fc, fd, t = no_rotation_frame(pa, pb, pc, pd, sx, sy)
+    la, lb, lc, ld = local_linear(angle - t, lsx, lsy, hx, hy)
+  else
+    fa, fb, fc, fd = no_scale_frame(pa, pb, pc, pd, inherit, angle, sx, sy)
+    la, lb, lc, ld = local_linear(0.0, lsx, lsy, hx, hy)
+  end
+  local a, b, c, d = mul(fa, fb, fc, fd, la, lb, lc, ld)
+  return sx * a, sx * b, sy * c, sy * d, pa * x + pb * y + px, pc * x + pd * y + py
+end
+M.place_framed = place_framed
+
 --- the world transform of a bone: its local x, y, angle, scale, shear
 -- under parent pa .. py (pa nil: a root, under the skeleton scale sx, sy
 -- alone), composed as inherit says; a, b, c, d, x, y
@@ -117,10 +121,13 @@ function M.place(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy, inherit,
     local a, b, c, d = local_linear(angle, lsx, lsy, hx, hy)
     return sx * a, sx * b, sy * c, sy * d, sx * x, sy * y
   end
-  if inherit == ALL then return place_all(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy) end
-  local wx, wy = pa * x + pb * y + px, pc * x + pd * y + py
-  local a, b, c, d = place_linear(pa, pb, pc, pd, angle, lsx, lsy, hx, hy, inherit, sx, sy)
-  return a, b, c, d, wx, wy
+  if inherit == POSITION then
+    return place_position(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy, sx, sy)
+  end
+  if inherit == NO_ROTATION or inherit == NO_SCALE or inherit == NO_SCALE_OR_REFLECTION then
+    return place_framed(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy, inherit, sx, sy)
+  end
+  return place_all(pa, pb, pc, pd, px, py, x, y, angle, lsx, lsy, hx, hy)
 end
 
 --- the space a bone turns in (ik2d_bone_turn_frame): a, b, c, d, x, y

@@ -22,7 +22,10 @@ local limits = require "ik2d.pure.constraint"
 
 local rot, abs, same_bits = m.rot, math.abs, m.same_bits
 local place_bone = bone_model.place
-local place_all, ALL = bone_model.place_all, bone_model.ALL
+local place_all, place_position, place_framed =
+  bone_model.place_all, bone_model.place_position, bone_model.place_framed
+local POSITION, NO_ROTATION = bone_model.POSITION, bone_model.NO_ROTATION_OR_REFLECTION
+local NO_SCALE, NO_SCALE_OR_REFLECTION = bone_model.NO_SCALE, bone_model.NO_SCALE_OR_REFLECTION
 local NAN = 0 / 0
 local PI, wrap, hypot, atan2 = m.PI, m.wrap, m.hypot, m.atan2
 local huge = math.huge
@@ -329,24 +332,24 @@ end
 local function general_frame(sk, b)
   local p, s = sk.parent[b], sk.shape[b]
   local wa, wb, wc, wd, wx, wy = sk.wa, sk.wb, sk.wc, sk.wd, sk.wx, sk.wy
-  local a, bb, c, d, x, y
-  if p > 0 and sk.inherit[b] == ALL then
-    -- the mode nearly every bone has apart from the others: LuaJIT gives
-    -- up on a trace that carries every mode's values through one placing
+  local inherit = sk.inherit[b]
+  -- each mode its own call (bone.place's): LuaJIT gives up on a trace
+  -- that carries every mode's values through one placing
+  if p == 0 then
+    wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = place_bone(nil, nil, nil, nil, nil, nil, s.x, s.y,
+      sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y, inherit, sk.scale_x, sk.scale_y)
+  elseif inherit == POSITION then
+    wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = place_position(wa[p], wb[p], wc[p], wd[p], wx[p],
+      wy[p], s.x, s.y, sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y, sk.scale_x,
+      sk.scale_y)
+  elseif inherit == NO_ROTATION or inherit == NO_SCALE or inherit == NO_SCALE_OR_REFLECTION then
+    wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = place_framed(wa[p], wb[p], wc[p], wd[p], wx[p],
+      wy[p], s.x, s.y, sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y, inherit,
+      sk.scale_x, sk.scale_y)
+  else
     wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = place_all(wa[p], wb[p], wc[p], wd[p], wx[p], wy[p],
       s.x, s.y, sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y)
-    world_frame(sk, b)
-    return
   end
-  if p > 0 then
-    a, bb, c, d, x, y = place_bone(wa[p], wb[p], wc[p], wd[p], wx[p], wy[p], s.x, s.y,
-      sk.angle[b], s.scale_x, s.scale_y, s.shear_x, s.shear_y, sk.inherit[b], sk.scale_x,
-      sk.scale_y)
-  else
-    a, bb, c, d, x, y = place_bone(nil, nil, nil, nil, nil, nil, s.x, s.y, sk.angle[b],
-      s.scale_x, s.scale_y, s.shear_x, s.shear_y, sk.inherit[b], sk.scale_x, sk.scale_y)
-  end
-  wa[b], wb[b], wc[b], wd[b], wx[b], wy[b] = a, bb, c, d, x, y
   world_frame(sk, b)
 end
 
