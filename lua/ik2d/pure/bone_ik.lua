@@ -19,10 +19,19 @@ local SHORT, UNIFORM = 1e-4, 1e-4
 -- ik2d_bone_ik.c's soft_shortfall
 local function soft_shortfall(d, reach, softness, smooth)
   local over = d - (reach - softness)
-  if softness <= 0.0 or over <= 0.0 then return 0.0 end
-  if smooth then return over - softness * (1.0 - exp(-over / softness)) end
-  local p = min(1.0, over / (softness * 2.0)) - 1.0
-  return over - softness * (1.0 - p * p)
+  if softness <= 0.0 then return 0.0 end
+  if smooth then
+    if over <= 0.0 then return 0.0 end
+    return over - softness * (1.0 - exp(-over / softness))
+  end
+  -- Spine's curve without a branch on the distance, which moves in and
+  -- out of the soft range frame to frame (LuaJIT gives up compiling the
+  -- way out): where over <= 0 this is the C core's 0.0, +0 whatever over's
+  -- sign (p = -1, and -0 + 0.0 is +0)
+  if over ~= over then return over end
+  local o = max(over, 0.0) + 0.0
+  local p = min(1.0, o / (softness * 2.0)) - 1.0
+  return o - softness * (1.0 - p * p)
 end
 
 -- fmin and fmax as C's, for numbers that are not NaN
