@@ -589,6 +589,43 @@ describe("the pure core's rig objects against the C core's", function()
     assert(out_c:gsub("\n%a+ ", "\n") == out_l:gsub("\n%a+ ", "\n"), "the cores part on the hero")
   end)
 
+  it("solve a soft two-bone leg with the same bits across the edge of its soft range", function()
+    -- Spine's curve: no shortfall while the target is nearer than the
+    -- reach less the softness, then a growing one; targets on both sides
+    -- of that edge, on it and an ulp around it
+    if not has_c then return end
+    local function leg(core)
+      -- the hip's scale makes the skeleton general: Spine's bone IK
+      local sk = core.skeleton {
+        { name = "hip", length = 0, scale_x = 1.25, scale_y = 1.25 },
+        { name = "thigh", parent = "hip", length = 8, angle = -1 },
+        { name = "shin", parent = "thigh", length = 6.4, angle = 1.5 } }
+      local s = core.solver(sk:chain(2, 3), { method = "two_bone", softness = 2,
+        softness_curve = "spine", bend = -1 })
+      return sk, s
+    end
+    local csk, cs = leg(C)
+    local lsk, ls = leg(L)
+    -- the reach 1.25 (8 + 6.4) = 18 less the softness 2 (scaled by the
+    -- hip's 1.25 as Spine scales it: 2.5)
+    local edge = 15.5
+    local distances = { 3, 12, edge - 1e-9, edge, edge + 1e-9, 16, 17.9, 18, 18.5, 25 }
+    for _, d in ipairs(distances) do
+      for _, sign in ipairs({ 1, -1 }) do
+        local x, y = d * 0.6, sign * d * 0.8
+        cs:set_target(x, y)
+        ls:set_target(x, y)
+        csk:solve()
+        lsk:solve()
+        local a, b = csk:matrices(), lsk:matrices()
+        for k = 1, #a do
+          assert.are.equal(format("%a", a[k]), format("%a", b[k]),
+            format("distance %.17g: matrix entry %d", d, k))
+        end
+      end
+    end
+  end)
+
   it("give the same bits and errors in random sequences", function()
     if not (has_c and C.slots) then
       -- no C core here: the pure core alone, answering or raising
