@@ -325,4 +325,51 @@ describe("IK keys", function()
     rig:apply(nil, 0)
     assert.are.equal(1, reach:options().stretch)
   end)
+
+  run("put back at the set-up whatever changed a setting, and only the set-up", function()
+    -- a clip's key, a setter, set_options, a tip angle set and cleared:
+    -- each moved from the set-up, rig:setup puts it back; untouched
+    -- settings stay as they are, frame after frame
+    local rig = load("timelines")
+    local reach = rig.solvers.reach
+    local setup = reach:options()
+    local function same_as_setup()
+      local now = reach:options()
+      for key, value in pairs(setup) do
+        assert.are.same(value, now[key], "setting " .. key)
+      end
+    end
+    rig:apply(nil, 0)
+    same_as_setup()
+    reach:set_weight(0.25)
+    rig:setup()
+    same_as_setup()
+    reach:set_options { softness = 3, bend = -1 }
+    rig:apply(nil, 0)
+    same_as_setup()
+    rig:apply("constraints", 0.5)
+    rig:apply(nil, 0)
+    same_as_setup()
+    reach:set_tip_angle(0.5)
+    reach:clear_tip_angle()
+    reach:set_weight(0.5)
+    rig:apply(nil, 0)
+    rig:apply(nil, 0)
+    same_as_setup()
+    -- a set-up with a tip angle, cleared between frames
+    reach:set_tip_angle(0.5)
+    rig:set_setup()
+    setup = reach:options()
+    rig:apply(nil, 0)
+    reach:clear_tip_angle()
+    rig:apply(nil, 0)
+    same_as_setup()
+    assert.is_truthy(reach:options().tip_angle)
+    for _, tc in pairs(rig.constraints) do
+      local before = tc:options()
+      tc:set_options { mix_rotate = 0.125 }
+      rig:apply(nil, 0)
+      assert.are.same(before, tc:options())
+    end
+  end)
 end)

@@ -479,6 +479,9 @@ function RigTargets.keep_setup(...)
     constraints[i] = copy
   end
   r.solver_setup, r.constraint_setup = solvers, constraints
+  -- the revision of each solver's and constraint's settings when to_setup
+  -- last put the set-up back: none yet
+  r.solver_put, r.constraint_put = {}, {}
 end
 
 --- targets:to_setup(): the skeleton's bones, the slots, and the kept
@@ -489,8 +492,23 @@ function RigTargets.to_setup(...)
   skeleton.setup_posed(r.skeleton)
   if r.slots then slots_core.to_setup(r.slots) end
   if not r.solver_setup then return end
-  for i = 1, r.solver_count do solver_core.set_def(r.solvers[i], r.solver_setup[i]) end
-  for i = 1, r.constraint_count do constraint_core.set_def(r.constraints[i], r.constraint_setup[i]) end
+  -- (settings unchanged since the set-up was last put back are the set-up)
+  local put = r.solver_put
+  for i = 1, r.solver_count do
+    local sv = r.solvers[i]
+    if put[i] ~= sv.revision then
+      solver_core.set_def(sv, r.solver_setup[i])
+      put[i] = sv.revision
+    end
+  end
+  put = r.constraint_put
+  for i = 1, r.constraint_count do
+    local tc = r.constraints[i]
+    if put[i] ~= tc.revision then
+      constraint_core.set_def(tc, r.constraint_setup[i])
+      put[i] = tc.revision
+    end
+  end
 end
 
 -- ------------------------------------------------------------------

@@ -91,6 +91,9 @@ local clamp_weight = m.clamp_weight
 -- makes them).  Made again whenever a setting changes.
 local function refresh(sv)
   local settings, n = sv.settings, sv.chain.count
+  -- every change of the settings ends here: a keeper of a def (a rig's
+  -- set-up) knows by the revision whether they still are what it kept
+  sv.revision = sv.revision + 1
   if settings.aim then
     local aimed = M.copy_def(settings, settings.aimed or {})
     aimed.damping_c, aimed.damping_s = settings.damping_c, settings.damping_s
@@ -146,7 +149,7 @@ function M.new(ch, def)
     coupled_stalls = 0, -- coupled solves in a row that ended unreached
     reached = false, limited = false, iterations = 0, distance = 0.0,
     solution_c = pose.array(n), solution_s = pose.array(n), solution_angle = pose.array(n),
-    kernel = false,
+    kernel = false, revision = 0,
   }
   keep_def(sv, def)
   return sv

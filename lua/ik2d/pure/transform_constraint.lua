@@ -71,6 +71,8 @@ M.check = check_def
 local function keep_def(tc, def)
   local settings = tc.settings
   if def ~= settings then copy_def(def, settings) end
+  -- (as a solver's: every change of the settings comes here)
+  tc.revision = tc.revision + 1
   local mix, offset = tc.mix, tc.offset
   mix.rotate, mix.x, mix.y = settings.mix_rotate, settings.mix_x, settings.mix_y
   mix.scale_x, mix.scale_y, mix.shear_y = settings.mix_scale_x, settings.mix_scale_y,
@@ -87,7 +89,7 @@ function M.new(sk, def)
   local status = check_def(def, sk)
   if status then return nil, status end
   local tc = { is_transform_constraint = true, skeleton = sk, settings = { bones = {} },
-               mix = {}, offset = {} }
+               mix = {}, offset = {}, revision = 0 }
   if not skeleton.link_constraint(sk, tc) then return nil, "SKELETON_CONSTRAINTS" end
   keep_def(tc, def)
   return tc
