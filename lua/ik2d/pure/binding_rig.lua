@@ -484,6 +484,19 @@ function RigTargets.keep_setup(...)
   r.solver_put, r.constraint_put = {}, {}
 end
 
+-- The set-ups of count objects put back by set_def where an object's
+-- settings changed since (their revision, kept in put, moved): settings
+-- unchanged since the set-up was put back are the set-up.
+local function put_back(objects, count, setups, put, set_def)
+  for i = 1, count do
+    local object = objects[i]
+    if put[i] ~= object.revision then
+      set_def(object, setups[i])
+      put[i] = object.revision
+    end
+  end
+end
+
 --- targets:to_setup(): the skeleton's bones, the slots, and the kept
 -- settings back to the set-up, in one call; the bones placed by the
 -- skeleton's next solve (ik2d_rig_targets_to_setup)
@@ -492,23 +505,9 @@ function RigTargets.to_setup(...)
   skeleton.setup_posed(r.skeleton)
   if r.slots then slots_core.to_setup(r.slots) end
   if not r.solver_setup then return end
-  -- (settings unchanged since the set-up was last put back are the set-up)
-  local put = r.solver_put
-  for i = 1, r.solver_count do
-    local sv = r.solvers[i]
-    if put[i] ~= sv.revision then
-      solver_core.set_def(sv, r.solver_setup[i])
-      put[i] = sv.revision
-    end
-  end
-  put = r.constraint_put
-  for i = 1, r.constraint_count do
-    local tc = r.constraints[i]
-    if put[i] ~= tc.revision then
-      constraint_core.set_def(tc, r.constraint_setup[i])
-      put[i] = tc.revision
-    end
-  end
+  put_back(r.solvers, r.solver_count, r.solver_setup, r.solver_put, solver_core.set_def)
+  put_back(r.constraints, r.constraint_count, r.constraint_setup, r.constraint_put,
+    constraint_core.set_def)
 end
 
 -- ------------------------------------------------------------------
