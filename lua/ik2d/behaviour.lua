@@ -104,12 +104,7 @@ local function check_self(self, who)
   common.self(self, Behaviour, 3, who, "a behaviour")
 end
 
-local function sorted_keys(t)
-  local names = {}
-  for name in pairs(t) do names[#names + 1] = name end
-  table.sort(names)
-  return names
-end
+local sorted_keys = common.sorted_keys
 
 local function sorted_names(t)
   return table.concat(sorted_keys(t), ", ")

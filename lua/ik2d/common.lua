@@ -192,4 +192,13 @@ function common.copy_fields(from, to)
   return to
 end
 
+-- The keys of t (nil: none) in sorted order: a table walked the same way
+-- whatever order pairs gives.
+function common.sorted_keys(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  return keys
+end
+
 return common

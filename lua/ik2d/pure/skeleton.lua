@@ -812,11 +812,7 @@ function M.set_base_deferred(sk, x, y, angle)
     sk.base_angle = angle
     sk.base_c, sk.base_s = rot(angle)
   end
-  sk.deferring = true
-  local stale = sk.stale
-  for b = 1, sk.count do stale[b] = true end
-  local list = sk.chains
-  for k = 1, #list do list[k].link.stale = true end
+  M.posed(sk)
 end
 
 --- The pose of bones changed in place (a clip): every bone stale and

@@ -38,13 +38,8 @@ local CONSTRAINT_CHANNELS = { "mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mi
   "mix_shear_y" }
 local SLOT_CHANNELS = { "attachment", "color", "rgb", "alpha", "dark" }
 
--- the keys of t in sorted order (the same build from any table)
-local function sorted_keys(t)
-  local keys = {}
-  for k in pairs(t or {}) do keys[#keys + 1] = k end
-  sort(keys)
-  return keys
-end
+-- (the same build from any table)
+local sorted_keys = require("ik2d.common").sorted_keys
 
 -- ------------------------------------------------------------------
 -- skins and attachments
@@ -504,12 +499,9 @@ end
 
 build.gait_options = gait_options
 
---- the parts of desc around its skeleton, solvers and constraints, which
--- parts has already (rig.new: objects made in code): the slots,
--- attachments, targets and clips.
-function build.around(desc, parts, options, core)
-  local skins = active_skins(desc, options.skin)
-  indices(parts, desc, skins)
+-- The slots, the targets over the skeleton, solvers and constraints parts
+-- holds, and a clip of each of desc's on them.
+local function drawn_and_played(desc, parts, options, core)
   parts.slots = slots_of(desc, parts.skeleton, parts, core, options.atlas_data)
   parts.targets = core.rig_targets{ skeleton = parts.skeleton, solvers = parts.solver_list,
     constraints = parts.constraint_list, slots = parts.slots }
@@ -517,6 +509,15 @@ function build.around(desc, parts, options, core)
   for _, name in ipairs(sorted_keys(desc.clips)) do
     parts.clips[name] = clip_of(name, desc.clips[name], parts, parts.targets, core)
   end
+end
+
+--- the parts of desc around its skeleton, solvers and constraints, which
+-- parts has already (rig.new: objects made in code): the slots,
+-- attachments, targets and clips.
+function build.around(desc, parts, options, core)
+  local skins = active_skins(desc, options.skin)
+  indices(parts, desc, skins)
+  drawn_and_played(desc, parts, options, core)
   parts.skins = skins
   return parts
 end
@@ -534,14 +535,8 @@ function build.rig(desc, options, core)
   order_of(desc, sk, parts)
   springs_of(desc, sk, core, parts)
   gaits_of(desc, parts)
-  parts.slots = slots_of(desc, sk, parts, core, options.atlas_data)
-  parts.targets = core.rig_targets{ skeleton = sk, solvers = parts.solver_list,
-    constraints = parts.constraint_list, slots = parts.slots }
+  drawn_and_played(desc, parts, options, core)
   parts.setup_clip = setup_clip_of(desc, parts.targets, core)
-  parts.clips = {}
-  for _, name in ipairs(sorted_keys(desc.clips)) do
-    parts.clips[name] = clip_of(name, desc.clips[name], parts, parts.targets, core)
-  end
   parts.skins = skins
   return parts
 end

@@ -17,9 +17,7 @@ local read_file = require "ik2d.rig.file_read"
 local file = {}
 
 local pairs, ipairs, next, type, error, format = pairs, ipairs, next, type, error, string.format
-local sort = table.sort
 local huge = math.huge
-
 --- the version of the format this module writes and reads
 file.VERSION = 1
 
@@ -140,12 +138,7 @@ local function constraint_of(tc, name, setup)
   return d
 end
 
-local function sorted(t)
-  local keys = {}
-  for k in pairs(t or {}) do keys[#keys + 1] = k end
-  sort(keys)
-  return keys
-end
+local sorted = require("ik2d.common").sorted_keys
 
 -- name -> object to object -> name, refusing one object under two names
 local function names_of(map, kind)
